@@ -1,0 +1,121 @@
+//! System adapters of the small ports: the clock, ids and secrets (ring). They are too small for
+//! crates of their own; each is a thin wrapper over a library.
+
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+use ring::rand::{SecureRandom, SystemRandom};
+use ring::{digest, hmac};
+use std::sync::atomic::{AtomicI64, Ordering};
+use talent_domain::ports::{Clock, Ids, NewKeyMaterial, Secrets};
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+/// The system clock, truncated to microseconds. In sandbox mode (D39) it can be moved forward.
+#[derive(Default)]
+pub struct SystemClock {
+    offset_micros: AtomicI64,
+}
+
+impl SystemClock {
+    /// Moves the clock forward by `secs` seconds (sandbox only; the caller checks the mode).
+    pub fn advance(&self, secs: i64) {
+        self.offset_micros.fetch_add(secs.saturating_mul(1_000_000), Ordering::SeqCst);
+    }
+}
+
+impl Clock for SystemClock {
+    fn now(&self) -> OffsetDateTime {
+        let off = time::Duration::microseconds(self.offset_micros.load(Ordering::SeqCst));
+        talent_domain::timefmt::normalize(OffsetDateTime::now_utc() + off)
+    }
+}
+
+/// UUIDv7 ids: time-ordered, so keyset pages and indexes follow creation order.
+#[derive(Default)]
+pub struct UuidV7Ids;
+
+impl Ids for UuidV7Ids {
+    fn new_uuid(&self) -> Uuid {
+        Uuid::now_v7()
+    }
+}
+
+/// ring-backed secrets: OS randomness, SHA-256, constant-time comparison.
+pub struct RingSecrets {
+    rng: SystemRandom,
+    /// Per-process key for constant-time comparison by double HMAC.
+    cmp_key: hmac::Key,
+}
+
+impl Default for RingSecrets {
+    fn default() -> Self {
+        let rng = SystemRandom::new();
+        let cmp_key = hmac::Key::generate(hmac::HMAC_SHA256, &rng).unwrap_or_else(|_| {
+            tracing::error!("system random source failed");
+            std::process::abort()
+        });
+        RingSecrets { rng, cmp_key }
+    }
+}
+
+impl RingSecrets {
+    fn bytes(&self, n: usize) -> Vec<u8> {
+        let mut b = vec![0u8; n];
+        if self.rng.fill(&mut b).is_err() {
+            // The OS random source failing is unrecoverable: refuse to hand out weak secrets.
+            tracing::error!("system random source failed");
+            std::process::abort();
+        }
+        b
+    }
+}
+
+impl Secrets for RingSecrets {
+    /// `tk_` + base64url(12 random bytes) (16 chars, the lookup prefix) + base64url(32 random
+    /// bytes) (43 chars): 352 random bits, of which 256 are secret (D41).
+    fn new_api_key(&self) -> NewKeyMaterial {
+        let prefix = URL_SAFE_NO_PAD.encode(self.bytes(12));
+        let secret = URL_SAFE_NO_PAD.encode(self.bytes(32));
+        let value = format!("tk_{prefix}{secret}");
+        NewKeyMaterial { hash: self.hash_api_key(&value), value, prefix }
+    }
+
+    fn hash_api_key(&self, value: &str) -> Vec<u8> {
+        digest::digest(&digest::SHA256, value.as_bytes()).as_ref().to_vec()
+    }
+
+    /// Double HMAC: `verify(k, b, HMAC(k, a))`, which ring checks in constant time.
+    fn constant_time_eq(&self, a: &[u8], b: &[u8]) -> bool {
+        let tag = hmac::sign(&self.cmp_key, a);
+        hmac::verify(&self.cmp_key, b, tag.as_ref()).is_ok()
+    }
+
+    fn random_token(&self, bytes: usize) -> String {
+        URL_SAFE_NO_PAD.encode(self.bytes(bytes))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn api_keys_have_the_d41_shape_and_verify() {
+        let s = RingSecrets::default();
+        let k = s.new_api_key();
+        assert!(k.value.starts_with("tk_"));
+        assert_eq!(k.value.len(), 3 + 16 + 43);
+        assert_eq!(talent_domain::usecases::access::key_prefix(&k.value), Some(k.prefix.as_str()));
+        assert!(s.constant_time_eq(&s.hash_api_key(&k.value), &k.hash));
+        assert!(!s.constant_time_eq(&s.hash_api_key("tk_other"), &k.hash));
+        assert_ne!(s.new_api_key().value, k.value);
+    }
+
+    #[test]
+    fn sandbox_clock_moves_forward() {
+        let c = SystemClock::default();
+        let a = c.now();
+        c.advance(3600);
+        assert!(c.now() - a >= time::Duration::seconds(3600));
+    }
+}

@@ -1,0 +1,100 @@
+//! `talent demo` (D40): on an empty database, a demo organization on the business plan with a
+//! dozen persons; on every run a fresh API key (earlier demo keys are revoked, so the 10-key limit
+//! is never reached).
+
+use anyhow::Context;
+use talent_domain::errors::UseCaseError;
+use talent_domain::ids::OrgId;
+use talent_domain::ports::Store;
+use talent_domain::usecases::orgs::NewOrganization;
+use talent_domain::usecases::persons::ImportPerson;
+use talent_domain::values::*;
+use talent_domain::Services;
+
+/// Name of the demo organization.
+pub const DEMO_ORG: &str = "Talent Demo";
+const DEMO_KEY_NAME: &str = "demo";
+
+/// What `talent demo` prints.
+pub struct DemoOutput {
+    /// Organization name.
+    pub org_name: String,
+    /// Organization id.
+    pub org_id: OrgId,
+    /// A working API key with every scope.
+    pub api_key: String,
+}
+
+const PEOPLE: [(&str, &str, &str, &str, &[&str]); 12] = [
+    ("ada.lovelace@example.com", "Ada", "Lovelace", "ats-1001", &["engineering", "senior"]),
+    ("alan.turing@example.com", "Alan", "Turing", "ats-1002", &["engineering"]),
+    ("grace.hopper@example.com", "Grace", "Hopper", "ats-1003", &["engineering", "leadership"]),
+    ("katherine.johnson@example.com", "Katherine", "Johnson", "ats-1004", &["analytics"]),
+    ("edsger.dijkstra@example.com", "Edsger", "Dijkstra", "ats-1005", &["engineering"]),
+    ("barbara.liskov@example.com", "Barbara", "Liskov", "ats-1006", &["engineering", "senior"]),
+    ("donald.knuth@example.com", "Donald", "Knuth", "ats-1007", &["writing"]),
+    ("margaret.hamilton@talent-demo.example", "Margaret", "Hamilton", "emp-2001", &["leadership"]),
+    ("john.backus@talent-demo.example", "John", "Backus", "emp-2002", &[]),
+    ("frances.allen@example.com", "Frances", "Allen", "ats-1008", &["analytics", "senior"]),
+    ("tim.berners-lee@example.com", "Tim", "Berners-Lee", "ats-1009", &["web"]),
+    ("radia.perlman@example.com", "Radia", "Perlman", "ats-1010", &["networking"]),
+];
+
+/// Seeds (first run) and mints a fresh demo key (every run).
+pub async fn seed<S: Store>(svc: &Services<S>) -> anyhow::Result<DemoOutput> {
+    let existing = svc
+        .store
+        .read(|tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.find_org_by_name(DEMO_ORG).await?) }))
+        .await?;
+    let org = match existing {
+        Some(o) => o,
+        None => {
+            let (org, _) = svc
+                .create_organization(NewOrganization {
+                    company_name: DEMO_ORG.into(),
+                    email: Email::parse("owner@talent-demo.example").map_err(anyhow::Error::msg)?,
+                    plan: "business".into(),
+                    subscription_status: Some(SubscriptionStatus::Active),
+                    trial_ends_at: None,
+                    current_period_end: None,
+                    employee_domains: vec!["talent-demo.example".into()],
+                })
+                .await?;
+            svc.create_user(
+                org.id,
+                Email::parse("owner@talent-demo.example").map_err(anyhow::Error::msg)?,
+                OrgRole::Admin,
+            )
+            .await?;
+            for (email, first, last, ext, tags) in PEOPLE {
+                let person = ImportPerson {
+                    email: Email::parse(email).map_err(anyhow::Error::msg)?,
+                    first_name: PersonName::parse(first).ok(),
+                    last_name: PersonName::parse(last).ok(),
+                    external_id: ExternalId::parse(ext).ok(),
+                    labels: None,
+                    tags: tags.iter().filter_map(|t| TagName::parse(t).ok()).collect(),
+                };
+                svc.import_person(org.id, person).await.context("importing demo persons")?;
+            }
+            org
+        }
+    };
+    let org_id = org.id;
+    let users = svc
+        .store
+        .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.users_of_org(org_id).await?) }))
+        .await?;
+    let user = users.first().cloned().context("the demo organization has no user")?;
+    let uid = user.id;
+    let keys = svc
+        .store
+        .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.api_keys_of_user(uid).await?) }))
+        .await?;
+    for k in keys.iter().filter(|k| k.name.as_deref() == Some(DEMO_KEY_NAME) && k.revoked_at.is_none()) {
+        svc.revoke_api_key(k.id).await?;
+    }
+    let created =
+        svc.create_api_key(user.id, Some(DEMO_KEY_NAME.into()), Scopes::new(Scope::ALL.to_vec()), None).await?;
+    Ok(DemoOutput { org_name: org.company_name, org_id: org.id, api_key: created.value })
+}

@@ -1,0 +1,160 @@
+//! Errors. Every error a client can cause has a [`Code`]; the HTTP adapter maps codes to statuses
+//! in one table (spec, Errors). Infrastructure failures are [`StoreError`] and become
+//! `internal_error` without exposing their text.
+
+use crate::values::FieldErrors;
+use serde_json::{json, Value};
+
+/// The spec's stable machine-readable error codes (spec, Errors; D37 adds `payload_too_large` and
+/// `method_not_allowed`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Code {
+    /// 401: key missing.
+    Unauthorized,
+    /// 401: key unknown or malformed.
+    InvalidToken,
+    /// 401: key revoked.
+    KeyRevoked,
+    /// 401: key expired.
+    KeyExpired,
+    /// 403: plan has no API access (D5).
+    PlanUpgradeRequired,
+    /// 403: write while the subscription is inactive (D4).
+    SubscriptionInactive,
+    /// 403: key lacks the required scope.
+    InsufficientScope,
+    /// 404.
+    NotFound,
+    /// 400.
+    ValidationError,
+    /// 409.
+    Conflict,
+    /// 409: person limit reached; details `{used, limit, plan}`.
+    PersonLimitReached,
+    /// 409: person deactivated by an administrator.
+    PersonDeactivated,
+    /// 409: person withdrew their own participation.
+    PersonSelfRevoked,
+    /// 409: same `Idempotency-Key`, different body (D38).
+    IdempotencyKeyReused,
+    /// 429.
+    RateLimited,
+    /// 413 (D37).
+    PayloadTooLarge,
+    /// 405 (D37).
+    MethodNotAllowed,
+    /// 500/503.
+    InternalError,
+}
+
+impl Code {
+    /// The wire value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::Unauthorized => "unauthorized",
+            Code::InvalidToken => "invalid_token",
+            Code::KeyRevoked => "key_revoked",
+            Code::KeyExpired => "key_expired",
+            Code::PlanUpgradeRequired => "plan_upgrade_required",
+            Code::SubscriptionInactive => "subscription_inactive",
+            Code::InsufficientScope => "insufficient_scope",
+            Code::NotFound => "not_found",
+            Code::ValidationError => "validation_error",
+            Code::Conflict => "conflict",
+            Code::PersonLimitReached => "person_limit_reached",
+            Code::PersonDeactivated => "person_deactivated",
+            Code::PersonSelfRevoked => "person_self_revoked",
+            Code::IdempotencyKeyReused => "idempotency_key_reused",
+            Code::RateLimited => "rate_limited",
+            Code::PayloadTooLarge => "payload_too_large",
+            Code::MethodNotAllowed => "method_not_allowed",
+            Code::InternalError => "internal_error",
+        }
+    }
+}
+
+/// A failure of a port's infrastructure (database unreachable, constraint the use case did not
+/// expect, ...). Its text is logged, never shown to a client.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum StoreError {
+    /// A unique constraint was violated; returned only by methods that document it.
+    #[error("unique constraint violated")]
+    UniqueViolation,
+    /// Any other failure.
+    #[error("store failure: {0}")]
+    Internal(String),
+}
+
+/// An error as the client sees it: code, English message and optional details (spec, Errors).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClientError {
+    /// Stable code.
+    pub code: Code,
+    /// Human-readable message.
+    pub message: String,
+    /// Optional structured context.
+    pub details: Option<Value>,
+}
+
+impl ClientError {
+    /// Builds an error without details.
+    pub fn new(code: Code, message: impl Into<String>) -> Self {
+        Self { code, message: message.into(), details: None }
+    }
+    /// Adds details.
+    pub fn with_details(mut self, d: Value) -> Self {
+        self.details = Some(d);
+        self
+    }
+    /// `validation_error` with D37 details `{"fields":[{"field","message"}]}`.
+    pub fn validation(errs: &FieldErrors) -> Self {
+        let fields: Vec<Value> = errs.0.iter().map(|e| json!({"field": e.field, "message": e.message})).collect();
+        let msg = match errs.0.first() {
+            Some(e) if errs.0.len() == 1 => format!("Invalid value for '{}': {}", e.field, e.message),
+            _ => format!("{} fields are invalid", errs.0.len()),
+        };
+        Self::new(Code::ValidationError, msg).with_details(json!({ "fields": fields }))
+    }
+    /// `not_found` with a message naming the resource.
+    pub fn not_found(what: &str) -> Self {
+        Self::new(Code::NotFound, format!("{what} not found"))
+    }
+    /// `internal_error`; the cause is logged by the caller, never shown.
+    pub fn internal() -> Self {
+        Self::new(Code::InternalError, "Internal error; please retry")
+    }
+}
+
+/// The error of every use case: either something the client caused (with its code) or an
+/// infrastructure failure (500, logged).
+#[derive(Debug, thiserror::Error)]
+pub enum UseCaseError {
+    /// The client's request cannot be carried out.
+    #[error("{}: {}", .0.code.as_str(), .0.message)]
+    Client(ClientError),
+    /// Infrastructure failure.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl From<ClientError> for UseCaseError {
+    fn from(e: ClientError) -> Self {
+        UseCaseError::Client(e)
+    }
+}
+
+impl From<FieldErrors> for UseCaseError {
+    fn from(e: FieldErrors) -> Self {
+        UseCaseError::Client(ClientError::validation(&e))
+    }
+}
+
+impl UseCaseError {
+    /// The client error code, if any.
+    pub fn code(&self) -> Option<Code> {
+        match self {
+            UseCaseError::Client(c) => Some(c.code),
+            UseCaseError::Store(_) => None,
+        }
+    }
+}

@@ -1,0 +1,412 @@
+//! In-memory fakes of the ports, for domain tests (no database). The fake store keeps all rows in
+//! one struct; a transaction works on a copy and replaces the state on commit, so a failed use
+//! case leaves nothing behind, like a real transaction. Futures are always ready: [`block_on`]
+//! drives them without a runtime.
+
+use crate::errors::StoreError;
+use crate::ids::*;
+use crate::model::*;
+use crate::ports::*;
+use crate::values::*;
+use std::future::Future;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll, Waker};
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+/// Drives an always-ready future to completion. Panics if it is ever pending (fakes never are).
+pub fn block_on<F: Future>(f: F) -> F::Output {
+    let mut f = std::pin::pin!(f);
+    let mut cx = Context::from_waker(Waker::noop());
+    match f.as_mut().poll(&mut cx) {
+        Poll::Ready(v) => v,
+        Poll::Pending => panic!("fake futures never wait"),
+    }
+}
+
+/// All rows of the fake store.
+#[derive(Clone, Default, Debug)]
+pub struct FakeState {
+    /// Organizations.
+    pub orgs: Vec<Organization>,
+    /// Users.
+    pub users: Vec<User>,
+    /// Keys.
+    pub keys: Vec<ApiKey>,
+    /// Humans (id, email).
+    pub humans: Vec<(HumanId, Email)>,
+    /// Persons.
+    pub persons: Vec<Person>,
+    /// Tag catalogue.
+    pub tags: Vec<(OrgId, Tag)>,
+    /// Teams.
+    pub teams: Vec<Team>,
+    /// Team members.
+    pub team_members: Vec<(TeamId, PersonId)>,
+    /// Outbox.
+    pub events: Vec<OutboxEvent>,
+    /// Idempotency records.
+    pub idem: Vec<IdempotencyRecord>,
+    /// Settings.
+    pub settings: Vec<(String, String)>,
+}
+
+/// The fake store.
+#[derive(Clone, Default)]
+pub struct FakeStore {
+    /// Committed state.
+    pub state: Arc<Mutex<FakeState>>,
+}
+
+impl FakeStore {
+    /// A copy of the committed state.
+    pub fn snapshot(&self) -> FakeState {
+        self.state.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+}
+
+/// A transaction of the fake store: a working copy.
+pub struct FakeTx {
+    s: FakeState,
+}
+
+fn ok<'a, T: Send + 'a>(v: T) -> BoxFuture<'a, StoreResult<T>> {
+    Box::pin(std::future::ready(Ok(v)))
+}
+
+impl Tx for FakeTx {
+    fn insert_org<'a>(&'a mut self, org: &'a Organization) -> BoxFuture<'a, StoreResult<()>> {
+        self.s.orgs.push(org.clone());
+        ok(())
+    }
+    fn update_org<'a>(&'a mut self, org: &'a Organization) -> BoxFuture<'a, StoreResult<()>> {
+        for o in self.s.orgs.iter_mut().filter(|o| o.id == org.id) {
+            *o = org.clone();
+        }
+        ok(())
+    }
+    fn get_org(&mut self, id: OrgId) -> BoxFuture<'_, StoreResult<Option<Organization>>> {
+        ok(self.s.orgs.iter().find(|o| o.id == id).cloned())
+    }
+    fn lock_org(&mut self, id: OrgId) -> BoxFuture<'_, StoreResult<Option<Organization>>> {
+        self.get_org(id)
+    }
+    fn find_org_by_name<'a>(&'a mut self, name: &'a str) -> BoxFuture<'a, StoreResult<Option<Organization>>> {
+        ok(self.s.orgs.iter().find(|o| o.company_name == name).cloned())
+    }
+    fn count_active_persons(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<u32>> {
+        ok(self.s.persons.iter().filter(|p| p.org_id == org && p.status == PersonStatus::Active).count() as u32)
+    }
+    fn insert_user<'a>(&'a mut self, user: &'a User) -> BoxFuture<'a, StoreResult<()>> {
+        if self.s.users.iter().any(|u| u.org_id == user.org_id && u.email == user.email) {
+            return Box::pin(std::future::ready(Err(StoreError::UniqueViolation)));
+        }
+        self.s.users.push(user.clone());
+        ok(())
+    }
+    fn get_user(&mut self, id: UserId) -> BoxFuture<'_, StoreResult<Option<User>>> {
+        ok(self.s.users.iter().find(|u| u.id == id).cloned())
+    }
+    fn users_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<User>>> {
+        ok(self.s.users.iter().filter(|u| u.org_id == org).cloned().collect())
+    }
+    fn insert_api_key<'a>(&'a mut self, key: &'a ApiKey) -> BoxFuture<'a, StoreResult<()>> {
+        self.s.keys.push(key.clone());
+        ok(())
+    }
+    fn get_api_key(&mut self, id: ApiKeyId) -> BoxFuture<'_, StoreResult<Option<ApiKey>>> {
+        ok(self.s.keys.iter().find(|k| k.id == id).cloned())
+    }
+    fn api_keys_of_user(&mut self, user: UserId) -> BoxFuture<'_, StoreResult<Vec<ApiKey>>> {
+        ok(self.s.keys.iter().filter(|k| k.user_id == user).cloned().collect())
+    }
+    fn revoke_api_key(&mut self, id: ApiKeyId, at: OffsetDateTime) -> BoxFuture<'_, StoreResult<()>> {
+        for k in self.s.keys.iter_mut().filter(|k| k.id == id) {
+            k.revoked_at = Some(at);
+        }
+        ok(())
+    }
+    fn key_context<'a>(&'a mut self, prefix: &'a str) -> BoxFuture<'a, StoreResult<Option<KeyContext>>> {
+        let ctx = self.s.keys.iter().find(|k| k.prefix == prefix).and_then(|k| {
+            let u = self.s.users.iter().find(|u| u.id == k.user_id)?;
+            let o = self.s.orgs.iter().find(|o| o.id == k.org_id)?;
+            Some(KeyContext { key: k.clone(), role: u.role, org: o.clone() })
+        });
+        ok(ctx)
+    }
+    fn ensure_human<'a>(
+        &'a mut self,
+        new_id: HumanId,
+        email: &'a Email,
+        _now: OffsetDateTime,
+    ) -> BoxFuture<'a, StoreResult<HumanId>> {
+        if let Some((id, _)) = self.s.humans.iter().find(|(_, e)| e == email) {
+            return ok(*id);
+        }
+        self.s.humans.push((new_id, email.clone()));
+        ok(new_id)
+    }
+    fn person_by_email<'a>(&'a mut self, org: OrgId, email: &'a Email) -> BoxFuture<'a, StoreResult<Option<Person>>> {
+        ok(self.s.persons.iter().find(|p| p.org_id == org && &p.email == email).cloned())
+    }
+    fn person_by_id(&mut self, org: OrgId, id: PersonId) -> BoxFuture<'_, StoreResult<Option<Person>>> {
+        ok(self.s.persons.iter().find(|p| p.org_id == org && p.id == id).cloned())
+    }
+    fn person_by_id_any(&mut self, id: PersonId) -> BoxFuture<'_, StoreResult<Option<Person>>> {
+        ok(self.s.persons.iter().find(|p| p.id == id).cloned())
+    }
+    fn insert_person<'a>(&'a mut self, p: &'a Person) -> BoxFuture<'a, StoreResult<()>> {
+        if self.s.persons.iter().any(|x| x.org_id == p.org_id && x.email == p.email) {
+            return Box::pin(std::future::ready(Err(StoreError::UniqueViolation)));
+        }
+        self.s.persons.push(p.clone());
+        ok(())
+    }
+    fn update_person<'a>(&'a mut self, p: &'a Person) -> BoxFuture<'a, StoreResult<()>> {
+        for x in self.s.persons.iter_mut().filter(|x| x.id == p.id) {
+            *x = p.clone();
+        }
+        ok(())
+    }
+    fn resolve_tags<'a>(
+        &'a mut self,
+        org: OrgId,
+        names: &'a [(TagName, TagId)],
+        _now: OffsetDateTime,
+    ) -> BoxFuture<'a, StoreResult<Vec<Tag>>> {
+        let mut out = Vec::new();
+        for (n, id) in names {
+            let found =
+                self.s.tags.iter().find(|(o, t)| *o == org && t.name.to_lowercase() == n.key()).map(|(_, t)| t.clone());
+            let t = match found {
+                Some(t) => t,
+                None => {
+                    let t = Tag { id: *id, name: n.as_str().to_string() };
+                    self.s.tags.push((org, t.clone()));
+                    t
+                }
+            };
+            out.push(t);
+        }
+        ok(out)
+    }
+    fn list_persons<'a>(&'a mut self, q: &'a PersonQuery) -> BoxFuture<'a, StoreResult<Vec<Person>>> {
+        let mut v: Vec<Person> = self
+            .s
+            .persons
+            .iter()
+            .filter(|p| q.org_id.is_none_or(|o| p.org_id == o))
+            .filter(|p| p.status == q.status.unwrap_or(PersonStatus::Active))
+            .filter(|p| q.before_id.is_none_or(|b| p.id < b))
+            .filter(|p| q.email.as_ref().is_none_or(|e| &p.email == e))
+            .filter(|p| {
+                q.external_id.as_ref().is_none_or(|e| p.external_id.as_ref().map(|x| x.as_str()) == Some(e.as_str()))
+            })
+            .filter(|p| q.assessment_status.is_none_or(|s| p.assessment.status == s))
+            .filter(|p| match q.label {
+                None => true,
+                Some(LabelFilter::Candidate) => p.labels.candidate,
+                Some(LabelFilter::Employee) => p.labels.employee,
+                Some(LabelFilter::Other) => !p.labels.candidate && !p.labels.employee,
+            })
+            .filter(|p| q.tag_key.as_ref().is_none_or(|k| p.tags.iter().any(|t| &t.name.to_lowercase() == k)))
+            .filter(|p| q.updated_after.is_none_or(|u| p.updated_at > u))
+            .filter(|p| {
+                q.q.as_ref().is_none_or(|needle| {
+                    let hay = format!(
+                        "{} {} {}",
+                        p.first_name.as_ref().map(|n| n.as_str()).unwrap_or(""),
+                        p.last_name.as_ref().map(|n| n.as_str()).unwrap_or(""),
+                        p.email.as_str()
+                    )
+                    .to_lowercase();
+                    hay.contains(needle.as_str())
+                })
+            })
+            .cloned()
+            .collect();
+        v.sort_by_key(|p| std::cmp::Reverse(p.id));
+        v.truncate(q.limit as usize);
+        ok(v)
+    }
+    fn insert_team<'a>(&'a mut self, team: &'a Team) -> BoxFuture<'a, StoreResult<()>> {
+        self.s.teams.push(team.clone());
+        ok(())
+    }
+    fn get_team(&mut self, id: TeamId) -> BoxFuture<'_, StoreResult<Option<Team>>> {
+        ok(self.s.teams.iter().find(|t| t.id == id).cloned())
+    }
+    fn add_team_member(
+        &mut self,
+        team: TeamId,
+        person: PersonId,
+        _at: OffsetDateTime,
+    ) -> BoxFuture<'_, StoreResult<()>> {
+        if !self.s.team_members.contains(&(team, person)) {
+            self.s.team_members.push((team, person));
+        }
+        ok(())
+    }
+    fn team_members(&mut self, team: TeamId) -> BoxFuture<'_, StoreResult<Vec<PersonId>>> {
+        ok(self.s.team_members.iter().filter(|(t, _)| *t == team).map(|(_, p)| *p).collect())
+    }
+    fn remove_person_from_teams(&mut self, person: PersonId) -> BoxFuture<'_, StoreResult<u64>> {
+        let before = self.s.team_members.len();
+        self.s.team_members.retain(|(_, p)| *p != person);
+        ok((before - self.s.team_members.len()) as u64)
+    }
+    fn append_event<'a>(&'a mut self, e: &'a OutboxEvent) -> BoxFuture<'a, StoreResult<()>> {
+        self.s.events.push(e.clone());
+        ok(())
+    }
+    fn events_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<OutboxEvent>>> {
+        ok(self.s.events.iter().filter(|e| e.org_id == org).cloned().collect())
+    }
+    fn idem_get<'a>(
+        &'a mut self,
+        org: OrgId,
+        path: &'a str,
+        key: &'a str,
+    ) -> BoxFuture<'a, StoreResult<Option<IdempotencyRecord>>> {
+        ok(self.s.idem.iter().find(|r| r.org_id == org && r.path == path && r.key == key).cloned())
+    }
+    fn idem_insert<'a>(&'a mut self, r: &'a IdempotencyRecord) -> BoxFuture<'a, StoreResult<bool>> {
+        if self.s.idem.iter().any(|x| x.org_id == r.org_id && x.path == r.path && x.key == r.key) {
+            return ok(false);
+        }
+        self.s.idem.push(r.clone());
+        ok(true)
+    }
+    fn idem_update<'a>(&'a mut self, r: &'a IdempotencyRecord) -> BoxFuture<'a, StoreResult<()>> {
+        for x in self.s.idem.iter_mut().filter(|x| x.org_id == r.org_id && x.path == r.path && x.key == r.key) {
+            *x = r.clone();
+        }
+        ok(())
+    }
+    fn idem_delete<'a>(&'a mut self, org: OrgId, path: &'a str, key: &'a str) -> BoxFuture<'a, StoreResult<()>> {
+        self.s.idem.retain(|x| !(x.org_id == org && x.path == path && x.key == key));
+        ok(())
+    }
+    fn idem_purge(&mut self, before: OffsetDateTime) -> BoxFuture<'_, StoreResult<u64>> {
+        let n = self.s.idem.len();
+        self.s.idem.retain(|x| x.created_at >= before);
+        ok((n - self.s.idem.len()) as u64)
+    }
+    fn setting_get_or_insert<'a>(&'a mut self, name: &'a str, value: &'a str) -> BoxFuture<'a, StoreResult<String>> {
+        if let Some((_, v)) = self.s.settings.iter().find(|(n, _)| n == name) {
+            return ok(v.clone());
+        }
+        self.s.settings.push((name.to_string(), value.to_string()));
+        ok(value.to_string())
+    }
+}
+
+impl Store for FakeStore {
+    fn write<'s, R, E, F>(&'s self, f: F) -> BoxFuture<'s, Result<R, E>>
+    where
+        F: for<'c> FnOnce(&'c mut dyn Tx) -> BoxFuture<'c, Result<R, E>> + Send + 'static,
+        R: Send + 'static,
+        E: From<StoreError> + Send + 'static,
+    {
+        Box::pin(async move {
+            let snapshot = self.snapshot();
+            let mut tx = FakeTx { s: snapshot };
+            let r = f(&mut tx).await?;
+            let mut guard = self.state.lock().map_err(|_| StoreError::Internal("poisoned".into()))?;
+            *guard = tx.s;
+            Ok(r)
+        })
+    }
+    fn read<'s, R, E, F>(&'s self, f: F) -> BoxFuture<'s, Result<R, E>>
+    where
+        F: for<'c> FnOnce(&'c mut dyn Tx) -> BoxFuture<'c, Result<R, E>> + Send + 'static,
+        R: Send + 'static,
+        E: From<StoreError> + Send + 'static,
+    {
+        Box::pin(async move {
+            let mut tx = FakeTx { s: self.snapshot() };
+            f(&mut tx).await
+        })
+    }
+    fn ready(&self) -> BoxFuture<'_, StoreResult<()>> {
+        ok(())
+    }
+}
+
+/// A clock that tests move by hand.
+#[derive(Default)]
+pub struct FakeClock {
+    /// Microseconds since the Unix epoch.
+    pub micros: AtomicU64,
+}
+
+impl FakeClock {
+    /// Starts at 2026-01-01T00:00:00Z.
+    pub fn new() -> Self {
+        Self { micros: AtomicU64::new(1_767_225_600_000_000) }
+    }
+    /// Moves forward.
+    pub fn advance(&self, d: time::Duration) {
+        self.micros.fetch_add(d.whole_microseconds() as u64, Ordering::SeqCst);
+    }
+}
+
+impl Clock for FakeClock {
+    fn now(&self) -> OffsetDateTime {
+        let m = self.micros.fetch_add(1, Ordering::SeqCst);
+        OffsetDateTime::from_unix_timestamp_nanos(m as i128 * 1000).unwrap_or(OffsetDateTime::UNIX_EPOCH)
+    }
+}
+
+/// Sequential ids (increasing, so newest-first ordering is deterministic).
+#[derive(Default)]
+pub struct FakeIds {
+    n: AtomicU64,
+}
+
+impl Ids for FakeIds {
+    fn new_uuid(&self) -> Uuid {
+        let n = self.n.fetch_add(1, Ordering::SeqCst) + 1;
+        Uuid::from_u128(((0x0190_0000_0000_7000u128) << 64) | n as u128)
+    }
+}
+
+/// Deterministic "crypto": keys from a counter, hash = reversed bytes. Good enough to test the
+/// use cases' logic, never for production.
+#[derive(Default)]
+pub struct FakeSecrets {
+    n: AtomicU64,
+}
+
+impl Secrets for FakeSecrets {
+    fn new_api_key(&self) -> NewKeyMaterial {
+        let n = self.n.fetch_add(1, Ordering::SeqCst);
+        let prefix = format!("{n:016}");
+        let value = format!("tk_{prefix}{}", "s".repeat(43));
+        NewKeyMaterial { hash: self.hash_api_key(&value), value, prefix }
+    }
+    fn hash_api_key(&self, value: &str) -> Vec<u8> {
+        value.bytes().rev().collect()
+    }
+    fn constant_time_eq(&self, a: &[u8], b: &[u8]) -> bool {
+        a == b
+    }
+    fn random_token(&self, bytes: usize) -> String {
+        "t".repeat(bytes)
+    }
+}
+
+/// Services over the fakes, with handles to the fake clock and store.
+pub fn services() -> (crate::Services<FakeStore>, FakeStore, Arc<FakeClock>) {
+    let store = FakeStore::default();
+    let clock = Arc::new(FakeClock::new());
+    let svc = crate::Services {
+        store: Arc::new(store.clone()),
+        clock: clock.clone(),
+        ids: Arc::new(FakeIds::default()),
+        secrets: Arc::new(FakeSecrets::default()),
+        plans: PlanCatalogue::default(),
+    };
+    (svc, store, clock)
+}

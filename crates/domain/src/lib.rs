@@ -1,0 +1,19 @@
+//! Talent's domain: value objects, the person state machine, use cases and the ports they need.
+//!
+//! Pure: no I/O, no async runtime, no framework types. Adapters (store, HTTP, rate limiter) live in
+//! their own crates and depend on this one; the app crate wires them together.
+
+pub mod errors;
+pub mod ids;
+pub mod model;
+pub mod person;
+pub mod ports;
+pub mod timefmt;
+pub mod usecases;
+pub mod values;
+pub mod wire;
+
+#[cfg(any(test, feature = "fakes"))]
+pub mod fakes;
+
+pub use usecases::Services;

@@ -1,0 +1,353 @@
+//! Entities: organization, user, API key, person (membership) and the outbox event.
+
+use crate::ids::*;
+use crate::values::*;
+use time::OffsetDateTime;
+
+/// An organization (tenant) with its subscription (spec, Organization).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Organization {
+    /// Id.
+    pub id: OrgId,
+    /// `companyName`.
+    pub company_name: String,
+    /// `email` (contact address).
+    pub email: Email,
+    /// Plan id of the catalogue (D5).
+    pub plan: String,
+    /// `subscription.status`.
+    pub subscription_status: SubscriptionStatus,
+    /// `subscription.trialEndsAt`.
+    pub trial_ends_at: Option<OffsetDateTime>,
+    /// `subscription.currentPeriodEnd`.
+    pub current_period_end: Option<OffsetDateTime>,
+    /// Employee email-domain rule (D15): lower-case domains.
+    pub employee_domains: Vec<String>,
+    /// `createdAt`.
+    pub created_at: OffsetDateTime,
+    /// Last change.
+    pub updated_at: OffsetDateTime,
+}
+
+impl Organization {
+    /// D15: true when the email's domain is one of the employee domains (exact, case-insensitive).
+    pub fn is_employee_email(&self, email: &Email) -> bool {
+        let d = email.domain();
+        self.employee_domains.iter().any(|e| e == d)
+    }
+}
+
+/// Usage figures of an organization (spec, Organization.usage; D6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Usage {
+    /// Active persons.
+    pub persons_used: u32,
+    /// Plan's person limit.
+    pub persons_limit: u32,
+    /// D6: writes refused by D4, or `used >= limit`.
+    pub import_blocked: bool,
+    /// Competency profiles.
+    pub profiles_used: u32,
+    /// Plan's profile limit.
+    pub profiles_limit: u32,
+}
+
+/// A dashboard user (D39).
+#[derive(Clone, Debug, PartialEq)]
+pub struct User {
+    /// Id.
+    pub id: UserId,
+    /// Organization.
+    pub org_id: OrgId,
+    /// Login email.
+    pub email: Email,
+    /// Role.
+    pub role: OrgRole,
+    /// Creation time.
+    pub created_at: OffsetDateTime,
+}
+
+/// An API key record. The key value itself is never stored: only its public prefix (lookup) and
+/// its SHA-256 hash (D41).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ApiKey {
+    /// Id.
+    pub id: ApiKeyId,
+    /// Owner.
+    pub user_id: UserId,
+    /// Organization of the owner.
+    pub org_id: OrgId,
+    /// Optional display name.
+    pub name: Option<String>,
+    /// Public lookup prefix: the 16 characters after `tk_`.
+    pub prefix: String,
+    /// SHA-256 of the whole key value.
+    pub hash: Vec<u8>,
+    /// Granted scopes.
+    pub scopes: Scopes,
+    /// Optional expiry.
+    pub expires_at: Option<OffsetDateTime>,
+    /// Set when revoked.
+    pub revoked_at: Option<OffsetDateTime>,
+    /// Creation time.
+    pub created_at: OffsetDateTime,
+}
+
+impl ApiKey {
+    /// Active = not revoked and not expired at `now` (spec, Authentication 3: 10 active per user).
+    pub fn is_active(&self, now: OffsetDateTime) -> bool {
+        self.revoked_at.is_none() && self.expires_at.is_none_or(|e| e > now)
+    }
+}
+
+/// Everything authentication needs, read in one indexed lookup by key prefix.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KeyContext {
+    /// The key record.
+    pub key: ApiKey,
+    /// Role of the key's owner.
+    pub role: OrgRole,
+    /// The owner's organization.
+    pub org: Organization,
+}
+
+/// Person status (spec, States: Person status).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum PersonStatus {
+    /// `active`
+    Active,
+    /// `archived`
+    Archived,
+}
+
+impl PersonStatus {
+    /// The wire value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Active => "active",
+            Self::Archived => "archived",
+        }
+    }
+    /// Parses the wire value.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        match s {
+            "active" => Ok(Self::Active),
+            "archived" => Ok(Self::Archived),
+            _ => Err("must be one of: active, archived".into()),
+        }
+    }
+}
+
+/// Why an archived person is archived; decides what a later import does (spec, person state table).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ArchiveReason {
+    /// Archived by the organization (`DELETE /persons/{id}`): an import reactivates.
+    Archived,
+    /// The person withdrew their own participation: an import gives 409 `person_self_revoked`.
+    SelfRevoked,
+    /// An administrator deactivated the person: an import gives 409 `person_deactivated`.
+    Deactivated,
+}
+
+impl ArchiveReason {
+    /// Stored value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Archived => "archived",
+            Self::SelfRevoked => "self_revoked",
+            Self::Deactivated => "deactivated",
+        }
+    }
+    /// Parses the stored value.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "archived" => Some(Self::Archived),
+            "self_revoked" => Some(Self::SelfRevoked),
+            "deactivated" => Some(Self::Deactivated),
+            _ => None,
+        }
+    }
+}
+
+/// Assessment status of a person (spec).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum AssessmentStatus {
+    /// `not_started`
+    NotStarted,
+    /// `in_progress`
+    InProgress,
+    /// `completed`
+    Completed,
+}
+
+impl AssessmentStatus {
+    /// The wire value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::NotStarted => "not_started",
+            Self::InProgress => "in_progress",
+            Self::Completed => "completed",
+        }
+    }
+    /// Parses the wire value.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        match s {
+            "not_started" => Ok(Self::NotStarted),
+            "in_progress" => Ok(Self::InProgress),
+            "completed" => Ok(Self::Completed),
+            _ => Err("must be one of: not_started, in_progress, completed".into()),
+        }
+    }
+}
+
+/// The visible assessment summary of a person (D11: visible assessments only).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct AssessmentSummary {
+    /// `assessment.status`
+    pub status: AssessmentStatus,
+    /// `assessment.completedAt`: the latest visible completion.
+    pub completed_at: Option<OffsetDateTime>,
+    /// `assessment.count`: visible completed assessments.
+    pub count: u32,
+}
+
+impl AssessmentSummary {
+    /// A person who has not started.
+    pub const NONE: AssessmentSummary =
+        AssessmentSummary { status: AssessmentStatus::NotStarted, completed_at: None, count: 0 };
+}
+
+/// How a person entered the pool (`joinedVia`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum JoinedVia {
+    /// `api`: imported with `POST /persons`.
+    Api,
+    /// `invitation_link`
+    InvitationLink,
+    /// `invitation_personal` (D20)
+    InvitationPersonal,
+}
+
+impl JoinedVia {
+    /// The wire value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Api => "api",
+            Self::InvitationLink => "invitation_link",
+            Self::InvitationPersonal => "invitation_personal",
+        }
+    }
+    /// Parses the stored value.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "api" => Some(Self::Api),
+            "invitation_link" => Some(Self::InvitationLink),
+            "invitation_personal" => Some(Self::InvitationPersonal),
+            _ => None,
+        }
+    }
+}
+
+/// A person: a human's membership in one organization (D10). `id` is the membership id.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Person {
+    /// Membership id (the API `id`).
+    pub id: PersonId,
+    /// Organization.
+    pub org_id: OrgId,
+    /// The human behind the membership.
+    pub human_id: HumanId,
+    /// Identity within the organization (D9).
+    pub email: Email,
+    /// `firstName`
+    pub first_name: Option<PersonName>,
+    /// `lastName`
+    pub last_name: Option<PersonName>,
+    /// `externalId`
+    pub external_id: Option<ExternalId>,
+    /// `status`
+    pub status: PersonStatus,
+    /// Set while archived.
+    pub archive_reason: Option<ArchiveReason>,
+    /// `labels`
+    pub labels: Labels,
+    /// `tags`, canonical spellings, sorted case-insensitively (D14).
+    pub tags: Vec<Tag>,
+    /// `joinedVia`
+    pub joined_via: JoinedVia,
+    /// `sharedExistingProfile`
+    pub shared_existing_profile: bool,
+    /// `assessment`
+    pub assessment: AssessmentSummary,
+    /// `memberSince`
+    pub member_since: OffsetDateTime,
+    /// `updatedAt`
+    pub updated_at: OffsetDateTime,
+    /// `archivedAt`
+    pub archived_at: Option<OffsetDateTime>,
+}
+
+/// A team (dashboard object, D16).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Team {
+    /// Id.
+    pub id: TeamId,
+    /// Organization.
+    pub org_id: OrgId,
+    /// Name.
+    pub name: String,
+    /// Creation time.
+    pub created_at: OffsetDateTime,
+}
+
+/// Event types (spec, Events).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum EventType {
+    /// `assessment.completed`
+    AssessmentCompleted,
+    /// `person.created`
+    PersonCreated,
+    /// `person.joined`
+    PersonJoined,
+    /// `person.archived`
+    PersonArchived,
+    /// `invitation.accepted`
+    InvitationAccepted,
+    /// `invitation.revoked`
+    InvitationRevoked,
+    /// `invitation.expired`
+    InvitationExpired,
+    /// `ping`
+    Ping,
+}
+
+impl EventType {
+    /// The wire value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::AssessmentCompleted => "assessment.completed",
+            Self::PersonCreated => "person.created",
+            Self::PersonJoined => "person.joined",
+            Self::PersonArchived => "person.archived",
+            Self::InvitationAccepted => "invitation.accepted",
+            Self::InvitationRevoked => "invitation.revoked",
+            Self::InvitationExpired => "invitation.expired",
+            Self::Ping => "ping",
+        }
+    }
+}
+
+/// An event in the outbox, written in the same transaction as the change that emits it (D31).
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutboxEvent {
+    /// Event id.
+    pub id: EventId,
+    /// Organization whose endpoints receive it.
+    pub org_id: OrgId,
+    /// Type.
+    pub event_type: EventType,
+    /// The envelope's `data` (D34: `person.*` carry the Person object).
+    pub data: serde_json::Value,
+    /// Creation time.
+    pub created_at: OffsetDateTime,
+}

@@ -1,0 +1,336 @@
+//! The person state machine (spec, States: Person status; D12, D13, D15, D16). Pure functions of
+//! (state, command) that return the new state or the client error; the use cases in
+//! [`crate::usecases::persons`] load, call these and persist in one transaction.
+
+use crate::errors::{ClientError, Code};
+use crate::model::*;
+use crate::values::*;
+use time::OffsetDateTime;
+
+/// What `POST /persons` does to the person found by email (spec state table, rows 1-5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImportTransition {
+    /// No person with this email: create (201, `person.created`), if a seat is free.
+    Create,
+    /// Active member: merge (200, `X-Existing-Resource: true`, no event; D12).
+    MergeExisting,
+    /// Archived by the organization: reactivate (201, `person.created`; D12), if a seat is free.
+    Reactivate,
+}
+
+/// Decides the import transition. Errors: 409 `person_self_revoked` or `person_deactivated` for an
+/// archived person who withdrew or was deactivated.
+pub fn import_transition(existing: Option<&Person>) -> Result<ImportTransition, ClientError> {
+    match existing {
+        None => Ok(ImportTransition::Create),
+        Some(p) if p.status == PersonStatus::Active => Ok(ImportTransition::MergeExisting),
+        Some(p) => match p.archive_reason.unwrap_or(ArchiveReason::Archived) {
+            ArchiveReason::Archived => Ok(ImportTransition::Reactivate),
+            ArchiveReason::SelfRevoked => Err(ClientError::new(
+                Code::PersonSelfRevoked,
+                "The person withdrew their own participation; rejoining requires a new invitation accepted by the person",
+            )),
+            ArchiveReason::Deactivated => Err(ClientError::new(
+                Code::PersonDeactivated,
+                "The person was deactivated by an administrator",
+            )),
+        },
+    }
+}
+
+/// The fields of an import that merge into an existing person.
+#[derive(Clone, Debug, Default)]
+pub struct ImportFields {
+    /// `firstName`
+    pub first_name: Option<PersonName>,
+    /// `lastName`
+    pub last_name: Option<PersonName>,
+    /// `externalId`
+    pub external_id: Option<ExternalId>,
+    /// Resolved tags to add.
+    pub tags: Vec<Tag>,
+}
+
+/// D12 merge: names and `externalId` are set only where the person has none; tags are added;
+/// labels are unchanged. Returns true when anything changed.
+pub fn merge_import(p: &mut Person, f: &ImportFields) -> bool {
+    let mut changed = false;
+    if p.first_name.is_none() && f.first_name.is_some() {
+        p.first_name = f.first_name.clone();
+        changed = true;
+    }
+    if p.last_name.is_none() && f.last_name.is_some() {
+        p.last_name = f.last_name.clone();
+        changed = true;
+    }
+    if p.external_id.is_none() && f.external_id.is_some() {
+        p.external_id = f.external_id.clone();
+        changed = true;
+    }
+    let before = p.tags.len();
+    for t in &f.tags {
+        if !p.tags.iter().any(|x| x.id == t.id) {
+            p.tags.push(t.clone());
+        }
+    }
+    if p.tags.len() != before {
+        sort_tags(&mut p.tags);
+        changed = true;
+    }
+    changed
+}
+
+/// D12 reactivation: active again, `archivedAt` null, `memberSince` kept, merge as for an active
+/// member.
+pub fn reactivate(p: &mut Person, f: &ImportFields, now: OffsetDateTime) {
+    merge_import(p, f);
+    p.status = PersonStatus::Active;
+    p.archive_reason = None;
+    p.archived_at = None;
+    p.updated_at = now;
+}
+
+/// Labels of a new person: as given, or `["candidate"]` when omitted; the employee email-domain
+/// rule adds `employee` (D15).
+pub fn initial_labels(given: Option<Labels>, org: &Organization, email: &Email) -> Labels {
+    let mut l = given.unwrap_or(Labels::DEFAULT);
+    if org.is_employee_email(email) {
+        l.employee = true;
+    }
+    l
+}
+
+/// Archives an active person (`DELETE /persons/{id}`, deactivation, withdrawal). Errors: 404
+/// `not_found` when the person is not active and the reason is `Archived` (spec: "no active person
+/// with this id"). Deactivation or withdrawal of an archived person records the stronger reason
+/// and returns `false` (no second `person.archived`). Returns true when the person was active.
+pub fn archive(p: &mut Person, reason: ArchiveReason, now: OffsetDateTime) -> Result<bool, ClientError> {
+    match (p.status, reason) {
+        (PersonStatus::Active, _) => {
+            p.status = PersonStatus::Archived;
+            p.archive_reason = Some(reason);
+            p.archived_at = Some(now);
+            p.updated_at = now;
+            Ok(true)
+        }
+        (PersonStatus::Archived, ArchiveReason::Archived) => {
+            Err(ClientError::new(Code::NotFound, "No active person with this id"))
+        }
+        (PersonStatus::Archived, r) => {
+            // Deactivation is the strongest reason: a later withdrawal does not weaken it.
+            let keep = p.archive_reason == Some(ArchiveReason::Deactivated);
+            if !keep && p.archive_reason != Some(r) {
+                p.archive_reason = Some(r);
+                p.updated_at = now;
+            }
+            Ok(false)
+        }
+    }
+}
+
+/// A parsed `PATCH /persons/{id}` body (spec; D13, D16). `None` = field absent.
+#[derive(Clone, Debug, Default)]
+pub struct PersonPatch {
+    /// `externalId`: `Some(None)` clears it.
+    pub external_id: Option<Option<ExternalId>>,
+    /// `firstName`: only while empty (D13).
+    pub first_name: Option<PersonName>,
+    /// `lastName`: only while empty (D13).
+    pub last_name: Option<PersonName>,
+    /// `labels`: replaces the set.
+    pub labels: Option<Labels>,
+    /// `tags`: resolved, replaces the set.
+    pub tags: Option<Vec<Tag>>,
+}
+
+/// What applying a patch did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PatchEffect {
+    /// Anything changed (then `updatedAt` moves).
+    pub changed: bool,
+    /// `employee` was removed: the person leaves every team (D16).
+    pub employee_removed: bool,
+}
+
+/// Applies a patch. Errors: 409 `conflict` when a name is sent while the person already has one
+/// (D13), whatever the value; nothing is applied then.
+pub fn apply_patch(p: &mut Person, patch: PersonPatch, now: OffsetDateTime) -> Result<PatchEffect, ClientError> {
+    if patch.first_name.is_some() && p.first_name.is_some() {
+        return Err(ClientError::new(Code::Conflict, "firstName is already set and cannot be overwritten")
+            .with_details(serde_json::json!({"field": "firstName"})));
+    }
+    if patch.last_name.is_some() && p.last_name.is_some() {
+        return Err(ClientError::new(Code::Conflict, "lastName is already set and cannot be overwritten")
+            .with_details(serde_json::json!({"field": "lastName"})));
+    }
+    let mut eff = PatchEffect::default();
+    if let Some(x) = patch.external_id {
+        if p.external_id != x {
+            p.external_id = x;
+            eff.changed = true;
+        }
+    }
+    if let Some(n) = patch.first_name {
+        p.first_name = Some(n);
+        eff.changed = true;
+    }
+    if let Some(n) = patch.last_name {
+        p.last_name = Some(n);
+        eff.changed = true;
+    }
+    if let Some(l) = patch.labels {
+        if p.labels.employee && !l.employee {
+            eff.employee_removed = true;
+        }
+        if p.labels != l {
+            p.labels = l;
+            eff.changed = true;
+        }
+    }
+    if let Some(mut t) = patch.tags {
+        sort_tags(&mut t);
+        if p.tags != t {
+            p.tags = t;
+            eff.changed = true;
+        }
+    }
+    if eff.changed {
+        p.updated_at = now;
+    }
+    Ok(eff)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+    use crate::ids::*;
+    use uuid::Uuid;
+
+    fn t0() -> OffsetDateTime {
+        crate::timefmt::parse("2026-01-01T00:00:00Z").unwrap()
+    }
+
+    fn person(status: PersonStatus, reason: Option<ArchiveReason>) -> Person {
+        Person {
+            id: PersonId(Uuid::from_u128(1)),
+            org_id: OrgId(Uuid::from_u128(2)),
+            human_id: HumanId(Uuid::from_u128(3)),
+            email: Email::parse("a@b.com").unwrap(),
+            first_name: None,
+            last_name: None,
+            external_id: None,
+            status,
+            archive_reason: reason,
+            labels: Labels::DEFAULT,
+            tags: vec![],
+            joined_via: JoinedVia::Api,
+            shared_existing_profile: false,
+            assessment: AssessmentSummary::NONE,
+            member_since: t0(),
+            updated_at: t0(),
+            archived_at: if status == PersonStatus::Archived { Some(t0()) } else { None },
+        }
+    }
+
+    #[test]
+    fn import_transitions_follow_the_state_table() {
+        use ArchiveReason::*;
+        assert_eq!(import_transition(None).unwrap(), ImportTransition::Create);
+        let active = person(PersonStatus::Active, None);
+        assert_eq!(import_transition(Some(&active)).unwrap(), ImportTransition::MergeExisting);
+        let archived = person(PersonStatus::Archived, Some(Archived));
+        assert_eq!(import_transition(Some(&archived)).unwrap(), ImportTransition::Reactivate);
+        let selfrev = person(PersonStatus::Archived, Some(SelfRevoked));
+        assert_eq!(import_transition(Some(&selfrev)).unwrap_err().code, Code::PersonSelfRevoked);
+        let deact = person(PersonStatus::Archived, Some(Deactivated));
+        assert_eq!(import_transition(Some(&deact)).unwrap_err().code, Code::PersonDeactivated);
+    }
+
+    #[test]
+    fn merge_fills_only_empty_fields_and_adds_tags() {
+        let mut p = person(PersonStatus::Active, None);
+        p.first_name = Some(PersonName::parse("Ada").unwrap());
+        let tag = Tag { id: TagId(Uuid::from_u128(9)), name: "x".into() };
+        let f = ImportFields {
+            first_name: Some(PersonName::parse("Bob").unwrap()),
+            last_name: Some(PersonName::parse("Lovelace").unwrap()),
+            external_id: None,
+            tags: vec![tag.clone()],
+        };
+        assert!(merge_import(&mut p, &f));
+        assert_eq!(p.first_name.as_ref().unwrap().as_str(), "Ada");
+        assert_eq!(p.last_name.as_ref().unwrap().as_str(), "Lovelace");
+        assert_eq!(p.tags, vec![tag]);
+        assert!(!merge_import(&mut p, &f), "second merge changes nothing");
+    }
+
+    #[test]
+    fn reactivation_keeps_member_since() {
+        let mut p = person(PersonStatus::Archived, Some(ArchiveReason::Archived));
+        let later = t0() + time::Duration::days(3);
+        reactivate(&mut p, &ImportFields::default(), later);
+        assert_eq!(p.status, PersonStatus::Active);
+        assert_eq!(p.archived_at, None);
+        assert_eq!(p.member_since, t0());
+        assert_eq!(p.updated_at, later);
+    }
+
+    #[test]
+    fn archive_of_archived_person_is_not_found() {
+        let mut p = person(PersonStatus::Active, None);
+        assert!(archive(&mut p, ArchiveReason::Archived, t0()).unwrap());
+        assert_eq!(archive(&mut p, ArchiveReason::Archived, t0()).unwrap_err().code, Code::NotFound);
+        assert!(!archive(&mut p, ArchiveReason::Deactivated, t0()).unwrap());
+        assert_eq!(p.archive_reason, Some(ArchiveReason::Deactivated));
+    }
+
+    #[test]
+    fn patch_name_conflicts_when_set_whatever_the_value() {
+        let mut p = person(PersonStatus::Active, None);
+        p.first_name = Some(PersonName::parse("Ada").unwrap());
+        let patch = PersonPatch { first_name: Some(PersonName::parse("Ada").unwrap()), ..Default::default() };
+        assert_eq!(apply_patch(&mut p, patch, t0()).unwrap_err().code, Code::Conflict);
+        let patch = PersonPatch { last_name: Some(PersonName::parse("L").unwrap()), ..Default::default() };
+        assert!(apply_patch(&mut p, patch, t0()).unwrap().changed);
+    }
+
+    #[test]
+    fn removing_employee_label_is_reported() {
+        let mut p = person(PersonStatus::Active, None);
+        p.labels = Labels { candidate: true, employee: true };
+        let patch = PersonPatch { labels: Some(Labels::DEFAULT), ..Default::default() };
+        let eff = apply_patch(&mut p, patch, t0()).unwrap();
+        assert!(eff.employee_removed && eff.changed);
+    }
+
+    #[test]
+    fn empty_patch_changes_nothing() {
+        let mut p = person(PersonStatus::Active, None);
+        let before = p.clone();
+        let eff = apply_patch(&mut p, PersonPatch::default(), t0() + time::Duration::hours(1)).unwrap();
+        assert!(!eff.changed);
+        assert_eq!(p, before);
+    }
+
+    #[test]
+    fn employee_domain_rule_adds_employee() {
+        let org = Organization {
+            id: OrgId(Uuid::from_u128(2)),
+            company_name: "X".into(),
+            email: Email::parse("x@x.com").unwrap(),
+            plan: "business".into(),
+            subscription_status: crate::values::SubscriptionStatus::Active,
+            trial_ends_at: None,
+            current_period_end: None,
+            employee_domains: vec!["acme.com".into()],
+            created_at: t0(),
+            updated_at: t0(),
+        };
+        let e = Email::parse("a@ACME.com").unwrap();
+        assert_eq!(initial_labels(None, &org, &e), Labels { candidate: true, employee: true });
+        assert_eq!(initial_labels(Some(Labels::default()), &org, &e), Labels { candidate: false, employee: true });
+        let other = Email::parse("a@sub.acme.com").unwrap();
+        assert_eq!(initial_labels(None, &org, &other), Labels::DEFAULT);
+    }
+}

@@ -1,0 +1,315 @@
+//! Ports: what the domain needs from the outside world. Adapters implement them (store: diesel;
+//! rate limiter: governor; clock, ids and secrets: the app's system adapters). Every port is
+//! `Send + Sync + 'static`; async methods return boxed `Send` futures so the transaction port stays
+//! object-safe and the domain needs no async runtime.
+
+use crate::errors::StoreError;
+use crate::ids::*;
+use crate::model::*;
+use crate::values::*;
+use std::future::Future;
+use std::net::IpAddr;
+use std::pin::Pin;
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+/// A boxed, `Send` future borrowing for `'a`.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// Result of a store call.
+pub type StoreResult<T> = Result<T, StoreError>;
+
+/// The current time (UTC, microsecond precision). The sandbox clock (D39) can move it forward.
+pub trait Clock: Send + Sync + 'static {
+    /// Now.
+    fn now(&self) -> OffsetDateTime;
+}
+
+/// New identifiers.
+pub trait Ids: Send + Sync + 'static {
+    /// A new unique id, sortable by creation time (UUIDv7).
+    fn new_uuid(&self) -> Uuid;
+}
+
+/// A freshly generated API key (D41). `value` is shown once and never stored.
+#[derive(Clone, Debug)]
+pub struct NewKeyMaterial {
+    /// The key: `tk_` + 16 prefix characters + 43 secret characters (URL-safe base64).
+    pub value: String,
+    /// The 16 characters after `tk_` (stored, unique, used for lookup).
+    pub prefix: String,
+    /// SHA-256 of `value` (stored).
+    pub hash: Vec<u8>,
+}
+
+/// Cryptographic primitives (ring in production).
+pub trait Secrets: Send + Sync + 'static {
+    /// Generates a new API key from at least 240 random bits (D41).
+    fn new_api_key(&self) -> NewKeyMaterial;
+    /// SHA-256 of a presented key value.
+    fn hash_api_key(&self, value: &str) -> Vec<u8>;
+    /// Compares two byte strings in constant time (for equal lengths).
+    fn constant_time_eq(&self, a: &[u8], b: &[u8]) -> bool;
+    /// A random URL-safe token of `bytes` random bytes (base64url, no padding).
+    fn random_token(&self, bytes: usize) -> String;
+}
+
+/// Who a rate budget belongs to (D7, D8).
+#[derive(Clone, Debug)]
+pub enum RateSubject<'a> {
+    /// An authenticated request: the organization's budget and the key's budget (Set A), or the
+    /// organization's alone (Set B).
+    Key {
+        /// Organization.
+        org: OrgId,
+        /// Key.
+        key: ApiKeyId,
+        /// The organization's plan (its budgets).
+        plan: &'a Plan,
+    },
+    /// A request that failed authentication, limited per client IP (D8).
+    Ip(IpAddr),
+}
+
+/// A rate-limit decision and the header values of the reported budget (D8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RateDecision {
+    /// False: answer 429 `rate_limited`.
+    pub allowed: bool,
+    /// `X-RateLimit-Limit`: requests per minute of the reported budget.
+    pub limit: u32,
+    /// `X-RateLimit-Remaining`: whole requests left now.
+    pub remaining: u32,
+    /// `X-RateLimit-Reset`: Unix seconds at which the reported budget is full again.
+    pub reset_unix: i64,
+    /// `Retry-After` seconds (at least 1) when not allowed.
+    pub retry_after_secs: Option<u64>,
+}
+
+/// The rate limiter (GCRA; governor in production). `None` from [`RateLimiter::check`] means rate
+/// limiting is off (`TALENT_RATE_LIMIT_MODE=off`): no headers.
+pub trait RateLimiter: Send + Sync + 'static {
+    /// Takes one request from the subject's budgets and reports the tightest one.
+    fn check(&self, subject: RateSubject<'_>) -> Option<RateDecision>;
+}
+
+/// An email to send (D22; the mailer adapter records it or sends it by SMTP).
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutgoingEmail {
+    /// Recipient.
+    pub to: Email,
+    /// Subject line.
+    pub subject: String,
+    /// Plain-text body.
+    pub body: String,
+    /// The invitation link the email carries, if any.
+    pub invitation_url: Option<String>,
+}
+
+/// Sends email (D22). Implemented by the mailer adapter (invitations issue).
+pub trait Mailer: Send + Sync + 'static {
+    /// Sends one email. Errors: the transport's failure, as text.
+    fn send<'a>(&'a self, email: &'a OutgoingEmail) -> BoxFuture<'a, Result<(), String>>;
+}
+
+/// Filter of `GET /persons` on labels (`other` = no label).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LabelFilter {
+    /// Has `candidate`.
+    Candidate,
+    /// Has `employee`.
+    Employee,
+    /// Has no label.
+    Other,
+}
+
+/// A page request of `GET /persons`: filters, keyset position and size (spec; D36).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PersonQuery {
+    /// Organization.
+    pub org_id: Option<OrgId>,
+    /// `status` (default active).
+    pub status: Option<PersonStatus>,
+    /// `q`, lower-cased: substring of first name, last name or email.
+    pub q: Option<String>,
+    /// `email` exact.
+    pub email: Option<Email>,
+    /// `externalId` exact.
+    pub external_id: Option<String>,
+    /// `assessmentStatus`.
+    pub assessment_status: Option<AssessmentStatus>,
+    /// `label`.
+    pub label: Option<LabelFilter>,
+    /// `tag`, lower-cased (case-insensitive exact).
+    pub tag_key: Option<String>,
+    /// `updatedAfter` (exclusive).
+    pub updated_after: Option<OffsetDateTime>,
+    /// Keyset: return persons with an id lower than this (newest first = id descending).
+    pub before_id: Option<PersonId>,
+    /// Rows to return (the use case asks for one more than the page size to learn `hasMore`).
+    pub limit: u32,
+}
+
+/// State of an idempotency record (D38).
+#[derive(Clone, Debug, PartialEq)]
+pub enum IdempotencyState {
+    /// The first request is still running (since `started_at`).
+    InFlight,
+    /// The stored response.
+    Done {
+        /// HTTP status.
+        status: u16,
+        /// Response body (JSON text).
+        body: String,
+        /// Whether `X-Existing-Resource: true` was sent.
+        existing_resource: bool,
+    },
+}
+
+/// An idempotency record, scoped by organization and path, kept 24 h (D38).
+#[derive(Clone, Debug, PartialEq)]
+pub struct IdempotencyRecord {
+    /// Organization.
+    pub org_id: OrgId,
+    /// Request path.
+    pub path: String,
+    /// The client's key.
+    pub key: String,
+    /// Hex SHA-256 of the canonical JSON body.
+    pub request_hash: String,
+    /// In flight or done.
+    pub state: IdempotencyState,
+    /// When the first request began.
+    pub created_at: OffsetDateTime,
+}
+
+/// The store's operations inside one transaction. Every method runs on the transaction's
+/// connection; nothing is visible to others before commit. Errors: [`StoreError::Internal`] for
+/// infrastructure failures; [`StoreError::UniqueViolation`] only where a method says so.
+pub trait Tx: Send {
+    // --- organizations ---
+    /// Inserts an organization.
+    fn insert_org<'a>(&'a mut self, org: &'a Organization) -> BoxFuture<'a, StoreResult<()>>;
+    /// Overwrites an organization's fields.
+    fn update_org<'a>(&'a mut self, org: &'a Organization) -> BoxFuture<'a, StoreResult<()>>;
+    /// Reads an organization.
+    fn get_org(&mut self, id: OrgId) -> BoxFuture<'_, StoreResult<Option<Organization>>>;
+    /// Reads an organization and locks it until the transaction ends (serializes person-limit
+    /// checks per organization).
+    fn lock_org(&mut self, id: OrgId) -> BoxFuture<'_, StoreResult<Option<Organization>>>;
+    /// The oldest organization whose company name is `name` (used by `talent demo`).
+    fn find_org_by_name<'a>(&'a mut self, name: &'a str) -> BoxFuture<'a, StoreResult<Option<Organization>>>;
+    /// Number of active persons of the organization.
+    fn count_active_persons(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<u32>>;
+
+    // --- users and keys ---
+    /// Inserts a user. Errors: `UniqueViolation` when the email is already a user of the organization.
+    fn insert_user<'a>(&'a mut self, user: &'a User) -> BoxFuture<'a, StoreResult<()>>;
+    /// Reads a user.
+    fn get_user(&mut self, id: UserId) -> BoxFuture<'_, StoreResult<Option<User>>>;
+    /// Users of an organization, oldest first.
+    fn users_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<User>>>;
+    /// Inserts an API key record.
+    fn insert_api_key<'a>(&'a mut self, key: &'a ApiKey) -> BoxFuture<'a, StoreResult<()>>;
+    /// Reads an API key record.
+    fn get_api_key(&mut self, id: ApiKeyId) -> BoxFuture<'_, StoreResult<Option<ApiKey>>>;
+    /// Keys of a user (active or not), oldest first.
+    fn api_keys_of_user(&mut self, user: UserId) -> BoxFuture<'_, StoreResult<Vec<ApiKey>>>;
+    /// Sets `revoked_at` of a key.
+    fn revoke_api_key(&mut self, id: ApiKeyId, at: OffsetDateTime) -> BoxFuture<'_, StoreResult<()>>;
+    /// Key, owner role and organization by key prefix: one indexed lookup (authentication).
+    fn key_context<'a>(&'a mut self, prefix: &'a str) -> BoxFuture<'a, StoreResult<Option<KeyContext>>>;
+
+    // --- persons ---
+    /// The human with this email, created with `new_id` when absent (race-safe).
+    fn ensure_human<'a>(
+        &'a mut self,
+        new_id: HumanId,
+        email: &'a Email,
+        now: OffsetDateTime,
+    ) -> BoxFuture<'a, StoreResult<HumanId>>;
+    /// The person of the organization with this email (any status).
+    fn person_by_email<'a>(&'a mut self, org: OrgId, email: &'a Email) -> BoxFuture<'a, StoreResult<Option<Person>>>;
+    /// The person of the organization with this id (any status).
+    fn person_by_id(&mut self, org: OrgId, id: PersonId) -> BoxFuture<'_, StoreResult<Option<Person>>>;
+    /// The person with this id in any organization (admin API).
+    fn person_by_id_any(&mut self, id: PersonId) -> BoxFuture<'_, StoreResult<Option<Person>>>;
+    /// Inserts a person with its tags. Errors: `UniqueViolation` when the organization already has
+    /// a person with this email.
+    fn insert_person<'a>(&'a mut self, p: &'a Person) -> BoxFuture<'a, StoreResult<()>>;
+    /// Overwrites a person's fields and tag set.
+    fn update_person<'a>(&'a mut self, p: &'a Person) -> BoxFuture<'a, StoreResult<()>>;
+    /// Maps tag names onto the organization's catalogue, creating missing entries with the given
+    /// ids (first spelling wins, D14). Returns one tag per input, in input order.
+    fn resolve_tags<'a>(
+        &'a mut self,
+        org: OrgId,
+        names: &'a [(TagName, TagId)],
+        now: OffsetDateTime,
+    ) -> BoxFuture<'a, StoreResult<Vec<Tag>>>;
+    /// One page of persons (at most `q.limit` rows), newest first.
+    fn list_persons<'a>(&'a mut self, q: &'a PersonQuery) -> BoxFuture<'a, StoreResult<Vec<Person>>>;
+
+    // --- teams (D16) ---
+    /// Inserts a team.
+    fn insert_team<'a>(&'a mut self, team: &'a Team) -> BoxFuture<'a, StoreResult<()>>;
+    /// Reads a team.
+    fn get_team(&mut self, id: TeamId) -> BoxFuture<'_, StoreResult<Option<Team>>>;
+    /// Adds a person to a team (no-op when already a member).
+    fn add_team_member(&mut self, team: TeamId, person: PersonId, at: OffsetDateTime)
+        -> BoxFuture<'_, StoreResult<()>>;
+    /// Members of a team, in the order they were added.
+    fn team_members(&mut self, team: TeamId) -> BoxFuture<'_, StoreResult<Vec<PersonId>>>;
+    /// Removes a person from every team; returns how many memberships were removed.
+    fn remove_person_from_teams(&mut self, person: PersonId) -> BoxFuture<'_, StoreResult<u64>>;
+
+    // --- outbox (D31) ---
+    /// Appends an event to the outbox.
+    fn append_event<'a>(&'a mut self, e: &'a OutboxEvent) -> BoxFuture<'a, StoreResult<()>>;
+    /// Events of an organization, oldest first (diagnostics and tests).
+    fn events_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<OutboxEvent>>>;
+
+    // --- idempotency (D38) ---
+    /// Reads a record.
+    fn idem_get<'a>(
+        &'a mut self,
+        org: OrgId,
+        path: &'a str,
+        key: &'a str,
+    ) -> BoxFuture<'a, StoreResult<Option<IdempotencyRecord>>>;
+    /// Inserts a record unless (org, path, key) exists (race-safe); returns whether it inserted.
+    fn idem_insert<'a>(&'a mut self, r: &'a IdempotencyRecord) -> BoxFuture<'a, StoreResult<bool>>;
+    /// Overwrites a record's state.
+    fn idem_update<'a>(&'a mut self, r: &'a IdempotencyRecord) -> BoxFuture<'a, StoreResult<()>>;
+    /// Deletes a record.
+    fn idem_delete<'a>(&'a mut self, org: OrgId, path: &'a str, key: &'a str) -> BoxFuture<'a, StoreResult<()>>;
+    /// Deletes records created before `before`; returns how many.
+    fn idem_purge(&mut self, before: OffsetDateTime) -> BoxFuture<'_, StoreResult<u64>>;
+
+    // --- settings ---
+    /// The value of a setting, inserting `value` first when absent (race-safe); returns the stored value.
+    fn setting_get_or_insert<'a>(&'a mut self, name: &'a str, value: &'a str) -> BoxFuture<'a, StoreResult<String>>;
+}
+
+/// The store: runs one use case in one transaction. The closure and its results are `'static` so
+/// an adapter may run the transaction in its own task: a caller that goes away (a client that
+/// disconnects) cannot cancel a transaction half-way.
+pub trait Store: Send + Sync + 'static {
+    /// Runs `f` in a read-write transaction: commit when it returns `Ok`, roll back on `Err`.
+    /// On SQLite the transaction takes the write lock at once (`BEGIN IMMEDIATE`).
+    fn write<'s, R, E, F>(&'s self, f: F) -> BoxFuture<'s, Result<R, E>>
+    where
+        F: for<'c> FnOnce(&'c mut dyn Tx) -> BoxFuture<'c, Result<R, E>> + Send + 'static,
+        R: Send + 'static,
+        E: From<StoreError> + Send + 'static;
+
+    /// Runs `f` for reads only (a consistent snapshot where the backend offers one); `f` must not write.
+    fn read<'s, R, E, F>(&'s self, f: F) -> BoxFuture<'s, Result<R, E>>
+    where
+        F: for<'c> FnOnce(&'c mut dyn Tx) -> BoxFuture<'c, Result<R, E>> + Send + 'static,
+        R: Send + 'static,
+        E: From<StoreError> + Send + 'static;
+
+    /// Checks that the database answers and migrations are applied (`/readyz`).
+    fn ready(&self) -> BoxFuture<'_, StoreResult<()>>;
+}

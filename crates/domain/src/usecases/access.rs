@@ -1,0 +1,123 @@
+//! Authentication and authorization (spec, Authentication; D4, D5, D41).
+
+use super::Services;
+use crate::errors::{ClientError, Code, UseCaseError};
+use crate::model::KeyContext;
+use crate::ports::Store;
+use crate::values::{Plan, Scope};
+
+/// An authenticated API key with its organization and plan.
+#[derive(Clone, Debug)]
+pub struct Principal {
+    /// Key, role and organization as read at authentication.
+    pub ctx: KeyContext,
+    /// The organization's plan; `None` when the plan id is not in the catalogue (no API access).
+    pub plan: Option<Plan>,
+}
+
+/// What an endpoint needs: a scope (or none for `/me`) and whether it writes (D4).
+#[derive(Clone, Copy, Debug)]
+pub struct Requirement {
+    /// Required scope; `None` for `GET /me`.
+    pub scope: Option<Scope>,
+    /// A write is refused while the subscription is inactive.
+    pub write: bool,
+}
+
+impl Principal {
+    /// Authorizes a request. Errors, in this order: 403 `plan_upgrade_required` (D5, `/me`
+    /// included), 403 `insufficient_scope`, 403 `subscription_inactive` (writes only, D4).
+    pub fn authorize(&self, req: Requirement) -> Result<(), ClientError> {
+        if !self.plan.as_ref().is_some_and(|p| p.api_access) {
+            return Err(ClientError::new(
+                Code::PlanUpgradeRequired,
+                "Your plan has no API access; upgrade to Professional or Business",
+            )
+            .with_details(serde_json::json!({"plan": self.ctx.org.plan})));
+        }
+        if let Some(s) = req.scope {
+            if !self.ctx.key.scopes.grants(s) {
+                return Err(ClientError::new(
+                    Code::InsufficientScope,
+                    format!("This API key lacks the '{}' scope", s.as_str()),
+                )
+                .with_details(serde_json::json!({"requiredScope": s.as_str()})));
+            }
+        }
+        if req.write && !self.ctx.org.subscription_status.allows_writes() {
+            return Err(ClientError::new(
+                Code::SubscriptionInactive,
+                "The subscription is inactive; reads keep working, writes are blocked",
+            )
+            .with_details(serde_json::json!({"status": self.ctx.org.subscription_status.as_str()})));
+        }
+        Ok(())
+    }
+}
+
+/// Extracts the lookup prefix of a well-formed key (`tk_` + at least 40 URL-safe base64
+/// characters, D41): the 16 characters after `tk_`. `None` when malformed.
+pub fn key_prefix(value: &str) -> Option<&str> {
+    let rest = value.strip_prefix("tk_")?;
+    if rest.len() < 40 || rest.len() > 200 {
+        return None;
+    }
+    if !rest.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
+        return None;
+    }
+    rest.get(..16)
+}
+
+impl<S: Store> Services<S> {
+    /// Authenticates the `Authorization` header value. One indexed lookup by key prefix, then a
+    /// constant-time hash comparison. Errors: 401 `unauthorized` (missing), `invalid_token`
+    /// (malformed or unknown), `key_revoked`, `key_expired`.
+    pub async fn authenticate(&self, header: Option<&str>) -> Result<Principal, UseCaseError> {
+        let Some(h) = header else {
+            return Err(ClientError::new(
+                Code::Unauthorized,
+                "Missing Authorization header; send 'Authorization: Bearer <API_KEY>'",
+            )
+            .into());
+        };
+        let invalid = || ClientError::new(Code::InvalidToken, "The API key is malformed or unknown");
+        let token = match h.split_once(' ') {
+            Some((scheme, t)) if scheme.eq_ignore_ascii_case("bearer") => t.trim(),
+            _ => return Err(invalid().into()),
+        };
+        let prefix = key_prefix(token).ok_or_else(invalid)?.to_string();
+        let ctx = self
+            .store
+            .read(move |tx| Box::pin(async move { tx.key_context(&prefix).await }))
+            .await?
+            .ok_or_else(invalid)?;
+        let hash = self.secrets.hash_api_key(token);
+        if !self.secrets.constant_time_eq(&hash, &ctx.key.hash) {
+            return Err(invalid().into());
+        }
+        if ctx.key.revoked_at.is_some() {
+            return Err(ClientError::new(Code::KeyRevoked, "The API key was revoked").into());
+        }
+        if ctx.key.expires_at.is_some_and(|e| e <= self.clock.now()) {
+            return Err(ClientError::new(Code::KeyExpired, "The API key has expired").into());
+        }
+        let plan = self.plans.get(&ctx.org.plan).cloned();
+        Ok(Principal { ctx, plan })
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_prefix_needs_tk_and_40_urlsafe_chars() {
+        let good = format!("tk_{}", "a".repeat(59));
+        assert_eq!(key_prefix(&good), Some("aaaaaaaaaaaaaaaa"));
+        assert!(key_prefix(&format!("tk_{}", "a".repeat(39))).is_none());
+        assert!(key_prefix(&format!("xx_{}", "a".repeat(59))).is_none());
+        assert!(key_prefix(&format!("tk_{}+", "a".repeat(58))).is_none());
+        assert!(key_prefix("tk_").is_none());
+    }
+}

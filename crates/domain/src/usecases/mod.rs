@@ -1,0 +1,48 @@
+//! Use cases: one per operation, each in one transaction of the [`Store`] port, events written to
+//! the outbox in that same transaction (D31). They take parsed value objects and return domain
+//! entities or a [`UseCaseError`].
+
+pub mod access;
+pub mod idempotency;
+pub mod orgs;
+pub mod persons;
+pub mod teams;
+
+use crate::ports::*;
+use crate::values::PlanCatalogue;
+use std::sync::Arc;
+
+/// The ports every use case may need, wired by the app crate.
+pub struct Services<S: Store> {
+    /// Transactions.
+    pub store: Arc<S>,
+    /// Time.
+    pub clock: Arc<dyn Clock>,
+    /// New ids.
+    pub ids: Arc<dyn Ids>,
+    /// Key generation, hashing, constant-time comparison.
+    pub secrets: Arc<dyn Secrets>,
+    /// Plans (D5).
+    pub plans: PlanCatalogue,
+}
+
+impl<S: Store> Clone for Services<S> {
+    fn clone(&self) -> Self {
+        Self {
+            store: self.store.clone(),
+            clock: self.clock.clone(),
+            ids: self.ids.clone(),
+            secrets: self.secrets.clone(),
+            plans: self.plans.clone(),
+        }
+    }
+}
+
+/// One page of a keyset-paginated list (D36).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Page<T> {
+    /// Items, newest first.
+    pub items: Vec<T>,
+    /// More items follow.
+    pub has_more: bool,
+}

@@ -1,0 +1,295 @@
+//! Organizations, users and API keys: the admin API's use cases (D39) and `GET /organization`.
+
+use super::Services;
+use crate::errors::{ClientError, Code, UseCaseError};
+use crate::ids::*;
+use crate::model::*;
+use crate::ports::Store;
+use crate::values::*;
+use time::OffsetDateTime;
+
+/// `POST /admin/v1/organizations` (D39), parsed.
+#[derive(Clone, Debug)]
+pub struct NewOrganization {
+    /// `companyName` (1..200 characters).
+    pub company_name: String,
+    /// `email`.
+    pub email: Email,
+    /// `plan`: an id of the catalogue.
+    pub plan: String,
+    /// `subscriptionStatus`, default `trialing`.
+    pub subscription_status: Option<SubscriptionStatus>,
+    /// `trialEndsAt`.
+    pub trial_ends_at: Option<OffsetDateTime>,
+    /// `currentPeriodEnd`.
+    pub current_period_end: Option<OffsetDateTime>,
+    /// `employeeDomains` (lower-case).
+    pub employee_domains: Vec<String>,
+}
+
+/// `PATCH /admin/v1/organizations/{id}` (D39), parsed; `None` = unchanged, `Some(None)` = null.
+#[derive(Clone, Debug, Default)]
+pub struct OrganizationPatch {
+    /// `companyName`.
+    pub company_name: Option<String>,
+    /// `email`.
+    pub email: Option<Email>,
+    /// `plan`.
+    pub plan: Option<String>,
+    /// `subscriptionStatus`.
+    pub subscription_status: Option<SubscriptionStatus>,
+    /// `trialEndsAt`.
+    pub trial_ends_at: Option<Option<OffsetDateTime>>,
+    /// `currentPeriodEnd`.
+    pub current_period_end: Option<Option<OffsetDateTime>>,
+    /// `employeeDomains`.
+    pub employee_domains: Option<Vec<String>>,
+}
+
+/// Parses a company name: 1 to 200 characters after trimming.
+pub fn parse_company_name(raw: &str) -> Result<String, String> {
+    let s = raw.trim();
+    match s.chars().count() {
+        1..=200 => Ok(s.to_string()),
+        _ => Err("must be 1 to 200 characters".into()),
+    }
+}
+
+/// Parses an employee email domain (D15): lower-cased, labels of letters, digits and hyphens.
+pub fn parse_domain(raw: &str) -> Result<String, String> {
+    let d = raw.trim().trim_start_matches('@').to_lowercase();
+    let ok = !d.is_empty()
+        && d.len() <= 253
+        && d.contains('.')
+        && d.split('.').all(|l| {
+            !l.is_empty()
+                && l.len() <= 63
+                && !l.starts_with('-')
+                && !l.ends_with('-')
+                && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+        });
+    if ok {
+        Ok(d)
+    } else {
+        Err("must be a domain name such as example.com".into())
+    }
+}
+
+/// A new API key: the record and the value shown once.
+#[derive(Clone, Debug)]
+pub struct CreatedKey {
+    /// The stored record.
+    pub key: ApiKey,
+    /// `tk_...`, shown once (D41).
+    pub value: String,
+}
+
+impl<S: Store> Services<S> {
+    fn check_plan(&self, plan: &str) -> Result<(), UseCaseError> {
+        if self.plans.get(plan).is_none() {
+            let mut e = FieldErrors::default();
+            e.push("plan", format!("must be one of: {}", self.plans.ids().join(", ")));
+            return Err(e.into());
+        }
+        Ok(())
+    }
+
+    /// Usage of an organization (D6). Profiles do not exist before the results issue: 0 used.
+    pub fn usage(&self, org: &Organization, persons_used: u32) -> Usage {
+        let (pl, prl) = self.plans.get(&org.plan).map(|p| (p.person_limit, p.profile_limit)).unwrap_or((0, 0));
+        Usage {
+            persons_used,
+            persons_limit: pl,
+            import_blocked: !org.subscription_status.allows_writes() || persons_used >= pl,
+            profiles_used: 0,
+            profiles_limit: prl,
+        }
+    }
+
+    /// The organization with its usage. Errors: 404 `not_found`.
+    pub async fn organization(&self, id: OrgId) -> Result<(Organization, Usage), UseCaseError> {
+        let (org, used) = self
+            .store
+            .read(move |tx| {
+                Box::pin(async move {
+                    let Some(org) = tx.get_org(id).await? else { return Ok::<_, UseCaseError>(None) };
+                    let used = tx.count_active_persons(id).await?;
+                    Ok(Some((org, used)))
+                })
+            })
+            .await?
+            .ok_or_else(|| ClientError::not_found("Organization"))?;
+        let usage = self.usage(&org, used);
+        Ok((org, usage))
+    }
+
+    /// Creates an organization (D39). Errors: 400 for an unknown plan.
+    pub async fn create_organization(&self, n: NewOrganization) -> Result<(Organization, Usage), UseCaseError> {
+        self.check_plan(&n.plan)?;
+        let now = self.clock.now();
+        let org = Organization {
+            id: OrgId(self.ids.new_uuid()),
+            company_name: n.company_name,
+            email: n.email,
+            plan: n.plan,
+            subscription_status: n.subscription_status.unwrap_or(SubscriptionStatus::Trialing),
+            trial_ends_at: n.trial_ends_at,
+            current_period_end: n.current_period_end,
+            employee_domains: n.employee_domains,
+            created_at: now,
+            updated_at: now,
+        };
+        let o = org.clone();
+        self.store
+            .write(move |tx| Box::pin(async move { tx.insert_org(&o).await.map_err(UseCaseError::from) }))
+            .await?;
+        let usage = self.usage(&org, 0);
+        Ok((org, usage))
+    }
+
+    /// Changes an organization (D39). Errors: 404, 400 for an unknown plan.
+    pub async fn patch_organization(
+        &self,
+        id: OrgId,
+        p: OrganizationPatch,
+    ) -> Result<(Organization, Usage), UseCaseError> {
+        if let Some(plan) = &p.plan {
+            self.check_plan(plan)?;
+        }
+        let now = self.clock.now();
+        let (org, used) = self
+            .store
+            .write(move |tx| {
+                Box::pin(async move {
+                    let mut org = tx.lock_org(id).await?.ok_or_else(|| ClientError::not_found("Organization"))?;
+                    if let Some(v) = p.company_name {
+                        org.company_name = v;
+                    }
+                    if let Some(v) = p.email {
+                        org.email = v;
+                    }
+                    if let Some(v) = p.plan {
+                        org.plan = v;
+                    }
+                    if let Some(v) = p.subscription_status {
+                        org.subscription_status = v;
+                    }
+                    if let Some(v) = p.trial_ends_at {
+                        org.trial_ends_at = v;
+                    }
+                    if let Some(v) = p.current_period_end {
+                        org.current_period_end = v;
+                    }
+                    if let Some(v) = p.employee_domains {
+                        org.employee_domains = v;
+                    }
+                    org.updated_at = now;
+                    tx.update_org(&org).await?;
+                    let used = tx.count_active_persons(id).await?;
+                    Ok::<_, UseCaseError>((org, used))
+                })
+            })
+            .await?;
+        let usage = self.usage(&org, used);
+        Ok((org, usage))
+    }
+
+    /// Adds a user to an organization (D39). Errors: 404 (organization), 409 `conflict` (email
+    /// already a user of the organization).
+    pub async fn create_user(&self, org_id: OrgId, email: Email, role: OrgRole) -> Result<User, UseCaseError> {
+        let user = User { id: UserId(self.ids.new_uuid()), org_id, email, role, created_at: self.clock.now() };
+        let u = user.clone();
+        self.store
+            .write(move |tx| {
+                Box::pin(async move {
+                    tx.lock_org(org_id).await?.ok_or_else(|| ClientError::not_found("Organization"))?;
+                    let existing = tx.users_of_org(org_id).await?;
+                    if existing.iter().any(|x| x.email == u.email) {
+                        return Err(ClientError::new(
+                            Code::Conflict,
+                            "A user with this email already exists in the organization",
+                        )
+                        .into());
+                    }
+                    tx.insert_user(&u).await?;
+                    Ok::<_, UseCaseError>(())
+                })
+            })
+            .await?;
+        Ok(user)
+    }
+
+    /// Creates an API key for a user (spec, Authentication 3-5; D39, D41). Errors: 404 (user),
+    /// 400 (expiry not in the future), 403 `insufficient_scope` (`webhooks:manage` for a member),
+    /// 409 `conflict` (the user already has 10 active keys).
+    pub async fn create_api_key(
+        &self,
+        user_id: UserId,
+        name: Option<String>,
+        scopes: Scopes,
+        expires_at: Option<OffsetDateTime>,
+    ) -> Result<CreatedKey, UseCaseError> {
+        let now = self.clock.now();
+        if expires_at.is_some_and(|e| e <= now) {
+            let mut e = FieldErrors::default();
+            e.push("expiresAt", "must be in the future");
+            return Err(e.into());
+        }
+        let material = self.secrets.new_api_key();
+        let key_id = ApiKeyId(self.ids.new_uuid());
+        let key = self
+            .store
+            .write(move |tx| {
+                Box::pin(async move {
+                    let user = tx.get_user(user_id).await?.ok_or_else(|| ClientError::not_found("User"))?;
+                    tx.lock_org(user.org_id).await?;
+                    if scopes.contains(Scope::WebhooksManage) && user.role != OrgRole::Admin {
+                        return Err(ClientError::new(
+                            Code::InsufficientScope,
+                            "A key with the 'webhooks:manage' scope requires an administrator",
+                        )
+                        .into());
+                    }
+                    let active = tx.api_keys_of_user(user_id).await?.iter().filter(|k| k.is_active(now)).count();
+                    if active >= 10 {
+                        return Err(ClientError::new(Code::Conflict, "A user can have at most 10 active API keys")
+                            .with_details(serde_json::json!({"active": active, "limit": 10}))
+                            .into());
+                    }
+                    let key = ApiKey {
+                        id: key_id,
+                        user_id,
+                        org_id: user.org_id,
+                        name,
+                        prefix: material.prefix,
+                        hash: material.hash,
+                        scopes,
+                        expires_at,
+                        revoked_at: None,
+                        created_at: now,
+                    };
+                    tx.insert_api_key(&key).await?;
+                    Ok::<_, UseCaseError>(key)
+                })
+            })
+            .await?;
+        Ok(CreatedKey { key, value: material.value })
+    }
+
+    /// Revokes a key at once (D39); revoking a revoked key changes nothing. Errors: 404.
+    pub async fn revoke_api_key(&self, id: ApiKeyId) -> Result<ApiKey, UseCaseError> {
+        let now = self.clock.now();
+        self.store
+            .write(move |tx| {
+                Box::pin(async move {
+                    let mut key = tx.get_api_key(id).await?.ok_or_else(|| ClientError::not_found("API key"))?;
+                    if key.revoked_at.is_none() {
+                        tx.revoke_api_key(id, now).await?;
+                        key.revoked_at = Some(now);
+                    }
+                    Ok::<_, UseCaseError>(key)
+                })
+            })
+            .await
+    }
+}

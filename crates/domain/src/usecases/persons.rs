@@ -1,0 +1,260 @@
+//! Person use cases: import (ATS sync), read, list, patch, archive, and the administrator's
+//! deactivation and the person's own withdrawal (spec, Endpoints; D9-D16, D28, D39).
+
+use super::{Page, Services};
+use crate::errors::{ClientError, Code, UseCaseError};
+use crate::ids::*;
+use crate::model::*;
+use crate::person::{self, ImportFields, ImportTransition, PersonPatch};
+use crate::ports::{PersonQuery, Store, Tx};
+use crate::values::*;
+use crate::wire::person_json;
+use time::OffsetDateTime;
+
+/// A parsed `POST /persons` body (the nested `invitation` is handled by the HTTP layer until the
+/// invitations issue).
+#[derive(Clone, Debug)]
+pub struct ImportPerson {
+    /// `email`.
+    pub email: Email,
+    /// `firstName`.
+    pub first_name: Option<PersonName>,
+    /// `lastName`.
+    pub last_name: Option<PersonName>,
+    /// `externalId`.
+    pub external_id: Option<ExternalId>,
+    /// `labels`; `None` = omitted.
+    pub labels: Option<Labels>,
+    /// `tags` to add.
+    pub tags: Vec<TagName>,
+}
+
+/// Result of an import.
+#[derive(Clone, Debug)]
+pub struct ImportOutcome {
+    /// The person after the import.
+    pub person: Person,
+    /// True: 201 (created or reactivated). False: 200 with `X-Existing-Resource: true`.
+    pub created: bool,
+}
+
+/// A parsed `PATCH /persons/{id}` body: tags as names, resolved in the transaction.
+#[derive(Clone, Debug, Default)]
+pub struct PatchPerson {
+    /// `externalId` (`Some(None)` clears).
+    pub external_id: Option<Option<ExternalId>>,
+    /// `firstName`.
+    pub first_name: Option<PersonName>,
+    /// `lastName`.
+    pub last_name: Option<PersonName>,
+    /// `labels`.
+    pub labels: Option<Labels>,
+    /// `tags` (replaces).
+    pub tags: Option<Vec<TagName>>,
+}
+
+fn event(id: EventId, p: &Person, t: EventType, now: OffsetDateTime) -> OutboxEvent {
+    OutboxEvent { id, org_id: p.org_id, event_type: t, data: person_json(p), created_at: now }
+}
+
+async fn resolve(
+    tx: &mut dyn Tx,
+    org: OrgId,
+    names: &[(TagName, TagId)],
+    now: OffsetDateTime,
+) -> Result<Vec<Tag>, UseCaseError> {
+    if names.is_empty() {
+        return Ok(vec![]);
+    }
+    let mut tags = tx.resolve_tags(org, names, now).await?;
+    sort_tags(&mut tags);
+    Ok(tags)
+}
+
+impl<S: Store> Services<S> {
+    fn tag_ids(&self, names: Vec<TagName>) -> Vec<(TagName, TagId)> {
+        names.into_iter().map(|n| (n, TagId(self.ids.new_uuid()))).collect()
+    }
+
+    /// `POST /persons`: create, merge or reactivate by email (spec state table; D12, D15).
+    /// Errors: 409 `person_limit_reached` (details `used`, `limit`, `plan`), `person_deactivated`,
+    /// `person_self_revoked`; 404 when the organization does not exist.
+    /// Race-safe: the organization row is locked for the transaction, so concurrent imports of one
+    /// organization are serialized and the person limit holds.
+    pub async fn import_person(&self, org_id: OrgId, input: ImportPerson) -> Result<ImportOutcome, UseCaseError> {
+        let now = self.clock.now();
+        let person_id = PersonId(self.ids.new_uuid());
+        let human_id = HumanId(self.ids.new_uuid());
+        let event_id = EventId(self.ids.new_uuid());
+        let tag_names = self.tag_ids(input.tags.clone());
+        let plans = self.plans.clone();
+        self.store
+            .write(move |tx| {
+                Box::pin(async move {
+                    let org = tx.lock_org(org_id).await?.ok_or_else(|| ClientError::not_found("Organization"))?;
+                    let existing = tx.person_by_email(org_id, &input.email).await?;
+                    let transition = person::import_transition(existing.as_ref())?;
+                    if transition != ImportTransition::MergeExisting {
+                        let used = tx.count_active_persons(org_id).await?;
+                        let limit = plans.get(&org.plan).map(|p| p.person_limit).unwrap_or(0);
+                        if used >= limit {
+                            return Err(ClientError::new(
+                                Code::PersonLimitReached,
+                                format!("The plan's person limit of {limit} is reached; archive persons or upgrade"),
+                            )
+                            .with_details(serde_json::json!({"used": used, "limit": limit, "plan": org.plan}))
+                            .into());
+                        }
+                    }
+                    let tags = resolve(tx, org_id, &tag_names, now).await?;
+                    let fields = ImportFields {
+                        first_name: input.first_name.clone(),
+                        last_name: input.last_name.clone(),
+                        external_id: input.external_id.clone(),
+                        tags,
+                    };
+                    match (transition, existing) {
+                        (ImportTransition::MergeExisting, Some(mut p)) => {
+                            if person::merge_import(&mut p, &fields) {
+                                p.updated_at = now;
+                                tx.update_person(&p).await?;
+                            }
+                            Ok(ImportOutcome { person: p, created: false })
+                        }
+                        (ImportTransition::Reactivate, Some(mut p)) => {
+                            person::reactivate(&mut p, &fields, now);
+                            tx.update_person(&p).await?;
+                            tx.append_event(&event(event_id, &p, EventType::PersonCreated, now)).await?;
+                            Ok(ImportOutcome { person: p, created: true })
+                        }
+                        _ => {
+                            let human = tx.ensure_human(human_id, &input.email, now).await?;
+                            let mut tags = fields.tags;
+                            sort_tags(&mut tags);
+                            let p = Person {
+                                id: person_id,
+                                org_id,
+                                human_id: human,
+                                labels: person::initial_labels(input.labels, &org, &input.email),
+                                email: input.email,
+                                first_name: fields.first_name,
+                                last_name: fields.last_name,
+                                external_id: fields.external_id,
+                                status: PersonStatus::Active,
+                                archive_reason: None,
+                                tags,
+                                joined_via: JoinedVia::Api,
+                                shared_existing_profile: false,
+                                assessment: AssessmentSummary::NONE,
+                                member_since: now,
+                                updated_at: now,
+                                archived_at: None,
+                            };
+                            tx.insert_person(&p).await?;
+                            tx.append_event(&event(event_id, &p, EventType::PersonCreated, now)).await?;
+                            Ok(ImportOutcome { person: p, created: true })
+                        }
+                    }
+                })
+            })
+            .await
+    }
+
+    /// `GET /persons/{id}`: any status (D28). Errors: 404 `not_found` outside the organization.
+    pub async fn get_person(&self, org_id: OrgId, id: PersonId) -> Result<Person, UseCaseError> {
+        self.store
+            .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.person_by_id(org_id, id).await?) }))
+            .await?
+            .ok_or_else(|| ClientError::not_found("Person").into())
+    }
+
+    /// `GET /persons`: one page, newest first. `q.limit` is the page size (1..100, checked by the
+    /// caller); the store is asked for one more row to learn `hasMore`.
+    pub async fn list_persons(&self, mut q: PersonQuery) -> Result<Page<Person>, UseCaseError> {
+        let size = q.limit as usize;
+        q.limit += 1;
+        let mut items = self
+            .store
+            .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.list_persons(&q).await?) }))
+            .await?;
+        let has_more = items.len() > size;
+        items.truncate(size);
+        Ok(Page { items, has_more })
+    }
+
+    /// `PATCH /persons/{id}` (D13, D16). Errors: 404, 409 `conflict` (name already set).
+    pub async fn patch_person(&self, org_id: OrgId, id: PersonId, input: PatchPerson) -> Result<Person, UseCaseError> {
+        let now = self.clock.now();
+        let tag_names = input.tags.clone().map(|t| self.tag_ids(t));
+        self.store
+            .write(move |tx| {
+                Box::pin(async move {
+                    let mut p = tx.person_by_id(org_id, id).await?.ok_or_else(|| ClientError::not_found("Person"))?;
+                    let tags = match &tag_names {
+                        Some(names) => Some(resolve(tx, org_id, names, now).await?),
+                        None => None,
+                    };
+                    let patch = PersonPatch {
+                        external_id: input.external_id,
+                        first_name: input.first_name,
+                        last_name: input.last_name,
+                        labels: input.labels,
+                        tags,
+                    };
+                    let eff = person::apply_patch(&mut p, patch, now)?;
+                    if eff.employee_removed {
+                        tx.remove_person_from_teams(p.id).await?;
+                    }
+                    if eff.changed {
+                        tx.update_person(&p).await?;
+                    }
+                    Ok(p)
+                })
+            })
+            .await
+    }
+
+    /// `DELETE /persons/{id}`: archive an active person; `person.archived`. Errors: 404 when no
+    /// active person has this id.
+    pub async fn archive_person(&self, org_id: OrgId, id: PersonId) -> Result<Person, UseCaseError> {
+        self.archive_with(Some(org_id), id, ArchiveReason::Archived).await
+    }
+
+    /// Admin deactivation or the person's own withdrawal (D39): archives an active person with
+    /// that reason (`person.archived`); on an archived person records the reason without a second
+    /// event. Errors: 404.
+    pub async fn admin_archive_person(&self, id: PersonId, reason: ArchiveReason) -> Result<Person, UseCaseError> {
+        self.archive_with(None, id, reason).await
+    }
+
+    async fn archive_with(
+        &self,
+        org: Option<OrgId>,
+        id: PersonId,
+        reason: ArchiveReason,
+    ) -> Result<Person, UseCaseError> {
+        let now = self.clock.now();
+        let event_id = EventId(self.ids.new_uuid());
+        self.store
+            .write(move |tx| {
+                Box::pin(async move {
+                    let found = match org {
+                        Some(o) => tx.person_by_id(o, id).await?,
+                        None => tx.person_by_id_any(id).await?,
+                    };
+                    let mut p =
+                        found.ok_or_else(|| ClientError::new(Code::NotFound, "No active person with this id"))?;
+                    let before = p.clone();
+                    let was_active = person::archive(&mut p, reason, now)?;
+                    if p != before {
+                        tx.update_person(&p).await?;
+                    }
+                    if was_active {
+                        tx.append_event(&event(event_id, &p, EventType::PersonArchived, now)).await?;
+                    }
+                    Ok::<_, UseCaseError>(p)
+                })
+            })
+            .await
+    }
+}

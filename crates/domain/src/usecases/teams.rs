@@ -1,0 +1,53 @@
+//! Teams (dashboard objects; D16, D39).
+
+use super::Services;
+use crate::errors::{ClientError, UseCaseError};
+use crate::ids::*;
+use crate::model::*;
+use crate::ports::Store;
+
+impl<S: Store> Services<S> {
+    /// Creates a team. Errors: 404 (organization).
+    pub async fn create_team(&self, org_id: OrgId, name: String) -> Result<Team, UseCaseError> {
+        let team = Team { id: TeamId(self.ids.new_uuid()), org_id, name, created_at: self.clock.now() };
+        let t = team.clone();
+        self.store
+            .write(move |tx| {
+                Box::pin(async move {
+                    tx.get_org(org_id).await?.ok_or_else(|| ClientError::not_found("Organization"))?;
+                    tx.insert_team(&t).await?;
+                    Ok::<_, UseCaseError>(())
+                })
+            })
+            .await?;
+        Ok(team)
+    }
+
+    /// Adds a person of the team's organization to the team. Errors: 404 (team, or person not in
+    /// the team's organization).
+    pub async fn add_team_member(&self, team_id: TeamId, person_id: PersonId) -> Result<Vec<PersonId>, UseCaseError> {
+        let now = self.clock.now();
+        self.store
+            .write(move |tx| {
+                Box::pin(async move {
+                    let team = tx.get_team(team_id).await?.ok_or_else(|| ClientError::not_found("Team"))?;
+                    tx.person_by_id(team.org_id, person_id).await?.ok_or_else(|| ClientError::not_found("Person"))?;
+                    tx.add_team_member(team_id, person_id, now).await?;
+                    Ok::<_, UseCaseError>(tx.team_members(team_id).await?)
+                })
+            })
+            .await
+    }
+
+    /// Members of a team. Errors: 404.
+    pub async fn team_members(&self, team_id: TeamId) -> Result<Vec<PersonId>, UseCaseError> {
+        self.store
+            .read(move |tx| {
+                Box::pin(async move {
+                    tx.get_team(team_id).await?.ok_or_else(|| ClientError::not_found("Team"))?;
+                    Ok::<_, UseCaseError>(tx.team_members(team_id).await?)
+                })
+            })
+            .await
+    }
+}

@@ -1,0 +1,566 @@
+//! Value objects that parse (convention: "parse, don't validate"). Once constructed a value is valid
+//! everywhere. Each constructor returns a human-readable message on failure; callers attach the
+//! field path and report `validation_error` (D37).
+
+use std::fmt;
+use validator::ValidateEmail;
+
+/// A validation failure of one field, reported as `{"field": ..., "message": ...}` (D37).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldError {
+    /// Path of the field, e.g. `tags[3]` or `invitation.expiresInDays`.
+    pub field: String,
+    /// English message.
+    pub message: String,
+}
+
+impl FieldError {
+    /// Builds a field error.
+    pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
+        Self { field: field.into(), message: message.into() }
+    }
+}
+
+/// A list of field errors; non-empty when returned as an error.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FieldErrors(pub Vec<FieldError>);
+
+impl FieldErrors {
+    /// Adds one error.
+    pub fn push(&mut self, field: impl Into<String>, message: impl Into<String>) {
+        self.0.push(FieldError::new(field, message));
+    }
+    /// True when no error was collected.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    /// `Ok(())` when empty, else `Err(self)`.
+    pub fn into_result(self) -> Result<(), FieldErrors> {
+        if self.0.is_empty() {
+            Ok(())
+        } else {
+            Err(self)
+        }
+    }
+    /// Runs a parser and records its error under `field`.
+    pub fn take<T>(&mut self, field: &str, r: Result<T, String>) -> Option<T> {
+        match r {
+            Ok(v) => Some(v),
+            Err(m) => {
+                self.push(field, m);
+                None
+            }
+        }
+    }
+}
+
+fn char_len(s: &str) -> usize {
+    s.chars().count()
+}
+
+/// An email address: trimmed and lower-cased (D9); identity of a person within an organization.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct Email(String);
+
+impl Email {
+    /// Parses; errors when the trimmed value is not a valid address (RFC 5322 subset as checked by
+    /// `validator`, at most 254 characters).
+    pub fn parse(raw: &str) -> Result<Email, String> {
+        let s = raw.trim().to_lowercase();
+        if s.is_empty() {
+            return Err("must not be empty".into());
+        }
+        if char_len(&s) > 254 || !s.validate_email() {
+            return Err("must be a valid email address".into());
+        }
+        Ok(Email(s))
+    }
+    /// The normalized address.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+    /// The part after `@` (lower-case).
+    pub fn domain(&self) -> &str {
+        self.0.rsplit_once('@').map(|(_, d)| d).unwrap_or("")
+    }
+}
+
+impl fmt::Display for Email {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A first or last name: 1 to 100 characters after trimming (spec limits).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct PersonName(String);
+
+impl PersonName {
+    /// Parses; errors when empty after trimming or longer than 100 characters.
+    pub fn parse(raw: &str) -> Result<PersonName, String> {
+        let s = raw.trim();
+        match char_len(s) {
+            0 => Err("must be 1 to 100 characters".into()),
+            n if n > 100 => Err("must be 1 to 100 characters".into()),
+            _ => Ok(PersonName(s.to_string())),
+        }
+    }
+    /// The name.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// The client's own identifier of a person: 1 to 255 characters, kept exactly as sent.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ExternalId(String);
+
+impl ExternalId {
+    /// Parses; errors when empty or longer than 255 characters.
+    pub fn parse(raw: &str) -> Result<ExternalId, String> {
+        match char_len(raw) {
+            0 => Err("must be 1 to 255 characters".into()),
+            n if n > 255 => Err("must be 1 to 255 characters".into()),
+            _ => Ok(ExternalId(raw.to_string())),
+        }
+    }
+    /// The identifier.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A person label (spec: `candidate` or `employee`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Label {
+    /// `candidate`
+    Candidate,
+    /// `employee`
+    Employee,
+}
+
+impl Label {
+    /// Parses the wire value.
+    pub fn parse(s: &str) -> Result<Label, String> {
+        match s {
+            "candidate" => Ok(Label::Candidate),
+            "employee" => Ok(Label::Employee),
+            _ => Err("must be one of: candidate, employee".into()),
+        }
+    }
+    /// The wire value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Label::Candidate => "candidate",
+            Label::Employee => "employee",
+        }
+    }
+}
+
+/// The set of labels of a person; empty means "other". Printed in the order candidate, employee.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Labels {
+    /// Has `candidate`.
+    pub candidate: bool,
+    /// Has `employee`.
+    pub employee: bool,
+}
+
+impl Labels {
+    /// The default of a new person: `["candidate"]` (spec, Person.labels).
+    pub const DEFAULT: Labels = Labels { candidate: true, employee: false };
+
+    /// Parses a list of at most 2 labels; duplicates are folded. Errors are per item
+    /// (`(index, message)`) or for the whole list (`None` index).
+    pub fn parse(items: &[String]) -> Result<Labels, Vec<(Option<usize>, String)>> {
+        let mut errs = Vec::new();
+        if items.len() > 2 {
+            errs.push((None, "must have at most 2 items".to_string()));
+        }
+        let mut l = Labels::default();
+        for (i, it) in items.iter().enumerate() {
+            match Label::parse(it) {
+                Ok(Label::Candidate) => l.candidate = true,
+                Ok(Label::Employee) => l.employee = true,
+                Err(m) => errs.push((Some(i), m)),
+            }
+        }
+        if errs.is_empty() {
+            Ok(l)
+        } else {
+            Err(errs)
+        }
+    }
+    /// The wire list.
+    pub fn to_vec(self) -> Vec<&'static str> {
+        let mut v = Vec::new();
+        if self.candidate {
+            v.push("candidate");
+        }
+        if self.employee {
+            v.push("employee");
+        }
+        v
+    }
+}
+
+/// A tag name as sent: 1 to 50 characters after trimming (spec limits). The organization's tag
+/// catalogue maps it onto its canonical spelling (D14).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct TagName(String);
+
+impl TagName {
+    /// Parses; errors when empty after trimming or longer than 50 characters.
+    pub fn parse(raw: &str) -> Result<TagName, String> {
+        let s = raw.trim();
+        match char_len(s) {
+            0 => Err("must be 1 to 50 characters".into()),
+            n if n > 50 => Err("must be 1 to 50 characters".into()),
+            _ => Ok(TagName(s.to_string())),
+        }
+    }
+    /// The spelling as sent (trimmed).
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+    /// The case-insensitive identity of the tag within an organization (D14).
+    pub fn key(&self) -> String {
+        self.0.to_lowercase()
+    }
+}
+
+/// A tag of the organization's catalogue: the first spelling wins (D14).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Tag {
+    /// Catalogue entry id.
+    pub id: crate::ids::TagId,
+    /// Canonical spelling.
+    pub name: String,
+}
+
+/// Sorts tags case-insensitively (D14), ties broken by spelling, and removes duplicate ids.
+pub fn sort_tags(tags: &mut Vec<Tag>) {
+    tags.sort_by(|a, b| a.name.to_lowercase().cmp(&b.name.to_lowercase()).then(a.name.cmp(&b.name)));
+    tags.dedup_by(|a, b| a.id == b.id);
+}
+
+/// An API scope (spec, Authentication 7). `*:write` implies the matching `*:read`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
+pub enum Scope {
+    /// `organization:read`
+    OrganizationRead,
+    /// `persons:read`
+    PersonsRead,
+    /// `persons:write`
+    PersonsWrite,
+    /// `invitations:read`
+    InvitationsRead,
+    /// `invitations:write`
+    InvitationsWrite,
+    /// `results:read`
+    ResultsRead,
+    /// `profiles:read`
+    ProfilesRead,
+    /// `webhooks:manage`
+    WebhooksManage,
+}
+
+impl Scope {
+    /// Every scope, in the spec's order.
+    pub const ALL: [Scope; 8] = [
+        Scope::OrganizationRead,
+        Scope::PersonsRead,
+        Scope::PersonsWrite,
+        Scope::InvitationsRead,
+        Scope::InvitationsWrite,
+        Scope::ResultsRead,
+        Scope::ProfilesRead,
+        Scope::WebhooksManage,
+    ];
+
+    /// Parses the wire value.
+    pub fn parse(s: &str) -> Result<Scope, String> {
+        Scope::ALL.into_iter().find(|sc| sc.as_str() == s).ok_or_else(|| format!("unknown scope '{s}'"))
+    }
+    /// The wire value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scope::OrganizationRead => "organization:read",
+            Scope::PersonsRead => "persons:read",
+            Scope::PersonsWrite => "persons:write",
+            Scope::InvitationsRead => "invitations:read",
+            Scope::InvitationsWrite => "invitations:write",
+            Scope::ResultsRead => "results:read",
+            Scope::ProfilesRead => "profiles:read",
+            Scope::WebhooksManage => "webhooks:manage",
+        }
+    }
+    /// The write scope that implies this read scope, if any.
+    fn implied_by(self) -> Option<Scope> {
+        match self {
+            Scope::PersonsRead => Some(Scope::PersonsWrite),
+            Scope::InvitationsRead => Some(Scope::InvitationsWrite),
+            _ => None,
+        }
+    }
+}
+
+/// The scopes granted to a key, as granted (sorted, unique). [`Scopes::grants`] applies the
+/// write-implies-read rule.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Scopes(Vec<Scope>);
+
+impl Scopes {
+    /// Builds a sorted, de-duplicated set.
+    pub fn new(mut v: Vec<Scope>) -> Scopes {
+        v.sort();
+        v.dedup();
+        Scopes(v)
+    }
+    /// Parses wire values; errors per item `(index, message)`; an empty list is an error.
+    pub fn parse(items: &[String]) -> Result<Scopes, Vec<(Option<usize>, String)>> {
+        let mut errs = Vec::new();
+        let mut v = Vec::new();
+        if items.is_empty() {
+            errs.push((None, "must contain at least one scope".to_string()));
+        }
+        for (i, s) in items.iter().enumerate() {
+            match Scope::parse(s) {
+                Ok(sc) => v.push(sc),
+                Err(m) => errs.push((Some(i), m)),
+            }
+        }
+        if errs.is_empty() {
+            Ok(Scopes::new(v))
+        } else {
+            Err(errs)
+        }
+    }
+    /// True when `required` is granted directly or implied by its write scope.
+    pub fn grants(&self, required: Scope) -> bool {
+        self.0.contains(&required) || required.implied_by().is_some_and(|w| self.0.contains(&w))
+    }
+    /// True when the scope is granted directly (not implied).
+    pub fn contains(&self, s: Scope) -> bool {
+        self.0.contains(&s)
+    }
+    /// The granted scopes as wire values.
+    pub fn to_strings(&self) -> Vec<String> {
+        self.0.iter().map(|s| s.as_str().to_string()).collect()
+    }
+    /// The granted scopes.
+    pub fn iter(&self) -> impl Iterator<Item = Scope> + '_ {
+        self.0.iter().copied()
+    }
+}
+
+/// Subscription status (spec, Organization.subscription.status).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum SubscriptionStatus {
+    /// `trialing`
+    Trialing,
+    /// `trial_expired`
+    TrialExpired,
+    /// `needs_plan`
+    NeedsPlan,
+    /// `active`
+    Active,
+    /// `past_due`
+    PastDue,
+    /// `canceled`
+    Canceled,
+}
+
+impl SubscriptionStatus {
+    /// Parses the wire value.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        Ok(match s {
+            "trialing" => Self::Trialing,
+            "trial_expired" => Self::TrialExpired,
+            "needs_plan" => Self::NeedsPlan,
+            "active" => Self::Active,
+            "past_due" => Self::PastDue,
+            "canceled" => Self::Canceled,
+            _ => return Err("must be one of: trialing, trial_expired, needs_plan, active, past_due, canceled".into()),
+        })
+    }
+    /// The wire value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Trialing => "trialing",
+            Self::TrialExpired => "trial_expired",
+            Self::NeedsPlan => "needs_plan",
+            Self::Active => "active",
+            Self::PastDue => "past_due",
+            Self::Canceled => "canceled",
+        }
+    }
+    /// D4: writes are allowed while `trialing`, `active` or `past_due`.
+    pub fn allows_writes(self) -> bool {
+        matches!(self, Self::Trialing | Self::Active | Self::PastDue)
+    }
+}
+
+/// A user's role in the organization (`admin` or `member`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum OrgRole {
+    /// `admin`
+    Admin,
+    /// `member`
+    Member,
+}
+
+impl OrgRole {
+    /// Parses the wire value.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        match s {
+            "admin" => Ok(Self::Admin),
+            "member" => Ok(Self::Member),
+            _ => Err("must be one of: admin, member".into()),
+        }
+    }
+    /// The wire value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Admin => "admin",
+            Self::Member => "member",
+        }
+    }
+}
+
+/// A plan of the catalogue (D5) with its limits and rate budgets (D7).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Plan {
+    /// Plan id as shown in `subscription.plan`, e.g. `business`.
+    pub id: String,
+    /// Whether keys of this plan may use the API at all (else 403 `plan_upgrade_required`).
+    pub api_access: bool,
+    /// Person limit (active persons).
+    pub person_limit: u32,
+    /// Profile limit.
+    pub profile_limit: u32,
+    /// Requests per minute per organization under D7 (Set A).
+    pub org_rpm: u32,
+    /// Requests per minute per key under D7 (Set A).
+    pub key_rpm: u32,
+    /// Requests per minute per organization under Set B (`TALENT_RATE_LIMIT_MODE=org-only`).
+    pub org_only_rpm: u32,
+}
+
+/// The plan catalogue (configuration; D5 gives the defaults).
+#[derive(Clone, Debug)]
+pub struct PlanCatalogue {
+    plans: Vec<Plan>,
+}
+
+impl Default for PlanCatalogue {
+    /// D5 and D7: `starter` (no API; 50 persons, 3 profiles), `professional` (500, 25; 120/60 rpm,
+    /// Set B 60), `business` (5,000, 250; 600/300 rpm, Set B 300). Starter keys are refused before
+    /// any work; they are rate-limited with the professional figures.
+    fn default() -> Self {
+        let p = |id: &str, api: bool, persons, profiles, org, key, org_only| Plan {
+            id: id.into(),
+            api_access: api,
+            person_limit: persons,
+            profile_limit: profiles,
+            org_rpm: org,
+            key_rpm: key,
+            org_only_rpm: org_only,
+        };
+        PlanCatalogue {
+            plans: vec![
+                p("starter", false, 50, 3, 120, 60, 60),
+                p("professional", true, 500, 25, 120, 60, 60),
+                p("business", true, 5_000, 250, 600, 300, 300),
+            ],
+        }
+    }
+}
+
+impl PlanCatalogue {
+    /// Builds a catalogue from plans.
+    pub fn new(plans: Vec<Plan>) -> Self {
+        Self { plans }
+    }
+    /// Looks a plan up by id.
+    pub fn get(&self, id: &str) -> Option<&Plan> {
+        self.plans.iter().find(|p| p.id == id)
+    }
+    /// The plan ids, for messages.
+    pub fn ids(&self) -> Vec<&str> {
+        self.plans.iter().map(|p| p.id.as_str()).collect()
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn email_is_trimmed_and_lowercased() {
+        assert_eq!(Email::parse("  Ada@Example.COM ").unwrap().as_str(), "ada@example.com");
+        assert_eq!(Email::parse("a@b.co").unwrap().domain(), "b.co");
+    }
+
+    #[test]
+    fn email_rejects_garbage() {
+        for bad in ["", "  ", "no-at", "@x.com", "a@", "a b@c.com", "a@@b.com"] {
+            assert!(Email::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn names_are_1_to_100_chars() {
+        assert!(PersonName::parse("").is_err());
+        assert!(PersonName::parse("   ").is_err());
+        assert!(PersonName::parse(&"é".repeat(100)).is_ok());
+        assert!(PersonName::parse(&"é".repeat(101)).is_err());
+    }
+
+    #[test]
+    fn external_id_is_1_to_255_chars() {
+        assert!(ExternalId::parse("").is_err());
+        assert!(ExternalId::parse(&"x".repeat(255)).is_ok());
+        assert!(ExternalId::parse(&"x".repeat(256)).is_err());
+    }
+
+    #[test]
+    fn labels_parse_at_most_two() {
+        let l = Labels::parse(&["employee".into(), "candidate".into()]).unwrap();
+        assert_eq!(l.to_vec(), vec!["candidate", "employee"]);
+        assert!(Labels::parse(&["x".into()]).is_err());
+        assert!(Labels::parse(&["candidate".into(), "candidate".into(), "employee".into()]).is_err());
+        assert_eq!(Labels::parse(&[]).unwrap().to_vec(), Vec::<&str>::new());
+    }
+
+    #[test]
+    fn write_scope_implies_read_scope() {
+        let s = Scopes::new(vec![Scope::PersonsWrite]);
+        assert!(s.grants(Scope::PersonsRead));
+        assert!(s.grants(Scope::PersonsWrite));
+        assert!(!s.grants(Scope::OrganizationRead));
+        let r = Scopes::new(vec![Scope::PersonsRead]);
+        assert!(!r.grants(Scope::PersonsWrite));
+    }
+
+    #[test]
+    fn subscription_write_rule_is_d4() {
+        use SubscriptionStatus::*;
+        for s in [Trialing, Active, PastDue] {
+            assert!(s.allows_writes());
+        }
+        for s in [TrialExpired, NeedsPlan, Canceled] {
+            assert!(!s.allows_writes());
+        }
+    }
+
+    #[test]
+    fn tags_sort_case_insensitively() {
+        let t = |n: &str, i: u128| Tag { id: crate::ids::TagId(uuid::Uuid::from_u128(i)), name: n.into() };
+        let mut v = vec![t("beta", 1), t("Alpha", 2), t("gamma", 3), t("alpha2", 4)];
+        sort_tags(&mut v);
+        let names: Vec<_> = v.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, vec!["Alpha", "alpha2", "beta", "gamma"]);
+    }
+}

@@ -1,0 +1,354 @@
+//! The admin API `/admin/v1` (D39): the dashboard's back end and the sandbox. Authenticated by
+//! `Authorization: Bearer {TALENT_ADMIN_TOKEN}` (constant-time); answers 404 for every path when
+//! the token is unset. Same error envelope as the public API.
+
+use crate::api::path_id;
+use crate::body::{double_option, parse_json, read_body, validation_fields};
+use crate::error::ApiError;
+use crate::state::ApiState;
+use actix_web::body::{EitherBody, MessageBody};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::middleware::Next;
+use actix_web::{web, HttpRequest, HttpResponse, ResponseError};
+use serde::Deserialize;
+use serde_json::json;
+use talent_domain::errors::{ClientError, Code};
+use talent_domain::ids::*;
+use talent_domain::model::{ApiKey, ArchiveReason, User};
+use talent_domain::ports::Store;
+use talent_domain::timefmt::{format, parse};
+use talent_domain::usecases::orgs::{parse_company_name, parse_domain, NewOrganization, OrganizationPatch};
+use talent_domain::values::*;
+use talent_domain::wire::{organization_json, person_json};
+use time::OffsetDateTime;
+use validator::Validate;
+
+/// Checks the admin token; 404 when the admin API is disabled, 401 `unauthorized` /
+/// `invalid_token` otherwise.
+pub async fn admin_middleware<S: Store>(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
+    let state = req.app_data::<web::Data<ApiState<S>>>().cloned();
+    let err = match &state {
+        None => Some(ApiError(ClientError::internal())),
+        Some(s) if !s.admin_enabled() => Some(ApiError::new(Code::NotFound, "Not found")),
+        Some(s) => match req.headers().get("authorization").map(|v| v.to_str().unwrap_or("")) {
+            None => Some(ApiError::new(
+                Code::Unauthorized,
+                "Missing Authorization header; send 'Authorization: Bearer <ADMIN_TOKEN>'",
+            )),
+            Some(h) => match h.split_once(' ') {
+                Some((scheme, t)) if scheme.eq_ignore_ascii_case("bearer") && s.admin_token_matches(t.trim()) => None,
+                _ => Some(ApiError::new(Code::InvalidToken, "The admin token is invalid")),
+            },
+        },
+    };
+    if let Some(e) = err {
+        return Ok(req.into_response(e.error_response()).map_into_right_body());
+    }
+    Ok(next.call(req).await?.map_into_left_body())
+}
+
+fn parse_time(field: &str, v: &Option<String>, errs: &mut FieldErrors) -> Option<OffsetDateTime> {
+    v.as_ref().and_then(|s| errs.take(field, parse(s).ok_or_else(|| "must be an ISO 8601 date-time".to_string())))
+}
+
+fn parse_domains(v: &[String], errs: &mut FieldErrors) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, d) in v.iter().enumerate() {
+        if let Some(d) = errs.take(&format!("employeeDomains[{i}]"), parse_domain(d)) {
+            if !out.contains(&d) {
+                out.push(d);
+            }
+        }
+    }
+    out
+}
+
+/// `POST /admin/v1/organizations` body.
+#[derive(Deserialize, Validate, Debug)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct OrgIn {
+    company_name: String,
+    email: String,
+    plan: String,
+    subscription_status: Option<String>,
+    trial_ends_at: Option<String>,
+    current_period_end: Option<String>,
+    #[validate(length(max = 100))]
+    employee_domains: Option<Vec<String>>,
+}
+
+/// `POST /admin/v1/organizations` → 201 Organization.
+pub async fn create_org<S: Store>(
+    state: web::Data<ApiState<S>>,
+    req: HttpRequest,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let body = read_body(&req, payload).await?;
+    let i: OrgIn = parse_json(&req, &body)?;
+    let mut errs = FieldErrors::default();
+    if let Err(e) = i.validate() {
+        validation_fields(&e, "", &mut errs);
+    }
+    let company_name = errs.take("companyName", parse_company_name(&i.company_name));
+    let email = errs.take("email", Email::parse(&i.email));
+    let status =
+        i.subscription_status.as_ref().and_then(|s| errs.take("subscriptionStatus", SubscriptionStatus::parse(s)));
+    let trial = parse_time("trialEndsAt", &i.trial_ends_at, &mut errs);
+    let period = parse_time("currentPeriodEnd", &i.current_period_end, &mut errs);
+    let domains = parse_domains(i.employee_domains.as_deref().unwrap_or(&[]), &mut errs);
+    errs.into_result()?;
+    let (Some(company_name), Some(email)) = (company_name, email) else {
+        return Err(ApiError(ClientError::internal()));
+    };
+    let n = NewOrganization {
+        company_name,
+        email,
+        plan: i.plan,
+        subscription_status: status,
+        trial_ends_at: trial,
+        current_period_end: period,
+        employee_domains: domains,
+    };
+    let (org, usage) = state.svc.create_organization(n).await?;
+    Ok(HttpResponse::Created().json(organization_json(&org, &usage)))
+}
+
+/// `GET /admin/v1/organizations/{id}`.
+pub async fn get_org<S: Store>(state: web::Data<ApiState<S>>, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    let id: OrgId = path_id(&id, "Organization")?;
+    let (org, usage) = state.svc.organization(id).await?;
+    Ok(HttpResponse::Ok().json(organization_json(&org, &usage)))
+}
+
+/// `PATCH /admin/v1/organizations/{id}` body: the creation fields, all optional.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct OrgPatchIn {
+    company_name: Option<String>,
+    email: Option<String>,
+    plan: Option<String>,
+    subscription_status: Option<String>,
+    #[serde(default, deserialize_with = "double_option")]
+    trial_ends_at: Option<Option<String>>,
+    #[serde(default, deserialize_with = "double_option")]
+    current_period_end: Option<Option<String>>,
+    employee_domains: Option<Vec<String>>,
+}
+
+/// `PATCH /admin/v1/organizations/{id}`.
+pub async fn patch_org<S: Store>(
+    state: web::Data<ApiState<S>>,
+    req: HttpRequest,
+    id: web::Path<String>,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let id: OrgId = path_id(&id, "Organization")?;
+    let body = read_body(&req, payload).await?;
+    let i: OrgPatchIn = parse_json(&req, &body)?;
+    let mut errs = FieldErrors::default();
+    let mut p = OrganizationPatch {
+        company_name: i.company_name.as_ref().and_then(|s| errs.take("companyName", parse_company_name(s))),
+        email: i.email.as_ref().and_then(|s| errs.take("email", Email::parse(s))),
+        plan: i.plan,
+        subscription_status: i
+            .subscription_status
+            .as_ref()
+            .and_then(|s| errs.take("subscriptionStatus", SubscriptionStatus::parse(s))),
+        ..Default::default()
+    };
+    p.trial_ends_at = i.trial_ends_at.map(|v| parse_time("trialEndsAt", &v, &mut errs));
+    p.current_period_end = i.current_period_end.map(|v| parse_time("currentPeriodEnd", &v, &mut errs));
+    if let Some(d) = &i.employee_domains {
+        if d.len() > 100 {
+            errs.push("employeeDomains", "must have at most 100 items");
+        }
+        p.employee_domains = Some(parse_domains(d, &mut errs));
+    }
+    errs.into_result()?;
+    let (org, usage) = state.svc.patch_organization(id, p).await?;
+    Ok(HttpResponse::Ok().json(organization_json(&org, &usage)))
+}
+
+/// `POST /admin/v1/organizations/{id}/users` body.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct UserIn {
+    email: String,
+    role: String,
+}
+
+fn user_json(u: &User) -> serde_json::Value {
+    json!({"id": u.id.to_string(), "organizationId": u.org_id.to_string(), "email": u.email.as_str(), "role": u.role.as_str(), "createdAt": format(u.created_at)})
+}
+
+/// `POST /admin/v1/organizations/{id}/users` → 201 user.
+pub async fn create_user<S: Store>(
+    state: web::Data<ApiState<S>>,
+    req: HttpRequest,
+    id: web::Path<String>,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let org: OrgId = path_id(&id, "Organization")?;
+    let body = read_body(&req, payload).await?;
+    let i: UserIn = parse_json(&req, &body)?;
+    let mut errs = FieldErrors::default();
+    let email = errs.take("email", Email::parse(&i.email));
+    let role = errs.take("role", OrgRole::parse(&i.role));
+    errs.into_result()?;
+    let (Some(email), Some(role)) = (email, role) else { return Err(ApiError(ClientError::internal())) };
+    let u = state.svc.create_user(org, email, role).await?;
+    Ok(HttpResponse::Created().json(user_json(&u)))
+}
+
+/// `POST /admin/v1/users/{id}/api-keys` body.
+#[derive(Deserialize, Validate, Debug)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct KeyIn {
+    #[validate(length(min = 1, max = 100))]
+    name: Option<String>,
+    scopes: Vec<String>,
+    expires_at: Option<String>,
+}
+
+fn key_json(k: &ApiKey) -> serde_json::Value {
+    json!({
+        "id": k.id.to_string(),
+        "name": k.name,
+        "scopes": k.scopes.to_strings(),
+        "expiresAt": k.expires_at.map(format),
+        "revokedAt": k.revoked_at.map(format),
+        "createdAt": format(k.created_at),
+    })
+}
+
+/// `POST /admin/v1/users/{id}/api-keys` → 201 `{id, key, scopes, expiresAt, createdAt, name}`; the
+/// key value is shown once (D39, D41).
+pub async fn create_key<S: Store>(
+    state: web::Data<ApiState<S>>,
+    req: HttpRequest,
+    id: web::Path<String>,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let user: UserId = path_id(&id, "User")?;
+    let body = read_body(&req, payload).await?;
+    let i: KeyIn = parse_json(&req, &body)?;
+    let mut errs = FieldErrors::default();
+    if let Err(e) = i.validate() {
+        validation_fields(&e, "", &mut errs);
+    }
+    let scopes = match Scopes::parse(&i.scopes) {
+        Ok(s) => Some(s),
+        Err(list) => {
+            for (idx, m) in list {
+                match idx {
+                    Some(n) => errs.push(format!("scopes[{n}]"), m),
+                    None => errs.push("scopes", m),
+                }
+            }
+            None
+        }
+    };
+    let expires = parse_time("expiresAt", &i.expires_at, &mut errs);
+    errs.into_result()?;
+    let Some(scopes) = scopes else { return Err(ApiError(ClientError::internal())) };
+    let created = state.svc.create_api_key(user, i.name, scopes, expires).await?;
+    let mut v = key_json(&created.key);
+    if let Some(o) = v.as_object_mut() {
+        o.insert("key".into(), json!(created.value));
+        o.remove("revokedAt");
+    }
+    Ok(HttpResponse::Created().json(v))
+}
+
+/// `DELETE /admin/v1/api-keys/{id}`: revokes at once; 200 with the key record (no value).
+pub async fn revoke_key<S: Store>(
+    state: web::Data<ApiState<S>>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let id: ApiKeyId = path_id(&id, "API key")?;
+    let k = state.svc.revoke_api_key(id).await?;
+    Ok(HttpResponse::Ok().json(key_json(&k)))
+}
+
+/// `POST /admin/v1/persons/{id}/deactivate`: administrator deactivation (D39).
+pub async fn deactivate<S: Store>(
+    state: web::Data<ApiState<S>>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let id: PersonId = path_id(&id, "Person")?;
+    let p = state.svc.admin_archive_person(id, ArchiveReason::Deactivated).await?;
+    Ok(HttpResponse::Ok().json(person_json(&p)))
+}
+
+/// `POST /admin/v1/persons/{id}/withdraw`: the person's own withdrawal (D39).
+pub async fn withdraw<S: Store>(
+    state: web::Data<ApiState<S>>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let id: PersonId = path_id(&id, "Person")?;
+    let p = state.svc.admin_archive_person(id, ArchiveReason::SelfRevoked).await?;
+    Ok(HttpResponse::Ok().json(person_json(&p)))
+}
+
+/// `POST /admin/v1/organizations/{id}/teams` body.
+#[derive(Deserialize, Validate, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct TeamIn {
+    #[validate(length(min = 1, max = 200))]
+    name: String,
+}
+
+/// `POST /admin/v1/organizations/{id}/teams` → 201 `{id, organizationId, name, createdAt}`.
+pub async fn create_team<S: Store>(
+    state: web::Data<ApiState<S>>,
+    req: HttpRequest,
+    id: web::Path<String>,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let org: OrgId = path_id(&id, "Organization")?;
+    let body = read_body(&req, payload).await?;
+    let i: TeamIn = parse_json(&req, &body)?;
+    if let Err(e) = i.validate() {
+        let mut errs = FieldErrors::default();
+        validation_fields(&e, "", &mut errs);
+        return Err(errs.into());
+    }
+    let t = state.svc.create_team(org, i.name.trim().to_string()).await?;
+    Ok(HttpResponse::Created().json(json!({"id": t.id.to_string(), "organizationId": t.org_id.to_string(), "name": t.name, "createdAt": format(t.created_at)})))
+}
+
+/// `POST /admin/v1/teams/{id}/members` body.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct MemberIn {
+    person_id: String,
+}
+
+fn members_json(team: TeamId, v: &[PersonId]) -> serde_json::Value {
+    json!({"teamId": team.to_string(), "personIds": v.iter().map(|p| p.to_string()).collect::<Vec<_>>()})
+}
+
+/// `POST /admin/v1/teams/{id}/members` → 200 `{teamId, personIds}`.
+pub async fn add_member<S: Store>(
+    state: web::Data<ApiState<S>>,
+    req: HttpRequest,
+    id: web::Path<String>,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let team: TeamId = path_id(&id, "Team")?;
+    let body = read_body(&req, payload).await?;
+    let i: MemberIn = parse_json(&req, &body)?;
+    let person: PersonId = i.person_id.parse().map_err(|_| ApiError::field("personId", "must be a UUID"))?;
+    let members = state.svc.add_team_member(team, person).await?;
+    Ok(HttpResponse::Ok().json(members_json(team, &members)))
+}
+
+/// `GET /admin/v1/teams/{id}/members` → 200 `{teamId, personIds}`.
+pub async fn members<S: Store>(state: web::Data<ApiState<S>>, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    let team: TeamId = path_id(&id, "Team")?;
+    let members = state.svc.team_members(team).await?;
+    Ok(HttpResponse::Ok().json(members_json(team, &members)))
+}

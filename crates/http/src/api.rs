@@ -1,0 +1,339 @@
+//! The public API `/api/v1` (spec, Endpoints): `/me`, `/organization`, `/persons`.
+
+use crate::auth::authorize;
+use crate::body::{double_option, parse_json, parse_query, read_body, validation_fields};
+use crate::error::ApiError;
+use crate::idempotency::{idempotent, Reply};
+use crate::state::ApiState;
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpRequest, HttpResponse};
+use serde::Deserialize;
+use serde_json::json;
+use talent_domain::errors::Code;
+use talent_domain::ids::PersonId;
+use talent_domain::model::{AssessmentStatus, PersonStatus};
+use talent_domain::ports::{LabelFilter, PersonQuery, Store};
+use talent_domain::usecases::persons::{ImportPerson, PatchPerson};
+use talent_domain::values::*;
+use talent_domain::wire::{key_identity_json, organization_json, person_json};
+use validator::Validate;
+
+fn ok_json(v: serde_json::Value) -> HttpResponse {
+    HttpResponse::Ok().json(v)
+}
+
+/// `GET /api/v1/me`: the key identity; no scope (D5: plan check applies).
+pub async fn me<S: Store>(req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    let p = authorize(&req, None, false)?;
+    Ok(ok_json(key_identity_json(&p.ctx)))
+}
+
+/// `GET /api/v1/organization` (scope `organization:read`).
+pub async fn organization<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    let p = authorize(&req, Some(Scope::OrganizationRead), false)?;
+    let (org, usage) = state.svc.organization(p.ctx.org.id).await?;
+    Ok(ok_json(organization_json(&org, &usage)))
+}
+
+/// Parses a path id; a non-UUID cannot name a resource: 404 `not_found`.
+pub fn path_id<T: std::str::FromStr>(raw: &str, what: &str) -> Result<T, ApiError> {
+    raw.parse().map_err(|_| ApiError::new(Code::NotFound, format!("{what} not found")))
+}
+
+/// `POST /persons` body (spec).
+#[derive(Deserialize, Validate, Debug)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct PersonImportIn {
+    email: String,
+    #[validate(length(min = 1, max = 100))]
+    first_name: Option<String>,
+    #[validate(length(min = 1, max = 100))]
+    last_name: Option<String>,
+    #[validate(length(min = 1, max = 255))]
+    external_id: Option<String>,
+    #[validate(length(max = 2))]
+    labels: Option<Vec<String>>,
+    #[validate(length(max = 50))]
+    tags: Option<Vec<String>>,
+    #[validate(nested)]
+    invitation: Option<InvitationIn>,
+}
+
+/// The nested `invitation` of `POST /persons` (spec): validated; created by the invitations issue.
+#[derive(Deserialize, Validate, Debug)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct InvitationIn {
+    create: bool,
+    #[allow(dead_code)] // used by the invitations issue; validated now
+    send_email: bool,
+    #[validate(range(min = 1, max = 90))]
+    expires_in_days: Option<i64>,
+}
+
+fn check<T: Validate>(v: &T, errs: &mut FieldErrors) {
+    if let Err(e) = v.validate() {
+        validation_fields(&e, "", errs);
+    }
+}
+
+fn parse_labels(items: &[String], field: &str, errs: &mut FieldErrors) -> Option<Labels> {
+    match Labels::parse(items) {
+        Ok(l) => Some(l),
+        Err(list) => {
+            for (i, m) in list {
+                match i {
+                    Some(i) => errs.push(format!("{field}[{i}]"), m),
+                    None if !errs.0.iter().any(|e| e.field == field) => errs.push(field, m),
+                    None => {}
+                }
+            }
+            None
+        }
+    }
+}
+
+fn parse_tags(items: &[String], errs: &mut FieldErrors) -> Vec<TagName> {
+    let mut out = Vec::new();
+    for (i, t) in items.iter().enumerate() {
+        if let Some(t) = errs.take(&format!("tags[{i}]"), TagName::parse(t)) {
+            out.push(t);
+        }
+    }
+    out
+}
+
+impl PersonImportIn {
+    fn try_into_domain(self) -> Result<ImportPerson, FieldErrors> {
+        let mut errs = FieldErrors::default();
+        check(&self, &mut errs);
+        if let Some(inv) = &self.invitation {
+            if !inv.create {
+                errs.push("invitation.create", "must be true");
+            }
+        }
+        let email = errs.take("email", Email::parse(&self.email));
+        let pn = |v: &Option<String>, f: &str, errs: &mut FieldErrors| {
+            v.as_ref().and_then(|s| {
+                if errs.0.iter().any(|e| e.field == f) {
+                    None
+                } else {
+                    errs.take(f, PersonName::parse(s))
+                }
+            })
+        };
+        let first_name = pn(&self.first_name, "firstName", &mut errs);
+        let last_name = pn(&self.last_name, "lastName", &mut errs);
+        let external_id = match &self.external_id {
+            Some(x) if !errs.0.iter().any(|e| e.field == "externalId") => errs.take("externalId", ExternalId::parse(x)),
+            _ => None,
+        };
+        let labels = self.labels.as_ref().and_then(|l| parse_labels(l, "labels", &mut errs));
+        let tags = parse_tags(self.tags.as_deref().unwrap_or(&[]), &mut errs);
+        errs.into_result()?;
+        let email = email.ok_or_else(FieldErrors::default)?;
+        Ok(ImportPerson { email, first_name, last_name, external_id, labels, tags })
+    }
+}
+
+/// `POST /api/v1/persons` (scope `persons:write`; idempotent on email; `Idempotency-Key`).
+pub async fn import_person<S: Store>(
+    state: web::Data<ApiState<S>>,
+    req: HttpRequest,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let p = authorize(&req, Some(Scope::PersonsWrite), true)?;
+    let body = read_body(&req, payload).await?;
+    let org = p.ctx.org.id;
+    idempotent(&state, &req, org, &body, || async {
+        let input: PersonImportIn = parse_json(&req, &body)?;
+        let cmd = input.try_into_domain()?;
+        let out = state.svc.import_person(org, cmd).await?;
+        let mut v = person_json(&out.person);
+        if let Some(o) = v.as_object_mut() {
+            o.insert("invitation".into(), serde_json::Value::Null);
+        }
+        Ok(if out.created {
+            Reply::new(StatusCode::CREATED, v)
+        } else {
+            Reply { status: StatusCode::OK, body: v, existing_resource: true }
+        })
+    })
+    .await
+}
+
+/// `GET /api/v1/persons/{id}` (scope `persons:read`; archived persons too, D28).
+pub async fn get_person<S: Store>(
+    state: web::Data<ApiState<S>>,
+    req: HttpRequest,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let p = authorize(&req, Some(Scope::PersonsRead), false)?;
+    let id: PersonId = path_id(&id, "Person")?;
+    let person = state.svc.get_person(p.ctx.org.id, id).await?;
+    Ok(ok_json(person_json(&person)))
+}
+
+/// `PATCH /persons/{id}` body (spec; D13).
+#[derive(Deserialize, Validate, Debug)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct PersonPatchIn {
+    #[serde(default, deserialize_with = "double_option")]
+    external_id: Option<Option<String>>,
+    #[validate(length(min = 1, max = 100))]
+    first_name: Option<String>,
+    #[validate(length(min = 1, max = 100))]
+    last_name: Option<String>,
+    #[validate(length(max = 2))]
+    labels: Option<Vec<String>>,
+    #[validate(length(max = 50))]
+    tags: Option<Vec<String>>,
+}
+
+/// `null` for a field that is not nullable (`firstName`, `lastName`, `labels`, `tags`).
+fn reject_nulls(body: &[u8], fields: &[&str]) -> Result<(), ApiError> {
+    if let Ok(serde_json::Value::Object(m)) = serde_json::from_slice::<serde_json::Value>(body) {
+        for f in fields {
+            if m.get(*f).is_some_and(|v| v.is_null()) {
+                return Err(ApiError::field(f, "must not be null"));
+            }
+        }
+    }
+    Ok(())
+}
+
+impl PersonPatchIn {
+    fn try_into_domain(self) -> Result<PatchPerson, FieldErrors> {
+        let mut errs = FieldErrors::default();
+        check(&self, &mut errs);
+        let external_id = match self.external_id {
+            None => None,
+            Some(None) => Some(None),
+            Some(Some(x)) => errs.take("externalId", ExternalId::parse(&x)).map(Some),
+        };
+        let first_name = self.first_name.and_then(|s| errs.take("firstName", PersonName::parse(&s)));
+        let last_name = self.last_name.and_then(|s| errs.take("lastName", PersonName::parse(&s)));
+        let labels = self.labels.as_ref().and_then(|l| parse_labels(l, "labels", &mut errs));
+        let tags = self.tags.as_ref().map(|t| parse_tags(t, &mut errs));
+        errs.into_result()?;
+        Ok(PatchPerson { external_id, first_name, last_name, labels, tags })
+    }
+}
+
+/// `PATCH /api/v1/persons/{id}` (scope `persons:write`).
+pub async fn patch_person<S: Store>(
+    state: web::Data<ApiState<S>>,
+    req: HttpRequest,
+    id: web::Path<String>,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let p = authorize(&req, Some(Scope::PersonsWrite), true)?;
+    let id: PersonId = path_id(&id, "Person")?;
+    let body = read_body(&req, payload).await?;
+    let input: PersonPatchIn = parse_json(&req, &body)?;
+    reject_nulls(&body, &["firstName", "lastName", "labels", "tags"])?;
+    let cmd = input.try_into_domain()?;
+    let person = state.svc.patch_person(p.ctx.org.id, id, cmd).await?;
+    Ok(ok_json(person_json(&person)))
+}
+
+/// `DELETE /api/v1/persons/{id}` (scope `persons:write`): archive.
+pub async fn archive_person<S: Store>(
+    state: web::Data<ApiState<S>>,
+    req: HttpRequest,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let p = authorize(&req, Some(Scope::PersonsWrite), true)?;
+    let id: PersonId = path_id(&id, "Person")?;
+    let person = state.svc.archive_person(p.ctx.org.id, id).await?;
+    Ok(ok_json(person_json(&person)))
+}
+
+const LIST_PARAMS: [&str; 10] =
+    ["q", "status", "email", "externalId", "assessmentStatus", "label", "tag", "updatedAfter", "cursor", "limit"];
+
+/// `GET /api/v1/persons` (scope `persons:read`): newest first, keyset-paginated (D36).
+pub async fn list_persons<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    let p = authorize(&req, Some(Scope::PersonsRead), false)?;
+    let pairs = parse_query(&req, &LIST_PARAMS)?;
+    let get = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+    let mut errs = FieldErrors::default();
+    let mut q = PersonQuery { org_id: Some(p.ctx.org.id), ..Default::default() };
+    if let Some(v) = get("q") {
+        if v.chars().count() > 100 {
+            errs.push("q", "must be at most 100 characters");
+        } else if !v.is_empty() {
+            q.q = Some(v.to_lowercase());
+        }
+    }
+    if let Some(v) = get("status") {
+        q.status = errs.take("status", PersonStatus::parse(v));
+    }
+    if let Some(v) = get("email") {
+        q.email = errs.take("email", Email::parse(v));
+    }
+    if let Some(v) = get("externalId") {
+        q.external_id = Some(v.to_string());
+    }
+    if let Some(v) = get("assessmentStatus") {
+        q.assessment_status = errs.take("assessmentStatus", AssessmentStatus::parse(v));
+    }
+    if let Some(v) = get("label") {
+        q.label = match v {
+            "candidate" => Some(LabelFilter::Candidate),
+            "employee" => Some(LabelFilter::Employee),
+            "other" => Some(LabelFilter::Other),
+            _ => {
+                errs.push("label", "must be one of: candidate, employee, other");
+                None
+            }
+        };
+    }
+    if let Some(v) = get("tag") {
+        q.tag_key = errs.take("tag", TagName::parse(v)).map(|t| t.key());
+    }
+    if let Some(v) = get("updatedAfter") {
+        q.updated_after = errs.take(
+            "updatedAfter",
+            talent_domain::timefmt::parse(v)
+                .ok_or_else(|| "must be an ISO 8601 date-time such as 2026-01-31T12:00:00Z".to_string()),
+        );
+    }
+    let limit = match get("limit") {
+        None => 25,
+        Some(v) => match v.parse::<u32>() {
+            Ok(n) if (1..=100).contains(&n) => n,
+            _ => {
+                errs.push("limit", "must be an integer from 1 to 100");
+                25
+            }
+        },
+    };
+    errs.into_result()?;
+    // The canonical filter string binds a cursor to its filters (D36); limit may change.
+    let filters: String = pairs
+        .iter()
+        .filter(|(k, _)| k != "cursor" && k != "limit")
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join("&");
+    let mut sorted: Vec<&str> = filters.split('&').collect();
+    sorted.sort_unstable();
+    let filters = format!("persons?{}", sorted.join("&"));
+    if let Some(c) = get("cursor") {
+        let id = state
+            .cursors
+            .decode(c, &filters)
+            .ok_or_else(|| ApiError::field("cursor", "invalid cursor, or made for other filters"))?;
+        q.before_id = Some(PersonId(id));
+    }
+    q.limit = limit;
+    let page = state.svc.list_persons(q).await?;
+    let next = match (page.has_more, page.items.last()) {
+        (true, Some(last)) => Some(state.cursors.encode(last.id.0, &filters)),
+        _ => None,
+    };
+    Ok(ok_json(json!({
+        "data": page.items.iter().map(person_json).collect::<Vec<_>>(),
+        "pagination": { "hasMore": page.has_more, "nextCursor": next },
+    })))
+}

@@ -1,0 +1,110 @@
+//! Authentication and rate limiting of `/api/v1` (spec, Authentication; D7, D8), as middleware so
+//! that every response carries the rate-limit headers, errors included.
+
+use crate::error::ApiError;
+use crate::state::ApiState;
+use actix_web::body::{EitherBody, MessageBody};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::header::{HeaderName, HeaderValue};
+use actix_web::middleware::Next;
+use actix_web::{web, HttpMessage, HttpRequest, ResponseError};
+use std::net::{IpAddr, Ipv4Addr};
+use talent_domain::errors::{ClientError, Code, UseCaseError};
+use talent_domain::ports::{RateDecision, RateSubject, Store};
+use talent_domain::usecases::access::{Principal, Requirement};
+use talent_domain::values::Scope;
+
+fn set_rate_headers(headers: &mut actix_web::http::header::HeaderMap, d: &RateDecision) {
+    let mut put = |name: &'static str, v: String| {
+        if let Ok(v) = HeaderValue::from_str(&v) {
+            headers.insert(HeaderName::from_static(name), v);
+        }
+    };
+    put("x-ratelimit-limit", d.limit.to_string());
+    put("x-ratelimit-remaining", d.remaining.to_string());
+    put("x-ratelimit-reset", d.reset_unix.to_string());
+    if let Some(r) = d.retry_after_secs {
+        put("retry-after", r.max(1).to_string());
+    }
+}
+
+fn rate_limited(d: &RateDecision) -> ApiError {
+    ApiError(
+        ClientError::new(Code::RateLimited, "Rate limit exceeded; retry after the number of seconds in Retry-After")
+            .with_details(serde_json::json!({"limit": d.limit, "retryAfter": d.retry_after_secs.unwrap_or(1).max(1)})),
+    )
+}
+
+/// The middleware: authenticate the key, take one request from its budgets, put the
+/// [`Principal`] into the request's extensions, and add `X-RateLimit-*` to the response.
+/// A failed authentication takes from the client IP's budget (D8) and is answered 401, or 429
+/// once that budget is spent.
+pub async fn api_middleware<S: Store>(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
+    let Some(state) = req.app_data::<web::Data<ApiState<S>>>().cloned() else {
+        let e = ApiError(ClientError::internal());
+        return Ok(req.into_response(e.error_response()).map_into_right_body());
+    };
+    let header = req.headers().get("authorization").map(|v| v.to_str().unwrap_or("\u{0}invalid"));
+    let auth = state.svc.authenticate(header).await;
+    let principal = match auth {
+        Ok(p) => p,
+        Err(UseCaseError::Client(e)) => {
+            let ip = req.peer_addr().map(|a| a.ip()).unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
+            let decision = state.limiter.check(RateSubject::Ip(ip));
+            let err = match &decision {
+                Some(d) if !d.allowed => rate_limited(d),
+                _ => ApiError(e),
+            };
+            let mut resp = err.error_response();
+            if let Some(d) = &decision {
+                set_rate_headers(resp.headers_mut(), d);
+            }
+            return Ok(req.into_response(resp).map_into_right_body());
+        }
+        Err(e @ UseCaseError::Store(_)) => {
+            let resp = ApiError::from(e).error_response();
+            return Ok(req.into_response(resp).map_into_right_body());
+        }
+    };
+    let fallback;
+    let plan = match &principal.plan {
+        Some(p) => p,
+        None => {
+            fallback = state.svc.plans.get("professional").cloned().unwrap_or_else(|| talent_domain::values::Plan {
+                id: "unknown".into(),
+                api_access: false,
+                person_limit: 0,
+                profile_limit: 0,
+                org_rpm: 60,
+                key_rpm: 60,
+                org_only_rpm: 60,
+            });
+            &fallback
+        }
+    };
+    let decision = state.limiter.check(RateSubject::Key { org: principal.ctx.org.id, key: principal.ctx.key.id, plan });
+    if let Some(d) = &decision {
+        if !d.allowed {
+            let mut resp = rate_limited(d).error_response();
+            set_rate_headers(resp.headers_mut(), d);
+            return Ok(req.into_response(resp).map_into_right_body());
+        }
+    }
+    req.extensions_mut().insert(principal);
+    let mut res = next.call(req).await?;
+    if let Some(d) = &decision {
+        set_rate_headers(res.headers_mut(), d);
+    }
+    Ok(res.map_into_left_body())
+}
+
+/// The authenticated principal of a request, authorized for `scope` (or none) and `write`.
+/// Errors: 403 `plan_upgrade_required`, `insufficient_scope`, `subscription_inactive`.
+pub fn authorize(req: &HttpRequest, scope: Option<Scope>, write: bool) -> Result<Principal, ApiError> {
+    let p = req.extensions().get::<Principal>().cloned().ok_or_else(|| ApiError(ClientError::internal()))?;
+    p.authorize(Requirement { scope, write })?;
+    Ok(p)
+}

@@ -1,0 +1,166 @@
+//! Request bodies and query strings: strict parsing with field paths (D37). A body must carry
+//! `Content-Type: application/json`, be at most 1 MiB (else 413 `payload_too_large`), parse as
+//! JSON, and have no unknown fields; every failure is a `validation_error` naming the field.
+
+use crate::error::ApiError;
+use actix_web::{web, HttpRequest};
+use serde::de::DeserializeOwned;
+use talent_domain::errors::Code;
+use talent_domain::values::FieldErrors;
+use validator::{ValidationErrors, ValidationErrorsKind};
+
+/// Largest accepted body (D37).
+pub const MAX_BODY: usize = 1 << 20;
+
+/// Reads the raw body, at most [`MAX_BODY`] bytes. Errors: 413 `payload_too_large`.
+pub async fn read_body(req: &HttpRequest, payload: web::Payload) -> Result<web::Bytes, ApiError> {
+    let too_large = || ApiError::new(Code::PayloadTooLarge, "The request body exceeds 1 MiB");
+    if let Some(len) =
+        req.headers().get("content-length").and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok())
+    {
+        if len > MAX_BODY as u64 {
+            return Err(too_large());
+        }
+    }
+    match payload.to_bytes_limited(MAX_BODY).await {
+        Ok(Ok(b)) => Ok(b),
+        Ok(Err(_)) => Err(too_large()),
+        Err(_) => Err(ApiError::new(Code::ValidationError, "The request body could not be read")),
+    }
+}
+
+/// Converts `snake_case` to `camelCase` (validator reports Rust field names).
+pub fn camel(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut up = false;
+    for c in s.chars() {
+        if c == '_' {
+            up = true;
+        } else if up {
+            out.extend(c.to_uppercase());
+            up = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Flattens validator's errors into D37 field errors with camelCase paths.
+pub fn validation_fields(errs: &ValidationErrors, prefix: &str, out: &mut FieldErrors) {
+    for (field, kind) in errs.errors() {
+        let path = if prefix.is_empty() { camel(field) } else { format!("{prefix}.{}", camel(field)) };
+        match kind {
+            ValidationErrorsKind::Field(list) => {
+                for e in list {
+                    let msg = e.message.as_ref().map(|m| m.to_string()).unwrap_or_else(|| describe(e));
+                    out.push(path.clone(), msg);
+                }
+            }
+            ValidationErrorsKind::Struct(inner) => validation_fields(inner, &path, out),
+            ValidationErrorsKind::List(items) => {
+                for (i, inner) in items {
+                    validation_fields(inner, &format!("{path}[{i}]"), out);
+                }
+            }
+        }
+    }
+}
+
+fn describe(e: &validator::ValidationError) -> String {
+    let p = |k: &str| e.params.get(k).map(|v| v.to_string());
+    match e.code.as_ref() {
+        "length" => match (p("min"), p("max")) {
+            (Some(a), Some(b)) => format!("length must be {a} to {b}"),
+            (None, Some(b)) => format!("must have at most {b} items"),
+            (Some(a), None) => format!("length must be at least {a}"),
+            _ => "invalid length".into(),
+        },
+        "range" => match (p("min"), p("max")) {
+            (Some(a), Some(b)) => format!("must be between {a} and {b}"),
+            _ => "out of range".into(),
+        },
+        other => format!("invalid ({other})"),
+    }
+}
+
+/// Parses a JSON body into `T` (which should be `deny_unknown_fields`). Errors: 400
+/// `validation_error` with the failing field's path.
+pub fn parse_json<T: DeserializeOwned>(req: &HttpRequest, body: &[u8]) -> Result<T, ApiError> {
+    let ct = req.headers().get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("");
+    let essence = ct.split(';').next().unwrap_or("").trim();
+    if !essence.eq_ignore_ascii_case("application/json") {
+        return Err(ApiError::field("body", "Content-Type must be application/json"));
+    }
+    let mut de = serde_json::Deserializer::from_slice(body);
+    let parsed: Result<T, _> = serde_path_to_error::deserialize(&mut de);
+    let value = match parsed {
+        Ok(v) => v,
+        Err(e) => {
+            let path = e.path().to_string();
+            let inner = e.into_inner();
+            if inner.is_syntax() || inner.is_eof() {
+                return Err(ApiError::field("body", format!("Malformed JSON: {inner}")));
+            }
+            let msg = inner.to_string();
+            let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
+            let field = if let Some(rest) = msg.strip_prefix("unknown field `") {
+                let name = rest.split('`').next().unwrap_or("");
+                if path == "." || path.is_empty() {
+                    name.to_string()
+                } else if path == name || path.ends_with(&format!(".{name}")) {
+                    path
+                } else {
+                    format!("{path}.{name}")
+                }
+            } else if path == "." || path.is_empty() {
+                "body".to_string()
+            } else {
+                path
+            };
+            let msg = if msg.starts_with("unknown field") { "unknown field".to_string() } else { msg };
+            return Err(ApiError::field(&field, msg));
+        }
+    };
+    // Trailing garbage after the JSON value.
+    de.end().map_err(|e| ApiError::field("body", format!("Malformed JSON: {e}")))?;
+    Ok(value)
+}
+
+/// Query parameters as ordered pairs. Errors: 400 for an unknown or repeated parameter (D36/D37).
+pub fn parse_query(req: &HttpRequest, allowed: &[&str]) -> Result<Vec<(String, String)>, ApiError> {
+    let pairs = web::Query::<Vec<(String, String)>>::from_query(req.query_string())
+        .map_err(|_| ApiError::field("query", "malformed query string"))?
+        .into_inner();
+    let mut errs = FieldErrors::default();
+    for (i, (k, _)) in pairs.iter().enumerate() {
+        if !allowed.contains(&k.as_str()) {
+            errs.push(k.clone(), format!("unknown query parameter; allowed: {}", allowed.join(", ")));
+        } else if pairs[..i].iter().any(|(k2, _)| k2 == k) {
+            errs.push(k.clone(), "must not be repeated");
+        }
+    }
+    errs.into_result()?;
+    Ok(pairs)
+}
+
+/// Deserializes a field that may be absent (`None`), null (`Some(None)`) or a value.
+pub fn double_option<'de, T, D>(de: D) -> Result<Option<Option<T>>, D::Error>
+where
+    T: serde::Deserialize<'de>,
+    D: serde::Deserializer<'de>,
+{
+    use serde::Deserialize;
+    Option::<T>::deserialize(de).map(Some)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn camel_cases_field_names() {
+        assert_eq!(camel("expires_in_days"), "expiresInDays");
+        assert_eq!(camel("email"), "email");
+    }
+}

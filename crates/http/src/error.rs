@@ -1,0 +1,132 @@
+//! The error envelope `{error, code, details?}` and the one table of codes and statuses (spec,
+//! Errors; D37). A 500 logs its cause and shows the client nothing internal.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, ResponseError};
+use serde_json::json;
+use std::fmt;
+use talent_domain::errors::{ClientError, Code, UseCaseError};
+
+/// HTTP status of each error code: the contract in one place.
+pub fn status_of(code: Code) -> StatusCode {
+    match code {
+        Code::Unauthorized | Code::InvalidToken | Code::KeyRevoked | Code::KeyExpired => StatusCode::UNAUTHORIZED,
+        Code::PlanUpgradeRequired | Code::SubscriptionInactive | Code::InsufficientScope => StatusCode::FORBIDDEN,
+        Code::NotFound => StatusCode::NOT_FOUND,
+        Code::ValidationError => StatusCode::BAD_REQUEST,
+        Code::Conflict
+        | Code::PersonLimitReached
+        | Code::PersonDeactivated
+        | Code::PersonSelfRevoked
+        | Code::IdempotencyKeyReused => StatusCode::CONFLICT,
+        Code::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+        Code::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+        Code::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+        Code::InternalError => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+/// An error response of the API.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApiError(pub ClientError);
+
+impl ApiError {
+    /// Builds an error from a code and a message.
+    pub fn new(code: Code, msg: impl Into<String>) -> Self {
+        ApiError(ClientError::new(code, msg))
+    }
+    /// `validation_error` for one field (D37 details).
+    pub fn field(field: &str, msg: impl Into<String>) -> Self {
+        let mut e = talent_domain::values::FieldErrors::default();
+        e.push(field, msg);
+        ApiError(ClientError::validation(&e))
+    }
+    /// The envelope body.
+    pub fn body(&self) -> serde_json::Value {
+        let mut v = json!({"error": self.0.message, "code": self.0.code.as_str()});
+        if let (Some(d), Some(obj)) = (&self.0.details, v.as_object_mut()) {
+            obj.insert("details".into(), d.clone());
+        }
+        v
+    }
+}
+
+impl fmt::Display for ApiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.0.code.as_str(), self.0.message)
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        status_of(self.0.code)
+    }
+    fn error_response(&self) -> HttpResponse {
+        HttpResponse::build(self.status_code()).json(self.body())
+    }
+}
+
+impl From<ClientError> for ApiError {
+    fn from(e: ClientError) -> Self {
+        ApiError(e)
+    }
+}
+
+impl From<talent_domain::values::FieldErrors> for ApiError {
+    fn from(e: talent_domain::values::FieldErrors) -> Self {
+        ApiError(ClientError::validation(&e))
+    }
+}
+
+impl From<UseCaseError> for ApiError {
+    fn from(e: UseCaseError) -> Self {
+        match e {
+            UseCaseError::Client(c) => ApiError(c),
+            UseCaseError::Store(s) => {
+                tracing::error!(error = %s, "store failure");
+                ApiError(ClientError::internal())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_has_the_specified_status() {
+        let table = [
+            (Code::Unauthorized, 401),
+            (Code::InvalidToken, 401),
+            (Code::KeyRevoked, 401),
+            (Code::KeyExpired, 401),
+            (Code::PlanUpgradeRequired, 403),
+            (Code::SubscriptionInactive, 403),
+            (Code::InsufficientScope, 403),
+            (Code::NotFound, 404),
+            (Code::ValidationError, 400),
+            (Code::Conflict, 409),
+            (Code::PersonLimitReached, 409),
+            (Code::PersonDeactivated, 409),
+            (Code::PersonSelfRevoked, 409),
+            (Code::IdempotencyKeyReused, 409),
+            (Code::RateLimited, 429),
+            (Code::PayloadTooLarge, 413),
+            (Code::MethodNotAllowed, 405),
+            (Code::InternalError, 500),
+        ];
+        for (c, s) in table {
+            assert_eq!(status_of(c).as_u16(), s, "{}", c.as_str());
+        }
+    }
+
+    #[test]
+    fn envelope_has_only_error_code_and_optional_details() {
+        let e = ApiError::new(Code::NotFound, "Person not found");
+        assert_eq!(e.body(), json!({"error": "Person not found", "code": "not_found"}));
+        let v = ApiError::field("tags[3]", "bad").body();
+        assert_eq!(v["details"]["fields"][0]["field"], "tags[3]");
+        assert_eq!(v.as_object().map(|o| o.len()), Some(3));
+    }
+}

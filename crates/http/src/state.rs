@@ -1,0 +1,50 @@
+//! Shared state of the HTTP adapter.
+
+use crate::cursor::CursorCodec;
+use ring::hmac;
+use std::sync::Arc;
+use talent_domain::ports::{RateLimiter, Store};
+use talent_domain::Services;
+
+/// Everything the handlers need; built by the app crate.
+pub struct ApiState<S: Store> {
+    /// Use cases.
+    pub svc: Services<S>,
+    /// Rate limiter (D7, D8).
+    pub limiter: Arc<dyn RateLimiter>,
+    /// Cursor signing (D36).
+    pub cursors: CursorCodec,
+    /// HMAC of the admin token (D39); `None` disables the admin API.
+    admin: Option<hmac::Tag>,
+    admin_key: hmac::Key,
+    /// Sandbox mode (D39 clock endpoint).
+    pub sandbox: bool,
+}
+
+impl<S: Store> ApiState<S> {
+    /// Builds the state. `admin_token`: `TALENT_ADMIN_TOKEN` (unset disables `/admin/v1`).
+    pub fn new(
+        svc: Services<S>,
+        limiter: Arc<dyn RateLimiter>,
+        cursor_secret: &[u8],
+        admin_token: Option<&str>,
+        sandbox: bool,
+    ) -> Self {
+        let admin_key = hmac::Key::new(hmac::HMAC_SHA256, cursor_secret);
+        let admin = admin_token.filter(|t| !t.is_empty()).map(|t| hmac::sign(&admin_key, t.as_bytes()));
+        ApiState { svc, limiter, cursors: CursorCodec::new(cursor_secret), admin, admin_key, sandbox }
+    }
+
+    /// True when the admin API is enabled.
+    pub fn admin_enabled(&self) -> bool {
+        self.admin.is_some()
+    }
+
+    /// Checks a presented admin token in constant time.
+    pub fn admin_token_matches(&self, presented: &str) -> bool {
+        match &self.admin {
+            Some(tag) => hmac::verify(&self.admin_key, presented.as_bytes(), tag.as_ref()).is_ok(),
+            None => false,
+        }
+    }
+}

@@ -1,0 +1,641 @@
+//! Talent's rate limiter adapter (D7, D8): implements [`talent_domain::ports::RateLimiter`] with
+//! governor's keyed GCRA limiters.
+//!
+//! # Budgets (D7)
+//!
+//! * [`Mode::PerKey`] (Set A, the default): every authenticated request takes one request from the
+//!   organization's budget (`plan.org_rpm` requests per minute) **and** from the API key's budget
+//!   (`plan.key_rpm` requests per minute). Both are enforced.
+//! * [`Mode::OrgOnly`] (Set B): one budget per organization only (`plan.org_only_rpm` requests per
+//!   minute); keys have no budget of their own.
+//! * [`Mode::Off`]: no limiting; [`RateLimiter::check`] returns `None` (no headers).
+//!
+//! Requests that fail authentication are limited per client IP address ([`RateSubject::Ip`], D8)
+//! with a configurable budget (default [`DEFAULT_IP_PER_MINUTE`] requests per minute), in
+//! [`Mode::PerKey`] and [`Mode::OrgOnly`] alike.
+//!
+//! Every budget of `n` requests per minute is a GCRA cell with burst `n` (a full minute's budget is
+//! available at once) refilling one request every *emission interval* `T = 60 s / n`. A budget of
+//! 0 is treated as 1 (governor needs a non-zero burst).
+//!
+//! # Check order (D7)
+//!
+//! In [`Mode::PerKey`] the key budget is checked first, then the organization budget:
+//!
+//! * key refused: the request is refused and the organization budget is **not** touched (a runaway
+//!   key cannot drain the budget of its organization's other keys with refused requests);
+//! * key allowed, organization refused: the request is refused; the request taken from the key
+//!   budget is not given back (accepted by D7).
+//!
+//! # Header values (D8)
+//!
+//! The reported budget is the one with the fewest whole requests remaining (a refused budget has
+//! 0 remaining and is always the one reported; on a tie, the one that takes longer to be full
+//! again). With `n` the reported budget's requests per minute and `T = 60 s / n`:
+//!
+//! * `limit` = `n`;
+//! * `remaining` = whole requests left now (governor's `remaining_burst_capacity`);
+//! * `reset_unix` = `now + full_in`, rounded **up** to whole Unix seconds (`now` from
+//!   [`SystemTime`]), where `full_in` is the time until the budget is full again:
+//!   * allowed: `full_in = (n - remaining) × T` (an upper bound within one interval, since
+//!     `remaining` is rounded down);
+//!   * refused: `full_in = wait + (n - 1) × T`, where `wait` is governor's `NotUntil` wait time
+//!     (the next request conforms after `wait`; `n - 1` more intervals refill the rest);
+//! * `retry_after_secs` (refused only) = `wait` rounded **up** to whole seconds, at least 1.
+//!
+//! Hence `now <= reset_unix <= now + 60 s` (rounded up).
+//!
+//! # Memory
+//!
+//! One keyed limiter exists per distinct budget value (requests per minute), created lazily; the
+//! number of such values is bounded by the plan catalogue and the IP budget. Each keyed limiter
+//! holds one entry per organization, key or IP address seen. The application must call
+//! [`GovernorRateLimiter::retain_recent`] periodically (e.g. every minute) to drop the entries of
+//! idle subjects, whose budgets are full again and therefore indistinguishable from fresh ones.
+
+use governor::clock::{Clock, DefaultClock};
+use governor::middleware::StateInformationMiddleware;
+use governor::state::keyed::DefaultKeyedStateStore;
+use governor::Quota;
+use std::collections::HashMap;
+use std::fmt;
+use std::net::IpAddr;
+use std::num::NonZeroU32;
+use std::str::FromStr;
+use std::sync::{Arc, PoisonError, RwLock};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use talent_domain::ids::{ApiKeyId, OrgId};
+use talent_domain::ports::{RateDecision, RateLimiter, RateSubject};
+
+/// Default budget for requests that fail authentication: 60 requests per minute per client IP
+/// address (D8).
+pub const DEFAULT_IP_PER_MINUTE: u32 = 60;
+
+/// Which budgets apply to authenticated requests (D7), chosen by `TALENT_RATE_LIMIT_MODE` (D40).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// `per-key` (Set A, default, D7): per organization `plan.org_rpm` requests per minute and per
+    /// API key `plan.key_rpm` requests per minute, both enforced.
+    #[default]
+    PerKey,
+    /// `org-only` (Set B, D7): per organization `plan.org_only_rpm` requests per minute only.
+    OrgOnly,
+    /// `off` (D7): no rate limiting, no rate-limit headers.
+    Off,
+}
+
+impl Mode {
+    /// The value of `TALENT_RATE_LIMIT_MODE` (D40) naming this mode: `per-key`, `org-only` or
+    /// `off`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::PerKey => "per-key",
+            Self::OrgOnly => "org-only",
+            Self::Off => "off",
+        }
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A value of `TALENT_RATE_LIMIT_MODE` (D40) that is not `per-key`, `org-only` or `off` (D7).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseModeError(pub String);
+
+impl fmt::Display for ParseModeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid rate limit mode {:?}: must be one of: per-key, org-only, off", self.0)
+    }
+}
+
+impl std::error::Error for ParseModeError {}
+
+impl FromStr for Mode {
+    type Err = ParseModeError;
+    /// Parses `per-key`, `org-only` or `off` (exact, lower-case; D7, D40).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "per-key" => Ok(Self::PerKey),
+            "org-only" => Ok(Self::OrgOnly),
+            "off" => Ok(Self::Off),
+            other => Err(ParseModeError(other.to_owned())),
+        }
+    }
+}
+
+/// Whose budget a keyed limiter entry is. Organizations, keys and IP addresses never share an
+/// entry, even in a limiter with the same requests-per-minute value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Subject {
+    Org(OrgId),
+    Key(ApiKeyId),
+    Ip(IpAddr),
+}
+
+/// A keyed GCRA limiter for one requests-per-minute value, reporting state snapshots.
+type Keyed<C> = governor::RateLimiter<Subject, DefaultKeyedStateStore<Subject>, C, StateInformationMiddleware>;
+
+/// The outcome of taking one request from one budget.
+#[derive(Clone, Copy, Debug)]
+struct Budget {
+    /// Requests per minute (effective: at least 1).
+    limit: u32,
+    /// Whole requests left now.
+    remaining: u32,
+    /// Time until the budget is full again.
+    full_in: Duration,
+    /// `Some(wait)` when refused: time until a request conforms.
+    refused: Option<Duration>,
+}
+
+impl Budget {
+    /// Whether `self` should be reported rather than `other` (fewer remaining; a refusal has 0;
+    /// tie: the one that takes longer to be full again).
+    fn tighter_than(&self, other: &Budget) -> bool {
+        (self.remaining, std::cmp::Reverse(self.full_in)) < (other.remaining, std::cmp::Reverse(other.full_in))
+    }
+}
+
+/// The governor (GCRA) rate limiter of D7/D8: budgets per organization, per API key and per client
+/// IP address, in requests per minute, each a keyed limiter with burst = one minute's budget.
+///
+/// Implements [`talent_domain::ports::RateLimiter`]; see the crate documentation for the modes,
+/// the check order and how the header values (D8) are computed. `C` is governor's clock
+/// (monotonic; [`DefaultClock`] in production, `FakeRelativeClock` in tests); Unix times in the
+/// decision always come from [`SystemTime`]. The application must call
+/// [`GovernorRateLimiter::retain_recent`] periodically to bound memory.
+pub struct GovernorRateLimiter<C: Clock = DefaultClock> {
+    mode: Mode,
+    ip_per_minute: NonZeroU32,
+    clock: C,
+    /// One keyed limiter per requests-per-minute value, created lazily.
+    limiters: RwLock<HashMap<NonZeroU32, Arc<Keyed<C>>>>,
+}
+
+impl GovernorRateLimiter<DefaultClock> {
+    /// A limiter in `mode` (D7) on governor's default monotonic clock; requests that fail
+    /// authentication get `ip_per_minute` requests per minute per client IP address (D8; 0 is
+    /// treated as 1; the usual value is [`DEFAULT_IP_PER_MINUTE`]).
+    pub fn new(mode: Mode, ip_per_minute: u32) -> Self {
+        Self::with_clock(mode, ip_per_minute, DefaultClock::default())
+    }
+}
+
+impl Default for GovernorRateLimiter<DefaultClock> {
+    /// [`Mode::PerKey`] (Set A, D7) with [`DEFAULT_IP_PER_MINUTE`] requests per minute per IP (D8).
+    fn default() -> Self {
+        Self::new(Mode::PerKey, DEFAULT_IP_PER_MINUTE)
+    }
+}
+
+impl<C: Clock + Clone> GovernorRateLimiter<C> {
+    /// Like [`GovernorRateLimiter::new`] (D7, D8; `ip_per_minute` in requests per minute, 0 is
+    /// treated as 1), measuring budgets with `clock` (e.g. governor's `FakeRelativeClock` in
+    /// tests). The clock is cloned into every keyed limiter, so it must share its time between
+    /// clones.
+    pub fn with_clock(mode: Mode, ip_per_minute: u32, clock: C) -> Self {
+        Self { mode, ip_per_minute: non_zero(ip_per_minute), clock, limiters: RwLock::new(HashMap::new()) }
+    }
+
+    /// The mode (D7).
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// The budget of requests that fail authentication, in requests per minute per client IP
+    /// address (D8; at least 1).
+    pub fn ip_per_minute(&self) -> u32 {
+        self.ip_per_minute.get()
+    }
+
+    /// Drops the state of every organization, key and IP address whose budget is full again (idle
+    /// for at least the time its budget takes to refill, at most one minute; D7, D8) and releases
+    /// the freed memory. Such a subject's next request behaves exactly as if it had been kept.
+    /// The application calls this periodically (e.g. once a minute) so memory does not grow
+    /// without bound.
+    pub fn retain_recent(&self) {
+        for limiter in self.snapshot_limiters() {
+            limiter.retain_recent();
+            limiter.shrink_to_fit();
+        }
+    }
+
+    /// Number of subjects (organizations, keys and IP addresses, counted once per budget they are
+    /// tracked in) currently held in memory (D7, D8). May be approximate under concurrent use.
+    pub fn len(&self) -> usize {
+        self.snapshot_limiters().iter().map(|l| l.len()).sum()
+    }
+
+    /// Whether no subject is held in memory (see [`GovernorRateLimiter::len`]; D7, D8).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn snapshot_limiters(&self) -> Vec<Arc<Keyed<C>>> {
+        let map = self.limiters.read().unwrap_or_else(PoisonError::into_inner);
+        map.values().cloned().collect()
+    }
+
+    /// The keyed limiter of `rpm` requests per minute, created on first use.
+    fn limiter(&self, rpm: NonZeroU32) -> Arc<Keyed<C>> {
+        {
+            let map = self.limiters.read().unwrap_or_else(PoisonError::into_inner);
+            if let Some(l) = map.get(&rpm) {
+                return Arc::clone(l);
+            }
+        }
+        let mut map = self.limiters.write().unwrap_or_else(PoisonError::into_inner);
+        let l = map.entry(rpm).or_insert_with(|| {
+            let limiter =
+                Keyed::<C>::new(Quota::per_minute(rpm), DefaultKeyedStateStore::default(), self.clock.clone());
+            Arc::new(limiter)
+        });
+        Arc::clone(l)
+    }
+
+    /// Takes one request from `subject`'s budget of `rpm` requests per minute (0 treated as 1).
+    fn take(&self, rpm: u32, subject: Subject) -> Budget {
+        let n = non_zero(rpm);
+        let limiter = self.limiter(n);
+        let interval = Quota::per_minute(n).replenish_interval();
+        match limiter.check_key(&subject) {
+            Ok(snapshot) => {
+                let remaining = snapshot.remaining_burst_capacity().min(n.get());
+                Budget {
+                    limit: n.get(),
+                    remaining,
+                    full_in: interval.saturating_mul(n.get() - remaining),
+                    refused: None,
+                }
+            }
+            Err(not_until) => {
+                let wait = not_until.wait_time_from(limiter.clock().now());
+                Budget {
+                    limit: n.get(),
+                    remaining: 0,
+                    full_in: wait.saturating_add(interval.saturating_mul(n.get() - 1)),
+                    refused: Some(wait),
+                }
+            }
+        }
+    }
+}
+
+impl<C> RateLimiter for GovernorRateLimiter<C>
+where
+    C: Clock + Clone + Send + Sync + 'static,
+    C::Instant: Send + Sync,
+{
+    /// Takes one request from the subject's budgets and reports the tightest one (D7, D8); `None`
+    /// in [`Mode::Off`]. Key budget first, then organization budget (see the crate docs).
+    fn check(&self, subject: RateSubject<'_>) -> Option<RateDecision> {
+        let budget = match (self.mode, subject) {
+            (Mode::Off, _) => return None,
+            (_, RateSubject::Ip(ip)) => self.take(self.ip_per_minute.get(), Subject::Ip(ip)),
+            (Mode::OrgOnly, RateSubject::Key { org, plan, .. }) => self.take(plan.org_only_rpm, Subject::Org(org)),
+            (Mode::PerKey, RateSubject::Key { org, key, plan }) => {
+                let key_budget = self.take(plan.key_rpm, Subject::Key(key));
+                if key_budget.refused.is_some() {
+                    key_budget
+                } else {
+                    let org_budget = self.take(plan.org_rpm, Subject::Org(org));
+                    if org_budget.tighter_than(&key_budget) {
+                        org_budget
+                    } else {
+                        key_budget
+                    }
+                }
+            }
+        };
+        Some(decision(budget, unix_now()))
+    }
+}
+
+impl<C: Clock> fmt::Debug for GovernorRateLimiter<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("GovernorRateLimiter")
+            .field("mode", &self.mode)
+            .field("ip_per_minute", &self.ip_per_minute)
+            .finish_non_exhaustive()
+    }
+}
+
+/// `n`, or 1 when `n` is 0.
+fn non_zero(n: u32) -> NonZeroU32 {
+    NonZeroU32::new(n).unwrap_or(NonZeroU32::MIN)
+}
+
+/// Time since the Unix epoch (0 if the system clock is before it).
+fn unix_now() -> Duration {
+    SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default()
+}
+
+/// Whole seconds, rounded up.
+fn ceil_secs(d: Duration) -> u64 {
+    d.as_secs().saturating_add(u64::from(d.subsec_nanos() > 0))
+}
+
+/// The header values of `budget` at Unix time `now` (D8).
+fn decision(budget: Budget, now: Duration) -> RateDecision {
+    let reset = ceil_secs(now.saturating_add(budget.full_in));
+    RateDecision {
+        allowed: budget.refused.is_none(),
+        limit: budget.limit,
+        remaining: budget.remaining,
+        reset_unix: i64::try_from(reset).unwrap_or(i64::MAX),
+        retry_after_secs: budget.refused.map(|wait| ceil_secs(wait).max(1)),
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use governor::clock::FakeRelativeClock;
+    use std::net::Ipv4Addr;
+    use talent_domain::values::Plan;
+
+    fn plan(org_rpm: u32, key_rpm: u32, org_only_rpm: u32) -> Plan {
+        Plan {
+            id: "test".into(),
+            api_access: true,
+            person_limit: 100,
+            profile_limit: 100,
+            org_rpm,
+            key_rpm,
+            org_only_rpm,
+        }
+    }
+
+    fn org(n: u128) -> OrgId {
+        format!("00000000-0000-0000-0000-{n:012x}").parse().unwrap()
+    }
+
+    fn key(n: u128) -> ApiKeyId {
+        format!("00000000-0000-0000-0001-{n:012x}").parse().unwrap()
+    }
+
+    fn fake(mode: Mode, ip: u32) -> (GovernorRateLimiter<FakeRelativeClock>, FakeRelativeClock) {
+        let clock = FakeRelativeClock::default();
+        (GovernorRateLimiter::with_clock(mode, ip, clock.clone()), clock)
+    }
+
+    fn check_key<C>(l: &GovernorRateLimiter<C>, o: OrgId, k: ApiKeyId, p: &Plan) -> RateDecision
+    where
+        C: Clock + Clone + Send + Sync + 'static,
+        C::Instant: Send + Sync,
+    {
+        l.check(RateSubject::Key { org: o, key: k, plan: p }).unwrap()
+    }
+
+    #[test]
+    fn is_send_sync_static() {
+        fn assert<T: Send + Sync + 'static>() {}
+        assert::<GovernorRateLimiter>();
+        assert::<GovernorRateLimiter<FakeRelativeClock>>();
+        let _: Arc<dyn RateLimiter> = Arc::new(GovernorRateLimiter::default());
+    }
+
+    #[test]
+    fn mode_parses_env_values() {
+        assert_eq!("per-key".parse::<Mode>(), Ok(Mode::PerKey));
+        assert_eq!("org-only".parse::<Mode>(), Ok(Mode::OrgOnly));
+        assert_eq!("off".parse::<Mode>(), Ok(Mode::Off));
+        assert_eq!("perkey".parse::<Mode>(), Err(ParseModeError("perkey".into())));
+        assert_eq!("".parse::<Mode>(), Err(ParseModeError(String::new())));
+        assert_eq!(Mode::default(), Mode::PerKey);
+        for m in [Mode::PerKey, Mode::OrgOnly, Mode::Off] {
+            assert_eq!(m.to_string().parse::<Mode>(), Ok(m));
+        }
+    }
+
+    #[test]
+    fn key_budget_exhausts_after_key_rpm_requests() {
+        let (l, _clock) = fake(Mode::PerKey, 60);
+        let p = plan(600, 60, 0);
+        for i in 0..60u32 {
+            let d = check_key(&l, org(1), key(1), &p);
+            assert!(d.allowed, "request {}", i + 1);
+            assert_eq!(d.limit, 60, "request {}", i + 1);
+            assert_eq!(d.remaining, 59 - i, "request {}", i + 1);
+            assert_eq!(d.retry_after_secs, None);
+        }
+        let d = check_key(&l, org(1), key(1), &p);
+        assert!(!d.allowed);
+        assert_eq!(d.limit, 60);
+        assert_eq!(d.remaining, 0);
+        // One request per second refills; the next conforms in exactly 1 s.
+        assert_eq!(d.retry_after_secs, Some(1));
+    }
+
+    #[test]
+    fn refused_request_is_allowed_again_after_retry_after() {
+        let (l, clock) = fake(Mode::PerKey, 60);
+        let p = plan(600, 6, 0); // key: one request per 10 s
+        for _ in 0..6 {
+            assert!(check_key(&l, org(1), key(1), &p).allowed);
+        }
+        clock.advance(Duration::from_secs(4));
+        let d = check_key(&l, org(1), key(1), &p);
+        assert!(!d.allowed);
+        assert_eq!(d.retry_after_secs, Some(6));
+        clock.advance(Duration::from_secs(6));
+        let d = check_key(&l, org(1), key(1), &p);
+        assert!(d.allowed);
+        assert_eq!(d.remaining, 0);
+    }
+
+    #[test]
+    fn reports_the_tighter_budget_and_org_becomes_tighter_with_two_keys() {
+        let (l, _clock) = fake(Mode::PerKey, 60);
+        let p = plan(10, 6, 0);
+        // Key A: the key budget (6) is tighter than the org budget (10).
+        for i in 0..6u32 {
+            let d = check_key(&l, org(1), key(1), &p);
+            assert!(d.allowed);
+            assert_eq!((d.limit, d.remaining), (6, 5 - i));
+        }
+        // Key A refused by its own budget: the org budget is not touched.
+        let d = check_key(&l, org(1), key(1), &p);
+        assert!(!d.allowed);
+        assert_eq!((d.limit, d.remaining, d.retry_after_secs), (6, 0, Some(10)));
+        // Key B: org has 4 left before this request, key B 6: org is tighter.
+        for expected in [3, 2, 1, 0] {
+            let d = check_key(&l, org(1), key(2), &p);
+            assert!(d.allowed);
+            assert_eq!((d.limit, d.remaining), (10, expected));
+        }
+        // Key B still has budget, the org has none: refused, org reported, 6 s per request.
+        let d = check_key(&l, org(1), key(2), &p);
+        assert!(!d.allowed);
+        assert_eq!((d.limit, d.remaining, d.retry_after_secs), (10, 0, Some(6)));
+        // Another organization is unaffected.
+        let d = check_key(&l, org(2), key(3), &p);
+        assert!(d.allowed);
+        assert_eq!((d.limit, d.remaining), (6, 5));
+    }
+
+    #[test]
+    fn org_only_ignores_key_budgets() {
+        let (l, _clock) = fake(Mode::OrgOnly, 60);
+        let p = plan(1000, 1, 5);
+        for i in 0..5u32 {
+            // Alternate keys; key_rpm = 1 would refuse the second request of a key in Set A.
+            let d = check_key(&l, org(1), key(u128::from(i % 2)), &p);
+            assert!(d.allowed, "request {}", i + 1);
+            assert_eq!((d.limit, d.remaining), (5, 4 - i));
+        }
+        let d = check_key(&l, org(1), key(7), &p);
+        assert!(!d.allowed);
+        assert_eq!((d.limit, d.remaining, d.retry_after_secs), (5, 0, Some(12)));
+    }
+
+    #[test]
+    fn off_returns_none() {
+        let l = GovernorRateLimiter::new(Mode::Off, 60);
+        let p = plan(1, 1, 1);
+        for _ in 0..5 {
+            assert_eq!(l.check(RateSubject::Key { org: org(1), key: key(1), plan: &p }), None);
+            assert_eq!(l.check(RateSubject::Ip(IpAddr::V4(Ipv4Addr::LOCALHOST))), None);
+        }
+        assert_eq!(l.len(), 0);
+    }
+
+    #[test]
+    fn ip_budget() {
+        let (l, _clock) = fake(Mode::PerKey, 3);
+        let ip1 = IpAddr::V4(Ipv4Addr::new(192, 0, 2, 1));
+        let ip2 = IpAddr::V4(Ipv4Addr::new(192, 0, 2, 2));
+        for expected in [2, 1, 0] {
+            let d = l.check(RateSubject::Ip(ip1)).unwrap();
+            assert!(d.allowed);
+            assert_eq!((d.limit, d.remaining), (3, expected));
+        }
+        let d = l.check(RateSubject::Ip(ip1)).unwrap();
+        assert!(!d.allowed);
+        assert_eq!((d.limit, d.remaining, d.retry_after_secs), (3, 0, Some(20)));
+        let d = l.check(RateSubject::Ip(ip2)).unwrap();
+        assert!(d.allowed);
+        assert_eq!((d.limit, d.remaining), (3, 2));
+        // An organization whose org budget has the same value does not share the IP's state.
+        let p = plan(3, 3, 3);
+        let d = check_key(&l, org(1), key(1), &p);
+        assert_eq!((d.allowed, d.remaining), (true, 2));
+    }
+
+    #[test]
+    fn default_ip_budget_is_60_per_minute() {
+        let l = GovernorRateLimiter::default();
+        assert_eq!(l.mode(), Mode::PerKey);
+        assert_eq!(l.ip_per_minute(), 60);
+        let d = l.check(RateSubject::Ip(IpAddr::V4(Ipv4Addr::LOCALHOST))).unwrap();
+        assert_eq!((d.allowed, d.limit, d.remaining), (true, 60, 59));
+    }
+
+    #[test]
+    fn zero_budget_is_treated_as_one() {
+        let (l, _clock) = fake(Mode::PerKey, 0);
+        assert_eq!(l.ip_per_minute(), 1);
+        let p = plan(0, 0, 0);
+        let d = check_key(&l, org(1), key(1), &p);
+        assert_eq!((d.allowed, d.limit, d.remaining), (true, 1, 0));
+        let d = check_key(&l, org(1), key(1), &p);
+        assert_eq!((d.allowed, d.limit, d.remaining, d.retry_after_secs), (false, 1, 0, Some(60)));
+    }
+
+    #[test]
+    fn reset_is_within_a_minute() {
+        let l = GovernorRateLimiter::new(Mode::PerKey, 60);
+        let p = plan(600, 60, 0);
+        let before = unix_now().as_secs() as i64;
+        let first = check_key(&l, org(1), key(1), &p);
+        let after = ceil_secs(unix_now()) as i64;
+        // One request of 60/min taken: full again in 1 s (rounded up).
+        assert!(first.reset_unix > before, "{first:?} before {before}");
+        assert!(first.reset_unix <= after + 1, "{first:?} after {after}");
+        for _ in 0..59 {
+            check_key(&l, org(1), key(1), &p);
+        }
+        let before = unix_now().as_secs() as i64;
+        let refused = check_key(&l, org(1), key(1), &p);
+        let after = ceil_secs(unix_now()) as i64;
+        assert!(!refused.allowed);
+        assert!(refused.reset_unix >= before, "{refused:?} before {before}");
+        assert!(refused.reset_unix <= after + 60, "{refused:?} after {after}");
+        // The whole budget was just used: full again in almost a minute.
+        assert!(refused.reset_unix >= before + 58, "{refused:?} before {before}");
+    }
+
+    #[test]
+    fn reset_with_fake_clock_is_exact() {
+        let (l, clock) = fake(Mode::PerKey, 60);
+        let p = plan(600, 6, 0); // key: one request per 10 s
+        let now = || unix_now().as_secs() as i64;
+        let b = now();
+        let d = check_key(&l, org(1), key(1), &p);
+        // (6 - 5) × 10 s
+        assert!((b + 10..=now() + 11).contains(&d.reset_unix), "{d:?} at {b}");
+        for _ in 0..5 {
+            check_key(&l, org(1), key(1), &p);
+        }
+        clock.advance(Duration::from_secs(3));
+        let b = now();
+        let d = check_key(&l, org(1), key(1), &p);
+        // Budget full at 60 s on the fake clock, now at 3 s: wait 7 s, full in 7 + 5 × 10 = 57 s.
+        assert_eq!(d.retry_after_secs, Some(7));
+        assert!((b + 57..=now() + 58).contains(&d.reset_unix), "{d:?} at {b}");
+    }
+
+    #[test]
+    fn reset_and_retry_after_formulas() {
+        let (l, _clock) = fake(Mode::PerKey, 60);
+        let p = plan(600, 60, 0);
+        let d = check_key(&l, org(1), key(1), &p);
+        // remaining 59 of 60: full in (60 - 59) × 1 s.
+        let b = Budget { limit: 60, remaining: d.remaining, full_in: Duration::from_secs(1), refused: None };
+        assert_eq!(decision(b, Duration::from_millis(1_000_500)).reset_unix, 1_002);
+        assert_eq!(decision(b, Duration::from_secs(1_000)).reset_unix, 1_001);
+        let refused = Budget {
+            limit: 60,
+            remaining: 0,
+            full_in: Duration::from_millis(59_200),
+            refused: Some(Duration::from_millis(200)),
+        };
+        let r = decision(refused, Duration::from_secs(1_000));
+        assert_eq!((r.allowed, r.reset_unix, r.retry_after_secs), (false, 1_060, Some(1)));
+        let tiny = Budget { refused: Some(Duration::ZERO), ..refused };
+        assert_eq!(decision(tiny, Duration::ZERO).retry_after_secs, Some(1));
+    }
+
+    #[test]
+    fn retain_recent_drops_idle_keys() {
+        let (l, clock) = fake(Mode::PerKey, 60);
+        let p = plan(600, 60, 0);
+        for k in 0..5 {
+            assert!(check_key(&l, org(1), key(k), &p).allowed);
+        }
+        assert!(l.check(RateSubject::Ip(IpAddr::V4(Ipv4Addr::LOCALHOST))).unwrap().allowed);
+        // 5 keys + 1 org + 1 IP.
+        assert_eq!(l.len(), 7);
+        l.retain_recent();
+        assert_eq!(l.len(), 7, "recently used subjects are kept");
+
+        clock.advance(Duration::from_secs(61));
+        assert!(check_key(&l, org(2), key(100), &p).allowed);
+        l.retain_recent();
+        assert_eq!(l.len(), 2, "only org 2 and key 100 remain");
+        assert!(!l.is_empty());
+
+        clock.advance(Duration::from_secs(61));
+        l.retain_recent();
+        assert_eq!(l.len(), 0);
+        assert!(l.is_empty());
+        // A dropped key starts again with a full budget.
+        let d = check_key(&l, org(1), key(0), &p);
+        assert_eq!((d.allowed, d.remaining), (true, 59));
+    }
+}

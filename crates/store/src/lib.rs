@@ -1,0 +1,260 @@
+//! Talent's store adapter: the [`Store`] port on PostgreSQL (diesel-async, deadpool) or on embedded
+//! SQLite (diesel's `SqliteConnection` behind diesel-async's `SyncConnectionWrapper`, bundled
+//! libsqlite3, WAL, busy timeout, foreign keys). The backend is chosen at run time from
+//! `DATABASE_URL` (D40): `postgres://...` or `sqlite://PATH`.
+//!
+//! Every use case runs in one transaction ([`Store::write`]); on SQLite writes begin with
+//! `BEGIN IMMEDIATE` (storage-notes pitfall 2), on PostgreSQL limits are serialized by locking the
+//! organization row. Transactions run in their own task, so a client that disconnects cannot
+//! cancel one half-way and leave a connection with an open transaction.
+
+pub mod rows;
+pub mod schema;
+pub mod testing;
+pub mod tx;
+pub mod types;
+
+use diesel::sqlite::SqliteConnection;
+use diesel_async::pooled_connection::deadpool::Pool;
+use diesel_async::pooled_connection::{AsyncDieselConnectionManager, ManagerConfig};
+use diesel_async::sync_connection_wrapper::SyncConnectionWrapper;
+use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
+use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
+use talent_domain::errors::StoreError;
+use talent_domain::ports::{BoxFuture, Store, StoreResult, Tx};
+use tx::DbTx;
+
+/// The SQLite connection type used through diesel-async.
+pub type SqliteConn = SyncConnectionWrapper<SqliteConnection>;
+
+/// Migrations for PostgreSQL (`migrations/postgres`).
+pub const PG_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/postgres");
+/// Migrations for SQLite (`migrations/sqlite`).
+pub const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
+
+/// Which database a [`DbStore`] talks to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// PostgreSQL.
+    Postgres,
+    /// Embedded SQLite.
+    Sqlite,
+}
+
+#[derive(Clone)]
+enum Pools {
+    Pg(Pool<AsyncPgConnection>),
+    Sqlite(Pool<SqliteConn>),
+}
+
+/// The store: a connection pool of one backend.
+#[derive(Clone)]
+pub struct DbStore {
+    pools: Pools,
+    url: String,
+}
+
+fn internal(e: impl std::fmt::Display) -> StoreError {
+    StoreError::Internal(e.to_string())
+}
+
+/// SQLite file path of a `sqlite://PATH` (or `sqlite:PATH`) URL.
+fn sqlite_path(url: &str) -> Option<&str> {
+    url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:"))
+}
+
+/// Per-connection SQLite settings (storage-notes pitfall 3).
+const SQLITE_PRAGMAS: &str =
+    "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON;";
+
+/// Error of a transaction body: the use case's own error or diesel's (begin/commit).
+enum TxError<E> {
+    App(E),
+    Db(diesel::result::Error),
+}
+
+impl<E> From<diesel::result::Error> for TxError<E> {
+    fn from(e: diesel::result::Error) -> Self {
+        TxError::Db(e)
+    }
+}
+
+impl<E: From<StoreError>> TxError<E> {
+    fn into_app(self) -> E {
+        match self {
+            TxError::App(e) => e,
+            TxError::Db(e) => E::from(tx::db_err(e)),
+        }
+    }
+}
+
+impl DbStore {
+    /// Connects to `url` with a pool of at most `max_size` connections. Errors: an unsupported URL
+    /// scheme, or the pool cannot be built. Connections are opened lazily.
+    pub fn connect(url: &str, max_size: usize) -> StoreResult<Self> {
+        let pools = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            let mgr = AsyncDieselConnectionManager::<AsyncPgConnection>::new(url);
+            Pools::Pg(Pool::builder(mgr).max_size(max_size).build().map_err(internal)?)
+        } else if let Some(path) = sqlite_path(url) {
+            let mut cfg = ManagerConfig::<SqliteConn>::default();
+            cfg.custom_setup = Box::new(|u: &str| {
+                let u = u.to_string();
+                Box::pin(async move {
+                    let mut c = SqliteConn::establish(&u).await?;
+                    c.batch_execute(SQLITE_PRAGMAS)
+                        .await
+                        .map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
+                    Ok(c)
+                })
+            });
+            let mgr = AsyncDieselConnectionManager::<SqliteConn>::new_with_config(path, cfg);
+            Pools::Sqlite(Pool::builder(mgr).max_size(max_size).build().map_err(internal)?)
+        } else {
+            return Err(StoreError::Internal(
+                "DATABASE_URL must start with postgres://, postgresql:// or sqlite://".into(),
+            ));
+        };
+        Ok(DbStore { pools, url: url.to_string() })
+    }
+
+    /// The backend.
+    pub fn backend(&self) -> Backend {
+        match self.pools {
+            Pools::Pg(_) => Backend::Postgres,
+            Pools::Sqlite(_) => Backend::Sqlite,
+        }
+    }
+
+    /// Applies pending migrations of the backend's folder; returns how many ran. Runs on a
+    /// blocking thread (the migration harness blocks; storage-notes pitfall 1).
+    pub async fn migrate(&self) -> StoreResult<usize> {
+        let url = self.url.clone();
+        match self.backend() {
+            Backend::Postgres => {
+                let conn = AsyncPgConnection::establish(&url).await.map_err(internal)?;
+                tokio::task::spawn_blocking(move || {
+                    let mut h = diesel_async::AsyncMigrationHarness::new(conn);
+                    h.run_pending_migrations(PG_MIGRATIONS).map(|v| v.len()).map_err(internal)
+                })
+                .await
+                .map_err(internal)?
+            }
+            Backend::Sqlite => {
+                let path = sqlite_path(&url).unwrap_or_default().to_string();
+                let mut conn = SqliteConn::establish(&path).await.map_err(internal)?;
+                conn.batch_execute(SQLITE_PRAGMAS).await.map_err(internal)?;
+                tokio::task::spawn_blocking(move || {
+                    let mut h = diesel_async::AsyncMigrationHarness::new(conn);
+                    h.run_pending_migrations(SQLITE_MIGRATIONS).map(|v| v.len()).map_err(internal)
+                })
+                .await
+                .map_err(internal)?
+            }
+        }
+    }
+
+    /// Number of migrations not yet applied (`/readyz`).
+    pub async fn pending_migrations(&self) -> StoreResult<usize> {
+        let url = self.url.clone();
+        match self.backend() {
+            Backend::Postgres => {
+                let conn = AsyncPgConnection::establish(&url).await.map_err(internal)?;
+                tokio::task::spawn_blocking(move || {
+                    let mut h = diesel_async::AsyncMigrationHarness::new(conn);
+                    h.pending_migrations(PG_MIGRATIONS).map(|v| v.len()).map_err(internal)
+                })
+                .await
+                .map_err(internal)?
+            }
+            Backend::Sqlite => {
+                let path = sqlite_path(&url).unwrap_or_default().to_string();
+                let conn = SqliteConn::establish(&path).await.map_err(internal)?;
+                tokio::task::spawn_blocking(move || {
+                    let mut h = diesel_async::AsyncMigrationHarness::new(conn);
+                    h.pending_migrations(SQLITE_MIGRATIONS).map(|v| v.len()).map_err(internal)
+                })
+                .await
+                .map_err(internal)?
+            }
+        }
+    }
+}
+
+impl Store for DbStore {
+    fn write<'s, R, E, F>(&'s self, f: F) -> BoxFuture<'s, Result<R, E>>
+    where
+        F: for<'c> FnOnce(&'c mut dyn Tx) -> BoxFuture<'c, Result<R, E>> + Send + 'static,
+        R: Send + 'static,
+        E: From<StoreError> + Send + 'static,
+    {
+        let pools = self.pools.clone();
+        let task = tokio::spawn(async move {
+            match pools {
+                Pools::Pg(pool) => {
+                    let mut pooled = pool.get().await.map_err(|e| E::from(internal(e)))?;
+                    let conn: &mut AsyncPgConnection = &mut pooled;
+                    conn.transaction(async move |c| {
+                        let mut tx = DbTx { conn: c };
+                        f(&mut tx).await.map_err(TxError::App)
+                    })
+                    .await
+                    .map_err(TxError::into_app)
+                }
+                Pools::Sqlite(pool) => {
+                    let mut pooled = pool.get().await.map_err(|e| E::from(internal(e)))?;
+                    let conn: &mut SqliteConn = &mut pooled;
+                    conn.immediate_transaction(async move |c| {
+                        let mut tx = DbTx { conn: c };
+                        f(&mut tx).await.map_err(TxError::App)
+                    })
+                    .await
+                    .map_err(TxError::into_app)
+                }
+            }
+        });
+        Box::pin(async move { task.await.map_err(|e| E::from(internal(e)))? })
+    }
+
+    fn read<'s, R, E, F>(&'s self, f: F) -> BoxFuture<'s, Result<R, E>>
+    where
+        F: for<'c> FnOnce(&'c mut dyn Tx) -> BoxFuture<'c, Result<R, E>> + Send + 'static,
+        R: Send + 'static,
+        E: From<StoreError> + Send + 'static,
+    {
+        let pools = self.pools.clone();
+        let task = tokio::spawn(async move {
+            match pools {
+                Pools::Pg(pool) => {
+                    let mut conn = pool.get().await.map_err(|e| E::from(internal(e)))?;
+                    let mut tx = DbTx { conn: &mut *conn };
+                    f(&mut tx).await
+                }
+                Pools::Sqlite(pool) => {
+                    let mut conn = pool.get().await.map_err(|e| E::from(internal(e)))?;
+                    let mut tx = DbTx { conn: &mut *conn };
+                    f(&mut tx).await
+                }
+            }
+        });
+        Box::pin(async move { task.await.map_err(|e| E::from(internal(e)))? })
+    }
+
+    fn ready(&self) -> BoxFuture<'_, StoreResult<()>> {
+        Box::pin(async move {
+            match &self.pools {
+                Pools::Pg(pool) => {
+                    let mut c = pool.get().await.map_err(internal)?;
+                    c.batch_execute("SELECT 1").await.map_err(internal)?;
+                }
+                Pools::Sqlite(pool) => {
+                    let mut c = pool.get().await.map_err(internal)?;
+                    c.batch_execute("SELECT 1").await.map_err(internal)?;
+                }
+            }
+            match self.pending_migrations().await? {
+                0 => Ok(()),
+                n => Err(StoreError::Internal(format!("{n} migrations pending"))),
+            }
+        })
+    }
+}

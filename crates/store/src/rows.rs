@@ -1,0 +1,354 @@
+//! Row structs and their conversion to and from domain entities. A row that does not parse back
+//! (corrupt data) is a [`StoreError::Internal`], never a panic.
+
+use crate::schema::*;
+use crate::types::{DbTime, DbUuid};
+use diesel::prelude::*;
+use talent_domain::errors::StoreError;
+use talent_domain::ids::*;
+use talent_domain::model::*;
+use talent_domain::ports::{IdempotencyRecord, IdempotencyState};
+use talent_domain::values::*;
+
+fn corrupt(what: &str) -> StoreError {
+    StoreError::Internal(format!("corrupt row: {what}"))
+}
+
+#[derive(Queryable, Selectable, Insertable, AsChangeset, Clone, Debug)]
+#[diesel(table_name = organizations, treat_none_as_null = true)]
+pub struct OrgRow {
+    pub id: DbUuid,
+    pub company_name: String,
+    pub email: String,
+    pub plan: String,
+    pub subscription_status: String,
+    pub trial_ends_at: Option<DbTime>,
+    pub current_period_end: Option<DbTime>,
+    pub employee_domains: String,
+    pub created_at: DbTime,
+    pub updated_at: DbTime,
+}
+
+impl From<&Organization> for OrgRow {
+    fn from(o: &Organization) -> Self {
+        OrgRow {
+            id: DbUuid(o.id.0),
+            company_name: o.company_name.clone(),
+            email: o.email.as_str().to_string(),
+            plan: o.plan.clone(),
+            subscription_status: o.subscription_status.as_str().to_string(),
+            trial_ends_at: o.trial_ends_at.map(DbTime),
+            current_period_end: o.current_period_end.map(DbTime),
+            employee_domains: serde_json::to_string(&o.employee_domains).unwrap_or_else(|_| "[]".into()),
+            created_at: DbTime(o.created_at),
+            updated_at: DbTime(o.updated_at),
+        }
+    }
+}
+
+impl TryFrom<OrgRow> for Organization {
+    type Error = StoreError;
+    fn try_from(r: OrgRow) -> Result<Self, StoreError> {
+        Ok(Organization {
+            id: OrgId(r.id.0),
+            company_name: r.company_name,
+            email: Email::parse(&r.email).map_err(|_| corrupt("organizations.email"))?,
+            plan: r.plan,
+            subscription_status: SubscriptionStatus::parse(&r.subscription_status)
+                .map_err(|_| corrupt("organizations.subscription_status"))?,
+            trial_ends_at: r.trial_ends_at.map(|t| t.0),
+            current_period_end: r.current_period_end.map(|t| t.0),
+            employee_domains: serde_json::from_str(&r.employee_domains)
+                .map_err(|_| corrupt("organizations.employee_domains"))?,
+            created_at: r.created_at.0,
+            updated_at: r.updated_at.0,
+        })
+    }
+}
+
+#[derive(Queryable, Selectable, Insertable, Clone, Debug)]
+#[diesel(table_name = users)]
+pub struct UserRow {
+    pub id: DbUuid,
+    pub org_id: DbUuid,
+    pub email: String,
+    pub role: String,
+    pub created_at: DbTime,
+}
+
+impl From<&User> for UserRow {
+    fn from(u: &User) -> Self {
+        UserRow {
+            id: DbUuid(u.id.0),
+            org_id: DbUuid(u.org_id.0),
+            email: u.email.as_str().to_string(),
+            role: u.role.as_str().to_string(),
+            created_at: DbTime(u.created_at),
+        }
+    }
+}
+
+impl TryFrom<UserRow> for User {
+    type Error = StoreError;
+    fn try_from(r: UserRow) -> Result<Self, StoreError> {
+        Ok(User {
+            id: UserId(r.id.0),
+            org_id: OrgId(r.org_id.0),
+            email: Email::parse(&r.email).map_err(|_| corrupt("users.email"))?,
+            role: OrgRole::parse(&r.role).map_err(|_| corrupt("users.role"))?,
+            created_at: r.created_at.0,
+        })
+    }
+}
+
+#[derive(Queryable, Selectable, Insertable, Clone, Debug)]
+#[diesel(table_name = api_keys)]
+pub struct KeyRow {
+    pub id: DbUuid,
+    pub user_id: DbUuid,
+    pub org_id: DbUuid,
+    pub name: Option<String>,
+    pub prefix: String,
+    pub hash: Vec<u8>,
+    pub scopes: String,
+    pub expires_at: Option<DbTime>,
+    pub revoked_at: Option<DbTime>,
+    pub created_at: DbTime,
+}
+
+impl From<&ApiKey> for KeyRow {
+    fn from(k: &ApiKey) -> Self {
+        KeyRow {
+            id: DbUuid(k.id.0),
+            user_id: DbUuid(k.user_id.0),
+            org_id: DbUuid(k.org_id.0),
+            name: k.name.clone(),
+            prefix: k.prefix.clone(),
+            hash: k.hash.clone(),
+            scopes: k.scopes.to_strings().join(" "),
+            expires_at: k.expires_at.map(DbTime),
+            revoked_at: k.revoked_at.map(DbTime),
+            created_at: DbTime(k.created_at),
+        }
+    }
+}
+
+impl TryFrom<KeyRow> for ApiKey {
+    type Error = StoreError;
+    fn try_from(r: KeyRow) -> Result<Self, StoreError> {
+        let items: Vec<String> = r.scopes.split_whitespace().map(str::to_string).collect();
+        Ok(ApiKey {
+            id: ApiKeyId(r.id.0),
+            user_id: UserId(r.user_id.0),
+            org_id: OrgId(r.org_id.0),
+            name: r.name,
+            prefix: r.prefix,
+            hash: r.hash,
+            scopes: Scopes::parse(&items).map_err(|_| corrupt("api_keys.scopes"))?,
+            expires_at: r.expires_at.map(|t| t.0),
+            revoked_at: r.revoked_at.map(|t| t.0),
+            created_at: r.created_at.0,
+        })
+    }
+}
+
+#[derive(Queryable, Selectable, Insertable, AsChangeset, Clone, Debug)]
+#[diesel(table_name = persons, treat_none_as_null = true)]
+pub struct PersonRow {
+    pub id: DbUuid,
+    pub org_id: DbUuid,
+    pub human_id: DbUuid,
+    pub email: String,
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    pub external_id: Option<String>,
+    pub status: String,
+    pub archive_reason: Option<String>,
+    pub label_candidate: bool,
+    pub label_employee: bool,
+    pub tags: String,
+    pub joined_via: String,
+    pub shared_existing_profile: bool,
+    pub assessment_status: String,
+    pub assessment_completed_at: Option<DbTime>,
+    pub assessment_count: i64,
+    pub member_since: DbTime,
+    pub updated_at: DbTime,
+    pub archived_at: Option<DbTime>,
+    pub search_text: String,
+}
+
+/// The lower-cased text `q` searches (first name, last name, email).
+pub fn search_text(p: &Person) -> String {
+    format!(
+        "{} {} {}",
+        p.first_name.as_ref().map(|n| n.as_str()).unwrap_or(""),
+        p.last_name.as_ref().map(|n| n.as_str()).unwrap_or(""),
+        p.email.as_str()
+    )
+    .to_lowercase()
+}
+
+impl From<&Person> for PersonRow {
+    fn from(p: &Person) -> Self {
+        let tags: Vec<(String, String)> = p.tags.iter().map(|t| (t.id.to_string(), t.name.clone())).collect();
+        PersonRow {
+            id: DbUuid(p.id.0),
+            org_id: DbUuid(p.org_id.0),
+            human_id: DbUuid(p.human_id.0),
+            email: p.email.as_str().to_string(),
+            first_name: p.first_name.as_ref().map(|n| n.as_str().to_string()),
+            last_name: p.last_name.as_ref().map(|n| n.as_str().to_string()),
+            external_id: p.external_id.as_ref().map(|n| n.as_str().to_string()),
+            status: p.status.as_str().to_string(),
+            archive_reason: p.archive_reason.map(|r| r.as_str().to_string()),
+            label_candidate: p.labels.candidate,
+            label_employee: p.labels.employee,
+            tags: serde_json::to_string(&tags).unwrap_or_else(|_| "[]".into()),
+            joined_via: p.joined_via.as_str().to_string(),
+            shared_existing_profile: p.shared_existing_profile,
+            assessment_status: p.assessment.status.as_str().to_string(),
+            assessment_completed_at: p.assessment.completed_at.map(DbTime),
+            assessment_count: i64::from(p.assessment.count),
+            member_since: DbTime(p.member_since),
+            updated_at: DbTime(p.updated_at),
+            archived_at: p.archived_at.map(DbTime),
+            search_text: search_text(p),
+        }
+    }
+}
+
+impl TryFrom<PersonRow> for Person {
+    type Error = StoreError;
+    fn try_from(r: PersonRow) -> Result<Self, StoreError> {
+        let tags: Vec<(String, String)> = serde_json::from_str(&r.tags).map_err(|_| corrupt("persons.tags"))?;
+        let tags = tags
+            .into_iter()
+            .map(|(id, name)| Ok(Tag { id: id.parse().map_err(|_| corrupt("persons.tags id"))?, name }))
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        let name = |v: Option<String>, f: &str| -> Result<Option<PersonName>, StoreError> {
+            v.map(|s| PersonName::parse(&s).map_err(|_| corrupt(f))).transpose()
+        };
+        Ok(Person {
+            id: PersonId(r.id.0),
+            org_id: OrgId(r.org_id.0),
+            human_id: HumanId(r.human_id.0),
+            email: Email::parse(&r.email).map_err(|_| corrupt("persons.email"))?,
+            first_name: name(r.first_name, "persons.first_name")?,
+            last_name: name(r.last_name, "persons.last_name")?,
+            external_id: r
+                .external_id
+                .map(|s| ExternalId::parse(&s).map_err(|_| corrupt("persons.external_id")))
+                .transpose()?,
+            status: PersonStatus::parse(&r.status).map_err(|_| corrupt("persons.status"))?,
+            archive_reason: match r.archive_reason {
+                Some(s) => Some(ArchiveReason::parse(&s).ok_or_else(|| corrupt("persons.archive_reason"))?),
+                None => None,
+            },
+            labels: Labels { candidate: r.label_candidate, employee: r.label_employee },
+            tags,
+            joined_via: JoinedVia::parse(&r.joined_via).ok_or_else(|| corrupt("persons.joined_via"))?,
+            shared_existing_profile: r.shared_existing_profile,
+            assessment: AssessmentSummary {
+                status: AssessmentStatus::parse(&r.assessment_status)
+                    .map_err(|_| corrupt("persons.assessment_status"))?,
+                completed_at: r.assessment_completed_at.map(|t| t.0),
+                count: u32::try_from(r.assessment_count).map_err(|_| corrupt("persons.assessment_count"))?,
+            },
+            member_since: r.member_since.0,
+            updated_at: r.updated_at.0,
+            archived_at: r.archived_at.map(|t| t.0),
+        })
+    }
+}
+
+#[derive(Queryable, Selectable, Insertable, Clone, Debug)]
+#[diesel(table_name = teams)]
+pub struct TeamRow {
+    pub id: DbUuid,
+    pub org_id: DbUuid,
+    pub name: String,
+    pub created_at: DbTime,
+}
+
+#[derive(Queryable, Selectable, Insertable, Clone, Debug)]
+#[diesel(table_name = outbox_events)]
+pub struct EventRow {
+    pub id: DbUuid,
+    pub org_id: DbUuid,
+    pub event_type: String,
+    pub data: String,
+    pub created_at: DbTime,
+}
+
+pub fn event_type_parse(s: &str) -> Option<EventType> {
+    use EventType::*;
+    [
+        AssessmentCompleted,
+        PersonCreated,
+        PersonJoined,
+        PersonArchived,
+        InvitationAccepted,
+        InvitationRevoked,
+        InvitationExpired,
+        Ping,
+    ]
+    .into_iter()
+    .find(|t| t.as_str() == s)
+}
+
+#[derive(Queryable, Selectable, Insertable, AsChangeset, Clone, Debug)]
+#[diesel(table_name = idempotency_keys, treat_none_as_null = true)]
+pub struct IdemRow {
+    pub org_id: DbUuid,
+    pub path: String,
+    pub key: String,
+    pub request_hash: String,
+    pub response_status: Option<i32>,
+    pub response_body: Option<String>,
+    pub existing_resource: bool,
+    pub created_at: DbTime,
+}
+
+impl From<&IdempotencyRecord> for IdemRow {
+    fn from(r: &IdempotencyRecord) -> Self {
+        let (status, body, existing) = match &r.state {
+            IdempotencyState::InFlight => (None, None, false),
+            IdempotencyState::Done { status, body, existing_resource } => {
+                (Some(i32::from(*status)), Some(body.clone()), *existing_resource)
+            }
+        };
+        IdemRow {
+            org_id: DbUuid(r.org_id.0),
+            path: r.path.clone(),
+            key: r.key.clone(),
+            request_hash: r.request_hash.clone(),
+            response_status: status,
+            response_body: body,
+            existing_resource: existing,
+            created_at: DbTime(r.created_at),
+        }
+    }
+}
+
+impl TryFrom<IdemRow> for IdempotencyRecord {
+    type Error = StoreError;
+    fn try_from(r: IdemRow) -> Result<Self, StoreError> {
+        let state = match (r.response_status, r.response_body) {
+            (Some(s), Some(body)) => IdempotencyState::Done {
+                status: u16::try_from(s).map_err(|_| corrupt("idempotency_keys.response_status"))?,
+                body,
+                existing_resource: r.existing_resource,
+            },
+            _ => IdempotencyState::InFlight,
+        };
+        Ok(IdempotencyRecord {
+            org_id: OrgId(r.org_id.0),
+            path: r.path,
+            key: r.key,
+            request_hash: r.request_hash,
+            state,
+            created_at: r.created_at.0,
+        })
+    }
+}

@@ -1,0 +1,183 @@
+//! The schema, written by hand for both backends (migrations/postgres and migrations/sqlite create
+//! the same tables).
+#![allow(missing_docs)]
+
+diesel::table! {
+    use diesel::sql_types::*;
+    use crate::types::sql::{Uuid, Ts};
+    organizations (id) {
+        id -> Uuid,
+        company_name -> Text,
+        email -> Text,
+        plan -> Text,
+        subscription_status -> Text,
+        trial_ends_at -> Nullable<Ts>,
+        current_period_end -> Nullable<Ts>,
+        employee_domains -> Text,
+        created_at -> Ts,
+        updated_at -> Ts,
+    }
+}
+
+diesel::table! {
+    use diesel::sql_types::*;
+    use crate::types::sql::{Uuid, Ts};
+    users (id) {
+        id -> Uuid,
+        org_id -> Uuid,
+        email -> Text,
+        role -> Text,
+        created_at -> Ts,
+    }
+}
+
+diesel::table! {
+    use diesel::sql_types::*;
+    use crate::types::sql::{Uuid, Ts};
+    api_keys (id) {
+        id -> Uuid,
+        user_id -> Uuid,
+        org_id -> Uuid,
+        name -> Nullable<Text>,
+        prefix -> Text,
+        hash -> Binary,
+        scopes -> Text,
+        expires_at -> Nullable<Ts>,
+        revoked_at -> Nullable<Ts>,
+        created_at -> Ts,
+    }
+}
+
+diesel::table! {
+    use diesel::sql_types::*;
+    use crate::types::sql::{Uuid, Ts};
+    humans (id) {
+        id -> Uuid,
+        email -> Text,
+        created_at -> Ts,
+    }
+}
+
+diesel::table! {
+    use diesel::sql_types::*;
+    use crate::types::sql::{Uuid, Ts};
+    persons (id) {
+        id -> Uuid,
+        org_id -> Uuid,
+        human_id -> Uuid,
+        email -> Text,
+        first_name -> Nullable<Text>,
+        last_name -> Nullable<Text>,
+        external_id -> Nullable<Text>,
+        status -> Text,
+        archive_reason -> Nullable<Text>,
+        label_candidate -> Bool,
+        label_employee -> Bool,
+        tags -> Text,
+        joined_via -> Text,
+        shared_existing_profile -> Bool,
+        assessment_status -> Text,
+        assessment_completed_at -> Nullable<Ts>,
+        assessment_count -> BigInt,
+        member_since -> Ts,
+        updated_at -> Ts,
+        archived_at -> Nullable<Ts>,
+        search_text -> Text,
+    }
+}
+
+diesel::table! {
+    use diesel::sql_types::*;
+    use crate::types::sql::{Uuid, Ts};
+    tags (id) {
+        id -> Uuid,
+        org_id -> Uuid,
+        name -> Text,
+        name_key -> Text,
+        created_at -> Ts,
+    }
+}
+
+diesel::table! {
+    use diesel::sql_types::*;
+    use crate::types::sql::Uuid;
+    person_tags (person_id, tag_id) {
+        person_id -> Uuid,
+        tag_id -> Uuid,
+    }
+}
+
+diesel::table! {
+    use diesel::sql_types::*;
+    use crate::types::sql::{Uuid, Ts};
+    teams (id) {
+        id -> Uuid,
+        org_id -> Uuid,
+        name -> Text,
+        created_at -> Ts,
+    }
+}
+
+diesel::table! {
+    use diesel::sql_types::*;
+    use crate::types::sql::{Uuid, Ts};
+    team_members (team_id, person_id) {
+        team_id -> Uuid,
+        person_id -> Uuid,
+        created_at -> Ts,
+    }
+}
+
+diesel::table! {
+    use diesel::sql_types::*;
+    use crate::types::sql::{Uuid, Ts};
+    outbox_events (id) {
+        id -> Uuid,
+        org_id -> Uuid,
+        event_type -> Text,
+        data -> Text,
+        created_at -> Ts,
+    }
+}
+
+diesel::table! {
+    use diesel::sql_types::*;
+    use crate::types::sql::{Uuid, Ts};
+    idempotency_keys (org_id, path, key) {
+        org_id -> Uuid,
+        path -> Text,
+        key -> Text,
+        request_hash -> Text,
+        response_status -> Nullable<Integer>,
+        response_body -> Nullable<Text>,
+        existing_resource -> Bool,
+        created_at -> Ts,
+    }
+}
+
+diesel::table! {
+    settings (name) {
+        name -> Text,
+        value -> Text,
+    }
+}
+
+diesel::joinable!(api_keys -> users (user_id));
+diesel::joinable!(api_keys -> organizations (org_id));
+diesel::joinable!(person_tags -> persons (person_id));
+diesel::joinable!(person_tags -> tags (tag_id));
+
+diesel::allow_tables_to_appear_in_same_query!(
+    organizations,
+    users,
+    api_keys,
+    humans,
+    persons,
+    tags,
+    person_tags,
+    teams,
+    team_members,
+    outbox_events,
+    idempotency_keys,
+    settings,
+);

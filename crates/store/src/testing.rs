@@ -1,0 +1,82 @@
+//! Test support: a fresh PostgreSQL database per test (`TEST_DATABASE_URL` names a server and an
+//! existing database to connect to for `CREATE DATABASE`), or a fresh SQLite file.
+
+use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
+use talent_domain::errors::StoreError;
+
+/// A database made for one test; [`TestDb::drop_db`] removes it.
+#[derive(Debug, Clone)]
+pub struct TestDb {
+    /// `DATABASE_URL` of the fresh database.
+    pub url: String,
+    admin_url: Option<String>,
+    name: String,
+}
+
+fn internal(e: impl std::fmt::Display) -> StoreError {
+    StoreError::Internal(e.to_string())
+}
+
+/// Replaces the database name of a PostgreSQL URL (`postgres://user@host:port/db?params`).
+pub fn with_database(url: &str, db: &str) -> String {
+    let (base, query) = match url.split_once('?') {
+        Some((b, q)) => (b, Some(q)),
+        None => (url, None),
+    };
+    let scheme_end = base.find("://").map(|i| i + 3).unwrap_or(0);
+    let host_part_end = base[scheme_end..].find('/').map(|i| i + scheme_end).unwrap_or(base.len());
+    let mut out = format!("{}/{}", &base[..host_part_end], db);
+    if let Some(q) = query {
+        out.push('?');
+        out.push_str(q);
+    }
+    out
+}
+
+impl TestDb {
+    /// A new, empty PostgreSQL database on the server of `admin_url`.
+    pub async fn postgres(admin_url: &str) -> Result<TestDb, StoreError> {
+        let name = format!("talent_t_{}", uuid::Uuid::new_v4().simple());
+        let mut c = AsyncPgConnection::establish(admin_url).await.map_err(internal)?;
+        c.batch_execute(&format!("CREATE DATABASE {name}")).await.map_err(internal)?;
+        Ok(TestDb { url: with_database(admin_url, &name), admin_url: Some(admin_url.to_string()), name })
+    }
+
+    /// A new SQLite file under `dir`.
+    pub fn sqlite(dir: &std::path::Path) -> TestDb {
+        let name = format!("talent_t_{}.db", uuid::Uuid::new_v4().simple());
+        let path = dir.join(&name);
+        TestDb { url: format!("sqlite://{}", path.display()), admin_url: None, name: path.display().to_string() }
+    }
+
+    /// Removes the database (PostgreSQL: `DROP DATABASE ... WITH (FORCE)`; SQLite: the files).
+    pub async fn drop_db(self) -> Result<(), StoreError> {
+        match self.admin_url {
+            Some(admin) => {
+                let mut c = AsyncPgConnection::establish(&admin).await.map_err(internal)?;
+                c.batch_execute(&format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name)).await.map_err(internal)
+            }
+            None => {
+                for suffix in ["", "-wal", "-shm"] {
+                    let _ = std::fs::remove_file(format!("{}{suffix}", self.name));
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_database;
+
+    #[test]
+    fn replaces_the_database_name() {
+        assert_eq!(
+            with_database("postgres://postgres@127.0.0.1:5432/test", "x"),
+            "postgres://postgres@127.0.0.1:5432/x"
+        );
+        assert_eq!(with_database("postgres://h/test?sslmode=disable", "x"), "postgres://h/x?sslmode=disable");
+        assert_eq!(with_database("postgres://h", "x"), "postgres://h/x");
+    }
+}

@@ -1,0 +1,681 @@
+//! The [`Tx`] port implemented once, expanded per backend by `impl_tx!` (the same query code runs
+//! on PostgreSQL and SQLite; anything that exists on one backend only fails to compile here).
+//! Backend-specific pieces (row locks) are inherent methods of each connection's `DbTx`.
+
+use crate::rows::*;
+use crate::schema::*;
+use crate::types::{DbTime, DbUuid};
+use diesel::prelude::*;
+use diesel::result::{DatabaseErrorKind, Error as DieselError};
+use diesel_async::RunQueryDsl;
+use talent_domain::errors::StoreError;
+use talent_domain::ids::*;
+use talent_domain::model::*;
+use talent_domain::ports::*;
+use talent_domain::values::*;
+use time::OffsetDateTime;
+
+/// Maps diesel's errors onto the port's: unique violations become `UniqueViolation`.
+pub fn db_err(e: DieselError) -> StoreError {
+    match e {
+        DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _) => StoreError::UniqueViolation,
+        other => StoreError::Internal(other.to_string()),
+    }
+}
+
+/// A transaction on one connection of backend `C`.
+pub struct DbTx<'c, C> {
+    /// The connection, inside a transaction.
+    pub conn: &'c mut C,
+}
+
+/// Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`.
+fn like_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    for c in s.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+macro_rules! impl_tx {
+    ($conn:ty) => {
+        impl<'c> Tx for DbTx<'c, $conn> {
+            fn insert_org<'a>(&'a mut self, org: &'a Organization) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::insert_into(organizations::table)
+                        .values(OrgRow::from(org))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn update_org<'a>(&'a mut self, org: &'a Organization) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::update(organizations::table.find(DbUuid(org.id.0)))
+                        .set(OrgRow::from(org))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn get_org(&mut self, id: OrgId) -> BoxFuture<'_, StoreResult<Option<Organization>>> {
+                Box::pin(async move {
+                    organizations::table
+                        .find(DbUuid(id.0))
+                        .select(OrgRow::as_select())
+                        .first(self.conn)
+                        .await
+                        .optional()
+                        .map_err(db_err)?
+                        .map(Organization::try_from)
+                        .transpose()
+                })
+            }
+
+            fn lock_org(&mut self, id: OrgId) -> BoxFuture<'_, StoreResult<Option<Organization>>> {
+                Box::pin(async move { self.lock_org_row(id).await?.map(Organization::try_from).transpose() })
+            }
+
+            fn find_org_by_name<'a>(&'a mut self, name: &'a str) -> BoxFuture<'a, StoreResult<Option<Organization>>> {
+                Box::pin(async move {
+                    organizations::table
+                        .filter(organizations::company_name.eq(name))
+                        .order(organizations::created_at.asc())
+                        .select(OrgRow::as_select())
+                        .first(self.conn)
+                        .await
+                        .optional()
+                        .map_err(db_err)?
+                        .map(Organization::try_from)
+                        .transpose()
+                })
+            }
+
+            fn count_active_persons(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<u32>> {
+                Box::pin(async move {
+                    let n: i64 = persons::table
+                        .filter(persons::org_id.eq(DbUuid(org.0)))
+                        .filter(persons::status.eq("active"))
+                        .count()
+                        .get_result(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(u32::try_from(n).unwrap_or(u32::MAX))
+                })
+            }
+
+            fn insert_user<'a>(&'a mut self, user: &'a User) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::insert_into(users::table)
+                        .values(UserRow::from(user))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn get_user(&mut self, id: UserId) -> BoxFuture<'_, StoreResult<Option<User>>> {
+                Box::pin(async move {
+                    users::table
+                        .find(DbUuid(id.0))
+                        .select(UserRow::as_select())
+                        .first(self.conn)
+                        .await
+                        .optional()
+                        .map_err(db_err)?
+                        .map(User::try_from)
+                        .transpose()
+                })
+            }
+
+            fn users_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<User>>> {
+                Box::pin(async move {
+                    users::table
+                        .filter(users::org_id.eq(DbUuid(org.0)))
+                        .order((users::created_at.asc(), users::id.asc()))
+                        .select(UserRow::as_select())
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?
+                        .into_iter()
+                        .map(User::try_from)
+                        .collect()
+                })
+            }
+
+            fn insert_api_key<'a>(&'a mut self, key: &'a ApiKey) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::insert_into(api_keys::table)
+                        .values(KeyRow::from(key))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn get_api_key(&mut self, id: ApiKeyId) -> BoxFuture<'_, StoreResult<Option<ApiKey>>> {
+                Box::pin(async move {
+                    api_keys::table
+                        .find(DbUuid(id.0))
+                        .select(KeyRow::as_select())
+                        .first(self.conn)
+                        .await
+                        .optional()
+                        .map_err(db_err)?
+                        .map(ApiKey::try_from)
+                        .transpose()
+                })
+            }
+
+            fn api_keys_of_user(&mut self, user: UserId) -> BoxFuture<'_, StoreResult<Vec<ApiKey>>> {
+                Box::pin(async move {
+                    api_keys::table
+                        .filter(api_keys::user_id.eq(DbUuid(user.0)))
+                        .order((api_keys::created_at.asc(), api_keys::id.asc()))
+                        .select(KeyRow::as_select())
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?
+                        .into_iter()
+                        .map(ApiKey::try_from)
+                        .collect()
+                })
+            }
+
+            fn revoke_api_key(&mut self, id: ApiKeyId, at: OffsetDateTime) -> BoxFuture<'_, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::update(api_keys::table.find(DbUuid(id.0)))
+                        .set(api_keys::revoked_at.eq(Some(DbTime(at))))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn key_context<'a>(&'a mut self, prefix: &'a str) -> BoxFuture<'a, StoreResult<Option<KeyContext>>> {
+                Box::pin(async move {
+                    let row: Option<(KeyRow, String, OrgRow)> = api_keys::table
+                        .inner_join(users::table)
+                        .inner_join(organizations::table)
+                        .filter(api_keys::prefix.eq(prefix))
+                        .select((KeyRow::as_select(), users::role, OrgRow::as_select()))
+                        .first(self.conn)
+                        .await
+                        .optional()
+                        .map_err(db_err)?;
+                    let Some((k, role, o)) = row else { return Ok(None) };
+                    Ok(Some(KeyContext {
+                        key: ApiKey::try_from(k)?,
+                        role: OrgRole::parse(&role).map_err(|_| StoreError::Internal("corrupt users.role".into()))?,
+                        org: Organization::try_from(o)?,
+                    }))
+                })
+            }
+
+            fn ensure_human<'a>(
+                &'a mut self,
+                new_id: HumanId,
+                email: &'a Email,
+                now: OffsetDateTime,
+            ) -> BoxFuture<'a, StoreResult<HumanId>> {
+                Box::pin(async move {
+                    diesel::insert_into(humans::table)
+                        .values((
+                            humans::id.eq(DbUuid(new_id.0)),
+                            humans::email.eq(email.as_str()),
+                            humans::created_at.eq(DbTime(now)),
+                        ))
+                        .on_conflict(humans::email)
+                        .do_nothing()
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    let id: DbUuid = humans::table
+                        .filter(humans::email.eq(email.as_str()))
+                        .select(humans::id)
+                        .first(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(HumanId(id.0))
+                })
+            }
+
+            fn person_by_email<'a>(
+                &'a mut self,
+                org: OrgId,
+                email: &'a Email,
+            ) -> BoxFuture<'a, StoreResult<Option<Person>>> {
+                Box::pin(async move {
+                    persons::table
+                        .filter(persons::org_id.eq(DbUuid(org.0)))
+                        .filter(persons::email.eq(email.as_str()))
+                        .select(PersonRow::as_select())
+                        .first(self.conn)
+                        .await
+                        .optional()
+                        .map_err(db_err)?
+                        .map(Person::try_from)
+                        .transpose()
+                })
+            }
+
+            fn person_by_id(&mut self, org: OrgId, id: PersonId) -> BoxFuture<'_, StoreResult<Option<Person>>> {
+                Box::pin(async move {
+                    persons::table
+                        .find(DbUuid(id.0))
+                        .filter(persons::org_id.eq(DbUuid(org.0)))
+                        .select(PersonRow::as_select())
+                        .first(self.conn)
+                        .await
+                        .optional()
+                        .map_err(db_err)?
+                        .map(Person::try_from)
+                        .transpose()
+                })
+            }
+
+            fn person_by_id_any(&mut self, id: PersonId) -> BoxFuture<'_, StoreResult<Option<Person>>> {
+                Box::pin(async move {
+                    persons::table
+                        .find(DbUuid(id.0))
+                        .select(PersonRow::as_select())
+                        .first(self.conn)
+                        .await
+                        .optional()
+                        .map_err(db_err)?
+                        .map(Person::try_from)
+                        .transpose()
+                })
+            }
+
+            fn insert_person<'a>(&'a mut self, p: &'a Person) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::insert_into(persons::table)
+                        .values(PersonRow::from(p))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    self.write_person_tags(p).await
+                })
+            }
+
+            fn update_person<'a>(&'a mut self, p: &'a Person) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::update(persons::table.find(DbUuid(p.id.0)))
+                        .set(PersonRow::from(p))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    diesel::delete(person_tags::table.filter(person_tags::person_id.eq(DbUuid(p.id.0))))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    self.write_person_tags(p).await
+                })
+            }
+
+            fn resolve_tags<'a>(
+                &'a mut self,
+                org: OrgId,
+                names: &'a [(TagName, TagId)],
+                now: OffsetDateTime,
+            ) -> BoxFuture<'a, StoreResult<Vec<Tag>>> {
+                Box::pin(async move {
+                    let mut out = Vec::with_capacity(names.len());
+                    for (name, id) in names {
+                        diesel::insert_into(tags::table)
+                            .values((
+                                tags::id.eq(DbUuid(id.0)),
+                                tags::org_id.eq(DbUuid(org.0)),
+                                tags::name.eq(name.as_str()),
+                                tags::name_key.eq(name.key()),
+                                tags::created_at.eq(DbTime(now)),
+                            ))
+                            .on_conflict((tags::org_id, tags::name_key))
+                            .do_nothing()
+                            .execute(self.conn)
+                            .await
+                            .map_err(db_err)?;
+                        let (tid, tname): (DbUuid, String) = tags::table
+                            .filter(tags::org_id.eq(DbUuid(org.0)))
+                            .filter(tags::name_key.eq(name.key()))
+                            .select((tags::id, tags::name))
+                            .first(self.conn)
+                            .await
+                            .map_err(db_err)?;
+                        out.push(Tag { id: TagId(tid.0), name: tname });
+                    }
+                    Ok(out)
+                })
+            }
+
+            fn list_persons<'a>(&'a mut self, q: &'a PersonQuery) -> BoxFuture<'a, StoreResult<Vec<Person>>> {
+                Box::pin(async move {
+                    let status = q.status.unwrap_or(PersonStatus::Active).as_str();
+                    let mut query = persons::table.filter(persons::status.eq(status)).into_boxed();
+                    if let Some(org) = q.org_id {
+                        query = query.filter(persons::org_id.eq(DbUuid(org.0)));
+                    }
+                    if let Some(b) = q.before_id {
+                        query = query.filter(persons::id.lt(DbUuid(b.0)));
+                    }
+                    if let Some(e) = &q.email {
+                        query = query.filter(persons::email.eq(e.as_str().to_string()));
+                    }
+                    if let Some(x) = &q.external_id {
+                        query = query.filter(persons::external_id.eq(x.clone()));
+                    }
+                    if let Some(s) = q.assessment_status {
+                        query = query.filter(persons::assessment_status.eq(s.as_str()));
+                    }
+                    match q.label {
+                        None => {}
+                        Some(LabelFilter::Candidate) => query = query.filter(persons::label_candidate.eq(true)),
+                        Some(LabelFilter::Employee) => query = query.filter(persons::label_employee.eq(true)),
+                        Some(LabelFilter::Other) => {
+                            query = query
+                                .filter(persons::label_candidate.eq(false))
+                                .filter(persons::label_employee.eq(false))
+                        }
+                    }
+                    if let Some(u) = q.updated_after {
+                        query = query.filter(persons::updated_at.gt(DbTime(u)));
+                    }
+                    if let Some(needle) = &q.q {
+                        let pattern = format!("%{}%", like_escape(needle));
+                        query = query.filter(persons::search_text.like(pattern).escape('\\'));
+                    }
+                    if let Some(key) = &q.tag_key {
+                        let mut sub = person_tags::table
+                            .inner_join(tags::table)
+                            .filter(tags::name_key.eq(key.clone()))
+                            .select(person_tags::person_id)
+                            .into_boxed();
+                        if let Some(org) = q.org_id {
+                            sub = sub.filter(tags::org_id.eq(DbUuid(org.0)));
+                        }
+                        query = query.filter(persons::id.eq_any(sub));
+                    }
+                    query
+                        .order(persons::id.desc())
+                        .limit(i64::from(q.limit))
+                        .select(PersonRow::as_select())
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?
+                        .into_iter()
+                        .map(Person::try_from)
+                        .collect()
+                })
+            }
+
+            fn insert_team<'a>(&'a mut self, team: &'a Team) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::insert_into(teams::table)
+                        .values(TeamRow {
+                            id: DbUuid(team.id.0),
+                            org_id: DbUuid(team.org_id.0),
+                            name: team.name.clone(),
+                            created_at: DbTime(team.created_at),
+                        })
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn get_team(&mut self, id: TeamId) -> BoxFuture<'_, StoreResult<Option<Team>>> {
+                Box::pin(async move {
+                    Ok(teams::table
+                        .find(DbUuid(id.0))
+                        .select(TeamRow::as_select())
+                        .first(self.conn)
+                        .await
+                        .optional()
+                        .map_err(db_err)?
+                        .map(|r| Team {
+                            id: TeamId(r.id.0),
+                            org_id: OrgId(r.org_id.0),
+                            name: r.name,
+                            created_at: r.created_at.0,
+                        }))
+                })
+            }
+
+            fn add_team_member(
+                &mut self,
+                team: TeamId,
+                person: PersonId,
+                at: OffsetDateTime,
+            ) -> BoxFuture<'_, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::insert_into(team_members::table)
+                        .values((
+                            team_members::team_id.eq(DbUuid(team.0)),
+                            team_members::person_id.eq(DbUuid(person.0)),
+                            team_members::created_at.eq(DbTime(at)),
+                        ))
+                        .on_conflict_do_nothing()
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn team_members(&mut self, team: TeamId) -> BoxFuture<'_, StoreResult<Vec<PersonId>>> {
+                Box::pin(async move {
+                    let v: Vec<DbUuid> = team_members::table
+                        .filter(team_members::team_id.eq(DbUuid(team.0)))
+                        .order((team_members::created_at.asc(), team_members::person_id.asc()))
+                        .select(team_members::person_id)
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(v.into_iter().map(|u| PersonId(u.0)).collect())
+                })
+            }
+
+            fn remove_person_from_teams(&mut self, person: PersonId) -> BoxFuture<'_, StoreResult<u64>> {
+                Box::pin(async move {
+                    let n = diesel::delete(team_members::table.filter(team_members::person_id.eq(DbUuid(person.0))))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(n as u64)
+                })
+            }
+
+            fn append_event<'a>(&'a mut self, e: &'a OutboxEvent) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::insert_into(outbox_events::table)
+                        .values(EventRow {
+                            id: DbUuid(e.id.0),
+                            org_id: DbUuid(e.org_id.0),
+                            event_type: e.event_type.as_str().to_string(),
+                            data: e.data.to_string(),
+                            created_at: DbTime(e.created_at),
+                        })
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn events_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<OutboxEvent>>> {
+                Box::pin(async move {
+                    let rows: Vec<EventRow> = outbox_events::table
+                        .filter(outbox_events::org_id.eq(DbUuid(org.0)))
+                        .order((outbox_events::created_at.asc(), outbox_events::id.asc()))
+                        .select(EventRow::as_select())
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    rows.into_iter()
+                        .map(|r| {
+                            Ok(OutboxEvent {
+                                id: EventId(r.id.0),
+                                org_id: OrgId(r.org_id.0),
+                                event_type: event_type_parse(&r.event_type)
+                                    .ok_or_else(|| StoreError::Internal("corrupt outbox_events.event_type".into()))?,
+                                data: serde_json::from_str(&r.data)
+                                    .map_err(|_| StoreError::Internal("corrupt outbox_events.data".into()))?,
+                                created_at: r.created_at.0,
+                            })
+                        })
+                        .collect()
+                })
+            }
+
+            fn idem_get<'a>(
+                &'a mut self,
+                org: OrgId,
+                path: &'a str,
+                key: &'a str,
+            ) -> BoxFuture<'a, StoreResult<Option<IdempotencyRecord>>> {
+                Box::pin(async move {
+                    idempotency_keys::table
+                        .find((DbUuid(org.0), path, key))
+                        .select(IdemRow::as_select())
+                        .first(self.conn)
+                        .await
+                        .optional()
+                        .map_err(db_err)?
+                        .map(IdempotencyRecord::try_from)
+                        .transpose()
+                })
+            }
+
+            fn idem_insert<'a>(&'a mut self, r: &'a IdempotencyRecord) -> BoxFuture<'a, StoreResult<bool>> {
+                Box::pin(async move {
+                    let n = diesel::insert_into(idempotency_keys::table)
+                        .values(IdemRow::from(r))
+                        .on_conflict_do_nothing()
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(n == 1)
+                })
+            }
+
+            fn idem_update<'a>(&'a mut self, r: &'a IdempotencyRecord) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::update(idempotency_keys::table.find((DbUuid(r.org_id.0), r.path.as_str(), r.key.as_str())))
+                        .set(IdemRow::from(r))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn idem_delete<'a>(
+                &'a mut self,
+                org: OrgId,
+                path: &'a str,
+                key: &'a str,
+            ) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::delete(idempotency_keys::table.find((DbUuid(org.0), path, key)))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn idem_purge(&mut self, before: OffsetDateTime) -> BoxFuture<'_, StoreResult<u64>> {
+                Box::pin(async move {
+                    let n =
+                        diesel::delete(idempotency_keys::table.filter(idempotency_keys::created_at.lt(DbTime(before))))
+                            .execute(self.conn)
+                            .await
+                            .map_err(db_err)?;
+                    Ok(n as u64)
+                })
+            }
+
+            fn setting_get_or_insert<'a>(
+                &'a mut self,
+                name: &'a str,
+                value: &'a str,
+            ) -> BoxFuture<'a, StoreResult<String>> {
+                Box::pin(async move {
+                    diesel::insert_into(settings::table)
+                        .values((settings::name.eq(name), settings::value.eq(value)))
+                        .on_conflict_do_nothing()
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    settings::table.find(name).select(settings::value).first(self.conn).await.map_err(db_err)
+                })
+            }
+        }
+
+        impl<'c> DbTx<'c, $conn> {
+            async fn write_person_tags(&mut self, p: &Person) -> StoreResult<()> {
+                if p.tags.is_empty() {
+                    return Ok(());
+                }
+                let rows: Vec<_> = p
+                    .tags
+                    .iter()
+                    .map(|t| (person_tags::person_id.eq(DbUuid(p.id.0)), person_tags::tag_id.eq(DbUuid(t.id.0))))
+                    .collect();
+                for r in rows {
+                    diesel::insert_into(person_tags::table)
+                        .values(r)
+                        .on_conflict_do_nothing()
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                }
+                Ok(())
+            }
+        }
+    };
+}
+
+impl_tx!(diesel_async::AsyncPgConnection);
+impl_tx!(crate::SqliteConn);
+
+impl DbTx<'_, diesel_async::AsyncPgConnection> {
+    /// `SELECT ... FOR UPDATE`: serializes use cases that check per-organization limits.
+    async fn lock_org_row(&mut self, id: OrgId) -> StoreResult<Option<OrgRow>> {
+        organizations::table
+            .find(DbUuid(id.0))
+            .select(OrgRow::as_select())
+            .for_update()
+            .first(self.conn)
+            .await
+            .optional()
+            .map_err(db_err)
+    }
+}
+
+impl DbTx<'_, crate::SqliteConn> {
+    /// SQLite write transactions are `BEGIN IMMEDIATE`: the database-wide write lock is already
+    /// held, so a plain read suffices.
+    async fn lock_org_row(&mut self, id: OrgId) -> StoreResult<Option<OrgRow>> {
+        organizations::table
+            .find(DbUuid(id.0))
+            .select(OrgRow::as_select())
+            .first(self.conn)
+            .await
+            .optional()
+            .map_err(db_err)
+    }
+}

@@ -1,0 +1,12 @@
+DROP TABLE settings;
+DROP TABLE idempotency_keys;
+DROP TABLE outbox_events;
+DROP TABLE team_members;
+DROP TABLE teams;
+DROP TABLE person_tags;
+DROP TABLE tags;
+DROP TABLE persons;
+DROP TABLE humans;
+DROP TABLE api_keys;
+DROP TABLE users;
+DROP TABLE organizations;
