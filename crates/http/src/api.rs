@@ -337,3 +337,96 @@ pub async fn list_persons<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequ
         "pagination": { "hasMore": page.has_more, "nextCursor": next },
     })))
 }
+
+#[cfg(test)]
+mod fuzz {
+    //! Garbage in, clear error out: mutated request bodies and query values never panic (the
+    //! standards' "fuzz the parsers and request bodies"; deterministic, so CI is repeatable).
+    use super::*;
+    use actix_web::test::TestRequest;
+
+    /// xorshift64*: a tiny deterministic generator for mutations.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n.max(1) as u64) as usize
+        }
+    }
+
+    const SEEDS: [&str; 4] = [
+        r#"{"email":"a@b.co","firstName":"Ada","lastName":"L","externalId":"x1","labels":["candidate","employee"],"tags":["a","B"],"invitation":{"create":true,"sendEmail":false,"expiresInDays":14}}"#,
+        r#"{"externalId":null,"firstName":"A","labels":[],"tags":["x"]}"#,
+        r#"{"email":"é@ü.de","tags":["😀","\u0000"]}"#,
+        r#"[1,2,{"a":{"b":[null,true,1e999]}}]"#,
+    ];
+    const TOKENS: [&str; 14] =
+        ["{", "}", "[", "]", ",", ":", "\"", "null", "true", "-1", "1e309", "\"\\ud800\"", "\u{0}", "\"email\""];
+
+    fn mutate(rng: &mut Rng, seed: &str) -> Vec<u8> {
+        let mut b = seed.as_bytes().to_vec();
+        for _ in 0..=rng.below(4) {
+            match rng.below(4) {
+                0 if !b.is_empty() => {
+                    let i = rng.below(b.len());
+                    b[i] = rng.next() as u8;
+                }
+                1 if !b.is_empty() => {
+                    let n = rng.below(b.len());
+                    b.truncate(n);
+                }
+                2 => {
+                    let i = rng.below(b.len() + 1);
+                    let t = TOKENS[rng.below(TOKENS.len())].as_bytes();
+                    b.splice(i..i, t.iter().copied());
+                }
+                _ => {
+                    let i = rng.below(b.len() + 1);
+                    b.splice(i..i, std::iter::repeat_n(b'a', rng.below(300)));
+                }
+            }
+        }
+        b
+    }
+
+    #[test]
+    fn mutated_bodies_get_errors_not_panics() {
+        let req = TestRequest::default().insert_header(("content-type", "application/json")).to_http_request();
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut accepted = 0;
+        for i in 0..20_000 {
+            let body = mutate(&mut rng, SEEDS[i % SEEDS.len()]);
+            if let Ok(v) = parse_json::<PersonImportIn>(&req, &body) {
+                if v.try_into_domain().is_ok() {
+                    accepted += 1;
+                }
+            }
+            if let Ok(v) = parse_json::<PersonPatchIn>(&req, &body) {
+                let _ = v.try_into_domain();
+            }
+            let _ = crate::idempotency::request_hash(&body);
+        }
+        assert!(accepted > 0, "some mutations stay valid");
+    }
+
+    #[test]
+    fn garbage_values_of_value_objects_are_errors() {
+        let mut rng = Rng(42);
+        for _ in 0..20_000 {
+            let len = rng.below(80);
+            let s: String = (0..len).map(|_| char::from_u32(rng.next() as u32 % 0x11_0000).unwrap_or('x')).collect();
+            let _ = Email::parse(&s);
+            let _ = PersonName::parse(&s);
+            let _ = TagName::parse(&s);
+            let _ = talent_domain::timefmt::parse(&s);
+            let _ = talent_domain::usecases::access::key_prefix(&s);
+            let codec = crate::cursor::CursorCodec::new(b"k");
+            assert_eq!(codec.decode(&s, ""), None);
+        }
+    }
+}

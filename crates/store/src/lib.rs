@@ -194,7 +194,7 @@ impl Store for DbStore {
                     let mut pooled = pool.get().await.map_err(|e| E::from(internal(e)))?;
                     let conn: &mut AsyncPgConnection = &mut pooled;
                     conn.transaction(async move |c| {
-                        let mut tx = DbTx { conn: c };
+                        let mut tx = DbTx { conn: c, write: true };
                         f(&mut tx).await.map_err(TxError::App)
                     })
                     .await
@@ -204,7 +204,7 @@ impl Store for DbStore {
                     let mut pooled = pool.get().await.map_err(|e| E::from(internal(e)))?;
                     let conn: &mut SqliteConn = &mut pooled;
                     conn.immediate_transaction(async move |c| {
-                        let mut tx = DbTx { conn: c };
+                        let mut tx = DbTx { conn: c, write: true };
                         f(&mut tx).await.map_err(TxError::App)
                     })
                     .await
@@ -226,12 +226,12 @@ impl Store for DbStore {
             match pools {
                 Pools::Pg(pool) => {
                     let mut conn = pool.get().await.map_err(|e| E::from(internal(e)))?;
-                    let mut tx = DbTx { conn: &mut *conn };
+                    let mut tx = DbTx { conn: &mut *conn, write: false };
                     f(&mut tx).await
                 }
                 Pools::Sqlite(pool) => {
                     let mut conn = pool.get().await.map_err(|e| E::from(internal(e)))?;
-                    let mut tx = DbTx { conn: &mut *conn };
+                    let mut tx = DbTx { conn: &mut *conn, write: false };
                     f(&mut tx).await
                 }
             }

@@ -27,6 +27,17 @@ pub fn db_err(e: DieselError) -> StoreError {
 pub struct DbTx<'c, C> {
     /// The connection, inside a transaction.
     pub conn: &'c mut C,
+    /// A read-write transaction ([`Store::write`]): on PostgreSQL, reads of rows that a use case
+    /// may then update (persons, idempotency records) lock them (`FOR UPDATE`), so concurrent
+    /// read-modify-write use cases of one row are serialized as they are on SQLite.
+    pub write: bool,
+}
+
+/// A person lookup whose row a use case may update next.
+enum PersonKey<'a> {
+    Id(OrgId, PersonId),
+    AnyOrg(PersonId),
+    Email(OrgId, &'a Email),
 }
 
 /// Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`.
@@ -257,6 +268,7 @@ macro_rules! impl_tx {
                 email: &'a Email,
             ) -> BoxFuture<'a, StoreResult<Option<Person>>> {
                 Box::pin(async move {
+                    self.lock_person_row(PersonKey::Email(org, email)).await?;
                     persons::table
                         .filter(persons::org_id.eq(DbUuid(org.0)))
                         .filter(persons::email.eq(email.as_str()))
@@ -272,6 +284,7 @@ macro_rules! impl_tx {
 
             fn person_by_id(&mut self, org: OrgId, id: PersonId) -> BoxFuture<'_, StoreResult<Option<Person>>> {
                 Box::pin(async move {
+                    self.lock_person_row(PersonKey::Id(org, id)).await?;
                     persons::table
                         .find(DbUuid(id.0))
                         .filter(persons::org_id.eq(DbUuid(org.0)))
@@ -287,6 +300,7 @@ macro_rules! impl_tx {
 
             fn person_by_id_any(&mut self, id: PersonId) -> BoxFuture<'_, StoreResult<Option<Person>>> {
                 Box::pin(async move {
+                    self.lock_person_row(PersonKey::AnyOrg(id)).await?;
                     persons::table
                         .find(DbUuid(id.0))
                         .select(PersonRow::as_select())
@@ -332,8 +346,12 @@ macro_rules! impl_tx {
                 now: OffsetDateTime,
             ) -> BoxFuture<'a, StoreResult<Vec<Tag>>> {
                 Box::pin(async move {
-                    let mut out = Vec::with_capacity(names.len());
-                    for (name, id) in names {
+                    // Insert in one global order (by key; stable, so the first spelling of a call
+                    // still wins): concurrent transactions inserting the same new tags in
+                    // different orders would otherwise deadlock on PostgreSQL.
+                    let mut by_key: Vec<&(TagName, TagId)> = names.iter().collect();
+                    by_key.sort_by_key(|(name, _)| name.key());
+                    for (name, id) in by_key {
                         diesel::insert_into(tags::table)
                             .values((
                                 tags::id.eq(DbUuid(id.0)),
@@ -347,6 +365,9 @@ macro_rules! impl_tx {
                             .execute(self.conn)
                             .await
                             .map_err(db_err)?;
+                    }
+                    let mut out = Vec::with_capacity(names.len());
+                    for (name, _) in names {
                         let (tid, tname): (DbUuid, String) = tags::table
                             .filter(tags::org_id.eq(DbUuid(org.0)))
                             .filter(tags::name_key.eq(name.key()))
@@ -547,6 +568,7 @@ macro_rules! impl_tx {
                 key: &'a str,
             ) -> BoxFuture<'a, StoreResult<Option<IdempotencyRecord>>> {
                 Box::pin(async move {
+                    self.lock_idem_row(org, path, key).await?;
                     idempotency_keys::table
                         .find((DbUuid(org.0), path, key))
                         .select(IdemRow::as_select())
@@ -666,7 +688,66 @@ impl DbTx<'_, diesel_async::AsyncPgConnection> {
     }
 }
 
+impl DbTx<'_, diesel_async::AsyncPgConnection> {
+    /// In a write transaction, `SELECT ... FOR UPDATE` of the person row a use case reads to
+    /// update: without it, a concurrent patch and archive of one person both commit and the last
+    /// writer silently undoes the other (an archived person back to active, D13 bypassed).
+    async fn lock_person_row(&mut self, key: PersonKey<'_>) -> StoreResult<()> {
+        if !self.write {
+            return Ok(());
+        }
+        let q = persons::table.select(persons::id);
+        match key {
+            PersonKey::Id(org, id) => {
+                q.filter(persons::id.eq(DbUuid(id.0)))
+                    .filter(persons::org_id.eq(DbUuid(org.0)))
+                    .for_update()
+                    .load::<DbUuid>(self.conn)
+                    .await
+            }
+            PersonKey::AnyOrg(id) => {
+                q.filter(persons::id.eq(DbUuid(id.0))).for_update().load::<DbUuid>(self.conn).await
+            }
+            PersonKey::Email(org, email) => {
+                q.filter(persons::org_id.eq(DbUuid(org.0)))
+                    .filter(persons::email.eq(email.as_str()))
+                    .for_update()
+                    .load::<DbUuid>(self.conn)
+                    .await
+            }
+        }
+        .map_err(db_err)?;
+        Ok(())
+    }
+
+    /// In a write transaction, `SELECT ... FOR UPDATE` of an idempotency record: an abandoned or
+    /// expired record is taken over by one request only.
+    async fn lock_idem_row(&mut self, org: OrgId, path: &str, key: &str) -> StoreResult<()> {
+        if !self.write {
+            return Ok(());
+        }
+        idempotency_keys::table
+            .find((DbUuid(org.0), path, key))
+            .select(idempotency_keys::org_id)
+            .for_update()
+            .load::<DbUuid>(self.conn)
+            .await
+            .map_err(db_err)?;
+        Ok(())
+    }
+}
+
 impl DbTx<'_, crate::SqliteConn> {
+    /// Writers are serialized by `BEGIN IMMEDIATE`: nothing to lock.
+    async fn lock_person_row(&mut self, _key: PersonKey<'_>) -> StoreResult<()> {
+        Ok(())
+    }
+
+    /// Writers are serialized by `BEGIN IMMEDIATE`: nothing to lock.
+    async fn lock_idem_row(&mut self, _org: OrgId, _path: &str, _key: &str) -> StoreResult<()> {
+        Ok(())
+    }
+
     /// SQLite write transactions are `BEGIN IMMEDIATE`: the database-wide write lock is already
     /// held, so a plain read suffices.
     async fn lock_org_row(&mut self, id: OrgId) -> StoreResult<Option<OrgRow>> {

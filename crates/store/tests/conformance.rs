@@ -1,0 +1,1491 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+//! Store conformance suite: one set of test bodies, run against embedded SQLite always and against
+//! PostgreSQL when `TEST_DATABASE_URL` names a server (and a database to connect to for
+//! `CREATE DATABASE`), e.g. `postgres://postgres@127.0.0.1:5432/test`.
+//!
+//! Every test gets a fresh database ([`TestDb`]), migrates it, drives [`DbStore`] through the
+//! domain's use cases (plus direct [`Tx`] calls where a port method has no use case) and drops the
+//! database at the end, also when the body panics.
+
+use std::collections::BTreeSet;
+use std::future::Future;
+use std::sync::Arc;
+use talent_domain::errors::{ClientError, Code, StoreError, UseCaseError};
+use talent_domain::fakes::{FakeClock, FakeSecrets};
+use talent_domain::ids::*;
+use talent_domain::model::*;
+use talent_domain::ports::*;
+use talent_domain::usecases::idempotency::{IdempotencyBegin, IdempotentRequest, StoredResponse};
+use talent_domain::usecases::orgs::{NewOrganization, OrganizationPatch};
+use talent_domain::usecases::persons::{ImportOutcome, ImportPerson, PatchPerson};
+use talent_domain::values::*;
+use talent_domain::wire::person_json;
+use talent_domain::Services;
+use talent_store::testing::TestDb;
+use talent_store::DbStore;
+use time::macros::datetime;
+use time::{Duration, OffsetDateTime};
+use tokio::sync::Barrier;
+use uuid::Uuid;
+
+// ---------------------------------------------------------------------------------------------
+// Harness
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    Sqlite,
+    Postgres,
+}
+
+/// Creates a fresh database of `kind`, checks that it is not ready before migrating, migrates it,
+/// runs `body` on a connected store and drops the database whatever the outcome.
+async fn run<F, Fut>(kind: Kind, body: F)
+where
+    F: FnOnce(DbStore) -> Fut + Send + 'static,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    let db = match kind {
+        Kind::Sqlite => {
+            let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("conformance");
+            std::fs::create_dir_all(&dir).expect("create the SQLite test directory");
+            TestDb::sqlite(&dir)
+        }
+        Kind::Postgres => {
+            let Some(admin) = std::env::var("TEST_DATABASE_URL").ok().filter(|u| !u.is_empty()) else {
+                println!("skipped: TEST_DATABASE_URL unset");
+                return;
+            };
+            TestDb::postgres(&admin).await.expect("create the PostgreSQL test database")
+        }
+    };
+    let url = db.url.clone();
+    let outcome = tokio::spawn(async move {
+        let store = DbStore::connect(&url, 8).expect("connect");
+        assert!(store.ready().await.is_err(), "a fresh database is not ready before migrations ran");
+        let applied = store.migrate().await.expect("migrate");
+        assert!(applied > 0, "migrations applied to a fresh database");
+        body(store).await;
+    })
+    .await;
+    db.drop_db().await.expect("drop the test database");
+    if let Err(e) = outcome {
+        match e.try_into_panic() {
+            Ok(p) => std::panic::resume_unwind(p),
+            Err(e) => panic!("test task failed: {e}"),
+        }
+    }
+}
+
+/// Generates `sqlite::NAME` and `postgres::NAME` tests for every body `NAME(store: DbStore)`.
+macro_rules! conformance {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+                async fn $name() {
+                    super::run(super::Kind::Sqlite, super::$name).await;
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+                async fn $name() {
+                    super::run(super::Kind::Postgres, super::$name).await;
+                }
+            )*
+        }
+    };
+}
+
+conformance!(
+    migrations_apply_once_and_the_store_is_ready,
+    organizations_users_and_keys_round_trip,
+    person_round_trips_every_field,
+    concurrent_imports_of_one_email_create_one_person,
+    concurrent_imports_respect_the_person_limit,
+    concurrent_imports_in_many_organizations_share_one_human,
+    concurrent_tag_spellings_resolve_to_one_catalogue_entry,
+    concurrent_new_tags_in_any_order_do_not_deadlock,
+    concurrent_updates_of_one_person_are_serialized,
+    concurrent_idempotency_begin_lets_exactly_one_proceed,
+    idempotency_records_replay_reuse_takeover_and_expiry,
+    idempotency_purge_deletes_old_records,
+    list_filters_select_exactly_the_matching_persons,
+    keyset_pagination_walks_every_page_newest_first,
+    patch_archive_and_reactivate_persist,
+    removing_employee_removes_the_person_from_every_team,
+    failed_use_cases_write_nothing,
+    documented_unique_violations_are_reported,
+    setting_get_or_insert_keeps_the_first_value,
+);
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------------------------
+
+type Svc = Services<DbStore>;
+
+/// Production-like ids: UUIDv7, ordered by creation within the process.
+struct V7Ids;
+
+impl Ids for V7Ids {
+    fn new_uuid(&self) -> Uuid {
+        Uuid::now_v7()
+    }
+}
+
+fn services(store: DbStore) -> (Svc, Arc<FakeClock>) {
+    services_with(store, PlanCatalogue::default())
+}
+
+fn services_with(store: DbStore, plans: PlanCatalogue) -> (Svc, Arc<FakeClock>) {
+    let clock = Arc::new(FakeClock::new());
+    // Sub-second digits in every timestamp the use cases write.
+    clock.advance(Duration::days(30) + Duration::microseconds(123_457));
+    let svc = Services {
+        store: Arc::new(store),
+        clock: clock.clone(),
+        ids: Arc::new(V7Ids),
+        secrets: Arc::new(FakeSecrets::default()),
+        plans,
+    };
+    (svc, clock)
+}
+
+fn email(s: &str) -> Email {
+    Email::parse(s).unwrap()
+}
+
+fn name(s: &str) -> PersonName {
+    PersonName::parse(s).unwrap()
+}
+
+fn ext(s: &str) -> ExternalId {
+    ExternalId::parse(s).unwrap()
+}
+
+fn tag_names(v: &[&str]) -> Vec<TagName> {
+    v.iter().map(|t| TagName::parse(t).unwrap()).collect()
+}
+
+fn import(e: &str) -> ImportPerson {
+    ImportPerson { email: email(e), first_name: None, last_name: None, external_id: None, labels: None, tags: vec![] }
+}
+
+fn client_err<T: std::fmt::Debug>(r: Result<T, UseCaseError>) -> ClientError {
+    match r {
+        Ok(v) => panic!("expected a client error, got {v:?}"),
+        Err(UseCaseError::Client(c)) => c,
+        Err(e) => panic!("expected a client error, got {e}"),
+    }
+}
+
+fn code<T: std::fmt::Debug>(r: Result<T, UseCaseError>) -> Code {
+    client_err(r).code
+}
+
+async fn new_org(svc: &Svc, plan: &str, domains: &[&str]) -> Organization {
+    let (org, _) = svc
+        .create_organization(NewOrganization {
+            company_name: "Acme".into(),
+            email: email("billing@acme.com"),
+            plan: plan.into(),
+            subscription_status: Some(SubscriptionStatus::Active),
+            trial_ends_at: None,
+            current_period_end: None,
+            employee_domains: domains.iter().map(|d| d.to_string()).collect(),
+        })
+        .await
+        .unwrap();
+    org
+}
+
+async fn imported(svc: &Svc, org: OrgId, input: ImportPerson) -> Person {
+    svc.import_person(org, input).await.unwrap().person
+}
+
+/// Runs `f` in a read transaction of the store.
+async fn read<R, F>(svc: &Svc, f: F) -> R
+where
+    R: Send + 'static,
+    F: for<'c> FnOnce(&'c mut dyn Tx) -> BoxFuture<'c, StoreResult<R>> + Send + 'static,
+{
+    svc.store.read(f).await.unwrap()
+}
+
+/// Runs `f` in a write transaction of the store (committed on `Ok`).
+async fn write<R, F>(svc: &Svc, f: F) -> StoreResult<R>
+where
+    R: Send + 'static,
+    F: for<'c> FnOnce(&'c mut dyn Tx) -> BoxFuture<'c, StoreResult<R>> + Send + 'static,
+{
+    svc.store.write(f).await
+}
+
+async fn events(svc: &Svc, org: OrgId) -> Vec<OutboxEvent> {
+    read(svc, move |tx| Box::pin(async move { tx.events_of_org(org).await })).await
+}
+
+async fn count_active(svc: &Svc, org: OrgId) -> u32 {
+    read(svc, move |tx| Box::pin(async move { tx.count_active_persons(org).await })).await
+}
+
+async fn team_members(svc: &Svc, team: TeamId) -> Vec<PersonId> {
+    svc.team_members(team).await.unwrap()
+}
+
+/// Ends a probing transaction: carries its finding out through a rollback.
+enum Probe<T> {
+    Found(T),
+    Store(StoreError),
+}
+
+impl<T> From<StoreError> for Probe<T> {
+    fn from(e: StoreError) -> Self {
+        Probe::Store(e)
+    }
+}
+
+/// The catalogue entry of `tag` (case-insensitive) if it exists. Asks `resolve_tags` with a fresh
+/// id inside a transaction that is rolled back, so the probe itself never writes.
+async fn probe_tag(svc: &Svc, org: OrgId, tag: &str) -> Option<Tag> {
+    let fresh = TagId(Uuid::now_v7());
+    let names = vec![(TagName::parse(tag).unwrap(), fresh)];
+    let now = svc.clock.now();
+    let r: Result<(), Probe<Vec<Tag>>> = svc
+        .store
+        .write(move |tx| {
+            Box::pin(async move {
+                let tags = tx.resolve_tags(org, &names, now).await?;
+                Err(Probe::Found(tags))
+            })
+        })
+        .await;
+    match r {
+        Err(Probe::Found(mut tags)) => {
+            assert_eq!(tags.len(), 1);
+            let t = tags.remove(0);
+            (t.id != fresh).then_some(t)
+        }
+        Err(Probe::Store(e)) => panic!("probe failed: {e}"),
+        Ok(()) => unreachable!(),
+    }
+}
+
+fn query(org: OrgId) -> PersonQuery {
+    PersonQuery { org_id: Some(org), limit: 100, ..Default::default() }
+}
+
+/// Emails of one page that must hold every match; checks newest-first order.
+async fn emails(svc: &Svc, q: PersonQuery) -> BTreeSet<String> {
+    let page = svc.list_persons(q).await.unwrap();
+    assert!(!page.has_more);
+    assert!(page.items.windows(2).all(|w| w[0].id > w[1].id), "newest first (id descending)");
+    page.items.iter().map(|p| p.email.as_str().to_string()).collect()
+}
+
+fn set(v: &[&str]) -> BTreeSet<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Migrations
+// ---------------------------------------------------------------------------------------------
+
+async fn migrations_apply_once_and_the_store_is_ready(store: DbStore) {
+    store.ready().await.unwrap();
+    assert_eq!(store.migrate().await.unwrap(), 0, "second migrate is a no-op");
+    assert_eq!(store.migrate().await.unwrap(), 0, "third migrate is a no-op");
+    assert_eq!(store.pending_migrations().await.unwrap(), 0);
+    store.ready().await.unwrap();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Organizations, users, API keys
+// ---------------------------------------------------------------------------------------------
+
+async fn organizations_users_and_keys_round_trip(store: DbStore) {
+    let (svc, clock) = services(store);
+
+    // Organizations: every field, Some and None timestamps with microseconds, domains.
+    let (org, usage) = svc
+        .create_organization(NewOrganization {
+            company_name: "Acme «Ünïcode» & Co".into(),
+            email: email("Billing@Acme.com"),
+            plan: "business".into(),
+            subscription_status: Some(SubscriptionStatus::PastDue),
+            trial_ends_at: Some(datetime!(2026-02-03 04:05:06.789012 UTC)),
+            current_period_end: None,
+            employee_domains: vec!["acme.com".into(), "acme.co.uk".into()],
+        })
+        .await
+        .unwrap();
+    assert_eq!(usage.persons_used, 0);
+    assert_ne!(org.created_at.microsecond(), 0);
+    assert_eq!(svc.organization(org.id).await.unwrap().0, org);
+
+    clock.advance(Duration::seconds(1));
+    let (twin, _) = svc
+        .create_organization(NewOrganization {
+            company_name: "Acme «Ünïcode» & Co".into(),
+            email: email("other@example.org"),
+            plan: "starter".into(),
+            subscription_status: None,
+            trial_ends_at: None,
+            current_period_end: Some(datetime!(2027-12-31 23:59:59.999999 UTC)),
+            employee_domains: vec![],
+        })
+        .await
+        .unwrap();
+    assert_eq!(twin.subscription_status, SubscriptionStatus::Trialing);
+    assert_eq!(svc.organization(twin.id).await.unwrap().0, twin);
+
+    let oldest = read(&svc, |tx| Box::pin(async move { tx.find_org_by_name("Acme «Ünïcode» & Co").await })).await;
+    assert_eq!(oldest, Some(org.clone()), "find_org_by_name returns the oldest");
+    let none = read(&svc, |tx| Box::pin(async move { tx.find_org_by_name("Acme").await })).await;
+    assert_eq!(none, None);
+    let unknown = OrgId(Uuid::now_v7());
+    assert_eq!(code(svc.organization(unknown).await), Code::NotFound);
+
+    // update_org: Some -> None, None -> Some, domains replaced.
+    let (org, _) = svc
+        .patch_organization(
+            org.id,
+            OrganizationPatch {
+                company_name: Some("Acme Renamed".into()),
+                email: Some(email("new@acme.com")),
+                plan: Some("professional".into()),
+                subscription_status: Some(SubscriptionStatus::Canceled),
+                trial_ends_at: Some(None),
+                current_period_end: Some(Some(datetime!(2026-06-30 12:00:00.000001 UTC))),
+                employee_domains: Some(vec!["acme.io".into()]),
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(org.trial_ends_at, None);
+    assert_eq!(svc.organization(org.id).await.unwrap().0, org);
+    assert_eq!(svc.organization(twin.id).await.unwrap().0, twin, "the other organization is untouched");
+
+    // Users.
+    let admin = svc.create_user(org.id, email("Admin@Acme.com"), OrgRole::Admin).await.unwrap();
+    let member = svc.create_user(org.id, email("member@acme.com"), OrgRole::Member).await.unwrap();
+    assert_eq!(code(svc.create_user(org.id, email("ADMIN@acme.com"), OrgRole::Member).await), Code::Conflict);
+    let (a, m, o) = (admin.id, member.id, org.id);
+    assert_eq!(read(&svc, move |tx| Box::pin(async move { tx.get_user(a).await })).await, Some(admin.clone()));
+    assert_eq!(read(&svc, move |tx| Box::pin(async move { tx.get_user(m).await })).await, Some(member.clone()));
+    let all = read(&svc, move |tx| Box::pin(async move { tx.users_of_org(o).await })).await;
+    assert_eq!(all, vec![admin.clone(), member.clone()], "oldest first");
+
+    // API keys: every field.
+    let k1 = svc
+        .create_api_key(
+            admin.id,
+            Some("CI key ✓".into()),
+            Scopes::new(vec![Scope::WebhooksManage, Scope::PersonsWrite, Scope::OrganizationRead]),
+            Some(datetime!(2027-01-02 03:04:05.000001 UTC)),
+        )
+        .await
+        .unwrap();
+    let k2 = svc.create_api_key(member.id, None, Scopes::new(vec![Scope::PersonsRead]), None).await.unwrap();
+    let id1 = k1.key.id;
+    assert_eq!(read(&svc, move |tx| Box::pin(async move { tx.get_api_key(id1).await })).await, Some(k1.key.clone()));
+    let keys = read(&svc, move |tx| Box::pin(async move { tx.api_keys_of_user(a).await })).await;
+    assert_eq!(keys, vec![k1.key.clone()]);
+
+    // A key written directly: binary hash, no name, no expiry.
+    let raw = ApiKey {
+        id: ApiKeyId(Uuid::now_v7()),
+        user_id: admin.id,
+        org_id: org.id,
+        name: None,
+        prefix: "rawprefix0000001".into(),
+        hash: vec![0, 255, 128, 7, 0, 1],
+        scopes: Scopes::new(Scope::ALL.to_vec()),
+        expires_at: None,
+        revoked_at: Some(datetime!(2026-01-05 06:07:08.090807 UTC)),
+        created_at: datetime!(2026-01-04 00:00:00.000001 UTC),
+    };
+    let r = raw.clone();
+    write(&svc, move |tx| Box::pin(async move { tx.insert_api_key(&r).await })).await.unwrap();
+    let rid = raw.id;
+    assert_eq!(read(&svc, move |tx| Box::pin(async move { tx.get_api_key(rid).await })).await, Some(raw.clone()));
+    let keys = read(&svc, move |tx| Box::pin(async move { tx.api_keys_of_user(a).await })).await;
+    assert_eq!(keys, vec![raw.clone(), k1.key.clone()], "oldest first");
+
+    // key_context: key + owner's role + organization, by prefix.
+    let p1 = k1.key.prefix.clone();
+    let ctx = read(&svc, move |tx| Box::pin(async move { tx.key_context(&p1).await })).await.unwrap();
+    assert_eq!(ctx, KeyContext { key: k1.key.clone(), role: OrgRole::Admin, org: org.clone() });
+    let p2 = k2.key.prefix.clone();
+    let ctx2 = read(&svc, move |tx| Box::pin(async move { tx.key_context(&p2).await })).await.unwrap();
+    assert_eq!(ctx2, KeyContext { key: k2.key.clone(), role: OrgRole::Member, org: org.clone() });
+    assert_eq!(read(&svc, |tx| Box::pin(async move { tx.key_context("0000000000000099").await })).await, None);
+    let principal = svc.authenticate(Some(&format!("Bearer {}", k1.value))).await.unwrap();
+    assert_eq!(principal.ctx, ctx);
+
+    // Revocation is visible to every reader.
+    let revoked = svc.revoke_api_key(k2.key.id).await.unwrap();
+    let at = revoked.revoked_at.expect("revoked_at set");
+    let p2 = k2.key.prefix.clone();
+    let ctx2 = read(&svc, move |tx| Box::pin(async move { tx.key_context(&p2).await })).await.unwrap();
+    assert_eq!(ctx2.key.revoked_at, Some(at));
+    assert_eq!(ctx2.key, revoked);
+    assert_eq!(code(svc.authenticate(Some(&format!("Bearer {}", k2.value))).await), Code::KeyRevoked);
+    clock.advance(Duration::minutes(1));
+    assert_eq!(svc.revoke_api_key(k2.key.id).await.unwrap().revoked_at, Some(at), "revoking twice keeps the time");
+    let id2 = k2.key.id;
+    let stored = read(&svc, move |tx| Box::pin(async move { tx.get_api_key(id2).await })).await.unwrap();
+    assert_eq!(stored.revoked_at, Some(at));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Persons
+// ---------------------------------------------------------------------------------------------
+
+async fn person_round_trips_every_field(store: DbStore) {
+    let (svc, clock) = services(store);
+    let org = new_org(&svc, "business", &["acme.com"]).await;
+    let out = svc
+        .import_person(
+            org.id,
+            ImportPerson {
+                email: email("  Zoe.Nunez@ACME.com "),
+                first_name: Some(name("Zoë")),
+                last_name: Some(name("Núñez-O'Brien")),
+                external_id: Some(ext("ATS/42?x=1&y=%_\\ \"q\"")),
+                labels: Some(Labels { candidate: true, employee: false }),
+                tags: tag_names(&["beta", "Alpha", "ALPHA", "gamma ray"]),
+            },
+        )
+        .await
+        .unwrap();
+    assert!(out.created);
+    let p = out.person;
+    assert_eq!(p.email.as_str(), "zoe.nunez@acme.com");
+    assert_eq!(p.labels, Labels { candidate: true, employee: true }, "employee domain rule");
+    assert_eq!(p.tags.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), vec!["Alpha", "beta", "gamma ray"]);
+    assert_ne!(p.member_since.microsecond(), 0);
+
+    assert_eq!(svc.get_person(org.id, p.id).await.unwrap(), p);
+    let (o, e) = (org.id, p.email.clone());
+    assert_eq!(read(&svc, move |tx| Box::pin(async move { tx.person_by_email(o, &e).await })).await, Some(p.clone()));
+    let id = p.id;
+    assert_eq!(read(&svc, move |tx| Box::pin(async move { tx.person_by_id_any(id).await })).await, Some(p.clone()));
+    let listed = svc.list_persons(query(org.id)).await.unwrap();
+    assert_eq!(listed.items, vec![p.clone()]);
+    assert_eq!(count_active(&svc, org.id).await, 1);
+
+    // The event carries the Person object, in the same transaction.
+    let ev = events(&svc, org.id).await;
+    assert_eq!(ev.len(), 1);
+    assert_eq!(ev[0].event_type, EventType::PersonCreated);
+    assert_eq!(ev[0].data, person_json(&p));
+    assert_eq!(ev[0].created_at, p.member_since);
+
+    // Another organization cannot read it by id; the human is shared by email.
+    let other = new_org(&svc, "business", &[]).await;
+    assert_eq!(code(svc.get_person(other.id, p.id).await), Code::NotFound);
+    let q = imported(&svc, other.id, import("zoe.nunez@acme.com")).await;
+    assert_eq!(q.human_id, p.human_id);
+    assert_ne!(q.id, p.id);
+    assert_eq!(q.labels, Labels::DEFAULT);
+
+    // Every other field, through a direct update: None/Some both ways, archived, assessment.
+    let mut changed = p.clone();
+    changed.first_name = None;
+    changed.external_id = None;
+    changed.status = PersonStatus::Archived;
+    changed.archive_reason = Some(ArchiveReason::Deactivated);
+    changed.archived_at = Some(datetime!(2026-03-04 05:06:07.000001 UTC));
+    changed.labels = Labels::default();
+    changed.tags = vec![];
+    changed.joined_via = JoinedVia::InvitationPersonal;
+    changed.shared_existing_profile = true;
+    changed.assessment = AssessmentSummary {
+        status: AssessmentStatus::Completed,
+        completed_at: Some(datetime!(2026-03-01 00:00:00.654321 UTC)),
+        count: 3,
+    };
+    changed.updated_at = clock.now();
+    let c = changed.clone();
+    write(&svc, move |tx| Box::pin(async move { tx.update_person(&c).await })).await.unwrap();
+    assert_eq!(svc.get_person(org.id, p.id).await.unwrap(), changed);
+    assert_eq!(count_active(&svc, org.id).await, 0);
+
+    // And back, with new tags.
+    let mut back = changed.clone();
+    back.first_name = Some(name("Zoé"));
+    back.external_id = Some(ext("X"));
+    back.status = PersonStatus::Active;
+    back.archive_reason = None;
+    back.archived_at = None;
+    back.labels = Labels { candidate: false, employee: true };
+    back.joined_via = JoinedVia::InvitationLink;
+    back.assessment = AssessmentSummary { status: AssessmentStatus::InProgress, completed_at: None, count: 0 };
+    back.tags = p.tags[1..].to_vec();
+    back.updated_at = clock.now();
+    let b = back.clone();
+    write(&svc, move |tx| Box::pin(async move { tx.update_person(&b).await })).await.unwrap();
+    assert_eq!(svc.get_person(org.id, p.id).await.unwrap(), back);
+    let mut qq = query(org.id);
+    qq.tag_key = Some("alpha".into());
+    assert!(emails(&svc, qq).await.is_empty(), "removed tags leave the tag filter");
+    let mut qq = query(org.id);
+    qq.tag_key = Some("beta".into());
+    assert_eq!(emails(&svc, qq).await, set(&["zoe.nunez@acme.com"]));
+}
+
+async fn concurrent_imports_of_one_email_create_one_person(store: DbStore) {
+    let (svc, _) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let barrier = Arc::new(Barrier::new(8));
+    let tasks: Vec<_> = (0..8)
+        .map(|i| {
+            let (svc, barrier) = (svc.clone(), barrier.clone());
+            tokio::spawn(async move {
+                let mut input = import(if i % 2 == 0 { "race@example.com" } else { " Race@Example.COM " });
+                input.tags = tag_names(&[&format!("t{i}")]);
+                barrier.wait().await;
+                svc.import_person(org.id, input).await
+            })
+        })
+        .collect();
+    let mut outcomes: Vec<ImportOutcome> = Vec::new();
+    for t in tasks {
+        outcomes.push(t.await.unwrap().unwrap());
+    }
+    assert_eq!(outcomes.iter().filter(|o| o.created).count(), 1, "exactly one import creates");
+    let id = outcomes[0].person.id;
+    assert!(outcomes.iter().all(|o| o.person.id == id), "all imports return the same person");
+    assert_eq!(count_active(&svc, org.id).await, 1);
+    let created: Vec<_> =
+        events(&svc, org.id).await.into_iter().filter(|e| e.event_type == EventType::PersonCreated).collect();
+    assert_eq!(created.len(), 1, "exactly one person.created");
+    assert_eq!(created[0].data["id"], id.to_string());
+    // Merges were serialized: every import's tag was added, none lost.
+    let p = svc.get_person(org.id, id).await.unwrap();
+    let names: BTreeSet<_> = p.tags.iter().map(|t| t.name.clone()).collect();
+    assert_eq!(names, (0..8).map(|i| format!("t{i}")).collect::<BTreeSet<_>>());
+}
+
+async fn concurrent_imports_respect_the_person_limit(store: DbStore) {
+    let tiny = Plan {
+        id: "tiny".into(),
+        api_access: true,
+        person_limit: 5,
+        profile_limit: 1,
+        org_rpm: 100,
+        key_rpm: 100,
+        org_only_rpm: 100,
+    };
+    let (svc, _) = services_with(store, PlanCatalogue::new(vec![tiny]));
+    let org = new_org(&svc, "tiny", &[]).await;
+    let barrier = Arc::new(Barrier::new(12));
+    let tasks: Vec<_> = (0..12)
+        .map(|i| {
+            let (svc, barrier) = (svc.clone(), barrier.clone());
+            tokio::spawn(async move {
+                barrier.wait().await;
+                svc.import_person(org.id, import(&format!("p{i}@example.com"))).await
+            })
+        })
+        .collect();
+    let (mut ok, mut refused) = (0, 0);
+    for t in tasks {
+        match t.await.unwrap() {
+            Ok(o) => {
+                assert!(o.created);
+                ok += 1;
+            }
+            Err(e) => {
+                let c = client_err::<()>(Err(e));
+                assert_eq!(c.code, Code::PersonLimitReached);
+                let d = c.details.expect("details");
+                assert_eq!(
+                    (d["used"].as_u64(), d["limit"].as_u64(), d["plan"].as_str()),
+                    (Some(5), Some(5), Some("tiny"))
+                );
+                refused += 1;
+            }
+        }
+    }
+    assert_eq!((ok, refused), (5, 7));
+    assert_eq!(count_active(&svc, org.id).await, 5);
+    assert_eq!(events(&svc, org.id).await.len(), 5);
+    assert_eq!(svc.list_persons(query(org.id)).await.unwrap().items.len(), 5);
+    assert_eq!(svc.organization(org.id).await.unwrap().1.persons_used, 5);
+}
+
+async fn concurrent_imports_in_many_organizations_share_one_human(store: DbStore) {
+    let (svc, _) = services(store);
+    let mut orgs = Vec::new();
+    for _ in 0..8 {
+        orgs.push(new_org(&svc, "business", &[]).await.id);
+    }
+    let barrier = Arc::new(Barrier::new(8));
+    let tasks: Vec<_> = orgs
+        .iter()
+        .map(|&org| {
+            let (svc, barrier) = (svc.clone(), barrier.clone());
+            tokio::spawn(async move {
+                barrier.wait().await;
+                svc.import_person(org, import("shared@example.com")).await
+            })
+        })
+        .collect();
+    let mut persons = Vec::new();
+    for t in tasks {
+        let o = t.await.unwrap().unwrap();
+        assert!(o.created);
+        persons.push(o.person);
+    }
+    let human = persons[0].human_id;
+    assert!(persons.iter().all(|p| p.human_id == human), "one human behind every membership");
+    let ids: BTreeSet<_> = persons.iter().map(|p| p.id).collect();
+    assert_eq!(ids.len(), 8, "one membership per organization");
+}
+
+async fn concurrent_tag_spellings_resolve_to_one_catalogue_entry(store: DbStore) {
+    let (svc, _) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    const VIP: [&str; 8] = ["VIP", "vip", "Vip", "vIP", "ViP", "VIp", "vIp", "viP"];
+    let barrier = Arc::new(Barrier::new(8));
+    let tasks: Vec<_> = VIP
+        .iter()
+        .enumerate()
+        .map(|(i, spelling)| {
+            let (svc, barrier) = (svc.clone(), barrier.clone());
+            let mut input = import(&format!("tag{i}@example.com"));
+            input.tags = tag_names(&[spelling]);
+            tokio::spawn(async move {
+                barrier.wait().await;
+                svc.import_person(org.id, input).await
+            })
+        })
+        .collect();
+    let mut persons = Vec::new();
+    for t in tasks {
+        persons.push(t.await.unwrap().unwrap().person);
+    }
+    let tag = persons[0].tags[0].clone();
+    assert!(VIP.contains(&tag.name.as_str()));
+    for p in &persons {
+        assert_eq!(p.tags, vec![tag.clone()], "one canonical spelling for everyone");
+        assert_eq!(svc.get_person(org.id, p.id).await.unwrap().tags, vec![tag.clone()]);
+    }
+    assert_eq!(probe_tag(&svc, org.id, "vIp").await, Some(tag.clone()), "the catalogue entry");
+    assert_eq!(probe_tag(&svc, org.id, "vip2").await, None, "the probe itself writes nothing");
+    assert_eq!(probe_tag(&svc, org.id, "vip2").await, None);
+    let mut q = query(org.id);
+    q.tag_key = Some("vip".into());
+    assert_eq!(svc.list_persons(q).await.unwrap().items.len(), 8);
+
+    // Patches do not lock the organization: concurrent first spellings race on the catalogue.
+    const GOLD: [&str; 8] = ["gold", "GOLD", "Gold", "gOLD", "GoLd", "gOlD", "GOld", "goLD"];
+    let barrier = Arc::new(Barrier::new(8));
+    let tasks: Vec<_> = persons
+        .iter()
+        .zip(GOLD)
+        .map(|(p, spelling)| {
+            let (svc, barrier, id) = (svc.clone(), barrier.clone(), p.id);
+            let patch = PatchPerson { tags: Some(tag_names(&[spelling, "vip"])), ..Default::default() };
+            tokio::spawn(async move {
+                barrier.wait().await;
+                svc.patch_person(org.id, id, patch).await
+            })
+        })
+        .collect();
+    let mut patched = Vec::new();
+    for t in tasks {
+        patched.push(t.await.unwrap().unwrap());
+    }
+    let gold = probe_tag(&svc, org.id, "GOLD").await.expect("gold in the catalogue");
+    assert!(GOLD.contains(&gold.name.as_str()));
+    for p in &patched {
+        assert_eq!(p.tags, vec![gold.clone(), tag.clone()]);
+        assert_eq!(svc.get_person(org.id, p.id).await.unwrap(), *p);
+    }
+}
+
+async fn concurrent_new_tags_in_any_order_do_not_deadlock(store: DbStore) {
+    // Transactions that insert the same new catalogue entries in different orders must not
+    // deadlock (PostgreSQL aborts one with "deadlock detected" after deadlock_timeout).
+    let (svc, _) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let mut ids = Vec::new();
+    for i in 0..8 {
+        ids.push(imported(&svc, org.id, import(&format!("order{i}@example.com"))).await.id);
+    }
+    const ORDERS: [[usize; 4]; 8] = [
+        [0, 1, 2, 3],
+        [3, 2, 1, 0],
+        [1, 0, 3, 2],
+        [2, 3, 0, 1],
+        [0, 2, 1, 3],
+        [3, 1, 2, 0],
+        [1, 3, 0, 2],
+        [2, 0, 3, 1],
+    ];
+    for round in 0..3 {
+        let names: Vec<String> = (0..4).map(|i| format!("r{round}-t{i}")).collect();
+        let barrier = Arc::new(Barrier::new(8));
+        let tasks: Vec<_> = ids
+            .iter()
+            .zip(ORDERS)
+            .map(|(&id, order)| {
+                let (svc, barrier) = (svc.clone(), barrier.clone());
+                let tags: Vec<&str> = order.iter().map(|&i| names[i].as_str()).collect();
+                let patch = PatchPerson { tags: Some(tag_names(&tags)), ..Default::default() };
+                tokio::spawn(async move {
+                    barrier.wait().await;
+                    svc.patch_person(org.id, id, patch).await
+                })
+            })
+            .collect();
+        let mut patched = Vec::new();
+        for t in tasks {
+            patched.push(t.await.unwrap().expect("no deadlock"));
+        }
+        let mut catalogue = Vec::new();
+        for n in &names {
+            catalogue.push(probe_tag(&svc, org.id, n).await.expect("tag in the catalogue"));
+        }
+        for p in &patched {
+            assert_eq!(p.tags, catalogue, "round {round}");
+        }
+    }
+}
+
+async fn concurrent_updates_of_one_person_are_serialized(store: DbStore) {
+    // Read-modify-write use cases of one person must not lose each other's changes.
+    let (svc, _) = services(store);
+    let org = new_org(&svc, "business", &["acme.com"]).await;
+    let o = org.id;
+
+    // D13: of eight concurrent patches filling the first name, exactly one wins.
+    let p = imported(&svc, o, import("names@example.com")).await;
+    let barrier = Arc::new(Barrier::new(8));
+    let tasks: Vec<_> = (0..8)
+        .map(|i| {
+            let (svc, barrier) = (svc.clone(), barrier.clone());
+            let patch = PatchPerson { first_name: Some(name(&format!("N{i}"))), ..Default::default() };
+            tokio::spawn(async move {
+                barrier.wait().await;
+                svc.patch_person(o, p.id, patch).await
+            })
+        })
+        .collect();
+    let mut winners = Vec::new();
+    for t in tasks {
+        match t.await.unwrap() {
+            Ok(p) => winners.push(p),
+            other => assert_eq!(code(other), Code::Conflict),
+        }
+    }
+    assert_eq!(winners.len(), 1, "exactly one first name is set");
+    assert_eq!(svc.get_person(o, p.id).await.unwrap(), winners[0]);
+
+    // Patches of different fields all persist.
+    let p = imported(&svc, o, import("fields@acme.com")).await;
+    let patches = [
+        PatchPerson { first_name: Some(name("First")), ..Default::default() },
+        PatchPerson { last_name: Some(name("Last")), ..Default::default() },
+        PatchPerson { external_id: Some(Some(ext("EXT"))), ..Default::default() },
+        PatchPerson { tags: Some(tag_names(&["Tagged"])), ..Default::default() },
+    ];
+    let barrier = Arc::new(Barrier::new(patches.len()));
+    let tasks: Vec<_> = patches
+        .into_iter()
+        .map(|patch| {
+            let (svc, barrier) = (svc.clone(), barrier.clone());
+            tokio::spawn(async move {
+                barrier.wait().await;
+                svc.patch_person(o, p.id, patch).await
+            })
+        })
+        .collect();
+    for t in tasks {
+        t.await.unwrap().unwrap();
+    }
+    let got = svc.get_person(o, p.id).await.unwrap();
+    assert_eq!(got.first_name, Some(name("First")));
+    assert_eq!(got.last_name, Some(name("Last")));
+    assert_eq!(got.external_id, Some(ext("EXT")));
+    assert_eq!(got.tags.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), vec!["Tagged"]);
+
+    // Archive (by the organization or an administrator) racing a patch: the person stays archived.
+    for round in 0..6 {
+        let p = imported(&svc, o, import(&format!("race{round}@example.com"))).await;
+        let barrier = Arc::new(Barrier::new(2));
+        let (s1, b1) = (svc.clone(), barrier.clone());
+        let archive = tokio::spawn(async move {
+            b1.wait().await;
+            if round % 2 == 0 {
+                s1.archive_person(o, p.id).await
+            } else {
+                s1.admin_archive_person(p.id, ArchiveReason::Deactivated).await
+            }
+        });
+        let (s2, b2) = (svc.clone(), barrier.clone());
+        let patch = tokio::spawn(async move {
+            b2.wait().await;
+            let patch = PatchPerson { last_name: Some(name("Late")), ..Default::default() };
+            s2.patch_person(o, p.id, patch).await
+        });
+        let archived = archive.await.unwrap().unwrap();
+        patch.await.unwrap().unwrap();
+        let got = svc.get_person(o, p.id).await.unwrap();
+        assert_eq!(got.status, PersonStatus::Archived, "round {round}: the patch must not undo the archive");
+        assert_eq!(got.archive_reason, archived.archive_reason);
+        assert_eq!(got.archived_at, archived.archived_at);
+        assert_eq!(got.last_name, Some(name("Late")), "round {round}: the archive must not undo the patch");
+    }
+    let archived_events = events(&svc, o).await.iter().filter(|e| e.event_type == EventType::PersonArchived).count();
+    assert_eq!(archived_events, 6);
+    assert_eq!(count_active(&svc, o).await, 2);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Idempotency
+// ---------------------------------------------------------------------------------------------
+
+fn idem_req(org: OrgId, path: &str, key: &str, hash: &str) -> IdempotentRequest {
+    IdempotentRequest { org_id: org, path: path.into(), key: key.into(), request_hash: hash.into() }
+}
+
+async fn idem_get(svc: &Svc, org: OrgId, path: &str, key: &str) -> Option<IdempotencyRecord> {
+    let (path, key) = (path.to_string(), key.to_string());
+    read(svc, move |tx| Box::pin(async move { tx.idem_get(org, &path, &key).await })).await
+}
+
+async fn concurrent_idempotency_begin_lets_exactly_one_proceed(store: DbStore) {
+    let (svc, clock) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let barrier = Arc::new(Barrier::new(8));
+    let tasks: Vec<_> = (0..8)
+        .map(|_| {
+            let (svc, barrier) = (svc.clone(), barrier.clone());
+            tokio::spawn(async move {
+                barrier.wait().await;
+                svc.idempotency_begin(idem_req(org.id, "/v1/persons", "key-1", "h1")).await
+            })
+        })
+        .collect();
+    let (mut proceed, mut conflict) = (0, 0);
+    for t in tasks {
+        match t.await.unwrap() {
+            Ok(IdempotencyBegin::Proceed) => proceed += 1,
+            other => {
+                assert_eq!(code(other), Code::Conflict);
+                conflict += 1;
+            }
+        }
+    }
+    assert_eq!((proceed, conflict), (1, 7));
+    let r = idem_get(&svc, org.id, "/v1/persons", "key-1").await.expect("record");
+    assert_eq!(r.state, IdempotencyState::InFlight);
+    assert_eq!(r.request_hash, "h1");
+
+    // An abandoned in-flight record, then an expired stored one: exactly one request takes over.
+    clock.advance(Duration::minutes(6));
+    assert_eq!(race_begin(&svc, org.id, "h2").await, 1);
+    let resp = StoredResponse { status: 201, body: "{}".into(), existing_resource: false };
+    svc.idempotency_finish(idem_req(org.id, "/v1/persons", "key-1", "h2"), resp).await.unwrap();
+    clock.advance(Duration::hours(25));
+    assert_eq!(race_begin(&svc, org.id, "h3").await, 1);
+}
+
+/// Eight concurrent `idempotency_begin` of `key-1` with body hash `hash`: how many proceed (the
+/// others must get `conflict`).
+async fn race_begin(svc: &Svc, org: OrgId, hash: &'static str) -> usize {
+    let barrier = Arc::new(Barrier::new(8));
+    let tasks: Vec<_> = (0..8)
+        .map(|_| {
+            let (svc, barrier) = (svc.clone(), barrier.clone());
+            tokio::spawn(async move {
+                barrier.wait().await;
+                svc.idempotency_begin(idem_req(org, "/v1/persons", "key-1", hash)).await
+            })
+        })
+        .collect();
+    let mut proceed = 0;
+    for t in tasks {
+        match t.await.unwrap() {
+            Ok(IdempotencyBegin::Proceed) => proceed += 1,
+            other => assert_eq!(code(other), Code::Conflict),
+        }
+    }
+    proceed
+}
+
+async fn idempotency_records_replay_reuse_takeover_and_expiry(store: DbStore) {
+    let (svc, clock) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let other = new_org(&svc, "business", &[]).await;
+    let req = |k: &str, h: &str| idem_req(org.id, "/v1/persons", k, h);
+
+    assert_eq!(svc.idempotency_begin(req("k1", "h1")).await.unwrap(), IdempotencyBegin::Proceed);
+    let body = r#"{"id":"x","note":"ünïcode"}"#.to_string();
+    let resp = StoredResponse { status: 201, body: body.clone(), existing_resource: true };
+    svc.idempotency_finish(req("k1", "h1"), resp).await.unwrap();
+    let r = idem_get(&svc, org.id, "/v1/persons", "k1").await.unwrap();
+    assert_eq!(r.state, IdempotencyState::Done { status: 201, body: body.clone(), existing_resource: true });
+    assert_ne!(r.created_at.microsecond(), 0);
+    assert_eq!(
+        svc.idempotency_begin(req("k1", "h1")).await.unwrap(),
+        IdempotencyBegin::Replay { status: 201, body: body.clone(), existing_resource: true }
+    );
+    assert_eq!(code(svc.idempotency_begin(req("k1", "h2")).await), Code::IdempotencyKeyReused);
+
+    // Scope: organization + path.
+    assert_eq!(
+        svc.idempotency_begin(idem_req(org.id, "/v1/other", "k1", "h1")).await.unwrap(),
+        IdempotencyBegin::Proceed
+    );
+    assert_eq!(
+        svc.idempotency_begin(idem_req(other.id, "/v1/persons", "k1", "h1")).await.unwrap(),
+        IdempotencyBegin::Proceed
+    );
+
+    // Responses that are not stored forget the key.
+    assert_eq!(svc.idempotency_begin(req("k2", "h1")).await.unwrap(), IdempotencyBegin::Proceed);
+    let resp = StoredResponse { status: 503, body: "{}".into(), existing_resource: false };
+    svc.idempotency_finish(req("k2", "h1"), resp).await.unwrap();
+    assert_eq!(idem_get(&svc, org.id, "/v1/persons", "k2").await, None);
+    assert_eq!(svc.idempotency_begin(req("k2", "h1")).await.unwrap(), IdempotencyBegin::Proceed);
+
+    // An abandoned in-flight record is taken over, once.
+    assert_eq!(code(svc.idempotency_begin(req("k2", "h1")).await), Code::Conflict);
+    clock.advance(Duration::minutes(6));
+    assert_eq!(svc.idempotency_begin(req("k2", "h9")).await.unwrap(), IdempotencyBegin::Proceed);
+    assert_eq!(code(svc.idempotency_begin(req("k2", "h9")).await), Code::Conflict);
+    assert_eq!(idem_get(&svc, org.id, "/v1/persons", "k2").await.unwrap().request_hash, "h9");
+
+    // After 24 h the key is fresh again.
+    clock.advance(Duration::hours(24));
+    assert_eq!(svc.idempotency_begin(req("k1", "h2")).await.unwrap(), IdempotencyBegin::Proceed);
+    let r = idem_get(&svc, org.id, "/v1/persons", "k1").await.unwrap();
+    assert_eq!((r.state, r.request_hash.as_str()), (IdempotencyState::InFlight, "h2"));
+}
+
+async fn idempotency_purge_deletes_old_records(store: DbStore) {
+    let (svc, clock) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let req = |k: &str| idem_req(org.id, "/v1/persons", k, "h");
+    svc.idempotency_begin(req("old-1")).await.unwrap();
+    svc.idempotency_begin(req("old-2")).await.unwrap();
+    let resp = StoredResponse { status: 200, body: "{}".into(), existing_resource: false };
+    svc.idempotency_finish(req("old-2"), resp).await.unwrap();
+    clock.advance(Duration::hours(24) + Duration::seconds(1));
+    svc.idempotency_begin(req("new")).await.unwrap();
+    assert_eq!(svc.idempotency_purge().await.unwrap(), 2);
+    assert_eq!(idem_get(&svc, org.id, "/v1/persons", "old-1").await, None);
+    assert_eq!(idem_get(&svc, org.id, "/v1/persons", "old-2").await, None);
+    assert!(idem_get(&svc, org.id, "/v1/persons", "new").await.is_some());
+    assert_eq!(svc.idempotency_purge().await.unwrap(), 0);
+
+    // The boundary is exclusive: a record created exactly at `before` stays.
+    let at = clock.now();
+    let r = IdempotencyRecord {
+        org_id: org.id,
+        path: "/p".into(),
+        key: "edge".into(),
+        request_hash: "h".into(),
+        state: IdempotencyState::InFlight,
+        created_at: at,
+    };
+    let dup = r.clone();
+    assert!(write(&svc, move |tx| Box::pin(async move { tx.idem_insert(&r).await })).await.unwrap());
+    assert!(
+        !write(&svc, move |tx| Box::pin(async move { tx.idem_insert(&dup).await })).await.unwrap(),
+        "insert is once"
+    );
+    let purged = write(&svc, move |tx| Box::pin(async move { tx.idem_purge(at).await })).await.unwrap();
+    assert_eq!(purged, 1, "only the older record ('new')");
+    assert_eq!(idem_get(&svc, org.id, "/v1/persons", "new").await, None);
+    assert!(idem_get(&svc, org.id, "/p", "edge").await.is_some());
+    let after = at + Duration::microseconds(1);
+    assert_eq!(write(&svc, move |tx| Box::pin(async move { tx.idem_purge(after).await })).await.unwrap(), 1);
+    assert_eq!(idem_get(&svc, org.id, "/p", "edge").await, None);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Listing
+// ---------------------------------------------------------------------------------------------
+
+async fn list_filters_select_exactly_the_matching_persons(store: DbStore) {
+    let (svc, clock) = services(store);
+    let org = new_org(&svc, "business", &["acme.com"]).await;
+    let other = new_org(&svc, "business", &[]).await;
+    let o = org.id;
+    let with = |e: &str, first: &str, last: Option<&str>, labels: Option<Labels>, tags: &[&str]| ImportPerson {
+        email: email(e),
+        first_name: Some(name(first)),
+        last_name: last.map(name),
+        external_id: None,
+        labels,
+        tags: tag_names(tags),
+    };
+    let mut ada_in = with("ada@example.com", "Ada", Some("Lovelace"), None, &["VIP"]);
+    ada_in.external_id = Some(ext("EXT-1"));
+    let ada = imported(&svc, o, ada_in).await;
+    let pct = imported(&svc, o, with("pct@example.com", "100%", Some("Sure"), None, &[])).await;
+    imported(&svc, o, with("near@example.com", "1000", Some("Surely"), None, &[])).await;
+    imported(&svc, o, with("x_y@example.com", "Under_score", None, None, &[])).await;
+    imported(&svc, o, with("xzy@example.com", "Plain", None, None, &[])).await;
+    imported(&svc, o, with("bs@example.com", "Back\\slash", None, None, &[])).await;
+    imported(&svc, o, with("nobs@example.com", "Backslash", None, None, &[])).await;
+    imported(&svc, o, with("zoe@example.com", "Zoë", Some("Ünal"), None, &[])).await;
+    let eve = imported(
+        &svc,
+        o,
+        with("eve@acme.com", "Eve", None, Some(Labels { candidate: false, employee: true }), &["Vip"]),
+    )
+    .await;
+    let otto = imported(&svc, o, with("otto@example.com", "Otto", None, Some(Labels::default()), &["misc"])).await;
+    let both = imported(&svc, o, with("both@acme.com", "Bo", None, None, &[])).await;
+    let arch = imported(&svc, o, with("arch@example.com", "Archie", None, None, &["vIP"])).await;
+    svc.archive_person(o, arch.id).await.unwrap();
+    imported(&svc, other.id, with("ada@example.com", "Ada", Some("Lovelace"), None, &["VIP"])).await;
+    assert_eq!(eve.labels, Labels { candidate: false, employee: true });
+    assert_eq!(otto.labels, Labels::default());
+    assert_eq!(both.labels, Labels { candidate: true, employee: true });
+
+    // Assessment states (no use case sets them yet).
+    for (p, status) in [(&ada, AssessmentStatus::InProgress), (&otto, AssessmentStatus::Completed)] {
+        let mut p = p.clone();
+        p.assessment.status = status;
+        write(&svc, move |tx| Box::pin(async move { tx.update_person(&p).await })).await.unwrap();
+    }
+
+    let active = set(&[
+        "ada@example.com",
+        "pct@example.com",
+        "near@example.com",
+        "x_y@example.com",
+        "xzy@example.com",
+        "bs@example.com",
+        "nobs@example.com",
+        "zoe@example.com",
+        "eve@acme.com",
+        "otto@example.com",
+        "both@acme.com",
+    ]);
+    assert_eq!(emails(&svc, query(o)).await, active, "default: active persons of the organization");
+    let all = svc.list_persons(query(o)).await.unwrap().items;
+    for p in &all {
+        assert_eq!(svc.get_person(o, p.id).await.unwrap(), *p, "list rows are whole persons");
+    }
+
+    let q = |f: &dyn Fn(&mut PersonQuery)| {
+        let mut q = query(o);
+        f(&mut q);
+        q
+    };
+    // status
+    assert_eq!(emails(&svc, q(&|q| q.status = Some(PersonStatus::Archived))).await, set(&["arch@example.com"]));
+    assert_eq!(emails(&svc, q(&|q| q.status = Some(PersonStatus::Active))).await, active);
+    // q: substring of names and email; `%`, `_` and `\` are literal.
+    let search = |s: &str| q(&|q| q.q = Some(s.to_string()));
+    assert_eq!(emails(&svc, search("lovelace")).await, set(&["ada@example.com"]));
+    assert_eq!(emails(&svc, search("ada lovelace ada@")).await, set(&["ada@example.com"]));
+    assert_eq!(emails(&svc, search("100%")).await, set(&["pct@example.com"]));
+    assert_eq!(emails(&svc, search("%")).await, set(&["pct@example.com"]));
+    assert_eq!(emails(&svc, search("100")).await, set(&["pct@example.com", "near@example.com"]));
+    assert_eq!(emails(&svc, search("x_y")).await, set(&["x_y@example.com"]));
+    assert_eq!(emails(&svc, search("_")).await, set(&["x_y@example.com"]));
+    assert_eq!(emails(&svc, search("k\\s")).await, set(&["bs@example.com"]));
+    assert_eq!(emails(&svc, search("zoë ünal")).await, set(&["zoe@example.com"]));
+    assert_eq!(emails(&svc, search("acme.com")).await, set(&["eve@acme.com", "both@acme.com"]));
+    assert_eq!(emails(&svc, search("archie")).await, set(&[]), "archived persons are not listed by default");
+    // email, externalId (exact, case-sensitive)
+    assert_eq!(emails(&svc, q(&|q| q.email = Some(email("ada@example.com")))).await, set(&["ada@example.com"]));
+    assert_eq!(emails(&svc, q(&|q| q.email = Some(email("ada@example.co")))).await, set(&[]));
+    assert_eq!(emails(&svc, q(&|q| q.external_id = Some("EXT-1".into()))).await, set(&["ada@example.com"]));
+    assert_eq!(emails(&svc, q(&|q| q.external_id = Some("ext-1".into()))).await, set(&[]));
+    // assessmentStatus
+    let assess = |s| q(&move |q| q.assessment_status = Some(s));
+    assert_eq!(emails(&svc, assess(AssessmentStatus::InProgress)).await, set(&["ada@example.com"]));
+    assert_eq!(emails(&svc, assess(AssessmentStatus::Completed)).await, set(&["otto@example.com"]));
+    let not_started: BTreeSet<_> =
+        active.iter().filter(|e| !["ada@example.com", "otto@example.com"].contains(&e.as_str())).cloned().collect();
+    assert_eq!(emails(&svc, assess(AssessmentStatus::NotStarted)).await, not_started);
+    // label
+    let label = |l| q(&move |q| q.label = Some(l));
+    assert_eq!(emails(&svc, label(LabelFilter::Employee)).await, set(&["eve@acme.com", "both@acme.com"]));
+    assert_eq!(emails(&svc, label(LabelFilter::Other)).await, set(&["otto@example.com"]));
+    let candidates: BTreeSet<_> =
+        active.iter().filter(|e| !["eve@acme.com", "otto@example.com"].contains(&e.as_str())).cloned().collect();
+    assert_eq!(emails(&svc, label(LabelFilter::Candidate)).await, candidates);
+    // tag: case-insensitive, canonical spelling shown
+    assert_eq!(emails(&svc, q(&|q| q.tag_key = Some("vip".into()))).await, set(&["ada@example.com", "eve@acme.com"]));
+    assert_eq!(
+        emails(
+            &svc,
+            q(&|q| {
+                q.tag_key = Some("vip".into());
+                q.status = Some(PersonStatus::Archived);
+            })
+        )
+        .await,
+        set(&["arch@example.com"])
+    );
+    assert_eq!(emails(&svc, q(&|q| q.tag_key = Some("nope".into()))).await, set(&[]));
+    let e = svc.get_person(o, eve.id).await.unwrap();
+    assert_eq!(e.tags.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), vec!["VIP"]);
+    // combined filters
+    assert_eq!(
+        emails(
+            &svc,
+            q(&|q| {
+                q.tag_key = Some("vip".into());
+                q.label = Some(LabelFilter::Candidate);
+            })
+        )
+        .await,
+        set(&["ada@example.com"])
+    );
+    // updatedAfter (exclusive)
+    let t = clock.now();
+    let patched = svc
+        .patch_person(o, pct.id, PatchPerson { external_id: Some(Some(ext("P"))), ..Default::default() })
+        .await
+        .unwrap();
+    assert!(patched.updated_at > t);
+    let after = |u: OffsetDateTime| q(&move |q| q.updated_after = Some(u));
+    assert_eq!(emails(&svc, after(t)).await, set(&["pct@example.com"]));
+    assert_eq!(emails(&svc, after(patched.updated_at)).await, set(&[]));
+    assert_eq!(emails(&svc, after(patched.updated_at - Duration::microseconds(1))).await, set(&["pct@example.com"]));
+    // no organization (admin): every organization
+    let mut admin = query(o);
+    admin.org_id = None;
+    admin.q = Some("lovelace".into());
+    assert_eq!(svc.list_persons(admin).await.unwrap().items.len(), 2);
+    // limit
+    let mut small = query(o);
+    small.limit = 3;
+    let page = svc.list_persons(small).await.unwrap();
+    assert_eq!((page.items.len(), page.has_more), (3, true));
+    assert_eq!(page.items, all[..3].to_vec(), "the first page holds the newest persons");
+}
+
+async fn keyset_pagination_walks_every_page_newest_first(store: DbStore) {
+    let (svc, _) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let mut created = Vec::new();
+    for i in 0..23 {
+        let mut input = import(&format!("page{i:02}@example.com"));
+        if i % 3 == 0 {
+            input.tags = tag_names(&["Third"]);
+        }
+        created.push(imported(&svc, org.id, input).await);
+    }
+    let newest_first: Vec<PersonId> = created.iter().rev().map(|p| p.id).collect();
+    let mut sorted = newest_first.clone();
+    sorted.sort_by(|a, b| b.cmp(a));
+    assert_eq!(sorted, newest_first, "UUIDv7 ids follow creation order");
+
+    for (size, tag) in
+        [(1u32, None), (5, None), (7, None), (23, None), (100, None), (2, Some("third")), (4, Some("third"))]
+    {
+        let expected: Vec<PersonId> = created
+            .iter()
+            .rev()
+            .filter(|p| tag.is_none() || p.tags.iter().any(|t| t.name.to_lowercase() == "third"))
+            .map(|p| p.id)
+            .collect();
+        let mut seen = Vec::new();
+        let mut before = None;
+        let mut pages = 0;
+        loop {
+            let mut q = query(org.id);
+            q.limit = size;
+            q.before_id = before;
+            q.tag_key = tag.map(str::to_string);
+            let page = svc.list_persons(q).await.unwrap();
+            pages += 1;
+            assert!(page.items.len() <= size as usize);
+            seen.extend(page.items.iter().map(|p| p.id));
+            if !page.has_more {
+                break;
+            }
+            assert_eq!(page.items.len(), size as usize, "a page with more after it is full");
+            before = page.items.last().map(|p| p.id);
+        }
+        assert_eq!(seen, expected, "size {size}, tag {tag:?}: no duplicates, no gaps, newest first");
+        assert_eq!(pages, expected.len().div_ceil(size as usize).max(1), "size {size}, tag {tag:?}");
+    }
+
+    // A cursor that is not itself in the result set (archived person) still works.
+    let middle = created[11].id;
+    svc.archive_person(org.id, middle).await.unwrap();
+    let mut q = query(org.id);
+    q.before_id = Some(middle);
+    let ids: Vec<_> = svc.list_persons(q).await.unwrap().items.iter().map(|p| p.id).collect();
+    assert_eq!(ids, created[..11].iter().rev().map(|p| p.id).collect::<Vec<_>>());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Patch, archive, reactivate, teams
+// ---------------------------------------------------------------------------------------------
+
+async fn patch_archive_and_reactivate_persist(store: DbStore) {
+    let (svc, clock) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let o = org.id;
+    let mut input = import("pat@example.com");
+    input.tags = tag_names(&["One", "Two"]);
+    let p = imported(&svc, o, input).await;
+
+    // Patch: fill names, set externalId, replace tags and labels.
+    clock.advance(Duration::seconds(3));
+    let patched = svc
+        .patch_person(
+            o,
+            p.id,
+            PatchPerson {
+                external_id: Some(Some(ext("E-1"))),
+                first_name: Some(name("Pat")),
+                last_name: Some(name("Doe")),
+                labels: Some(Labels { candidate: false, employee: true }),
+                tags: Some(tag_names(&["two", "Three"])),
+            },
+        )
+        .await
+        .unwrap();
+    assert!(patched.updated_at > p.updated_at);
+    assert_eq!(patched.tags.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), vec!["Three", "Two"]);
+    assert_eq!(svc.get_person(o, p.id).await.unwrap(), patched);
+    let mut q = query(o);
+    q.q = Some("pat doe".into());
+    assert_eq!(emails(&svc, q).await, set(&["pat@example.com"]), "search text follows the patch");
+    let mut q = query(o);
+    q.tag_key = Some("one".into());
+    assert_eq!(emails(&svc, q).await, set(&[]), "replaced tags leave the tag filter");
+
+    // Clearing externalId; a patch that changes nothing writes nothing.
+    let cleared =
+        svc.patch_person(o, p.id, PatchPerson { external_id: Some(None), ..Default::default() }).await.unwrap();
+    assert_eq!(cleared.external_id, None);
+    assert_eq!(svc.get_person(o, p.id).await.unwrap(), cleared);
+    let same = svc.patch_person(o, p.id, PatchPerson::default()).await.unwrap();
+    assert_eq!(same, cleared);
+    assert_eq!(svc.get_person(o, p.id).await.unwrap(), cleared);
+
+    // Archive.
+    let archived = svc.archive_person(o, p.id).await.unwrap();
+    assert_eq!((archived.status, archived.archive_reason), (PersonStatus::Archived, Some(ArchiveReason::Archived)));
+    assert!(archived.archived_at.is_some());
+    assert_eq!(svc.get_person(o, p.id).await.unwrap(), archived);
+    assert_eq!(count_active(&svc, o).await, 0);
+    assert_eq!(code(svc.archive_person(o, p.id).await), Code::NotFound);
+
+    // Reactivate by import: same membership, memberSince kept, new tag merged.
+    let mut again = import("PAT@example.com");
+    again.tags = tag_names(&["four"]);
+    let out = svc.import_person(o, again).await.unwrap();
+    assert!(out.created);
+    let r = out.person;
+    assert_eq!(r.id, p.id);
+    assert_eq!(r.member_since, p.member_since);
+    assert_eq!((r.status, r.archive_reason, r.archived_at), (PersonStatus::Active, None, None));
+    assert_eq!(r.tags.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), vec!["four", "Three", "Two"]);
+    assert_eq!(svc.get_person(o, p.id).await.unwrap(), r);
+    assert_eq!(count_active(&svc, o).await, 1);
+    let types: Vec<_> = events(&svc, o).await.iter().map(|e| e.event_type).collect();
+    assert_eq!(types, vec![EventType::PersonCreated, EventType::PersonArchived, EventType::PersonCreated]);
+
+    // Withdrawal and deactivation persist their reason; a later import is refused.
+    let s = svc.admin_archive_person(p.id, ArchiveReason::SelfRevoked).await.unwrap();
+    assert_eq!(s.archive_reason, Some(ArchiveReason::SelfRevoked));
+    assert_eq!(svc.get_person(o, p.id).await.unwrap(), s);
+    assert_eq!(code(svc.import_person(o, import("pat@example.com")).await), Code::PersonSelfRevoked);
+    let d = svc.admin_archive_person(p.id, ArchiveReason::Deactivated).await.unwrap();
+    assert_eq!(d.archive_reason, Some(ArchiveReason::Deactivated));
+    assert_eq!(svc.get_person(o, p.id).await.unwrap(), d);
+    assert_eq!(code(svc.import_person(o, import("pat@example.com")).await), Code::PersonDeactivated);
+    assert_eq!(events(&svc, o).await.len(), 4, "no second person.archived");
+}
+
+async fn removing_employee_removes_the_person_from_every_team(store: DbStore) {
+    let (svc, _) = services(store);
+    let org = new_org(&svc, "business", &["acme.com"]).await;
+    let o = org.id;
+    let p1 = imported(&svc, o, import("one@acme.com")).await;
+    let p2 = imported(&svc, o, import("two@acme.com")).await;
+    let p3 = imported(&svc, o, import("three@acme.com")).await;
+    assert!(p1.labels.employee && p2.labels.employee);
+    let blue = svc.create_team(o, "Blue".into()).await.unwrap();
+    let red = svc.create_team(o, "Red".into()).await.unwrap();
+    let tid = blue.id;
+    let got = read(&svc, move |tx| Box::pin(async move { tx.get_team(tid).await })).await;
+    assert_eq!(got, Some(blue.clone()));
+
+    svc.add_team_member(blue.id, p1.id).await.unwrap();
+    svc.add_team_member(blue.id, p2.id).await.unwrap();
+    assert_eq!(svc.add_team_member(blue.id, p1.id).await.unwrap(), vec![p1.id, p2.id], "adding twice is a no-op");
+    svc.add_team_member(red.id, p1.id).await.unwrap();
+    svc.add_team_member(red.id, p3.id).await.unwrap();
+    let foreign_org = new_org(&svc, "business", &[]).await;
+    let foreign = imported(&svc, foreign_org.id, import("x@example.com")).await;
+    assert_eq!(code(svc.add_team_member(blue.id, foreign.id).await), Code::NotFound);
+
+    // Keeping employee keeps membership.
+    let kept = svc
+        .patch_person(
+            o,
+            p2.id,
+            PatchPerson { labels: Some(Labels { candidate: false, employee: true }), ..Default::default() },
+        )
+        .await
+        .unwrap();
+    assert!(kept.labels.employee);
+    assert_eq!(team_members(&svc, blue.id).await, vec![p1.id, p2.id]);
+
+    // Removing employee removes p1 from both teams, nobody else.
+    svc.patch_person(o, p1.id, PatchPerson { labels: Some(Labels::DEFAULT), ..Default::default() }).await.unwrap();
+    assert_eq!(svc.get_person(o, p1.id).await.unwrap().labels, Labels::DEFAULT);
+    assert_eq!(team_members(&svc, blue.id).await, vec![p2.id]);
+    assert_eq!(team_members(&svc, red.id).await, vec![p3.id]);
+
+    // The port directly: returns how many memberships it removed.
+    svc.add_team_member(red.id, p2.id).await.unwrap();
+    let id = p2.id;
+    let n = write(&svc, move |tx| Box::pin(async move { tx.remove_person_from_teams(id).await })).await.unwrap();
+    assert_eq!(n, 2);
+    let n = write(&svc, move |tx| Box::pin(async move { tx.remove_person_from_teams(id).await })).await.unwrap();
+    assert_eq!(n, 0);
+    assert_eq!(team_members(&svc, blue.id).await, Vec::<PersonId>::new());
+    assert_eq!(team_members(&svc, red.id).await, vec![p3.id]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Failures and rollback
+// ---------------------------------------------------------------------------------------------
+
+async fn failed_use_cases_write_nothing(store: DbStore) {
+    let (svc, _) = services(store);
+    let org = new_org(&svc, "business", &["acme.com"]).await;
+    let o = org.id;
+
+    // Import of a person who withdrew: refused, nothing written.
+    let gone = imported(&svc, o, import("gone@example.com")).await;
+    let gone = svc.admin_archive_person(gone.id, ArchiveReason::SelfRevoked).await.unwrap();
+    let before_events = events(&svc, o).await;
+    let r = svc
+        .import_person(
+            o,
+            ImportPerson {
+                email: email("gone@example.com"),
+                first_name: Some(name("G")),
+                last_name: Some(name("One")),
+                external_id: Some(ext("G-1")),
+                labels: None,
+                tags: tag_names(&["Brand New"]),
+            },
+        )
+        .await;
+    assert_eq!(code(r), Code::PersonSelfRevoked);
+    assert_eq!(svc.get_person(o, gone.id).await.unwrap(), gone);
+    assert_eq!(events(&svc, o).await, before_events);
+    assert_eq!(probe_tag(&svc, o, "brand new").await, None);
+
+    // A patch that fails after it resolved (inserted) new tags: the whole transaction rolls back.
+    let mut input = import("named@acme.com");
+    input.first_name = Some(name("Named"));
+    let named = imported(&svc, o, input).await;
+    let team = svc.create_team(o, "T".into()).await.unwrap();
+    svc.add_team_member(team.id, named.id).await.unwrap();
+    let before_events = events(&svc, o).await;
+    let r = svc
+        .patch_person(
+            o,
+            named.id,
+            PatchPerson {
+                first_name: Some(name("Other")),
+                labels: Some(Labels::DEFAULT),
+                tags: Some(tag_names(&["Fresh"])),
+                ..Default::default()
+            },
+        )
+        .await;
+    assert_eq!(code(r), Code::Conflict);
+    assert_eq!(probe_tag(&svc, o, "fresh").await, None, "the tag inserted before the failure is rolled back");
+    assert_eq!(svc.get_person(o, named.id).await.unwrap(), named);
+    assert_eq!(team_members(&svc, team.id).await, vec![named.id]);
+    assert_eq!(events(&svc, o).await, before_events);
+    assert_eq!(count_active(&svc, o).await, 1);
+
+    // The store's contract directly: an `Err` from the body rolls back every write before it.
+    let ghost = Organization { id: OrgId(Uuid::now_v7()), ..org.clone() };
+    let g = ghost.clone();
+    let r: Result<(), Probe<()>> = svc
+        .store
+        .write(move |tx| {
+            Box::pin(async move {
+                tx.insert_org(&g).await?;
+                assert!(tx.get_org(g.id).await?.is_some(), "visible inside the transaction");
+                Err(Probe::Found(()))
+            })
+        })
+        .await;
+    assert!(matches!(r, Err(Probe::Found(()))));
+    let gid = ghost.id;
+    assert_eq!(read(&svc, move |tx| Box::pin(async move { tx.get_org(gid).await })).await, None);
+}
+
+async fn documented_unique_violations_are_reported(store: DbStore) {
+    let (svc, _) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let p = imported(&svc, org.id, import("dup@example.com")).await;
+
+    // insert_person: same organization and email.
+    let dup = Person { id: PersonId(Uuid::now_v7()), tags: vec![], ..p.clone() };
+    let r = write(&svc, move |tx| Box::pin(async move { tx.insert_person(&dup).await })).await;
+    assert_eq!(r, Err(StoreError::UniqueViolation));
+    assert_eq!(count_active(&svc, org.id).await, 1);
+
+    // insert_user: same organization and email.
+    let u = svc.create_user(org.id, email("u@example.com"), OrgRole::Member).await.unwrap();
+    let dup = User { id: UserId(Uuid::now_v7()), ..u.clone() };
+    let r = write(&svc, move |tx| Box::pin(async move { tx.insert_user(&dup).await })).await;
+    assert_eq!(r, Err(StoreError::UniqueViolation));
+    let o = org.id;
+    assert_eq!(read(&svc, move |tx| Box::pin(async move { tx.users_of_org(o).await })).await, vec![u]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Settings
+// ---------------------------------------------------------------------------------------------
+
+async fn setting_get_or_insert_keeps_the_first_value(store: DbStore) {
+    let (svc, _) = services(store);
+    let set = |n: &'static str, v: String| {
+        let svc = svc.clone();
+        async move { write(&svc, move |tx| Box::pin(async move { tx.setting_get_or_insert(n, &v).await })).await.unwrap() }
+    };
+    assert_eq!(set("webhook_secret", "first".into()).await, "first");
+    assert_eq!(set("webhook_secret", "second".into()).await, "first");
+    assert_eq!(set("other", "x".into()).await, "x");
+
+    let barrier = Arc::new(Barrier::new(8));
+    let tasks: Vec<_> = (0..8)
+        .map(|i| {
+            let (barrier, fut) = (barrier.clone(), set("raced", format!("v{i}")));
+            tokio::spawn(async move {
+                barrier.wait().await;
+                fut.await
+            })
+        })
+        .collect();
+    let mut values = BTreeSet::new();
+    for t in tasks {
+        values.insert(t.await.unwrap());
+    }
+    assert_eq!(values.len(), 1, "every caller sees the one stored value: {values:?}");
+    let v = values.into_iter().next().unwrap();
+    assert_eq!(set("raced", "late".into()).await, v);
+}

@@ -1,0 +1,333 @@
+//! End-to-end harness: starts the real `talent` binary on a free port against a fresh database
+//! (SQLite file, or a new PostgreSQL database when `TEST_DATABASE_URL` is set) and drives it over
+//! HTTP with ureq.
+
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+use talent_store::testing::TestDb;
+
+/// Which database the binary runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// Start-up options.
+#[derive(Clone, Debug)]
+pub struct Opts {
+    /// `TALENT_RATE_LIMIT_MODE`.
+    pub rate_limit_mode: &'static str,
+}
+
+impl Default for Opts {
+    fn default() -> Self {
+        Opts { rate_limit_mode: "off" }
+    }
+}
+
+fn runtime() -> &'static tokio::runtime::Runtime {
+    static RT: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
+    RT.get_or_init(|| tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap())
+}
+
+/// A running `talent serve`; killed and its database dropped on drop.
+pub struct TestApp {
+    pub base: String,
+    pub admin_token: String,
+    pub backend: Backend,
+    child: Child,
+    db: Option<TestDb>,
+    agent: ureq::Agent,
+    _dir: Option<std::path::PathBuf>,
+}
+
+/// A response: status, headers (lower-case names) and the body parsed as JSON (Null if empty or
+/// not JSON; the raw text is kept too).
+#[derive(Debug, Clone)]
+pub struct Resp {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub json: Value,
+    pub text: String,
+}
+
+impl Resp {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        let n = name.to_ascii_lowercase();
+        self.headers.iter().find(|(k, _)| *k == n).map(|(_, v)| v.as_str())
+    }
+    /// The error code of an error envelope.
+    pub fn code(&self) -> &str {
+        self.json["code"].as_str().unwrap_or("")
+    }
+    /// Asserts the flat error envelope (spec, Errors): `error`, `code`, optional `details`, nothing else.
+    pub fn assert_error(&self, status: u16, code: &str) {
+        assert_eq!(self.status, status, "status of {}", self.text);
+        assert_eq!(self.code(), code, "code of {}", self.text);
+        let obj = self.json.as_object().expect("error body is an object");
+        assert!(obj["error"].as_str().is_some_and(|s| !s.is_empty()), "error message in {}", self.text);
+        for k in obj.keys() {
+            assert!(["error", "code", "details"].contains(&k.as_str()), "unexpected field {k} in {}", self.text);
+        }
+    }
+}
+
+/// Starts the binary; `None` when the backend is PostgreSQL and `TEST_DATABASE_URL` is unset.
+pub fn spawn(backend: Backend, opts: Opts) -> Option<TestApp> {
+    let (db, dir) = match backend {
+        Backend::Sqlite => {
+            let dir = std::env::temp_dir().join(format!("talent-e2e-{}", uuid::Uuid::new_v4().simple()));
+            std::fs::create_dir_all(&dir).unwrap();
+            (TestDb::sqlite(&dir), Some(dir))
+        }
+        Backend::Postgres => {
+            let admin = match std::env::var("TEST_DATABASE_URL") {
+                Ok(u) if !u.is_empty() => u,
+                _ => {
+                    eprintln!("skipped: TEST_DATABASE_URL unset");
+                    return None;
+                }
+            };
+            (runtime().block_on(TestDb::postgres(&admin)).expect("create test database"), None)
+        }
+    };
+    let admin_token = format!("adm_test_{}", uuid::Uuid::new_v4().simple());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_talent"))
+        .arg("serve")
+        .env("DATABASE_URL", &db.url)
+        .env("TALENT_LISTEN", "127.0.0.1:0")
+        .env("TALENT_ADMIN_TOKEN", &admin_token)
+        .env("TALENT_RATE_LIMIT_MODE", opts.rate_limit_mode)
+        .env("TALENT_DB_POOL_SIZE", "8")
+        .env("TALENT_LOG", std::env::var("TALENT_TEST_LOG").unwrap_or_else(|_| "warn".into()))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("start talent");
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut sent = false;
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if !sent {
+                if let Some(addr) = line.strip_prefix("Listening on ") {
+                    let _ = tx.send(addr.trim().to_string());
+                    sent = true;
+                }
+            }
+        }
+    });
+    let base = match rx.recv_timeout(Duration::from_secs(60)) {
+        Ok(b) => b,
+        Err(_) => {
+            let _ = child.kill();
+            panic!("talent did not start within 60 s");
+        }
+    };
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(60)))
+        .build()
+        .into();
+    Some(TestApp { base, admin_token, backend, child, db: Some(db), agent, _dir: dir })
+}
+
+impl TestApp {
+    /// Sends SIGTERM and waits (at most 40 s) for the process to exit; returns its exit status.
+    pub fn terminate(&mut self) -> Option<std::process::ExitStatus> {
+        let pid = self.child.id().to_string();
+        let _ = Command::new("kill").args(["-TERM", &pid]).status();
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(40) {
+            if let Ok(Some(st)) = self.child.try_wait() {
+                return Some(st);
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        None
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        if let Some(db) = self.db.take() {
+            let _ = runtime().block_on(db.drop_db());
+        }
+        if let Some(d) = &self._dir {
+            let _ = std::fs::remove_dir_all(d);
+        }
+    }
+}
+
+/// An organization made through the admin API, with an admin user and a key of every scope.
+#[derive(Debug, Clone)]
+pub struct Org {
+    pub id: String,
+    pub user_id: String,
+    pub key: String,
+    pub key_id: String,
+}
+
+pub const ALL_SCOPES: [&str; 8] = [
+    "organization:read",
+    "persons:read",
+    "persons:write",
+    "invitations:read",
+    "invitations:write",
+    "results:read",
+    "profiles:read",
+    "webhooks:manage",
+];
+
+impl TestApp {
+    /// Any request. `headers` are added as given; `body` is sent raw.
+    pub fn request(&self, method: &str, path: &str, headers: &[(&str, &str)], body: Option<&[u8]>) -> Resp {
+        let url = format!("{}{}", self.base, path);
+        let mut b = ureq::http::Request::builder().method(method).uri(&url);
+        for (k, v) in headers {
+            b = b.header(*k, *v);
+        }
+        let req = b.body(body.map(|x| x.to_vec()).unwrap_or_default()).unwrap();
+        let mut resp = self.agent.run(req).unwrap_or_else(|e| panic!("{method} {path}: {e}"));
+        let status = resp.status().as_u16();
+        let headers = resp
+            .headers()
+            .iter()
+            .map(|(k, v)| (k.as_str().to_ascii_lowercase(), v.to_str().unwrap_or("").to_string()))
+            .collect();
+        let text = resp.body_mut().read_to_string().unwrap_or_default();
+        let json = serde_json::from_str(&text).unwrap_or(Value::Null);
+        Resp { status, headers, json, text }
+    }
+
+    /// GET with a bearer key.
+    pub fn get(&self, path: &str, key: &str) -> Resp {
+        self.request("GET", path, &[("Authorization", &format!("Bearer {key}"))], None)
+    }
+
+    /// A JSON request with a bearer key.
+    pub fn send(&self, method: &str, path: &str, key: &str, body: &Value) -> Resp {
+        let b = body.to_string();
+        self.request(
+            method,
+            path,
+            &[("Authorization", &format!("Bearer {key}")), ("Content-Type", "application/json")],
+            Some(b.as_bytes()),
+        )
+    }
+
+    /// A JSON request with a bearer key and extra headers.
+    pub fn send_with(&self, method: &str, path: &str, key: &str, body: &Value, extra: &[(&str, &str)]) -> Resp {
+        let b = body.to_string();
+        let auth = format!("Bearer {key}");
+        let mut h: Vec<(&str, &str)> = vec![("Authorization", &auth), ("Content-Type", "application/json")];
+        h.extend_from_slice(extra);
+        self.request(method, path, &h, Some(b.as_bytes()))
+    }
+
+    /// DELETE with a bearer key.
+    pub fn delete(&self, path: &str, key: &str) -> Resp {
+        self.request("DELETE", path, &[("Authorization", &format!("Bearer {key}"))], None)
+    }
+
+    /// An admin API request (D39).
+    pub fn admin(&self, method: &str, path: &str, body: Option<&Value>) -> Resp {
+        let auth = format!("Bearer {}", self.admin_token);
+        match body {
+            Some(b) => {
+                let s = b.to_string();
+                self.request(
+                    method,
+                    path,
+                    &[("Authorization", &auth), ("Content-Type", "application/json")],
+                    Some(s.as_bytes()),
+                )
+            }
+            None => self.request(method, path, &[("Authorization", &auth)], None),
+        }
+    }
+
+    /// Creates an organization (plan, subscription status) with an admin user and a key of every
+    /// scope.
+    pub fn org(&self, plan: &str, status: &str) -> Org {
+        self.org_with(
+            json!({"companyName": "Acme", "email": "hr@acme.example", "plan": plan, "subscriptionStatus": status}),
+        )
+    }
+
+    /// Creates an organization from an admin body, with an admin user and a key of every scope.
+    pub fn org_with(&self, body: Value) -> Org {
+        let o = self.admin("POST", "/admin/v1/organizations", Some(&body));
+        assert_eq!(o.status, 201, "{}", o.text);
+        let id = o.json["id"].as_str().unwrap().to_string();
+        let u = self.admin(
+            "POST",
+            &format!("/admin/v1/organizations/{id}/users"),
+            Some(&json!({"email": "admin@acme.example", "role": "admin"})),
+        );
+        assert_eq!(u.status, 201, "{}", u.text);
+        let user_id = u.json["id"].as_str().unwrap().to_string();
+        let (key, key_id) = self.key(&user_id, &ALL_SCOPES);
+        Org { id, user_id, key, key_id }
+    }
+
+    /// Creates a key for a user; returns (value, id).
+    pub fn key(&self, user_id: &str, scopes: &[&str]) -> (String, String) {
+        let k = self.admin("POST", &format!("/admin/v1/users/{user_id}/api-keys"), Some(&json!({"scopes": scopes})));
+        assert_eq!(k.status, 201, "{}", k.text);
+        (k.json["key"].as_str().unwrap().to_string(), k.json["id"].as_str().unwrap().to_string())
+    }
+
+    /// Imports a person; asserts 200/201; returns the body.
+    pub fn import(&self, key: &str, body: Value) -> Value {
+        let r = self.send("POST", "/api/v1/persons", key, &body);
+        assert!(r.status == 201 || r.status == 200, "{}", r.text);
+        r.json
+    }
+}
+
+/// Waits until `f` is true or `timeout` passes.
+pub fn eventually(timeout: Duration, mut f: impl FnMut() -> bool) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < timeout {
+        if f() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    false
+}
+
+/// Declares a test body `fn name(app: &TestApp)` once and runs it on both backends.
+#[macro_export]
+macro_rules! e2e {
+    ($(#[$m:meta])* $name:ident, $opts:expr, |$app:ident| $body:block) => {
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+            #[allow(unused_imports)]
+            use $crate::support::*;
+            fn run($app: &TestApp) $body
+            #[test]
+            $(#[$m])*
+            fn sqlite() {
+                if let Some(app) = spawn(Backend::Sqlite, $opts) {
+                    run(&app);
+                }
+            }
+            #[test]
+            $(#[$m])*
+            fn postgres() {
+                if let Some(app) = spawn(Backend::Postgres, $opts) {
+                    run(&app);
+                }
+            }
+        }
+    };
+}
