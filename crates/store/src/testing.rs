@@ -66,6 +66,31 @@ impl TestDb {
     }
 }
 
+/// Reverts every applied migration of the database at `url` (the migration check: every
+/// migration must revert cleanly, and apply again after). Returns how many were reverted.
+pub async fn revert_all(url: &str) -> Result<usize, StoreError> {
+    use diesel_migrations::MigrationHarness;
+    let url = url.to_string();
+    if url.starts_with("postgres") {
+        let conn = AsyncPgConnection::establish(&url).await.map_err(internal)?;
+        tokio::task::spawn_blocking(move || {
+            let mut h = diesel_async::AsyncMigrationHarness::new(conn);
+            h.revert_all_migrations(crate::PG_MIGRATIONS).map(|v| v.len()).map_err(internal)
+        })
+        .await
+        .map_err(internal)?
+    } else {
+        let path = url.strip_prefix("sqlite://").unwrap_or(&url).to_string();
+        let conn = crate::SqliteConn::establish(&path).await.map_err(internal)?;
+        tokio::task::spawn_blocking(move || {
+            let mut h = diesel_async::AsyncMigrationHarness::new(conn);
+            h.revert_all_migrations(crate::SQLITE_MIGRATIONS).map(|v| v.len()).map_err(internal)
+        })
+        .await
+        .map_err(internal)?
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::with_database;
