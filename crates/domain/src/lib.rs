@@ -3,6 +3,7 @@
 //! Pure: no I/O, no async runtime, no framework types. Adapters (store, HTTP, rate limiter) live in
 //! their own crates and depend on this one; the app crate wires them together.
 
+pub mod assessment;
 pub mod errors;
 pub mod ids;
 pub mod model;

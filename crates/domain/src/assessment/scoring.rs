@@ -1,0 +1,396 @@
+//! Deterministic scoring (D23), bands (D2) and matches (D3). `docs/scoring.md` gives the same
+//! formulas with a worked example.
+//!
+//! - A response is one forced choice: two needs are shown, one is chosen.
+//! - Need: `exposure` = times shown, `chosen` = times chosen, over all visible assessments (D11);
+//!   `score = (chosen + 1) / (exposure + 2)` (Laplace smoothing: 0.5 with no data, always in (0, 1)).
+//! - Competency: `score = 0.5 + Σ wᵢ·(sᵢ − 0.5) / Σ|wᵢ|` over the mapping's weights (wᵢ in [-1, 1]);
+//!   0.5 is neutral and the score stays in [0, 1] because |sᵢ − 0.5| ≤ 0.5.
+//! - Band (D2) on the unrounded score: high [0.65, 1], moderate [0.55, 0.65), some [0.45, 0.55),
+//!   limited [0, 0.45).
+//! - Match (D3): `percentage = round(100 · Σ wₖ·sₖ / Σ wₖ)` over the profile's competency weights;
+//!   category high ≥ 70, moderate 50..69, low < 50.
+
+use super::model::AssessmentModel;
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+/// One forced choice: the two needs shown (ids) and the one chosen.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Response {
+    /// The two need ids shown.
+    pub shown: [String; 2],
+    /// The need id chosen; one of `shown`.
+    pub chosen: String,
+}
+
+/// Checks responses against the model. Errors: `(index, message)` per bad response.
+pub fn check_responses(model: &AssessmentModel, responses: &[Response]) -> Result<(), Vec<(usize, String)>> {
+    let mut errs = Vec::new();
+    for (i, r) in responses.iter().enumerate() {
+        if let Some(bad) = r.shown.iter().find(|n| model.need_index(n).is_none()) {
+            errs.push((i, format!("unknown need '{bad}'")));
+        } else if r.shown[0] == r.shown[1] {
+            errs.push((i, "the two needs shown must differ".to_string()));
+        } else if !r.shown.contains(&r.chosen) {
+            errs.push((i, "chosen must be one of the two needs shown".to_string()));
+        }
+    }
+    if errs.is_empty() {
+        Ok(())
+    } else {
+        Err(errs)
+    }
+}
+
+/// A band (D2): how strongly motivation supports a competency (not skill).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Band {
+    /// [0, 0.45)
+    Limited,
+    /// [0.45, 0.55)
+    Some,
+    /// [0.55, 0.65)
+    Moderate,
+    /// [0.65, 1]
+    High,
+}
+
+impl Band {
+    /// The wire value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Band::High => "high",
+            Band::Moderate => "moderate",
+            Band::Some => "some",
+            Band::Limited => "limited",
+        }
+    }
+}
+
+/// D2: the band of an unrounded score; half-open intervals.
+pub fn band(score: f64) -> Band {
+    if score >= 0.65 {
+        Band::High
+    } else if score >= 0.55 {
+        Band::Moderate
+    } else if score >= 0.45 {
+        Band::Some
+    } else {
+        Band::Limited
+    }
+}
+
+/// A need's result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NeedResult {
+    /// Index in the model's need order.
+    pub need_index: usize,
+    /// Smoothed share chosen, in (0, 1).
+    pub score: f64,
+    /// Times shown.
+    pub exposure: u32,
+}
+
+/// A competency's result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompetencyResult {
+    /// Competency id.
+    pub competency_id: Uuid,
+    /// Aptitude score in [0, 1], 0.5 neutral.
+    pub score: f64,
+    /// D2 band.
+    pub band: Band,
+}
+
+/// Cumulative scores of one person over the assessments given.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scores {
+    /// Number of assessments.
+    pub assessments: u32,
+    /// Number of responses.
+    pub responses: u32,
+    /// Needs, model order.
+    pub needs: Vec<NeedResult>,
+    /// Competencies, model order.
+    pub competencies: Vec<CompetencyResult>,
+}
+
+/// Scores the responses of the given assessments (already filtered to the visible ones, D11).
+/// Responses naming unknown needs are ignored (they are refused on input).
+pub fn score(model: &AssessmentModel, assessments: &[&[Response]]) -> Scores {
+    let n = model.needs().count();
+    let mut exposure = vec![0u32; n];
+    let mut chosen = vec![0u32; n];
+    let mut responses = 0u32;
+    for a in assessments {
+        for r in *a {
+            let (Some(i0), Some(i1)) = (model.need_index(&r.shown[0]), model.need_index(&r.shown[1])) else {
+                continue;
+            };
+            exposure[i0] += 1;
+            exposure[i1] += 1;
+            if let Some(c) = model.need_index(&r.chosen) {
+                if c == i0 || c == i1 {
+                    chosen[c] += 1;
+                }
+            }
+            responses += 1;
+        }
+    }
+    let needs: Vec<NeedResult> = (0..n)
+        .map(|i| NeedResult {
+            need_index: i,
+            score: (f64::from(chosen[i]) + 1.0) / (f64::from(exposure[i]) + 2.0),
+            exposure: exposure[i],
+        })
+        .collect();
+    let competencies = model
+        .competencies
+        .iter()
+        .map(|c| {
+            let mut num = 0.0;
+            let mut den = 0.0;
+            for w in model.mapping.weights.iter().filter(|w| w.competency_id == c.id) {
+                if let Some(i) = model.need_index(&w.need) {
+                    num += w.weight * (needs[i].score - 0.5);
+                    den += w.weight.abs();
+                }
+            }
+            let s = if den > 0.0 { (0.5 + num / den).clamp(0.0, 1.0) } else { 0.5 };
+            CompetencyResult { competency_id: c.id, score: s, band: band(s) }
+        })
+        .collect();
+    Scores { assessments: assessments.len() as u32, responses, needs, competencies }
+}
+
+/// Match category (D3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MatchCategory {
+    /// < 50
+    Low,
+    /// 50..69
+    Moderate,
+    /// >= 70
+    High,
+}
+
+impl MatchCategory {
+    /// The wire value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MatchCategory::Low => "low",
+            MatchCategory::Moderate => "moderate",
+            MatchCategory::High => "high",
+        }
+    }
+}
+
+/// D3: the category of a percentage.
+pub fn category(percentage: u8) -> MatchCategory {
+    match percentage {
+        70.. => MatchCategory::High,
+        50..=69 => MatchCategory::Moderate,
+        _ => MatchCategory::Low,
+    }
+}
+
+/// D3: the match percentage (0..100) of scores against a profile's competency weights (0..1).
+/// Competencies the scores lack count as neutral (0.5). A profile without positive weight: 0.
+pub fn match_percentage(profile: &[(Uuid, f64)], scores: &Scores) -> u8 {
+    let mut num = 0.0;
+    let mut den = 0.0;
+    for (cid, w) in profile {
+        let s = scores.competencies.iter().find(|c| c.competency_id == *cid).map(|c| c.score).unwrap_or(0.5);
+        num += w * s;
+        den += w;
+    }
+    if den <= 0.0 {
+        return 0;
+    }
+    (100.0 * num / den).round().clamp(0.0, 100.0) as u8
+}
+
+/// Plausible, deterministic responses for a seed (sandbox, D39): every pair of needs within an axis
+/// and a fixed set across axes; the choice follows a latent preference per need drawn from the
+/// seed, with some noise. Same seed, same responses.
+pub fn seed_responses(model: &AssessmentModel, seed: u64) -> Vec<Response> {
+    let mut state = seed ^ 0x9E37_79B9_7F4A_7C15;
+    let mut next = move || {
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        state = state.wrapping_mul(0x2545_F491_4F6C_DD1D);
+        state
+    };
+    let needs: Vec<&str> = model.needs().map(|n| n.id.as_str()).collect();
+    let pref: Vec<f64> = needs.iter().map(|_| (next() % 1000) as f64 / 1000.0).collect();
+    let mut out = Vec::new();
+    let n = needs.len();
+    for i in 0..n {
+        for step in [1usize, 3, 7] {
+            let j = (i + step) % n;
+            if i == j {
+                continue;
+            }
+            let noise = ((next() % 1000) as f64 / 1000.0 - 0.5) * 0.4;
+            let chosen = if pref[i] + noise >= pref[j] { i } else { j };
+            out.push(Response { shown: [needs[i].to_string(), needs[j].to_string()], chosen: needs[chosen].to_string() });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn model() -> AssessmentModel {
+        AssessmentModel::builtin().unwrap()
+    }
+
+    #[test]
+    fn bands_have_half_open_boundaries() {
+        // D2: exact boundaries belong to the upper band.
+        assert_eq!(band(0.65), Band::High);
+        assert_eq!(band(0.649_999_999), Band::Moderate);
+        assert_eq!(band(0.55), Band::Moderate);
+        assert_eq!(band(0.549_999_999), Band::Some);
+        assert_eq!(band(0.45), Band::Some);
+        assert_eq!(band(0.449_999_999), Band::Limited);
+        assert_eq!(band(1.0), Band::High);
+        assert_eq!(band(0.0), Band::Limited);
+    }
+
+    #[test]
+    fn bands_are_monotone() {
+        let mut prev = band(0.0);
+        for i in 0..=10_000 {
+            let b = band(f64::from(i) / 10_000.0);
+            assert!(b >= prev);
+            prev = b;
+        }
+    }
+
+    #[test]
+    fn match_categories_follow_d3() {
+        assert_eq!(category(70), MatchCategory::High);
+        assert_eq!(category(69), MatchCategory::Moderate);
+        assert_eq!(category(50), MatchCategory::Moderate);
+        assert_eq!(category(49), MatchCategory::Low);
+        assert_eq!(category(0), MatchCategory::Low);
+        assert_eq!(category(100), MatchCategory::High);
+    }
+
+    #[test]
+    fn no_responses_score_neutral() {
+        let m = model();
+        let s = score(&m, &[]);
+        assert!(s.needs.iter().all(|n| n.score == 0.5 && n.exposure == 0));
+        assert!(s.competencies.iter().all(|c| c.score == 0.5 && c.band == Band::Some));
+    }
+
+    #[test]
+    fn a_need_always_chosen_scores_by_laplace() {
+        let m = model();
+        let r = vec![Response { shown: ["mastery".into(), "results".into()], chosen: "mastery".into() }; 3];
+        let s = score(&m, &[&r]);
+        let mi = m.need_index("mastery").unwrap();
+        let ri = m.need_index("results").unwrap();
+        assert_eq!(s.needs[mi].exposure, 3);
+        assert!((s.needs[mi].score - 4.0 / 5.0).abs() < 1e-12);
+        assert!((s.needs[ri].score - 1.0 / 5.0).abs() < 1e-12);
+        assert_eq!(s.responses, 3);
+    }
+
+    /// Property over many seeds: scores stay in range.
+    #[test]
+    fn scores_stay_in_range_for_any_responses() {
+        let m = model();
+        for seed in 0..300 {
+            let r = seed_responses(&m, seed);
+            assert!(check_responses(&m, &r).is_ok());
+            let s = score(&m, &[&r, &r[..seed as usize % r.len()]]);
+            for n in &s.needs {
+                assert!(n.score > 0.0 && n.score < 1.0);
+            }
+            for c in &s.competencies {
+                assert!((0.0..=1.0).contains(&c.score), "{}", c.score);
+                assert_eq!(c.band, band(c.score));
+            }
+        }
+    }
+
+    /// Property: repeating identical responses never moves a need score away from the raw share.
+    #[test]
+    fn identical_assessments_move_scores_toward_their_share() {
+        let m = model();
+        for seed in 0..100 {
+            let r = seed_responses(&m, seed);
+            let one = score(&m, &[&r]);
+            let two = score(&m, &[&r, &r]);
+            for (a, b) in one.needs.iter().zip(&two.needs) {
+                if a.exposure == 0 {
+                    continue;
+                }
+                let chosen = r.iter().filter(|x| m.need_index(&x.chosen) == Some(a.need_index)).count() as f64;
+                let share = chosen / f64::from(a.exposure);
+                assert!((b.score - share).abs() <= (a.score - share).abs() + 1e-12);
+            }
+        }
+    }
+
+    /// Results of one person depend on that person's responses only.
+    #[test]
+    fn results_do_not_depend_on_other_persons() {
+        let m = model();
+        let a = seed_responses(&m, 1);
+        let alone = score(&m, &[&a]);
+        let _other = score(&m, &[&seed_responses(&m, 2)]);
+        assert_eq!(score(&m, &[&a]), alone);
+    }
+
+    #[test]
+    fn seeds_are_deterministic_and_differ() {
+        let m = model();
+        assert_eq!(seed_responses(&m, 7), seed_responses(&m, 7));
+        assert_ne!(seed_responses(&m, 7), seed_responses(&m, 8));
+    }
+
+    #[test]
+    fn bad_responses_are_reported_per_index() {
+        let m = model();
+        let r = vec![
+            Response { shown: ["mastery".into(), "results".into()], chosen: "mastery".into() },
+            Response { shown: ["nope".into(), "results".into()], chosen: "results".into() },
+            Response { shown: ["mastery".into(), "mastery".into()], chosen: "mastery".into() },
+            Response { shown: ["mastery".into(), "results".into()], chosen: "balance".into() },
+        ];
+        let e = check_responses(&m, &r).unwrap_err();
+        assert_eq!(e.iter().map(|(i, _)| *i).collect::<Vec<_>>(), vec![1, 2, 3]);
+    }
+
+    /// The worked example of docs/scoring.md, so the document cannot drift from the code.
+    #[test]
+    fn the_documented_worked_example_holds() {
+        let m = model();
+        let r = vec![Response { shown: ["mastery".into(), "results".into()], chosen: "mastery".into() }; 3];
+        let s = score(&m, &[&r]);
+        let drive = m.competencies.iter().find(|c| c.name == "Drive for results").unwrap();
+        let c = s.competencies.iter().find(|c| c.competency_id == drive.id).unwrap();
+        assert!((c.score - (0.5 + (-0.18 + 0.09) / 1.4)).abs() < 1e-12, "{}", c.score);
+        assert_eq!(c.band, Band::Limited);
+        assert_eq!(match_percentage(&[(drive.id, 1.0)], &s), 44);
+        assert_eq!(category(44), MatchCategory::Low);
+    }
+
+    #[test]
+    fn match_percentage_weights_competencies() {
+        let m = model();
+        let s = score(&m, &[]);
+        let c0 = m.competencies[0].id;
+        assert_eq!(match_percentage(&[(c0, 1.0)], &s), 50);
+        assert_eq!(match_percentage(&[], &s), 0);
+    }
+}
