@@ -1,15 +1,20 @@
 //! `talent demo` (D40): on an empty database, a demo organization on the business plan with a
-//! dozen persons; on every run a fresh API key (earlier demo keys are revoked, so the 10-key limit
+//! dozen persons, nine completed assessments and two competency profiles; on every run a fresh API key (earlier demo keys are revoked, so the 10-key limit
 //! is never reached).
 
 use anyhow::Context;
 use talent_domain::errors::UseCaseError;
 use talent_domain::ids::OrgId;
+use talent_domain::model::ProfileCompetency;
 use talent_domain::ports::Store;
+use talent_domain::usecases::assessments::{AssessmentCommand, NewProfile};
 use talent_domain::usecases::orgs::NewOrganization;
 use talent_domain::usecases::persons::ImportPerson;
 use talent_domain::values::*;
 use talent_domain::Services;
+
+/// A demo profile: name, description, (competency name, weight).
+type DemoProfile = (&'static str, &'static str, &'static [(&'static str, f64)]);
 
 /// Name of the demo organization.
 pub const DEMO_ORG: &str = "Talent Demo";
@@ -66,6 +71,7 @@ pub async fn seed<S: Store>(svc: &Services<S>) -> anyhow::Result<DemoOutput> {
                 OrgRole::Admin,
             )
             .await?;
+            let mut ids = Vec::new();
             for (email, first, last, ext, tags) in PEOPLE {
                 let person = ImportPerson {
                     email: Email::parse(email).map_err(anyhow::Error::msg)?,
@@ -75,7 +81,47 @@ pub async fn seed<S: Store>(svc: &Services<S>) -> anyhow::Result<DemoOutput> {
                     labels: None,
                     tags: tags.iter().filter_map(|t| TagName::parse(t).ok()).collect(),
                 };
-                svc.import_person(org.id, person).await.context("importing demo persons")?;
+                let out = svc.import_person(org.id, person).await.context("importing demo persons")?;
+                ids.push(out.person.id);
+            }
+            // Nine persons with a completed assessment (deterministic seeds), one in progress.
+            for (i, id) in ids.iter().enumerate().take(10) {
+                let cmd = AssessmentCommand {
+                    complete: i < 9,
+                    responses: None,
+                    seed: if i < 9 { Some(1000 + i as u64) } else { None },
+                };
+                svc.admin_assessment(*id, cmd).await.context("seeding demo assessments")?;
+            }
+            let comp = |name: &str| svc.assessment.model.competencies.iter().find(|c| c.name == name).map(|c| c.id);
+            let profiles: [DemoProfile; 2] = [
+                (
+                    "Software engineer",
+                    "Builds and runs software in a product team.",
+                    &[("Learning agility", 1.0), ("Quality focus", 0.8), ("Collaboration", 0.6), ("Innovation", 0.5)],
+                ),
+                (
+                    "Team lead",
+                    "Leads a team of five to ten people.",
+                    &[
+                        ("Coaching others", 1.0),
+                        ("Persuasion", 0.7),
+                        ("Accountability", 0.8),
+                        ("Conflict handling", 0.6),
+                    ],
+                ),
+            ];
+            for (name, description, weights) in profiles {
+                let competencies = weights
+                    .iter()
+                    .filter_map(|(n, w)| comp(n).map(|id| ProfileCompetency { competency_id: id, weight: *w }))
+                    .collect();
+                svc.create_profile(
+                    org.id,
+                    NewProfile { name: name.into(), description: Some(description.into()), competencies },
+                )
+                .await
+                .context("seeding demo profiles")?;
             }
             org
         }

@@ -11,11 +11,14 @@ use std::io::Write;
 use std::str::FromStr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use talent_domain::assessment::AssessmentModel;
 use talent_domain::ports::{Secrets, Store};
+use talent_domain::usecases::AssessmentKit;
 use talent_domain::values::PlanCatalogue;
 use talent_domain::Services;
 use talent_http::ApiState;
 use talent_ratelimit::{GovernorRateLimiter, Mode};
+use talent_report::{PdfReport, TemplatePersonality};
 use talent_store::DbStore;
 
 /// Logs one line per request: method, path (never the query string, which can carry personal
@@ -74,6 +77,11 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         ids: Arc::new(UuidV7Ids),
         secrets: secrets.clone(),
         plans: PlanCatalogue::default(),
+        assessment: Arc::new(AssessmentKit {
+            model: AssessmentModel::builtin().context("loading the assessment model")?,
+            personality: Arc::new(TemplatePersonality),
+            reports: Arc::new(PdfReport),
+        }),
     };
     let fresh_secret = secrets.random_token(32);
     let cursor_secret = svc

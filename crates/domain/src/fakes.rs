@@ -50,6 +50,10 @@ pub struct FakeState {
     pub idem: Vec<IdempotencyRecord>,
     /// Settings.
     pub settings: Vec<(String, String)>,
+    /// Assessments.
+    pub assessments: Vec<Assessment>,
+    /// Profiles.
+    pub profiles: Vec<Profile>,
 }
 
 /// The fake store.
@@ -293,6 +297,56 @@ impl Tx for FakeTx {
         self.s.idem.retain(|x| x.created_at >= before);
         ok((n - self.s.idem.len()) as u64)
     }
+    fn insert_assessment<'a>(&'a mut self, a: &'a Assessment) -> BoxFuture<'a, StoreResult<()>> {
+        self.s.assessments.push(a.clone());
+        ok(())
+    }
+    fn update_assessment<'a>(&'a mut self, a: &'a Assessment) -> BoxFuture<'a, StoreResult<()>> {
+        for x in self.s.assessments.iter_mut().filter(|x| x.id == a.id) {
+            *x = a.clone();
+        }
+        ok(())
+    }
+    fn assessments_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<Vec<Assessment>>> {
+        ok(self.s.assessments.iter().filter(|a| a.human_id == human).cloned().collect())
+    }
+    fn assessments_of_humans<'a>(&'a mut self, humans: &'a [HumanId]) -> BoxFuture<'a, StoreResult<Vec<Assessment>>> {
+        ok(self.s.assessments.iter().filter(|a| humans.contains(&a.human_id)).cloned().collect())
+    }
+    fn persons_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<Vec<Person>>> {
+        ok(self.s.persons.iter().filter(|p| p.human_id == human).cloned().collect())
+    }
+    fn persons_with_results(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<Person>>> {
+        ok(self
+            .s
+            .persons
+            .iter()
+            .filter(|p| p.org_id == org && p.status == PersonStatus::Active && p.assessment.count > 0)
+            .cloned()
+            .collect())
+    }
+    fn insert_profile<'a>(&'a mut self, p: &'a Profile) -> BoxFuture<'a, StoreResult<()>> {
+        self.s.profiles.push(p.clone());
+        ok(())
+    }
+    fn get_profile(&mut self, org: OrgId, id: ProfileId) -> BoxFuture<'_, StoreResult<Option<Profile>>> {
+        ok(self.s.profiles.iter().find(|p| p.org_id == org && p.id == id).cloned())
+    }
+    fn list_profiles(
+        &mut self,
+        org: OrgId,
+        before: Option<ProfileId>,
+        limit: u32,
+    ) -> BoxFuture<'_, StoreResult<Vec<Profile>>> {
+        let mut v: Vec<Profile> =
+            self.s.profiles.iter().filter(|p| p.org_id == org && before.is_none_or(|b| p.id < b)).cloned().collect();
+        v.sort_by_key(|p| std::cmp::Reverse(p.id));
+        v.truncate(limit as usize);
+        ok(v)
+    }
+    fn count_profiles(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<u32>> {
+        ok(self.s.profiles.iter().filter(|p| p.org_id == org).count() as u32)
+    }
     fn setting_get_or_insert<'a>(&'a mut self, name: &'a str, value: &'a str) -> BoxFuture<'a, StoreResult<String>> {
         if let Some((_, v)) = self.s.settings.iter().find(|(n, _)| n == name) {
             return ok(v.clone());
@@ -407,6 +461,43 @@ pub fn services() -> (crate::Services<FakeStore>, FakeStore, Arc<FakeClock>) {
         ids: Arc::new(FakeIds::default()),
         secrets: Arc::new(FakeSecrets::default()),
         plans: PlanCatalogue::default(),
+        assessment: Arc::new(fake_assessment_kit()),
     };
     (svc, store, clock)
+}
+
+/// Personality text that names the top competency, for tests.
+#[derive(Default)]
+pub struct FakePersonality;
+
+impl PersonalityWriter for FakePersonality {
+    fn describe(&self, model: &crate::assessment::AssessmentModel, scores: &crate::assessment::Scores) -> String {
+        let top = scores
+            .competencies
+            .iter()
+            .max_by(|a, b| a.score.total_cmp(&b.score))
+            .and_then(|c| model.competency(c.competency_id))
+            .map(|c| c.name.as_str())
+            .unwrap_or("none");
+        format!("Top: {top}")
+    }
+}
+
+/// A "PDF" that is the person's email, for tests.
+#[derive(Default)]
+pub struct FakeReports;
+
+impl ReportRenderer for FakeReports {
+    fn render(&self, input: &ReportInput<'_>) -> Result<Vec<u8>, String> {
+        Ok(format!("%PDF-fake {}", input.person.email).into_bytes())
+    }
+}
+
+/// The built-in model with the fake adapters.
+pub fn fake_assessment_kit() -> crate::usecases::AssessmentKit {
+    crate::usecases::AssessmentKit {
+        model: crate::assessment::AssessmentModel::builtin().unwrap_or_else(|e| panic!("built-in model: {e}")),
+        personality: Arc::new(FakePersonality),
+        reports: Arc::new(FakeReports),
+    }
 }

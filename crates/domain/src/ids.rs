@@ -73,3 +73,11 @@ id_type!(
     /// An event written to the outbox (D31).
     EventId
 );
+id_type!(
+    /// An assessment taken by a human (D10: assessments belong to the human).
+    AssessmentId
+);
+id_type!(
+    /// A competency profile of an organization (D25).
+    ProfileId
+);

@@ -351,3 +351,102 @@ pub struct OutboxEvent {
     /// Creation time.
     pub created_at: OffsetDateTime,
 }
+
+/// Lifecycle state of one assessment (`in_progress` -> `completed`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum AssessmentState {
+    /// Started, not completed.
+    InProgress,
+    /// Completed.
+    Completed,
+}
+
+impl AssessmentState {
+    /// Stored value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::InProgress => "in_progress",
+            Self::Completed => "completed",
+        }
+    }
+    /// Parses the stored value.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "in_progress" => Some(Self::InProgress),
+            "completed" => Some(Self::Completed),
+            _ => None,
+        }
+    }
+}
+
+/// One assessment of a human (D10, D23).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Assessment {
+    /// Id (`assessmentId` of `assessment.completed`).
+    pub id: AssessmentId,
+    /// The human who takes it.
+    pub human_id: HumanId,
+    /// State.
+    pub state: AssessmentState,
+    /// When it was started.
+    pub started_at: OffsetDateTime,
+    /// When it was completed.
+    pub completed_at: Option<OffsetDateTime>,
+    /// Forced-choice responses (empty while in progress).
+    pub responses: Vec<crate::assessment::Response>,
+}
+
+impl Assessment {
+    /// D11: whether an organization in which `p` is (or was) a member may see this assessment:
+    /// taken (completed, or started while in progress) at or after `memberSince`, or any time
+    /// while the person shares their existing profile.
+    pub fn visible_to(&self, p: &Person) -> bool {
+        let at = self.completed_at.unwrap_or(self.started_at);
+        p.shared_existing_profile || at >= p.member_since
+    }
+}
+
+/// D11: a person's visible assessment summary: `completed` once a visible assessment is completed,
+/// else `in_progress` while a visible one is running, else `not_started`.
+pub fn summarize(assessments: &[Assessment], p: &Person) -> AssessmentSummary {
+    let visible: Vec<&Assessment> = assessments.iter().filter(|a| a.visible_to(p)).collect();
+    let completed: Vec<&&Assessment> = visible.iter().filter(|a| a.state == AssessmentState::Completed).collect();
+    let count = completed.len() as u32;
+    let completed_at = completed.iter().filter_map(|a| a.completed_at).max();
+    let status = if count > 0 {
+        AssessmentStatus::Completed
+    } else if visible.iter().any(|a| a.state == AssessmentState::InProgress) {
+        AssessmentStatus::InProgress
+    } else {
+        AssessmentStatus::NotStarted
+    };
+    AssessmentSummary { status, completed_at, count }
+}
+
+/// A competency of a profile with its weight (D25).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProfileCompetency {
+    /// Competency of the model.
+    pub competency_id: uuid::Uuid,
+    /// Weight in [0, 1].
+    pub weight: f64,
+}
+
+/// A competency profile (D25): what a role asks for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Profile {
+    /// Id.
+    pub id: ProfileId,
+    /// Organization.
+    pub org_id: OrgId,
+    /// Name (1..200).
+    pub name: String,
+    /// Description (up to 2,000 characters).
+    pub description: Option<String>,
+    /// Weighted competencies (at least one, unique, at least one weight > 0).
+    pub competencies: Vec<ProfileCompetency>,
+    /// Creation time.
+    pub created_at: OffsetDateTime,
+    /// Last change.
+    pub updated_at: OffsetDateTime,
+}

@@ -112,6 +112,34 @@ pub trait Mailer: Send + Sync + 'static {
     fn send<'a>(&'a self, email: &'a OutgoingEmail) -> BoxFuture<'a, Result<(), String>>;
 }
 
+/// Writes the `personality` text of a person's results (D24). The default adapter composes
+/// markdown from the person's own results with templates; it never sees other persons.
+pub trait PersonalityWriter: Send + Sync + 'static {
+    /// Markdown describing `scores` of `model`.
+    fn describe(&self, model: &crate::assessment::AssessmentModel, scores: &crate::assessment::Scores) -> String;
+}
+
+/// What a PDF report shows: one person, never a comparison (D27).
+#[derive(Clone, Debug)]
+pub struct ReportInput<'a> {
+    /// The person.
+    pub person: &'a Person,
+    /// The latest visible completion.
+    pub completed_at: OffsetDateTime,
+    /// The model.
+    pub model: &'a crate::assessment::AssessmentModel,
+    /// The person's cumulative scores.
+    pub scores: &'a crate::assessment::Scores,
+    /// The personality markdown.
+    pub personality: &'a str,
+}
+
+/// Renders a person's report (D27). Errors: the renderer's failure, as text (a 500).
+pub trait ReportRenderer: Send + Sync + 'static {
+    /// The report as `application/pdf` bytes.
+    fn render(&self, input: &ReportInput<'_>) -> Result<Vec<u8>, String>;
+}
+
 /// Filter of `GET /persons` on labels (`other` = no label).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LabelFilter {
@@ -285,6 +313,35 @@ pub trait Tx: Send {
     fn idem_delete<'a>(&'a mut self, org: OrgId, path: &'a str, key: &'a str) -> BoxFuture<'a, StoreResult<()>>;
     /// Deletes records created before `before`; returns how many.
     fn idem_purge(&mut self, before: OffsetDateTime) -> BoxFuture<'_, StoreResult<u64>>;
+
+    // --- assessments (D10, D11, D23) ---
+    /// Inserts an assessment.
+    fn insert_assessment<'a>(&'a mut self, a: &'a Assessment) -> BoxFuture<'a, StoreResult<()>>;
+    /// Overwrites an assessment's state, completion time and responses.
+    fn update_assessment<'a>(&'a mut self, a: &'a Assessment) -> BoxFuture<'a, StoreResult<()>>;
+    /// Assessments of a human, oldest first.
+    fn assessments_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<Vec<Assessment>>>;
+    /// Assessments of several humans, oldest first.
+    fn assessments_of_humans<'a>(&'a mut self, humans: &'a [HumanId]) -> BoxFuture<'a, StoreResult<Vec<Assessment>>>;
+    /// Every membership of a human, in any organization and status.
+    fn persons_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<Vec<Person>>>;
+    /// Active persons of an organization with at least one visible completed assessment.
+    fn persons_with_results(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<Person>>>;
+
+    // --- profiles (D25) ---
+    /// Inserts a profile.
+    fn insert_profile<'a>(&'a mut self, p: &'a Profile) -> BoxFuture<'a, StoreResult<()>>;
+    /// A profile of the organization.
+    fn get_profile(&mut self, org: OrgId, id: ProfileId) -> BoxFuture<'_, StoreResult<Option<Profile>>>;
+    /// Profiles of the organization, newest first (id descending), with an id lower than `before`.
+    fn list_profiles(
+        &mut self,
+        org: OrgId,
+        before: Option<ProfileId>,
+        limit: u32,
+    ) -> BoxFuture<'_, StoreResult<Vec<Profile>>>;
+    /// Number of profiles of the organization.
+    fn count_profiles(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<u32>>;
 
     // --- settings ---
     /// The value of a setting, inserting `value` first when absent (race-safe); returns the stored value.

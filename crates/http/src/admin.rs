@@ -352,3 +352,91 @@ pub async fn members<S: Store>(state: web::Data<ApiState<S>>, id: web::Path<Stri
     let members = state.svc.team_members(team).await?;
     Ok(HttpResponse::Ok().json(members_json(team, &members)))
 }
+
+/// `POST /admin/v1/persons/{id}/assessments` body (D39).
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct AssessmentIn {
+    complete: bool,
+    responses: Option<Vec<talent_domain::assessment::Response>>,
+    seed: Option<u64>,
+}
+
+/// `POST /admin/v1/persons/{id}/assessments`: starts (`complete: false`) or completes an
+/// assessment from `responses` or a `seed` (D39). 200 `{id, personId, status, startedAt,
+/// completedAt, responses}` (responses: how many).
+pub async fn assessment<S: Store>(
+    state: web::Data<ApiState<S>>,
+    req: HttpRequest,
+    id: web::Path<String>,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let person: PersonId = path_id(&id, "Person")?;
+    let body = read_body(&req, payload).await?;
+    let i: AssessmentIn = parse_json(&req, &body)?;
+    let cmd = talent_domain::usecases::assessments::AssessmentCommand {
+        complete: i.complete,
+        responses: i.responses,
+        seed: i.seed,
+    };
+    let a = state.svc.admin_assessment(person, cmd).await?;
+    Ok(HttpResponse::Ok().json(json!({
+        "id": a.id.to_string(),
+        "personId": person.to_string(),
+        "status": a.state.as_str(),
+        "startedAt": format(a.started_at),
+        "completedAt": a.completed_at.map(format),
+        "responses": a.responses.len(),
+    })))
+}
+
+/// `POST /admin/v1/organizations/{id}/profiles` body (D25 fields but ids).
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct ProfileIn {
+    name: String,
+    description: Option<String>,
+    competencies: Vec<ProfileCompetencyIn>,
+}
+
+/// One weighted competency of [`ProfileIn`].
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ProfileCompetencyIn {
+    competency_id: String,
+    weight: f64,
+}
+
+/// `POST /admin/v1/organizations/{id}/profiles` → 201 the profile (D25); 409 `conflict` at the
+/// plan's profile limit (D5).
+pub async fn create_profile<S: Store>(
+    state: web::Data<ApiState<S>>,
+    req: HttpRequest,
+    id: web::Path<String>,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let org: OrgId = path_id(&id, "Organization")?;
+    let body = read_body(&req, payload).await?;
+    let i: ProfileIn = parse_json(&req, &body)?;
+    let mut errs = FieldErrors::default();
+    let mut comps = Vec::new();
+    for (n, c) in i.competencies.iter().enumerate() {
+        match c.competency_id.parse::<uuid::Uuid>() {
+            Ok(cid) => comps.push(talent_domain::model::ProfileCompetency { competency_id: cid, weight: c.weight }),
+            Err(_) => errs.push(format!("competencies[{n}].competencyId"), "must be a UUID"),
+        }
+    }
+    errs.into_result()?;
+    let p = state
+        .svc
+        .create_profile(
+            org,
+            talent_domain::usecases::assessments::NewProfile {
+                name: i.name,
+                description: i.description,
+                competencies: comps,
+            },
+        )
+        .await?;
+    Ok(HttpResponse::Created().json(crate::results::profile_json(&state.svc.assessment.model, &p)))
+}

@@ -28,29 +28,41 @@ impl CursorCodec {
 
     /// Encodes the position after `last_id` for the canonical filter string `filters`.
     pub fn encode(&self, last_id: Uuid, filters: &str) -> String {
-        let mut msg = Vec::with_capacity(56);
-        msg.extend_from_slice(last_id.as_bytes());
+        self.encode_bytes(last_id.as_bytes(), filters)
+    }
+
+    /// Decodes a cursor; `None` when malformed, forged, or made for other filters.
+    pub fn decode(&self, cursor: &str, filters: &str) -> Option<Uuid> {
+        let b = self.decode_bytes(cursor, filters)?;
+        Uuid::from_slice(&b).ok()
+    }
+
+    /// Encodes an arbitrary position (at most 64 bytes): `payload || fingerprint || HMAC`.
+    pub fn encode_bytes(&self, payload: &[u8], filters: &str) -> String {
+        let mut msg = Vec::with_capacity(payload.len() + 40);
+        msg.extend_from_slice(payload);
         msg.extend_from_slice(&fingerprint(filters));
         let tag = hmac::sign(&self.key, &msg);
         msg.extend_from_slice(tag.as_ref());
         URL_SAFE_NO_PAD.encode(msg)
     }
 
-    /// Decodes a cursor; `None` when malformed, forged, or made for other filters.
-    pub fn decode(&self, cursor: &str, filters: &str) -> Option<Uuid> {
+    /// Decodes [`Self::encode_bytes`]; `None` when malformed, forged, or made for other filters.
+    pub fn decode_bytes(&self, cursor: &str, filters: &str) -> Option<Vec<u8>> {
         if cursor.len() > 200 {
             return None;
         }
         let raw = URL_SAFE_NO_PAD.decode(cursor).ok()?;
-        if raw.len() != 56 {
+        if raw.len() < 40 || raw.len() > 104 {
             return None;
         }
-        let (msg, tag) = raw.split_at(24);
+        let (msg, tag) = raw.split_at(raw.len() - 32);
         hmac::verify(&self.key, msg, tag).ok()?;
-        if msg[16..24] != fingerprint(filters) {
+        let (payload, fp) = msg.split_at(msg.len() - 8);
+        if fp != fingerprint(filters) {
             return None;
         }
-        Uuid::from_slice(&msg[..16]).ok()
+        Some(payload.to_vec())
     }
 }
 

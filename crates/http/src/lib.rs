@@ -9,6 +9,7 @@ pub mod body;
 pub mod cursor;
 pub mod error;
 pub mod idempotency;
+pub mod results;
 pub mod state;
 
 use actix_web::middleware::from_fn;
@@ -65,6 +66,12 @@ pub fn configure<S: Store>(cfg: &mut web::ServiceConfig) {
                         .route(web::patch().to(api::patch_person::<S>))
                         .route(web::delete().to(api::archive_person::<S>)),
                 )
+                .service(resource("/persons/{id}/results").route(web::get().to(results::person_results::<S>)))
+                .service(resource("/persons/{id}/matches").route(web::get().to(results::person_matches::<S>)))
+                .service(resource("/persons/{id}/report").route(web::get().to(results::person_report::<S>)))
+                .service(resource("/profiles").route(web::get().to(results::list_profiles::<S>)))
+                .service(resource("/profiles/{id}").route(web::get().to(results::get_profile::<S>)))
+                .service(resource("/profiles/{id}/matches").route(web::get().to(results::profile_matches::<S>)))
                 .default_service(web::to(not_found)),
         )
         .service(
@@ -82,6 +89,8 @@ pub fn configure<S: Store>(cfg: &mut web::ServiceConfig) {
                 .service(resource("/api-keys/{id}").route(web::delete().to(admin::revoke_key::<S>)))
                 .service(resource("/persons/{id}/deactivate").route(web::post().to(admin::deactivate::<S>)))
                 .service(resource("/persons/{id}/withdraw").route(web::post().to(admin::withdraw::<S>)))
+                .service(resource("/persons/{id}/assessments").route(web::post().to(admin::assessment::<S>)))
+                .service(resource("/organizations/{id}/profiles").route(web::post().to(admin::create_profile::<S>)))
                 .service(
                     resource("/teams/{id}/members")
                         .route(web::get().to(admin::members::<S>))

@@ -352,3 +352,95 @@ impl TryFrom<IdemRow> for IdempotencyRecord {
         })
     }
 }
+
+#[derive(Queryable, Selectable, Insertable, AsChangeset, Clone, Debug)]
+#[diesel(table_name = assessments, treat_none_as_null = true)]
+pub struct AssessmentRow {
+    pub id: DbUuid,
+    pub human_id: DbUuid,
+    pub state: String,
+    pub started_at: DbTime,
+    pub completed_at: Option<DbTime>,
+    pub responses: String,
+}
+
+impl From<&Assessment> for AssessmentRow {
+    fn from(a: &Assessment) -> Self {
+        AssessmentRow {
+            id: DbUuid(a.id.0),
+            human_id: DbUuid(a.human_id.0),
+            state: a.state.as_str().to_string(),
+            started_at: DbTime(a.started_at),
+            completed_at: a.completed_at.map(DbTime),
+            responses: serde_json::to_string(&a.responses).unwrap_or_else(|_| "[]".into()),
+        }
+    }
+}
+
+impl TryFrom<AssessmentRow> for Assessment {
+    type Error = StoreError;
+    fn try_from(r: AssessmentRow) -> Result<Self, StoreError> {
+        Ok(Assessment {
+            id: AssessmentId(r.id.0),
+            human_id: HumanId(r.human_id.0),
+            state: AssessmentState::parse(&r.state).ok_or_else(|| corrupt("assessments.state"))?,
+            started_at: r.started_at.0,
+            completed_at: r.completed_at.map(|t| t.0),
+            responses: serde_json::from_str(&r.responses).map_err(|_| corrupt("assessments.responses"))?,
+        })
+    }
+}
+
+#[derive(Queryable, Selectable, Insertable, Clone, Debug)]
+#[diesel(table_name = profiles)]
+pub struct ProfileRow {
+    pub id: DbUuid,
+    pub org_id: DbUuid,
+    pub name: String,
+    pub description: Option<String>,
+    pub competencies: String,
+    pub created_at: DbTime,
+    pub updated_at: DbTime,
+}
+
+impl From<&Profile> for ProfileRow {
+    fn from(p: &Profile) -> Self {
+        let comps: Vec<(String, f64)> =
+            p.competencies.iter().map(|c| (c.competency_id.to_string(), c.weight)).collect();
+        ProfileRow {
+            id: DbUuid(p.id.0),
+            org_id: DbUuid(p.org_id.0),
+            name: p.name.clone(),
+            description: p.description.clone(),
+            competencies: serde_json::to_string(&comps).unwrap_or_else(|_| "[]".into()),
+            created_at: DbTime(p.created_at),
+            updated_at: DbTime(p.updated_at),
+        }
+    }
+}
+
+impl TryFrom<ProfileRow> for Profile {
+    type Error = StoreError;
+    fn try_from(r: ProfileRow) -> Result<Self, StoreError> {
+        let comps: Vec<(String, f64)> =
+            serde_json::from_str(&r.competencies).map_err(|_| corrupt("profiles.competencies"))?;
+        let competencies = comps
+            .into_iter()
+            .map(|(id, weight)| {
+                Ok(ProfileCompetency {
+                    competency_id: id.parse().map_err(|_| corrupt("profiles.competencies id"))?,
+                    weight,
+                })
+            })
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        Ok(Profile {
+            id: ProfileId(r.id.0),
+            org_id: OrgId(r.org_id.0),
+            name: r.name,
+            description: r.description,
+            competencies,
+            created_at: r.created_at.0,
+            updated_at: r.updated_at.0,
+        })
+    }
+}

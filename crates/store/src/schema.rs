@@ -162,6 +162,33 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    use diesel::sql_types::*;
+    use crate::types::sql::{Uuid, Ts};
+    assessments (id) {
+        id -> Uuid,
+        human_id -> Uuid,
+        state -> Text,
+        started_at -> Ts,
+        completed_at -> Nullable<Ts>,
+        responses -> Text,
+    }
+}
+
+diesel::table! {
+    use diesel::sql_types::*;
+    use crate::types::sql::{Uuid, Ts};
+    profiles (id) {
+        id -> Uuid,
+        org_id -> Uuid,
+        name -> Text,
+        description -> Nullable<Text>,
+        competencies -> Text,
+        created_at -> Ts,
+        updated_at -> Ts,
+    }
+}
+
 diesel::joinable!(api_keys -> users (user_id));
 diesel::joinable!(api_keys -> organizations (org_id));
 diesel::joinable!(person_tags -> persons (person_id));
@@ -180,4 +207,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     outbox_events,
     idempotency_keys,
     settings,
+    assessments,
+    profiles,
 );

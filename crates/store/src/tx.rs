@@ -35,6 +35,7 @@ pub struct DbTx<'c, C> {
 
 /// A person lookup whose row a use case may update next.
 enum PersonKey<'a> {
+    Human(HumanId),
     Id(OrgId, PersonId),
     AnyOrg(PersonId),
     Email(OrgId, &'a Email),
@@ -630,6 +631,160 @@ macro_rules! impl_tx {
                 })
             }
 
+            fn insert_assessment<'a>(&'a mut self, a: &'a Assessment) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::insert_into(assessments::table)
+                        .values(AssessmentRow::from(a))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn update_assessment<'a>(&'a mut self, a: &'a Assessment) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::update(assessments::table.find(DbUuid(a.id.0)))
+                        .set(AssessmentRow::from(a))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn assessments_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<Vec<Assessment>>> {
+                Box::pin(async move {
+                    assessments::table
+                        .filter(assessments::human_id.eq(DbUuid(human.0)))
+                        .order((assessments::started_at.asc(), assessments::id.asc()))
+                        .select(AssessmentRow::as_select())
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?
+                        .into_iter()
+                        .map(Assessment::try_from)
+                        .collect()
+                })
+            }
+
+            fn assessments_of_humans<'a>(
+                &'a mut self,
+                humans: &'a [HumanId],
+            ) -> BoxFuture<'a, StoreResult<Vec<Assessment>>> {
+                Box::pin(async move {
+                    let mut out = Vec::new();
+                    for chunk in humans.chunks(500) {
+                        let ids: Vec<DbUuid> = chunk.iter().map(|h| DbUuid(h.0)).collect();
+                        let rows: Vec<AssessmentRow> = assessments::table
+                            .filter(assessments::human_id.eq_any(ids))
+                            .order((assessments::started_at.asc(), assessments::id.asc()))
+                            .select(AssessmentRow::as_select())
+                            .load(self.conn)
+                            .await
+                            .map_err(db_err)?;
+                        for r in rows {
+                            out.push(Assessment::try_from(r)?);
+                        }
+                    }
+                    Ok(out)
+                })
+            }
+
+            fn persons_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<Vec<Person>>> {
+                Box::pin(async move {
+                    self.lock_person_row(PersonKey::Human(human)).await?;
+                    persons::table
+                        .filter(persons::human_id.eq(DbUuid(human.0)))
+                        .order(persons::id.asc())
+                        .select(PersonRow::as_select())
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?
+                        .into_iter()
+                        .map(Person::try_from)
+                        .collect()
+                })
+            }
+
+            fn persons_with_results(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<Person>>> {
+                Box::pin(async move {
+                    persons::table
+                        .filter(persons::org_id.eq(DbUuid(org.0)))
+                        .filter(persons::status.eq("active"))
+                        .filter(persons::assessment_count.gt(0))
+                        .order(persons::id.desc())
+                        .select(PersonRow::as_select())
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?
+                        .into_iter()
+                        .map(Person::try_from)
+                        .collect()
+                })
+            }
+
+            fn insert_profile<'a>(&'a mut self, p: &'a Profile) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::insert_into(profiles::table)
+                        .values(ProfileRow::from(p))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn get_profile(&mut self, org: OrgId, id: ProfileId) -> BoxFuture<'_, StoreResult<Option<Profile>>> {
+                Box::pin(async move {
+                    profiles::table
+                        .find(DbUuid(id.0))
+                        .filter(profiles::org_id.eq(DbUuid(org.0)))
+                        .select(ProfileRow::as_select())
+                        .first(self.conn)
+                        .await
+                        .optional()
+                        .map_err(db_err)?
+                        .map(Profile::try_from)
+                        .transpose()
+                })
+            }
+
+            fn list_profiles(
+                &mut self,
+                org: OrgId,
+                before: Option<ProfileId>,
+                limit: u32,
+            ) -> BoxFuture<'_, StoreResult<Vec<Profile>>> {
+                Box::pin(async move {
+                    let mut q = profiles::table.filter(profiles::org_id.eq(DbUuid(org.0))).into_boxed();
+                    if let Some(b) = before {
+                        q = q.filter(profiles::id.lt(DbUuid(b.0)));
+                    }
+                    q.order(profiles::id.desc())
+                        .limit(i64::from(limit.min(100_000)))
+                        .select(ProfileRow::as_select())
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?
+                        .into_iter()
+                        .map(Profile::try_from)
+                        .collect()
+                })
+            }
+
+            fn count_profiles(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<u32>> {
+                Box::pin(async move {
+                    let n: i64 = profiles::table
+                        .filter(profiles::org_id.eq(DbUuid(org.0)))
+                        .count()
+                        .get_result(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(u32::try_from(n).unwrap_or(u32::MAX))
+                })
+            }
+
             fn setting_get_or_insert<'a>(
                 &'a mut self,
                 name: &'a str,
@@ -707,6 +862,13 @@ impl DbTx<'_, diesel_async::AsyncPgConnection> {
             }
             PersonKey::AnyOrg(id) => {
                 q.filter(persons::id.eq(DbUuid(id.0))).for_update().load::<DbUuid>(self.conn).await
+            }
+            PersonKey::Human(h) => {
+                q.filter(persons::human_id.eq(DbUuid(h.0)))
+                    .order(persons::id.asc())
+                    .for_update()
+                    .load::<DbUuid>(self.conn)
+                    .await
             }
             PersonKey::Email(org, email) => {
                 q.filter(persons::org_id.eq(DbUuid(org.0)))

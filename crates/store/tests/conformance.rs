@@ -150,6 +150,7 @@ fn services_with(store: DbStore, plans: PlanCatalogue) -> (Svc, Arc<FakeClock>) 
         ids: Arc::new(V7Ids),
         secrets: Arc::new(FakeSecrets::default()),
         plans,
+        assessment: Arc::new(talent_domain::fakes::fake_assessment_kit()),
     };
     (svc, clock)
 }

@@ -236,7 +236,10 @@ pub fn seed_responses(model: &AssessmentModel, seed: u64) -> Vec<Response> {
             }
             let noise = ((next() % 1000) as f64 / 1000.0 - 0.5) * 0.4;
             let chosen = if pref[i] + noise >= pref[j] { i } else { j };
-            out.push(Response { shown: [needs[i].to_string(), needs[j].to_string()], chosen: needs[chosen].to_string() });
+            out.push(Response {
+                shown: [needs[i].to_string(), needs[j].to_string()],
+                chosen: needs[chosen].to_string(),
+            });
         }
     }
     out

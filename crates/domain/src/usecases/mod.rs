@@ -3,6 +3,7 @@
 //! entities or a [`UseCaseError`].
 
 pub mod access;
+pub mod assessments;
 pub mod idempotency;
 pub mod orgs;
 pub mod persons;
@@ -24,6 +25,18 @@ pub struct Services<S: Store> {
     pub secrets: Arc<dyn Secrets>,
     /// Plans (D5).
     pub plans: PlanCatalogue,
+    /// The assessment model and the adapters that describe and render results.
+    pub assessment: Arc<AssessmentKit>,
+}
+
+/// The assessment model (D23) with the personality writer (D24) and the report renderer (D27).
+pub struct AssessmentKit {
+    /// The validated model.
+    pub model: crate::assessment::AssessmentModel,
+    /// Writes `personality.markdown`.
+    pub personality: Arc<dyn PersonalityWriter>,
+    /// Renders the PDF report.
+    pub reports: Arc<dyn ReportRenderer>,
 }
 
 impl<S: Store> Clone for Services<S> {
@@ -34,6 +47,7 @@ impl<S: Store> Clone for Services<S> {
             ids: self.ids.clone(),
             secrets: self.secrets.clone(),
             plans: self.plans.clone(),
+            assessment: self.assessment.clone(),
         }
     }
 }

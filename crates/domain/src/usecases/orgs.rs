@@ -94,32 +94,33 @@ impl<S: Store> Services<S> {
         Ok(())
     }
 
-    /// Usage of an organization (D6). Profiles do not exist before the results issue: 0 used.
-    pub fn usage(&self, org: &Organization, persons_used: u32) -> Usage {
+    /// Usage of an organization (D6): active persons and profiles against the plan's limits.
+    pub fn usage(&self, org: &Organization, persons_used: u32, profiles_used: u32) -> Usage {
         let (pl, prl) = self.plans.get(&org.plan).map(|p| (p.person_limit, p.profile_limit)).unwrap_or((0, 0));
         Usage {
             persons_used,
             persons_limit: pl,
             import_blocked: !org.subscription_status.allows_writes() || persons_used >= pl,
-            profiles_used: 0,
+            profiles_used,
             profiles_limit: prl,
         }
     }
 
     /// The organization with its usage. Errors: 404 `not_found`.
     pub async fn organization(&self, id: OrgId) -> Result<(Organization, Usage), UseCaseError> {
-        let (org, used) = self
+        let (org, used, profiles) = self
             .store
             .read(move |tx| {
                 Box::pin(async move {
                     let Some(org) = tx.get_org(id).await? else { return Ok::<_, UseCaseError>(None) };
                     let used = tx.count_active_persons(id).await?;
-                    Ok(Some((org, used)))
+                    let profiles = tx.count_profiles(id).await?;
+                    Ok(Some((org, used, profiles)))
                 })
             })
             .await?
             .ok_or_else(|| ClientError::not_found("Organization"))?;
-        let usage = self.usage(&org, used);
+        let usage = self.usage(&org, used, profiles);
         Ok((org, usage))
     }
 
@@ -143,7 +144,7 @@ impl<S: Store> Services<S> {
         self.store
             .write(move |tx| Box::pin(async move { tx.insert_org(&o).await.map_err(UseCaseError::from) }))
             .await?;
-        let usage = self.usage(&org, 0);
+        let usage = self.usage(&org, 0, 0);
         Ok((org, usage))
     }
 
@@ -157,7 +158,7 @@ impl<S: Store> Services<S> {
             self.check_plan(plan)?;
         }
         let now = self.clock.now();
-        let (org, used) = self
+        let (org, used, profiles) = self
             .store
             .write(move |tx| {
                 Box::pin(async move {
@@ -186,11 +187,12 @@ impl<S: Store> Services<S> {
                     org.updated_at = now;
                     tx.update_org(&org).await?;
                     let used = tx.count_active_persons(id).await?;
-                    Ok::<_, UseCaseError>((org, used))
+                    let profiles = tx.count_profiles(id).await?;
+                    Ok::<_, UseCaseError>((org, used, profiles))
                 })
             })
             .await?;
-        let usage = self.usage(&org, used);
+        let usage = self.usage(&org, used, profiles);
         Ok((org, usage))
     }
 

@@ -1,0 +1,416 @@
+//! Assessments, results, profiles, matches and reports (D10, D11, D23-D27, D39).
+
+use super::{Page, Services};
+use crate::assessment::{
+    category, check_responses, match_percentage, score, seed_responses, MatchCategory, Response, Scores,
+};
+use crate::errors::{ClientError, Code, UseCaseError};
+use crate::ids::*;
+use crate::model::*;
+use crate::ports::{ReportInput, Store, Tx};
+use crate::timefmt::format;
+use crate::values::FieldErrors;
+use serde_json::json;
+use time::OffsetDateTime;
+
+/// `POST /admin/v1/persons/{id}/assessments` (D39), parsed.
+#[derive(Clone, Debug, Default)]
+pub struct AssessmentCommand {
+    /// False: start one (`in_progress`); true: complete one.
+    pub complete: bool,
+    /// Explicit responses (with `complete`).
+    pub responses: Option<Vec<Response>>,
+    /// Seed for generated responses (with `complete`); default: derived from the assessment id.
+    pub seed: Option<u64>,
+}
+
+/// A person's results as one organization may see them (D11).
+#[derive(Clone, Debug)]
+pub struct PersonResults {
+    /// The person.
+    pub person: Person,
+    /// Cumulative scores; `None` when no visible assessment is completed (`hasResults: false`).
+    pub scores: Option<Scores>,
+    /// `personality.markdown` and `generatedAt` (the latest visible completion, when the results
+    /// last changed).
+    pub personality: Option<(String, OffsetDateTime)>,
+}
+
+/// A profile match (D3, D26): percentage and category only.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Match {
+    /// Person (membership id).
+    pub person_id: PersonId,
+    /// Profile.
+    pub profile_id: ProfileId,
+    /// 0..100.
+    pub percentage: u8,
+    /// D3 category.
+    pub category: MatchCategory,
+}
+
+/// A new profile (admin API, D25), parsed: competencies as (id, weight).
+#[derive(Clone, Debug)]
+pub struct NewProfile {
+    /// Name.
+    pub name: String,
+    /// Description.
+    pub description: Option<String>,
+    /// Weighted competencies.
+    pub competencies: Vec<ProfileCompetency>,
+}
+
+fn no_results() -> ClientError {
+    ClientError::new(Code::NotFound, "The person has no completed assessment")
+        .with_details(json!({"reason": "no_results"}))
+}
+
+/// The visible completed assessments of `p` among `all`, oldest first.
+fn visible_completed<'a>(all: &'a [Assessment], p: &Person) -> Vec<&'a Assessment> {
+    let mut v: Vec<&Assessment> = all
+        .iter()
+        .filter(|a| a.state == AssessmentState::Completed && a.human_id == p.human_id && a.visible_to(p))
+        .collect();
+    v.sort_by_key(|a| a.completed_at);
+    v
+}
+
+impl<S: Store> Services<S> {
+    fn scores_of(&self, all: &[Assessment], p: &Person) -> Option<(Scores, OffsetDateTime)> {
+        let visible = visible_completed(all, p);
+        let last = visible.iter().filter_map(|a| a.completed_at).max()?;
+        let slices: Vec<&[Response]> = visible.iter().map(|a| a.responses.as_slice()).collect();
+        Some((score(&self.assessment.model, &slices), last))
+    }
+
+    /// Starts or completes an assessment of the human behind a person (D39). Completion writes
+    /// `assessment.completed` once per organization in which the human is an active member and
+    /// may see it (D11), and refreshes every membership's `assessment` summary. Errors: 404
+    /// (person), 400 (responses and seed together, responses that do not fit the model, responses
+    /// without `complete`).
+    pub async fn admin_assessment(
+        &self,
+        person_id: PersonId,
+        cmd: AssessmentCommand,
+    ) -> Result<Assessment, UseCaseError> {
+        let mut errs = FieldErrors::default();
+        if !cmd.complete && (cmd.responses.is_some() || cmd.seed.is_some()) {
+            errs.push("complete", "responses and seed need complete: true");
+        }
+        if cmd.responses.is_some() && cmd.seed.is_some() {
+            errs.push("seed", "give responses or seed, not both");
+        }
+        if let Some(r) = &cmd.responses {
+            if r.is_empty() {
+                errs.push("responses", "must contain at least one response");
+            }
+            if let Err(list) = check_responses(&self.assessment.model, r) {
+                for (i, m) in list {
+                    errs.push(format!("responses[{i}]"), m);
+                }
+            }
+        }
+        errs.into_result()?;
+        let now = self.clock.now();
+        let new_id = AssessmentId(self.ids.new_uuid());
+        let event_ids: Vec<EventId> = (0..64).map(|_| EventId(self.ids.new_uuid())).collect();
+        let model = self.assessment.clone();
+        self.store
+            .write(move |tx| {
+                Box::pin(async move {
+                    let person =
+                        tx.person_by_id_any(person_id).await?.ok_or_else(|| ClientError::not_found("Person"))?;
+                    let memberships = tx.persons_of_human(person.human_id).await?;
+                    let mut all = tx.assessments_of_human(person.human_id).await?;
+                    let running = all.iter().position(|a| a.state == AssessmentState::InProgress);
+                    let done = if !cmd.complete {
+                        if let Some(i) = running {
+                            return Ok(all[i].clone());
+                        }
+                        let a = Assessment {
+                            id: new_id,
+                            human_id: person.human_id,
+                            state: AssessmentState::InProgress,
+                            started_at: now,
+                            completed_at: None,
+                            responses: vec![],
+                        };
+                        tx.insert_assessment(&a).await?;
+                        all.push(a.clone());
+                        a
+                    } else {
+                        let id = running.map(|i| all[i].id).unwrap_or(new_id);
+                        let responses = match (cmd.responses, cmd.seed) {
+                            (Some(r), _) => r,
+                            (None, Some(seed)) => seed_responses(&model.model, seed),
+                            (None, None) => seed_responses(&model.model, id.0.as_u64_pair().1),
+                        };
+                        let a = Assessment {
+                            id,
+                            human_id: person.human_id,
+                            state: AssessmentState::Completed,
+                            started_at: running.map(|i| all[i].started_at).unwrap_or(now),
+                            completed_at: Some(now),
+                            responses,
+                        };
+                        match running {
+                            Some(i) => {
+                                tx.update_assessment(&a).await?;
+                                all[i] = a.clone();
+                            }
+                            None => {
+                                tx.insert_assessment(&a).await?;
+                                all.push(a.clone());
+                            }
+                        }
+                        a
+                    };
+                    refresh_summaries(tx, &memberships, &all, now).await?;
+                    if done.state == AssessmentState::Completed {
+                        let mut ids = event_ids.into_iter();
+                        for p in memberships.iter().filter(|p| p.status == PersonStatus::Active && done.visible_to(p)) {
+                            let Some(eid) = ids.next() else { break };
+                            let e = OutboxEvent {
+                                id: eid,
+                                org_id: p.org_id,
+                                event_type: EventType::AssessmentCompleted,
+                                data: json!({
+                                    "personId": p.id.to_string(),
+                                    "email": p.email.as_str(),
+                                    "externalId": p.external_id.as_ref().map(|x| x.as_str()),
+                                    "assessmentId": done.id.to_string(),
+                                    "completedAt": done.completed_at.map(format),
+                                }),
+                                created_at: now,
+                            };
+                            tx.append_event(&e).await?;
+                        }
+                    }
+                    Ok::<_, UseCaseError>(done)
+                })
+            })
+            .await
+    }
+
+    /// `GET /persons/{id}/results` (spec; D11, D24, D28). Errors: 404 outside the organization.
+    pub async fn results(&self, org: OrgId, person_id: PersonId) -> Result<PersonResults, UseCaseError> {
+        let (person, all) = self
+            .store
+            .read(move |tx| {
+                Box::pin(async move {
+                    let p = tx.person_by_id(org, person_id).await?.ok_or_else(|| ClientError::not_found("Person"))?;
+                    let all = tx.assessments_of_human(p.human_id).await?;
+                    Ok::<_, UseCaseError>((p, all))
+                })
+            })
+            .await?;
+        let scored = self.scores_of(&all, &person);
+        let personality =
+            scored.as_ref().map(|(s, at)| (self.assessment.personality.describe(&self.assessment.model, s), *at));
+        Ok(PersonResults { person, scores: scored.map(|(s, _)| s), personality })
+    }
+
+    /// `GET /persons/{id}/report` (D27): the PDF of one person. Errors: 404 outside the
+    /// organization; 404 `{"reason":"no_results"}` without a visible completed assessment.
+    pub async fn report(&self, org: OrgId, person_id: PersonId) -> Result<(Person, Vec<u8>), UseCaseError> {
+        let r = self.results(org, person_id).await?;
+        let (Some(scores), Some((text, at))) = (&r.scores, &r.personality) else {
+            return Err(no_results().into());
+        };
+        let input = ReportInput {
+            person: &r.person,
+            completed_at: *at,
+            model: &self.assessment.model,
+            scores,
+            personality: text,
+        };
+        let pdf = self
+            .assessment
+            .reports
+            .render(&input)
+            .map_err(|e| UseCaseError::Store(crate::errors::StoreError::Internal(format!("report: {e}"))))?;
+        Ok((r.person, pdf))
+    }
+
+    /// Creates a profile (admin API, D25). Errors: 404 (organization), 400 (unknown competency,
+    /// duplicate, weight outside [0, 1], no positive weight), 409 `conflict` when the plan's profile
+    /// limit is reached (D5).
+    pub async fn create_profile(&self, org: OrgId, n: NewProfile) -> Result<Profile, UseCaseError> {
+        let mut errs = FieldErrors::default();
+        let name = n.name.trim().to_string();
+        if !(1..=200).contains(&name.chars().count()) {
+            errs.push("name", "must be 1 to 200 characters");
+        }
+        if n.description.as_ref().is_some_and(|d| d.chars().count() > 2000) {
+            errs.push("description", "must be at most 2000 characters");
+        }
+        if n.competencies.is_empty() {
+            errs.push("competencies", "must contain at least one competency");
+        }
+        for (i, c) in n.competencies.iter().enumerate() {
+            if self.assessment.model.competency(c.competency_id).is_none() {
+                errs.push(format!("competencies[{i}].competencyId"), "unknown competency");
+            } else if n.competencies[..i].iter().any(|x| x.competency_id == c.competency_id) {
+                errs.push(format!("competencies[{i}].competencyId"), "duplicate competency");
+            }
+            if !(0.0..=1.0).contains(&c.weight) || !c.weight.is_finite() {
+                errs.push(format!("competencies[{i}].weight"), "must be between 0 and 1");
+            }
+        }
+        if !n.competencies.is_empty() && n.competencies.iter().all(|c| c.weight <= 0.0) {
+            errs.push("competencies", "at least one weight must be greater than 0");
+        }
+        errs.into_result()?;
+        let now = self.clock.now();
+        let profile = Profile {
+            id: ProfileId(self.ids.new_uuid()),
+            org_id: org,
+            name,
+            description: n.description.map(|d| d.trim().to_string()).filter(|d| !d.is_empty()),
+            competencies: n.competencies,
+            created_at: now,
+            updated_at: now,
+        };
+        let plans = self.plans.clone();
+        let p = profile.clone();
+        self.store
+            .write(move |tx| {
+                Box::pin(async move {
+                    let o = tx.lock_org(org).await?.ok_or_else(|| ClientError::not_found("Organization"))?;
+                    let used = tx.count_profiles(org).await?;
+                    let limit = plans.get(&o.plan).map(|p| p.profile_limit).unwrap_or(0);
+                    if used >= limit {
+                        return Err(ClientError::new(
+                            Code::Conflict,
+                            format!("The plan's profile limit of {limit} is reached"),
+                        )
+                        .with_details(json!({"used": used, "limit": limit, "plan": o.plan}))
+                        .into());
+                    }
+                    tx.insert_profile(&p).await?;
+                    Ok::<_, UseCaseError>(())
+                })
+            })
+            .await?;
+        Ok(profile)
+    }
+
+    /// `GET /profiles/{id}` (D25). Errors: 404.
+    pub async fn get_profile(&self, org: OrgId, id: ProfileId) -> Result<Profile, UseCaseError> {
+        self.store
+            .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.get_profile(org, id).await?) }))
+            .await?
+            .ok_or_else(|| ClientError::not_found("Profile").into())
+    }
+
+    /// `GET /profiles` (D25): newest first, keyset-paginated.
+    pub async fn list_profiles(
+        &self,
+        org: OrgId,
+        before: Option<ProfileId>,
+        limit: u32,
+    ) -> Result<Page<Profile>, UseCaseError> {
+        let mut items = self
+            .store
+            .read(move |tx| {
+                Box::pin(async move { Ok::<_, UseCaseError>(tx.list_profiles(org, before, limit + 1).await?) })
+            })
+            .await?;
+        let has_more = items.len() > limit as usize;
+        items.truncate(limit as usize);
+        Ok(Page { items, has_more })
+    }
+
+    /// `GET /persons/{id}/matches` (D26): one match per profile of the organization, highest first.
+    /// Errors: 404 outside the organization; 404 `{"reason":"no_results"}` without results.
+    pub async fn person_matches(&self, org: OrgId, person_id: PersonId) -> Result<Vec<Match>, UseCaseError> {
+        let (person, all, profiles) = self
+            .store
+            .read(move |tx| {
+                Box::pin(async move {
+                    let p = tx.person_by_id(org, person_id).await?.ok_or_else(|| ClientError::not_found("Person"))?;
+                    let all = tx.assessments_of_human(p.human_id).await?;
+                    let profiles = tx.list_profiles(org, None, u32::MAX).await?;
+                    Ok::<_, UseCaseError>((p, all, profiles))
+                })
+            })
+            .await?;
+        let (scores, _) = self.scores_of(&all, &person).ok_or_else(no_results)?;
+        let mut v: Vec<Match> = profiles.iter().map(|pr| self.match_of(&person, pr, &scores)).collect();
+        v.sort_by(|a, b| b.percentage.cmp(&a.percentage).then(b.profile_id.cmp(&a.profile_id)));
+        Ok(v)
+    }
+
+    fn match_of(&self, person: &Person, profile: &Profile, scores: &Scores) -> Match {
+        let weights: Vec<(uuid::Uuid, f64)> =
+            profile.competencies.iter().map(|c| (c.competency_id, c.weight)).collect();
+        let percentage = match_percentage(&weights, scores);
+        Match { person_id: person.id, profile_id: profile.id, percentage, category: category(percentage) }
+    }
+
+    /// `GET /profiles/{id}/matches` (D26): active persons with results, highest percentage first
+    /// (ties: newest person first), keyset after `(percentage, personId)`; optional `personId`
+    /// filter. Errors: 404 (profile).
+    pub async fn profile_matches(
+        &self,
+        org: OrgId,
+        profile_id: ProfileId,
+        person: Option<PersonId>,
+        after: Option<(u8, PersonId)>,
+        limit: u32,
+    ) -> Result<Page<Match>, UseCaseError> {
+        let (profile, persons, all) = self
+            .store
+            .read(move |tx| {
+                Box::pin(async move {
+                    let profile =
+                        tx.get_profile(org, profile_id).await?.ok_or_else(|| ClientError::not_found("Profile"))?;
+                    let persons: Vec<Person> = tx
+                        .persons_with_results(org)
+                        .await?
+                        .into_iter()
+                        .filter(|p| person.is_none_or(|id| p.id == id))
+                        .collect();
+                    let humans: Vec<HumanId> = persons.iter().map(|p| p.human_id).collect();
+                    let all = tx.assessments_of_humans(&humans).await?;
+                    Ok::<_, UseCaseError>((profile, persons, all))
+                })
+            })
+            .await?;
+        let mut v: Vec<Match> = persons
+            .iter()
+            .filter_map(|p| self.scores_of(&all, p).map(|(s, _)| self.match_of(p, &profile, &s)))
+            .collect();
+        v.sort_by(|a, b| b.percentage.cmp(&a.percentage).then(b.person_id.cmp(&a.person_id)));
+        if let Some((pct, pid)) = after {
+            v.retain(|m| m.percentage < pct || (m.percentage == pct && m.person_id < pid));
+        }
+        let has_more = v.len() > limit as usize;
+        v.truncate(limit as usize);
+        Ok(Page { items: v, has_more })
+    }
+
+    /// Profiles of an organization in use (`usage.profiles.used`).
+    pub async fn profiles_used(&self, org: OrgId) -> Result<u32, UseCaseError> {
+        self.store.read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.count_profiles(org).await?) })).await
+    }
+}
+
+/// Recomputes every membership's visible summary (D11) and writes the ones that changed.
+pub(crate) async fn refresh_summaries(
+    tx: &mut dyn Tx,
+    memberships: &[Person],
+    all: &[Assessment],
+    now: OffsetDateTime,
+) -> Result<(), UseCaseError> {
+    for p in memberships {
+        let s = summarize(all, p);
+        if s != p.assessment {
+            let mut q = p.clone();
+            q.assessment = s;
+            q.updated_at = now;
+            tx.update_person(&q).await?;
+        }
+    }
+    Ok(())
+}

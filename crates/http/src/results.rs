@@ -1,0 +1,249 @@
+//! Results, profiles, matches and reports (spec "Person results"; D2, D3, D11, D25-D27).
+
+use crate::api::path_id;
+use crate::auth::authorize;
+use crate::body::parse_query;
+use crate::error::ApiError;
+use crate::state::ApiState;
+use actix_web::{web, HttpRequest, HttpResponse};
+use serde_json::{json, Value};
+use talent_domain::assessment::{AssessmentModel, Scores};
+use talent_domain::ids::{PersonId, ProfileId};
+use talent_domain::model::Profile;
+use talent_domain::ports::Store;
+use talent_domain::timefmt::format;
+use talent_domain::usecases::assessments::{Match, PersonResults};
+use talent_domain::values::{FieldErrors, Scope};
+
+/// The Person results object (spec): every field present; `hasResults: false` with nulls.
+pub fn results_json(model: &AssessmentModel, r: &PersonResults) -> Value {
+    let Some(s) = &r.scores else {
+        return json!({
+            "personId": r.person.id.to_string(),
+            "hasResults": false,
+            "totals": null,
+            "motivationAxes": null,
+            "competencies": null,
+            "personality": null,
+        });
+    };
+    json!({
+        "personId": r.person.id.to_string(),
+        "hasResults": true,
+        "totals": {"assessments": s.assessments, "responses": s.responses},
+        "motivationAxes": axes_json(model, s),
+        "competencies": {
+            "modelName": model.name,
+            "mappingName": model.mapping.name,
+            "scores": s.competencies.iter().filter_map(|c| {
+                let m = model.competency(c.competency_id)?;
+                Some(json!({
+                    "competencyId": c.competency_id.to_string(),
+                    "name": m.name,
+                    "description": m.description,
+                    "score": c.score,
+                    "band": c.band.as_str(),
+                }))
+            }).collect::<Vec<_>>(),
+        },
+        "personality": r.personality.as_ref().map(|(md, at)| json!({"markdown": md, "generatedAt": format(*at)})),
+    })
+}
+
+fn axes_json(model: &AssessmentModel, s: &Scores) -> Vec<Value> {
+    let all: Vec<_> = model.needs().collect();
+    model
+        .axes
+        .iter()
+        .map(|a| {
+            let needs: Vec<Value> = a
+                .needs
+                .iter()
+                .filter_map(|n| {
+                    let idx = all.iter().position(|x| x.id == n.id)?;
+                    let r = s.needs.iter().find(|r| r.need_index == idx)?;
+                    Some(json!({
+                        "name": n.name,
+                        "definition": n.definition,
+                        "isAnchor": n.is_anchor,
+                        "score": r.score,
+                        "exposure": r.exposure,
+                    }))
+                })
+                .collect();
+            json!({"code": a.code, "name": a.name, "needs": needs})
+        })
+        .collect()
+}
+
+/// The profile object (D25).
+pub fn profile_json(model: &AssessmentModel, p: &Profile) -> Value {
+    json!({
+        "id": p.id.to_string(),
+        "name": p.name,
+        "description": p.description,
+        "competencies": p.competencies.iter().map(|c| json!({
+            "competencyId": c.competency_id.to_string(),
+            "name": model.competency(c.competency_id).map(|m| m.name.as_str()).unwrap_or(""),
+            "weight": c.weight,
+        })).collect::<Vec<_>>(),
+        "createdAt": format(p.created_at),
+        "updatedAt": format(p.updated_at),
+    })
+}
+
+/// A match item (D26): exactly `personId`, `profileId`, `percentage`, `category` (D3).
+pub fn match_json(m: &Match) -> Value {
+    json!({
+        "personId": m.person_id.to_string(),
+        "profileId": m.profile_id.to_string(),
+        "percentage": m.percentage,
+        "category": m.category.as_str(),
+    })
+}
+
+/// `GET /api/v1/persons/{id}/results` (scope `results:read`).
+pub async fn person_results<S: Store>(
+    state: web::Data<ApiState<S>>,
+    req: HttpRequest,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let p = authorize(&req, Some(Scope::ResultsRead), false)?;
+    let id: PersonId = path_id(&id, "Person")?;
+    let r = state.svc.results(p.ctx.org.id, id).await?;
+    Ok(HttpResponse::Ok().json(results_json(&state.svc.assessment.model, &r)))
+}
+
+/// `GET /api/v1/persons/{id}/report` (scope `results:read`, D27): `application/pdf`.
+pub async fn person_report<S: Store>(
+    state: web::Data<ApiState<S>>,
+    req: HttpRequest,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let p = authorize(&req, Some(Scope::ResultsRead), false)?;
+    let id: PersonId = path_id(&id, "Person")?;
+    let (person, pdf) = state.svc.report(p.ctx.org.id, id).await?;
+    Ok(HttpResponse::Ok()
+        .content_type("application/pdf")
+        .insert_header(("Content-Disposition", format!("inline; filename=\"report-{}.pdf\"", person.id)))
+        .body(pdf))
+}
+
+/// `GET /api/v1/persons/{id}/matches` (scope `results:read`, D26): one item per profile.
+pub async fn person_matches<S: Store>(
+    state: web::Data<ApiState<S>>,
+    req: HttpRequest,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let p = authorize(&req, Some(Scope::ResultsRead), false)?;
+    parse_query(&req, &[])?;
+    let id: PersonId = path_id(&id, "Person")?;
+    let v = state.svc.person_matches(p.ctx.org.id, id).await?;
+    Ok(HttpResponse::Ok().json(json!({
+        "data": v.iter().map(match_json).collect::<Vec<_>>(),
+        "pagination": {"hasMore": false, "nextCursor": null},
+    })))
+}
+
+fn limit_of(v: Option<&str>, errs: &mut FieldErrors) -> u32 {
+    match v {
+        None => 25,
+        Some(v) => match v.parse::<u32>() {
+            Ok(n) if (1..=100).contains(&n) => n,
+            _ => {
+                errs.push("limit", "must be an integer from 1 to 100");
+                25
+            }
+        },
+    }
+}
+
+/// `GET /api/v1/profiles` (scope `profiles:read`, D25): newest first, keyset-paginated.
+pub async fn list_profiles<S: Store>(
+    state: web::Data<ApiState<S>>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let p = authorize(&req, Some(Scope::ProfilesRead), false)?;
+    let pairs = parse_query(&req, &["cursor", "limit"])?;
+    let get = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+    let mut errs = FieldErrors::default();
+    let limit = limit_of(get("limit"), &mut errs);
+    errs.into_result()?;
+    let filters = "profiles";
+    let before = match get("cursor") {
+        Some(c) => Some(ProfileId(
+            state
+                .cursors
+                .decode(c, filters)
+                .ok_or_else(|| ApiError::field("cursor", "invalid cursor, or made for other filters"))?,
+        )),
+        None => None,
+    };
+    let page = state.svc.list_profiles(p.ctx.org.id, before, limit).await?;
+    let next = match (page.has_more, page.items.last()) {
+        (true, Some(last)) => Some(state.cursors.encode(last.id.0, filters)),
+        _ => None,
+    };
+    let model = &state.svc.assessment.model;
+    Ok(HttpResponse::Ok().json(json!({
+        "data": page.items.iter().map(|x| profile_json(model, x)).collect::<Vec<_>>(),
+        "pagination": {"hasMore": page.has_more, "nextCursor": next},
+    })))
+}
+
+/// `GET /api/v1/profiles/{id}` (scope `profiles:read`, D25).
+pub async fn get_profile<S: Store>(
+    state: web::Data<ApiState<S>>,
+    req: HttpRequest,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let p = authorize(&req, Some(Scope::ProfilesRead), false)?;
+    let id: ProfileId = path_id(&id, "Profile")?;
+    let profile = state.svc.get_profile(p.ctx.org.id, id).await?;
+    Ok(HttpResponse::Ok().json(profile_json(&state.svc.assessment.model, &profile)))
+}
+
+/// `GET /api/v1/profiles/{id}/matches` (scope `results:read`, D26): persons with results,
+/// highest percentage first; `personId` filter; keyset cursor over (percentage, personId).
+pub async fn profile_matches<S: Store>(
+    state: web::Data<ApiState<S>>,
+    req: HttpRequest,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let p = authorize(&req, Some(Scope::ResultsRead), false)?;
+    let profile: ProfileId = path_id(&id, "Profile")?;
+    let pairs = parse_query(&req, &["personId", "cursor", "limit"])?;
+    let get = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+    let mut errs = FieldErrors::default();
+    let limit = limit_of(get("limit"), &mut errs);
+    let person = get("personId")
+        .and_then(|v| errs.take("personId", v.parse::<PersonId>().map_err(|_| "must be a UUID".to_string())));
+    errs.into_result()?;
+    let filters = format!("profiles/{profile}/matches?personId={}", get("personId").unwrap_or(""));
+    // Keyset position: (percentage, personId) of the last item, 17 bytes.
+    let after = match get("cursor") {
+        Some(c) => {
+            let raw = state
+                .cursors
+                .decode_bytes(c, &filters)
+                .filter(|b| b.len() == 17)
+                .ok_or_else(|| ApiError::field("cursor", "invalid cursor, or made for other filters"))?;
+            let id = uuid::Uuid::from_slice(&raw[1..]).map_err(|_| ApiError::field("cursor", "invalid cursor"))?;
+            Some((raw[0], PersonId(id)))
+        }
+        None => None,
+    };
+    let page = state.svc.profile_matches(p.ctx.org.id, profile, person, after, limit).await?;
+    let next = match (page.has_more, page.items.last()) {
+        (true, Some(last)) => {
+            let mut b = vec![last.percentage];
+            b.extend_from_slice(last.person_id.0.as_bytes());
+            Some(state.cursors.encode_bytes(&b, &filters))
+        }
+        _ => None,
+    };
+    Ok(HttpResponse::Ok().json(json!({
+        "data": page.items.iter().map(match_json).collect::<Vec<_>>(),
+        "pagination": {"hasMore": page.has_more, "nextCursor": next},
+    })))
+}

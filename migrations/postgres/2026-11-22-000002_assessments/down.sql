@@ -1,0 +1,3 @@
+DROP INDEX persons_org_results_idx;
+DROP TABLE profiles;
+DROP TABLE assessments;
