@@ -23,6 +23,12 @@ impl SystemClock {
     }
 }
 
+impl talent_domain::ports::ClockControl for SystemClock {
+    fn advance(&self, secs: i64) {
+        SystemClock::advance(self, secs);
+    }
+}
+
 impl Clock for SystemClock {
     fn now(&self) -> OffsetDateTime {
         let off = time::Duration::microseconds(self.offset_micros.load(Ordering::SeqCst));
@@ -45,17 +51,30 @@ pub struct RingSecrets {
     rng: SystemRandom,
     /// Per-process key for constant-time comparison by double HMAC.
     cmp_key: hmac::Key,
+    /// Server secret (shared by all instances, kept in the database) deriving invitation tokens.
+    invitation_key: hmac::Key,
 }
 
-impl Default for RingSecrets {
-    fn default() -> Self {
+impl RingSecrets {
+    /// Secrets with the server's invitation secret (D20).
+    pub fn new(invitation_secret: &[u8]) -> Self {
         let rng = SystemRandom::new();
         let cmp_key = hmac::Key::generate(hmac::HMAC_SHA256, &rng).unwrap_or_else(|_| {
             tracing::error!("system random source failed");
             std::process::abort()
         });
-        RingSecrets { rng, cmp_key }
+        RingSecrets { rng, cmp_key, invitation_key: hmac::Key::new(hmac::HMAC_SHA256, invitation_secret) }
     }
+}
+
+/// A random URL-safe token of `bytes` bytes from the OS source (for server secrets).
+pub fn random_token(bytes: usize) -> String {
+    let mut b = vec![0u8; bytes];
+    if SystemRandom::new().fill(&mut b).is_err() {
+        tracing::error!("system random source failed");
+        std::process::abort();
+    }
+    URL_SAFE_NO_PAD.encode(b)
 }
 
 impl RingSecrets {
@@ -93,6 +112,15 @@ impl Secrets for RingSecrets {
     fn random_token(&self, bytes: usize) -> String {
         URL_SAFE_NO_PAD.encode(self.bytes(bytes))
     }
+
+    /// `base64url(HMAC-SHA256(invitation secret, invitation id))`: 32 bytes (D20).
+    fn invitation_token(&self, id: talent_domain::ids::InvitationId) -> String {
+        URL_SAFE_NO_PAD.encode(hmac::sign(&self.invitation_key, id.0.as_bytes()).as_ref())
+    }
+
+    fn hash_token(&self, token: &str) -> Vec<u8> {
+        digest::digest(&digest::SHA256, token.as_bytes()).as_ref().to_vec()
+    }
 }
 
 #[cfg(test)]
@@ -101,7 +129,7 @@ mod tests {
 
     #[test]
     fn api_keys_have_the_d41_shape_and_verify() {
-        let s = RingSecrets::default();
+        let s = RingSecrets::new(b"secret");
         let k = s.new_api_key();
         assert!(k.value.starts_with("tk_"));
         assert_eq!(k.value.len(), 3 + 16 + 43);

@@ -74,6 +74,7 @@ pub async fn seed<S: Store>(svc: &Services<S>) -> anyhow::Result<DemoOutput> {
             let mut ids = Vec::new();
             for (email, first, last, ext, tags) in PEOPLE {
                 let person = ImportPerson {
+                    invitation: None,
                     email: Email::parse(email).map_err(anyhow::Error::msg)?,
                     first_name: PersonName::parse(first).ok(),
                     last_name: PersonName::parse(last).ok(),

@@ -13,6 +13,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use talent_domain::assessment::AssessmentModel;
 use talent_domain::ports::{Secrets, Store};
+use talent_domain::usecases::invitations::InvitationKit;
 use talent_domain::usecases::AssessmentKit;
 use talent_domain::values::PlanCatalogue;
 use talent_domain::Services;
@@ -70,7 +71,26 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
     }
     let demo = cli.command == Command::Demo;
     let clock = Arc::new(SystemClock::default());
-    let secrets = Arc::new(RingSecrets::default());
+    let public_url = cfg.public_url.clone().unwrap_or_else(|| format!("http://{}", cfg.listen));
+    let mailer: Arc<dyn talent_domain::ports::Mailer> = match cfg.smtp_url.as_deref().filter(|u| !u.is_empty()) {
+        Some(url) => Arc::new(
+            talent_mailer::SmtpMailer::new(url, "Talent <no-reply@talent.invalid>").map_err(anyhow::Error::msg)?,
+        ),
+        None => Arc::new(talent_mailer::RecordingMailer),
+    };
+    let read_secret = |name: &'static str| {
+        let fresh = crate::adapters::random_token(32);
+        let store = store.clone();
+        async move {
+            store
+                .write(move |tx| Box::pin(async move { tx.setting_get_or_insert(name, &fresh).await }))
+                .await
+                .with_context(|| format!("reading the {name}"))
+        }
+    };
+    let cursor_secret = read_secret("cursor_secret").await?;
+    let invitation_secret = read_secret("invitation_secret").await?;
+    let secrets = Arc::new(RingSecrets::new(invitation_secret.as_bytes()));
     let svc = Services {
         store: Arc::new(store.clone()),
         clock: clock.clone(),
@@ -82,13 +102,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             personality: Arc::new(TemplatePersonality),
             reports: Arc::new(PdfReport),
         }),
+        invites: Arc::new(InvitationKit { mailer, public_url: public_url.clone() }),
     };
-    let fresh_secret = secrets.random_token(32);
-    let cursor_secret = svc
-        .store
-        .write(move |tx| Box::pin(async move { tx.setting_get_or_insert("cursor_secret", &fresh_secret).await }))
-        .await
-        .context("reading the cursor secret")?;
     let admin_token = match (&cfg.admin_token, demo) {
         (Some(t), _) if !t.is_empty() => Some(t.clone()),
         (_, true) => Some(format!("adm_{}", secrets.random_token(24))),
@@ -96,13 +111,17 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
     };
     let demo_out = if demo { Some(crate::demo::seed(&svc).await?) } else { None };
     let limiter = Arc::new(GovernorRateLimiter::new(mode, talent_ratelimit::DEFAULT_IP_PER_MINUTE));
-    let state = web::Data::new(ApiState::new(
+    let mut api_state = ApiState::new(
         svc.clone(),
         limiter.clone(),
         cursor_secret.as_bytes(),
         admin_token.as_deref(),
         sandbox_flag || demo,
-    ));
+    );
+    if sandbox_flag || demo {
+        api_state.clock_control = Some(clock.clone());
+    }
+    let state = web::Data::new(api_state);
 
     let server = HttpServer::new(move || {
         App::new().app_data(state.clone()).wrap(from_fn(access_log)).configure(talent_http::configure::<DbStore>)
@@ -120,6 +139,21 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         loop {
             tick.tick().await;
             lim.retain_recent();
+        }
+    });
+    let svc_sweep = svc.clone();
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(Duration::from_secs(15));
+        loop {
+            tick.tick().await;
+            match svc_sweep.sweep_invitations().await {
+                Ok((e, r)) if e + r > 0 => tracing::info!(expired = e, reminded = r, "invitation sweep"),
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, "invitation sweep failed"),
+            }
+            if let Err(e) = svc_sweep.deliver_emails().await {
+                tracing::warn!(error = %e, "email delivery failed");
+            }
         }
     });
     let svc_bg = svc.clone();

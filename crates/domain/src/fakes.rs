@@ -54,6 +54,10 @@ pub struct FakeState {
     pub assessments: Vec<Assessment>,
     /// Profiles.
     pub profiles: Vec<Profile>,
+    /// Invitations.
+    pub invitations: Vec<crate::invitation::Invitation>,
+    /// Email outbox.
+    pub emails: Vec<EmailRecord>,
 }
 
 /// The fake store.
@@ -150,6 +154,9 @@ impl Tx for FakeTx {
         }
         self.s.humans.push((new_id, email.clone()));
         ok(new_id)
+    }
+    fn human_by_email<'a>(&'a mut self, email: &'a Email) -> BoxFuture<'a, StoreResult<Option<HumanId>>> {
+        ok(self.s.humans.iter().find(|(_, e)| e == email).map(|(id, _)| *id))
     }
     fn person_by_email<'a>(&'a mut self, org: OrgId, email: &'a Email) -> BoxFuture<'a, StoreResult<Option<Person>>> {
         ok(self.s.persons.iter().find(|p| p.org_id == org && &p.email == email).cloned())
@@ -347,6 +354,169 @@ impl Tx for FakeTx {
     fn count_profiles(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<u32>> {
         ok(self.s.profiles.iter().filter(|p| p.org_id == org).count() as u32)
     }
+    fn insert_invitation<'a>(&'a mut self, i: &'a crate::invitation::Invitation) -> BoxFuture<'a, StoreResult<()>> {
+        self.s.invitations.push(i.clone());
+        ok(())
+    }
+    fn update_invitation<'a>(&'a mut self, i: &'a crate::invitation::Invitation) -> BoxFuture<'a, StoreResult<()>> {
+        for x in self.s.invitations.iter_mut().filter(|x| x.id == i.id) {
+            *x = i.clone();
+        }
+        ok(())
+    }
+    fn get_invitation(
+        &mut self,
+        org: OrgId,
+        id: InvitationId,
+    ) -> BoxFuture<'_, StoreResult<Option<crate::invitation::Invitation>>> {
+        ok(self.s.invitations.iter().find(|i| i.org_id == org && i.id == id).cloned())
+    }
+    fn get_invitation_any(
+        &mut self,
+        id: InvitationId,
+    ) -> BoxFuture<'_, StoreResult<Option<crate::invitation::Invitation>>> {
+        ok(self.s.invitations.iter().find(|i| i.id == id).cloned())
+    }
+    fn invitation_by_token_hash<'a>(
+        &'a mut self,
+        hash: &'a [u8],
+    ) -> BoxFuture<'a, StoreResult<Option<crate::invitation::Invitation>>> {
+        ok(self.s.invitations.iter().find(|i| i.token_hash == hash).cloned())
+    }
+    fn pending_invitation_by_email<'a>(
+        &'a mut self,
+        org: OrgId,
+        email: &'a Email,
+        now: OffsetDateTime,
+    ) -> BoxFuture<'a, StoreResult<Option<crate::invitation::Invitation>>> {
+        ok(self
+            .s
+            .invitations
+            .iter()
+            .filter(|i| {
+                i.org_id == org
+                    && &i.email == email
+                    && i.status == crate::invitation::InvitationStatus::Pending
+                    && i.expires_at > now
+            })
+            .max_by_key(|i| i.id)
+            .cloned())
+    }
+    fn list_invitations<'a>(
+        &'a mut self,
+        q: &'a InvitationQuery,
+    ) -> BoxFuture<'a, StoreResult<Vec<crate::invitation::Invitation>>> {
+        let now = q.now.unwrap_or(OffsetDateTime::UNIX_EPOCH);
+        let mut v: Vec<_> = self
+            .s
+            .invitations
+            .iter()
+            .filter(|i| q.org_id.is_none_or(|o| i.org_id == o))
+            .filter(|i| q.status.is_none_or(|s| i.status_at(now) == s))
+            .filter(|i| q.variant.is_none_or(|s| i.variant == s))
+            .filter(|i| q.email.as_ref().is_none_or(|e| &i.email == e))
+            .filter(|i| {
+                q.external_id.as_ref().is_none_or(|e| i.external_id.as_ref().map(|x| x.as_str()) == Some(e.as_str()))
+            })
+            .filter(|i| q.person_id.is_none_or(|p| i.person_id == Some(p)))
+            .filter(|i| q.updated_after.is_none_or(|u| i.updated_at > u))
+            .filter(|i| q.before_id.is_none_or(|b| i.id < b))
+            .cloned()
+            .collect();
+        v.sort_by_key(|i| std::cmp::Reverse(i.id));
+        v.truncate(q.limit as usize);
+        ok(v)
+    }
+    fn due_invitations(&mut self, now: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<Vec<InvitationId>>> {
+        ok(self
+            .s
+            .invitations
+            .iter()
+            .filter(|i| i.status == crate::invitation::InvitationStatus::Pending && i.expires_at <= now)
+            .take(limit as usize)
+            .map(|i| i.id)
+            .collect())
+    }
+    fn reminders_due(
+        &mut self,
+        sent_before: OffsetDateTime,
+        now: OffsetDateTime,
+        limit: u32,
+    ) -> BoxFuture<'_, StoreResult<Vec<InvitationId>>> {
+        ok(self
+            .s
+            .invitations
+            .iter()
+            .filter(|i| {
+                i.status == crate::invitation::InvitationStatus::Pending
+                    && i.expires_at > now
+                    && i.reminder_sent_at.is_none()
+                    && i.email_sent_at.is_some_and(|t| t <= sent_before)
+            })
+            .take(limit as usize)
+            .map(|i| i.id)
+            .collect())
+    }
+    fn expire_invitation_if_pending(
+        &mut self,
+        id: InvitationId,
+        now: OffsetDateTime,
+    ) -> BoxFuture<'_, StoreResult<bool>> {
+        let mut done = false;
+        for i in self.s.invitations.iter_mut().filter(|i| i.id == id) {
+            done = i.expire(now);
+        }
+        ok(done)
+    }
+    fn mark_reminder_if_unset(&mut self, id: InvitationId, now: OffsetDateTime) -> BoxFuture<'_, StoreResult<bool>> {
+        let mut done = false;
+        for i in self.s.invitations.iter_mut().filter(|i| i.id == id && i.reminder_sent_at.is_none()) {
+            i.reminder_sent_at = Some(now);
+            done = true;
+        }
+        ok(done)
+    }
+    fn insert_email<'a>(&'a mut self, e: &'a EmailRecord) -> BoxFuture<'a, StoreResult<()>> {
+        self.s.emails.push(e.clone());
+        ok(())
+    }
+    fn due_emails(&mut self, now: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<Vec<EmailRecord>>> {
+        ok(self
+            .s
+            .emails
+            .iter()
+            .filter(|e| e.sent_at.is_none() && e.next_attempt_at <= now)
+            .take(limit as usize)
+            .cloned()
+            .collect())
+    }
+    fn record_email_attempt<'a>(
+        &'a mut self,
+        id: EmailId,
+        result: Result<OffsetDateTime, (&'a str, OffsetDateTime)>,
+    ) -> BoxFuture<'a, StoreResult<()>> {
+        for e in self.s.emails.iter_mut().filter(|e| e.id == id) {
+            e.attempts += 1;
+            match result {
+                Ok(at) => e.sent_at = Some(at),
+                Err((err, next)) => {
+                    e.last_error = Some(err.to_string());
+                    e.next_attempt_at = next;
+                }
+            }
+        }
+        ok(())
+    }
+    fn list_emails<'a>(
+        &'a mut self,
+        to: Option<&'a Email>,
+        limit: u32,
+    ) -> BoxFuture<'a, StoreResult<Vec<EmailRecord>>> {
+        let mut v: Vec<_> = self.s.emails.iter().filter(|e| to.is_none_or(|t| &e.to == t)).cloned().collect();
+        v.reverse();
+        v.truncate(limit as usize);
+        ok(v)
+    }
     fn setting_get_or_insert<'a>(&'a mut self, name: &'a str, value: &'a str) -> BoxFuture<'a, StoreResult<String>> {
         if let Some((_, v)) = self.s.settings.iter().find(|(n, _)| n == name) {
             return ok(v.clone());
@@ -449,6 +619,12 @@ impl Secrets for FakeSecrets {
     fn random_token(&self, bytes: usize) -> String {
         "t".repeat(bytes)
     }
+    fn invitation_token(&self, id: InvitationId) -> String {
+        format!("tok{}", id.0.simple())
+    }
+    fn hash_token(&self, token: &str) -> Vec<u8> {
+        token.bytes().rev().collect()
+    }
 }
 
 /// Services over the fakes, with handles to the fake clock and store.
@@ -462,6 +638,10 @@ pub fn services() -> (crate::Services<FakeStore>, FakeStore, Arc<FakeClock>) {
         secrets: Arc::new(FakeSecrets::default()),
         plans: PlanCatalogue::default(),
         assessment: Arc::new(fake_assessment_kit()),
+        invites: Arc::new(crate::usecases::invitations::InvitationKit {
+            mailer: Arc::new(FakeMailer::default()),
+            public_url: "http://talent.test".into(),
+        }),
     };
     (svc, store, clock)
 }
@@ -499,5 +679,28 @@ pub fn fake_assessment_kit() -> crate::usecases::AssessmentKit {
         model: crate::assessment::AssessmentModel::builtin().unwrap_or_else(|e| panic!("built-in model: {e}")),
         personality: Arc::new(FakePersonality),
         reports: Arc::new(FakeReports),
+    }
+}
+
+/// A mailer that records what it sent, or fails while `fail` is set.
+#[derive(Default)]
+pub struct FakeMailer {
+    /// Sent emails.
+    pub sent: Mutex<Vec<OutgoingEmail>>,
+    /// Fail every send.
+    pub fail: std::sync::atomic::AtomicBool,
+}
+
+impl Mailer for FakeMailer {
+    fn send<'a>(&'a self, email: &'a OutgoingEmail) -> BoxFuture<'a, Result<(), String>> {
+        let r = if self.fail.load(Ordering::SeqCst) {
+            Err("smtp down".to_string())
+        } else {
+            if let Ok(mut v) = self.sent.lock() {
+                v.push(email.clone());
+            }
+            Ok(())
+        };
+        Box::pin(std::future::ready(r))
     }
 }

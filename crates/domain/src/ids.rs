@@ -81,3 +81,11 @@ id_type!(
     /// A competency profile of an organization (D25).
     ProfileId
 );
+id_type!(
+    /// A personal invitation (spec, Invitation).
+    InvitationId
+);
+id_type!(
+    /// An email in the email outbox (D22).
+    EmailId
+);

@@ -6,6 +6,7 @@
 pub mod assessment;
 pub mod errors;
 pub mod ids;
+pub mod invitation;
 pub mod model;
 pub mod person;
 pub mod ports;

@@ -25,6 +25,12 @@ pub trait Clock: Send + Sync + 'static {
     fn now(&self) -> OffsetDateTime;
 }
 
+/// Moves the sandbox clock (D39, `TALENT_SANDBOX=1` only).
+pub trait ClockControl: Send + Sync + 'static {
+    /// Moves the clock forward by `secs` seconds.
+    fn advance(&self, secs: i64);
+}
+
 /// New identifiers.
 pub trait Ids: Send + Sync + 'static {
     /// A new unique id, sortable by creation time (UUIDv7).
@@ -52,6 +58,12 @@ pub trait Secrets: Send + Sync + 'static {
     fn constant_time_eq(&self, a: &[u8], b: &[u8]) -> bool;
     /// A random URL-safe token of `bytes` random bytes (base64url, no padding).
     fn random_token(&self, bytes: usize) -> String;
+    /// The URL token of an invitation (D20): 32 bytes, base64url, derived from the invitation id
+    /// with a server secret (HMAC-SHA256), so it is unguessable, never stored, and the same on
+    /// every read and every instance.
+    fn invitation_token(&self, id: InvitationId) -> String;
+    /// SHA-256 of a presented invitation token (stored for lookup).
+    fn hash_token(&self, token: &str) -> Vec<u8>;
 }
 
 /// Who a rate budget belongs to (D7, D8).
@@ -138,6 +150,60 @@ pub struct ReportInput<'a> {
 pub trait ReportRenderer: Send + Sync + 'static {
     /// The report as `application/pdf` bytes.
     fn render(&self, input: &ReportInput<'_>) -> Result<Vec<u8>, String>;
+}
+
+/// A page request of `GET /invitations` (D17).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct InvitationQuery {
+    /// Organization.
+    pub org_id: Option<OrgId>,
+    /// `status`, as read at `now` (D21: pending past expiry counts as expired).
+    pub status: Option<crate::invitation::InvitationStatus>,
+    /// The time `status` is evaluated at.
+    pub now: Option<OffsetDateTime>,
+    /// `variant`.
+    pub variant: Option<crate::invitation::Variant>,
+    /// `email`.
+    pub email: Option<Email>,
+    /// `externalId`.
+    pub external_id: Option<String>,
+    /// `personId`.
+    pub person_id: Option<PersonId>,
+    /// `updatedAfter` (exclusive).
+    pub updated_after: Option<OffsetDateTime>,
+    /// Keyset: ids lower than this.
+    pub before_id: Option<InvitationId>,
+    /// Rows.
+    pub limit: u32,
+}
+
+/// An email in the outbox (D22): sent by the mailer with retries; listed by the admin API.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EmailRecord {
+    /// Id.
+    pub id: EmailId,
+    /// Organization.
+    pub org_id: OrgId,
+    /// Invitation the email belongs to.
+    pub invitation_id: Option<InvitationId>,
+    /// Recipient.
+    pub to: Email,
+    /// Subject.
+    pub subject: String,
+    /// Plain-text body.
+    pub body: String,
+    /// The link it carries.
+    pub invitation_url: Option<String>,
+    /// Set after a successful send.
+    pub sent_at: Option<OffsetDateTime>,
+    /// Attempts so far.
+    pub attempts: u32,
+    /// Last failure.
+    pub last_error: Option<String>,
+    /// Next attempt (unsent only).
+    pub next_attempt_at: OffsetDateTime,
+    /// Creation.
+    pub created_at: OffsetDateTime,
 }
 
 /// Filter of `GET /persons` on labels (`other` = no label).
@@ -256,6 +322,8 @@ pub trait Tx: Send {
         email: &'a Email,
         now: OffsetDateTime,
     ) -> BoxFuture<'a, StoreResult<HumanId>>;
+    /// The human with this email, if any (read only).
+    fn human_by_email<'a>(&'a mut self, email: &'a Email) -> BoxFuture<'a, StoreResult<Option<HumanId>>>;
     /// The person of the organization with this email (any status).
     fn person_by_email<'a>(&'a mut self, org: OrgId, email: &'a Email) -> BoxFuture<'a, StoreResult<Option<Person>>>;
     /// The person of the organization with this id (any status).
@@ -342,6 +410,74 @@ pub trait Tx: Send {
     ) -> BoxFuture<'_, StoreResult<Vec<Profile>>>;
     /// Number of profiles of the organization.
     fn count_profiles(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<u32>>;
+
+    // --- invitations (D17-D21) ---
+    /// Inserts an invitation.
+    fn insert_invitation<'a>(&'a mut self, i: &'a crate::invitation::Invitation) -> BoxFuture<'a, StoreResult<()>>;
+    /// Overwrites an invitation.
+    fn update_invitation<'a>(&'a mut self, i: &'a crate::invitation::Invitation) -> BoxFuture<'a, StoreResult<()>>;
+    /// An invitation of the organization (locked for update in a write transaction).
+    fn get_invitation(
+        &mut self,
+        org: OrgId,
+        id: InvitationId,
+    ) -> BoxFuture<'_, StoreResult<Option<crate::invitation::Invitation>>>;
+    /// An invitation in any organization (admin API, sweeps).
+    fn get_invitation_any(
+        &mut self,
+        id: InvitationId,
+    ) -> BoxFuture<'_, StoreResult<Option<crate::invitation::Invitation>>>;
+    /// The invitation whose token hashes to `hash`.
+    fn invitation_by_token_hash<'a>(
+        &'a mut self,
+        hash: &'a [u8],
+    ) -> BoxFuture<'a, StoreResult<Option<crate::invitation::Invitation>>>;
+    /// The newest invitation of the organization for `email` stored as pending and not past
+    /// `now`.
+    fn pending_invitation_by_email<'a>(
+        &'a mut self,
+        org: OrgId,
+        email: &'a Email,
+        now: OffsetDateTime,
+    ) -> BoxFuture<'a, StoreResult<Option<crate::invitation::Invitation>>>;
+    /// One page of invitations, newest first.
+    fn list_invitations<'a>(
+        &'a mut self,
+        q: &'a InvitationQuery,
+    ) -> BoxFuture<'a, StoreResult<Vec<crate::invitation::Invitation>>>;
+    /// Ids of invitations stored as pending whose `expiresAt` is at or before `now`.
+    fn due_invitations(&mut self, now: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<Vec<InvitationId>>>;
+    /// Pending, unexpired invitations sent at or before `sent_before` without a reminder yet.
+    fn reminders_due(
+        &mut self,
+        sent_before: OffsetDateTime,
+        now: OffsetDateTime,
+        limit: u32,
+    ) -> BoxFuture<'_, StoreResult<Vec<InvitationId>>>;
+    /// Sets the status to expired if (and only if) it is still stored as pending and due: the
+    /// conditional update makes the sweep exactly-once across instances. Returns whether it did.
+    fn expire_invitation_if_pending(
+        &mut self,
+        id: InvitationId,
+        now: OffsetDateTime,
+    ) -> BoxFuture<'_, StoreResult<bool>>;
+    /// Sets `reminder_sent_at` if still unset; returns whether it did (exactly-once reminders).
+    fn mark_reminder_if_unset(&mut self, id: InvitationId, now: OffsetDateTime) -> BoxFuture<'_, StoreResult<bool>>;
+
+    // --- email outbox (D22) ---
+    /// Inserts an email.
+    fn insert_email<'a>(&'a mut self, e: &'a EmailRecord) -> BoxFuture<'a, StoreResult<()>>;
+    /// Unsent emails due at `now`, oldest first.
+    fn due_emails(&mut self, now: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<Vec<EmailRecord>>>;
+    /// Records a send attempt: `Ok` sets `sent_at`; `Err` records the error and the next attempt.
+    fn record_email_attempt<'a>(
+        &'a mut self,
+        id: EmailId,
+        result: Result<OffsetDateTime, (&'a str, OffsetDateTime)>,
+    ) -> BoxFuture<'a, StoreResult<()>>;
+    /// Emails, newest first, optionally to one address (admin API).
+    fn list_emails<'a>(&'a mut self, to: Option<&'a Email>, limit: u32)
+        -> BoxFuture<'a, StoreResult<Vec<EmailRecord>>>;
 
     // --- settings ---
     /// The value of a setting, inserting `value` first when absent (race-safe); returns the stored value.

@@ -66,3 +66,28 @@ pub fn key_identity_json(ctx: &KeyContext) -> Value {
         "plan": ctx.org.plan,
     })
 }
+
+/// The Invitation object (spec, Invitation): exactly the spec's fields; `status` as read at `now`
+/// (D21).
+pub fn invitation_json(i: &crate::invitation::Invitation, url: &str, now: time::OffsetDateTime) -> Value {
+    json!({
+        "id": i.id.to_string(),
+        "email": i.email.as_str(),
+        "firstName": i.first_name.as_ref().map(|n| n.as_str()),
+        "lastName": i.last_name.as_ref().map(|n| n.as_str()),
+        "externalId": i.external_id.as_ref().map(|n| n.as_str()),
+        "personId": i.person_id.map(|p| p.to_string()),
+        "status": i.status_at(now).as_str(),
+        "labels": i.labels.map(|l| l.to_vec()),
+        "tags": i.tags,
+        "variant": i.variant.as_str(),
+        "message": i.message,
+        "url": url,
+        "emailSentAt": i.email_sent_at.map(format),
+        "expiresAt": format(i.expires_at),
+        "acceptedAt": i.accepted_at.map(format),
+        "revokedAt": i.revoked_at.map(format),
+        "createdAt": format(i.created_at),
+        "updatedAt": format(i.updated_at),
+    })
+}

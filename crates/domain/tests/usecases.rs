@@ -93,7 +93,15 @@ fn world() -> World {
 }
 
 fn import(e: &str) -> ImportPerson {
-    ImportPerson { email: email(e), first_name: None, last_name: None, external_id: None, labels: None, tags: vec![] }
+    ImportPerson {
+        email: email(e),
+        first_name: None,
+        last_name: None,
+        external_id: None,
+        labels: None,
+        tags: vec![],
+        invitation: None,
+    }
 }
 
 fn imported(w: &World, input: ImportPerson) -> Person {
@@ -200,6 +208,7 @@ fn importing_a_known_email_in_other_case_and_whitespace_merges_without_a_new_per
     let out = block_on(w.svc.import_person(
         w.org,
         ImportPerson {
+            invitation: None,
             email: email("  ADA@Example.COM "),
             first_name: Some(name("Bob")),
             last_name: Some(name("Lovelace")),

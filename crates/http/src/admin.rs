@@ -13,6 +13,7 @@ use actix_web::{web, HttpRequest, HttpResponse, ResponseError};
 use serde::Deserialize;
 use serde_json::json;
 use talent_domain::errors::{ClientError, Code};
+use talent_domain::ids::InvitationId;
 use talent_domain::ids::*;
 use talent_domain::model::{ApiKey, ArchiveReason, User};
 use talent_domain::ports::Store;
@@ -439,4 +440,76 @@ pub async fn create_profile<S: Store>(
         )
         .await?;
     Ok(HttpResponse::Created().json(crate::results::profile_json(&state.svc.assessment.model, &p)))
+}
+
+/// `POST /admin/v1/invitations/{id}/accept` body (D39).
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct AcceptIn {
+    share: Option<bool>,
+}
+
+/// `POST /admin/v1/invitations/{id}/accept`: what the person's `POST` on the URL does (D39).
+/// 200 `{invitation, person}`.
+pub async fn accept_invitation<S: Store>(
+    state: web::Data<ApiState<S>>,
+    req: HttpRequest,
+    id: web::Path<String>,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let id: InvitationId = path_id(&id, "Invitation")?;
+    let body = read_body(&req, payload).await?;
+    let i: AcceptIn =
+        if body.iter().all(u8::is_ascii_whitespace) { AcceptIn::default() } else { parse_json(&req, &body)? };
+    let (view, person) = state.svc.accept_invitation(id, i.share.unwrap_or(false)).await?;
+    Ok(HttpResponse::Ok().json(json!({"invitation": view.json(), "person": person_json(&person)})))
+}
+
+/// `GET /admin/v1/emails?to=` (D22): recorded emails, newest first (at most 200).
+pub async fn emails<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    let pairs = crate::body::parse_query(&req, &["to"])?;
+    let to = match pairs.iter().find(|(k, _)| k == "to") {
+        Some((_, v)) => Some(Email::parse(v).map_err(|m| ApiError::field("to", m))?),
+        None => None,
+    };
+    let list = state.svc.emails(to, 200).await?;
+    Ok(HttpResponse::Ok().json(json!({
+        "data": list.iter().map(|e| json!({
+            "to": e.to.as_str(),
+            "subject": e.subject,
+            "body": e.body,
+            "invitationUrl": e.invitation_url,
+            "sentAt": e.sent_at.map(format),
+        })).collect::<Vec<_>>()
+    })))
+}
+
+/// `POST /admin/v1/clock` body (D39).
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ClockIn {
+    advance_seconds: i64,
+}
+
+/// `POST /admin/v1/clock` (sandbox only, else 404): moves the service clock forward, then runs
+/// the invitation sweep so expiry and reminders follow at once. 200 `{now, expired, reminded}`.
+pub async fn clock<S: Store>(
+    state: web::Data<ApiState<S>>,
+    req: HttpRequest,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let Some(ctl) = state.clock_control.clone() else {
+        return Err(ApiError::new(Code::NotFound, "The clock can be moved in sandbox mode only (TALENT_SANDBOX=1)"));
+    };
+    let body = read_body(&req, payload).await?;
+    let i: ClockIn = parse_json(&req, &body)?;
+    if !(0..=10 * 365 * 86_400).contains(&i.advance_seconds) {
+        return Err(ApiError::field(
+            "advanceSeconds",
+            "must be between 0 and 315360000 (the clock only moves forward)",
+        ));
+    }
+    ctl.advance(i.advance_seconds);
+    let (expired, reminded) = state.svc.sweep_invitations().await?;
+    Ok(HttpResponse::Ok().json(json!({"now": format(state.svc.clock.now()), "expired": expired, "reminded": reminded})))
 }

@@ -13,7 +13,7 @@ use talent_domain::errors::Code;
 use talent_domain::ids::PersonId;
 use talent_domain::model::{AssessmentStatus, PersonStatus};
 use talent_domain::ports::{LabelFilter, PersonQuery, Store};
-use talent_domain::usecases::persons::{ImportPerson, PatchPerson};
+use talent_domain::usecases::persons::{ImportPerson, NestedInvitation, PatchPerson};
 use talent_domain::values::*;
 use talent_domain::wire::{key_identity_json, organization_json, person_json};
 use validator::Validate;
@@ -59,12 +59,11 @@ pub struct PersonImportIn {
     invitation: Option<InvitationIn>,
 }
 
-/// The nested `invitation` of `POST /persons` (spec): validated; created by the invitations issue.
+/// The nested `invitation` of `POST /persons` (spec): creates the invitation in the same call.
 #[derive(Deserialize, Validate, Debug)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct InvitationIn {
     create: bool,
-    #[allow(dead_code)] // used by the invitations issue; validated now
     send_email: bool,
     #[validate(range(min = 1, max = 90))]
     expires_in_days: Option<i64>,
@@ -131,7 +130,11 @@ impl PersonImportIn {
         let tags = parse_tags(self.tags.as_deref().unwrap_or(&[]), &mut errs);
         errs.into_result()?;
         let email = email.ok_or_else(FieldErrors::default)?;
-        Ok(ImportPerson { email, first_name, last_name, external_id, labels, tags })
+        let invitation = self.invitation.as_ref().map(|i| NestedInvitation {
+            send_email: i.send_email,
+            expires_in_days: i.expires_in_days.and_then(|d| u32::try_from(d).ok()),
+        });
+        Ok(ImportPerson { invitation, email, first_name, last_name, external_id, labels, tags })
     }
 }
 
@@ -150,7 +153,7 @@ pub async fn import_person<S: Store>(
         let out = state.svc.import_person(org, cmd).await?;
         let mut v = person_json(&out.person);
         if let Some(o) = v.as_object_mut() {
-            o.insert("invitation".into(), serde_json::Value::Null);
+            o.insert("invitation".into(), out.invitation.as_ref().map(|i| i.json()).unwrap_or(serde_json::Value::Null));
         }
         Ok(if out.created {
             Reply::new(StatusCode::CREATED, v)
@@ -210,8 +213,12 @@ impl PersonPatchIn {
             Some(None) => Some(None),
             Some(Some(x)) => errs.take("externalId", ExternalId::parse(&x)).map(Some),
         };
-        let first_name = self.first_name.and_then(|s| errs.take("firstName", PersonName::parse(&s)));
-        let last_name = self.last_name.and_then(|s| errs.take("lastName", PersonName::parse(&s)));
+        // A name that already failed the length check is reported once (as on import).
+        let name = |v: Option<String>, f: &str, errs: &mut FieldErrors| {
+            v.filter(|_| !errs.0.iter().any(|e| e.field == f)).and_then(|s| errs.take(f, PersonName::parse(&s)))
+        };
+        let first_name = name(self.first_name, "firstName", &mut errs);
+        let last_name = name(self.last_name, "lastName", &mut errs);
         let labels = self.labels.as_ref().and_then(|l| parse_labels(l, "labels", &mut errs));
         let tags = self.tags.as_ref().map(|t| parse_tags(t, &mut errs));
         errs.into_result()?;

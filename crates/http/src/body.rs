@@ -104,7 +104,8 @@ pub fn parse_json<T: DeserializeOwned>(req: &HttpRequest, body: &[u8]) -> Result
             }
             let msg = inner.to_string();
             let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
-            let field = if let Some(rest) = msg.strip_prefix("unknown field `") {
+            let named = msg.strip_prefix("unknown field `").or_else(|| msg.strip_prefix("missing field `"));
+            let field = if let Some(rest) = named {
                 let name = rest.split('`').next().unwrap_or("");
                 if path == "." || path.is_empty() {
                     name.to_string()
@@ -118,12 +119,22 @@ pub fn parse_json<T: DeserializeOwned>(req: &HttpRequest, body: &[u8]) -> Result
             } else {
                 path
             };
-            let msg = if msg.starts_with("unknown field") { "unknown field".to_string() } else { msg };
+            let msg = if msg.starts_with("unknown field") {
+                "unknown field".to_string()
+            } else if msg.starts_with("missing field") {
+                "is required".to_string()
+            } else {
+                msg
+            };
             return Err(ApiError::field(&field, msg));
         }
     };
     // Trailing garbage after the JSON value.
     de.end().map_err(|e| ApiError::field("body", format!("Malformed JSON: {e}")))?;
+    // serde also fills a struct from a JSON array, by position: a body must be an object.
+    if body.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return Err(ApiError::field("body", "must be a JSON object"));
+    }
     Ok(value)
 }
 
@@ -157,6 +168,24 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_body_must_be_an_object_naming_missing_fields() {
+        #[derive(serde::Deserialize, Debug)]
+        #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
+        struct In {
+            email: String,
+            name: Option<String>,
+        }
+        let req = actix_web::test::TestRequest::default()
+            .insert_header(("content-type", "application/json"))
+            .to_http_request();
+        let err = |b: &str| parse_json::<In>(&req, b.as_bytes()).unwrap_err().body()["details"]["fields"][0].clone();
+        assert_eq!(err(r#"["a@b.co", null]"#)["field"], "body");
+        assert_eq!(err(r#"{"name": "x"}"#), serde_json::json!({"field": "email", "message": "is required"}));
+        assert!(parse_json::<In>(&req, br#" {"email": "a@b.co"}"#).is_ok());
+    }
 
     #[test]
     fn camel_cases_field_names() {

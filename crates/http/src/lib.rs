@@ -9,6 +9,7 @@ pub mod body;
 pub mod cursor;
 pub mod error;
 pub mod idempotency;
+pub mod invitations;
 pub mod results;
 pub mod state;
 
@@ -51,6 +52,11 @@ pub fn configure<S: Store>(cfg: &mut web::ServiceConfig) {
     cfg.service(resource("/healthz").route(web::get().to(healthz)))
         .service(resource("/readyz").route(web::get().to(readyz::<S>)))
         .service(
+            resource("/i/{token}")
+                .route(web::get().to(invitations::show_page::<S>))
+                .route(web::post().to(invitations::accept_page::<S>)),
+        )
+        .service(
             web::scope("/api/v1")
                 .wrap(from_fn(auth::api_middleware::<S>))
                 .service(resource("/me").route(web::get().to(api::me::<S>)))
@@ -69,6 +75,14 @@ pub fn configure<S: Store>(cfg: &mut web::ServiceConfig) {
                 .service(resource("/persons/{id}/results").route(web::get().to(results::person_results::<S>)))
                 .service(resource("/persons/{id}/matches").route(web::get().to(results::person_matches::<S>)))
                 .service(resource("/persons/{id}/report").route(web::get().to(results::person_report::<S>)))
+                .service(
+                    resource("/invitations")
+                        .route(web::get().to(invitations::list::<S>))
+                        .route(web::post().to(invitations::create::<S>)),
+                )
+                .service(resource("/invitations/{id}").route(web::get().to(invitations::get::<S>)))
+                .service(resource("/invitations/{id}/resend").route(web::post().to(invitations::resend::<S>)))
+                .service(resource("/invitations/{id}/revoke").route(web::post().to(invitations::revoke::<S>)))
                 .service(resource("/profiles").route(web::get().to(results::list_profiles::<S>)))
                 .service(resource("/profiles/{id}").route(web::get().to(results::get_profile::<S>)))
                 .service(resource("/profiles/{id}/matches").route(web::get().to(results::profile_matches::<S>)))
@@ -91,6 +105,9 @@ pub fn configure<S: Store>(cfg: &mut web::ServiceConfig) {
                 .service(resource("/persons/{id}/withdraw").route(web::post().to(admin::withdraw::<S>)))
                 .service(resource("/persons/{id}/assessments").route(web::post().to(admin::assessment::<S>)))
                 .service(resource("/organizations/{id}/profiles").route(web::post().to(admin::create_profile::<S>)))
+                .service(resource("/invitations/{id}/accept").route(web::post().to(admin::accept_invitation::<S>)))
+                .service(resource("/emails").route(web::get().to(admin::emails::<S>)))
+                .service(resource("/clock").route(web::post().to(admin::clock::<S>)))
                 .service(
                     resource("/teams/{id}/members")
                         .route(web::get().to(admin::members::<S>))

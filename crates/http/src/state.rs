@@ -3,7 +3,7 @@
 use crate::cursor::CursorCodec;
 use ring::hmac;
 use std::sync::Arc;
-use talent_domain::ports::{RateLimiter, Store};
+use talent_domain::ports::{ClockControl, RateLimiter, Store};
 use talent_domain::Services;
 
 /// Everything the handlers need; built by the app crate.
@@ -19,6 +19,8 @@ pub struct ApiState<S: Store> {
     admin_key: hmac::Key,
     /// Sandbox mode (D39 clock endpoint).
     pub sandbox: bool,
+    /// The sandbox clock's control; `None` outside sandbox mode (`POST /admin/v1/clock` is 404).
+    pub clock_control: Option<Arc<dyn ClockControl>>,
 }
 
 impl<S: Store> ApiState<S> {
@@ -32,7 +34,15 @@ impl<S: Store> ApiState<S> {
     ) -> Self {
         let admin_key = hmac::Key::new(hmac::HMAC_SHA256, cursor_secret);
         let admin = admin_token.filter(|t| !t.is_empty()).map(|t| hmac::sign(&admin_key, t.as_bytes()));
-        ApiState { svc, limiter, cursors: CursorCodec::new(cursor_secret), admin, admin_key, sandbox }
+        ApiState {
+            svc,
+            limiter,
+            cursors: CursorCodec::new(cursor_secret),
+            admin,
+            admin_key,
+            sandbox,
+            clock_control: None,
+        }
     }
 
     /// True when the admin API is enabled.

@@ -6,8 +6,9 @@ use crate::types::{DbTime, DbUuid};
 use diesel::prelude::*;
 use talent_domain::errors::StoreError;
 use talent_domain::ids::*;
+use talent_domain::invitation::{Invitation, InvitationStatus, Variant};
 use talent_domain::model::*;
-use talent_domain::ports::{IdempotencyRecord, IdempotencyState};
+use talent_domain::ports::{EmailRecord, IdempotencyRecord, IdempotencyState};
 use talent_domain::values::*;
 
 fn corrupt(what: &str) -> StoreError {
@@ -441,6 +442,158 @@ impl TryFrom<ProfileRow> for Profile {
             competencies,
             created_at: r.created_at.0,
             updated_at: r.updated_at.0,
+        })
+    }
+}
+
+#[derive(Queryable, Selectable, Insertable, AsChangeset, Clone, Debug)]
+#[diesel(table_name = invitations, treat_none_as_null = true)]
+pub struct InvitationRow {
+    pub id: DbUuid,
+    pub org_id: DbUuid,
+    pub email: String,
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    pub external_id: Option<String>,
+    pub person_id: Option<DbUuid>,
+    pub status: String,
+    pub labels: Option<String>,
+    pub tags: Option<String>,
+    pub variant: String,
+    pub message: Option<String>,
+    pub send_email: bool,
+    pub token_hash: Vec<u8>,
+    pub email_sent_at: Option<DbTime>,
+    pub reminder_sent_at: Option<DbTime>,
+    pub expires_at: DbTime,
+    pub accepted_at: Option<DbTime>,
+    pub revoked_at: Option<DbTime>,
+    pub created_at: DbTime,
+    pub updated_at: DbTime,
+}
+
+impl From<&Invitation> for InvitationRow {
+    fn from(i: &Invitation) -> Self {
+        InvitationRow {
+            id: DbUuid(i.id.0),
+            org_id: DbUuid(i.org_id.0),
+            email: i.email.as_str().to_string(),
+            first_name: i.first_name.as_ref().map(|n| n.as_str().to_string()),
+            last_name: i.last_name.as_ref().map(|n| n.as_str().to_string()),
+            external_id: i.external_id.as_ref().map(|n| n.as_str().to_string()),
+            person_id: i.person_id.map(|p| DbUuid(p.0)),
+            status: i.status.as_str().to_string(),
+            labels: i.labels.map(|l| serde_json::to_string(&l.to_vec()).unwrap_or_else(|_| "[]".into())),
+            tags: i.tags.as_ref().map(|t| serde_json::to_string(t).unwrap_or_else(|_| "[]".into())),
+            variant: i.variant.as_str().to_string(),
+            message: i.message.clone(),
+            send_email: i.send_email,
+            token_hash: i.token_hash.clone(),
+            email_sent_at: i.email_sent_at.map(DbTime),
+            reminder_sent_at: i.reminder_sent_at.map(DbTime),
+            expires_at: DbTime(i.expires_at),
+            accepted_at: i.accepted_at.map(DbTime),
+            revoked_at: i.revoked_at.map(DbTime),
+            created_at: DbTime(i.created_at),
+            updated_at: DbTime(i.updated_at),
+        }
+    }
+}
+
+impl TryFrom<InvitationRow> for Invitation {
+    type Error = StoreError;
+    fn try_from(r: InvitationRow) -> Result<Self, StoreError> {
+        let name = |v: Option<String>, f: &str| -> Result<Option<PersonName>, StoreError> {
+            v.map(|s| PersonName::parse(&s).map_err(|_| corrupt(f))).transpose()
+        };
+        let labels = match r.labels {
+            Some(s) => {
+                let v: Vec<String> = serde_json::from_str(&s).map_err(|_| corrupt("invitations.labels"))?;
+                Some(Labels::parse(&v).map_err(|_| corrupt("invitations.labels"))?)
+            }
+            None => None,
+        };
+        Ok(Invitation {
+            id: InvitationId(r.id.0),
+            org_id: OrgId(r.org_id.0),
+            email: Email::parse(&r.email).map_err(|_| corrupt("invitations.email"))?,
+            first_name: name(r.first_name, "invitations.first_name")?,
+            last_name: name(r.last_name, "invitations.last_name")?,
+            external_id: r
+                .external_id
+                .map(|s| ExternalId::parse(&s).map_err(|_| corrupt("invitations.external_id")))
+                .transpose()?,
+            person_id: r.person_id.map(|p| PersonId(p.0)),
+            status: InvitationStatus::parse(&r.status).map_err(|_| corrupt("invitations.status"))?,
+            labels,
+            tags: r.tags.map(|t| serde_json::from_str(&t).map_err(|_| corrupt("invitations.tags"))).transpose()?,
+            variant: Variant::parse(&r.variant).map_err(|_| corrupt("invitations.variant"))?,
+            message: r.message,
+            send_email: r.send_email,
+            token_hash: r.token_hash,
+            email_sent_at: r.email_sent_at.map(|t| t.0),
+            reminder_sent_at: r.reminder_sent_at.map(|t| t.0),
+            expires_at: r.expires_at.0,
+            accepted_at: r.accepted_at.map(|t| t.0),
+            revoked_at: r.revoked_at.map(|t| t.0),
+            created_at: r.created_at.0,
+            updated_at: r.updated_at.0,
+        })
+    }
+}
+
+#[derive(Queryable, Selectable, Insertable, Clone, Debug)]
+#[diesel(table_name = emails)]
+pub struct EmailRow {
+    pub id: DbUuid,
+    pub org_id: DbUuid,
+    pub invitation_id: Option<DbUuid>,
+    pub to_address: String,
+    pub subject: String,
+    pub body: String,
+    pub invitation_url: Option<String>,
+    pub sent_at: Option<DbTime>,
+    pub attempts: i64,
+    pub last_error: Option<String>,
+    pub next_attempt_at: DbTime,
+    pub created_at: DbTime,
+}
+
+impl From<&EmailRecord> for EmailRow {
+    fn from(e: &EmailRecord) -> Self {
+        EmailRow {
+            id: DbUuid(e.id.0),
+            org_id: DbUuid(e.org_id.0),
+            invitation_id: e.invitation_id.map(|i| DbUuid(i.0)),
+            to_address: e.to.as_str().to_string(),
+            subject: e.subject.clone(),
+            body: e.body.clone(),
+            invitation_url: e.invitation_url.clone(),
+            sent_at: e.sent_at.map(DbTime),
+            attempts: i64::from(e.attempts),
+            last_error: e.last_error.clone(),
+            next_attempt_at: DbTime(e.next_attempt_at),
+            created_at: DbTime(e.created_at),
+        }
+    }
+}
+
+impl TryFrom<EmailRow> for EmailRecord {
+    type Error = StoreError;
+    fn try_from(r: EmailRow) -> Result<Self, StoreError> {
+        Ok(EmailRecord {
+            id: EmailId(r.id.0),
+            org_id: OrgId(r.org_id.0),
+            invitation_id: r.invitation_id.map(|i| InvitationId(i.0)),
+            to: Email::parse(&r.to_address).map_err(|_| corrupt("emails.to_address"))?,
+            subject: r.subject,
+            body: r.body,
+            invitation_url: r.invitation_url,
+            sent_at: r.sent_at.map(|t| t.0),
+            attempts: u32::try_from(r.attempts).unwrap_or(u32::MAX),
+            last_error: r.last_error,
+            next_attempt_at: r.next_attempt_at.0,
+            created_at: r.created_at.0,
         })
     }
 }

@@ -189,6 +189,53 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    use diesel::sql_types::*;
+    use crate::types::sql::{Uuid, Ts};
+    invitations (id) {
+        id -> Uuid,
+        org_id -> Uuid,
+        email -> Text,
+        first_name -> Nullable<Text>,
+        last_name -> Nullable<Text>,
+        external_id -> Nullable<Text>,
+        person_id -> Nullable<Uuid>,
+        status -> Text,
+        labels -> Nullable<Text>,
+        tags -> Nullable<Text>,
+        variant -> Text,
+        message -> Nullable<Text>,
+        send_email -> Bool,
+        token_hash -> Binary,
+        email_sent_at -> Nullable<Ts>,
+        reminder_sent_at -> Nullable<Ts>,
+        expires_at -> Ts,
+        accepted_at -> Nullable<Ts>,
+        revoked_at -> Nullable<Ts>,
+        created_at -> Ts,
+        updated_at -> Ts,
+    }
+}
+
+diesel::table! {
+    use diesel::sql_types::*;
+    use crate::types::sql::{Uuid, Ts};
+    emails (id) {
+        id -> Uuid,
+        org_id -> Uuid,
+        invitation_id -> Nullable<Uuid>,
+        to_address -> Text,
+        subject -> Text,
+        body -> Text,
+        invitation_url -> Nullable<Text>,
+        sent_at -> Nullable<Ts>,
+        attempts -> BigInt,
+        last_error -> Nullable<Text>,
+        next_attempt_at -> Ts,
+        created_at -> Ts,
+    }
+}
+
 diesel::joinable!(api_keys -> users (user_id));
 diesel::joinable!(api_keys -> organizations (org_id));
 diesel::joinable!(person_tags -> persons (person_id));
@@ -209,4 +256,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     settings,
     assessments,
     profiles,
+    invitations,
+    emails,
 );

@@ -10,6 +10,7 @@ use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use diesel_async::RunQueryDsl;
 use talent_domain::errors::StoreError;
 use talent_domain::ids::*;
+use talent_domain::invitation::{Invitation, InvitationStatus};
 use talent_domain::model::*;
 use talent_domain::ports::*;
 use talent_domain::values::*;
@@ -260,6 +261,19 @@ macro_rules! impl_tx {
                         .await
                         .map_err(db_err)?;
                     Ok(HumanId(id.0))
+                })
+            }
+
+            fn human_by_email<'a>(&'a mut self, email: &'a Email) -> BoxFuture<'a, StoreResult<Option<HumanId>>> {
+                Box::pin(async move {
+                    let id: Option<DbUuid> = humans::table
+                        .filter(humans::email.eq(email.as_str()))
+                        .select(humans::id)
+                        .first(self.conn)
+                        .await
+                        .optional()
+                        .map_err(db_err)?;
+                    Ok(id.map(|u| HumanId(u.0)))
                 })
             }
 
@@ -785,6 +799,318 @@ macro_rules! impl_tx {
                 })
             }
 
+            fn insert_invitation<'a>(&'a mut self, i: &'a Invitation) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::insert_into(invitations::table)
+                        .values(InvitationRow::from(i))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn update_invitation<'a>(&'a mut self, i: &'a Invitation) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::update(invitations::table.find(DbUuid(i.id.0)))
+                        .set(InvitationRow::from(i))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn get_invitation(
+                &mut self,
+                org: OrgId,
+                id: InvitationId,
+            ) -> BoxFuture<'_, StoreResult<Option<Invitation>>> {
+                Box::pin(async move {
+                    self.lock_invitation_row(id).await?;
+                    invitations::table
+                        .find(DbUuid(id.0))
+                        .filter(invitations::org_id.eq(DbUuid(org.0)))
+                        .select(InvitationRow::as_select())
+                        .first(self.conn)
+                        .await
+                        .optional()
+                        .map_err(db_err)?
+                        .map(Invitation::try_from)
+                        .transpose()
+                })
+            }
+
+            fn get_invitation_any(&mut self, id: InvitationId) -> BoxFuture<'_, StoreResult<Option<Invitation>>> {
+                Box::pin(async move {
+                    self.lock_invitation_row(id).await?;
+                    invitations::table
+                        .find(DbUuid(id.0))
+                        .select(InvitationRow::as_select())
+                        .first(self.conn)
+                        .await
+                        .optional()
+                        .map_err(db_err)?
+                        .map(Invitation::try_from)
+                        .transpose()
+                })
+            }
+
+            fn invitation_by_token_hash<'a>(
+                &'a mut self,
+                hash: &'a [u8],
+            ) -> BoxFuture<'a, StoreResult<Option<Invitation>>> {
+                Box::pin(async move {
+                    let found: Option<DbUuid> = invitations::table
+                        .filter(invitations::token_hash.eq(hash.to_vec()))
+                        .select(invitations::id)
+                        .first(self.conn)
+                        .await
+                        .optional()
+                        .map_err(db_err)?;
+                    match found {
+                        Some(id) => self.get_invitation_any(InvitationId(id.0)).await,
+                        None => Ok(None),
+                    }
+                })
+            }
+
+            fn pending_invitation_by_email<'a>(
+                &'a mut self,
+                org: OrgId,
+                email: &'a Email,
+                now: OffsetDateTime,
+            ) -> BoxFuture<'a, StoreResult<Option<Invitation>>> {
+                Box::pin(async move {
+                    invitations::table
+                        .filter(invitations::org_id.eq(DbUuid(org.0)))
+                        .filter(invitations::email.eq(email.as_str()))
+                        .filter(invitations::status.eq("pending"))
+                        .filter(invitations::expires_at.gt(DbTime(now)))
+                        .order(invitations::id.desc())
+                        .select(InvitationRow::as_select())
+                        .first(self.conn)
+                        .await
+                        .optional()
+                        .map_err(db_err)?
+                        .map(Invitation::try_from)
+                        .transpose()
+                })
+            }
+
+            fn list_invitations<'a>(
+                &'a mut self,
+                q: &'a InvitationQuery,
+            ) -> BoxFuture<'a, StoreResult<Vec<Invitation>>> {
+                Box::pin(async move {
+                    let mut query = invitations::table.into_boxed();
+                    if let Some(org) = q.org_id {
+                        query = query.filter(invitations::org_id.eq(DbUuid(org.0)));
+                    }
+                    let now = DbTime(q.now.unwrap_or(OffsetDateTime::UNIX_EPOCH));
+                    match q.status {
+                        None => {}
+                        Some(InvitationStatus::Pending) => {
+                            query =
+                                query.filter(invitations::status.eq("pending")).filter(invitations::expires_at.gt(now))
+                        }
+                        Some(InvitationStatus::Expired) => {
+                            query = query.filter(
+                                invitations::status
+                                    .eq("expired")
+                                    .or(invitations::status.eq("pending").and(invitations::expires_at.le(now))),
+                            )
+                        }
+                        Some(st) => query = query.filter(invitations::status.eq(st.as_str())),
+                    }
+                    if let Some(v) = q.variant {
+                        query = query.filter(invitations::variant.eq(v.as_str()));
+                    }
+                    if let Some(e) = &q.email {
+                        query = query.filter(invitations::email.eq(e.as_str().to_string()));
+                    }
+                    if let Some(x) = &q.external_id {
+                        query = query.filter(invitations::external_id.eq(x.clone()));
+                    }
+                    if let Some(p) = q.person_id {
+                        query = query.filter(invitations::person_id.eq(DbUuid(p.0)));
+                    }
+                    if let Some(u) = q.updated_after {
+                        query = query.filter(invitations::updated_at.gt(DbTime(u)));
+                    }
+                    if let Some(b) = q.before_id {
+                        query = query.filter(invitations::id.lt(DbUuid(b.0)));
+                    }
+                    query
+                        .order(invitations::id.desc())
+                        .limit(i64::from(q.limit))
+                        .select(InvitationRow::as_select())
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?
+                        .into_iter()
+                        .map(Invitation::try_from)
+                        .collect()
+                })
+            }
+
+            fn due_invitations(
+                &mut self,
+                now: OffsetDateTime,
+                limit: u32,
+            ) -> BoxFuture<'_, StoreResult<Vec<InvitationId>>> {
+                Box::pin(async move {
+                    let v: Vec<DbUuid> = invitations::table
+                        .filter(invitations::status.eq("pending"))
+                        .filter(invitations::expires_at.le(DbTime(now)))
+                        .order(invitations::expires_at.asc())
+                        .limit(i64::from(limit))
+                        .select(invitations::id)
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(v.into_iter().map(|u| InvitationId(u.0)).collect())
+                })
+            }
+
+            fn reminders_due(
+                &mut self,
+                sent_before: OffsetDateTime,
+                now: OffsetDateTime,
+                limit: u32,
+            ) -> BoxFuture<'_, StoreResult<Vec<InvitationId>>> {
+                Box::pin(async move {
+                    let v: Vec<DbUuid> = invitations::table
+                        .filter(invitations::status.eq("pending"))
+                        .filter(invitations::expires_at.gt(DbTime(now)))
+                        .filter(invitations::reminder_sent_at.is_null())
+                        .filter(invitations::email_sent_at.le(DbTime(sent_before)))
+                        .limit(i64::from(limit))
+                        .select(invitations::id)
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(v.into_iter().map(|u| InvitationId(u.0)).collect())
+                })
+            }
+
+            fn expire_invitation_if_pending(
+                &mut self,
+                id: InvitationId,
+                now: OffsetDateTime,
+            ) -> BoxFuture<'_, StoreResult<bool>> {
+                Box::pin(async move {
+                    let n = diesel::update(
+                        invitations::table
+                            .find(DbUuid(id.0))
+                            .filter(invitations::status.eq("pending"))
+                            .filter(invitations::expires_at.le(DbTime(now))),
+                    )
+                    .set((invitations::status.eq("expired"), invitations::updated_at.eq(DbTime(now))))
+                    .execute(self.conn)
+                    .await
+                    .map_err(db_err)?;
+                    Ok(n == 1)
+                })
+            }
+
+            fn mark_reminder_if_unset(
+                &mut self,
+                id: InvitationId,
+                now: OffsetDateTime,
+            ) -> BoxFuture<'_, StoreResult<bool>> {
+                Box::pin(async move {
+                    let n = diesel::update(
+                        invitations::table.find(DbUuid(id.0)).filter(invitations::reminder_sent_at.is_null()),
+                    )
+                    .set(invitations::reminder_sent_at.eq(Some(DbTime(now))))
+                    .execute(self.conn)
+                    .await
+                    .map_err(db_err)?;
+                    Ok(n == 1)
+                })
+            }
+
+            fn insert_email<'a>(&'a mut self, e: &'a EmailRecord) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::insert_into(emails::table)
+                        .values(EmailRow::from(e))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn due_emails(&mut self, now: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<Vec<EmailRecord>>> {
+                Box::pin(async move {
+                    emails::table
+                        .filter(emails::sent_at.is_null())
+                        .filter(emails::next_attempt_at.le(DbTime(now)))
+                        .order((emails::created_at.asc(), emails::id.asc()))
+                        .limit(i64::from(limit))
+                        .select(EmailRow::as_select())
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?
+                        .into_iter()
+                        .map(EmailRecord::try_from)
+                        .collect()
+                })
+            }
+
+            fn record_email_attempt<'a>(
+                &'a mut self,
+                id: EmailId,
+                result: Result<OffsetDateTime, (&'a str, OffsetDateTime)>,
+            ) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    let target = emails::table.find(DbUuid(id.0));
+                    match result {
+                        Ok(at) => {
+                            diesel::update(target)
+                                .set((emails::sent_at.eq(Some(DbTime(at))), emails::attempts.eq(emails::attempts + 1)))
+                                .execute(self.conn)
+                                .await
+                        }
+                        Err((err, next)) => {
+                            diesel::update(target)
+                                .set((
+                                    emails::last_error.eq(Some(err.chars().take(500).collect::<String>())),
+                                    emails::next_attempt_at.eq(DbTime(next)),
+                                    emails::attempts.eq(emails::attempts + 1),
+                                ))
+                                .execute(self.conn)
+                                .await
+                        }
+                    }
+                    .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn list_emails<'a>(
+                &'a mut self,
+                to: Option<&'a Email>,
+                limit: u32,
+            ) -> BoxFuture<'a, StoreResult<Vec<EmailRecord>>> {
+                Box::pin(async move {
+                    let mut q = emails::table.into_boxed();
+                    if let Some(t) = to {
+                        q = q.filter(emails::to_address.eq(t.as_str().to_string()));
+                    }
+                    q.order((emails::created_at.desc(), emails::id.desc()))
+                        .limit(i64::from(limit))
+                        .select(EmailRow::as_select())
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?
+                        .into_iter()
+                        .map(EmailRecord::try_from)
+                        .collect()
+                })
+            }
+
             fn setting_get_or_insert<'a>(
                 &'a mut self,
                 name: &'a str,
@@ -861,7 +1187,23 @@ impl DbTx<'_, diesel_async::AsyncPgConnection> {
                     .await
             }
             PersonKey::AnyOrg(id) => {
-                q.filter(persons::id.eq(DbUuid(id.0))).for_update().load::<DbUuid>(self.conn).await
+                // Lookups outside one organization are the human-level use cases' (assessments,
+                // which go on to `persons_of_human`): lock every membership of the human, in the
+                // id order `PersonKey::Human` uses. Locking this row alone first let two such
+                // transactions on two memberships of one human deadlock.
+                let human: Option<DbUuid> = persons::table
+                    .find(DbUuid(id.0))
+                    .select(persons::human_id)
+                    .first(self.conn)
+                    .await
+                    .optional()
+                    .map_err(db_err)?;
+                let Some(human) = human else { return Ok(()) };
+                q.filter(persons::human_id.eq(human))
+                    .order(persons::id.asc())
+                    .for_update()
+                    .load::<DbUuid>(self.conn)
+                    .await
             }
             PersonKey::Human(h) => {
                 q.filter(persons::human_id.eq(DbUuid(h.0)))
@@ -879,6 +1221,21 @@ impl DbTx<'_, diesel_async::AsyncPgConnection> {
             }
         }
         .map_err(db_err)?;
+        Ok(())
+    }
+
+    /// In a write transaction, `SELECT ... FOR UPDATE` of an invitation a use case may change.
+    async fn lock_invitation_row(&mut self, id: InvitationId) -> StoreResult<()> {
+        if !self.write {
+            return Ok(());
+        }
+        invitations::table
+            .find(DbUuid(id.0))
+            .select(invitations::id)
+            .for_update()
+            .load::<DbUuid>(self.conn)
+            .await
+            .map_err(db_err)?;
         Ok(())
     }
 
@@ -902,6 +1259,11 @@ impl DbTx<'_, diesel_async::AsyncPgConnection> {
 impl DbTx<'_, crate::SqliteConn> {
     /// Writers are serialized by `BEGIN IMMEDIATE`: nothing to lock.
     async fn lock_person_row(&mut self, _key: PersonKey<'_>) -> StoreResult<()> {
+        Ok(())
+    }
+
+    /// Writers are serialized by `BEGIN IMMEDIATE`: nothing to lock.
+    async fn lock_invitation_row(&mut self, _id: InvitationId) -> StoreResult<()> {
         Ok(())
     }
 

@@ -10,11 +10,13 @@
 use std::collections::BTreeSet;
 use std::future::Future;
 use std::sync::Arc;
+use talent_domain::assessment::{seed_responses, Response};
 use talent_domain::errors::{ClientError, Code, StoreError, UseCaseError};
 use talent_domain::fakes::{FakeClock, FakeSecrets};
 use talent_domain::ids::*;
 use talent_domain::model::*;
 use talent_domain::ports::*;
+use talent_domain::usecases::assessments::{AssessmentCommand, NewProfile};
 use talent_domain::usecases::idempotency::{IdempotencyBegin, IdempotentRequest, StoredResponse};
 use talent_domain::usecases::orgs::{NewOrganization, OrganizationPatch};
 use talent_domain::usecases::persons::{ImportOutcome, ImportPerson, PatchPerson};
@@ -119,6 +121,14 @@ conformance!(
     failed_use_cases_write_nothing,
     documented_unique_violations_are_reported,
     setting_get_or_insert_keeps_the_first_value,
+    assessment_round_trips_responses_and_timestamps,
+    assessments_of_humans_returns_those_of_every_listed_human,
+    persons_of_human_spans_organizations,
+    persons_with_results_lists_active_members_with_visible_completions,
+    completion_persists_summaries_and_one_event_per_visible_membership,
+    concurrent_completions_through_memberships_of_one_human_all_count,
+    concurrent_starts_of_one_human_create_one_running_assessment,
+    profiles_round_trip_list_newest_first_and_count,
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -151,6 +161,10 @@ fn services_with(store: DbStore, plans: PlanCatalogue) -> (Svc, Arc<FakeClock>) 
         secrets: Arc::new(FakeSecrets::default()),
         plans,
         assessment: Arc::new(talent_domain::fakes::fake_assessment_kit()),
+        invites: Arc::new(talent_domain::usecases::invitations::InvitationKit {
+            mailer: Arc::new(talent_domain::fakes::FakeMailer::default()),
+            public_url: "http://talent.test".into(),
+        }),
     };
     (svc, clock)
 }
@@ -172,7 +186,15 @@ fn tag_names(v: &[&str]) -> Vec<TagName> {
 }
 
 fn import(e: &str) -> ImportPerson {
-    ImportPerson { email: email(e), first_name: None, last_name: None, external_id: None, labels: None, tags: vec![] }
+    ImportPerson {
+        email: email(e),
+        first_name: None,
+        last_name: None,
+        external_id: None,
+        labels: None,
+        tags: vec![],
+        invitation: None,
+    }
 }
 
 fn client_err<T: std::fmt::Debug>(r: Result<T, UseCaseError>) -> ClientError {
@@ -453,6 +475,7 @@ async fn person_round_trips_every_field(store: DbStore) {
         .import_person(
             org.id,
             ImportPerson {
+                invitation: None,
                 email: email("  Zoe.Nunez@ACME.com "),
                 first_name: Some(name("Zoë")),
                 last_name: Some(name("Núñez-O'Brien")),
@@ -1023,6 +1046,7 @@ async fn list_filters_select_exactly_the_matching_persons(store: DbStore) {
     let other = new_org(&svc, "business", &[]).await;
     let o = org.id;
     let with = |e: &str, first: &str, last: Option<&str>, labels: Option<Labels>, tags: &[&str]| ImportPerson {
+        invitation: None,
         email: email(e),
         first_name: Some(name(first)),
         last_name: last.map(name),
@@ -1380,6 +1404,7 @@ async fn failed_use_cases_write_nothing(store: DbStore) {
         .import_person(
             o,
             ImportPerson {
+                invitation: None,
                 email: email("gone@example.com"),
                 first_name: Some(name("G")),
                 last_name: Some(name("One")),
@@ -1489,4 +1514,336 @@ async fn setting_get_or_insert_keeps_the_first_value(store: DbStore) {
     assert_eq!(values.len(), 1, "every caller sees the one stored value: {values:?}");
     let v = values.into_iter().next().unwrap();
     assert_eq!(set("raced", "late".into()).await, v);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Assessments and profiles (D10, D11, D23, D25, D26)
+// ---------------------------------------------------------------------------------------------
+
+fn forced(a: &str, b: &str, chosen: &str) -> Response {
+    Response { shown: [a.into(), b.into()], chosen: chosen.into() }
+}
+
+fn seeded(seed: u64) -> AssessmentCommand {
+    AssessmentCommand { complete: true, responses: None, seed: Some(seed) }
+}
+
+async fn assessments_of(svc: &Svc, human: HumanId) -> Vec<Assessment> {
+    read(svc, move |tx| Box::pin(async move { tx.assessments_of_human(human).await })).await
+}
+
+async fn assessment_round_trips_responses_and_timestamps(store: DbStore) {
+    // D10: assessments belong to the human; responses stored as JSON, times to the microsecond.
+    let (svc, _) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let p = imported(&svc, org.id, import("ada@example.com")).await;
+    let other = imported(&svc, org.id, import("bob@example.com")).await;
+    let started = Assessment {
+        id: AssessmentId(Uuid::now_v7()),
+        human_id: p.human_id,
+        state: AssessmentState::InProgress,
+        started_at: datetime!(2026-02-03 04:05:06.789012 UTC),
+        completed_at: None,
+        responses: vec![],
+    };
+    let s = started.clone();
+    write(&svc, move |tx| Box::pin(async move { tx.insert_assessment(&s).await })).await.unwrap();
+    assert_eq!(assessments_of(&svc, p.human_id).await, vec![started.clone()]);
+    assert!(assessments_of(&svc, other.human_id).await.is_empty(), "another human has none");
+
+    let mut done = started.clone();
+    done.state = AssessmentState::Completed;
+    done.completed_at = Some(datetime!(2026-02-03 04:35:00.000001 UTC));
+    done.responses = vec![
+        forced("mastery", "results", "mastery"),
+        forced("helping", "influence", "influence"),
+        forced("stability", "variety", "stability"),
+    ];
+    let d = done.clone();
+    write(&svc, move |tx| Box::pin(async move { tx.update_assessment(&d).await })).await.unwrap();
+    assert_eq!(assessments_of(&svc, p.human_id).await, vec![done.clone()]);
+
+    // A second one, started earlier: the list is ordered by start time.
+    let earlier = Assessment {
+        id: AssessmentId(Uuid::now_v7()),
+        human_id: p.human_id,
+        state: AssessmentState::Completed,
+        started_at: datetime!(2026-01-01 00:00:00.5 UTC),
+        completed_at: Some(datetime!(2026-01-01 00:10:00.25 UTC)),
+        responses: seed_responses(&svc.assessment.model, 3),
+    };
+    let e = earlier.clone();
+    write(&svc, move |tx| Box::pin(async move { tx.insert_assessment(&e).await })).await.unwrap();
+    assert_eq!(assessments_of(&svc, p.human_id).await, vec![earlier, done]);
+
+    // A failed transaction leaves no assessment behind.
+    let ghost = Assessment { id: AssessmentId(Uuid::now_v7()), ..started };
+    let r: Result<(), Probe<()>> = svc
+        .store
+        .write(move |tx| {
+            Box::pin(async move {
+                tx.insert_assessment(&ghost).await?;
+                Err(Probe::Found(()))
+            })
+        })
+        .await;
+    assert!(matches!(r, Err(Probe::Found(()))));
+    assert_eq!(assessments_of(&svc, p.human_id).await.len(), 2);
+}
+
+async fn assessments_of_humans_returns_those_of_every_listed_human(store: DbStore) {
+    let (svc, _) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let mut persons = Vec::new();
+    for (i, n) in [2usize, 1, 3, 1].iter().enumerate() {
+        let p = imported(&svc, org.id, import(&format!("h{i}@example.com"))).await;
+        for k in 0..*n {
+            svc.admin_assessment(p.id, seeded(k as u64)).await.unwrap();
+        }
+        persons.push(p);
+    }
+    let listed: Vec<HumanId> = persons[..3].iter().map(|p| p.human_id).collect();
+    let l = listed.clone();
+    let got = read(&svc, move |tx| Box::pin(async move { tx.assessments_of_humans(&l).await })).await;
+    assert_eq!(got.len(), 6, "2 + 1 + 3, not the unlisted human's");
+    for h in &listed {
+        let mine: Vec<_> = got.iter().filter(|a| a.human_id == *h).cloned().collect();
+        assert_eq!(mine, assessments_of(&svc, *h).await, "same rows, same order as one by one");
+    }
+    assert!(got.iter().all(|a| a.human_id != persons[3].human_id));
+    let none = read(&svc, move |tx| Box::pin(async move { tx.assessments_of_humans(&[]).await })).await;
+    assert!(none.is_empty());
+}
+
+async fn persons_of_human_spans_organizations(store: DbStore) {
+    // D10: one human, one membership (person id) per organization, archived ones included.
+    let (svc, _) = services(store);
+    let mut memberships = Vec::new();
+    for _ in 0..3 {
+        let org = new_org(&svc, "business", &[]).await;
+        memberships.push(imported(&svc, org.id, import("ada@example.com")).await);
+    }
+    let lone = new_org(&svc, "business", &[]).await;
+    let bob = imported(&svc, lone.id, import("bob@example.com")).await;
+    svc.archive_person(memberships[1].org_id, memberships[1].id).await.unwrap();
+    let human = memberships[0].human_id;
+    let got = read(&svc, move |tx| Box::pin(async move { tx.persons_of_human(human).await })).await;
+    let mut want: Vec<Person> = Vec::new();
+    for m in &memberships {
+        want.push(svc.get_person(m.org_id, m.id).await.unwrap());
+    }
+    want.sort_by_key(|p| p.id);
+    assert_eq!(got, want, "every membership, by id");
+    assert_eq!(got.iter().filter(|p| p.status == PersonStatus::Archived).count(), 1);
+    let bh = bob.human_id;
+    let got = write(&svc, move |tx| Box::pin(async move { tx.persons_of_human(bh).await })).await.unwrap();
+    assert_eq!(got, vec![bob], "also in a write transaction (locks the rows on PostgreSQL)");
+}
+
+async fn persons_with_results_lists_active_members_with_visible_completions(store: DbStore) {
+    // D26: profile matches list active persons with results only; D11: visible ones.
+    let (svc, clock) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let other = new_org(&svc, "business", &[]).await;
+    let done1 = imported(&svc, org.id, import("done1@example.com")).await;
+    let running = imported(&svc, org.id, import("running@example.com")).await;
+    let _never = imported(&svc, org.id, import("never@example.com")).await;
+    let gone = imported(&svc, org.id, import("gone@example.com")).await;
+    let elsewhere = imported(&svc, other.id, import("else@example.com")).await;
+    // Completed in `other` before joining `org`: not visible to `org`.
+    let early = imported(&svc, other.id, import("early@example.com")).await;
+    svc.admin_assessment(early.id, seeded(1)).await.unwrap();
+    clock.advance(Duration::minutes(1));
+    let early_here = imported(&svc, org.id, import("early@example.com")).await;
+    clock.advance(Duration::minutes(1));
+    let done2 = imported(&svc, org.id, import("done2@example.com")).await;
+    for p in [&done1, &gone, &elsewhere, &done2] {
+        svc.admin_assessment(p.id, seeded(2)).await.unwrap();
+    }
+    svc.admin_assessment(done2.id, seeded(3)).await.unwrap();
+    svc.admin_assessment(running.id, AssessmentCommand::default()).await.unwrap();
+    svc.archive_person(org.id, gone.id).await.unwrap();
+
+    let o = org.id;
+    let got = read(&svc, move |tx| Box::pin(async move { tx.persons_with_results(o).await })).await;
+    let ids: Vec<PersonId> = got.iter().map(|p| p.id).collect();
+    let mut want = vec![done1.id, done2.id];
+    want.sort_by(|a, b| b.cmp(a));
+    assert_eq!(ids, want, "active, visible completions, newest first");
+    assert!(!ids.contains(&early_here.id));
+    assert_eq!(got.iter().map(|p| p.assessment.count).sum::<u32>(), 3, "summaries persisted");
+    for p in &got {
+        assert_eq!(*p, svc.get_person(org.id, p.id).await.unwrap(), "whole rows");
+    }
+    let ot = other.id;
+    let there = read(&svc, move |tx| Box::pin(async move { tx.persons_with_results(ot).await })).await;
+    let mut want: Vec<PersonId> = vec![elsewhere.id, early.id];
+    want.sort_by(|a, b| b.cmp(a));
+    assert_eq!(there.iter().map(|p| p.id).collect::<Vec<_>>(), want);
+}
+
+async fn completion_persists_summaries_and_one_event_per_visible_membership(store: DbStore) {
+    // D11 on stored rows (microsecond timestamps compared with memberSince), D31 outbox.
+    let (svc, clock) = services(store);
+    let a = new_org(&svc, "business", &[]).await;
+    let b = new_org(&svc, "business", &[]).await;
+    let pa = imported(&svc, a.id, import("ada@example.com")).await;
+    clock.advance(Duration::minutes(1));
+    let first = svc.admin_assessment(pa.id, seeded(1)).await.unwrap();
+    clock.advance(Duration::minutes(1));
+    let pb = imported(&svc, b.id, import("ada@example.com")).await;
+    clock.advance(Duration::minutes(1));
+    let second = svc.admin_assessment(pb.id, seeded(2)).await.unwrap();
+
+    let (sa, sb) = (svc.get_person(a.id, pa.id).await.unwrap(), svc.get_person(b.id, pb.id).await.unwrap());
+    assert_eq!(
+        sa.assessment,
+        AssessmentSummary { status: AssessmentStatus::Completed, completed_at: second.completed_at, count: 2 }
+    );
+    assert_eq!(
+        sb.assessment,
+        AssessmentSummary { status: AssessmentStatus::Completed, completed_at: second.completed_at, count: 1 }
+    );
+    let ra = svc.results(a.id, pa.id).await.unwrap().scores.unwrap();
+    let rb = svc.results(b.id, pb.id).await.unwrap().scores.unwrap();
+    assert_eq!((ra.assessments, rb.assessments), (2, 1));
+    let completed = |v: Vec<OutboxEvent>| -> Vec<serde_json::Value> {
+        v.into_iter().filter(|e| e.event_type == EventType::AssessmentCompleted).map(|e| e.data).collect()
+    };
+    let ea = completed(events(&svc, a.id).await);
+    let eb = completed(events(&svc, b.id).await);
+    assert_eq!(ea.len(), 2);
+    assert_eq!(ea[0]["assessmentId"], first.id.to_string());
+    assert_eq!(eb.len(), 1);
+    assert_eq!(eb[0]["assessmentId"], second.id.to_string());
+    assert_eq!(eb[0]["personId"], pb.id.to_string());
+    assert_eq!(
+        assessments_of(&svc, pa.human_id).await.iter().map(|x| x.id).collect::<Vec<_>>(),
+        vec![first.id, second.id]
+    );
+}
+
+async fn concurrent_completions_through_memberships_of_one_human_all_count(store: DbStore) {
+    // A human in two organizations: completions through either membership run concurrently;
+    // each must commit (no deadlock between the memberships' row locks) and count everywhere.
+    let (svc, _) = services(store);
+    let a = new_org(&svc, "business", &[]).await;
+    let b = new_org(&svc, "business", &[]).await;
+    let pa = imported(&svc, a.id, import("ada@example.com")).await;
+    let pb = imported(&svc, b.id, import("ada@example.com")).await;
+    let barrier = Arc::new(Barrier::new(8));
+    let tasks: Vec<_> = (0..8u64)
+        .map(|i| {
+            let (svc, barrier) = (svc.clone(), barrier.clone());
+            let id = if i % 2 == 0 { pa.id } else { pb.id };
+            tokio::spawn(async move {
+                barrier.wait().await;
+                svc.admin_assessment(id, seeded(i)).await
+            })
+        })
+        .collect();
+    for t in tasks {
+        t.await.unwrap().expect("every completion commits");
+    }
+    assert_eq!(svc.get_person(a.id, pa.id).await.unwrap().assessment.count, 8);
+    assert_eq!(svc.get_person(b.id, pb.id).await.unwrap().assessment.count, 8);
+    assert_eq!(assessments_of(&svc, pa.human_id).await.len(), 8);
+    for org in [a.id, b.id] {
+        let n = events(&svc, org).await.iter().filter(|e| e.event_type == EventType::AssessmentCompleted).count();
+        assert_eq!(n, 8, "one event per completion in each organization");
+    }
+}
+
+async fn concurrent_starts_of_one_human_create_one_running_assessment(store: DbStore) {
+    let (svc, _) = services(store);
+    let a = new_org(&svc, "business", &[]).await;
+    let b = new_org(&svc, "business", &[]).await;
+    let pa = imported(&svc, a.id, import("ada@example.com")).await;
+    let pb = imported(&svc, b.id, import("ada@example.com")).await;
+    let barrier = Arc::new(Barrier::new(8));
+    let tasks: Vec<_> = (0..8)
+        .map(|i| {
+            let (svc, barrier) = (svc.clone(), barrier.clone());
+            let id = if i % 2 == 0 { pa.id } else { pb.id };
+            tokio::spawn(async move {
+                barrier.wait().await;
+                svc.admin_assessment(id, AssessmentCommand::default()).await
+            })
+        })
+        .collect();
+    let mut ids = BTreeSet::new();
+    for t in tasks {
+        ids.insert(t.await.unwrap().expect("every start commits").id);
+    }
+    assert_eq!(ids.len(), 1, "all starts return the one running assessment");
+    assert_eq!(assessments_of(&svc, pa.human_id).await.len(), 1);
+    assert_eq!(svc.get_person(b.id, pb.id).await.unwrap().assessment.status, AssessmentStatus::InProgress);
+}
+
+fn profile_input(
+    name: &str,
+    weights: &[(usize, f64)],
+    model: &talent_domain::assessment::AssessmentModel,
+) -> NewProfile {
+    NewProfile {
+        name: name.into(),
+        description: Some(format!("«{name}» — für Zoë's team; 100% \"quoted\"")),
+        competencies: weights
+            .iter()
+            .map(|(i, w)| ProfileCompetency { competency_id: model.competencies[*i].id, weight: *w })
+            .collect(),
+    }
+}
+
+async fn profiles_round_trip_list_newest_first_and_count(store: DbStore) {
+    // D25: profile fields; D36 keyset (newest first); D5 usage counts.
+    let (svc, _) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let other = new_org(&svc, "business", &[]).await;
+    let model = svc.assessment.model.clone();
+    let mut made = Vec::new();
+    for i in 0..7usize {
+        let weights = [(i, 0.1 + 0.05 * i as f64), ((i + 3) % model.competencies.len(), 1.0 / 3.0)];
+        made.push(svc.create_profile(org.id, profile_input(&format!("Role {i}"), &weights, &model)).await.unwrap());
+    }
+    let plain = svc
+        .create_profile(org.id, NewProfile { description: None, ..profile_input("Plain", &[(0, 1.0)], &model) })
+        .await
+        .unwrap();
+    made.push(plain.clone());
+    svc.create_profile(other.id, profile_input("Theirs", &[(1, 0.5)], &model)).await.unwrap();
+
+    for p in &made {
+        assert_eq!(svc.get_profile(org.id, p.id).await.unwrap(), *p, "every field, weights exactly");
+        assert_eq!(code(svc.get_profile(other.id, p.id).await), Code::NotFound);
+    }
+    assert_eq!(plain.description, None);
+    assert_ne!(made[0].created_at.microsecond(), 0, "sub-second digits kept");
+
+    let (o, ot) = (org.id, other.id);
+    assert_eq!(read(&svc, move |tx| Box::pin(async move { tx.count_profiles(o).await })).await, 8);
+    assert_eq!(read(&svc, move |tx| Box::pin(async move { tx.count_profiles(ot).await })).await, 1);
+    assert_eq!(svc.organization(org.id).await.unwrap().1.profiles_used, 8);
+
+    let newest_first: Vec<ProfileId> = made.iter().rev().map(|p| p.id).collect();
+    for size in [1u32, 3, 8, 100] {
+        let mut seen = Vec::new();
+        let mut before = None;
+        loop {
+            let page = svc.list_profiles(org.id, before, size).await.unwrap();
+            assert!(page.items.len() <= size as usize);
+            seen.extend(page.items.iter().map(|p| p.id));
+            if !page.has_more {
+                break;
+            }
+            before = page.items.last().map(|p| p.id);
+        }
+        assert_eq!(seen, newest_first, "size {size}: no gaps, no duplicates, newest first");
+    }
+    // The store's own limit and cursor, with an "everything" limit (person matches use it).
+    let all = read(&svc, move |tx| Box::pin(async move { tx.list_profiles(o, None, u32::MAX).await })).await;
+    assert_eq!(all.iter().map(|p| p.id).collect::<Vec<_>>(), newest_first);
+    let cut = made[3].id;
+    let older = read(&svc, move |tx| Box::pin(async move { tx.list_profiles(o, Some(cut), 2).await })).await;
+    assert_eq!(older.iter().map(|p| p.id).collect::<Vec<_>>(), vec![made[2].id, made[1].id]);
 }

@@ -5,6 +5,7 @@
 pub mod access;
 pub mod assessments;
 pub mod idempotency;
+pub mod invitations;
 pub mod orgs;
 pub mod persons;
 pub mod teams;
@@ -27,6 +28,8 @@ pub struct Services<S: Store> {
     pub plans: PlanCatalogue,
     /// The assessment model and the adapters that describe and render results.
     pub assessment: Arc<AssessmentKit>,
+    /// The mailer and the public base URL of invitation links.
+    pub invites: Arc<invitations::InvitationKit>,
 }
 
 /// The assessment model (D23) with the personality writer (D24) and the report renderer (D27).
@@ -48,6 +51,7 @@ impl<S: Store> Clone for Services<S> {
             secrets: self.secrets.clone(),
             plans: self.plans.clone(),
             assessment: self.assessment.clone(),
+            invites: self.invites.clone(),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Person use cases: import (ATS sync), read, list, patch, archive, and the administrator's
 //! deactivation and the person's own withdrawal (spec, Endpoints; D9-D16, D28, D39).
 
+use super::invitations::{create_in_tx, CreateCtx, NewInvitation};
 use super::{Page, Services};
 use crate::errors::{ClientError, Code, UseCaseError};
 use crate::ids::*;
@@ -27,6 +28,17 @@ pub struct ImportPerson {
     pub labels: Option<Labels>,
     /// `tags` to add.
     pub tags: Vec<TagName>,
+    /// The nested `invitation` (spec): create (or return the pending) invitation in the same call.
+    pub invitation: Option<NestedInvitation>,
+}
+
+/// The nested `invitation` of `POST /persons` (spec), parsed (`create` is always true).
+#[derive(Clone, Copy, Debug)]
+pub struct NestedInvitation {
+    /// `sendEmail`.
+    pub send_email: bool,
+    /// `expiresInDays` (1..90).
+    pub expires_in_days: Option<u32>,
 }
 
 /// Result of an import.
@@ -36,6 +48,8 @@ pub struct ImportOutcome {
     pub person: Person,
     /// True: 201 (created or reactivated). False: 200 with `X-Existing-Resource: true`.
     pub created: bool,
+    /// The invitation created (or the person's pending one) when `invitation` was requested.
+    pub invitation: Option<super::invitations::InvitationView>,
 }
 
 /// A parsed `PATCH /persons/{id}` body: tags as names, resolved in the transaction.
@@ -88,7 +102,13 @@ impl<S: Store> Services<S> {
         let event_id = EventId(self.ids.new_uuid());
         let tag_names = self.tag_ids(input.tags.clone());
         let plans = self.plans.clone();
-        self.store
+        let inv_id = InvitationId(self.ids.new_uuid());
+        let email_id = EmailId(self.ids.new_uuid());
+        let token_hash = self.secrets.hash_token(&self.secrets.invitation_token(inv_id));
+        let url = self.invitation_url(inv_id);
+        let nested = input.invitation;
+        let (outcome, inv) = self
+            .store
             .write(move |tx| {
                 Box::pin(async move {
                     let org = tx.lock_org(org_id).await?.ok_or_else(|| ClientError::not_found("Organization"))?;
@@ -113,19 +133,19 @@ impl<S: Store> Services<S> {
                         external_id: input.external_id.clone(),
                         tags,
                     };
-                    match (transition, existing) {
+                    let outcome = match (transition, existing) {
                         (ImportTransition::MergeExisting, Some(mut p)) => {
                             if person::merge_import(&mut p, &fields) {
                                 p.updated_at = now;
                                 tx.update_person(&p).await?;
                             }
-                            Ok(ImportOutcome { person: p, created: false })
+                            ImportOutcome { person: p, created: false, invitation: None }
                         }
                         (ImportTransition::Reactivate, Some(mut p)) => {
                             person::reactivate(&mut p, &fields, now);
                             tx.update_person(&p).await?;
                             tx.append_event(&event(event_id, &p, EventType::PersonCreated, now)).await?;
-                            Ok(ImportOutcome { person: p, created: true })
+                            ImportOutcome { person: p, created: true, invitation: None }
                         }
                         _ => {
                             let human = tx.ensure_human(human_id, &input.email, now).await?;
@@ -152,12 +172,51 @@ impl<S: Store> Services<S> {
                             };
                             tx.insert_person(&p).await?;
                             tx.append_event(&event(event_id, &p, EventType::PersonCreated, now)).await?;
-                            Ok(ImportOutcome { person: p, created: true })
+                            ImportOutcome { person: p, created: true, invitation: None }
                         }
-                    }
+                    };
+                    let inv = match nested {
+                        None => None,
+                        Some(n) => {
+                            let p = &outcome.person;
+                            let plan = plans.get(&org.plan).cloned();
+                            let ctx = CreateCtx {
+                                org: &org,
+                                plan: plan.as_ref(),
+                                id: inv_id,
+                                email_id,
+                                token_hash,
+                                url,
+                                now,
+                            };
+                            let ni = NewInvitation {
+                                email: p.email.clone(),
+                                first_name: p.first_name.clone(),
+                                last_name: p.last_name.clone(),
+                                external_id: p.external_id.clone(),
+                                labels: None,
+                                tags: None,
+                                message: None,
+                                send_email: n.send_email,
+                                expires_in_days: n.expires_in_days,
+                            };
+                            Some(create_in_tx(tx, ctx, ni, None).await?)
+                        }
+                    };
+                    Ok::<_, UseCaseError>((outcome, inv))
                 })
             })
-            .await
+            .await?;
+        let mut outcome = outcome;
+        if let Some((inv, created)) = inv {
+            if created && inv.send_email {
+                self.deliver_emails().await?;
+                outcome.invitation = Some(self.get_invitation(org_id, inv.id).await?);
+            } else {
+                outcome.invitation = Some(self.view(inv));
+            }
+        }
+        Ok(outcome)
     }
 
     /// `GET /persons/{id}`: any status (D28). Errors: 404 `not_found` outside the organization.

@@ -1,0 +1,644 @@
+//! Invitations (D17-D22): create, read, list, resend, revoke, accept, the expiry sweep, reminders
+//! and email delivery through the email outbox and the [`crate::ports::Mailer`] port.
+
+use super::{Page, Services};
+use crate::errors::{ClientError, Code, UseCaseError};
+use crate::ids::*;
+use crate::invitation::{Invitation, InvitationStatus, Variant};
+use crate::model::*;
+use crate::person;
+use crate::ports::{EmailRecord, InvitationQuery, OutgoingEmail, Store, Tx};
+use crate::timefmt::format;
+use crate::values::*;
+use crate::wire::{invitation_json, person_json};
+use time::{Duration, OffsetDateTime};
+
+/// Default validity (D18).
+pub const DEFAULT_EXPIRY_DAYS: u32 = 14;
+/// One reminder this long after sending while still pending (D21).
+pub const REMINDER_AFTER: Duration = Duration::days(3);
+
+/// `POST /invitations` (D18), parsed.
+#[derive(Clone, Debug)]
+pub struct NewInvitation {
+    /// `email`.
+    pub email: Email,
+    /// `firstName`.
+    pub first_name: Option<PersonName>,
+    /// `lastName`.
+    pub last_name: Option<PersonName>,
+    /// `externalId`.
+    pub external_id: Option<ExternalId>,
+    /// `labels` (applied on acceptance).
+    pub labels: Option<Labels>,
+    /// `tags` (applied on acceptance).
+    pub tags: Option<Vec<TagName>>,
+    /// `message` (1..2,000).
+    pub message: Option<String>,
+    /// `sendEmail`.
+    pub send_email: bool,
+    /// `expiresInDays` (1..90, default 14).
+    pub expires_in_days: Option<u32>,
+}
+
+/// An invitation with its link, as shown.
+#[derive(Clone, Debug)]
+pub struct InvitationView {
+    /// The invitation.
+    pub invitation: Invitation,
+    /// `url` (D20).
+    pub url: String,
+    /// The time its status is read at.
+    pub now: OffsetDateTime,
+}
+
+impl InvitationView {
+    /// The Invitation object.
+    pub fn json(&self) -> serde_json::Value {
+        invitation_json(&self.invitation, &self.url, self.now)
+    }
+}
+
+/// The configuration invitations need.
+pub struct InvitationKit {
+    /// Sends emails (SMTP, or recording only, D22).
+    pub mailer: std::sync::Arc<dyn crate::ports::Mailer>,
+    /// Base of invitation links (`TALENT_PUBLIC_URL`).
+    pub public_url: String,
+}
+
+/// What the person-facing page shows (D20).
+#[derive(Clone, Debug)]
+pub struct InvitationPage {
+    /// The invitation.
+    pub invitation: Invitation,
+    /// Status at `now`.
+    pub status: InvitationStatus,
+    /// Inviting organization.
+    pub company_name: String,
+}
+
+/// Context of creating an invitation inside another use case's transaction.
+pub(crate) struct CreateCtx<'a> {
+    pub org: &'a Organization,
+    pub plan: Option<&'a Plan>,
+    pub id: InvitationId,
+    pub email_id: EmailId,
+    pub token_hash: Vec<u8>,
+    pub url: String,
+    pub now: OffsetDateTime,
+}
+
+fn limit_error(used: u32, limit: u32, plan: &str) -> ClientError {
+    ClientError::new(
+        Code::PersonLimitReached,
+        format!("The plan's person limit of {limit} is reached; archive persons or upgrade"),
+    )
+    .with_details(serde_json::json!({"used": used, "limit": limit, "plan": plan}))
+}
+
+/// The invitation email (D21/D22): message, link and expiry date.
+pub(crate) fn invitation_email(company: &str, inv: &Invitation, url: &str, reminder: bool) -> (String, String) {
+    let what = match inv.variant {
+        Variant::Assessment => "to take an assessment",
+        Variant::AccessRequest => "to share your existing assessment profile",
+    };
+    let subject = format!("{}{company} invites you {what}", if reminder { "Reminder: " } else { "" });
+    let greeting = match &inv.first_name {
+        Some(n) => format!("Hello {},", n.as_str()),
+        None => "Hello,".to_string(),
+    };
+    let mut body = format!("{greeting}\n\n{company} invites you {what}.\n\n");
+    if let Some(m) = &inv.message {
+        body.push_str(&format!("Message from {company}:\n{m}\n\n"));
+    }
+    body.push_str(&format!(
+        "Open this link to respond:\n{url}\n\nThe link is valid until {} (UTC).\n",
+        format(inv.expires_at)
+    ));
+    (subject, body)
+}
+
+/// Creates (or returns the pending) invitation inside a transaction. Errors: 409
+/// `person_limit_reached` when the invitee is not an active member and the pool is full (D6).
+pub(crate) async fn create_in_tx(
+    tx: &mut dyn Tx,
+    ctx: CreateCtx<'_>,
+    input: NewInvitation,
+    tags: Option<Vec<String>>,
+) -> Result<(Invitation, bool), UseCaseError> {
+    let org_id = ctx.org.id;
+    if let Some(existing) = tx.pending_invitation_by_email(org_id, &input.email, ctx.now).await? {
+        return Ok((existing, false));
+    }
+    let person = tx.person_by_email(org_id, &input.email).await?;
+    if person.as_ref().is_none_or(|p| p.status != PersonStatus::Active) {
+        let used = tx.count_active_persons(org_id).await?;
+        let limit = ctx.plan.map(|p| p.person_limit).unwrap_or(0);
+        if used >= limit {
+            return Err(limit_error(used, limit, &ctx.org.plan).into());
+        }
+    }
+    let human = match &person {
+        Some(p) => Some(p.human_id),
+        None => tx.human_by_email(&input.email).await?,
+    };
+    let hidden_results = match human {
+        Some(h) => tx
+            .assessments_of_human(h)
+            .await?
+            .iter()
+            .any(|a| a.state == AssessmentState::Completed && person.as_ref().is_none_or(|p| !a.visible_to(p))),
+        None => false,
+    };
+    let days = i64::from(input.expires_in_days.unwrap_or(DEFAULT_EXPIRY_DAYS));
+    let inv = Invitation {
+        id: ctx.id,
+        org_id,
+        email: input.email,
+        first_name: input.first_name,
+        last_name: input.last_name,
+        external_id: input.external_id,
+        person_id: person.as_ref().map(|p| p.id),
+        status: InvitationStatus::Pending,
+        labels: input.labels,
+        tags,
+        variant: if hidden_results { Variant::AccessRequest } else { Variant::Assessment },
+        message: input.message,
+        send_email: input.send_email,
+        token_hash: ctx.token_hash,
+        email_sent_at: None,
+        reminder_sent_at: None,
+        expires_at: ctx.now + Duration::days(days),
+        accepted_at: None,
+        revoked_at: None,
+        created_at: ctx.now,
+        updated_at: ctx.now,
+    };
+    tx.insert_invitation(&inv).await?;
+    if inv.send_email {
+        queue_email(tx, &ctx.org.company_name, &inv, &ctx.url, ctx.email_id, ctx.now, false).await?;
+    }
+    Ok((inv, true))
+}
+
+async fn queue_email(
+    tx: &mut dyn Tx,
+    company: &str,
+    inv: &Invitation,
+    url: &str,
+    id: EmailId,
+    now: OffsetDateTime,
+    reminder: bool,
+) -> Result<(), UseCaseError> {
+    let (subject, body) = invitation_email(company, inv, url, reminder);
+    let e = EmailRecord {
+        id,
+        org_id: inv.org_id,
+        invitation_id: Some(inv.id),
+        to: inv.email.clone(),
+        subject,
+        body,
+        invitation_url: Some(url.to_string()),
+        sent_at: None,
+        attempts: 0,
+        last_error: None,
+        next_attempt_at: now,
+        created_at: now,
+    };
+    tx.insert_email(&e).await?;
+    Ok(())
+}
+
+impl<S: Store> Services<S> {
+    /// The link of an invitation (D20): `{public_url}/i/{token}`.
+    pub fn invitation_url(&self, id: InvitationId) -> String {
+        format!("{}/i/{}", self.invites.public_url.trim_end_matches('/'), self.secrets.invitation_token(id))
+    }
+
+    pub(crate) fn view(&self, invitation: Invitation) -> InvitationView {
+        let url = self.invitation_url(invitation.id);
+        InvitationView { invitation, url, now: self.clock.now() }
+    }
+
+    /// `POST /invitations` (D18): 201 new, or 200 with the pending invitation of that email.
+    /// Errors: 404 (organization), 409 `person_limit_reached` (D6).
+    pub async fn create_invitation(
+        &self,
+        org_id: OrgId,
+        input: NewInvitation,
+    ) -> Result<(InvitationView, bool), UseCaseError> {
+        let now = self.clock.now();
+        let plans = self.plans.clone();
+        let tag_names = input.tags.as_ref().map(|t| t.iter().map(|n| n.as_str().to_string()).collect());
+        let pre_id = InvitationId(self.ids.new_uuid());
+        let email_id = EmailId(self.ids.new_uuid());
+        let token = self.secrets.invitation_token(pre_id);
+        let token_hash = self.secrets.hash_token(&token);
+        let url = self.invitation_url(pre_id);
+        let (inv, created) = self
+            .store
+            .write(move |tx| {
+                Box::pin(async move {
+                    let org = tx.lock_org(org_id).await?.ok_or_else(|| ClientError::not_found("Organization"))?;
+                    let plan = plans.get(&org.plan).cloned();
+                    let ctx = CreateCtx { org: &org, plan: plan.as_ref(), id: pre_id, email_id, token_hash, url, now };
+                    create_in_tx(tx, ctx, input, tag_names).await
+                })
+            })
+            .await?;
+        if created && inv.send_email {
+            self.deliver_emails().await?;
+            return Ok((self.get_invitation(org_id, inv.id).await?, true));
+        }
+        Ok((self.view(inv), created))
+    }
+
+    /// `GET /invitations/{id}`. Errors: 404.
+    pub async fn get_invitation(&self, org_id: OrgId, id: InvitationId) -> Result<InvitationView, UseCaseError> {
+        let inv = self
+            .store
+            .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.get_invitation(org_id, id).await?) }))
+            .await?
+            .ok_or_else(|| ClientError::not_found("Invitation"))?;
+        Ok(self.view(inv))
+    }
+
+    /// `GET /invitations` (D17): newest first; `q.limit` is the page size.
+    pub async fn list_invitations(&self, mut q: InvitationQuery) -> Result<Page<InvitationView>, UseCaseError> {
+        let size = q.limit as usize;
+        q.limit += 1;
+        q.now = Some(self.clock.now());
+        let mut items = self
+            .store
+            .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.list_invitations(&q).await?) }))
+            .await?;
+        let has_more = items.len() > size;
+        items.truncate(size);
+        Ok(Page { items: items.into_iter().map(|i| self.view(i)).collect(), has_more })
+    }
+
+    /// `POST /invitations/{id}/resend` (D21): pending only; optionally a new expiry; sends again.
+    /// Errors: 404, 409 `conflict`.
+    pub async fn resend_invitation(
+        &self,
+        org_id: OrgId,
+        id: InvitationId,
+        expires_in_days: Option<u32>,
+    ) -> Result<InvitationView, UseCaseError> {
+        let now = self.clock.now();
+        let email_id = EmailId(self.ids.new_uuid());
+        let url = self.invitation_url(id);
+        self.store
+            .write(move |tx| {
+                Box::pin(async move {
+                    let org = tx.get_org(org_id).await?.ok_or_else(|| ClientError::not_found("Organization"))?;
+                    let mut inv =
+                        tx.get_invitation(org_id, id).await?.ok_or_else(|| ClientError::not_found("Invitation"))?;
+                    inv.resend(expires_in_days.map(|d| now + Duration::days(i64::from(d))), now)?;
+                    tx.update_invitation(&inv).await?;
+                    queue_email(tx, &org.company_name, &inv, &url, email_id, now, false).await?;
+                    Ok::<_, UseCaseError>(())
+                })
+            })
+            .await?;
+        self.deliver_emails().await?;
+        self.get_invitation(org_id, id).await
+    }
+
+    /// `POST /invitations/{id}/revoke`: pending only; `invitation.revoked`. Errors: 404, 409.
+    pub async fn revoke_invitation(&self, org_id: OrgId, id: InvitationId) -> Result<InvitationView, UseCaseError> {
+        let now = self.clock.now();
+        let event_id = EventId(self.ids.new_uuid());
+        let url = self.invitation_url(id);
+        let inv = self
+            .store
+            .write(move |tx| {
+                Box::pin(async move {
+                    let mut inv =
+                        tx.get_invitation(org_id, id).await?.ok_or_else(|| ClientError::not_found("Invitation"))?;
+                    inv.revoke(now)?;
+                    tx.update_invitation(&inv).await?;
+                    let e = OutboxEvent {
+                        id: event_id,
+                        org_id,
+                        event_type: EventType::InvitationRevoked,
+                        data: invitation_json(&inv, &url, now),
+                        created_at: now,
+                    };
+                    tx.append_event(&e).await?;
+                    Ok::<_, UseCaseError>(inv)
+                })
+            })
+            .await?;
+        Ok(self.view(inv))
+    }
+
+    /// The person-facing page's data (D20). Errors: 404 for an unknown token.
+    pub async fn invitation_page(&self, token: &str) -> Result<InvitationPage, UseCaseError> {
+        let hash = self.secrets.hash_token(token);
+        let now = self.clock.now();
+        let (inv, org) = self
+            .store
+            .read(move |tx| {
+                Box::pin(async move {
+                    let inv = tx
+                        .invitation_by_token_hash(&hash)
+                        .await?
+                        .ok_or_else(|| ClientError::not_found("Invitation"))?;
+                    let org = tx.get_org(inv.org_id).await?.ok_or_else(|| ClientError::not_found("Organization"))?;
+                    Ok::<_, UseCaseError>((inv, org))
+                })
+            })
+            .await?;
+        Ok(InvitationPage { status: inv.status_at(now), invitation: inv, company_name: org.company_name })
+    }
+
+    /// Accepts by the link's token (D20). See [`Self::accept_invitation`].
+    pub async fn accept_by_token(&self, token: &str, share: bool) -> Result<(InvitationView, Person), UseCaseError> {
+        let hash = self.secrets.hash_token(token);
+        let id = self
+            .store
+            .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.invitation_by_token_hash(&hash).await?) }))
+            .await?
+            .ok_or_else(|| ClientError::not_found("Invitation"))?
+            .id;
+        self.accept_invitation(id, share).await
+    }
+
+    /// Accepts an invitation (D20, D39 admin): creates or reactivates the membership
+    /// (`joinedVia: invitation_personal`; a self-revoked person rejoins), applies labels and tags,
+    /// records consent (`share` on an `access_request` sets `sharedExistingProfile`, D11), emits
+    /// `person.joined` (when the person was not an active member) and `invitation.accepted`.
+    /// Errors: 404; 409 `conflict` (not pending); 409 `person_deactivated`; 409
+    /// `person_limit_reached` (D6).
+    pub async fn accept_invitation(
+        &self,
+        id: InvitationId,
+        share: bool,
+    ) -> Result<(InvitationView, Person), UseCaseError> {
+        let now = self.clock.now();
+        let person_id = PersonId(self.ids.new_uuid());
+        let human_id = HumanId(self.ids.new_uuid());
+        let (joined_id, accepted_id) = (EventId(self.ids.new_uuid()), EventId(self.ids.new_uuid()));
+        let tag_ids: Vec<TagId> = (0..50).map(|_| TagId(self.ids.new_uuid())).collect();
+        let plans = self.plans.clone();
+        let url = self.invitation_url(id);
+        let (inv, p) = self
+            .store
+            .write(move |tx| {
+                Box::pin(async move {
+                    let peek = tx.get_invitation_any(id).await?.ok_or_else(|| ClientError::not_found("Invitation"))?;
+                    let org = tx.lock_org(peek.org_id).await?.ok_or_else(|| ClientError::not_found("Organization"))?;
+                    let mut inv =
+                        tx.get_invitation_any(id).await?.ok_or_else(|| ClientError::not_found("Invitation"))?;
+                    if inv.status_at(now) != InvitationStatus::Pending {
+                        inv.accept(person_id, now)?;
+                    }
+                    let existing = tx.person_by_email(org.id, &inv.email).await?;
+                    if let Some(p) = &existing {
+                        if p.status == PersonStatus::Archived && p.archive_reason == Some(ArchiveReason::Deactivated) {
+                            return Err(ClientError::new(
+                                Code::PersonDeactivated,
+                                "The person was deactivated by an administrator",
+                            )
+                            .into());
+                        }
+                    }
+                    let was_active = existing.as_ref().is_some_and(|p| p.status == PersonStatus::Active);
+                    if !was_active {
+                        let used = tx.count_active_persons(org.id).await?;
+                        let limit = plans.get(&org.plan).map(|p| p.person_limit).unwrap_or(0);
+                        if used >= limit {
+                            return Err(limit_error(used, limit, &org.plan).into());
+                        }
+                    }
+                    let names: Vec<(TagName, TagId)> = inv
+                        .tags
+                        .clone()
+                        .unwrap_or_default()
+                        .iter()
+                        .filter_map(|t| TagName::parse(t).ok())
+                        .zip(tag_ids)
+                        .collect();
+                    let mut tags = if names.is_empty() { vec![] } else { tx.resolve_tags(org.id, &names, now).await? };
+                    sort_tags(&mut tags);
+                    let fields = person::ImportFields {
+                        first_name: inv.first_name.clone(),
+                        last_name: inv.last_name.clone(),
+                        external_id: inv.external_id.clone(),
+                        tags,
+                    };
+                    let mut p = match existing {
+                        Some(mut p) => {
+                            person::merge_import(&mut p, &fields);
+                            if !was_active {
+                                p.status = PersonStatus::Active;
+                                p.archive_reason = None;
+                                p.archived_at = None;
+                                p.joined_via = JoinedVia::InvitationPersonal;
+                            }
+                            if let Some(l) = inv.labels {
+                                p.labels = l;
+                            }
+                            p
+                        }
+                        None => {
+                            let human = tx.ensure_human(human_id, &inv.email, now).await?;
+                            let mut t = fields.tags.clone();
+                            sort_tags(&mut t);
+                            Person {
+                                id: person_id,
+                                org_id: org.id,
+                                human_id: human,
+                                email: inv.email.clone(),
+                                first_name: fields.first_name.clone(),
+                                last_name: fields.last_name.clone(),
+                                external_id: fields.external_id.clone(),
+                                status: PersonStatus::Active,
+                                archive_reason: None,
+                                labels: match inv.labels {
+                                    Some(l) => l,
+                                    None => person::initial_labels(None, &org, &inv.email),
+                                },
+                                tags: t,
+                                joined_via: JoinedVia::InvitationPersonal,
+                                shared_existing_profile: false,
+                                assessment: AssessmentSummary::NONE,
+                                member_since: now,
+                                updated_at: now,
+                                archived_at: None,
+                            }
+                        }
+                    };
+                    if share && inv.variant == Variant::AccessRequest {
+                        p.shared_existing_profile = true;
+                    }
+                    let all = tx.assessments_of_human(p.human_id).await?;
+                    p.assessment = summarize(&all, &p);
+                    p.updated_at = now;
+                    if p.id == person_id {
+                        tx.insert_person(&p).await?;
+                    } else {
+                        tx.update_person(&p).await?;
+                    }
+                    inv.accept(p.id, now)?;
+                    tx.update_invitation(&inv).await?;
+                    if !was_active {
+                        let e = OutboxEvent {
+                            id: joined_id,
+                            org_id: org.id,
+                            event_type: EventType::PersonJoined,
+                            data: person_json(&p),
+                            created_at: now,
+                        };
+                        tx.append_event(&e).await?;
+                    }
+                    let e = OutboxEvent {
+                        id: accepted_id,
+                        org_id: org.id,
+                        event_type: EventType::InvitationAccepted,
+                        data: invitation_json(&inv, &url, now),
+                        created_at: now,
+                    };
+                    tx.append_event(&e).await?;
+                    Ok::<_, UseCaseError>((inv, p))
+                })
+            })
+            .await?;
+        Ok((self.view(inv), p))
+    }
+
+    /// The background sweep (D21): persists expiry (exactly once across instances: a conditional
+    /// update decides who emits `invitation.expired`), queues one reminder per invitation 3 days
+    /// after sending, then delivers due emails. Returns (expired, reminded).
+    pub async fn sweep_invitations(&self) -> Result<(u32, u32), UseCaseError> {
+        let now = self.clock.now();
+        let due = self
+            .store
+            .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.due_invitations(now, 500).await?) }))
+            .await?;
+        let mut expired = 0;
+        for id in due {
+            let event_id = EventId(self.ids.new_uuid());
+            let url = self.invitation_url(id);
+            let did = self
+                .store
+                .write(move |tx| {
+                    Box::pin(async move {
+                        if !tx.expire_invitation_if_pending(id, now).await? {
+                            return Ok::<_, UseCaseError>(false);
+                        }
+                        if let Some(inv) = tx.get_invitation_any(id).await? {
+                            let e = OutboxEvent {
+                                id: event_id,
+                                org_id: inv.org_id,
+                                event_type: EventType::InvitationExpired,
+                                data: invitation_json(&inv, &url, now),
+                                created_at: now,
+                            };
+                            tx.append_event(&e).await?;
+                        }
+                        Ok(true)
+                    })
+                })
+                .await?;
+            if did {
+                expired += 1;
+            }
+        }
+        let remind = self
+            .store
+            .read(move |tx| {
+                Box::pin(async move { Ok::<_, UseCaseError>(tx.reminders_due(now - REMINDER_AFTER, now, 500).await?) })
+            })
+            .await?;
+        let mut reminded = 0;
+        for id in remind {
+            let email_id = EmailId(self.ids.new_uuid());
+            let url = self.invitation_url(id);
+            let did = self
+                .store
+                .write(move |tx| {
+                    Box::pin(async move {
+                        if !tx.mark_reminder_if_unset(id, now).await? {
+                            return Ok::<_, UseCaseError>(false);
+                        }
+                        let Some(inv) = tx.get_invitation_any(id).await? else { return Ok(false) };
+                        let org =
+                            tx.get_org(inv.org_id).await?.ok_or_else(|| ClientError::not_found("Organization"))?;
+                        queue_email(tx, &org.company_name, &inv, &url, email_id, now, true).await?;
+                        Ok(true)
+                    })
+                })
+                .await?;
+            if did {
+                reminded += 1;
+            }
+        }
+        self.deliver_emails().await?;
+        Ok((expired, reminded))
+    }
+
+    /// Sends due emails of the outbox through the mailer (D22). A failure is recorded and retried
+    /// later (1 min, doubling, at most 1 h); `emailSentAt` is set only after a successful send.
+    /// Returns how many were sent.
+    pub async fn deliver_emails(&self) -> Result<u32, UseCaseError> {
+        let now = self.clock.now();
+        let due = self
+            .store
+            .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.due_emails(now, 100).await?) }))
+            .await?;
+        let mut sent = 0;
+        for e in due {
+            let out = OutgoingEmail {
+                to: e.to.clone(),
+                subject: e.subject.clone(),
+                body: e.body.clone(),
+                invitation_url: e.invitation_url.clone(),
+            };
+            let result = self.invites.mailer.send(&out).await;
+            let at = self.clock.now();
+            let backoff = Duration::minutes(1 << e.attempts.min(6)).min(Duration::hours(1));
+            let (id, inv_id) = (e.id, e.invitation_id);
+            let ok = result.is_ok();
+            if let Err(err) = &result {
+                tracing_free_log(err);
+            }
+            let err_text = result.err().unwrap_or_default();
+            self.store
+                .write(move |tx| {
+                    Box::pin(async move {
+                        if ok {
+                            tx.record_email_attempt(id, Ok(at)).await?;
+                            if let Some(iid) = inv_id {
+                                if let Some(mut inv) = tx.get_invitation_any(iid).await? {
+                                    inv.email_sent_at = Some(at);
+                                    inv.updated_at = at;
+                                    tx.update_invitation(&inv).await?;
+                                }
+                            }
+                        } else {
+                            tx.record_email_attempt(id, Err((&err_text, at + backoff))).await?;
+                        }
+                        Ok::<_, UseCaseError>(())
+                    })
+                })
+                .await?;
+            if ok {
+                sent += 1;
+            }
+        }
+        Ok(sent)
+    }
+
+    /// Recorded emails, newest first (admin API, D22).
+    pub async fn emails(&self, to: Option<Email>, limit: u32) -> Result<Vec<EmailRecord>, UseCaseError> {
+        self.store
+            .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.list_emails(to.as_ref(), limit).await?) }))
+            .await
+    }
+}
+
+/// The domain has no logger; failures are recorded in the outbox row (`last_error`).
+fn tracing_free_log(_err: &str) {}

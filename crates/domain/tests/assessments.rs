@@ -1,0 +1,834 @@
+//! Use-case tests of assessments, results, profiles and matches over the in-memory fakes (no
+//! database, no async runtime). Each test cites the decision (D-number,
+//! `/work/shared/spec/decisions.md`) or the spec section it checks; `docs/scoring.md` gives the
+//! formulas recomputed by hand here.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use serde_json::json;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
+use talent_domain::assessment::{
+    band, category, match_percentage, score, seed_responses, AssessmentModel, MatchCategory, Response, Scores,
+};
+use talent_domain::errors::{ClientError, Code, UseCaseError};
+use talent_domain::fakes::{block_on, services, FakeClock, FakeStore};
+use talent_domain::ids::*;
+use talent_domain::model::*;
+use talent_domain::ports::Store;
+use talent_domain::timefmt::format;
+use talent_domain::usecases::assessments::{AssessmentCommand, Match, NewProfile};
+use talent_domain::usecases::orgs::NewOrganization;
+use talent_domain::usecases::persons::ImportPerson;
+use talent_domain::values::*;
+use talent_domain::Services;
+use time::Duration;
+use uuid::Uuid;
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------------------------
+
+type Svc = Services<FakeStore>;
+
+struct World {
+    svc: Svc,
+    store: FakeStore,
+    clock: Arc<FakeClock>,
+}
+
+fn world() -> World {
+    let (svc, store, clock) = services();
+    World { svc, store, clock }
+}
+
+fn world_with(plans: PlanCatalogue) -> World {
+    let (mut svc, store, clock) = services();
+    svc.plans = plans;
+    World { svc, store, clock }
+}
+
+impl World {
+    fn org(&self, plan: &str) -> OrgId {
+        let (org, _) = block_on(self.svc.create_organization(NewOrganization {
+            company_name: "Acme".into(),
+            email: Email::parse("hr@acme.test").unwrap(),
+            plan: plan.into(),
+            subscription_status: Some(SubscriptionStatus::Active),
+            trial_ends_at: None,
+            current_period_end: None,
+            employee_domains: vec![],
+        }))
+        .unwrap();
+        org.id
+    }
+
+    fn import(&self, org: OrgId, email: &str, external_id: Option<&str>) -> Person {
+        block_on(self.svc.import_person(
+            org,
+            ImportPerson {
+                invitation: None,
+                email: Email::parse(email).unwrap(),
+                first_name: None,
+                last_name: None,
+                external_id: external_id.map(|x| ExternalId::parse(x).unwrap()),
+                labels: None,
+                tags: vec![],
+            },
+        ))
+        .unwrap()
+        .person
+    }
+
+    fn get(&self, org: OrgId, id: PersonId) -> Person {
+        block_on(self.svc.get_person(org, id)).unwrap()
+    }
+
+    fn run(&self, person: PersonId, cmd: AssessmentCommand) -> Result<Assessment, UseCaseError> {
+        block_on(self.svc.admin_assessment(person, cmd))
+    }
+
+    fn start(&self, person: PersonId) -> Assessment {
+        self.run(person, AssessmentCommand { complete: false, responses: None, seed: None }).unwrap()
+    }
+
+    fn complete_seed(&self, person: PersonId, seed: u64) -> Assessment {
+        self.run(person, AssessmentCommand { complete: true, responses: None, seed: Some(seed) }).unwrap()
+    }
+
+    fn complete_with(&self, person: PersonId, responses: Vec<Response>) -> Assessment {
+        self.run(person, AssessmentCommand { complete: true, responses: Some(responses), seed: None }).unwrap()
+    }
+
+    /// Moves the clock on, so "before" and "after" a membership are distinct instants.
+    fn later(&self) {
+        self.clock.advance(Duration::minutes(5));
+    }
+
+    fn completed_events(&self, org: OrgId) -> Vec<OutboxEvent> {
+        self.store
+            .snapshot()
+            .events
+            .into_iter()
+            .filter(|e| e.org_id == org && e.event_type == EventType::AssessmentCompleted)
+            .collect()
+    }
+
+    fn profile(&self, org: OrgId, name: &str, comps: &[(Uuid, f64)]) -> Result<Profile, UseCaseError> {
+        block_on(self.svc.create_profile(org, new_profile(name, comps)))
+    }
+}
+
+fn new_profile(name: &str, comps: &[(Uuid, f64)]) -> NewProfile {
+    NewProfile {
+        name: name.into(),
+        description: Some(format!("{name} role")),
+        competencies: comps.iter().map(|(id, w)| ProfileCompetency { competency_id: *id, weight: *w }).collect(),
+    }
+}
+
+fn model() -> AssessmentModel {
+    AssessmentModel::builtin().unwrap()
+}
+
+fn competency_id(name: &str) -> Uuid {
+    model().competencies.iter().find(|c| c.name == name).unwrap_or_else(|| panic!("competency {name}")).id
+}
+
+fn resp(a: &str, b: &str, chosen: &str) -> Response {
+    Response { shown: [a.into(), b.into()], chosen: chosen.into() }
+}
+
+fn client_err<T: std::fmt::Debug>(r: Result<T, UseCaseError>) -> ClientError {
+    match r {
+        Err(UseCaseError::Client(c)) => c,
+        other => panic!("expected a client error, got {other:?}"),
+    }
+}
+
+/// The field paths of a `validation_error` (D37 details `{"fields":[{"field","message"}]}`).
+fn fields<T: std::fmt::Debug>(r: Result<T, UseCaseError>) -> Vec<String> {
+    let e = client_err(r);
+    assert_eq!(e.code, Code::ValidationError, "{e:?}");
+    e.details.as_ref().unwrap()["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            assert!(f["message"].as_str().is_some_and(|m| !m.is_empty()), "message of {f}");
+            f["field"].as_str().unwrap().to_string()
+        })
+        .collect()
+}
+
+fn assert_no_results<T: std::fmt::Debug>(r: Result<T, UseCaseError>) {
+    let e = client_err(r);
+    assert_eq!(e.code, Code::NotFound);
+    assert_eq!(e.details, Some(json!({"reason": "no_results"})));
+}
+
+/// Hand computation of docs/scoring.md formulas 1, 2 and 4, independent of `score`: need scores
+/// by Laplace smoothing, competency scores through the mapping, then the weighted percentage.
+fn by_hand(responses: &[&[Response]], profile: &[(Uuid, f64)]) -> (HashMap<Uuid, f64>, u8) {
+    let m = model();
+    let mut exposure: HashMap<&str, f64> = HashMap::new();
+    let mut chosen: HashMap<&str, f64> = HashMap::new();
+    for a in responses {
+        for r in *a {
+            *exposure.entry(r.shown[0].as_str()).or_default() += 1.0;
+            *exposure.entry(r.shown[1].as_str()).or_default() += 1.0;
+            *chosen.entry(r.chosen.as_str()).or_default() += 1.0;
+        }
+    }
+    let need =
+        |id: &str| (chosen.get(id).copied().unwrap_or(0.0) + 1.0) / (exposure.get(id).copied().unwrap_or(0.0) + 2.0);
+    let mut comp = HashMap::new();
+    for c in &m.competencies {
+        let ws: Vec<_> = m.mapping.weights.iter().filter(|w| w.competency_id == c.id).collect();
+        let num: f64 = ws.iter().map(|w| w.weight * (need(&w.need) - 0.5)).sum();
+        let den: f64 = ws.iter().map(|w| w.weight.abs()).sum();
+        comp.insert(c.id, 0.5 + num / den);
+    }
+    let num: f64 = profile.iter().map(|(id, v)| v * comp[id]).sum();
+    let den: f64 = profile.iter().map(|(_, v)| v).sum();
+    (comp, (100.0 * num / den).round() as u8)
+}
+
+fn human_of(w: &World, p: PersonId) -> HumanId {
+    w.store.snapshot().persons.iter().find(|x| x.id == p).unwrap().human_id
+}
+
+// ---------------------------------------------------------------------------------------------
+// Consent (D10, D11) and the assessment.completed event (spec, Events; D34)
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn an_assessment_completed_before_joining_another_organization_stays_hidden_from_it() {
+    // D11: an organization sees assessments completed at or after memberSince; earlier ones only
+    // while sharedExistingProfile is true. D10: the assessment belongs to the human.
+    let w = world();
+    let (a, b) = (w.org("professional"), w.org("professional"));
+    let pa = w.import(a, "ada@example.com", Some("ats-a"));
+    w.later();
+    let done = w.complete_seed(pa.id, 1);
+    w.later();
+    let pb = w.import(b, "ADA@example.com", Some("ats-b"));
+    assert_eq!(pb.human_id, pa.human_id, "one human behind both memberships");
+    assert_ne!(pb.id, pa.id, "D10: a different id in each organization");
+
+    // B: nothing visible.
+    let seen_b = w.get(b, pb.id);
+    assert_eq!(seen_b.assessment, AssessmentSummary::NONE);
+    assert_eq!(seen_b.assessment.status, AssessmentStatus::NotStarted);
+    assert_eq!(seen_b.assessment.count, 0);
+    let rb = block_on(w.svc.results(b, pb.id)).unwrap();
+    assert!(rb.scores.is_none(), "no scores for B");
+    assert!(rb.personality.is_none(), "no personality for B");
+    assert_no_results(block_on(w.svc.person_matches(b, pb.id)));
+    assert_no_results(block_on(w.svc.report(b, pb.id)));
+    assert!(w.completed_events(b).is_empty(), "B was not a member when it was completed");
+
+    // A: completed, once.
+    let seen_a = w.get(a, pa.id);
+    assert_eq!(seen_a.assessment.status, AssessmentStatus::Completed);
+    assert_eq!(seen_a.assessment.count, 1);
+    assert_eq!(seen_a.assessment.completed_at, done.completed_at);
+    let ra = block_on(w.svc.results(a, pa.id)).unwrap();
+    let sa = ra.scores.expect("A sees scores");
+    assert_eq!((sa.assessments, sa.responses), (1, 48));
+    assert_eq!(ra.personality.as_ref().map(|(_, at)| Some(*at)), Some(done.completed_at));
+    assert_eq!(w.completed_events(a).len(), 1);
+}
+
+#[test]
+fn sharing_the_existing_profile_reveals_earlier_assessments_to_the_new_organization() {
+    // D11: earlier assessments are visible "only while sharedExistingProfile is true". The flag
+    // is set directly on B's membership (the invitation flow that sets it is out of this slice).
+    let w = world();
+    let (a, b) = (w.org("professional"), w.org("professional"));
+    let pa = w.import(a, "ada@example.com", None);
+    w.later();
+    w.complete_seed(pa.id, 4);
+    w.later();
+    let pb = w.import(b, "ada@example.com", None);
+    assert!(block_on(w.svc.results(b, pb.id)).unwrap().scores.is_none());
+
+    let mut shared = w.get(b, pb.id);
+    shared.shared_existing_profile = true;
+    block_on(w.svc.store.write(move |tx| Box::pin(async move { tx.update_person(&shared).await }))).unwrap();
+
+    let rb = block_on(w.svc.results(b, pb.id)).unwrap();
+    let ra = block_on(w.svc.results(a, pa.id)).unwrap();
+    let sb = rb.scores.expect("B sees the shared assessment");
+    assert_eq!(Some(&sb), ra.scores.as_ref(), "the same human, the same visible assessments, the same scores");
+    assert_eq!(sb.assessments, 1);
+    assert!(rb.personality.is_some());
+    assert_eq!(block_on(w.svc.person_matches(b, pb.id)).unwrap(), vec![], "no profiles yet, but results exist");
+
+    // The next completion refreshes B's summary: both assessments count for B now.
+    w.later();
+    w.complete_seed(pa.id, 5);
+    assert_eq!(w.get(b, pb.id).assessment.count, 2);
+    assert_eq!(w.get(a, pa.id).assessment.count, 2);
+    assert_eq!(w.completed_events(b).len(), 1, "B is told of the completion made while a member");
+}
+
+#[test]
+fn an_assessment_completed_after_joining_is_visible_to_every_organization_of_the_human() {
+    // D11: completed at or after memberSince in both organizations; the earlier one stays A's.
+    let w = world();
+    let (a, b) = (w.org("professional"), w.org("business"));
+    let pa = w.import(a, "ada@example.com", None);
+    w.later();
+    let first = w.complete_seed(pa.id, 1);
+    w.later();
+    let pb = w.import(b, "ada@example.com", None);
+    w.later();
+    // Completed through B's membership this time: it is the human's assessment either way.
+    let second = w.complete_seed(pb.id, 2);
+    assert_ne!(first.id, second.id);
+
+    let (sa, sb) = (w.get(a, pa.id).assessment, w.get(b, pb.id).assessment);
+    assert_eq!((sa.status, sa.count, sa.completed_at), (AssessmentStatus::Completed, 2, second.completed_at));
+    assert_eq!((sb.status, sb.count, sb.completed_at), (AssessmentStatus::Completed, 1, second.completed_at));
+
+    let m = model();
+    let r1 = seed_responses(&m, 1);
+    let r2 = seed_responses(&m, 2);
+    let ra = block_on(w.svc.results(a, pa.id)).unwrap().scores.unwrap();
+    let rb = block_on(w.svc.results(b, pb.id)).unwrap().scores.unwrap();
+    assert_eq!(ra, score(&m, &[&r1, &r2]), "A: both assessments, cumulative");
+    assert_eq!(rb, score(&m, &[&r2]), "B: only the one completed while a member");
+    assert_eq!(w.completed_events(a).len(), 2);
+    assert_eq!(w.completed_events(b).len(), 1);
+}
+
+#[test]
+fn completion_emits_one_event_per_active_membership_that_may_see_it_with_the_specified_data() {
+    // Spec Events: data of assessment.completed is {personId, email, externalId, assessmentId,
+    // completedAt}; D10: personId is that organization's membership id; D11: only organizations
+    // that may see it; archived memberships (not in the pool) get nothing.
+    let w = world();
+    let (a, b, c, d) = (w.org("professional"), w.org("professional"), w.org("business"), w.org("business"));
+    let pa = w.import(a, "ada@example.com", Some("ext-a"));
+    let pb = w.import(b, "ada@example.com", Some("ext-b"));
+    let pc = w.import(c, "ada@example.com", Some("ext-c"));
+    block_on(w.svc.archive_person(c, pc.id)).unwrap();
+    let other = w.import(a, "bob@example.com", None);
+    w.later();
+    let done = w.complete_seed(pb.id, 9);
+    w.later();
+    let pd = w.import(d, "ada@example.com", None);
+
+    for (org, p, ext) in [(a, &pa, "ext-a"), (b, &pb, "ext-b")] {
+        let ev = w.completed_events(org);
+        assert_eq!(ev.len(), 1, "exactly one event for {org:?}");
+        let data = ev[0].data.as_object().unwrap();
+        let keys: BTreeSet<&str> = data.keys().map(|k| k.as_str()).collect();
+        assert_eq!(keys, BTreeSet::from(["personId", "email", "externalId", "assessmentId", "completedAt"]));
+        assert_eq!(ev[0].data["personId"], json!(p.id.to_string()));
+        assert_eq!(ev[0].data["email"], json!("ada@example.com"));
+        assert_eq!(ev[0].data["externalId"], json!(ext));
+        assert_eq!(ev[0].data["assessmentId"], json!(done.id.to_string()));
+        assert_eq!(ev[0].data["completedAt"], json!(format(done.completed_at.unwrap())));
+        assert_eq!(Some(ev[0].created_at), done.completed_at);
+    }
+    assert!(w.completed_events(c).is_empty(), "archived membership: no event");
+    assert!(w.completed_events(d).is_empty(), "joined afterwards: no event");
+    let all = w.store.snapshot().events;
+    assert_eq!(all.iter().filter(|e| e.event_type == EventType::AssessmentCompleted).count(), 2);
+    assert!(all.iter().all(|e| e.data["personId"] != json!(other.id.to_string())), "nobody else is named");
+    // D28: the archived membership's data is retained and readable.
+    assert!(block_on(w.svc.results(c, pc.id)).unwrap().scores.is_some());
+    assert_eq!(w.get(d, pd.id).assessment, AssessmentSummary::NONE);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lifecycle (spec "Assessment status of a person"; D39)
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn starting_marks_the_person_in_progress_and_starting_again_returns_the_same_assessment() {
+    let w = world();
+    let org = w.org("professional");
+    let p = w.import(org, "ada@example.com", None);
+    let started = w.start(p.id);
+    assert_eq!(started.state, AssessmentState::InProgress);
+    assert_eq!(started.completed_at, None);
+    assert!(started.responses.is_empty());
+    assert_eq!(started.human_id, p.human_id);
+    let seen = w.get(org, p.id);
+    assert_eq!(
+        seen.assessment,
+        AssessmentSummary { status: AssessmentStatus::InProgress, completed_at: None, count: 0 }
+    );
+    assert!(seen.updated_at > p.updated_at, "the summary change is an update");
+    assert!(block_on(w.svc.results(org, p.id)).unwrap().scores.is_none(), "in progress has no results");
+
+    w.later();
+    let again = w.start(p.id);
+    assert_eq!(again, started, "same id, same start time");
+    assert_eq!(w.store.snapshot().assessments.len(), 1);
+    assert!(w.completed_events(org).is_empty());
+}
+
+#[test]
+fn completing_the_running_assessment_completes_it_in_place() {
+    let w = world();
+    let org = w.org("professional");
+    let p = w.import(org, "ada@example.com", None);
+    let started = w.start(p.id);
+    w.later();
+    let done = w.complete_seed(p.id, 3);
+    assert_eq!(done.id, started.id, "the running assessment is the one completed");
+    assert_eq!(done.started_at, started.started_at);
+    assert_eq!(done.state, AssessmentState::Completed);
+    let at = done.completed_at.expect("completedAt");
+    assert!(at > started.started_at);
+    assert_eq!(done.responses, seed_responses(&model(), 3));
+    assert_eq!(w.store.snapshot().assessments, vec![done.clone()]);
+    let s = w.get(org, p.id).assessment;
+    assert_eq!(s, AssessmentSummary { status: AssessmentStatus::Completed, completed_at: Some(at), count: 1 });
+    assert_eq!(w.completed_events(org).len(), 1);
+}
+
+#[test]
+fn a_second_completion_counts_twice_and_adds_the_responses_up() {
+    // Spec "Person results": cumulative over all completed assessments.
+    let w = world();
+    let org = w.org("professional");
+    let p = w.import(org, "ada@example.com", None);
+    let r1 = vec![
+        resp("mastery", "results", "mastery"),
+        resp("mastery", "stability", "mastery"),
+        resp("helping", "influence", "helping"),
+    ];
+    let r2 = vec![resp("mastery", "results", "results"), resp("creativity", "structure", "creativity")];
+    let first = w.complete_with(p.id, r1.clone());
+    w.later();
+    let second = w.complete_with(p.id, r2.clone());
+    assert_ne!(first.id, second.id, "a new assessment, not the completed one again");
+    assert!(second.started_at > first.completed_at.unwrap());
+
+    let s = w.get(org, p.id).assessment;
+    assert_eq!((s.status, s.count, s.completed_at), (AssessmentStatus::Completed, 2, second.completed_at));
+    let r = block_on(w.svc.results(org, p.id)).unwrap();
+    let scores = r.scores.unwrap();
+    assert_eq!((scores.assessments, scores.responses), (2, 5));
+    let m = model();
+    let mastery = scores.needs.iter().find(|n| n.need_index == m.need_index("mastery").unwrap()).unwrap();
+    assert_eq!(mastery.exposure, 3);
+    assert!((mastery.score - (2.0 + 1.0) / (3.0 + 2.0)).abs() < 1e-12, "{}", mastery.score);
+    let (by_hand, _) = by_hand(&[&r1, &r2], &[]);
+    for c in &scores.competencies {
+        assert!((c.score - by_hand[&c.competency_id]).abs() < 1e-12, "{c:?}");
+        assert_eq!(c.band, band(c.score), "D2");
+    }
+    assert_eq!(r.personality.map(|(_, at)| at), second.completed_at, "generatedAt: the latest completion");
+    assert_eq!(w.completed_events(org).len(), 2);
+}
+
+#[test]
+fn responses_and_seed_together_are_a_validation_error_and_write_nothing() {
+    let w = world();
+    let org = w.org("professional");
+    let p = w.import(org, "ada@example.com", None);
+    let before = w.store.snapshot();
+    let r = w.run(
+        p.id,
+        AssessmentCommand {
+            complete: true,
+            responses: Some(vec![resp("mastery", "results", "mastery")]),
+            seed: Some(1),
+        },
+    );
+    assert_eq!(fields(r), vec!["seed"]);
+    let after = w.store.snapshot();
+    assert_eq!(after.assessments, before.assessments);
+    assert_eq!(after.events, before.events);
+    assert_eq!(after.persons, before.persons);
+}
+
+#[test]
+fn invalid_responses_are_reported_by_index() {
+    let w = world();
+    let org = w.org("professional");
+    let p = w.import(org, "ada@example.com", None);
+    let r = w.run(
+        p.id,
+        AssessmentCommand {
+            complete: true,
+            responses: Some(vec![
+                resp("mastery", "results", "mastery"),
+                resp("nope", "results", "results"),
+                resp("mastery", "mastery", "mastery"),
+                resp("mastery", "results", "balance"),
+            ]),
+            seed: None,
+        },
+    );
+    assert_eq!(fields(r), vec!["responses[1]", "responses[2]", "responses[3]"]);
+    let empty = w.run(p.id, AssessmentCommand { complete: true, responses: Some(vec![]), seed: None });
+    assert_eq!(fields(empty), vec!["responses"]);
+    assert!(w.store.snapshot().assessments.is_empty());
+    assert_eq!(w.get(org, p.id).assessment, AssessmentSummary::NONE);
+}
+
+#[test]
+fn responses_or_a_seed_without_complete_are_a_validation_error() {
+    let w = world();
+    let org = w.org("professional");
+    let p = w.import(org, "ada@example.com", None);
+    let with_responses = w.run(
+        p.id,
+        AssessmentCommand { complete: false, responses: Some(vec![resp("mastery", "results", "mastery")]), seed: None },
+    );
+    assert_eq!(fields(with_responses), vec!["complete"]);
+    let with_seed = w.run(p.id, AssessmentCommand { complete: false, responses: None, seed: Some(2) });
+    assert_eq!(fields(with_seed), vec!["complete"]);
+    assert!(w.store.snapshot().assessments.is_empty(), "nothing started");
+    let unknown = w.run(PersonId(Uuid::from_u128(7)), AssessmentCommand { complete: true, ..Default::default() });
+    assert_eq!(client_err(unknown).code, Code::NotFound);
+}
+
+#[test]
+fn results_of_a_person_of_another_organization_are_not_found() {
+    // D28: 404 for ids outside the organization, even when the human is a member there too.
+    let w = world();
+    let (a, b) = (w.org("professional"), w.org("professional"));
+    let pa = w.import(a, "ada@example.com", None);
+    w.complete_seed(pa.id, 1);
+    let e = client_err(block_on(w.svc.results(b, pa.id)));
+    assert_eq!(e.code, Code::NotFound);
+    assert_eq!(e.details, None, "not the no_results reason: the person does not exist here");
+    assert_eq!(client_err(block_on(w.svc.person_matches(b, pa.id))).code, Code::NotFound);
+    assert_eq!(client_err(block_on(w.svc.report(b, pa.id))).code, Code::NotFound);
+}
+
+#[test]
+fn the_report_of_a_person_with_results_is_rendered_by_the_port() {
+    // D27: one person's report; the fake renderer writes the email after "%PDF-fake".
+    let w = world();
+    let org = w.org("professional");
+    let p = w.import(org, "ada@example.com", None);
+    assert_no_results(block_on(w.svc.report(org, p.id)));
+    w.complete_seed(p.id, 1);
+    let (person, pdf) = block_on(w.svc.report(org, p.id)).unwrap();
+    assert_eq!(person.id, p.id);
+    assert_eq!(pdf, b"%PDF-fake ada@example.com".to_vec());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Profiles (D25, D5)
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn a_valid_profile_is_stored_as_given_with_trimmed_text() {
+    let w = world();
+    let org = w.org("professional");
+    let drive = competency_id("Drive for results");
+    let quality = competency_id("Quality focus");
+    let p = block_on(w.svc.create_profile(
+        org,
+        NewProfile {
+            name: "  Engineer ".into(),
+            description: Some("   ".into()),
+            competencies: vec![
+                ProfileCompetency { competency_id: drive, weight: 1.0 },
+                ProfileCompetency { competency_id: quality, weight: 0.0 },
+            ],
+        },
+    ))
+    .unwrap();
+    assert_eq!(p.name, "Engineer");
+    assert_eq!(p.description, None, "a blank description is none");
+    assert_eq!(p.org_id, org);
+    assert_eq!(p.created_at, p.updated_at);
+    assert_eq!(p.competencies.len(), 2);
+    assert_eq!(block_on(w.svc.get_profile(org, p.id)).unwrap(), p);
+    let other = w.org("professional");
+    assert_eq!(client_err(block_on(w.svc.get_profile(other, p.id))).code, Code::NotFound);
+    assert_eq!(block_on(w.svc.profiles_used(org)).unwrap(), 1);
+    assert_eq!(block_on(w.svc.profiles_used(other)).unwrap(), 0);
+}
+
+#[test]
+fn invalid_profiles_are_refused_with_field_paths() {
+    let w = world();
+    let org = w.org("professional");
+    let drive = competency_id("Drive for results");
+    let quality = competency_id("Quality focus");
+    let unknown = Uuid::from_u128(42);
+    let cases: Vec<(&str, NewProfile, Vec<&str>)> = vec![
+        ("unknown competency", new_profile("X", &[(drive, 1.0), (unknown, 0.5)]), vec!["competencies[1].competencyId"]),
+        (
+            "duplicate",
+            new_profile("X", &[(drive, 1.0), (quality, 0.5), (drive, 0.2)]),
+            vec!["competencies[2].competencyId"],
+        ),
+        ("weight above 1", new_profile("X", &[(drive, 1.5)]), vec!["competencies[0].weight"]),
+        ("negative weight", new_profile("X", &[(drive, 1.0), (quality, -0.1)]), vec!["competencies[1].weight"]),
+        ("all weights zero", new_profile("X", &[(drive, 0.0), (quality, 0.0)]), vec!["competencies"]),
+        ("no competencies", new_profile("X", &[]), vec!["competencies"]),
+        ("blank name", new_profile("  ", &[(drive, 1.0)]), vec!["name"]),
+        ("long name", new_profile(&"n".repeat(201), &[(drive, 1.0)]), vec!["name"]),
+    ];
+    for (what, n, want) in cases {
+        assert_eq!(fields(block_on(w.svc.create_profile(org, n))), want, "{what}");
+    }
+    let long = NewProfile { description: Some("d".repeat(2001)), ..new_profile("X", &[(drive, 1.0)]) };
+    assert_eq!(fields(block_on(w.svc.create_profile(org, long))), vec!["description"]);
+    assert!(w.store.snapshot().profiles.is_empty(), "nothing stored");
+    // The boundaries themselves are valid.
+    w.profile(org, &"n".repeat(200), &[(drive, 1.0), (quality, 0.0)]).unwrap();
+}
+
+#[test]
+fn the_profile_after_the_plans_limit_is_a_conflict() {
+    // D5: the profile limit is per plan (the catalogue is configuration).
+    let small = |id: &str, api| Plan {
+        id: id.into(),
+        api_access: api,
+        person_limit: 10,
+        profile_limit: 2,
+        org_rpm: 120,
+        key_rpm: 60,
+        org_only_rpm: 60,
+    };
+    let w = world_with(PlanCatalogue::new(vec![small("professional", true), small("business", true)]));
+    let (org, other) = (w.org("professional"), w.org("business"));
+    let drive = competency_id("Drive for results");
+    w.profile(org, "One", &[(drive, 1.0)]).unwrap();
+    w.profile(org, "Two", &[(drive, 1.0)]).unwrap();
+    let e = client_err(w.profile(org, "Three", &[(drive, 1.0)]));
+    assert_eq!(e.code, Code::Conflict);
+    assert_eq!(e.details, Some(json!({"used": 2, "limit": 2, "plan": "professional"})));
+    let (_, usage) = block_on(w.svc.organization(org)).unwrap();
+    assert_eq!((usage.profiles_used, usage.profiles_limit), (2, 2));
+    // Another organization's limit is its own.
+    w.profile(other, "One", &[(drive, 1.0)]).unwrap();
+    assert_eq!(w.store.snapshot().profiles.len(), 3);
+}
+
+#[test]
+fn profiles_are_listed_newest_first_page_by_page() {
+    // D25 + D36: newest first, keyset pagination, no gaps or duplicates.
+    let w = world();
+    let (org, other) = (w.org("professional"), w.org("professional"));
+    let drive = competency_id("Drive for results");
+    let made: Vec<ProfileId> = (0..5).map(|i| w.profile(org, &format!("P{i}"), &[(drive, 1.0)]).unwrap().id).collect();
+    w.profile(other, "Elsewhere", &[(drive, 1.0)]).unwrap();
+    let mut seen = Vec::new();
+    let mut before = None;
+    let mut pages = Vec::new();
+    loop {
+        let page = block_on(w.svc.list_profiles(org, before, 2)).unwrap();
+        assert!(page.items.len() <= 2);
+        pages.push((page.items.len(), page.has_more));
+        seen.extend(page.items.iter().map(|p| p.id));
+        if !page.has_more {
+            break;
+        }
+        before = page.items.last().map(|p| p.id);
+    }
+    assert_eq!(pages, vec![(2, true), (2, true), (1, false)]);
+    let mut newest_first = made.clone();
+    newest_first.reverse();
+    assert_eq!(seen, newest_first);
+    let all = block_on(w.svc.list_profiles(org, None, 5)).unwrap();
+    assert_eq!((all.items.len(), all.has_more), (5, false));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Matches (D3, D26; spec concept 4)
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn matches_of_a_person_without_results_are_not_found_with_reason_no_results() {
+    let w = world();
+    let org = w.org("professional");
+    let p = w.import(org, "ada@example.com", None);
+    w.profile(org, "Any", &[(competency_id("Innovation"), 1.0)]).unwrap();
+    assert_no_results(block_on(w.svc.person_matches(org, p.id)));
+    w.start(p.id);
+    assert_no_results(block_on(w.svc.person_matches(org, p.id)));
+}
+
+#[test]
+fn person_matches_carry_the_percentage_computed_by_hand_and_its_category() {
+    // docs/scoring.md formula 4 and D3; one item per profile, highest percentage first (D26).
+    let w = world();
+    let org = w.org("professional");
+    let p = w.import(org, "ada@example.com", None);
+    let responses = vec![
+        resp("mastery", "results", "mastery"),
+        resp("mastery", "results", "mastery"),
+        resp("mastery", "results", "mastery"),
+        resp("helping", "harmony", "helping"),
+        resp("helping", "belonging", "helping"),
+        resp("influence", "harmony", "influence"),
+        resp("creativity", "structure", "creativity"),
+        resp("stability", "variety", "stability"),
+    ];
+    w.complete_with(p.id, responses.clone());
+    let shapes: Vec<Vec<(Uuid, f64)>> = vec![
+        vec![(competency_id("Drive for results"), 1.0)],
+        vec![(competency_id("Coaching others"), 0.8), (competency_id("Collaboration"), 0.4)],
+        vec![
+            (competency_id("Innovation"), 0.3),
+            (competency_id("Adaptability"), 0.7),
+            (competency_id("Persuasion"), 0.1),
+        ],
+        vec![(competency_id("Planning and organising"), 0.5), (competency_id("Quality focus"), 0.0)],
+    ];
+    let mut want: BTreeMap<ProfileId, u8> = BTreeMap::new();
+    for (i, s) in shapes.iter().enumerate() {
+        let pr = w.profile(org, &format!("P{i}"), s).unwrap();
+        let (_, pct) = by_hand(&[&responses], s);
+        let scores: Scores = score(&model(), &[&responses]);
+        assert_eq!(match_percentage(s, &scores), pct, "formula of docs/scoring.md, profile {i}");
+        want.insert(pr.id, pct);
+    }
+    // The hand computation reproduces the worked example of docs/scoring.md (44 %, low).
+    let example = vec![resp("mastery", "results", "mastery"); 3];
+    let (comp, pct) = by_hand(&[&example], &shapes[0]);
+    assert!((comp[&competency_id("Drive for results")] - (0.5 + (-0.18 + 0.09) / 1.4)).abs() < 1e-12);
+    assert_eq!((pct, category(pct)), (44, MatchCategory::Low));
+
+    let got = block_on(w.svc.person_matches(org, p.id)).unwrap();
+    assert_eq!(got.len(), 4, "one item per profile");
+    for m in &got {
+        assert_eq!(m.person_id, p.id);
+        assert_eq!(m.percentage, want[&m.profile_id], "{m:?}");
+        assert_eq!(m.category, category(m.percentage));
+        let expected = if m.percentage >= 70 {
+            MatchCategory::High
+        } else if m.percentage >= 50 {
+            MatchCategory::Moderate
+        } else {
+            MatchCategory::Low
+        };
+        assert_eq!(m.category, expected, "D3 thresholds");
+    }
+    assert!(got.windows(2).all(|x| x[0].percentage >= x[1].percentage), "highest first");
+    let ids: BTreeSet<ProfileId> = got.iter().map(|m| m.profile_id).collect();
+    assert_eq!(ids, want.keys().copied().collect());
+}
+
+/// An organization with several persons: seeds with repeats (ties), one without results, one
+/// archived with results, and one from another organization.
+fn crowd(w: &World) -> (OrgId, ProfileId, Vec<PersonId>, PersonId, PersonId) {
+    let org = w.org("business");
+    let other = w.org("business");
+    let profile = w
+        .profile(org, "Lead", &[(competency_id("Drive for results"), 0.6), (competency_id("Coaching others"), 0.4)])
+        .unwrap()
+        .id;
+    let mut with_results = Vec::new();
+    for (i, seed) in [1u64, 2, 2, 3, 4, 4, 4, 5].iter().enumerate() {
+        let p = w.import(org, &format!("p{i}@example.com"), None);
+        w.complete_seed(p.id, *seed);
+        with_results.push(p.id);
+    }
+    let none = w.import(org, "none@example.com", None).id;
+    w.start(none);
+    let archived = w.import(org, "gone@example.com", None).id;
+    w.complete_seed(archived, 1);
+    block_on(w.svc.archive_person(org, archived)).unwrap();
+    let elsewhere = w.import(other, "else@example.com", None);
+    w.complete_seed(elsewhere.id, 1);
+    (org, profile, with_results, none, archived)
+}
+
+#[test]
+fn profile_matches_list_active_persons_with_results_highest_percentage_first() {
+    let w = world();
+    let (org, profile, with_results, none, archived) = crowd(&w);
+    let page = block_on(w.svc.profile_matches(org, profile, None, None, 100)).unwrap();
+    assert!(!page.has_more);
+    let got: BTreeSet<PersonId> = page.items.iter().map(|m| m.person_id).collect();
+    assert_eq!(got, with_results.iter().copied().collect(), "exactly the active persons with results");
+    assert!(!got.contains(&none) && !got.contains(&archived));
+    // Sorted by percentage descending; ties by person id descending (the keyset order).
+    assert!(page.items.windows(2).all(|x| (x[0].percentage, x[0].person_id) > (x[1].percentage, x[1].person_id)));
+    let prof = block_on(w.svc.get_profile(org, profile)).unwrap();
+    let weights: Vec<(Uuid, f64)> = prof.competencies.iter().map(|c| (c.competency_id, c.weight)).collect();
+    for m in &page.items {
+        assert_eq!(m.profile_id, profile);
+        let a = w.store.snapshot().assessments;
+        let human = human_of(&w, m.person_id);
+        let mine: Vec<&[Response]> = a.iter().filter(|x| x.human_id == human).map(|x| x.responses.as_slice()).collect();
+        assert_eq!(m.percentage, by_hand(&mine, &weights).1);
+        assert_eq!(m.category, category(m.percentage));
+    }
+    let distinct: BTreeSet<u8> = page.items.iter().map(|m| m.percentage).collect();
+    assert!(distinct.len() >= 3, "the crowd spreads over several percentages: {distinct:?}");
+    assert!(distinct.len() < page.items.len(), "and has ties");
+}
+
+#[test]
+fn profile_matches_pages_have_no_gaps_or_duplicates() {
+    // D36 keyset after (percentage, personId), ties included.
+    let w = world();
+    let (org, profile, with_results, _, _) = crowd(&w);
+    let all = block_on(w.svc.profile_matches(org, profile, None, None, 100)).unwrap().items;
+    for limit in [1u32, 2, 3] {
+        let mut walked: Vec<Match> = Vec::new();
+        let mut after = None;
+        let mut pages = 0;
+        loop {
+            let page = block_on(w.svc.profile_matches(org, profile, None, after, limit)).unwrap();
+            pages += 1;
+            assert!(page.items.len() <= limit as usize);
+            walked.extend(page.items.iter().cloned());
+            if !page.has_more {
+                break;
+            }
+            let last = page.items.last().unwrap();
+            after = Some((last.percentage, last.person_id));
+            assert!(pages < 20, "pagination terminates");
+        }
+        assert_eq!(walked, all, "limit {limit}: same items, same order");
+        assert_eq!(pages, with_results.len().div_ceil(limit as usize), "limit {limit}");
+    }
+}
+
+#[test]
+fn profile_matches_filter_by_person() {
+    let w = world();
+    let (org, profile, with_results, none, archived) = crowd(&w);
+    let one = block_on(w.svc.profile_matches(org, profile, Some(with_results[3]), None, 25)).unwrap();
+    assert_eq!(one.items.len(), 1);
+    assert!(!one.has_more);
+    assert_eq!(one.items[0].person_id, with_results[3]);
+    let p = block_on(w.svc.person_matches(org, with_results[3])).unwrap();
+    assert_eq!(p, one.items, "both endpoints agree on the match");
+    for absent in [none, archived, PersonId(Uuid::from_u128(99))] {
+        let page = block_on(w.svc.profile_matches(org, profile, Some(absent), None, 25)).unwrap();
+        assert!(page.items.is_empty() && !page.has_more, "{absent:?}");
+    }
+    let e = client_err(block_on(w.svc.profile_matches(org, ProfileId(Uuid::from_u128(5)), None, None, 25)));
+    assert_eq!(e.code, Code::NotFound);
+}
+
+#[test]
+fn profile_matches_respect_consent() {
+    // D11 in a comparative list: a person whose only assessment predates the membership does not
+    // appear; after sharing, their results count (and the next summary refresh lists them).
+    let w = world();
+    let (a, b) = (w.org("professional"), w.org("professional"));
+    let pa = w.import(a, "ada@example.com", None);
+    w.later();
+    w.complete_seed(pa.id, 1);
+    w.later();
+    let pb = w.import(b, "ada@example.com", None);
+    let profile = w.profile(b, "Any", &[(competency_id("Innovation"), 1.0)]).unwrap().id;
+    let page = block_on(w.svc.profile_matches(b, profile, None, None, 25)).unwrap();
+    assert!(page.items.is_empty(), "nothing visible in B");
+    w.later();
+    w.complete_seed(pb.id, 2);
+    let page = block_on(w.svc.profile_matches(b, profile, None, None, 25)).unwrap();
+    assert_eq!(page.items.len(), 1);
+    let only_second = by_hand(&[&seed_responses(&model(), 2)], &[(competency_id("Innovation"), 1.0)]).1;
+    assert_eq!(page.items[0].percentage, only_second, "B's match uses B's visible assessment only");
+}

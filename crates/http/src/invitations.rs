@@ -1,0 +1,380 @@
+//! Invitations (D17-D21): the public endpoints and the person-facing pages `GET`/`POST /i/{token}`.
+
+use crate::api::path_id;
+use crate::auth::authorize;
+use crate::body::{parse_json, parse_query, read_body, validation_fields};
+use crate::error::ApiError;
+use crate::idempotency::{idempotent, Reply};
+use crate::state::ApiState;
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpRequest, HttpResponse};
+use serde::Deserialize;
+use serde_json::json;
+use talent_domain::errors::{Code, UseCaseError};
+use talent_domain::ids::{InvitationId, PersonId};
+use talent_domain::invitation::{InvitationStatus, Variant};
+use talent_domain::ports::{InvitationQuery, Store};
+use talent_domain::usecases::invitations::NewInvitation;
+use talent_domain::values::*;
+use validator::Validate;
+
+/// `POST /invitations` body (D18).
+#[derive(Deserialize, Validate, Debug)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct InvitationCreateIn {
+    email: String,
+    #[validate(length(min = 1, max = 100))]
+    first_name: Option<String>,
+    #[validate(length(min = 1, max = 100))]
+    last_name: Option<String>,
+    #[validate(length(min = 1, max = 255))]
+    external_id: Option<String>,
+    #[validate(length(max = 2))]
+    labels: Option<Vec<String>>,
+    #[validate(length(max = 50))]
+    tags: Option<Vec<String>>,
+    #[validate(length(min = 1, max = 2000))]
+    message: Option<String>,
+    send_email: bool,
+    #[validate(range(min = 1, max = 90))]
+    expires_in_days: Option<i64>,
+}
+
+impl InvitationCreateIn {
+    fn try_into_domain(self) -> Result<NewInvitation, FieldErrors> {
+        let mut errs = FieldErrors::default();
+        if let Err(e) = self.validate() {
+            validation_fields(&e, "", &mut errs);
+        }
+        let email = errs.take("email", Email::parse(&self.email));
+        let first_name = self.first_name.as_ref().and_then(|s| errs.take("firstName", PersonName::parse(s)));
+        let last_name = self.last_name.as_ref().and_then(|s| errs.take("lastName", PersonName::parse(s)));
+        let external_id = self.external_id.as_ref().and_then(|s| errs.take("externalId", ExternalId::parse(s)));
+        let labels = match &self.labels {
+            None => None,
+            Some(l) => match Labels::parse(l) {
+                Ok(v) => Some(v),
+                Err(list) => {
+                    for (i, m) in list {
+                        match i {
+                            Some(i) => errs.push(format!("labels[{i}]"), m),
+                            None => errs.push("labels", m),
+                        }
+                    }
+                    None
+                }
+            },
+        };
+        let tags = self.tags.as_ref().map(|t| {
+            t.iter()
+                .enumerate()
+                .filter_map(|(i, x)| errs.take(&format!("tags[{i}]"), TagName::parse(x)))
+                .collect::<Vec<_>>()
+        });
+        errs.into_result()?;
+        let email = email.ok_or_else(FieldErrors::default)?;
+        Ok(NewInvitation {
+            email,
+            first_name,
+            last_name,
+            external_id,
+            labels,
+            tags,
+            message: self.message.map(|m| m.trim().to_string()).filter(|m| !m.is_empty()),
+            send_email: self.send_email,
+            expires_in_days: self.expires_in_days.and_then(|d| u32::try_from(d).ok()),
+        })
+    }
+}
+
+/// `POST /api/v1/invitations` (scope `invitations:write`, D18; Idempotency-Key).
+pub async fn create<S: Store>(
+    state: web::Data<ApiState<S>>,
+    req: HttpRequest,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let p = authorize(&req, Some(Scope::InvitationsWrite), true)?;
+    let body = read_body(&req, payload).await?;
+    let org = p.ctx.org.id;
+    idempotent(&state, &req, org, &body, || async {
+        let input: InvitationCreateIn = parse_json(&req, &body)?;
+        let cmd = input.try_into_domain()?;
+        let (view, created) = state.svc.create_invitation(org, cmd).await?;
+        Ok(if created {
+            Reply::new(StatusCode::CREATED, view.json())
+        } else {
+            Reply { status: StatusCode::OK, body: view.json(), existing_resource: true }
+        })
+    })
+    .await
+}
+
+/// `GET /api/v1/invitations/{id}` (scope `invitations:read`).
+pub async fn get<S: Store>(
+    state: web::Data<ApiState<S>>,
+    req: HttpRequest,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let p = authorize(&req, Some(Scope::InvitationsRead), false)?;
+    let id: InvitationId = path_id(&id, "Invitation")?;
+    Ok(HttpResponse::Ok().json(state.svc.get_invitation(p.ctx.org.id, id).await?.json()))
+}
+
+const LIST_PARAMS: [&str; 8] =
+    ["status", "variant", "email", "externalId", "personId", "updatedAfter", "cursor", "limit"];
+
+/// `GET /api/v1/invitations` (scope `invitations:read`, D17): newest first, keyset-paginated.
+pub async fn list<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    let p = authorize(&req, Some(Scope::InvitationsRead), false)?;
+    let pairs = parse_query(&req, &LIST_PARAMS)?;
+    let get = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+    let mut errs = FieldErrors::default();
+    let mut q = InvitationQuery { org_id: Some(p.ctx.org.id), ..Default::default() };
+    if let Some(v) = get("status") {
+        q.status = errs.take("status", InvitationStatus::parse(v));
+    }
+    if let Some(v) = get("variant") {
+        q.variant = errs.take("variant", Variant::parse(v));
+    }
+    if let Some(v) = get("email") {
+        q.email = errs.take("email", Email::parse(v));
+    }
+    if let Some(v) = get("externalId") {
+        q.external_id = Some(v.to_string());
+    }
+    if let Some(v) = get("personId") {
+        q.person_id = errs.take("personId", v.parse::<PersonId>().map_err(|_| "must be a UUID".to_string()));
+    }
+    if let Some(v) = get("updatedAfter") {
+        q.updated_after = errs.take(
+            "updatedAfter",
+            talent_domain::timefmt::parse(v)
+                .ok_or_else(|| "must be an ISO 8601 date-time such as 2026-01-31T12:00:00Z".to_string()),
+        );
+    }
+    let limit = match get("limit") {
+        None => 25,
+        Some(v) => match v.parse::<u32>() {
+            Ok(n) if (1..=100).contains(&n) => n,
+            _ => {
+                errs.push("limit", "must be an integer from 1 to 100");
+                25
+            }
+        },
+    };
+    errs.into_result()?;
+    let mut sorted: Vec<String> =
+        pairs.iter().filter(|(k, _)| k != "cursor" && k != "limit").map(|(k, v)| format!("{k}={v}")).collect();
+    sorted.sort_unstable();
+    let filters = format!("invitations?{}", sorted.join("&"));
+    if let Some(c) = get("cursor") {
+        let id = state
+            .cursors
+            .decode(c, &filters)
+            .ok_or_else(|| ApiError::field("cursor", "invalid cursor, or made for other filters"))?;
+        q.before_id = Some(InvitationId(id));
+    }
+    q.limit = limit;
+    let page = state.svc.list_invitations(q).await?;
+    let next = match (page.has_more, page.items.last()) {
+        (true, Some(last)) => Some(state.cursors.encode(last.invitation.id.0, &filters)),
+        _ => None,
+    };
+    Ok(HttpResponse::Ok().json(json!({
+        "data": page.items.iter().map(|v| v.json()).collect::<Vec<_>>(),
+        "pagination": {"hasMore": page.has_more, "nextCursor": next},
+    })))
+}
+
+/// `POST /invitations/{id}/resend` body (D21).
+#[derive(Deserialize, Validate, Debug, Default)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ResendIn {
+    #[validate(range(min = 1, max = 90))]
+    expires_in_days: Option<i64>,
+}
+
+/// `POST /api/v1/invitations/{id}/resend` (scope `invitations:write`, D21). An empty body is
+/// allowed.
+pub async fn resend<S: Store>(
+    state: web::Data<ApiState<S>>,
+    req: HttpRequest,
+    id: web::Path<String>,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let p = authorize(&req, Some(Scope::InvitationsWrite), true)?;
+    let id: InvitationId = path_id(&id, "Invitation")?;
+    let body = read_body(&req, payload).await?;
+    let org = p.ctx.org.id;
+    idempotent(&state, &req, org, &body, || async {
+        let input: ResendIn =
+            if body.iter().all(u8::is_ascii_whitespace) { ResendIn::default() } else { parse_json(&req, &body)? };
+        if let Err(e) = input.validate() {
+            let mut errs = FieldErrors::default();
+            validation_fields(&e, "", &mut errs);
+            return Err(errs.into());
+        }
+        let days = input.expires_in_days.and_then(|d| u32::try_from(d).ok());
+        let v = state.svc.resend_invitation(org, id, days).await?;
+        Ok(Reply::new(StatusCode::OK, v.json()))
+    })
+    .await
+}
+
+/// `POST /api/v1/invitations/{id}/revoke` (scope `invitations:write`): pending only, else 409.
+pub async fn revoke<S: Store>(
+    state: web::Data<ApiState<S>>,
+    req: HttpRequest,
+    id: web::Path<String>,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let p = authorize(&req, Some(Scope::InvitationsWrite), true)?;
+    let id: InvitationId = path_id(&id, "Invitation")?;
+    let body = read_body(&req, payload).await?;
+    let org = p.ctx.org.id;
+    idempotent(&state, &req, org, &body, || async {
+        let v = state.svc.revoke_invitation(org, id).await?;
+        Ok(Reply::new(StatusCode::OK, v.json()))
+    })
+    .await
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#39;")
+}
+
+fn page(status: StatusCode, title: &str, body: &str) -> HttpResponse {
+    let html = format!(
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+<title>{t}</title><style>body{{font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;line-height:1.5;color:#1b1b1b}}\
+button{{font-size:1rem;padding:.6rem 1.2rem;background:#1f5fbf;color:#fff;border:0;border-radius:.3rem;cursor:pointer}}\
+label{{display:block;margin:1rem 0}}</style></head><body><main><h1>{t}</h1>{body}</main></body></html>",
+        t = esc(title)
+    );
+    HttpResponse::build(status)
+        .content_type("text/html; charset=utf-8")
+        .insert_header(("Cache-Control", "no-store"))
+        .body(html)
+}
+
+fn status_page(st: InvitationStatus, company: &str) -> HttpResponse {
+    match st {
+        InvitationStatus::Accepted => page(
+            StatusCode::GONE,
+            "Invitation already used",
+            &format!("<p>This invitation from {} has already been accepted. Nothing more to do.</p>", esc(company)),
+        ),
+        InvitationStatus::Expired => page(
+            StatusCode::GONE,
+            "Invitation expired",
+            &format!(
+                "<p>This invitation from {} has expired. Please ask {} for a new one.</p>",
+                esc(company),
+                esc(company)
+            ),
+        ),
+        InvitationStatus::Revoked => page(
+            StatusCode::GONE,
+            "Invitation withdrawn",
+            &format!("<p>{} has withdrawn this invitation.</p>", esc(company)),
+        ),
+        InvitationStatus::Pending => page(StatusCode::OK, "Invitation", ""),
+    }
+}
+
+fn not_found_page() -> HttpResponse {
+    page(
+        StatusCode::NOT_FOUND,
+        "Invitation not found",
+        "<p>This link is not valid. Please check that you copied the whole link.</p>",
+    )
+}
+
+fn error_page(e: UseCaseError) -> HttpResponse {
+    match e.code() {
+        Some(Code::NotFound) => not_found_page(),
+        Some(Code::PersonDeactivated) => page(
+            StatusCode::CONFLICT,
+            "Cannot join",
+            "<p>Your participation was deactivated by the organization. Please contact them.</p>",
+        ),
+        Some(Code::PersonLimitReached) => page(
+            StatusCode::CONFLICT,
+            "Cannot join right now",
+            "<p>The organization cannot accept new people at the moment. Please contact them.</p>",
+        ),
+        Some(Code::Conflict) => {
+            page(StatusCode::GONE, "Invitation no longer valid", "<p>This invitation can no longer be accepted.</p>")
+        }
+        _ => {
+            tracing::error!(error = %e, "invitation page failed");
+            page(StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong", "<p>Please try again in a minute.</p>")
+        }
+    }
+}
+
+/// `GET /i/{token}` (D20): the person-facing page.
+pub async fn show_page<S: Store>(state: web::Data<ApiState<S>>, token: web::Path<String>) -> HttpResponse {
+    if token.len() > 200 {
+        return not_found_page();
+    }
+    let view = match state.svc.invitation_page(&token).await {
+        Ok(v) => v,
+        Err(e) => return error_page(e),
+    };
+    if view.status != InvitationStatus::Pending {
+        return status_page(view.status, &view.company_name);
+    }
+    let company = esc(&view.company_name);
+    let inv = &view.invitation;
+    let message = inv.message.as_ref().map(|m| format!("<blockquote>{}</blockquote>", esc(m))).unwrap_or_default();
+    let body = match inv.variant {
+        Variant::Assessment => format!(
+            "<p>{company} invites you to take an assessment of what motivates you at work.</p>{message}\
+<p>Accepting adds you to {company}'s talent pool with this email address ({email}). You can withdraw later.</p>\
+<form method=\"post\"><button type=\"submit\">Accept the invitation</button></form>",
+            email = esc(inv.email.as_str())
+        ),
+        Variant::AccessRequest => format!(
+            "<p>{company} asks you to join its talent pool and to share the assessment profile you already have.</p>{message}\
+<form method=\"post\"><label><input type=\"checkbox\" name=\"share\" value=\"true\"> \
+Yes, {company} may see the results of assessments I took before joining.</label>\
+<p>If you leave this unticked, {company} sees only assessments you take from now on.</p>\
+<button type=\"submit\">Accept</button></form>"
+        ),
+    };
+    page(StatusCode::OK, &format!("Invitation from {}", view.company_name), &body)
+}
+
+/// `POST /i/{token}` (D20): accepts; form field `share=true` gives consent on an `access_request`.
+pub async fn accept_page<S: Store>(
+    state: web::Data<ApiState<S>>,
+    token: web::Path<String>,
+    body: web::Bytes,
+) -> HttpResponse {
+    if token.len() > 200 {
+        return not_found_page();
+    }
+    let form = web::Query::<Vec<(String, String)>>::from_query(std::str::from_utf8(&body).unwrap_or(""))
+        .map(|q| q.into_inner())
+        .unwrap_or_default();
+    let share = form.iter().any(|(k, v)| k == "share" && (v == "true" || v == "on" || v == "1"));
+    match state.svc.accept_by_token(&token, share).await {
+        Ok((view, _)) => page(
+            StatusCode::OK,
+            "Welcome",
+            &format!(
+                "<p>You accepted the invitation. Your email address is {}. You can close this page.</p>",
+                esc(view.invitation.email.as_str())
+            ),
+        ),
+        Err(e) => {
+            if e.code() == Some(Code::Conflict) {
+                if let Ok(v) = state.svc.invitation_page(&token).await {
+                    return status_page(v.status, &v.company_name);
+                }
+            }
+            error_page(e)
+        }
+    }
+}

@@ -1,0 +1,2 @@
+DROP TABLE emails;
+DROP TABLE invitations;
