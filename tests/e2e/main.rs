@@ -1,1 +1,17 @@
+//! End-to-end tests: the real `talent` binary over real HTTP, on SQLite and on PostgreSQL
+//! (when `TEST_DATABASE_URL` is set). Each test starts its own server on a free port with its
+//! own database.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod support;
+
+mod admin;
+mod auth;
+mod errors;
+mod idempotency;
+mod listing;
+mod persons;
+mod ratelimit;
+mod results;
+mod smoke;
+mod sync;

@@ -1,6 +1,7 @@
 //! End-to-end harness: starts the real `talent` binary on a free port against a fresh database
 //! (SQLite file, or a new PostgreSQL database when `TEST_DATABASE_URL` is set) and drives it over
 //! HTTP with ureq.
+#![allow(dead_code)]
 
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};
@@ -27,6 +28,17 @@ impl Default for Opts {
     fn default() -> Self {
         Opts { rate_limit_mode: "off" }
     }
+}
+
+/// Further start-up environment, for [`spawn_with`] (kept apart from [`Opts`] so that its struct
+/// literals stay valid). The default adds nothing, so `spawn_with(b, o, Extra::default())` is
+/// `spawn(b, o)`.
+#[derive(Clone, Debug, Default)]
+pub struct Extra {
+    /// `TALENT_SANDBOX=1` (the admin API may move the clock, D39).
+    pub sandbox: bool,
+    /// `TALENT_SMTP_URL` (D22, D40).
+    pub smtp_url: Option<String>,
 }
 
 fn runtime() -> &'static tokio::runtime::Runtime {
@@ -78,6 +90,11 @@ impl Resp {
 
 /// Starts the binary; `None` when the backend is PostgreSQL and `TEST_DATABASE_URL` is unset.
 pub fn spawn(backend: Backend, opts: Opts) -> Option<TestApp> {
+    spawn_with(backend, opts, Extra::default())
+}
+
+/// [`spawn`] with further environment variables.
+pub fn spawn_with(backend: Backend, opts: Opts, extra: Extra) -> Option<TestApp> {
     let (db, dir) = match backend {
         Backend::Sqlite => {
             let dir = std::env::temp_dir().join(format!("talent-e2e-{}", uuid::Uuid::new_v4().simple()));
@@ -96,7 +113,14 @@ pub fn spawn(backend: Backend, opts: Opts) -> Option<TestApp> {
         }
     };
     let admin_token = format!("adm_test_{}", uuid::Uuid::new_v4().simple());
-    let mut child = Command::new(env!("CARGO_BIN_EXE_talent"))
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_talent"));
+    if extra.sandbox {
+        cmd.env("TALENT_SANDBOX", "1");
+    }
+    if let Some(url) = &extra.smtp_url {
+        cmd.env("TALENT_SMTP_URL", url);
+    }
+    let mut child = cmd
         .arg("serve")
         .env("DATABASE_URL", &db.url)
         .env("TALENT_LISTEN", "127.0.0.1:0")
