@@ -62,7 +62,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
     let cfg = cli.config;
     init_tracing(&cfg.log);
     let sandbox_flag = switch("TALENT_SANDBOX", &cfg.sandbox)?;
-    switch("TALENT_WEBHOOKS_ALLOW_INSECURE", &cfg.webhooks_allow_insecure)?;
+    let webhooks_insecure = switch("TALENT_WEBHOOKS_ALLOW_INSECURE", &cfg.webhooks_allow_insecure)?;
     let mode = Mode::from_str(&cfg.rate_limit_mode).map_err(|e| anyhow::anyhow!("TALENT_RATE_LIMIT_MODE: {e}"))?;
     let store = open_store(&cfg).await?;
     if cli.command == Command::Migrate {
@@ -71,7 +71,11 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
     }
     let demo = cli.command == Command::Demo;
     let clock = Arc::new(SystemClock::default());
-    let public_url = cfg.public_url.clone().unwrap_or_else(|| format!("http://{}", cfg.listen));
+    // Bound before the services are built: with port 0 the default `TALENT_PUBLIC_URL` must name
+    // the port actually bound, or invitation links point at port 0 (D20, D40).
+    let listener = std::net::TcpListener::bind(&cfg.listen).with_context(|| format!("binding {}", cfg.listen))?;
+    let bound = listener.local_addr().map(|a| a.to_string()).unwrap_or_else(|_| cfg.listen.clone());
+    let public_url = cfg.public_url.clone().unwrap_or_else(|| format!("http://{bound}"));
     let mailer: Arc<dyn talent_domain::ports::Mailer> = match cfg.smtp_url.as_deref().filter(|u| !u.is_empty()) {
         Some(url) => Arc::new(
             talent_mailer::SmtpMailer::new(url, "Talent <no-reply@talent.invalid>").map_err(anyhow::Error::msg)?,
@@ -103,6 +107,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             reports: Arc::new(PdfReport),
         }),
         invites: Arc::new(InvitationKit { mailer, public_url: public_url.clone() }),
+        webhooks: Arc::new(talent_webhooks::UreqSender::new(webhooks_insecure, 16)),
     };
     let admin_token = match (&cfg.admin_token, demo) {
         (Some(t), _) if !t.is_empty() => Some(t.clone()),
@@ -126,8 +131,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
     let server = HttpServer::new(move || {
         App::new().app_data(state.clone()).wrap(from_fn(access_log)).configure(talent_http::configure::<DbStore>)
     })
-    .bind(&cfg.listen)
-    .with_context(|| format!("binding {}", cfg.listen))?
+    .listen(listener)
+    .with_context(|| format!("listening on {bound}"))?
     .shutdown_timeout(30);
     let addrs = server.addrs();
     let addr = addrs.first().map(|a| a.to_string()).unwrap_or_else(|| cfg.listen.clone());
@@ -153,6 +158,24 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             }
             if let Err(e) = svc_sweep.deliver_emails().await {
                 tracing::warn!(error = %e, "email delivery failed");
+            }
+        }
+    });
+    // The webhook delivery worker (D31): claims due deliveries every second.
+    let svc_hooks = svc.clone();
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(Duration::from_secs(1));
+        loop {
+            tick.tick().await;
+            loop {
+                match svc_hooks.run_deliveries(50).await {
+                    Ok(0) => break,
+                    Ok(_) => continue,
+                    Err(e) => {
+                        tracing::warn!(error = %e, "webhook delivery failed");
+                        break;
+                    }
+                }
             }
         }
     });

@@ -58,6 +58,12 @@ pub struct FakeState {
     pub invitations: Vec<crate::invitation::Invitation>,
     /// Email outbox.
     pub emails: Vec<EmailRecord>,
+    /// Webhook endpoints.
+    pub endpoints: Vec<crate::webhook::Endpoint>,
+    /// Deliveries with their claim.
+    pub deliveries: Vec<(crate::webhook::Delivery, Option<OffsetDateTime>)>,
+    /// Attempts.
+    pub attempts: Vec<(DeliveryId, OffsetDateTime, crate::webhook::AttemptOutcome)>,
 }
 
 /// The fake store.
@@ -269,6 +275,33 @@ impl Tx for FakeTx {
     }
     fn append_event<'a>(&'a mut self, e: &'a OutboxEvent) -> BoxFuture<'a, StoreResult<()>> {
         self.s.events.push(e.clone());
+        if e.event_type != EventType::Ping {
+            let targets: Vec<WebhookId> = self
+                .s
+                .endpoints
+                .iter()
+                .filter(|w| w.org_id == e.org_id && w.events.includes(e.event_type))
+                .map(|w| w.id)
+                .collect();
+            for (n, ep) in targets.into_iter().enumerate() {
+                let id = DeliveryId(Uuid::from_u128(e.id.0.as_u128() ^ ((n as u128 + 1) << 100)));
+                let d = crate::webhook::Delivery {
+                    id,
+                    endpoint_id: ep,
+                    org_id: e.org_id,
+                    event_type: e.event_type,
+                    payload: crate::webhook::envelope(id, e.event_type, e.created_at, &e.data),
+                    status: crate::webhook::DeliveryStatus::Pending,
+                    attempts: 0,
+                    next_attempt_at: Some(e.created_at),
+                    last_attempt_at: None,
+                    last_response_status: None,
+                    last_error: None,
+                    created_at: e.created_at,
+                };
+                self.s.deliveries.push((d, None));
+            }
+        }
         ok(())
     }
     fn events_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<OutboxEvent>>> {
@@ -517,6 +550,107 @@ impl Tx for FakeTx {
         v.truncate(limit as usize);
         ok(v)
     }
+    fn insert_endpoint<'a>(&'a mut self, e: &'a crate::webhook::Endpoint) -> BoxFuture<'a, StoreResult<()>> {
+        self.s.endpoints.push(e.clone());
+        ok(())
+    }
+    fn update_endpoint<'a>(&'a mut self, e: &'a crate::webhook::Endpoint) -> BoxFuture<'a, StoreResult<()>> {
+        for x in self.s.endpoints.iter_mut().filter(|x| x.id == e.id) {
+            *x = e.clone();
+        }
+        ok(())
+    }
+    fn get_endpoint(
+        &mut self,
+        org: OrgId,
+        id: WebhookId,
+    ) -> BoxFuture<'_, StoreResult<Option<crate::webhook::Endpoint>>> {
+        ok(self.s.endpoints.iter().find(|e| e.org_id == org && e.id == id).cloned())
+    }
+    fn endpoints_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<crate::webhook::Endpoint>>> {
+        ok(self.s.endpoints.iter().filter(|e| e.org_id == org).cloned().collect())
+    }
+    fn delete_endpoint(&mut self, org: OrgId, id: WebhookId) -> BoxFuture<'_, StoreResult<()>> {
+        self.s.endpoints.retain(|e| !(e.org_id == org && e.id == id));
+        self.s.deliveries.retain(|(d, _)| d.endpoint_id != id);
+        ok(())
+    }
+    fn insert_delivery<'a>(&'a mut self, d: &'a crate::webhook::Delivery) -> BoxFuture<'a, StoreResult<()>> {
+        self.s.deliveries.push((d.clone(), None));
+        ok(())
+    }
+    fn update_delivery<'a>(&'a mut self, d: &'a crate::webhook::Delivery) -> BoxFuture<'a, StoreResult<()>> {
+        for x in self.s.deliveries.iter_mut().filter(|x| x.0.id == d.id) {
+            *x = (d.clone(), None);
+        }
+        ok(())
+    }
+    fn insert_attempt<'a>(
+        &'a mut self,
+        delivery: DeliveryId,
+        at: OffsetDateTime,
+        out: &'a crate::webhook::AttemptOutcome,
+    ) -> BoxFuture<'a, StoreResult<()>> {
+        self.s.attempts.push((delivery, at, out.clone()));
+        ok(())
+    }
+    fn get_delivery(
+        &mut self,
+        endpoint: WebhookId,
+        id: DeliveryId,
+    ) -> BoxFuture<'_, StoreResult<Option<crate::webhook::Delivery>>> {
+        ok(self.s.deliveries.iter().find(|(d, _)| d.endpoint_id == endpoint && d.id == id).map(|(d, _)| d.clone()))
+    }
+    fn attempts_of(
+        &mut self,
+        delivery: DeliveryId,
+    ) -> BoxFuture<'_, StoreResult<Vec<(OffsetDateTime, crate::webhook::AttemptOutcome)>>> {
+        ok(self.s.attempts.iter().filter(|(d, _, _)| *d == delivery).map(|(_, t, o)| (*t, o.clone())).collect())
+    }
+    fn list_deliveries(
+        &mut self,
+        endpoint: WebhookId,
+        status: Option<crate::webhook::DeliveryStatus>,
+        before: Option<DeliveryId>,
+        limit: u32,
+    ) -> BoxFuture<'_, StoreResult<Vec<crate::webhook::Delivery>>> {
+        let mut v: Vec<_> = self
+            .s
+            .deliveries
+            .iter()
+            .map(|(d, _)| d)
+            .filter(|d| {
+                d.endpoint_id == endpoint && status.is_none_or(|s| d.status == s) && before.is_none_or(|b| d.id < b)
+            })
+            .cloned()
+            .collect();
+        v.sort_by_key(|d| std::cmp::Reverse(d.id));
+        v.truncate(limit as usize);
+        ok(v)
+    }
+    fn claim_deliveries(
+        &mut self,
+        now: OffsetDateTime,
+        lease_until: OffsetDateTime,
+        limit: u32,
+    ) -> BoxFuture<'_, StoreResult<Vec<crate::webhook::Delivery>>> {
+        let enabled: Vec<WebhookId> = self.s.endpoints.iter().filter(|e| e.enabled).map(|e| e.id).collect();
+        let mut out = Vec::new();
+        for (d, claim) in self.s.deliveries.iter_mut() {
+            if out.len() >= limit as usize {
+                break;
+            }
+            if d.status == crate::webhook::DeliveryStatus::Pending
+                && d.next_attempt_at.is_some_and(|t| t <= now)
+                && claim.is_none_or(|c| c <= now)
+                && enabled.contains(&d.endpoint_id)
+            {
+                *claim = Some(lease_until);
+                out.push(d.clone());
+            }
+        }
+        ok(out)
+    }
     fn setting_get_or_insert<'a>(&'a mut self, name: &'a str, value: &'a str) -> BoxFuture<'a, StoreResult<String>> {
         if let Some((_, v)) = self.s.settings.iter().find(|(n, _)| n == name) {
             return ok(v.clone());
@@ -642,6 +776,7 @@ pub fn services() -> (crate::Services<FakeStore>, FakeStore, Arc<FakeClock>) {
             mailer: Arc::new(FakeMailer::default()),
             public_url: "http://talent.test".into(),
         }),
+        webhooks: Arc::new(FakeSender::default()),
     };
     (svc, store, clock)
 }
@@ -702,5 +837,53 @@ impl Mailer for FakeMailer {
             Ok(())
         };
         Box::pin(std::future::ready(r))
+    }
+}
+
+/// One recorded webhook request: (url, event type, delivery id, body, secrets).
+pub type SentHook = (String, String, String, String, Vec<String>);
+
+/// A webhook sender that records requests and answers with the queued statuses (default 200).
+#[derive(Default)]
+pub struct FakeSender {
+    /// Sent (url, event type, delivery id, body, secrets).
+    pub sent: Mutex<Vec<SentHook>>,
+    /// Statuses to answer, front first; empty = 200.
+    pub answers: Mutex<std::collections::VecDeque<u16>>,
+}
+
+impl WebhookSender for FakeSender {
+    fn send<'a>(
+        &'a self,
+        url: &'a str,
+        secrets: &'a [&'a str],
+        delivery_id: &'a str,
+        event_type: &'a str,
+        body: &'a str,
+        _now: OffsetDateTime,
+    ) -> BoxFuture<'a, SendResult> {
+        if let Ok(mut v) = self.sent.lock() {
+            v.push((
+                url.into(),
+                event_type.into(),
+                delivery_id.into(),
+                body.into(),
+                secrets.iter().map(|s| s.to_string()).collect(),
+            ));
+        }
+        let status = self.answers.lock().ok().and_then(|mut q| q.pop_front()).unwrap_or(200);
+        Box::pin(std::future::ready(crate::webhook::AttemptOutcome {
+            status: Some(status),
+            duration_ms: 1,
+            error: None,
+            response_body: Some("ok".into()),
+        }))
+    }
+    fn check_url(&self, url: &str) -> Result<(), String> {
+        if url.starts_with("https://") || url.starts_with("http://") {
+            Ok(())
+        } else {
+            Err("must be an https URL".into())
+        }
     }
 }

@@ -89,3 +89,11 @@ id_type!(
     /// An email in the email outbox (D22).
     EmailId
 );
+id_type!(
+    /// A webhook endpoint (D29).
+    WebhookId
+);
+id_type!(
+    /// A delivery of one event to one endpoint; the same across retries (D31).
+    DeliveryId
+);

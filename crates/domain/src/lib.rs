@@ -13,6 +13,7 @@ pub mod ports;
 pub mod timefmt;
 pub mod usecases;
 pub mod values;
+pub mod webhook;
 pub mod wire;
 
 #[cfg(any(test, feature = "fakes"))]

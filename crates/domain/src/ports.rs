@@ -206,6 +206,28 @@ pub struct EmailRecord {
     pub created_at: OffsetDateTime,
 }
 
+/// The HTTP result of sending one webhook request (D31, D33).
+pub type SendResult = crate::webhook::AttemptOutcome;
+
+/// Sends signed webhook requests (D30-D35): the sender adapter signs `body` with every secret
+/// given, posts it with the `Talent-*` headers, never follows redirects, times out after 10 s, and
+/// refuses destinations D35 forbids (checked on the resolved address at connect time). It never
+/// fails: transport errors are in the outcome.
+pub trait WebhookSender: Send + Sync + 'static {
+    /// Posts one delivery.
+    fn send<'a>(
+        &'a self,
+        url: &'a str,
+        secrets: &'a [&'a str],
+        delivery_id: &'a str,
+        event_type: &'a str,
+        body: &'a str,
+        now: OffsetDateTime,
+    ) -> BoxFuture<'a, SendResult>;
+    /// Checks a URL at registration (D35): scheme and literal addresses. Errors: the reason.
+    fn check_url(&self, url: &str) -> Result<(), String>;
+}
+
 /// Filter of `GET /persons` on labels (`other` = no label).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LabelFilter {
@@ -360,7 +382,9 @@ pub trait Tx: Send {
     fn remove_person_from_teams(&mut self, person: PersonId) -> BoxFuture<'_, StoreResult<u64>>;
 
     // --- outbox (D31) ---
-    /// Appends an event to the outbox.
+    /// Appends an event to the outbox and fans it out into one pending delivery per endpoint of
+    /// the organization that subscribes to its type (D31), in the same transaction. `ping` is not
+    /// fanned out (it goes to the tested endpoint only).
     fn append_event<'a>(&'a mut self, e: &'a OutboxEvent) -> BoxFuture<'a, StoreResult<()>>;
     /// Events of an organization, oldest first (diagnostics and tests).
     fn events_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<OutboxEvent>>>;
@@ -478,6 +502,61 @@ pub trait Tx: Send {
     /// Emails, newest first, optionally to one address (admin API).
     fn list_emails<'a>(&'a mut self, to: Option<&'a Email>, limit: u32)
         -> BoxFuture<'a, StoreResult<Vec<EmailRecord>>>;
+
+    // --- webhooks (D29-D33) ---
+    /// Inserts an endpoint.
+    fn insert_endpoint<'a>(&'a mut self, e: &'a crate::webhook::Endpoint) -> BoxFuture<'a, StoreResult<()>>;
+    /// Overwrites an endpoint.
+    fn update_endpoint<'a>(&'a mut self, e: &'a crate::webhook::Endpoint) -> BoxFuture<'a, StoreResult<()>>;
+    /// An endpoint of the organization.
+    fn get_endpoint(
+        &mut self,
+        org: OrgId,
+        id: WebhookId,
+    ) -> BoxFuture<'_, StoreResult<Option<crate::webhook::Endpoint>>>;
+    /// Endpoints of the organization, oldest first.
+    fn endpoints_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<crate::webhook::Endpoint>>>;
+    /// Deletes an endpoint and its deliveries.
+    fn delete_endpoint(&mut self, org: OrgId, id: WebhookId) -> BoxFuture<'_, StoreResult<()>>;
+    /// Inserts a delivery (test pings).
+    fn insert_delivery<'a>(&'a mut self, d: &'a crate::webhook::Delivery) -> BoxFuture<'a, StoreResult<()>>;
+    /// Overwrites a delivery's state and releases its claim.
+    fn update_delivery<'a>(&'a mut self, d: &'a crate::webhook::Delivery) -> BoxFuture<'a, StoreResult<()>>;
+    /// Records one attempt of a delivery.
+    fn insert_attempt<'a>(
+        &'a mut self,
+        delivery: DeliveryId,
+        at: OffsetDateTime,
+        out: &'a crate::webhook::AttemptOutcome,
+    ) -> BoxFuture<'a, StoreResult<()>>;
+    /// A delivery of an endpoint.
+    fn get_delivery(
+        &mut self,
+        endpoint: WebhookId,
+        id: DeliveryId,
+    ) -> BoxFuture<'_, StoreResult<Option<crate::webhook::Delivery>>>;
+    /// Attempts of a delivery, oldest first.
+    fn attempts_of(
+        &mut self,
+        delivery: DeliveryId,
+    ) -> BoxFuture<'_, StoreResult<Vec<(OffsetDateTime, crate::webhook::AttemptOutcome)>>>;
+    /// Deliveries of an endpoint, newest first, keyset by id, optional status.
+    fn list_deliveries(
+        &mut self,
+        endpoint: WebhookId,
+        status: Option<crate::webhook::DeliveryStatus>,
+        before: Option<DeliveryId>,
+        limit: u32,
+    ) -> BoxFuture<'_, StoreResult<Vec<crate::webhook::Delivery>>>;
+    /// Claims up to `limit` pending deliveries due at `now` of enabled endpoints, each until
+    /// `lease_until` (a claim whose worker died expires and is claimed again). Safe with several
+    /// instances: on PostgreSQL rows are claimed with `FOR UPDATE SKIP LOCKED`.
+    fn claim_deliveries(
+        &mut self,
+        now: OffsetDateTime,
+        lease_until: OffsetDateTime,
+        limit: u32,
+    ) -> BoxFuture<'_, StoreResult<Vec<crate::webhook::Delivery>>>;
 
     // --- settings ---
     /// The value of a setting, inserting `value` first when absent (race-safe); returns the stored value.

@@ -832,3 +832,56 @@ fn profile_matches_respect_consent() {
     let only_second = by_hand(&[&seed_responses(&model(), 2)], &[(competency_id("Innovation"), 1.0)]).1;
     assert_eq!(page.items[0].percentage, only_second, "B's match uses B's visible assessment only");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Exact boundaries (D2, D3; docs/scoring.md "So exactly 0.65 is high, 0.55 is moderate, 0.45 is
+// some")
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn a_competency_score_exactly_on_a_band_boundary_takes_the_upper_band() {
+    // Drive for results by hand: results 1/3, challenge 1/3, mastery 3/5, balance 1/4 →
+    // 0.5 + (0.6·(−1/6) + 0.3·(−1/6) + 0.3·(1/10) − 0.2·(−1/4)) / 1.4 = 0.5 − 0.07 / 1.4 = 0.45.
+    let w = world();
+    let org = w.org("professional");
+    let p = w.import(org, "ada@example.com", None);
+    let responses = vec![
+        resp("mastery", "results", "mastery"),
+        resp("mastery", "challenge", "mastery"),
+        resp("mastery", "helping", "helping"),
+        resp("balance", "helping", "helping"),
+        resp("balance", "harmony", "harmony"),
+    ];
+    w.complete_with(p.id, responses.clone());
+    let scores = block_on(w.svc.results(org, p.id)).unwrap().scores.unwrap();
+    let drive = scores.competencies.iter().find(|c| c.competency_id == competency_id("Drive for results")).unwrap();
+    assert_eq!(drive.score, 0.45, "the documented formula gives exactly 0.45");
+    assert_eq!(drive.band, talent_domain::assessment::Band::Some, "D2: exactly 0.45 is some");
+    assert!((by_hand(&[&responses], &[]).0[&drive.competency_id] - 0.45).abs() < 1e-12);
+}
+
+#[test]
+fn a_match_percentage_exactly_half_way_rounds_up() {
+    // Innovation by hand: creativity 1/4, independence 2/3, structure 4/5 →
+    // 0.5 + (0.7·(−1/4) + 0.3·(1/6) − 0.4·(3/10)) / 1.4 = 0.325; a profile of Innovation alone
+    // matches at round(32.5) = 33 (D3; docs/scoring.md formula 4).
+    let w = world();
+    let org = w.org("professional");
+    let p = w.import(org, "ada@example.com", None);
+    w.complete_with(
+        p.id,
+        vec![
+            resp("structure", "creativity", "structure"),
+            resp("structure", "creativity", "structure"),
+            resp("structure", "helping", "structure"),
+            resp("independence", "helping", "independence"),
+        ],
+    );
+    let innovation = competency_id("Innovation");
+    let scores = block_on(w.svc.results(org, p.id)).unwrap().scores.unwrap();
+    let c = scores.competencies.iter().find(|c| c.competency_id == innovation).unwrap();
+    assert_eq!(c.score, 0.325);
+    w.profile(org, "Inventor", &[(innovation, 1.0)]).unwrap();
+    let m = block_on(w.svc.person_matches(org, p.id)).unwrap();
+    assert_eq!((m[0].percentage, m[0].category), (33, MatchCategory::Low));
+}

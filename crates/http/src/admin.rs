@@ -492,7 +492,8 @@ pub struct ClockIn {
 }
 
 /// `POST /admin/v1/clock` (sandbox only, else 404): moves the service clock forward, then runs
-/// the invitation sweep so expiry and reminders follow at once. 200 `{now, expired, reminded}`.
+/// the invitation sweep and the webhook worker so expiry, reminders and retries follow at once.
+/// 200 `{now, expired, reminded, deliveryAttempts}`.
 pub async fn clock<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
@@ -511,5 +512,18 @@ pub async fn clock<S: Store>(
     }
     ctl.advance(i.advance_seconds);
     let (expired, reminded) = state.svc.sweep_invitations().await?;
-    Ok(HttpResponse::Ok().json(json!({"now": format(state.svc.clock.now()), "expired": expired, "reminded": reminded})))
+    let mut delivered = 0;
+    loop {
+        let n = state.svc.run_deliveries(100).await?;
+        delivered += n;
+        if n == 0 {
+            break;
+        }
+    }
+    Ok(HttpResponse::Ok().json(json!({
+        "now": format(state.svc.clock.now()),
+        "expired": expired,
+        "reminded": reminded,
+        "deliveryAttempts": delivered,
+    })))
 }

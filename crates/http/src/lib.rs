@@ -12,6 +12,7 @@ pub mod idempotency;
 pub mod invitations;
 pub mod results;
 pub mod state;
+pub mod webhooks;
 
 use actix_web::middleware::from_fn;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -83,6 +84,27 @@ pub fn configure<S: Store>(cfg: &mut web::ServiceConfig) {
                 .service(resource("/invitations/{id}").route(web::get().to(invitations::get::<S>)))
                 .service(resource("/invitations/{id}/resend").route(web::post().to(invitations::resend::<S>)))
                 .service(resource("/invitations/{id}/revoke").route(web::post().to(invitations::revoke::<S>)))
+                .service(
+                    resource("/webhooks")
+                        .route(web::get().to(webhooks::list::<S>))
+                        .route(web::post().to(webhooks::create::<S>)),
+                )
+                .service(
+                    resource("/webhooks/{id}")
+                        .route(web::get().to(webhooks::get::<S>))
+                        .route(web::patch().to(webhooks::patch::<S>))
+                        .route(web::delete().to(webhooks::delete::<S>)),
+                )
+                .service(resource("/webhooks/{id}/rotate-secret").route(web::post().to(webhooks::rotate::<S>)))
+                .service(resource("/webhooks/{id}/test").route(web::post().to(webhooks::test::<S>)))
+                .service(resource("/webhooks/{id}/deliveries").route(web::get().to(webhooks::deliveries::<S>)))
+                .service(
+                    resource("/webhooks/{id}/deliveries/{deliveryId}").route(web::get().to(webhooks::delivery::<S>)),
+                )
+                .service(
+                    resource("/webhooks/{id}/deliveries/{deliveryId}/redeliver")
+                        .route(web::post().to(webhooks::redeliver::<S>)),
+                )
                 .service(resource("/profiles").route(web::get().to(results::list_profiles::<S>)))
                 .service(resource("/profiles/{id}").route(web::get().to(results::get_profile::<S>)))
                 .service(resource("/profiles/{id}/matches").route(web::get().to(results::profile_matches::<S>)))

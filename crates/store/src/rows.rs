@@ -10,6 +10,7 @@ use talent_domain::invitation::{Invitation, InvitationStatus, Variant};
 use talent_domain::model::*;
 use talent_domain::ports::{EmailRecord, IdempotencyRecord, IdempotencyState};
 use talent_domain::values::*;
+use talent_domain::webhook::{Delivery, DeliveryStatus, Endpoint, Subscription};
 
 fn corrupt(what: &str) -> StoreError {
     StoreError::Internal(format!("corrupt row: {what}"))
@@ -593,6 +594,121 @@ impl TryFrom<EmailRow> for EmailRecord {
             attempts: u32::try_from(r.attempts).unwrap_or(u32::MAX),
             last_error: r.last_error,
             next_attempt_at: r.next_attempt_at.0,
+            created_at: r.created_at.0,
+        })
+    }
+}
+
+#[derive(Queryable, Selectable, Insertable, AsChangeset, Clone, Debug)]
+#[diesel(table_name = webhook_endpoints, treat_none_as_null = true)]
+pub struct EndpointRow {
+    pub id: DbUuid,
+    pub org_id: DbUuid,
+    pub url: String,
+    pub events: String,
+    pub description: Option<String>,
+    pub enabled: bool,
+    pub secret: String,
+    pub previous_secret: Option<String>,
+    pub previous_secret_expires_at: Option<DbTime>,
+    pub consecutive_failures: i64,
+    pub created_at: DbTime,
+    pub updated_at: DbTime,
+}
+
+impl From<&Endpoint> for EndpointRow {
+    fn from(e: &Endpoint) -> Self {
+        EndpointRow {
+            id: DbUuid(e.id.0),
+            org_id: DbUuid(e.org_id.0),
+            url: e.url.clone(),
+            events: serde_json::to_string(&e.events.to_strings()).unwrap_or_else(|_| "[]".into()),
+            description: e.description.clone(),
+            enabled: e.enabled,
+            secret: e.secret.clone(),
+            previous_secret: e.previous_secret.clone(),
+            previous_secret_expires_at: e.previous_secret_expires_at.map(DbTime),
+            consecutive_failures: i64::from(e.consecutive_failures),
+            created_at: DbTime(e.created_at),
+            updated_at: DbTime(e.updated_at),
+        }
+    }
+}
+
+impl TryFrom<EndpointRow> for Endpoint {
+    type Error = StoreError;
+    fn try_from(r: EndpointRow) -> Result<Self, StoreError> {
+        let ev: Vec<String> = serde_json::from_str(&r.events).map_err(|_| corrupt("webhook_endpoints.events"))?;
+        Ok(Endpoint {
+            id: WebhookId(r.id.0),
+            org_id: OrgId(r.org_id.0),
+            url: r.url,
+            events: Subscription::parse(&ev).map_err(|_| corrupt("webhook_endpoints.events"))?,
+            description: r.description,
+            enabled: r.enabled,
+            secret: r.secret,
+            previous_secret: r.previous_secret,
+            previous_secret_expires_at: r.previous_secret_expires_at.map(|t| t.0),
+            consecutive_failures: u32::try_from(r.consecutive_failures).unwrap_or(u32::MAX),
+            created_at: r.created_at.0,
+            updated_at: r.updated_at.0,
+        })
+    }
+}
+
+#[derive(Queryable, Selectable, Insertable, AsChangeset, Clone, Debug, diesel::QueryableByName)]
+#[diesel(table_name = deliveries, treat_none_as_null = true)]
+pub struct DeliveryRow {
+    pub id: DbUuid,
+    pub endpoint_id: DbUuid,
+    pub org_id: DbUuid,
+    pub event_type: String,
+    pub payload: String,
+    pub status: String,
+    pub attempts: i64,
+    pub next_attempt_at: Option<DbTime>,
+    pub last_attempt_at: Option<DbTime>,
+    pub last_response_status: Option<i32>,
+    pub last_error: Option<String>,
+    pub claimed_until: Option<DbTime>,
+    pub created_at: DbTime,
+}
+
+impl From<&Delivery> for DeliveryRow {
+    fn from(d: &Delivery) -> Self {
+        DeliveryRow {
+            id: DbUuid(d.id.0),
+            endpoint_id: DbUuid(d.endpoint_id.0),
+            org_id: DbUuid(d.org_id.0),
+            event_type: d.event_type.as_str().to_string(),
+            payload: d.payload.clone(),
+            status: d.status.as_str().to_string(),
+            attempts: i64::from(d.attempts),
+            next_attempt_at: d.next_attempt_at.map(DbTime),
+            last_attempt_at: d.last_attempt_at.map(DbTime),
+            last_response_status: d.last_response_status.map(i32::from),
+            last_error: d.last_error.clone(),
+            claimed_until: None,
+            created_at: DbTime(d.created_at),
+        }
+    }
+}
+
+impl TryFrom<DeliveryRow> for Delivery {
+    type Error = StoreError;
+    fn try_from(r: DeliveryRow) -> Result<Self, StoreError> {
+        Ok(Delivery {
+            id: DeliveryId(r.id.0),
+            endpoint_id: WebhookId(r.endpoint_id.0),
+            org_id: OrgId(r.org_id.0),
+            event_type: event_type_parse(&r.event_type).ok_or_else(|| corrupt("deliveries.event_type"))?,
+            payload: r.payload,
+            status: DeliveryStatus::parse(&r.status).map_err(|_| corrupt("deliveries.status"))?,
+            attempts: u32::try_from(r.attempts).unwrap_or(u32::MAX),
+            next_attempt_at: r.next_attempt_at.map(|t| t.0),
+            last_attempt_at: r.last_attempt_at.map(|t| t.0),
+            last_response_status: r.last_response_status.and_then(|s| u16::try_from(s).ok()),
+            last_error: r.last_error,
             created_at: r.created_at.0,
         })
     }

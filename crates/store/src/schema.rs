@@ -236,6 +236,59 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    use diesel::sql_types::*;
+    use crate::types::sql::{Uuid, Ts};
+    webhook_endpoints (id) {
+        id -> Uuid,
+        org_id -> Uuid,
+        url -> Text,
+        events -> Text,
+        description -> Nullable<Text>,
+        enabled -> Bool,
+        secret -> Text,
+        previous_secret -> Nullable<Text>,
+        previous_secret_expires_at -> Nullable<Ts>,
+        consecutive_failures -> BigInt,
+        created_at -> Ts,
+        updated_at -> Ts,
+    }
+}
+
+diesel::table! {
+    use diesel::sql_types::*;
+    use crate::types::sql::{Uuid, Ts};
+    deliveries (id) {
+        id -> Uuid,
+        endpoint_id -> Uuid,
+        org_id -> Uuid,
+        event_type -> Text,
+        payload -> Text,
+        status -> Text,
+        attempts -> BigInt,
+        next_attempt_at -> Nullable<Ts>,
+        last_attempt_at -> Nullable<Ts>,
+        last_response_status -> Nullable<Integer>,
+        last_error -> Nullable<Text>,
+        claimed_until -> Nullable<Ts>,
+        created_at -> Ts,
+    }
+}
+
+diesel::table! {
+    use diesel::sql_types::*;
+    use crate::types::sql::{Uuid, Ts};
+    delivery_attempts (delivery_id, seq) {
+        delivery_id -> Uuid,
+        seq -> BigInt,
+        attempted_at -> Ts,
+        response_status -> Nullable<Integer>,
+        duration_ms -> BigInt,
+        error -> Nullable<Text>,
+        response_body -> Nullable<Text>,
+    }
+}
+
 diesel::joinable!(api_keys -> users (user_id));
 diesel::joinable!(api_keys -> organizations (org_id));
 diesel::joinable!(person_tags -> persons (person_id));
@@ -258,4 +311,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     profiles,
     invitations,
     emails,
+    webhook_endpoints,
+    deliveries,
+    delivery_attempts,
 );

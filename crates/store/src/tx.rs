@@ -14,6 +14,7 @@ use talent_domain::invitation::{Invitation, InvitationStatus};
 use talent_domain::model::*;
 use talent_domain::ports::*;
 use talent_domain::values::*;
+use talent_domain::webhook::{AttemptOutcome, Delivery, DeliveryStatus, Endpoint};
 use time::OffsetDateTime;
 
 /// Maps diesel's errors onto the port's: unique violations become `UniqueViolation`.
@@ -547,6 +548,27 @@ macro_rules! impl_tx {
                         .execute(self.conn)
                         .await
                         .map_err(db_err)?;
+                    if e.event_type != EventType::Ping {
+                        let endpoints = self.endpoints_of_org(e.org_id).await?;
+                        for ep in endpoints.iter().filter(|w| w.events.includes(e.event_type)) {
+                            let id = DeliveryId(uuid::Uuid::now_v7());
+                            let d = Delivery {
+                                id,
+                                endpoint_id: ep.id,
+                                org_id: e.org_id,
+                                event_type: e.event_type,
+                                payload: talent_domain::webhook::envelope(id, e.event_type, e.created_at, &e.data),
+                                status: DeliveryStatus::Pending,
+                                attempts: 0,
+                                next_attempt_at: Some(e.created_at),
+                                last_attempt_at: None,
+                                last_response_status: None,
+                                last_error: None,
+                                created_at: e.created_at,
+                            };
+                            self.insert_delivery(&d).await?;
+                        }
+                    }
                     Ok(())
                 })
             }
@@ -1111,6 +1133,224 @@ macro_rules! impl_tx {
                 })
             }
 
+            fn insert_endpoint<'a>(&'a mut self, e: &'a Endpoint) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::insert_into(webhook_endpoints::table)
+                        .values(EndpointRow::from(e))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn update_endpoint<'a>(&'a mut self, e: &'a Endpoint) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::update(webhook_endpoints::table.find(DbUuid(e.id.0)))
+                        .set(EndpointRow::from(e))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn get_endpoint(&mut self, org: OrgId, id: WebhookId) -> BoxFuture<'_, StoreResult<Option<Endpoint>>> {
+                Box::pin(async move {
+                    webhook_endpoints::table
+                        .find(DbUuid(id.0))
+                        .filter(webhook_endpoints::org_id.eq(DbUuid(org.0)))
+                        .select(EndpointRow::as_select())
+                        .first(self.conn)
+                        .await
+                        .optional()
+                        .map_err(db_err)?
+                        .map(Endpoint::try_from)
+                        .transpose()
+                })
+            }
+
+            fn endpoints_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<Endpoint>>> {
+                Box::pin(async move {
+                    webhook_endpoints::table
+                        .filter(webhook_endpoints::org_id.eq(DbUuid(org.0)))
+                        .order((webhook_endpoints::created_at.asc(), webhook_endpoints::id.asc()))
+                        .select(EndpointRow::as_select())
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?
+                        .into_iter()
+                        .map(Endpoint::try_from)
+                        .collect()
+                })
+            }
+
+            fn delete_endpoint(&mut self, org: OrgId, id: WebhookId) -> BoxFuture<'_, StoreResult<()>> {
+                Box::pin(async move {
+                    let ids = deliveries::table.filter(deliveries::endpoint_id.eq(DbUuid(id.0))).select(deliveries::id);
+                    diesel::delete(delivery_attempts::table.filter(delivery_attempts::delivery_id.eq_any(ids)))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    diesel::delete(deliveries::table.filter(deliveries::endpoint_id.eq(DbUuid(id.0))))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    diesel::delete(
+                        webhook_endpoints::table.find(DbUuid(id.0)).filter(webhook_endpoints::org_id.eq(DbUuid(org.0))),
+                    )
+                    .execute(self.conn)
+                    .await
+                    .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn insert_delivery<'a>(&'a mut self, d: &'a Delivery) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::insert_into(deliveries::table)
+                        .values(DeliveryRow::from(d))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn update_delivery<'a>(&'a mut self, d: &'a Delivery) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::update(deliveries::table.find(DbUuid(d.id.0)))
+                        .set(DeliveryRow::from(d))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn insert_attempt<'a>(
+                &'a mut self,
+                delivery: DeliveryId,
+                at: OffsetDateTime,
+                out: &'a AttemptOutcome,
+            ) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    let n: i64 = delivery_attempts::table
+                        .filter(delivery_attempts::delivery_id.eq(DbUuid(delivery.0)))
+                        .count()
+                        .get_result(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    diesel::insert_into(delivery_attempts::table)
+                        .values((
+                            delivery_attempts::delivery_id.eq(DbUuid(delivery.0)),
+                            delivery_attempts::seq.eq(n + 1),
+                            delivery_attempts::attempted_at.eq(DbTime(at)),
+                            delivery_attempts::response_status.eq(out.status.map(i32::from)),
+                            delivery_attempts::duration_ms.eq(i64::try_from(out.duration_ms).unwrap_or(i64::MAX)),
+                            delivery_attempts::error.eq(out.error.clone()),
+                            delivery_attempts::response_body.eq(out.response_body.clone()),
+                        ))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn get_delivery(
+                &mut self,
+                endpoint: WebhookId,
+                id: DeliveryId,
+            ) -> BoxFuture<'_, StoreResult<Option<Delivery>>> {
+                Box::pin(async move {
+                    deliveries::table
+                        .find(DbUuid(id.0))
+                        .filter(deliveries::endpoint_id.eq(DbUuid(endpoint.0)))
+                        .select(DeliveryRow::as_select())
+                        .first(self.conn)
+                        .await
+                        .optional()
+                        .map_err(db_err)?
+                        .map(Delivery::try_from)
+                        .transpose()
+                })
+            }
+
+            fn attempts_of(
+                &mut self,
+                delivery: DeliveryId,
+            ) -> BoxFuture<'_, StoreResult<Vec<(OffsetDateTime, AttemptOutcome)>>> {
+                Box::pin(async move {
+                    let rows: Vec<(DbTime, Option<i32>, i64, Option<String>, Option<String>)> =
+                        delivery_attempts::table
+                            .filter(delivery_attempts::delivery_id.eq(DbUuid(delivery.0)))
+                            .order(delivery_attempts::seq.asc())
+                            .select((
+                                delivery_attempts::attempted_at,
+                                delivery_attempts::response_status,
+                                delivery_attempts::duration_ms,
+                                delivery_attempts::error,
+                                delivery_attempts::response_body,
+                            ))
+                            .load(self.conn)
+                            .await
+                            .map_err(db_err)?;
+                    Ok(rows
+                        .into_iter()
+                        .map(|(t, st, ms, err, body)| {
+                            (
+                                t.0,
+                                AttemptOutcome {
+                                    status: st.and_then(|s| u16::try_from(s).ok()),
+                                    duration_ms: u64::try_from(ms).unwrap_or(0),
+                                    error: err,
+                                    response_body: body,
+                                },
+                            )
+                        })
+                        .collect())
+                })
+            }
+
+            fn list_deliveries(
+                &mut self,
+                endpoint: WebhookId,
+                status: Option<DeliveryStatus>,
+                before: Option<DeliveryId>,
+                limit: u32,
+            ) -> BoxFuture<'_, StoreResult<Vec<Delivery>>> {
+                Box::pin(async move {
+                    let mut q = deliveries::table.filter(deliveries::endpoint_id.eq(DbUuid(endpoint.0))).into_boxed();
+                    if let Some(st) = status {
+                        q = q.filter(deliveries::status.eq(st.as_str()));
+                    }
+                    if let Some(b) = before {
+                        q = q.filter(deliveries::id.lt(DbUuid(b.0)));
+                    }
+                    q.order(deliveries::id.desc())
+                        .limit(i64::from(limit))
+                        .select(DeliveryRow::as_select())
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?
+                        .into_iter()
+                        .map(Delivery::try_from)
+                        .collect()
+                })
+            }
+
+            fn claim_deliveries(
+                &mut self,
+                now: OffsetDateTime,
+                lease_until: OffsetDateTime,
+                limit: u32,
+            ) -> BoxFuture<'_, StoreResult<Vec<Delivery>>> {
+                Box::pin(async move {
+                    self.claim_impl(now, lease_until, limit).await?.into_iter().map(Delivery::try_from).collect()
+                })
+            }
+
             fn setting_get_or_insert<'a>(
                 &'a mut self,
                 name: &'a str,
@@ -1253,6 +1493,53 @@ impl DbTx<'_, diesel_async::AsyncPgConnection> {
             .await
             .map_err(db_err)?;
         Ok(())
+    }
+}
+
+impl DbTx<'_, diesel_async::AsyncPgConnection> {
+    /// Claims due deliveries with `FOR UPDATE SKIP LOCKED` in a materialized CTE (evaluated once;
+    /// storage-notes pitfall 4), so concurrent instances never claim the same row.
+    async fn claim_impl(
+        &mut self,
+        now: OffsetDateTime,
+        lease: OffsetDateTime,
+        limit: u32,
+    ) -> StoreResult<Vec<DeliveryRow>> {
+        diesel::sql_query(
+            "WITH c AS MATERIALIZED (SELECT d.id FROM deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id \
+             WHERE d.status = 'pending' AND d.next_attempt_at <= $2 AND (d.claimed_until IS NULL OR d.claimed_until <= $2) \
+             AND w.enabled ORDER BY d.next_attempt_at LIMIT $3 FOR UPDATE OF d SKIP LOCKED) \
+             UPDATE deliveries SET claimed_until = $1 FROM c WHERE deliveries.id = c.id RETURNING deliveries.*",
+        )
+        .bind::<crate::types::sql::Ts, _>(DbTime(lease))
+        .bind::<crate::types::sql::Ts, _>(DbTime(now))
+        .bind::<diesel::sql_types::BigInt, _>(i64::from(limit))
+        .load(self.conn)
+        .await
+        .map_err(db_err)
+    }
+}
+
+impl DbTx<'_, crate::SqliteConn> {
+    /// Writers are serialized (`BEGIN IMMEDIATE`): one `UPDATE ... RETURNING` claims atomically.
+    async fn claim_impl(
+        &mut self,
+        now: OffsetDateTime,
+        lease: OffsetDateTime,
+        limit: u32,
+    ) -> StoreResult<Vec<DeliveryRow>> {
+        diesel::sql_query(
+            "UPDATE deliveries SET claimed_until = ?1 WHERE id IN (SELECT d.id FROM deliveries d \
+             JOIN webhook_endpoints w ON w.id = d.endpoint_id WHERE d.status = 'pending' AND d.next_attempt_at <= ?2 \
+             AND (d.claimed_until IS NULL OR d.claimed_until <= ?2) AND w.enabled ORDER BY d.next_attempt_at LIMIT ?3) \
+             RETURNING *",
+        )
+        .bind::<crate::types::sql::Ts, _>(DbTime(lease))
+        .bind::<crate::types::sql::Ts, _>(DbTime(now))
+        .bind::<diesel::sql_types::BigInt, _>(i64::from(limit))
+        .load(self.conn)
+        .await
+        .map_err(db_err)
     }
 }
 

@@ -165,6 +165,7 @@ fn services_with(store: DbStore, plans: PlanCatalogue) -> (Svc, Arc<FakeClock>) 
             mailer: Arc::new(talent_domain::fakes::FakeMailer::default()),
             public_url: "http://talent.test".into(),
         }),
+        webhooks: Arc::new(talent_domain::fakes::FakeSender::default()),
     };
     (svc, clock)
 }

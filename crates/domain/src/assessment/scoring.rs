@@ -158,11 +158,19 @@ pub fn score(model: &AssessmentModel, assessments: &[&[Response]]) -> Scores {
                     den += w.weight.abs();
                 }
             }
-            let s = if den > 0.0 { (0.5 + num / den).clamp(0.0, 1.0) } else { 0.5 };
+            let s = if den > 0.0 { denoise(0.5 + num / den).clamp(0.0, 1.0) } else { 0.5 };
             CompetencyResult { competency_id: c.id, score: s, band: band(s) }
         })
         .collect();
     Scores { assessments: assessments.len() as u32, responses, needs, competencies }
+}
+
+/// Removes floating-point noise from a computed value: the documented formulas are exact, so a
+/// competency score that is exactly 0.45 by hand must not come out as 0.44999999999999996 and
+/// fall into the band below (D2: "exactly 0.45 is `some`"), nor a percentage of exactly 44.5 round
+/// down (D3). Twelve decimal places keep far more precision than any score carries.
+fn denoise(x: f64) -> f64 {
+    (x * 1e12).round() / 1e12
 }
 
 /// Match category (D3).
@@ -209,7 +217,7 @@ pub fn match_percentage(profile: &[(Uuid, f64)], scores: &Scores) -> u8 {
     if den <= 0.0 {
         return 0;
     }
-    (100.0 * num / den).round().clamp(0.0, 100.0) as u8
+    denoise(100.0 * num / den).round().clamp(0.0, 100.0) as u8
 }
 
 /// Plausible, deterministic responses for a seed (sandbox, D39): every pair of needs within an axis

@@ -9,6 +9,7 @@ pub mod invitations;
 pub mod orgs;
 pub mod persons;
 pub mod teams;
+pub mod webhooks;
 
 use crate::ports::*;
 use crate::values::PlanCatalogue;
@@ -30,6 +31,8 @@ pub struct Services<S: Store> {
     pub assessment: Arc<AssessmentKit>,
     /// The mailer and the public base URL of invitation links.
     pub invites: Arc<invitations::InvitationKit>,
+    /// Sends signed webhook requests (D30-D35).
+    pub webhooks: Arc<dyn WebhookSender>,
 }
 
 /// The assessment model (D23) with the personality writer (D24) and the report renderer (D27).
@@ -52,6 +55,7 @@ impl<S: Store> Clone for Services<S> {
             plans: self.plans.clone(),
             assessment: self.assessment.clone(),
             invites: self.invites.clone(),
+            webhooks: self.webhooks.clone(),
         }
     }
 }

@@ -1,0 +1,325 @@
+//! Webhook endpoints and deliveries (spec, Events; D29-D35). The signing and the HTTP call are the
+//! sender adapter's; this module holds the rules.
+
+use crate::ids::*;
+use crate::model::EventType;
+use time::{Duration, OffsetDateTime};
+
+/// At most this many endpoints per organization (spec, Limits; D29: the 11th is 409 `conflict`).
+pub const MAX_ENDPOINTS: u32 = 10;
+/// Retry delays after the first attempt (D31): 1 min, 5 min, 30 min, 2 h; then `failed`.
+pub const RETRY_DELAYS: [Duration; 4] =
+    [Duration::minutes(1), Duration::minutes(5), Duration::minutes(30), Duration::hours(2)];
+/// A rotated-out secret keeps signing beside the new one this long.
+pub const ROTATION_OVERLAP: Duration = Duration::hours(24);
+/// After this many consecutive failed deliveries (retries exhausted) an endpoint is disabled.
+pub const DISABLE_AFTER_FAILURES: u32 = 5;
+
+/// Every event type an endpoint can subscribe to (spec, Event types).
+pub const EVENT_TYPES: [EventType; 8] = [
+    EventType::AssessmentCompleted,
+    EventType::PersonCreated,
+    EventType::PersonJoined,
+    EventType::PersonArchived,
+    EventType::InvitationAccepted,
+    EventType::InvitationRevoked,
+    EventType::InvitationExpired,
+    EventType::Ping,
+];
+
+/// Parses an event type.
+pub fn parse_event_type(s: &str) -> Option<EventType> {
+    EVENT_TYPES.into_iter().find(|t| t.as_str() == s)
+}
+
+/// What an endpoint subscribes to.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Subscription {
+    /// `["*"]`
+    All,
+    /// Listed types.
+    Types(Vec<EventType>),
+}
+
+impl Subscription {
+    /// Parses `events`: `["*"]` or a non-empty list of known types. Errors per item.
+    pub fn parse(items: &[String]) -> Result<Subscription, Vec<(Option<usize>, String)>> {
+        if items.is_empty() {
+            return Err(vec![(None, "must list at least one event type, or [\"*\"]".into())]);
+        }
+        if items.iter().any(|s| s == "*") {
+            if items.len() == 1 {
+                return Ok(Subscription::All);
+            }
+            return Err(vec![(None, "\"*\" must be the only item".into())]);
+        }
+        let mut errs = Vec::new();
+        let mut v = Vec::new();
+        for (i, s) in items.iter().enumerate() {
+            match parse_event_type(s) {
+                Some(t) if !v.contains(&t) => v.push(t),
+                Some(_) => {}
+                None => errs.push((Some(i), format!("unknown event type '{s}'"))),
+            }
+        }
+        if errs.is_empty() {
+            Ok(Subscription::Types(v))
+        } else {
+            Err(errs)
+        }
+    }
+    /// True when the endpoint receives `t` (`ping` goes to the tested endpoint only).
+    pub fn includes(&self, t: EventType) -> bool {
+        match self {
+            Subscription::All => true,
+            Subscription::Types(v) => v.contains(&t),
+        }
+    }
+    /// The wire list.
+    pub fn to_strings(&self) -> Vec<String> {
+        match self {
+            Subscription::All => vec!["*".into()],
+            Subscription::Types(v) => v.iter().map(|t| t.as_str().to_string()).collect(),
+        }
+    }
+}
+
+/// A registered webhook endpoint (D29).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Endpoint {
+    /// Id.
+    pub id: WebhookId,
+    /// Organization.
+    pub org_id: OrgId,
+    /// Target URL.
+    pub url: String,
+    /// Subscribed events.
+    pub events: Subscription,
+    /// Description.
+    pub description: Option<String>,
+    /// Deliveries are attempted only while enabled.
+    pub enabled: bool,
+    /// The signing secret `whsec_...` (D30).
+    pub secret: String,
+    /// The previous secret, signing alongside until `previous_secret_expires_at`.
+    pub previous_secret: Option<String>,
+    /// End of the rotation overlap.
+    pub previous_secret_expires_at: Option<OffsetDateTime>,
+    /// Deliveries failed in a row (all retries exhausted).
+    pub consecutive_failures: u32,
+    /// Creation.
+    pub created_at: OffsetDateTime,
+    /// Last change.
+    pub updated_at: OffsetDateTime,
+}
+
+impl Endpoint {
+    /// Secrets that sign at `now`: the current one, and the previous one during the overlap.
+    pub fn signing_secrets(&self, now: OffsetDateTime) -> Vec<&str> {
+        let mut v = vec![self.secret.as_str()];
+        if let (Some(p), Some(until)) = (&self.previous_secret, self.previous_secret_expires_at) {
+            if now < until {
+                v.push(p.as_str());
+            }
+        }
+        v
+    }
+}
+
+/// Delivery status (D32).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeliveryStatus {
+    /// Waiting for its next attempt.
+    Pending,
+    /// A 2xx was received.
+    Succeeded,
+    /// Every attempt failed.
+    Failed,
+}
+
+impl DeliveryStatus {
+    /// The wire value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Pending => "pending",
+            Self::Succeeded => "succeeded",
+            Self::Failed => "failed",
+        }
+    }
+    /// Parses the wire value.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        match s {
+            "pending" => Ok(Self::Pending),
+            "succeeded" => Ok(Self::Succeeded),
+            "failed" => Ok(Self::Failed),
+            _ => Err("must be one of: pending, succeeded, failed".into()),
+        }
+    }
+}
+
+/// One delivery of one event to one endpoint; its id stays the same across retries (D31).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Delivery {
+    /// Delivery id (`Talent-Delivery-Id`, envelope `id`).
+    pub id: DeliveryId,
+    /// Endpoint.
+    pub endpoint_id: WebhookId,
+    /// Organization.
+    pub org_id: OrgId,
+    /// Event type.
+    pub event_type: EventType,
+    /// The envelope JSON, exactly as sent.
+    pub payload: String,
+    /// Status.
+    pub status: DeliveryStatus,
+    /// Attempts made.
+    pub attempts: u32,
+    /// Next attempt (pending only).
+    pub next_attempt_at: Option<OffsetDateTime>,
+    /// Last attempt.
+    pub last_attempt_at: Option<OffsetDateTime>,
+    /// HTTP status of the last attempt.
+    pub last_response_status: Option<u16>,
+    /// Error of the last attempt.
+    pub last_error: Option<String>,
+    /// Creation.
+    pub created_at: OffsetDateTime,
+}
+
+/// The outcome of one attempt.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AttemptOutcome {
+    /// HTTP status, if a response came.
+    pub status: Option<u16>,
+    /// Time taken.
+    pub duration_ms: u64,
+    /// Transport error, or `non-2xx status N`.
+    pub error: Option<String>,
+    /// First 1 KiB of the response body.
+    pub response_body: Option<String>,
+}
+
+impl AttemptOutcome {
+    /// Only a 2xx succeeds (D31).
+    pub fn succeeded(&self) -> bool {
+        self.error.is_none() && self.status.is_some_and(|s| (200..300).contains(&s))
+    }
+}
+
+/// D31: applies an attempt to a delivery: succeeded, or the next retry time, or failed after
+/// the last retry. Returns true when the delivery just failed for good.
+pub fn apply_attempt(d: &mut Delivery, out: &AttemptOutcome, now: OffsetDateTime) -> bool {
+    d.attempts += 1;
+    d.last_attempt_at = Some(now);
+    d.last_response_status = out.status;
+    d.last_error = if out.succeeded() {
+        None
+    } else {
+        Some(out.error.clone().unwrap_or_else(|| format!("non-2xx status {}", out.status.unwrap_or(0))))
+    };
+    if out.succeeded() {
+        d.status = DeliveryStatus::Succeeded;
+        d.next_attempt_at = None;
+        return false;
+    }
+    match RETRY_DELAYS.get(d.attempts as usize - 1) {
+        Some(delay) => {
+            d.status = DeliveryStatus::Pending;
+            d.next_attempt_at = Some(now + *delay);
+            false
+        }
+        None => {
+            d.status = DeliveryStatus::Failed;
+            d.next_attempt_at = None;
+            true
+        }
+    }
+}
+
+/// The delivery envelope (spec; D34): exactly `id`, `type`, `createdAt`, `apiVersion`, `data`.
+pub fn envelope(id: DeliveryId, t: EventType, created_at: OffsetDateTime, data: &serde_json::Value) -> String {
+    serde_json::json!({
+        "id": id.to_string(),
+        "type": t.as_str(),
+        "createdAt": crate::timefmt::format(created_at),
+        "apiVersion": "v1",
+        "data": data,
+    })
+    .to_string()
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn d() -> Delivery {
+        Delivery {
+            id: DeliveryId(uuid::Uuid::nil()),
+            endpoint_id: WebhookId(uuid::Uuid::nil()),
+            org_id: OrgId(uuid::Uuid::nil()),
+            event_type: EventType::Ping,
+            payload: "{}".into(),
+            status: DeliveryStatus::Pending,
+            attempts: 0,
+            next_attempt_at: None,
+            last_attempt_at: None,
+            last_response_status: None,
+            last_error: None,
+            created_at: OffsetDateTime::UNIX_EPOCH,
+        }
+    }
+
+    #[test]
+    fn retries_follow_d31_then_fail() {
+        let fail = AttemptOutcome { status: Some(500), duration_ms: 1, error: None, response_body: None };
+        let mut x = d();
+        let t = OffsetDateTime::UNIX_EPOCH;
+        let mut delays = vec![];
+        for _ in 0..4 {
+            assert!(!apply_attempt(&mut x, &fail, t));
+            delays.push(x.next_attempt_at.unwrap() - t);
+        }
+        assert_eq!(delays, RETRY_DELAYS.to_vec());
+        assert!(apply_attempt(&mut x, &fail, t));
+        assert_eq!(x.status, DeliveryStatus::Failed);
+        assert_eq!(x.attempts, 5);
+    }
+
+    #[test]
+    fn only_2xx_succeeds() {
+        for (s, ok) in [(200, true), (204, true), (299, true), (308, false), (404, false), (500, false)] {
+            let o = AttemptOutcome { status: Some(s), duration_ms: 1, error: None, response_body: None };
+            assert_eq!(o.succeeded(), ok, "{s}");
+        }
+        let t = AttemptOutcome { status: None, duration_ms: 1, error: Some("timeout".into()), response_body: None };
+        assert!(!t.succeeded());
+    }
+
+    #[test]
+    fn subscriptions_parse() {
+        assert_eq!(Subscription::parse(&["*".into()]).unwrap(), Subscription::All);
+        assert!(Subscription::parse(&[]).is_err());
+        assert!(Subscription::parse(&["*".into(), "ping".into()]).is_err());
+        assert_eq!(Subscription::parse(&["x".into()]).unwrap_err()[0].0, Some(0));
+        let s = Subscription::parse(&["person.created".into(), "person.created".into()]).unwrap();
+        assert_eq!(s.to_strings(), vec!["person.created"]);
+        assert!(s.includes(EventType::PersonCreated));
+        assert!(!s.includes(EventType::PersonArchived));
+    }
+
+    #[test]
+    fn envelope_has_exactly_the_five_fields() {
+        let e: serde_json::Value = serde_json::from_str(&envelope(
+            DeliveryId(uuid::Uuid::nil()),
+            EventType::Ping,
+            OffsetDateTime::UNIX_EPOCH,
+            &serde_json::json!({"webhookId": "x"}),
+        ))
+        .unwrap();
+        let mut keys: Vec<_> = e.as_object().unwrap().keys().cloned().collect();
+        keys.sort();
+        assert_eq!(keys, vec!["apiVersion", "createdAt", "data", "id", "type"]);
+        assert_eq!(e["apiVersion"], "v1");
+    }
+}
