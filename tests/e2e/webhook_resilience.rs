@@ -2,6 +2,7 @@
 //! - a service killed with SIGKILL in the middle of a burst of 1,000 events delivers every one
 //!   after restart (duplicates allowed, losses not);
 //! - two instances on one PostgreSQL database deliver 1,000 events, none twice.
+//!
 //! Each test manages its own `talent serve` processes on one database.
 
 use serde_json::{json, Value};
