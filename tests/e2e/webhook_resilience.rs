@@ -294,3 +294,36 @@ fn two_instances_on_one_postgres_database_deliver_each_event_once() {
     drop(two);
     drop_db(db);
 }
+
+/// D31: an attempt times out after 10 s and counts as a failure (the test ping shows it at once).
+#[test]
+fn a_receiver_slower_than_ten_seconds_is_a_failed_attempt() {
+    let Some(db) = db_for("sqlite") else { return };
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/slow", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { continue };
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_secs(13));
+                drop(stream);
+            });
+        }
+    });
+    let admin = "adm_slow";
+    let inst = start(&db.url, admin);
+    let key = setup(&inst.base, admin, &url);
+    let a = agent();
+    let (_, list) = call(&a, "GET", &format!("{}/api/v1/webhooks", inst.base), &key, None);
+    let id = list["data"][0]["id"].as_str().unwrap().to_string();
+    let t = Instant::now();
+    let (s, r) = call(&a, "POST", &format!("{}/api/v1/webhooks/{id}/test", inst.base), &key, None);
+    assert_eq!(s, 200, "{r}");
+    assert_eq!(r["success"], false);
+    assert!(r["responseStatus"].is_null());
+    assert!(r["error"].as_str().unwrap_or("").contains("timed out"), "{r}");
+    let took = t.elapsed();
+    assert!(took >= Duration::from_secs(9) && took < Duration::from_secs(13), "{took:?}");
+    drop(inst);
+    drop_db(db);
+}
