@@ -314,6 +314,69 @@ crate::e2e!(explicit_responses_reproduce_the_documented_formulas, Default::defau
     missing.assert_error(404, "not_found");
 });
 
+crate::e2e!(
+    scores_exactly_on_a_boundary_take_the_upper_band_and_half_percentages_round_up,
+    Default::default(),
+    |app| {
+        // docs/scoring.md: "exactly 0.65 is high, 0.55 is moderate, 0.45 is some" (D2); the match
+        // percentage is round(100 · ...) (D3). By hand: Drive for results = 0.45 (results 1/3,
+        // challenge 1/3, mastery 3/5, balance 1/4); Innovation = 0.325 (creativity 1/4,
+        // independence 2/3, structure 4/5), so an Innovation-only profile matches at 33.
+        let org = app.org("business", "active");
+        let r = |a: &str, b: &str, c: &str| json!({"shown": [a, b], "chosen": c});
+        let drive = person(app, &org, "drive@example.com", None);
+        assess(
+            app,
+            &drive,
+            json!({"complete": true, "responses": [
+            r("mastery", "results", "mastery"), r("mastery", "challenge", "mastery"),
+            r("mastery", "helping", "helping"), r("balance", "helping", "helping"),
+            r("balance", "harmony", "harmony")]}),
+        );
+        let res = results(app, &org, &drive);
+        let c = competency(&res, "Drive for results");
+        assert_eq!(c["score"], json!(0.45), "{c}");
+        assert_eq!(c["band"], "some", "D2: exactly 0.45 is some");
+
+        let quality = person(app, &org, "quality@example.com", None);
+        // Quality focus = 0.5 + 0.7·(5/7 − 0.5) = 0.65 exactly: precision chosen 4 of 5.
+        let mut responses: Vec<Value> = (0..4).map(|_| r("precision", "balance", "precision")).collect();
+        responses.push(r("precision", "balance", "balance"));
+        assess(app, &quality, json!({"complete": true, "responses": responses}));
+        let res = results(app, &org, &quality);
+        let c = competency(&res, "Quality focus");
+        assert_eq!(c["score"], json!(0.65), "{c}");
+        assert_eq!(c["band"], "high", "D2: exactly 0.65 is high");
+
+        // Just below: Accountability = 0.5 + (0.6·(6/7 − 0.5) + 0.3·(1/3 − 0.5)) / 1.1 = 0.6493… is
+        // moderate (half-open intervals).
+        let below = person(app, &org, "below@example.com", None);
+        let mut responses: Vec<Value> = (0..5).map(|_| r("ownership", "helping", "ownership")).collect();
+        responses.push(r("results", "helping", "helping"));
+        assess(app, &below, json!({"complete": true, "responses": responses}));
+        let res = results(app, &org, &below);
+        let c = competency(&res, "Accountability");
+        let want = 0.5 + (0.6 * (6.0 / 7.0 - 0.5) + 0.3 * (1.0 / 3.0 - 0.5)) / 1.1;
+        assert!((c["score"].as_f64().unwrap() - want).abs() < 1e-9 && want < 0.65, "{c}");
+        assert_eq!(c["band"], "moderate", "D2: [0.55, 0.65) is moderate");
+
+        let inventor = person(app, &org, "inventor@example.com", None);
+        assess(
+            app,
+            &inventor,
+            json!({"complete": true, "responses": [
+            r("structure", "creativity", "structure"), r("structure", "creativity", "structure"),
+            r("structure", "helping", "structure"), r("independence", "helping", "independence")]}),
+        );
+        let res = results(app, &org, &inventor);
+        assert_eq!(competency(&res, "Innovation")["score"], json!(0.325));
+        profile(app, &org, "Inventor", &[(INNOVATION, 1.0)]);
+        let m = app.get(&format!("/api/v1/persons/{inventor}/matches"), &org.key);
+        assert_eq!(m.status, 200, "{}", m.text);
+        assert_eq!((&m.json["data"][0]["percentage"], &m.json["data"][0]["category"]), (&json!(33), &json!("low")));
+    }
+);
+
 // ---------------------------------------------------------------------------------------------
 // Consent (spec concept 3; D10, D11, D27)
 // ---------------------------------------------------------------------------------------------

@@ -523,6 +523,19 @@ impl Tx for FakeTx {
             .cloned()
             .collect())
     }
+    fn claim_email(
+        &mut self,
+        id: EmailId,
+        now: OffsetDateTime,
+        lease_until: OffsetDateTime,
+    ) -> BoxFuture<'_, StoreResult<bool>> {
+        let mut done = false;
+        for e in self.s.emails.iter_mut().filter(|e| e.id == id && e.sent_at.is_none() && e.next_attempt_at <= now) {
+            e.next_attempt_at = lease_until;
+            done = true;
+        }
+        ok(done)
+    }
     fn record_email_attempt<'a>(
         &'a mut self,
         id: EmailId,

@@ -493,6 +493,15 @@ pub trait Tx: Send {
     fn insert_email<'a>(&'a mut self, e: &'a EmailRecord) -> BoxFuture<'a, StoreResult<()>>;
     /// Unsent emails due at `now`, oldest first.
     fn due_emails(&mut self, now: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<Vec<EmailRecord>>>;
+    /// Claims an unsent email due at `now` for one sender: moves `next_attempt_at` to
+    /// `lease_until`; true for the one caller that claimed it (concurrent deliverers skip it, so
+    /// each email is sent once; a crashed sender's email is retried after the lease).
+    fn claim_email(
+        &mut self,
+        id: EmailId,
+        now: OffsetDateTime,
+        lease_until: OffsetDateTime,
+    ) -> BoxFuture<'_, StoreResult<bool>>;
     /// Records a send attempt: `Ok` sets `sent_at`; `Err` records the error and the next attempt.
     fn record_email_attempt<'a>(
         &'a mut self,

@@ -757,6 +757,35 @@ fn a_failed_send_keeps_the_invitation_and_is_retried_later() {
 }
 
 #[test]
+fn an_email_claimed_by_another_sender_is_not_sent_twice_and_is_retried_after_the_lease() {
+    // T33: requests and the background job deliver concurrently; an email claimed by one of them
+    // is skipped by the others, and sent again only when its sender never recorded the result.
+    use talent_domain::ports::{Store, Tx};
+    let w = world();
+    w.mailer.fail.store(true, Ordering::SeqCst);
+    let mut input = invite("ada@example.test");
+    input.send_email = true;
+    let v = w.create(input);
+    w.mailer.fail.store(false, Ordering::SeqCst);
+    w.clock.advance(Duration::seconds(61));
+    let email_id = w.store.snapshot().emails[0].id;
+    let now = talent_domain::ports::Clock::now(&*w.clock);
+    let lease = talent_domain::usecases::invitations::EMAIL_LEASE;
+    let claimed = block_on(w.svc.store.write(move |tx: &mut dyn Tx| {
+        Box::pin(async move { Ok::<_, UseCaseError>(tx.claim_email(email_id, now, now + lease).await?) })
+    }))
+    .unwrap();
+    assert!(claimed, "the other sender claims it");
+    assert_eq!(block_on(w.svc.deliver_emails()).unwrap(), 0, "claimed elsewhere: skipped");
+    assert!(w.sent().is_empty());
+    w.clock.advance(lease);
+    assert_eq!(block_on(w.svc.deliver_emails()).unwrap(), 1, "the other sender died: retried after the lease");
+    assert_eq!(w.sent().len(), 1);
+    assert!(w.get(v.invitation.id).invitation.email_sent_at.is_some());
+    assert_eq!(block_on(w.svc.deliver_emails()).unwrap(), 0);
+}
+
+#[test]
 fn one_reminder_goes_out_three_days_after_sending() {
     let w = world();
     let mut input = invite("ada@example.test");

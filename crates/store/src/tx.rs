@@ -1081,6 +1081,28 @@ macro_rules! impl_tx {
                 })
             }
 
+            fn claim_email(
+                &mut self,
+                id: EmailId,
+                now: OffsetDateTime,
+                lease_until: OffsetDateTime,
+            ) -> BoxFuture<'_, StoreResult<bool>> {
+                Box::pin(async move {
+                    // Conditional update: of concurrent claimers exactly one sees a due row.
+                    let n = diesel::update(
+                        emails::table
+                            .find(DbUuid(id.0))
+                            .filter(emails::sent_at.is_null())
+                            .filter(emails::next_attempt_at.le(DbTime(now))),
+                    )
+                    .set(emails::next_attempt_at.eq(DbTime(lease_until)))
+                    .execute(self.conn)
+                    .await
+                    .map_err(db_err)?;
+                    Ok(n == 1)
+                })
+            }
+
             fn record_email_attempt<'a>(
                 &'a mut self,
                 id: EmailId,

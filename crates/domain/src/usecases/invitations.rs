@@ -17,6 +17,9 @@ use time::{Duration, OffsetDateTime};
 pub const DEFAULT_EXPIRY_DAYS: u32 = 14;
 /// One reminder this long after sending while still pending (D21).
 pub const REMINDER_AFTER: Duration = Duration::days(3);
+/// A claimed email is not picked up by another sender for this long (longer than an SMTP send
+/// may take); if its sender dies it is retried afterwards.
+pub const EMAIL_LEASE: Duration = Duration::minutes(5);
 
 /// `POST /invitations` (D18), parsed.
 #[derive(Clone, Debug)]
@@ -591,6 +594,16 @@ impl<S: Store> Services<S> {
             .await?;
         let mut sent = 0;
         for e in due {
+            // Claim first: requests and the background job deliver concurrently (also across
+            // instances); without the claim each of them would send the same email.
+            let (id, lease) = (e.id, now + EMAIL_LEASE);
+            let claimed = self
+                .store
+                .write(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.claim_email(id, now, lease).await?) }))
+                .await?;
+            if !claimed {
+                continue;
+            }
             let out = OutgoingEmail {
                 to: e.to.clone(),
                 subject: e.subject.clone(),
