@@ -17,3 +17,4 @@ mod results;
 mod smoke;
 mod sync;
 mod webhook_resilience;
+mod webhooks;

@@ -255,9 +255,11 @@ impl WebhookSender for UreqSender {
         delivery_id: &'a str,
         event_type: &'a str,
         body: &'a str,
-        now: OffsetDateTime,
+        _now: OffsetDateTime,
     ) -> BoxFuture<'a, SendResult> {
-        let sig = signature_header(secrets, now.unix_timestamp(), body.as_bytes());
+        // `t` is stamped from the real clock, not the service clock: receivers check it against
+        // their own time (spec, Signature step 3), and the sandbox clock (D39) may run days ahead.
+        let sig = signature_header(secrets, OffsetDateTime::now_utc().unix_timestamp(), body.as_bytes());
         let agent = self.agent.clone();
         let (url, delivery_id, event_type, body) =
             (url.to_string(), delivery_id.to_string(), event_type.to_string(), body.to_string());

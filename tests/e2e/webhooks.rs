@@ -1,0 +1,915 @@
+//! Webhooks end to end (spec, Events; D1, D29-D35, D38, D39): the real binary delivers to a real
+//! HTTP receiver on loopback started by each test, on SQLite and on PostgreSQL.
+//!
+//! The binary is started here rather than through `support::spawn`: these tests need
+//! `TALENT_WEBHOOKS_ALLOW_INSECURE` (D35) per server, and `support::Opts`/`Extra` cannot take a new
+//! field without breaking the struct literals of other test modules. The rest of the harness
+//! (`Backend`, `Resp`, `eventually`, `ALL_SCOPES`) is shared.
+
+use crate::support::{eventually, Backend, Resp, ALL_SCOPES};
+use serde_json::{json, Value};
+use std::collections::{HashSet, VecDeque};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use talent_store::testing::TestDb;
+use talent_webhooks::{verify, VerifyError};
+
+/// Bound for every wait: the worker runs every second (D31).
+const WAIT: Duration = Duration::from_secs(10);
+
+// ---------------------------------------------------------------------------------------------
+// The server
+// ---------------------------------------------------------------------------------------------
+
+fn runtime() -> &'static tokio::runtime::Runtime {
+    static RT: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
+    RT.get_or_init(|| tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap())
+}
+
+/// `talent serve` in sandbox mode (D39), with or without the D35 insecure switch.
+struct App {
+    base: String,
+    admin_token: String,
+    child: Child,
+    db: Option<TestDb>,
+    dir: Option<std::path::PathBuf>,
+    agent: ureq::Agent,
+}
+
+impl Drop for App {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        if let Some(db) = self.db.take() {
+            let _ = runtime().block_on(db.drop_db());
+        }
+        if let Some(d) = &self.dir {
+            let _ = std::fs::remove_dir_all(d);
+        }
+    }
+}
+
+fn spawn(backend: Backend, insecure: bool) -> Option<App> {
+    let (db, dir) = match backend {
+        Backend::Sqlite => {
+            let dir = std::env::temp_dir().join(format!("talent-e2e-wh-{}", uuid::Uuid::new_v4().simple()));
+            std::fs::create_dir_all(&dir).unwrap();
+            (TestDb::sqlite(&dir), Some(dir))
+        }
+        Backend::Postgres => match std::env::var("TEST_DATABASE_URL") {
+            Ok(u) if !u.is_empty() => (runtime().block_on(TestDb::postgres(&u)).expect("create test database"), None),
+            _ => {
+                eprintln!("skipped: TEST_DATABASE_URL unset");
+                return None;
+            }
+        },
+    };
+    let admin_token = format!("adm_test_{}", uuid::Uuid::new_v4().simple());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_talent"))
+        .arg("serve")
+        .env("DATABASE_URL", &db.url)
+        .env("TALENT_LISTEN", "127.0.0.1:0")
+        .env("TALENT_ADMIN_TOKEN", &admin_token)
+        .env("TALENT_RATE_LIMIT_MODE", "off")
+        .env("TALENT_DB_POOL_SIZE", "8")
+        .env("TALENT_SANDBOX", "1")
+        .env("TALENT_WEBHOOKS_ALLOW_INSECURE", if insecure { "1" } else { "0" })
+        .env("TALENT_LOG", std::env::var("TALENT_TEST_LOG").unwrap_or_else(|_| "warn".into()))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("start talent");
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if let Some(addr) = line.strip_prefix("Listening on ") {
+                let _ = tx.send(addr.trim().to_string());
+            }
+        }
+    });
+    let base = match rx.recv_timeout(Duration::from_secs(60)) {
+        Ok(b) => b,
+        Err(_) => {
+            let _ = child.kill();
+            panic!("talent did not start within 60 s");
+        }
+    };
+    let agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(60)))
+        .build()
+        .into();
+    Some(App { base, admin_token, child, db: Some(db), dir, agent })
+}
+
+impl App {
+    fn request(&self, method: &str, path: &str, token: &str, body: Option<&Value>) -> Resp {
+        self.request_with(method, path, token, body, &[])
+    }
+    fn request_with(
+        &self,
+        method: &str,
+        path: &str,
+        token: &str,
+        body: Option<&Value>,
+        extra: &[(&str, &str)],
+    ) -> Resp {
+        let mut b = ureq::http::Request::builder()
+            .method(method)
+            .uri(format!("{}{}", self.base, path))
+            .header("Authorization", format!("Bearer {token}"));
+        for (k, v) in extra {
+            b = b.header(*k, *v);
+        }
+        let payload = match body {
+            Some(v) => {
+                b = b.header("Content-Type", "application/json");
+                v.to_string().into_bytes()
+            }
+            None => vec![],
+        };
+        let mut resp = self.agent.run(b.body(payload).unwrap()).unwrap_or_else(|e| panic!("{method} {path}: {e}"));
+        let status = resp.status().as_u16();
+        let headers = resp
+            .headers()
+            .iter()
+            .map(|(k, v)| (k.as_str().to_ascii_lowercase(), v.to_str().unwrap_or("").to_string()))
+            .collect();
+        let text = resp.body_mut().read_to_string().unwrap_or_default();
+        let json = serde_json::from_str(&text).unwrap_or(Value::Null);
+        Resp { status, headers, json, text }
+    }
+    fn get(&self, path: &str, key: &str) -> Resp {
+        self.request("GET", path, key, None)
+    }
+    fn post(&self, path: &str, key: &str, body: &Value) -> Resp {
+        self.request("POST", path, key, Some(body))
+    }
+    fn admin(&self, method: &str, path: &str, body: Option<&Value>) -> Resp {
+        self.request(method, path, &self.admin_token, body)
+    }
+    /// Moves the sandbox clock (D39); the handler also runs the delivery worker.
+    fn advance(&self, secs: i64) {
+        let r = self.admin("POST", "/admin/v1/clock", Some(&json!({"advanceSeconds": secs})));
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+    /// A business organization with an admin user; returns (org id, user id, all-scopes key).
+    fn org(&self) -> (String, String, String) {
+        let o = self.admin(
+            "POST",
+            "/admin/v1/organizations",
+            Some(&json!({"companyName": "Acme", "email": "hr@acme.example", "plan": "business", "subscriptionStatus": "active"})),
+        );
+        assert_eq!(o.status, 201, "{}", o.text);
+        let org = o.json["id"].as_str().unwrap().to_string();
+        let u = self.admin(
+            "POST",
+            &format!("/admin/v1/organizations/{org}/users"),
+            Some(&json!({"email": "admin@acme.example", "role": "admin"})),
+        );
+        assert_eq!(u.status, 201, "{}", u.text);
+        let user = u.json["id"].as_str().unwrap().to_string();
+        let key = self.key(&user, &ALL_SCOPES);
+        (org, user, key)
+    }
+    fn key(&self, user: &str, scopes: &[&str]) -> String {
+        let k = self.admin("POST", &format!("/admin/v1/users/{user}/api-keys"), Some(&json!({"scopes": scopes})));
+        assert_eq!(k.status, 201, "{}", k.text);
+        k.json["key"].as_str().unwrap().to_string()
+    }
+    fn import(&self, key: &str, body: Value) -> Value {
+        let r = self.post("/api/v1/persons", key, &body);
+        assert_eq!(r.status, 201, "{}", r.text);
+        r.json
+    }
+    /// Registers an endpoint for every event; returns (id, secret).
+    fn register(&self, key: &str, url: &str) -> (String, String) {
+        let r = self.post("/api/v1/webhooks", key, &json!({"url": url, "events": ["*"]}));
+        assert_eq!(r.status, 201, "{}", r.text);
+        (r.json["id"].as_str().unwrap().to_string(), r.json["secret"].as_str().unwrap().to_string())
+    }
+    fn deliveries(&self, key: &str, hook: &str, query: &str) -> Resp {
+        let r = self.get(&format!("/api/v1/webhooks/{hook}/deliveries{query}"), key);
+        assert_eq!(r.status, 200, "{}", r.text);
+        r
+    }
+    fn delivery(&self, key: &str, hook: &str, id: &str) -> Value {
+        let r = self.get(&format!("/api/v1/webhooks/{hook}/deliveries/{id}"), key);
+        assert_eq!(r.status, 200, "{}", r.text);
+        r.json
+    }
+}
+
+impl App {
+    /// Waits (bounded) until the delivery records `n` attempts: the receiver sees a request
+    /// before the worker has stored its outcome.
+    fn wait_attempts(&self, key: &str, hook: &str, id: &str, n: u64) -> Value {
+        let ok = eventually(WAIT, || self.delivery(key, hook, id)["attempts"] == json!(n));
+        let d = self.delivery(key, hook, id);
+        assert!(ok, "expected {n} recorded attempts: {d}");
+        d
+    }
+}
+
+macro_rules! webhook_e2e {
+    ($name:ident, insecure = $insecure:expr, |$app:ident| $body:block) => {
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+            fn run($app: &App) $body
+            #[test]
+            fn sqlite() {
+                if let Some(app) = spawn(Backend::Sqlite, $insecure) {
+                    run(&app);
+                }
+            }
+            #[test]
+            fn postgres() {
+                if let Some(app) = spawn(Backend::Postgres, $insecure) {
+                    run(&app);
+                }
+            }
+        }
+    };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The receiver
+// ---------------------------------------------------------------------------------------------
+
+/// One request the receiver got.
+#[derive(Clone, Debug)]
+struct Hit {
+    method: String,
+    path: String,
+    headers: Vec<(String, String)>,
+    body: String,
+    /// Unix seconds (the receiver's real clock) when it arrived.
+    at: i64,
+}
+
+impl Hit {
+    fn header(&self, name: &str) -> &str {
+        self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str()).unwrap_or("")
+    }
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("body is not JSON ({e}): {}", self.body))
+    }
+    fn delivery_id(&self) -> &str {
+        self.header("talent-delivery-id")
+    }
+    fn event(&self) -> &str {
+        self.header("talent-event")
+    }
+}
+
+/// A scripted answer: status and extra headers.
+type Answer = (u16, Vec<(String, String)>);
+
+/// A minimal HTTP/1.1 server on 127.0.0.1: records each request and answers the next scripted
+/// status (200 when the script is empty), always with `Connection: close`.
+struct Receiver {
+    url: String,
+    hits: Arc<Mutex<Vec<Hit>>>,
+    script: Arc<Mutex<VecDeque<Answer>>>,
+}
+
+fn unix_now() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs() as i64
+}
+
+impl Receiver {
+    fn start() -> Receiver {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}/hook", listener.local_addr().unwrap());
+        let hits: Arc<Mutex<Vec<Hit>>> = Arc::default();
+        let script: Arc<Mutex<VecDeque<Answer>>> = Arc::default();
+        let (h, s) = (hits.clone(), script.clone());
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(mut stream) = stream else { continue };
+                let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
+                let Ok(clone) = stream.try_clone() else { continue };
+                let mut reader = BufReader::new(clone);
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                    continue;
+                }
+                let mut parts = line.split_whitespace();
+                let method = parts.next().unwrap_or("").to_string();
+                let path = parts.next().unwrap_or("").to_string();
+                let mut headers = Vec::new();
+                let mut len = 0usize;
+                loop {
+                    line.clear();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                        break;
+                    }
+                    let l = line.trim_end();
+                    if l.is_empty() {
+                        break;
+                    }
+                    if let Some((k, v)) = l.split_once(':') {
+                        let (k, v) = (k.trim().to_string(), v.trim().to_string());
+                        if k.eq_ignore_ascii_case("content-length") {
+                            len = v.parse().unwrap_or(0);
+                        }
+                        headers.push((k, v));
+                    }
+                }
+                let mut body = vec![0u8; len];
+                let _ = reader.read_exact(&mut body);
+                let body = String::from_utf8_lossy(&body).into_owned();
+                h.lock().unwrap().push(Hit { method, path, headers, body, at: unix_now() });
+                let (status, extra) = s.lock().unwrap().pop_front().unwrap_or((200, vec![]));
+                let mut resp = format!("HTTP/1.1 {status} Scripted\r\nContent-Type: text/plain\r\n");
+                for (k, v) in extra {
+                    resp.push_str(&format!("{k}: {v}\r\n"));
+                }
+                let text = format!("answer {status}");
+                resp.push_str(&format!("Content-Length: {}\r\nConnection: close\r\n\r\n{text}", text.len()));
+                let _ = stream.write_all(resp.as_bytes());
+                let _ = stream.flush();
+            }
+        });
+        Receiver { url, hits, script }
+    }
+    fn answer(&self, statuses: &[u16]) {
+        self.script.lock().unwrap().extend(statuses.iter().map(|s| (*s, vec![])));
+    }
+    fn answer_with(&self, status: u16, headers: &[(&str, &str)], times: usize) {
+        let h: Vec<(String, String)> = headers.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        self.script.lock().unwrap().extend((0..times).map(|_| (status, h.clone())));
+    }
+    fn hits(&self) -> Vec<Hit> {
+        self.hits.lock().unwrap().clone()
+    }
+    fn count(&self) -> usize {
+        self.hits.lock().unwrap().len()
+    }
+    /// Waits (bounded) until at least `n` requests arrived; returns them all.
+    fn wait_for(&self, n: usize) -> Vec<Hit> {
+        let ok = eventually(WAIT, || self.count() >= n);
+        let hits = self.hits();
+        assert!(ok, "expected {n} requests within {WAIT:?}, got {}: {:?}", hits.len(), types(&hits));
+        hits
+    }
+    /// Waits (bounded) for a request with this event type.
+    fn wait_event(&self, t: &str) -> Hit {
+        let ok = eventually(WAIT, || self.hits().iter().any(|h| h.event() == t));
+        let hits = self.hits();
+        assert!(ok, "no {t} within {WAIT:?}; got {:?}", types(&hits));
+        hits.into_iter().find(|h| h.event() == t).unwrap()
+    }
+}
+
+fn types(hits: &[Hit]) -> Vec<String> {
+    hits.iter().map(|h| h.event().to_string()).collect()
+}
+
+fn keys(v: &Value) -> Vec<String> {
+    let mut k: Vec<String> = v.as_object().unwrap_or_else(|| panic!("not an object: {v}")).keys().cloned().collect();
+    k.sort();
+    k
+}
+
+/// The checks every delivered request must pass (spec, Events; D1, D30, D31, D34): POST, JSON,
+/// the `Talent-*` headers, the envelope with exactly five fields whose `id` is the delivery id,
+/// and a signature that verifies with `secret` at the receiver's own clock.
+fn assert_delivery(h: &Hit, secret: &str) -> Value {
+    assert_eq!(h.method, "POST");
+    assert_eq!(h.path, "/hook");
+    assert!(h.header("content-type").starts_with("application/json"), "{:?}", h.headers);
+    let env = h.json();
+    assert_eq!(keys(&env), ["apiVersion", "createdAt", "data", "id", "type"], "envelope of {}", h.body);
+    assert_eq!(env["apiVersion"], "v1");
+    assert_eq!(env["type"], h.event(), "Talent-Event = envelope type");
+    assert_eq!(env["id"], h.delivery_id(), "Talent-Delivery-Id = envelope id");
+    assert!(uuid::Uuid::parse_str(h.delivery_id()).is_ok(), "delivery id {:?}", h.delivery_id());
+    assert!(
+        time::OffsetDateTime::parse(env["createdAt"].as_str().unwrap(), &time::format_description::well_known::Rfc3339)
+            .is_ok(),
+        "createdAt {}",
+        env["createdAt"]
+    );
+    assert!(env["data"].is_object());
+    let sig = h.header("talent-signature");
+    assert!(sig.starts_with("t="), "Talent-Signature {sig:?}");
+    assert_eq!(
+        verify(secret, sig, h.body.as_bytes(), h.at),
+        Ok(()),
+        "signature of {} {} at receiver time {}: {sig}",
+        h.event(),
+        h.delivery_id(),
+        h.at
+    );
+    env
+}
+
+fn is_base64url(s: &str) -> bool {
+    s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+// ---------------------------------------------------------------------------------------------
+// Registration and every event type (D29, D30, D33, D34)
+// ---------------------------------------------------------------------------------------------
+
+webhook_e2e!(every_event_type_arrives_signed_with_the_envelope_and_headers, insecure = true, |app| {
+    let (_org, _user, key) = app.org();
+    let rx = Receiver::start();
+
+    // D29/D30: 201 with exactly these fields; the secret is whsec_ + 32 bytes base64url.
+    let r = app.post("/api/v1/webhooks", &key, &json!({"url": rx.url, "events": ["*"]}));
+    assert_eq!(r.status, 201, "{}", r.text);
+    assert_eq!(
+        keys(&r.json),
+        ["createdAt", "description", "enabled", "events", "id", "secret", "updatedAt", "url"],
+        "{}",
+        r.text
+    );
+    assert_eq!(r.json["url"], json!(rx.url));
+    assert_eq!(r.json["events"], json!(["*"]));
+    assert_eq!(r.json["enabled"], json!(true));
+    assert_eq!(r.json["description"], Value::Null);
+    let hook = r.json["id"].as_str().unwrap().to_string();
+    let secret = r.json["secret"].as_str().unwrap().to_string();
+    let body = secret.strip_prefix("whsec_").expect("whsec_ prefix");
+    assert_eq!(body.len(), 43, "32 bytes base64url without padding: {secret}");
+    assert!(is_base64url(body), "{secret}");
+    // The secret is shown once: reads do not carry it.
+    let g = app.get(&format!("/api/v1/webhooks/{hook}"), &key);
+    assert_eq!(g.status, 200, "{}", g.text);
+    assert!(g.json.get("secret").is_none(), "{}", g.text);
+
+    // person.created (import).
+    let p = app.import(&key, json!({"email": "ann@example.com", "externalId": "ext-ann"}));
+    let pid = p["id"].as_str().unwrap().to_string();
+    let h = rx.wait_event("person.created");
+    let env = assert_delivery(&h, &secret);
+    assert_eq!(env["data"]["id"], json!(pid), "D34: the Person object");
+    assert_eq!(env["data"]["email"], "ann@example.com");
+
+    // assessment.completed (D34: exactly the specified fields).
+    let a =
+        app.admin("POST", &format!("/admin/v1/persons/{pid}/assessments"), Some(&json!({"complete": true, "seed": 1})));
+    assert_eq!(a.status, 200, "{}", a.text);
+    let h = rx.wait_event("assessment.completed");
+    let env = assert_delivery(&h, &secret);
+    assert_eq!(keys(&env["data"]), ["assessmentId", "completedAt", "email", "externalId", "personId"]);
+    assert_eq!(env["data"]["personId"], json!(pid));
+    assert_eq!(env["data"]["email"], "ann@example.com");
+    assert_eq!(env["data"]["externalId"], "ext-ann");
+    assert_eq!(env["data"]["assessmentId"], a.json["id"]);
+
+    // person.archived (DELETE).
+    let d = app.request("DELETE", &format!("/api/v1/persons/{pid}"), &key, None);
+    assert_eq!(d.status, 200, "{}", d.text);
+    let env = assert_delivery(&rx.wait_event("person.archived"), &secret);
+    assert_eq!(env["data"]["id"], json!(pid));
+    assert!(env["data"]["archivedAt"].is_string(), "{}", env["data"]);
+
+    // invitation.revoked.
+    let i = app.post("/api/v1/invitations", &key, &json!({"email": "rev@example.com", "sendEmail": false}));
+    assert_eq!(i.status, 201, "{}", i.text);
+    let iid = i.json["id"].as_str().unwrap().to_string();
+    let rv = app.post(&format!("/api/v1/invitations/{iid}/revoke"), &key, &json!({}));
+    assert_eq!(rv.status, 200, "{}", rv.text);
+    let env = assert_delivery(&rx.wait_event("invitation.revoked"), &secret);
+    assert_eq!(env["data"]["id"], json!(iid), "D34: the Invitation object");
+    assert_eq!(env["data"]["status"], "revoked");
+
+    // invitation.accepted + person.joined.
+    let i = app.post("/api/v1/invitations", &key, &json!({"email": "join@example.com", "sendEmail": false}));
+    assert_eq!(i.status, 201, "{}", i.text);
+    let iid = i.json["id"].as_str().unwrap().to_string();
+    let acc = app.admin("POST", &format!("/admin/v1/invitations/{iid}/accept"), Some(&json!({})));
+    assert_eq!(acc.status, 200, "{}", acc.text);
+    let env = assert_delivery(&rx.wait_event("invitation.accepted"), &secret);
+    assert_eq!(env["data"]["id"], json!(iid));
+    assert_eq!(env["data"]["status"], "accepted");
+    let env = assert_delivery(&rx.wait_event("person.joined"), &secret);
+    assert_eq!(env["data"]["id"], acc.json["person"]["id"]);
+    assert_eq!(env["data"]["email"], "join@example.com");
+
+    // invitation.expired: the sandbox clock passes the default 14 days (D21, D39).
+    let i = app.post("/api/v1/invitations", &key, &json!({"email": "late@example.com", "sendEmail": false}));
+    assert_eq!(i.status, 201, "{}", i.text);
+    let iid = i.json["id"].as_str().unwrap().to_string();
+    app.advance(1_300_000);
+    // The signature's `t` must still be current for the receiver (spec, Signature step 3), even
+    // though the service's sandbox clock moved 15 days ahead.
+    let env = assert_delivery(&rx.wait_event("invitation.expired"), &secret);
+    assert_eq!(env["data"]["id"], json!(iid));
+    assert_eq!(env["data"]["status"], "expired");
+
+    // ping (D33): answered synchronously with the receiver's response.
+    let before = rx.count();
+    let t = app.request("POST", &format!("/api/v1/webhooks/{hook}/test"), &key, None);
+    assert_eq!(t.status, 200, "{}", t.text);
+    assert_eq!(keys(&t.json), ["deliveryId", "durationMs", "error", "responseBody", "responseStatus", "success"]);
+    assert_eq!(t.json["success"], json!(true));
+    assert_eq!(t.json["responseStatus"], json!(200));
+    assert_eq!(t.json["responseBody"], "answer 200");
+    assert_eq!(t.json["error"], Value::Null);
+    assert!(t.json["durationMs"].is_u64());
+    let hits = rx.hits();
+    assert_eq!(hits.len(), before + 1, "the ping arrived before /test answered, and only it");
+    let ping = hits.last().unwrap();
+    assert_eq!(ping.event(), "ping");
+    let env = assert_delivery(ping, &secret);
+    assert_eq!(env["id"], t.json["deliveryId"]);
+    assert_eq!(env["data"], json!({"webhookId": hook}));
+
+    // Every event type arrived, each exactly once (one endpoint: one delivery per event).
+    std::thread::sleep(Duration::from_millis(1500));
+    let hits = rx.hits();
+    let mut got = types(&hits);
+    got.sort();
+    assert_eq!(
+        got,
+        [
+            "assessment.completed",
+            "invitation.accepted",
+            "invitation.expired",
+            "invitation.revoked",
+            "person.archived",
+            "person.created",
+            "person.joined",
+            "ping"
+        ]
+    );
+    let ids: HashSet<&str> = hits.iter().map(|h| h.delivery_id()).collect();
+    assert_eq!(ids.len(), hits.len(), "one delivery id per delivery");
+});
+
+// ---------------------------------------------------------------------------------------------
+// Retries (D31) on the sandbox clock (D39)
+// ---------------------------------------------------------------------------------------------
+
+webhook_e2e!(answers_500_500_200_give_three_attempts_with_one_delivery_id, insecure = true, |app| {
+    let (_org, _user, key) = app.org();
+    let rx = Receiver::start();
+    let (hook, secret) = app.register(&key, &rx.url);
+    rx.answer(&[500, 500]);
+    app.import(&key, json!({"email": "ann@example.com"}));
+    let first = rx.wait_for(1);
+    let id = first[0].delivery_id().to_string();
+    // No retry before the first delay, although the worker runs every second.
+    std::thread::sleep(Duration::from_millis(2500));
+    assert_eq!(rx.count(), 1, "retried before 1 minute");
+    let d = app.wait_attempts(&key, &hook, &id, 1);
+    assert_eq!(d["status"], "pending");
+    assert_eq!(d["attempts"], 1);
+    assert_eq!(d["lastResponseStatus"], 500);
+    assert_eq!(d["lastError"], "non-2xx status 500");
+    assert!(d["nextAttemptAt"].is_string());
+
+    app.advance(61);
+    rx.wait_for(2);
+    app.advance(301);
+    let hits = rx.wait_for(3);
+    app.wait_attempts(&key, &hook, &id, 3);
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(rx.count(), 3, "exactly 3 attempts");
+    for h in &hits {
+        assert_eq!(h.delivery_id(), id, "the id stays the same across retries");
+        assert_eq!(h.body, hits[0].body, "the same envelope every time");
+        assert_delivery(h, &secret);
+    }
+    let d = app.delivery(&key, &hook, &id);
+    assert_eq!(d["status"], "succeeded");
+    assert_eq!(d["attempts"], 3);
+    assert_eq!(d["lastResponseStatus"], 200);
+    assert_eq!(d["lastError"], Value::Null);
+    assert_eq!(d["nextAttemptAt"], Value::Null);
+    let log: Vec<Value> = d["attemptLog"].as_array().unwrap().iter().map(|a| a["responseStatus"].clone()).collect();
+    assert_eq!(log, [json!(500), json!(500), json!(200)]);
+
+    // D38: /test is never idempotent: the same Idempotency-Key sends a second ping.
+    let idem = [("Idempotency-Key", "ping-1")];
+    let path = format!("/api/v1/webhooks/{hook}/test");
+    let t1 = app.request_with("POST", &path, &key, None, &idem);
+    let t2 = app.request_with("POST", &path, &key, None, &idem);
+    assert_eq!((t1.status, t2.status), (200, 200), "{} {}", t1.text, t2.text);
+    assert_eq!(t2.header("idempotency-replayed"), None);
+    assert_ne!(t1.json["deliveryId"], t2.json["deliveryId"]);
+    assert_eq!(rx.count(), 5, "two pings sent");
+    // ... while POST /webhooks honours it: one endpoint, the same answer replayed.
+    let body = json!({"url": rx.url, "events": ["person.archived"]});
+    let idem = [("Idempotency-Key", "hook-1")];
+    let c1 = app.request_with("POST", "/api/v1/webhooks", &key, Some(&body), &idem);
+    let c2 = app.request_with("POST", "/api/v1/webhooks", &key, Some(&body), &idem);
+    assert_eq!((c1.status, c2.status), (201, 201), "{} {}", c1.text, c2.text);
+    assert_eq!(c2.header("idempotency-replayed"), Some("true"));
+    assert_eq!(c1.json, c2.json);
+    assert_eq!(app.get("/api/v1/webhooks", &key).json["data"].as_array().unwrap().len(), 2);
+});
+
+webhook_e2e!(five_failed_deliveries_disable_the_endpoint_and_reenabling_releases_held_ones, insecure = true, |app| {
+    let (_org, _user, key) = app.org();
+    let rx = Receiver::start();
+    let (hook, secret) = app.register(&key, &rx.url);
+    rx.answer(&[500; 25]);
+    for i in 0..5 {
+        app.import(&key, json!({"email": format!("p{i}@example.com")}));
+    }
+    rx.wait_for(5);
+    for (n, secs) in [(10, 61), (15, 301), (20, 1_801), (25, 7_201)] {
+        app.advance(secs);
+        rx.wait_for(n);
+    }
+    assert!(
+        eventually(WAIT, || app.get(&format!("/api/v1/webhooks/{hook}"), &key).json["enabled"] == json!(false)),
+        "5 failed deliveries in a row disable the endpoint"
+    );
+    assert_eq!(app.deliveries(&key, &hook, "?status=failed").json["data"].as_array().unwrap().len(), 5);
+    let mails = app.admin("GET", "/admin/v1/emails?to=admin@acme.example", None);
+    assert_eq!(mails.status, 200, "{}", mails.text);
+    let disabled: Vec<&Value> = mails.json["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["subject"].as_str().unwrap_or("").contains("webhook endpoint disabled"))
+        .collect();
+    assert_eq!(disabled.len(), 1, "{}", mails.text);
+    assert!(disabled[0]["body"].as_str().unwrap().contains(&hook));
+
+    // Held while disabled: the event is recorded but not sent, however far the clock moves.
+    app.import(&key, json!({"email": "held@example.com"}));
+    app.advance(3_600);
+    std::thread::sleep(Duration::from_millis(2_000));
+    assert_eq!(rx.count(), 25, "nothing goes to a disabled endpoint");
+    let pending = app.deliveries(&key, &hook, "?status=pending");
+    let held = pending.json["data"].as_array().unwrap();
+    assert_eq!(held.len(), 1, "{}", pending.text);
+    assert_eq!(held[0]["attempts"], 0);
+    let held_id = held[0]["id"].as_str().unwrap().to_string();
+
+    // Re-enabling lets it go.
+    let r = app.request("PATCH", &format!("/api/v1/webhooks/{hook}"), &key, Some(&json!({"enabled": true})));
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json["enabled"], json!(true));
+    let hits = rx.wait_for(26);
+    assert_eq!(hits[25].delivery_id(), held_id);
+    let env = assert_delivery(&hits[25], &secret);
+    assert_eq!(env["data"]["email"], "held@example.com");
+    assert!(eventually(WAIT, || app.delivery(&key, &hook, &held_id)["status"] == "succeeded"));
+});
+
+webhook_e2e!(redirects_are_not_followed_then_failed_after_the_last_retry_then_redelivered, insecure = true, |app| {
+    let (_org, _user, key) = app.org();
+    let rx = Receiver::start();
+    let other = Receiver::start();
+    let (hook, secret) = app.register(&key, &rx.url);
+    rx.answer_with(308, &[("Location", &other.url)], 5);
+    app.import(&key, json!({"email": "ann@example.com"}));
+    let id = rx.wait_for(1)[0].delivery_id().to_string();
+    let d = app.wait_attempts(&key, &hook, &id, 1);
+    assert_eq!(d["status"], "pending", "a 3xx is a failure (D31)");
+    assert_eq!(d["lastResponseStatus"], 308);
+    // 1 min, 5 min, 30 min, 2 h (D31), one attempt after each.
+    for (n, secs) in [(2, 61), (3, 301), (4, 1_801)] {
+        app.advance(secs);
+        rx.wait_for(n);
+        let d = app.wait_attempts(&key, &hook, &id, n as u64);
+        assert_eq!(d["status"], "pending", "after attempt {n}");
+    }
+    app.advance(7_201);
+    rx.wait_for(5);
+    assert!(eventually(WAIT, || app.delivery(&key, &hook, &id)["status"] == "failed"));
+    let failed = app.deliveries(&key, &hook, "?status=failed");
+    let items = failed.json["data"].as_array().unwrap();
+    assert_eq!(items.len(), 1, "{}", failed.text);
+    assert_eq!(items[0]["id"], json!(id));
+    assert_eq!(items[0]["attempts"], 5);
+    assert_eq!(items[0]["nextAttemptAt"], Value::Null);
+    assert_eq!(app.deliveries(&key, &hook, "?status=pending").json["data"], json!([]));
+    // No sixth attempt, however far the clock moves; the redirect target was never called.
+    app.advance(86_400);
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(rx.count(), 5);
+    assert_eq!(other.count(), 0, "redirects are never followed (D31)");
+    assert!(rx.hits().iter().all(|h| h.delivery_id() == id));
+
+    // Redeliver: 202, the same delivery (same id) goes out again.
+    let r = app.post(&format!("/api/v1/webhooks/{hook}/deliveries/{id}/redeliver"), &key, &json!({}));
+    assert_eq!(r.status, 202, "{}", r.text);
+    assert_eq!(r.json["id"], json!(id));
+    assert_eq!(r.json["status"], "pending");
+    let hits = rx.wait_for(6);
+    assert_eq!(hits[5].delivery_id(), id);
+    assert_eq!(hits[5].body, hits[0].body);
+    assert_delivery(&hits[5], &secret);
+    assert!(eventually(WAIT, || app.delivery(&key, &hook, &id)["status"] == "succeeded"));
+    let d = app.delivery(&key, &hook, &id);
+    assert_eq!(d["attemptLog"].as_array().unwrap().len(), 6);
+    assert_eq!(other.count(), 0);
+    // Unknown delivery: 404.
+    let nf =
+        app.post(&format!("/api/v1/webhooks/{hook}/deliveries/{}/redeliver", uuid::Uuid::now_v7()), &key, &json!({}));
+    nf.assert_error(404, "not_found");
+});
+
+// ---------------------------------------------------------------------------------------------
+// Rotation, the deliveries list and detail (D29, D32, D36)
+// ---------------------------------------------------------------------------------------------
+
+webhook_e2e!(rotation_signs_with_both_secrets_and_deliveries_page_newest_first, insecure = true, |app| {
+    let (_org, _user, key) = app.org();
+    let rx = Receiver::start();
+    let (hook, old) = app.register(&key, &rx.url);
+    let r = app.post(&format!("/api/v1/webhooks/{hook}/rotate-secret"), &key, &json!({}));
+    assert_eq!(r.status, 200, "{}", r.text);
+    let new = r.json["secret"].as_str().unwrap().to_string();
+    assert!(new.starts_with("whsec_") && new.len() == 49, "{new}");
+    assert_ne!(new, old);
+    app.import(&key, json!({"email": "p0@example.com"}));
+    let h = &rx.wait_for(1)[0];
+    assert_delivery(h, &new);
+    assert_delivery(h, &old);
+    assert_eq!(
+        verify("whsec_someone_else", h.header("talent-signature"), h.body.as_bytes(), h.at),
+        Err(VerifyError::Mismatch),
+        "the check is not vacuous"
+    );
+    // Only the new secret after the 24 h overlap.
+    app.advance(24 * 3600 + 60);
+    app.import(&key, json!({"email": "p1@example.com"}));
+    let h = &rx.wait_for(2)[1];
+    assert_delivery(h, &new);
+    assert_eq!(verify(&old, h.header("talent-signature"), h.body.as_bytes(), h.at), Err(VerifyError::Mismatch));
+
+    // Five deliveries in all: pages of two, newest first, D32 fields.
+    for i in 2..5 {
+        app.import(&key, json!({"email": format!("p{i}@example.com")}));
+    }
+    let hits = rx.wait_for(5);
+    let sent: Vec<String> = hits.iter().map(|h| h.delivery_id().to_string()).collect();
+    for id in &sent {
+        app.wait_attempts(&key, &hook, id, 1);
+    }
+    let mut seen = Vec::new();
+    let mut query = "?limit=2".to_string();
+    let mut pages = 0;
+    loop {
+        let page = app.deliveries(&key, &hook, &query);
+        pages += 1;
+        for d in page.json["data"].as_array().unwrap() {
+            assert_eq!(
+                keys(d),
+                [
+                    "attempts",
+                    "createdAt",
+                    "id",
+                    "lastAttemptAt",
+                    "lastError",
+                    "lastResponseStatus",
+                    "nextAttemptAt",
+                    "status",
+                    "type"
+                ]
+            );
+            assert_eq!(d["type"], "person.created");
+            assert_eq!(d["status"], "succeeded");
+            seen.push(d["id"].as_str().unwrap().to_string());
+        }
+        match page.json["pagination"]["nextCursor"].as_str() {
+            Some(c) => {
+                assert_eq!(page.json["pagination"]["hasMore"], json!(true));
+                query = format!("?limit=2&cursor={c}");
+            }
+            None => {
+                assert_eq!(page.json["pagination"]["hasMore"], json!(false));
+                break;
+            }
+        }
+        assert!(pages < 10, "pagination does not end");
+    }
+    assert_eq!(pages, 3);
+    let mut newest_first = sent.clone();
+    newest_first.reverse();
+    assert_eq!(seen, newest_first, "newest first, each once");
+    // A cursor is bound to its filters; bad limits and cursors are 400 (D36).
+    let p1 = app.deliveries(&key, &hook, "?limit=2");
+    let c = p1.json["pagination"]["nextCursor"].as_str().unwrap().to_string();
+    app.get(&format!("/api/v1/webhooks/{hook}/deliveries?status=failed&cursor={c}"), &key)
+        .assert_error(400, "validation_error");
+    app.get(&format!("/api/v1/webhooks/{hook}/deliveries?cursor=x{c}"), &key).assert_error(400, "validation_error");
+    app.get(&format!("/api/v1/webhooks/{hook}/deliveries?limit=0"), &key).assert_error(400, "validation_error");
+    app.get(&format!("/api/v1/webhooks/{hook}/deliveries?status=done"), &key).assert_error(400, "validation_error");
+
+    // Detail: the record plus its attempt log.
+    let d = app.delivery(&key, &hook, &sent[0]);
+    assert_eq!(d["id"], json!(sent[0]));
+    assert_eq!(d["attempts"], 1);
+    let log = d["attemptLog"].as_array().unwrap();
+    assert_eq!(log.len(), 1);
+    assert_eq!(keys(&log[0]), ["attemptedAt", "durationMs", "error", "responseBody", "responseStatus"]);
+    assert_eq!(log[0]["responseStatus"], 200);
+    assert_eq!(log[0]["error"], Value::Null);
+    assert_eq!(log[0]["responseBody"], "answer 200");
+    app.get(&format!("/api/v1/webhooks/{hook}/deliveries/{}", uuid::Uuid::now_v7()), &key)
+        .assert_error(404, "not_found");
+});
+
+// ---------------------------------------------------------------------------------------------
+// SSRF (D35), scope (D29) and the endpoint limit (D29)
+// ---------------------------------------------------------------------------------------------
+
+webhook_e2e!(urls_scope_and_the_endpoint_limit_are_enforced, insecure = false, |app| {
+    let (_org, user, key) = app.org();
+    for url in [
+        "http://hooks.example.com/x",
+        "https://127.0.0.1/",
+        "https://10.0.0.1/",
+        "https://169.254.169.254/",
+        "https://[::1]/",
+        "https://localhost/hook",
+        "https://192.168.1.20:8443/hook",
+        "https://[::ffff:127.0.0.1]/",
+        "ftp://hooks.example.com/",
+    ] {
+        let r = app.post("/api/v1/webhooks", &key, &json!({"url": url, "events": ["*"]}));
+        r.assert_error(400, "validation_error");
+        let fields = r.json["details"]["fields"].as_array().unwrap_or_else(|| panic!("{}", r.text));
+        assert_eq!(fields.len(), 1, "{}", r.text);
+        assert_eq!(fields[0]["field"], "url", "{url}: {}", r.text);
+    }
+    // PATCH to a refused URL is refused the same way.
+    let ok = app.post(
+        "/api/v1/webhooks",
+        &key,
+        &json!({"url": "https://hooks.example.com/0", "events": ["person.created"]}),
+    );
+    assert_eq!(ok.status, 201, "{}", ok.text);
+    let hook = ok.json["id"].as_str().unwrap().to_string();
+    let p = app.request("PATCH", &format!("/api/v1/webhooks/{hook}"), &key, Some(&json!({"url": "https://10.1.2.3/"})));
+    p.assert_error(400, "validation_error");
+    assert_eq!(p.json["details"]["fields"][0]["field"], "url");
+    assert_eq!(app.get(&format!("/api/v1/webhooks/{hook}"), &key).json["url"], "https://hooks.example.com/0");
+
+    // Addresses that only resolve to loopback pass registration but are refused at connect time
+    // (D35: checked on the resolved address); nothing reaches the receiver.
+    let rx = Receiver::start();
+    let port = rx.url.trim_start_matches("http://127.0.0.1:").trim_end_matches("/hook").to_string();
+    for url in [format!("https://127.1:{port}/hook"), format!("https://2130706433:{port}/hook")] {
+        let r = app.post("/api/v1/webhooks", &key, &json!({"url": url, "events": ["*"]}));
+        assert_eq!(r.status, 201, "{}", r.text);
+        let id = r.json["id"].as_str().unwrap().to_string();
+        let t = app.request("POST", &format!("/api/v1/webhooks/{id}/test"), &key, None);
+        assert_eq!(t.status, 200, "{}", t.text);
+        assert_eq!(t.json["success"], json!(false), "{}", t.text);
+        assert_eq!(t.json["responseStatus"], Value::Null, "{}", t.text);
+        assert!(t.json["error"].as_str().unwrap_or("").contains("forbidden"), "{}", t.text);
+        let del = app.request("DELETE", &format!("/api/v1/webhooks/{id}"), &key, None);
+        assert_eq!(del.status, 204, "{}", del.text);
+    }
+    assert_eq!(rx.count(), 0, "a refused address is never connected to");
+
+    // Another organization's key sees none of it: 404 (D29).
+    let (_o2, _u2, key2) = app.org();
+    assert_eq!(app.get("/api/v1/webhooks", &key2).json["data"], json!([]));
+    app.get(&format!("/api/v1/webhooks/{hook}"), &key2).assert_error(404, "not_found");
+    app.get(&format!("/api/v1/webhooks/{hook}/deliveries"), &key2).assert_error(404, "not_found");
+    app.request("PATCH", &format!("/api/v1/webhooks/{hook}"), &key2, Some(&json!({"enabled": false})))
+        .assert_error(404, "not_found");
+    app.post(&format!("/api/v1/webhooks/{hook}/rotate-secret"), &key2, &json!({})).assert_error(404, "not_found");
+    app.request("POST", &format!("/api/v1/webhooks/{hook}/test"), &key2, None).assert_error(404, "not_found");
+    app.request("DELETE", &format!("/api/v1/webhooks/{hook}"), &key2, None).assert_error(404, "not_found");
+    assert_eq!(app.get(&format!("/api/v1/webhooks/{hook}"), &key).json["enabled"], json!(true));
+
+    // A key without webhooks:manage: 403 insufficient_scope on every webhook route.
+    let other: Vec<&str> = ALL_SCOPES.iter().copied().filter(|s| *s != "webhooks:manage").collect();
+    let weak = app.key(&user, &other);
+    app.post("/api/v1/webhooks", &weak, &json!({"url": "https://hooks.example.com/w", "events": ["*"]}))
+        .assert_error(403, "insufficient_scope");
+    app.get("/api/v1/webhooks", &weak).assert_error(403, "insufficient_scope");
+    app.get(&format!("/api/v1/webhooks/{hook}/deliveries"), &weak).assert_error(403, "insufficient_scope");
+    app.request("POST", &format!("/api/v1/webhooks/{hook}/test"), &weak, None).assert_error(403, "insufficient_scope");
+    app.post(&format!("/api/v1/webhooks/{hook}/rotate-secret"), &weak, &json!({}))
+        .assert_error(403, "insufficient_scope");
+
+    // Ten endpoints per organization; the 11th is 409 conflict.
+    for i in 1..10 {
+        let r = app.post(
+            "/api/v1/webhooks",
+            &key,
+            &json!({"url": format!("https://hooks.example.com/{i}"), "events": ["*"]}),
+        );
+        assert_eq!(r.status, 201, "endpoint {i}: {}", r.text);
+    }
+    let r = app.post("/api/v1/webhooks", &key, &json!({"url": "https://hooks.example.com/10", "events": ["*"]}));
+    r.assert_error(409, "conflict");
+    let list = app.get("/api/v1/webhooks", &key);
+    assert_eq!(list.status, 200, "{}", list.text);
+    assert_eq!(list.json["data"].as_array().unwrap().len(), 10);
+    // Deleting one frees a place.
+    let del = app.request("DELETE", &format!("/api/v1/webhooks/{hook}"), &key, None);
+    assert_eq!(del.status, 204, "{}", del.text);
+    let r = app.post("/api/v1/webhooks", &key, &json!({"url": "https://hooks.example.com/10", "events": ["*"]}));
+    assert_eq!(r.status, 201, "{}", r.text);
+});
