@@ -194,6 +194,8 @@ impl UreqSender {
         let config = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .max_redirects(0)
+            // Never through a proxy from the environment: the SSRF filter must see the target.
+            .proxy(None)
             .timeout_global(Some(Duration::from_secs(10)))
             .user_agent("Talent-Webhooks/1")
             .build();
