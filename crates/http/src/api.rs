@@ -1,7 +1,7 @@
 //! The public API `/api/v1` (spec, Endpoints): `/me`, `/organization`, `/persons`.
 
 use crate::auth::authorize;
-use crate::body::{double_option, parse_json, parse_query, read_body, validation_fields};
+use crate::body::{double_option, page_limit, parse_json, parse_query, read_body, validation_fields};
 use crate::error::ApiError;
 use crate::idempotency::{idempotent, Reply};
 use crate::state::ApiState;
@@ -305,16 +305,7 @@ pub async fn list_persons<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequ
                 .ok_or_else(|| "must be an ISO 8601 date-time such as 2026-01-31T12:00:00Z".to_string()),
         );
     }
-    let limit = match get("limit") {
-        None => 25,
-        Some(v) => match v.parse::<u32>() {
-            Ok(n) if (1..=100).contains(&n) => n,
-            _ => {
-                errs.push("limit", "must be an integer from 1 to 100");
-                25
-            }
-        },
-    };
+    let limit = page_limit(get("limit"), &mut errs);
     errs.into_result()?;
     // The canonical filter string binds a cursor to its filters (D36); limit may change.
     let filters: String = pairs

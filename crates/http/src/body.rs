@@ -155,6 +155,21 @@ pub fn parse_query(req: &HttpRequest, allowed: &[&str]) -> Result<Vec<(String, S
     Ok(pairs)
 }
 
+/// `limit` of a list (D36): an integer from 1 to 100, default 25; out of range is a
+/// `validation_error` on `limit` (never clamped).
+pub fn page_limit(v: Option<&str>, errs: &mut FieldErrors) -> u32 {
+    match v {
+        None => 25,
+        Some(v) => match v.parse::<u32>() {
+            Ok(n) if (1..=100).contains(&n) => n,
+            _ => {
+                errs.push("limit", "must be an integer from 1 to 100");
+                25
+            }
+        },
+    }
+}
+
 /// Deserializes a field that may be absent (`None`), null (`Some(None)`) or a value.
 pub fn double_option<'de, T, D>(de: D) -> Result<Option<Option<T>>, D::Error>
 where

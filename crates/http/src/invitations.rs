@@ -2,7 +2,7 @@
 
 use crate::api::path_id;
 use crate::auth::authorize;
-use crate::body::{parse_json, parse_query, read_body, validation_fields};
+use crate::body::{page_limit, parse_json, parse_query, read_body, validation_fields};
 use crate::error::ApiError;
 use crate::idempotency::{idempotent, Reply};
 use crate::state::ApiState;
@@ -152,16 +152,7 @@ pub async fn list<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequest) -> 
                 .ok_or_else(|| "must be an ISO 8601 date-time such as 2026-01-31T12:00:00Z".to_string()),
         );
     }
-    let limit = match get("limit") {
-        None => 25,
-        Some(v) => match v.parse::<u32>() {
-            Ok(n) if (1..=100).contains(&n) => n,
-            _ => {
-                errs.push("limit", "must be an integer from 1 to 100");
-                25
-            }
-        },
-    };
+    let limit = page_limit(get("limit"), &mut errs);
     errs.into_result()?;
     let mut sorted: Vec<String> =
         pairs.iter().filter(|(k, _)| k != "cursor" && k != "limit").map(|(k, v)| format!("{k}={v}")).collect();

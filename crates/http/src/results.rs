@@ -2,7 +2,7 @@
 
 use crate::api::path_id;
 use crate::auth::authorize;
-use crate::body::parse_query;
+use crate::body::{page_limit, parse_query};
 use crate::error::ApiError;
 use crate::state::ApiState;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -145,19 +145,6 @@ pub async fn person_matches<S: Store>(
     })))
 }
 
-fn limit_of(v: Option<&str>, errs: &mut FieldErrors) -> u32 {
-    match v {
-        None => 25,
-        Some(v) => match v.parse::<u32>() {
-            Ok(n) if (1..=100).contains(&n) => n,
-            _ => {
-                errs.push("limit", "must be an integer from 1 to 100");
-                25
-            }
-        },
-    }
-}
-
 /// `GET /api/v1/profiles` (scope `profiles:read`, D25): newest first, keyset-paginated.
 pub async fn list_profiles<S: Store>(
     state: web::Data<ApiState<S>>,
@@ -167,7 +154,7 @@ pub async fn list_profiles<S: Store>(
     let pairs = parse_query(&req, &["cursor", "limit"])?;
     let get = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
     let mut errs = FieldErrors::default();
-    let limit = limit_of(get("limit"), &mut errs);
+    let limit = page_limit(get("limit"), &mut errs);
     errs.into_result()?;
     let filters = "profiles";
     let before = match get("cursor") {
@@ -215,7 +202,7 @@ pub async fn profile_matches<S: Store>(
     let pairs = parse_query(&req, &["personId", "cursor", "limit"])?;
     let get = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
     let mut errs = FieldErrors::default();
-    let limit = limit_of(get("limit"), &mut errs);
+    let limit = page_limit(get("limit"), &mut errs);
     let person = get("personId")
         .and_then(|v| errs.take("personId", v.parse::<PersonId>().map_err(|_| "must be a UUID".to_string())));
     errs.into_result()?;

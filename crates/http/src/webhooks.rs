@@ -2,7 +2,7 @@
 
 use crate::api::path_id;
 use crate::auth::authorize;
-use crate::body::{double_option, parse_json, parse_query, read_body};
+use crate::body::{double_option, page_limit, parse_json, parse_query, read_body};
 use crate::error::ApiError;
 use crate::idempotency::{idempotent, Reply};
 use crate::state::ApiState;
@@ -207,16 +207,7 @@ pub async fn deliveries<S: Store>(
     let get = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
     let mut errs = FieldErrors::default();
     let status = get("status").and_then(|s| errs.take("status", DeliveryStatus::parse(s)));
-    let limit = match get("limit") {
-        None => 25,
-        Some(v) => match v.parse::<u32>() {
-            Ok(n) if (1..=100).contains(&n) => n,
-            _ => {
-                errs.push("limit", "must be an integer from 1 to 100");
-                25
-            }
-        },
-    };
+    let limit = page_limit(get("limit"), &mut errs);
     errs.into_result()?;
     let filters = format!("webhooks/{id}/deliveries?status={}", get("status").unwrap_or(""));
     let before = match get("cursor") {
