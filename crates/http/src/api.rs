@@ -307,29 +307,11 @@ pub async fn list_persons<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequ
     }
     let limit = page_limit(get("limit"), &mut errs);
     errs.into_result()?;
-    // The canonical filter string binds a cursor to its filters (D36); limit may change.
-    let filters: String = pairs
-        .iter()
-        .filter(|(k, _)| k != "cursor" && k != "limit")
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect::<Vec<_>>()
-        .join("&");
-    let mut sorted: Vec<&str> = filters.split('&').collect();
-    sorted.sort_unstable();
-    let filters = format!("persons?{}", sorted.join("&"));
-    if let Some(c) = get("cursor") {
-        let id = state
-            .cursors
-            .decode(c, &filters)
-            .ok_or_else(|| ApiError::field("cursor", "invalid cursor, or made for other filters"))?;
-        q.before_id = Some(PersonId(id));
-    }
+    let filters = crate::cursor::filter_key("persons", &pairs);
+    q.before_id = state.cursors.position(get("cursor"), &filters)?.map(PersonId);
     q.limit = limit;
     let page = state.svc.list_persons(q).await?;
-    let next = match (page.has_more, page.items.last()) {
-        (true, Some(last)) => Some(state.cursors.encode(last.id.0, &filters)),
-        _ => None,
-    };
+    let next = state.cursors.next(page.has_more, page.items.last().map(|p| p.id.0), &filters);
     Ok(ok_json(json!({
         "data": page.items.iter().map(person_json).collect::<Vec<_>>(),
         "pagination": { "hasMore": page.has_more, "nextCursor": next },

@@ -66,6 +66,36 @@ impl CursorCodec {
     }
 }
 
+/// The canonical filter string of a list request (D36): `resource?` and every query parameter but
+/// `cursor` and `limit`, sorted, so a cursor is bound to its filters while the page size may change.
+pub fn filter_key(resource: &str, pairs: &[(String, String)]) -> String {
+    let mut sorted: Vec<String> =
+        pairs.iter().filter(|(k, _)| k != "cursor" && k != "limit").map(|(k, v)| format!("{k}={v}")).collect();
+    sorted.sort_unstable();
+    format!("{resource}?{}", sorted.join("&"))
+}
+
+impl CursorCodec {
+    /// The keyset position of an optional `cursor` parameter. Errors: 400 `validation_error` on
+    /// `cursor` when it is malformed, forged or made for other filters (D36).
+    pub fn position(&self, cursor: Option<&str>, filters: &str) -> Result<Option<Uuid>, crate::error::ApiError> {
+        cursor
+            .map(|c| {
+                self.decode(c, filters)
+                    .ok_or_else(|| crate::error::ApiError::field("cursor", "invalid cursor, or made for other filters"))
+            })
+            .transpose()
+    }
+
+    /// `pagination.nextCursor`: after `last` when more items follow, else `None`.
+    pub fn next(&self, has_more: bool, last: Option<Uuid>, filters: &str) -> Option<String> {
+        match (has_more, last) {
+            (true, Some(id)) => Some(self.encode(id, filters)),
+            _ => None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -83,5 +113,16 @@ mod tests {
         assert_eq!(CursorCodec::new(b"other").decode(&s, "status=active"), None);
         assert_eq!(c.decode("garbage!", "status=active"), None);
         assert_eq!(c.decode("", "status=active"), None);
+    }
+
+    #[test]
+    fn the_filter_key_ignores_cursor_limit_and_order() {
+        let p = |v: &[(&str, &str)]| v.iter().map(|(k, x)| (k.to_string(), x.to_string())).collect::<Vec<_>>();
+        let a = filter_key("persons", &p(&[("tag", "x"), ("limit", "5"), ("status", "active")]));
+        let b = filter_key("persons", &p(&[("status", "active"), ("cursor", "c"), ("tag", "x"), ("limit", "9")]));
+        assert_eq!(a, b);
+        assert_eq!(a, "persons?status=active&tag=x");
+        assert_ne!(a, filter_key("invitations", &p(&[("status", "active"), ("tag", "x")])));
+        assert_ne!(a, filter_key("persons", &p(&[("status", "archived"), ("tag", "x")])));
     }
 }

@@ -154,23 +154,11 @@ pub async fn list<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequest) -> 
     }
     let limit = page_limit(get("limit"), &mut errs);
     errs.into_result()?;
-    let mut sorted: Vec<String> =
-        pairs.iter().filter(|(k, _)| k != "cursor" && k != "limit").map(|(k, v)| format!("{k}={v}")).collect();
-    sorted.sort_unstable();
-    let filters = format!("invitations?{}", sorted.join("&"));
-    if let Some(c) = get("cursor") {
-        let id = state
-            .cursors
-            .decode(c, &filters)
-            .ok_or_else(|| ApiError::field("cursor", "invalid cursor, or made for other filters"))?;
-        q.before_id = Some(InvitationId(id));
-    }
+    let filters = crate::cursor::filter_key("invitations", &pairs);
+    q.before_id = state.cursors.position(get("cursor"), &filters)?.map(InvitationId);
     q.limit = limit;
     let page = state.svc.list_invitations(q).await?;
-    let next = match (page.has_more, page.items.last()) {
-        (true, Some(last)) => Some(state.cursors.encode(last.invitation.id.0, &filters)),
-        _ => None,
-    };
+    let next = state.cursors.next(page.has_more, page.items.last().map(|v| v.invitation.id.0), &filters);
     Ok(HttpResponse::Ok().json(json!({
         "data": page.items.iter().map(|v| v.json()).collect::<Vec<_>>(),
         "pagination": {"hasMore": page.has_more, "nextCursor": next},

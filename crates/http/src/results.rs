@@ -156,21 +156,10 @@ pub async fn list_profiles<S: Store>(
     let mut errs = FieldErrors::default();
     let limit = page_limit(get("limit"), &mut errs);
     errs.into_result()?;
-    let filters = "profiles";
-    let before = match get("cursor") {
-        Some(c) => Some(ProfileId(
-            state
-                .cursors
-                .decode(c, filters)
-                .ok_or_else(|| ApiError::field("cursor", "invalid cursor, or made for other filters"))?,
-        )),
-        None => None,
-    };
+    let filters = crate::cursor::filter_key("profiles", &pairs);
+    let before = state.cursors.position(get("cursor"), &filters)?.map(ProfileId);
     let page = state.svc.list_profiles(p.ctx.org.id, before, limit).await?;
-    let next = match (page.has_more, page.items.last()) {
-        (true, Some(last)) => Some(state.cursors.encode(last.id.0, filters)),
-        _ => None,
-    };
+    let next = state.cursors.next(page.has_more, page.items.last().map(|x| x.id.0), &filters);
     let model = &state.svc.assessment.model;
     Ok(HttpResponse::Ok().json(json!({
         "data": page.items.iter().map(|x| profile_json(model, x)).collect::<Vec<_>>(),

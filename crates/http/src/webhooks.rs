@@ -209,21 +209,10 @@ pub async fn deliveries<S: Store>(
     let status = get("status").and_then(|s| errs.take("status", DeliveryStatus::parse(s)));
     let limit = page_limit(get("limit"), &mut errs);
     errs.into_result()?;
-    let filters = format!("webhooks/{id}/deliveries?status={}", get("status").unwrap_or(""));
-    let before = match get("cursor") {
-        Some(c) => Some(DeliveryId(
-            state
-                .cursors
-                .decode(c, &filters)
-                .ok_or_else(|| ApiError::field("cursor", "invalid cursor, or made for other filters"))?,
-        )),
-        None => None,
-    };
+    let filters = crate::cursor::filter_key(&format!("webhooks/{id}/deliveries"), &pairs);
+    let before = state.cursors.position(get("cursor"), &filters)?.map(DeliveryId);
     let page = state.svc.list_deliveries(p.ctx.org.id, id, status, before, limit).await?;
-    let next = match (page.has_more, page.items.last()) {
-        (true, Some(last)) => Some(state.cursors.encode(last.id.0, &filters)),
-        _ => None,
-    };
+    let next = state.cursors.next(page.has_more, page.items.last().map(|d| d.id.0), &filters);
     Ok(HttpResponse::Ok().json(json!({
         "data": page.items.iter().map(delivery_json).collect::<Vec<_>>(),
         "pagination": {"hasMore": page.has_more, "nextCursor": next},
