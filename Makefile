@@ -2,15 +2,26 @@
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 export TEST_DATABASE_URL
 
-.PHONY: run test lint fmt build release
+.PHONY: run test lint fmt build release openapi schemathesis
 
 ## run: serve on the embedded SQLite default with a demo organization; prints an API key.
 run:
 	cargo run -p talent-app --bin talent -- demo
 
-## test: formatting, clippy, and every test (domain, store on SQLite and PostgreSQL, end-to-end).
+## test: formatting, clippy, every test (domain, store on SQLite and PostgreSQL, end-to-end), and
+## schemathesis against the running binary.
 test: lint
 	cargo test --workspace
+	$(MAKE) schemathesis
+
+## schemathesis: validates docs/openapi.json and runs schemathesis (PyPI) against `talent demo`.
+schemathesis:
+	cargo build -p talent-app --bin talent
+	tests/schemathesis/run.sh target/debug/talent
+
+## openapi: regenerates docs/openapi.json from the code (a test fails while it is stale).
+openapi:
+	cargo run -q -p talent-app --bin talent -- openapi > docs/openapi.json
 
 lint:
 	cargo fmt --all -- --check

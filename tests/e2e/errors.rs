@@ -214,27 +214,78 @@ crate::e2e!(a_body_over_one_mebibyte_is_413_payload_too_large, Default::default(
     assert_eq!(persons_count(app, &org.key), 1);
 });
 
-// D37: a known path with a wrong method gives 405 method_not_allowed.
+// D37: a known path with a wrong method gives 405 method_not_allowed, with the `Allow` header
+// RFC 9110 requires (found by schemathesis, issue 6).
 crate::e2e!(a_wrong_method_on_a_known_path_is_405_method_not_allowed, Default::default(), |app| {
     let org = app.org("business", "active");
     let auth = bearer(&org.key);
     let pid = uuid::Uuid::new_v4();
-    for (method, path) in [
-        ("PUT", "/api/v1/persons".to_string()),
-        ("DELETE", "/api/v1/persons".to_string()),
-        ("PATCH", "/api/v1/persons".to_string()),
-        ("POST", "/api/v1/me".to_string()),
-        ("DELETE", "/api/v1/organization".to_string()),
-        ("PUT", format!("/api/v1/persons/{pid}")),
-        ("POST", format!("/api/v1/persons/{pid}")),
+    for (method, path, allow) in [
+        ("PUT", "/api/v1/persons".to_string(), "GET, POST"),
+        ("DELETE", "/api/v1/persons".to_string(), "GET, POST"),
+        ("PATCH", "/api/v1/persons".to_string(), "GET, POST"),
+        ("POST", "/api/v1/me".to_string(), "GET"),
+        ("DELETE", "/api/v1/organization".to_string(), "GET"),
+        ("PUT", format!("/api/v1/persons/{pid}"), "GET, PATCH, DELETE"),
+        ("POST", format!("/api/v1/persons/{pid}"), "GET, PATCH, DELETE"),
+        ("TRACE", format!("/api/v1/invitations/{pid}/revoke"), "POST"),
+        ("GET", format!("/api/v1/webhooks/{pid}/test"), "POST"),
     ] {
         let r =
             app.request(method, &path, &[("Authorization", &auth), ("Content-Type", "application/json")], Some(b"{}"));
         r.assert_error(405, "method_not_allowed");
         assert_json_content_type(&r);
+        assert_eq!(r.header("allow"), Some(allow), "{method} {path}");
     }
     let r = app.request("POST", "/healthz", &[], None);
     r.assert_error(405, "method_not_allowed");
+    assert_eq!(r.header("allow"), Some("GET"));
+});
+
+// An integer field takes any JSON number without a fractional part, as JSON Schema and the
+// OpenAPI document define `integer` (issue 6; found by schemathesis): 28.0 is 28, 28.5 is a 400.
+crate::e2e!(integer_fields_accept_whole_numbers_written_with_a_fraction, Default::default(), |app| {
+    let org = app.org("business", "active");
+    let r = app.send(
+        "POST",
+        "/api/v1/invitations",
+        &org.key,
+        &json!({"email": "a@example.com", "sendEmail": false, "expiresInDays": 28.0}),
+    );
+    assert_eq!(r.status, 201, "{}", r.text);
+    let r = app.send(
+        "POST",
+        "/api/v1/invitations",
+        &org.key,
+        &json!({"email": "b@example.com", "sendEmail": false, "expiresInDays": 28.5}),
+    );
+    r.assert_error(400, "validation_error");
+    assert_eq!(r.json["details"]["fields"][0]["field"], "expiresInDays");
+    let r = app.send(
+        "POST",
+        "/api/v1/invitations",
+        &org.key,
+        &json!({"email": "c@example.com", "sendEmail": false, "expiresInDays": 1e300}),
+    );
+    r.assert_error(400, "validation_error");
+    let r = app.send(
+        "POST",
+        "/api/v1/persons",
+        &org.key,
+        &json!({"email": "d@example.com", "invitation": {"create": true, "sendEmail": false, "expiresInDays": 3.0}}),
+    );
+    assert_eq!(r.status, 201, "{}", r.text);
+});
+
+// PATCH /webhooks/{id}: `url`, `events` and `enabled` are optional but not nullable (issue 6).
+crate::e2e!(null_for_a_non_nullable_webhook_patch_field_is_400, Default::default(), |app| {
+    let org = app.org("business", "active");
+    let missing = format!("/api/v1/webhooks/{}", uuid::Uuid::new_v4());
+    for field in ["url", "events", "enabled"] {
+        let r = app.send("PATCH", &missing, &org.key, &json!({ field: null }));
+        r.assert_error(400, "validation_error");
+        assert_eq!(r.json["details"]["fields"][0]["field"], field);
+    }
 });
 
 // D37: an unknown path gives 404 not_found, inside and outside `/api/v1`.

@@ -11,6 +11,7 @@ mod errors;
 mod idempotency;
 mod invitations;
 mod listing;
+mod openapi;
 mod persons;
 mod ratelimit;
 mod results;

@@ -1,6 +1,7 @@
 //! Configuration from the command line and environment (D40), validated at load.
 
 use clap::{Args, Parser, Subcommand};
+use talent_domain::values::{Plan, PlanCatalogue};
 
 /// Talent: the integration API of the talent-assessment platform.
 ///
@@ -26,6 +27,9 @@ pub enum Command {
     /// Serve in sandbox mode; on an empty database create a demo organization (business plan) with
     /// sample persons; print a working API key and the admin token.
     Demo,
+    /// Print the OpenAPI 3.1 document of the public API (as served at /api/v1/openapi.json and
+    /// committed as docs/openapi.json) and exit.
+    Openapi,
 }
 
 /// Settings (D40).
@@ -52,6 +56,9 @@ pub struct Config {
     /// Rate limits: per-key (Set A, default), org-only (Set B) or off (D7).
     #[arg(long, env = "TALENT_RATE_LIMIT_MODE", default_value = "per-key", global = true)]
     pub rate_limit_mode: String,
+    /// Budget of requests that fail authentication, per client IP address and minute (D8).
+    #[arg(long, env = "TALENT_RATE_LIMIT_IP_PER_MINUTE", default_value_t = talent_ratelimit::DEFAULT_IP_PER_MINUTE, global = true)]
+    pub rate_limit_ip_per_minute: u32,
     /// SMTP server for emails; unset records emails in the database (D22).
     #[arg(long, env = "TALENT_SMTP_URL", global = true, hide_env_values = true)]
     pub smtp_url: Option<String>,
@@ -61,6 +68,52 @@ pub struct Config {
     /// Largest number of database connections.
     #[arg(long, env = "TALENT_DB_POOL_SIZE", default_value_t = 16, global = true)]
     pub db_pool_size: usize,
+    /// The plan catalogue as JSON, replacing the D5/D7 defaults: an array of {"id", "apiAccess",
+    /// "personLimit", "profileLimit", "orgPerMinute", "keyPerMinute", "orgOnlyPerMinute"}.
+    #[arg(long, env = "TALENT_PLANS", global = true)]
+    pub plans: Option<String>,
+}
+
+/// One plan of `TALENT_PLANS` (D5: "the catalogue is configuration"; decision T54).
+#[derive(serde::Deserialize, Debug)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct PlanIn {
+    id: String,
+    api_access: bool,
+    person_limit: u32,
+    profile_limit: u32,
+    org_per_minute: u32,
+    key_per_minute: u32,
+    org_only_per_minute: u32,
+}
+
+/// The plan catalogue: `TALENT_PLANS` when set, else the defaults of D5 and D7. Errors (at start-up,
+/// naming the variable): not JSON of the documented shape, no plans, an empty or repeated id, or a
+/// budget of 0 requests per minute.
+pub fn plan_catalogue(raw: Option<&str>) -> anyhow::Result<PlanCatalogue> {
+    let Some(raw) = raw.filter(|r| !r.trim().is_empty()) else { return Ok(PlanCatalogue::default()) };
+    let list: Vec<PlanIn> = serde_json::from_str(raw).map_err(|e| anyhow::anyhow!("TALENT_PLANS: {e}"))?;
+    anyhow::ensure!(!list.is_empty(), "TALENT_PLANS: at least one plan is required");
+    let mut plans: Vec<Plan> = Vec::with_capacity(list.len());
+    for p in list {
+        let id = p.id.trim().to_string();
+        anyhow::ensure!(!id.is_empty(), "TALENT_PLANS: a plan id must not be empty");
+        anyhow::ensure!(!plans.iter().any(|q| q.id == id), "TALENT_PLANS: plan '{id}' appears twice");
+        anyhow::ensure!(
+            p.org_per_minute > 0 && p.key_per_minute > 0 && p.org_only_per_minute > 0,
+            "TALENT_PLANS: plan '{id}': every budget must be at least 1 request per minute"
+        );
+        plans.push(Plan {
+            id,
+            api_access: p.api_access,
+            person_limit: p.person_limit,
+            profile_limit: p.profile_limit,
+            org_rpm: p.org_per_minute,
+            key_rpm: p.key_per_minute,
+            org_only_rpm: p.org_only_per_minute,
+        });
+    }
+    Ok(PlanCatalogue::new(plans))
 }
 
 /// Parses a `0`/`1` (also `true`/`false`) switch. Errors name the variable.
@@ -69,5 +122,44 @@ pub fn switch(name: &str, v: &str) -> anyhow::Result<bool> {
         "1" | "true" | "yes" | "on" => Ok(true),
         "0" | "false" | "no" | "off" | "" => Ok(false),
         other => anyhow::bail!("{name} must be 0 or 1, not '{other}'"),
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod plan_tests {
+    use super::*;
+
+    #[test]
+    fn the_catalogue_defaults_to_d5_and_reads_talent_plans() {
+        assert!(plan_catalogue(None).unwrap().get("business").is_some());
+        let c = plan_catalogue(Some(
+            r#"[{"id":"big","apiAccess":true,"personLimit":9,"profileLimit":2,"orgPerMinute":6000,
+                "keyPerMinute":3000,"orgOnlyPerMinute":3000}]"#,
+        ))
+        .unwrap();
+        let big = c.get("big").unwrap();
+        assert_eq!((big.person_limit, big.key_rpm), (9, 3000));
+        assert!(c.get("business").is_none(), "the list replaces the defaults");
+    }
+
+    #[test]
+    fn a_bad_catalogue_is_refused_at_start_up() {
+        let plan = |id: &str, rpm: u32| {
+            format!(
+                r#"{{"id":"{id}","apiAccess":true,"personLimit":1,"profileLimit":1,"orgPerMinute":{rpm},"keyPerMinute":1,"orgOnlyPerMinute":1}}"#
+            )
+        };
+        for bad in [
+            "nope".to_string(),
+            "[]".to_string(),
+            format!("[{}]", plan("", 1)),
+            format!("[{},{}]", plan("a", 1), plan("a", 1)),
+            format!("[{}]", plan("a", 0)),
+            r#"[{"id":"a"}]"#.to_string(),
+        ] {
+            let e = plan_catalogue(Some(&bad)).unwrap_err().to_string();
+            assert!(e.starts_with("TALENT_PLANS"), "{bad}: {e}");
+        }
     }
 }

@@ -15,7 +15,6 @@ use talent_domain::assessment::AssessmentModel;
 use talent_domain::ports::{Secrets, Store};
 use talent_domain::usecases::invitations::InvitationKit;
 use talent_domain::usecases::AssessmentKit;
-use talent_domain::values::PlanCatalogue;
 use talent_domain::Services;
 use talent_http::ApiState;
 use talent_ratelimit::{GovernorRateLimiter, Mode};
@@ -59,6 +58,10 @@ pub async fn open_store(cfg: &Config) -> anyhow::Result<DbStore> {
 
 /// Runs a subcommand.
 pub async fn run(cli: Cli) -> anyhow::Result<()> {
+    if cli.command == Command::Openapi {
+        print!("{}", talent_http::openapi::document_text());
+        return Ok(());
+    }
     let cfg = cli.config;
     init_tracing(&cfg.log);
     let sandbox_flag = switch("TALENT_SANDBOX", &cfg.sandbox)?;
@@ -100,7 +103,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         clock: clock.clone(),
         ids: Arc::new(UuidV7Ids),
         secrets: secrets.clone(),
-        plans: PlanCatalogue::default(),
+        plans: crate::config::plan_catalogue(cfg.plans.as_deref())?,
         assessment: Arc::new(AssessmentKit {
             model: AssessmentModel::builtin().context("loading the assessment model")?,
             personality: Arc::new(TemplatePersonality),
@@ -115,7 +118,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         _ => None,
     };
     let demo_out = if demo { Some(crate::demo::seed(&svc).await?) } else { None };
-    let limiter = Arc::new(GovernorRateLimiter::new(mode, talent_ratelimit::DEFAULT_IP_PER_MINUTE));
+    let limiter = Arc::new(GovernorRateLimiter::new(mode, cfg.rate_limit_ip_per_minute));
     let mut api_state = ApiState::new(
         svc.clone(),
         limiter.clone(),

@@ -1,9 +1,10 @@
 //! The public API `/api/v1` (spec, Endpoints): `/me`, `/organization`, `/persons`.
 
 use crate::auth::authorize;
-use crate::body::{double_option, page_limit, parse_json, parse_query, read_body, validation_fields};
+use crate::body::{double_option, page_limit, parse_json, parse_query, read_body, reject_nulls, validation_fields};
 use crate::error::ApiError;
 use crate::idempotency::{idempotent, Reply};
+use crate::openapi::schemas;
 use crate::state::ApiState;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -16,6 +17,7 @@ use talent_domain::ports::{LabelFilter, PersonQuery, Store};
 use talent_domain::usecases::persons::{ImportPerson, NestedInvitation, PatchPerson};
 use talent_domain::values::*;
 use talent_domain::wire::{key_identity_json, organization_json, person_json};
+use utoipa::{IntoParams, ToSchema};
 use validator::Validate;
 
 fn ok_json(v: serde_json::Value) -> HttpResponse {
@@ -23,12 +25,20 @@ fn ok_json(v: serde_json::Value) -> HttpResponse {
 }
 
 /// `GET /api/v1/me`: the key identity; no scope (D5: plan check applies).
+#[utoipa::path(get, path = "/api/v1/me", tag = "account", operation_id = "getMe",
+    summary = "Validate the key: its identity, scopes and plan",
+    responses((status = 200, description = "The key identity.", body = schemas::KeyIdentity)),
+    security(("bearerAuth" = [])))]
 pub async fn me<S: Store>(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, None, false)?;
     Ok(ok_json(key_identity_json(&p.ctx)))
 }
 
 /// `GET /api/v1/organization` (scope `organization:read`).
+#[utoipa::path(get, path = "/api/v1/organization", tag = "account", operation_id = "getOrganization",
+    summary = "The organization, its subscription and plan usage",
+    responses((status = 200, description = "The organization.", body = schemas::Organization)),
+    security(("bearerAuth" = ["organization:read"])))]
 pub async fn organization<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequest) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::OrganizationRead), false)?;
     let (org, usage) = state.svc.organization(p.ctx.org.id).await?;
@@ -40,32 +50,47 @@ pub fn path_id<T: std::str::FromStr>(raw: &str, what: &str) -> Result<T, ApiErro
     raw.parse().map_err(|_| ApiError::new(Code::NotFound, format!("{what} not found")))
 }
 
-/// `POST /persons` body (spec).
-#[derive(Deserialize, Validate, Debug)]
+/// `POST /persons` body (spec). Omitted `labels` on create means `["candidate"]` (plus the
+/// employee domain rule, D15); `tags` are added to the person's (D12).
+#[derive(Deserialize, Validate, Debug, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[schema(as = PersonImportRequest)]
 pub struct PersonImportIn {
+    #[schema(value_type = schemas::EmailAddress)]
     email: String,
     #[validate(length(min = 1, max = 100))]
+    #[schema(value_type = Option<schemas::Name>)]
     first_name: Option<String>,
     #[validate(length(min = 1, max = 100))]
+    #[schema(value_type = Option<schemas::Name>)]
     last_name: Option<String>,
     #[validate(length(min = 1, max = 255))]
+    #[schema(min_length = 1, max_length = 255)]
     external_id: Option<String>,
     #[validate(length(max = 2))]
+    #[schema(schema_with = schemas::label_list_or_null)]
     labels: Option<Vec<String>>,
     #[validate(length(max = 50))]
+    #[schema(value_type = Option<Vec<schemas::Tag>>, max_items = 50)]
     tags: Option<Vec<String>>,
     #[validate(nested)]
     invitation: Option<InvitationIn>,
 }
 
 /// The nested `invitation` of `POST /persons` (spec): creates the invitation in the same call.
-#[derive(Deserialize, Validate, Debug)]
+#[derive(Deserialize, Validate, Debug, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[schema(as = NestedInvitationRequest)]
 pub struct InvitationIn {
+    /// Must be `true`.
+    #[schema(schema_with = schemas::always_true)]
     create: bool,
+    /// `true`: Talent emails the invitation; `false`: the client sends the returned `url` itself.
     send_email: bool,
+    /// Days until expiry; default 14 (D18).
     #[validate(range(min = 1, max = 90))]
+    #[schema(minimum = 1, maximum = 90)]
+    #[serde(default, deserialize_with = "crate::body::whole_number")]
     expires_in_days: Option<i64>,
 }
 
@@ -139,6 +164,20 @@ impl PersonImportIn {
 }
 
 /// `POST /api/v1/persons` (scope `persons:write`; idempotent on email; `Idempotency-Key`).
+#[utoipa::path(post, path = "/api/v1/persons", tag = "persons", operation_id = "importPerson",
+    summary = "Import (create or reactivate) a person; idempotent on email",
+    request_body = PersonImportIn,
+    responses(
+        (status = 201, description = "Imported (created or reactivated, D12); `invitation` when requested.",
+            body = schemas::PersonImported),
+        (status = 200, description = "Already an active member: tags added, empty fields filled (D12).",
+            body = schemas::PersonImported,
+            headers(("X-Existing-Resource" = String, description = "`true`"))),
+        (status = 409, description = "`person_limit_reached` (details `{used, limit, plan}`), `person_deactivated`, \
+`person_self_revoked`, `idempotency_key_reused`, or `conflict` (same Idempotency-Key still running).",
+            body = schemas::Error),
+    ),
+    security(("bearerAuth" = ["persons:write"])))]
 pub async fn import_person<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
@@ -165,6 +204,14 @@ pub async fn import_person<S: Store>(
 }
 
 /// `GET /api/v1/persons/{id}` (scope `persons:read`; archived persons too, D28).
+#[utoipa::path(get, path = "/api/v1/persons/{id}", tag = "persons", operation_id = "getPerson",
+    summary = "A person of the organization (archived persons too)",
+    params(PersonIdParam),
+    responses(
+        (status = 200, description = "The person.", body = schemas::Person),
+        (status = 404, description = "`not_found`: not a member of the organization.", body = schemas::Error),
+    ),
+    security(("bearerAuth" = ["persons:read"])))]
 pub async fn get_person<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
@@ -176,32 +223,31 @@ pub async fn get_person<S: Store>(
     Ok(ok_json(person_json(&person)))
 }
 
-/// `PATCH /persons/{id}` body (spec; D13).
-#[derive(Deserialize, Validate, Debug)]
+/// `PATCH /persons/{id}` body (spec; D13): every field optional; only `externalId` may be null.
+#[derive(Deserialize, Validate, Debug, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[schema(as = PersonPatchRequest)]
 pub struct PersonPatchIn {
+    /// Always updatable; `null` clears it.
     #[serde(default, deserialize_with = "double_option")]
+    #[schema(value_type = Option<String>, min_length = 1, max_length = 255)]
     external_id: Option<Option<String>>,
+    /// May only be filled in while empty (409 `conflict` otherwise, D13).
     #[validate(length(min = 1, max = 100))]
+    #[schema(value_type = schemas::Name, required = false)]
     first_name: Option<String>,
+    /// May only be filled in while empty (409 `conflict` otherwise, D13).
     #[validate(length(min = 1, max = 100))]
+    #[schema(value_type = schemas::Name, required = false)]
     last_name: Option<String>,
+    /// Replaces the whole set; removing `employee` removes the person from every team (D16).
     #[validate(length(max = 2))]
+    #[schema(schema_with = schemas::label_list, required = false)]
     labels: Option<Vec<String>>,
+    /// Replaces the whole tag set.
     #[validate(length(max = 50))]
+    #[schema(value_type = Vec<schemas::Tag>, max_items = 50, required = false)]
     tags: Option<Vec<String>>,
-}
-
-/// `null` for a field that is not nullable (`firstName`, `lastName`, `labels`, `tags`).
-fn reject_nulls(body: &[u8], fields: &[&str]) -> Result<(), ApiError> {
-    if let Ok(serde_json::Value::Object(m)) = serde_json::from_slice::<serde_json::Value>(body) {
-        for f in fields {
-            if m.get(*f).is_some_and(|v| v.is_null()) {
-                return Err(ApiError::field(f, "must not be null"));
-            }
-        }
-    }
-    Ok(())
 }
 
 impl PersonPatchIn {
@@ -227,6 +273,17 @@ impl PersonPatchIn {
 }
 
 /// `PATCH /api/v1/persons/{id}` (scope `persons:write`).
+#[utoipa::path(patch, path = "/api/v1/persons/{id}", tag = "persons", operation_id = "patchPerson",
+    summary = "Update a person",
+    params(PersonIdParam),
+    request_body = PersonPatchIn,
+    responses(
+        (status = 200, description = "The updated person.", body = schemas::Person),
+        (status = 404, description = "`not_found`: not a member of the organization.", body = schemas::Error),
+        (status = 409, description = "`conflict`: a name sent for a person who already has one (D13).",
+            body = schemas::Error),
+    ),
+    security(("bearerAuth" = ["persons:write"])))]
 pub async fn patch_person<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
@@ -244,6 +301,14 @@ pub async fn patch_person<S: Store>(
 }
 
 /// `DELETE /api/v1/persons/{id}` (scope `persons:write`): archive.
+#[utoipa::path(delete, path = "/api/v1/persons/{id}", tag = "persons", operation_id = "archivePerson",
+    summary = "Archive a person (frees a plan seat; data retained)",
+    params(PersonIdParam),
+    responses(
+        (status = 200, description = "The archived person.", body = schemas::Person),
+        (status = 404, description = "`not_found`: no active person with this id.", body = schemas::Error),
+    ),
+    security(("bearerAuth" = ["persons:write"])))]
 pub async fn archive_person<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
@@ -258,7 +323,60 @@ pub async fn archive_person<S: Store>(
 const LIST_PARAMS: [&str; 10] =
     ["q", "status", "email", "externalId", "assessmentStatus", "label", "tag", "updatedAfter", "cursor", "limit"];
 
+/// Query parameters of `GET /api/v1/persons` (spec). Unknown or repeated parameters: 400 (T14).
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)]
+pub struct PersonListParams {
+    /// Case-insensitive substring of first name, last name or email.
+    #[param(max_length = 100)]
+    q: Option<String>,
+    /// Default `active`.
+    #[param(value_type = Option<schemas::PersonStatus>)]
+    status: Option<String>,
+    /// Exact match (case-insensitive, D9).
+    #[param(value_type = Option<schemas::EmailAddress>)]
+    email: Option<String>,
+    /// Exact match.
+    #[param(rename = "externalId")]
+    external_id: Option<String>,
+    #[param(rename = "assessmentStatus", value_type = Option<schemas::AssessmentStatus>)]
+    assessment_status: Option<String>,
+    /// `other` matches persons without any label.
+    #[param(value_type = Option<schemas::LabelFilter>)]
+    label: Option<String>,
+    /// Tag name, case-insensitive exact match.
+    #[param(value_type = Option<schemas::Tag>)]
+    tag: Option<String>,
+    /// Only persons changed after this moment (incremental sync).
+    #[param(rename = "updatedAfter")]
+    updated_after: Option<time::OffsetDateTime>,
+    /// `pagination.nextCursor` of the previous page, with the same filters.
+    #[param(min_length = 1)]
+    cursor: Option<String>,
+    #[param(minimum = 1, maximum = 100, default = 25)]
+    limit: Option<u32>,
+}
+
+/// The `{id}` path parameter of the person endpoints.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Path)]
+#[allow(dead_code)]
+pub struct PersonIdParam {
+    /// The person's id (its membership id, D10). A non-UUID is 404 (T13).
+    id: uuid::Uuid,
+}
+
 /// `GET /api/v1/persons` (scope `persons:read`): newest first, keyset-paginated (D36).
+#[utoipa::path(get, path = "/api/v1/persons", tag = "persons", operation_id = "listPersons",
+    summary = "List persons, newest first",
+    params(PersonListParams),
+    responses(
+        (status = 200, description = "A page of persons.", body = schemas::PersonPage),
+        (status = 400, description = "`validation_error`: an invalid filter, limit or cursor (D36).",
+            body = schemas::Error),
+    ),
+    security(("bearerAuth" = ["persons:read"])))]
 pub async fn list_persons<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequest) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::PersonsRead), false)?;
     let pairs = parse_query(&req, &LIST_PARAMS)?;

@@ -180,6 +180,40 @@ where
     Option::<T>::deserialize(de).map(Some)
 }
 
+/// 400 `validation_error` when the body gives `null` to one of `fields`, which are optional but not
+/// nullable (PATCH bodies: absent means unchanged, and null would mean nothing; D37).
+pub fn reject_nulls(body: &[u8], fields: &[&str]) -> Result<(), ApiError> {
+    if let Ok(serde_json::Value::Object(m)) = serde_json::from_slice::<serde_json::Value>(body) {
+        for f in fields {
+            if m.get(*f).is_some_and(|v| v.is_null()) {
+                return Err(ApiError::field(f, "must not be null"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Deserializes an optional integer the way JSON Schema defines one: any number without a
+/// fractional part, so `28.0` is 28 (the OpenAPI document says `integer`; issue 6). Other numbers
+/// and non-numbers are errors.
+pub fn whole_number<'de, D>(de: D) -> Result<Option<i64>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    use serde::de::Error;
+    use serde::Deserialize;
+    let Some(n) = Option::<serde_json::Number>::deserialize(de)? else { return Ok(None) };
+    if let Some(i) = n.as_i64() {
+        return Ok(Some(i));
+    }
+    match n.as_f64() {
+        Some(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => Ok(Some(f as i64)),
+        // Out of every valid range: the range check names the limits.
+        Some(f) if f.fract() == 0.0 => Ok(Some(if f > 0.0 { i64::MAX } else { i64::MIN })),
+        _ => Err(D::Error::custom(format!("invalid type: {n}, expected an integer"))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,6 +5,7 @@ use crate::auth::authorize;
 use crate::body::{page_limit, parse_json, parse_query, read_body, validation_fields};
 use crate::error::ApiError;
 use crate::idempotency::{idempotent, Reply};
+use crate::openapi::schemas;
 use crate::state::ApiState;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -16,27 +17,79 @@ use talent_domain::invitation::{InvitationStatus, Variant};
 use talent_domain::ports::{InvitationQuery, Store};
 use talent_domain::usecases::invitations::NewInvitation;
 use talent_domain::values::*;
+use utoipa::{IntoParams, ToSchema};
 use validator::Validate;
 
+/// Query parameters of `GET /api/v1/invitations` (D17).
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)]
+pub struct InvitationListParams {
+    #[param(value_type = Option<schemas::InvitationStatus>)]
+    status: Option<String>,
+    #[param(value_type = Option<schemas::InvitationVariant>)]
+    variant: Option<String>,
+    /// Exact match (case-insensitive, D9).
+    #[param(value_type = Option<schemas::EmailAddress>)]
+    email: Option<String>,
+    /// Exact match.
+    #[param(rename = "externalId")]
+    external_id: Option<String>,
+    #[param(rename = "personId")]
+    person_id: Option<uuid::Uuid>,
+    /// Only invitations changed after this moment.
+    #[param(rename = "updatedAfter")]
+    updated_after: Option<time::OffsetDateTime>,
+    /// `pagination.nextCursor` of the previous page, with the same filters.
+    #[param(min_length = 1)]
+    cursor: Option<String>,
+    #[param(minimum = 1, maximum = 100, default = 25)]
+    limit: Option<u32>,
+}
+
+/// The `{id}` path parameter of the invitation endpoints.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Path)]
+#[allow(dead_code)]
+pub struct InvitationIdParam {
+    /// The invitation's id. A non-UUID is 404 (T13).
+    id: uuid::Uuid,
+}
+
 /// `POST /invitations` body (D18).
-#[derive(Deserialize, Validate, Debug)]
+#[derive(Deserialize, Validate, Debug, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[schema(as = InvitationCreateRequest)]
 pub struct InvitationCreateIn {
+    #[schema(value_type = schemas::EmailAddress)]
     email: String,
     #[validate(length(min = 1, max = 100))]
+    #[schema(value_type = Option<schemas::Name>)]
     first_name: Option<String>,
     #[validate(length(min = 1, max = 100))]
+    #[schema(value_type = Option<schemas::Name>)]
     last_name: Option<String>,
     #[validate(length(min = 1, max = 255))]
+    #[schema(min_length = 1, max_length = 255)]
     external_id: Option<String>,
+    /// Applied on acceptance; absent or null: `candidate` plus the employee domain rule (D15).
     #[validate(length(max = 2))]
+    #[schema(schema_with = schemas::label_list_or_null)]
     labels: Option<Vec<String>>,
+    /// Applied on acceptance.
     #[validate(length(max = 50))]
+    #[schema(value_type = Option<Vec<schemas::Tag>>, max_items = 50)]
     tags: Option<Vec<String>>,
+    /// A personal message in the email and its reminder; trimmed.
     #[validate(length(min = 1, max = 2000))]
+    #[schema(min_length = 1, max_length = 2000)]
     message: Option<String>,
+    /// `true`: Talent emails the invitation; `false`: the client sends `url` itself.
     send_email: bool,
+    /// Days until expiry; default 14 (D18).
     #[validate(range(min = 1, max = 90))]
+    #[schema(minimum = 1, maximum = 90)]
+    #[serde(default, deserialize_with = "crate::body::whole_number")]
     expires_in_days: Option<i64>,
 }
 
@@ -88,6 +141,17 @@ impl InvitationCreateIn {
 }
 
 /// `POST /api/v1/invitations` (scope `invitations:write`, D18; Idempotency-Key).
+#[utoipa::path(post, path = "/api/v1/invitations", tag = "invitations", operation_id = "createInvitation",
+    summary = "Create a personal invitation (or return the pending one for this email)",
+    request_body = InvitationCreateIn,
+    responses(
+        (status = 201, description = "Created; emailed when `sendEmail` is true.", body = schemas::Invitation),
+        (status = 200, description = "The email already has a pending invitation: that one (D18).",
+            body = schemas::Invitation, headers(("X-Existing-Resource" = String, description = "`true`"))),
+        (status = 409, description = "`person_limit_reached` (D6), `idempotency_key_reused`, or `conflict` \
+(same Idempotency-Key still running).", body = schemas::Error),
+    ),
+    security(("bearerAuth" = ["invitations:write"])))]
 pub async fn create<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
@@ -110,6 +174,14 @@ pub async fn create<S: Store>(
 }
 
 /// `GET /api/v1/invitations/{id}` (scope `invitations:read`).
+#[utoipa::path(get, path = "/api/v1/invitations/{id}", tag = "invitations", operation_id = "getInvitation",
+    summary = "An invitation",
+    params(InvitationIdParam),
+    responses(
+        (status = 200, description = "The invitation.", body = schemas::Invitation),
+        (status = 404, description = "`not_found`: no such invitation in the organization.", body = schemas::Error),
+    ),
+    security(("bearerAuth" = ["invitations:read"])))]
 pub async fn get<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
@@ -124,6 +196,15 @@ const LIST_PARAMS: [&str; 8] =
     ["status", "variant", "email", "externalId", "personId", "updatedAfter", "cursor", "limit"];
 
 /// `GET /api/v1/invitations` (scope `invitations:read`, D17): newest first, keyset-paginated.
+#[utoipa::path(get, path = "/api/v1/invitations", tag = "invitations", operation_id = "listInvitations",
+    summary = "List invitations, newest first",
+    params(InvitationListParams),
+    responses(
+        (status = 200, description = "A page of invitations.", body = schemas::InvitationPage),
+        (status = 400, description = "`validation_error`: an invalid filter, limit or cursor (D36).",
+            body = schemas::Error),
+    ),
+    security(("bearerAuth" = ["invitations:read"])))]
 pub async fn list<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequest) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::InvitationsRead), false)?;
     let pairs = parse_query(&req, &LIST_PARAMS)?;
@@ -166,15 +247,30 @@ pub async fn list<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequest) -> 
 }
 
 /// `POST /invitations/{id}/resend` body (D21).
-#[derive(Deserialize, Validate, Debug, Default)]
+#[derive(Deserialize, Validate, Debug, Default, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[schema(as = InvitationResendRequest)]
 pub struct ResendIn {
+    /// A new expiry, in days from now.
     #[validate(range(min = 1, max = 90))]
+    #[schema(minimum = 1, maximum = 90)]
+    #[serde(default, deserialize_with = "crate::body::whole_number")]
     expires_in_days: Option<i64>,
 }
 
 /// `POST /api/v1/invitations/{id}/resend` (scope `invitations:write`, D21). An empty body is
 /// allowed.
+#[utoipa::path(post, path = "/api/v1/invitations/{id}/resend", tag = "invitations", operation_id = "resendInvitation",
+    summary = "Send a pending invitation's email again",
+    params(InvitationIdParam),
+    request_body(content = ResendIn, description = "Optional; an empty body keeps the expiry."),
+    responses(
+        (status = 200, description = "The invitation, `emailSentAt` updated.", body = schemas::Invitation),
+        (status = 404, description = "`not_found`: no such invitation in the organization.", body = schemas::Error),
+        (status = 409, description = "`conflict`: the invitation is not pending (D21); or an Idempotency-Key \
+conflict (D38).", body = schemas::Error),
+    ),
+    security(("bearerAuth" = ["invitations:write"])))]
 pub async fn resend<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
@@ -201,6 +297,16 @@ pub async fn resend<S: Store>(
 }
 
 /// `POST /api/v1/invitations/{id}/revoke` (scope `invitations:write`): pending only, else 409.
+#[utoipa::path(post, path = "/api/v1/invitations/{id}/revoke", tag = "invitations", operation_id = "revokeInvitation",
+    summary = "Revoke a pending invitation",
+    params(InvitationIdParam),
+    responses(
+        (status = 200, description = "The revoked invitation.", body = schemas::Invitation),
+        (status = 404, description = "`not_found`: no such invitation in the organization.", body = schemas::Error),
+        (status = 409, description = "`conflict`: the invitation is not pending; or an Idempotency-Key \
+conflict (D38).", body = schemas::Error),
+    ),
+    security(("bearerAuth" = ["invitations:write"])))]
 pub async fn revoke<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,

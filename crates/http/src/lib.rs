@@ -10,6 +10,7 @@ pub mod cursor;
 pub mod error;
 pub mod idempotency;
 pub mod invitations;
+pub mod openapi;
 pub mod results;
 pub mod state;
 pub mod webhooks;
@@ -21,8 +22,16 @@ pub use state::ApiState;
 use talent_domain::errors::Code;
 use talent_domain::ports::Store;
 
-async fn method_not_allowed(req: HttpRequest) -> Result<HttpResponse, ApiError> {
-    Err(ApiError::new(Code::MethodNotAllowed, format!("Method {} is not allowed on {}", req.method(), req.path())))
+/// 405 with the `Allow` header RFC 9110 requires, naming the resource's methods (D37).
+fn method_not_allowed(allow: &'static str) -> impl Fn(HttpRequest) -> std::future::Ready<HttpResponse> + Clone {
+    move |req: HttpRequest| {
+        let e =
+            ApiError::new(Code::MethodNotAllowed, format!("Method {} is not allowed on {}", req.method(), req.path()));
+        let mut resp = actix_web::ResponseError::error_response(&e);
+        resp.headers_mut()
+            .insert(actix_web::http::header::ALLOW, actix_web::http::header::HeaderValue::from_static(allow));
+        std::future::ready(resp)
+    }
 }
 
 async fn not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {
@@ -44,94 +53,101 @@ async fn readyz<S: Store>(state: web::Data<ApiState<S>>) -> HttpResponse {
     }
 }
 
-fn resource(path: &str) -> actix_web::Resource {
-    web::resource(path).default_service(web::to(method_not_allowed))
+/// A resource whose other methods get 405 with `Allow: {allow}`.
+fn resource(path: &str, allow: &'static str) -> actix_web::Resource {
+    web::resource(path).default_service(web::to(method_not_allowed(allow)))
 }
 
 /// Registers every route. The caller adds `web::Data<ApiState<S>>` as app data.
 pub fn configure<S: Store>(cfg: &mut web::ServiceConfig) {
-    cfg.service(resource("/healthz").route(web::get().to(healthz)))
-        .service(resource("/readyz").route(web::get().to(readyz::<S>)))
+    cfg.service(resource("/healthz", "GET").route(web::get().to(healthz)))
+        .service(resource("/readyz", "GET").route(web::get().to(readyz::<S>)))
         .service(
-            resource("/i/{token}")
+            resource("/i/{token}", "GET, POST")
                 .route(web::get().to(invitations::show_page::<S>))
                 .route(web::post().to(invitations::accept_page::<S>)),
         )
+        .service(resource("/api/v1/openapi.json", "GET").route(web::get().to(openapi::serve)))
         .service(
             web::scope("/api/v1")
                 .wrap(from_fn(auth::api_middleware::<S>))
-                .service(resource("/me").route(web::get().to(api::me::<S>)))
-                .service(resource("/organization").route(web::get().to(api::organization::<S>)))
+                .service(resource("/me", "GET").route(web::get().to(api::me::<S>)))
+                .service(resource("/organization", "GET").route(web::get().to(api::organization::<S>)))
                 .service(
-                    resource("/persons")
+                    resource("/persons", "GET, POST")
                         .route(web::get().to(api::list_persons::<S>))
                         .route(web::post().to(api::import_person::<S>)),
                 )
                 .service(
-                    resource("/persons/{id}")
+                    resource("/persons/{id}", "GET, PATCH, DELETE")
                         .route(web::get().to(api::get_person::<S>))
                         .route(web::patch().to(api::patch_person::<S>))
                         .route(web::delete().to(api::archive_person::<S>)),
                 )
-                .service(resource("/persons/{id}/results").route(web::get().to(results::person_results::<S>)))
-                .service(resource("/persons/{id}/matches").route(web::get().to(results::person_matches::<S>)))
-                .service(resource("/persons/{id}/report").route(web::get().to(results::person_report::<S>)))
+                .service(resource("/persons/{id}/results", "GET").route(web::get().to(results::person_results::<S>)))
+                .service(resource("/persons/{id}/matches", "GET").route(web::get().to(results::person_matches::<S>)))
+                .service(resource("/persons/{id}/report", "GET").route(web::get().to(results::person_report::<S>)))
                 .service(
-                    resource("/invitations")
+                    resource("/invitations", "GET, POST")
                         .route(web::get().to(invitations::list::<S>))
                         .route(web::post().to(invitations::create::<S>)),
                 )
-                .service(resource("/invitations/{id}").route(web::get().to(invitations::get::<S>)))
-                .service(resource("/invitations/{id}/resend").route(web::post().to(invitations::resend::<S>)))
-                .service(resource("/invitations/{id}/revoke").route(web::post().to(invitations::revoke::<S>)))
+                .service(resource("/invitations/{id}", "GET").route(web::get().to(invitations::get::<S>)))
+                .service(resource("/invitations/{id}/resend", "POST").route(web::post().to(invitations::resend::<S>)))
+                .service(resource("/invitations/{id}/revoke", "POST").route(web::post().to(invitations::revoke::<S>)))
                 .service(
-                    resource("/webhooks")
+                    resource("/webhooks", "GET, POST")
                         .route(web::get().to(webhooks::list::<S>))
                         .route(web::post().to(webhooks::create::<S>)),
                 )
                 .service(
-                    resource("/webhooks/{id}")
+                    resource("/webhooks/{id}", "GET, PATCH, DELETE")
                         .route(web::get().to(webhooks::get::<S>))
                         .route(web::patch().to(webhooks::patch::<S>))
                         .route(web::delete().to(webhooks::delete::<S>)),
                 )
-                .service(resource("/webhooks/{id}/rotate-secret").route(web::post().to(webhooks::rotate::<S>)))
-                .service(resource("/webhooks/{id}/test").route(web::post().to(webhooks::test::<S>)))
-                .service(resource("/webhooks/{id}/deliveries").route(web::get().to(webhooks::deliveries::<S>)))
+                .service(resource("/webhooks/{id}/rotate-secret", "POST").route(web::post().to(webhooks::rotate::<S>)))
+                .service(resource("/webhooks/{id}/test", "POST").route(web::post().to(webhooks::test::<S>)))
+                .service(resource("/webhooks/{id}/deliveries", "GET").route(web::get().to(webhooks::deliveries::<S>)))
                 .service(
-                    resource("/webhooks/{id}/deliveries/{deliveryId}").route(web::get().to(webhooks::delivery::<S>)),
+                    resource("/webhooks/{id}/deliveries/{deliveryId}", "GET")
+                        .route(web::get().to(webhooks::delivery::<S>)),
                 )
                 .service(
-                    resource("/webhooks/{id}/deliveries/{deliveryId}/redeliver")
+                    resource("/webhooks/{id}/deliveries/{deliveryId}/redeliver", "POST")
                         .route(web::post().to(webhooks::redeliver::<S>)),
                 )
-                .service(resource("/profiles").route(web::get().to(results::list_profiles::<S>)))
-                .service(resource("/profiles/{id}").route(web::get().to(results::get_profile::<S>)))
-                .service(resource("/profiles/{id}/matches").route(web::get().to(results::profile_matches::<S>)))
+                .service(resource("/profiles", "GET").route(web::get().to(results::list_profiles::<S>)))
+                .service(resource("/profiles/{id}", "GET").route(web::get().to(results::get_profile::<S>)))
+                .service(resource("/profiles/{id}/matches", "GET").route(web::get().to(results::profile_matches::<S>)))
                 .default_service(web::to(not_found)),
         )
         .service(
             web::scope("/admin/v1")
                 .wrap(from_fn(admin::admin_middleware::<S>))
-                .service(resource("/organizations").route(web::post().to(admin::create_org::<S>)))
+                .service(resource("/organizations", "POST").route(web::post().to(admin::create_org::<S>)))
                 .service(
-                    resource("/organizations/{id}")
+                    resource("/organizations/{id}", "GET, PATCH")
                         .route(web::get().to(admin::get_org::<S>))
                         .route(web::patch().to(admin::patch_org::<S>)),
                 )
-                .service(resource("/organizations/{id}/users").route(web::post().to(admin::create_user::<S>)))
-                .service(resource("/organizations/{id}/teams").route(web::post().to(admin::create_team::<S>)))
-                .service(resource("/users/{id}/api-keys").route(web::post().to(admin::create_key::<S>)))
-                .service(resource("/api-keys/{id}").route(web::delete().to(admin::revoke_key::<S>)))
-                .service(resource("/persons/{id}/deactivate").route(web::post().to(admin::deactivate::<S>)))
-                .service(resource("/persons/{id}/withdraw").route(web::post().to(admin::withdraw::<S>)))
-                .service(resource("/persons/{id}/assessments").route(web::post().to(admin::assessment::<S>)))
-                .service(resource("/organizations/{id}/profiles").route(web::post().to(admin::create_profile::<S>)))
-                .service(resource("/invitations/{id}/accept").route(web::post().to(admin::accept_invitation::<S>)))
-                .service(resource("/emails").route(web::get().to(admin::emails::<S>)))
-                .service(resource("/clock").route(web::post().to(admin::clock::<S>)))
+                .service(resource("/organizations/{id}/users", "POST").route(web::post().to(admin::create_user::<S>)))
+                .service(resource("/organizations/{id}/teams", "POST").route(web::post().to(admin::create_team::<S>)))
+                .service(resource("/users/{id}/api-keys", "POST").route(web::post().to(admin::create_key::<S>)))
+                .service(resource("/api-keys/{id}", "DELETE").route(web::delete().to(admin::revoke_key::<S>)))
+                .service(resource("/persons/{id}/deactivate", "POST").route(web::post().to(admin::deactivate::<S>)))
+                .service(resource("/persons/{id}/withdraw", "POST").route(web::post().to(admin::withdraw::<S>)))
+                .service(resource("/persons/{id}/assessments", "POST").route(web::post().to(admin::assessment::<S>)))
                 .service(
-                    resource("/teams/{id}/members")
+                    resource("/organizations/{id}/profiles", "POST").route(web::post().to(admin::create_profile::<S>)),
+                )
+                .service(
+                    resource("/invitations/{id}/accept", "POST").route(web::post().to(admin::accept_invitation::<S>)),
+                )
+                .service(resource("/emails", "GET").route(web::get().to(admin::emails::<S>)))
+                .service(resource("/clock", "POST").route(web::post().to(admin::clock::<S>)))
+                .service(
+                    resource("/teams/{id}/members", "GET, POST")
                         .route(web::get().to(admin::members::<S>))
                         .route(web::post().to(admin::add_member::<S>)),
                 )

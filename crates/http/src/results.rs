@@ -4,6 +4,7 @@ use crate::api::path_id;
 use crate::auth::authorize;
 use crate::body::{page_limit, parse_query};
 use crate::error::ApiError;
+use crate::openapi::schemas;
 use crate::state::ApiState;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde_json::{json, Value};
@@ -14,6 +15,43 @@ use talent_domain::ports::Store;
 use talent_domain::timefmt::format;
 use talent_domain::usecases::assessments::{Match, PersonResults};
 use talent_domain::values::{FieldErrors, Scope};
+use utoipa::IntoParams;
+
+/// `cursor` and `limit` of a paginated list (D36).
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)]
+pub struct PageParams {
+    /// `pagination.nextCursor` of the previous page, with the same filters.
+    #[param(min_length = 1)]
+    cursor: Option<String>,
+    #[param(minimum = 1, maximum = 100, default = 25)]
+    limit: Option<u32>,
+}
+
+/// `GET /profiles/{id}/matches` query (D26).
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)]
+pub struct ProfileMatchParams {
+    /// Only this person's match.
+    #[param(rename = "personId")]
+    person_id: Option<uuid::Uuid>,
+    /// `pagination.nextCursor` of the previous page, with the same filters.
+    #[param(min_length = 1)]
+    cursor: Option<String>,
+    #[param(minimum = 1, maximum = 100, default = 25)]
+    limit: Option<u32>,
+}
+
+/// The `{id}` path parameter of the profile endpoints.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Path)]
+#[allow(dead_code)]
+pub struct ProfileIdParam {
+    /// The profile's id. A non-UUID is 404 (T13).
+    id: uuid::Uuid,
+}
 
 /// The Person results object (spec): every field present; `hasResults: false` with nulls.
 pub fn results_json(model: &AssessmentModel, r: &PersonResults) -> Value {
@@ -103,6 +141,15 @@ pub fn match_json(m: &Match) -> Value {
 }
 
 /// `GET /api/v1/persons/{id}/results` (scope `results:read`).
+#[utoipa::path(get, path = "/api/v1/persons/{id}/results", tag = "results", operation_id = "getPersonResults",
+    summary = "A person's cumulative results (consent-filtered, D11)",
+    params(crate::api::PersonIdParam),
+    responses(
+        (status = 200, description = "The results; `hasResults: false` without a completed visible assessment.",
+            body = schemas::PersonResults),
+        (status = 404, description = "`not_found`: not a person of the organization (archived persons are readable, D28).", body = schemas::Error),
+    ),
+    security(("bearerAuth" = ["results:read"])))]
 pub async fn person_results<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
@@ -115,6 +162,16 @@ pub async fn person_results<S: Store>(
 }
 
 /// `GET /api/v1/persons/{id}/report` (scope `results:read`, D27): `application/pdf`.
+#[utoipa::path(get, path = "/api/v1/persons/{id}/report", tag = "results", operation_id = "getPersonReport",
+    summary = "A person's PDF report (one person; never a comparison)",
+    params(crate::api::PersonIdParam),
+    responses(
+        (status = 200, description = "The report.", content_type = "application/pdf", body = schemas::Pdf,
+            headers(("Content-Disposition" = String, description = "`inline; filename=\"report-{id}.pdf\"`"))),
+        (status = 404, description = "`not_found`: not a person of the organization, or no results yet \
+(details `{\"reason\":\"no_results\"}`, D27).", body = schemas::Error),
+    ),
+    security(("bearerAuth" = ["results:read"])))]
 pub async fn person_report<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
@@ -130,6 +187,16 @@ pub async fn person_report<S: Store>(
 }
 
 /// `GET /api/v1/persons/{id}/matches` (scope `results:read`, D26): one item per profile.
+#[utoipa::path(get, path = "/api/v1/persons/{id}/matches", tag = "results", operation_id = "listPersonMatches",
+    summary = "A person's match with every profile (one page)",
+    params(crate::api::PersonIdParam),
+    responses(
+        (status = 200, description = "One match per profile; `hasMore` is false.", body = schemas::MatchPage),
+        (status = 400, description = "`validation_error`: query parameters are not accepted here.", body = schemas::Error),
+        (status = 404, description = "`not_found`: not a person of the organization, or no results yet \
+(details `{\"reason\":\"no_results\"}`, T26).", body = schemas::Error),
+    ),
+    security(("bearerAuth" = ["results:read"])))]
 pub async fn person_matches<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
@@ -146,6 +213,14 @@ pub async fn person_matches<S: Store>(
 }
 
 /// `GET /api/v1/profiles` (scope `profiles:read`, D25): newest first, keyset-paginated.
+#[utoipa::path(get, path = "/api/v1/profiles", tag = "profiles", operation_id = "listProfiles",
+    summary = "List competency profiles, newest first",
+    params(PageParams),
+    responses(
+        (status = 200, description = "A page of profiles.", body = schemas::ProfilePage),
+        (status = 400, description = "`validation_error`: an invalid limit or cursor (D36).", body = schemas::Error),
+    ),
+    security(("bearerAuth" = ["profiles:read"])))]
 pub async fn list_profiles<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
@@ -168,6 +243,14 @@ pub async fn list_profiles<S: Store>(
 }
 
 /// `GET /api/v1/profiles/{id}` (scope `profiles:read`, D25).
+#[utoipa::path(get, path = "/api/v1/profiles/{id}", tag = "profiles", operation_id = "getProfile",
+    summary = "A competency profile",
+    params(ProfileIdParam),
+    responses(
+        (status = 200, description = "The profile.", body = schemas::Profile),
+        (status = 404, description = "`not_found`: no such profile in the organization.", body = schemas::Error),
+    ),
+    security(("bearerAuth" = ["profiles:read"])))]
 pub async fn get_profile<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
@@ -181,6 +264,16 @@ pub async fn get_profile<S: Store>(
 
 /// `GET /api/v1/profiles/{id}/matches` (scope `results:read`, D26): persons with results,
 /// highest percentage first; `personId` filter; keyset cursor over (percentage, personId).
+#[utoipa::path(get, path = "/api/v1/profiles/{id}/matches", tag = "profiles", operation_id = "listProfileMatches",
+    summary = "Matches of persons with results to a profile, highest percentage first",
+    params(ProfileIdParam, ProfileMatchParams),
+    responses(
+        (status = 200, description = "A page of matches.", body = schemas::MatchPage),
+        (status = 400, description = "`validation_error`: an invalid personId, limit or cursor (D36).",
+            body = schemas::Error),
+        (status = 404, description = "`not_found`: no such profile in the organization.", body = schemas::Error),
+    ),
+    security(("bearerAuth" = ["results:read"])))]
 pub async fn profile_matches<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,

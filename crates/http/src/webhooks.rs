@@ -2,9 +2,10 @@
 
 use crate::api::path_id;
 use crate::auth::authorize;
-use crate::body::{double_option, page_limit, parse_json, parse_query, read_body};
+use crate::body::{double_option, page_limit, parse_json, parse_query, read_body, reject_nulls};
 use crate::error::ApiError;
 use crate::idempotency::{idempotent, Reply};
+use crate::openapi::schemas;
 use crate::state::ApiState;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -16,6 +17,40 @@ use talent_domain::timefmt::format;
 use talent_domain::usecases::webhooks::{EndpointPatch, NewEndpoint};
 use talent_domain::values::{FieldErrors, Scope};
 use talent_domain::webhook::{AttemptOutcome, Delivery, DeliveryStatus, Endpoint, Subscription};
+use utoipa::{IntoParams, ToSchema};
+
+/// The `{id}` path parameter of the webhook endpoints.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Path)]
+#[allow(dead_code)]
+pub struct WebhookIdParam {
+    /// The endpoint's id. A non-UUID is 404 (T13).
+    id: uuid::Uuid,
+}
+
+/// The `{deliveryId}` path parameter.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Path)]
+#[allow(dead_code)]
+pub struct DeliveryIdParam {
+    /// The delivery's id (`Talent-Delivery-Id`). A non-UUID is 404 (T13).
+    #[param(rename = "deliveryId")]
+    delivery_id: uuid::Uuid,
+}
+
+/// `GET /webhooks/{id}/deliveries` query (D29, D32).
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)]
+pub struct DeliveryListParams {
+    #[param(value_type = Option<schemas::DeliveryStatus>)]
+    status: Option<String>,
+    /// `pagination.nextCursor` of the previous page, with the same filters.
+    #[param(min_length = 1)]
+    cursor: Option<String>,
+    #[param(minimum = 1, maximum = 100, default = 25)]
+    limit: Option<u32>,
+}
 
 /// The endpoint object (D29). `secret` only at creation and rotation.
 pub fn endpoint_json(e: &Endpoint, with_secret: bool) -> Value {
@@ -85,15 +120,31 @@ fn description_of(d: Option<String>, errs: &mut FieldErrors) -> Option<String> {
 }
 
 /// `POST /webhooks` body (D29).
-#[derive(Deserialize, Debug)]
+#[derive(Deserialize, Debug, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(as = WebhookEndpointCreateRequest)]
 pub struct EndpointIn {
+    /// `https`, not resolving to a loopback, private, link-local or multicast address (D35).
     url: String,
+    /// Event types, or `["*"]` for all.
+    #[schema(value_type = Vec<schemas::EventSubscription>, min_items = 1)]
     events: Vec<String>,
+    /// Trimmed; at most 500 characters.
+    #[schema(max_length = 500)]
     description: Option<String>,
 }
 
 /// `POST /api/v1/webhooks` → 201 with the secret (shown once, D30).
+#[utoipa::path(post, path = "/api/v1/webhooks", tag = "webhooks", operation_id = "createWebhook",
+    summary = "Register a webhook endpoint (its secret is shown once)",
+    request_body = EndpointIn,
+    responses(
+        (status = 201, description = "Registered; `secret` is returned only here and at rotation.",
+            body = schemas::WebhookEndpointWithSecret),
+        (status = 409, description = "`conflict`: the organization has 10 endpoints already (D29); or an \
+Idempotency-Key conflict (D38).", body = schemas::Error),
+    ),
+    security(("bearerAuth" = ["webhooks:manage"])))]
 pub async fn create<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
@@ -117,6 +168,13 @@ pub async fn create<S: Store>(
 }
 
 /// `GET /api/v1/webhooks`: `{data: [...]}`, oldest first (at most 10).
+#[utoipa::path(get, path = "/api/v1/webhooks", tag = "webhooks", operation_id = "listWebhooks",
+    summary = "The organization's webhook endpoints (one page, at most 10)",
+    responses(
+        (status = 200, description = "Every endpoint, oldest first; `hasMore` is false.", body = schemas::WebhookEndpointPage),
+        (status = 400, description = "`validation_error`: query parameters are not accepted here.", body = schemas::Error),
+    ),
+    security(("bearerAuth" = ["webhooks:manage"])))]
 pub async fn list<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequest) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::WebhooksManage), false)?;
     parse_query(&req, &[])?;
@@ -125,6 +183,14 @@ pub async fn list<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequest) -> 
 }
 
 /// `GET /api/v1/webhooks/{id}`.
+#[utoipa::path(get, path = "/api/v1/webhooks/{id}", tag = "webhooks", operation_id = "getWebhook",
+    summary = "A webhook endpoint",
+    params(WebhookIdParam),
+    responses(
+        (status = 200, description = "The endpoint (without its secret).", body = schemas::WebhookEndpoint),
+        (status = 404, description = "`not_found`: no such endpoint in the organization.", body = schemas::Error),
+    ),
+    security(("bearerAuth" = ["webhooks:manage"])))]
 pub async fn get<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
@@ -136,17 +202,35 @@ pub async fn get<S: Store>(
 }
 
 /// `PATCH /webhooks/{id}` body (D29).
-#[derive(Deserialize, Debug)]
+#[derive(Deserialize, Debug, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(as = WebhookEndpointPatchRequest)]
 pub struct EndpointPatchIn {
+    /// `https`, not resolving to a forbidden address (D35).
+    #[schema(value_type = String, required = false)]
     url: Option<String>,
+    /// Event types, or `["*"]` for all.
+    #[schema(value_type = Vec<schemas::EventSubscription>, min_items = 1, required = false)]
     events: Option<Vec<String>>,
+    /// `null` clears it; at most 500 characters.
     #[serde(default, deserialize_with = "double_option")]
+    #[schema(value_type = Option<String>, max_length = 500)]
     description: Option<Option<String>>,
+    /// A disabled endpoint receives nothing.
+    #[schema(value_type = bool, required = false)]
     enabled: Option<bool>,
 }
 
 /// `PATCH /api/v1/webhooks/{id}`.
+#[utoipa::path(patch, path = "/api/v1/webhooks/{id}", tag = "webhooks", operation_id = "patchWebhook",
+    summary = "Update a webhook endpoint",
+    params(WebhookIdParam),
+    request_body = EndpointPatchIn,
+    responses(
+        (status = 200, description = "The updated endpoint.", body = schemas::WebhookEndpoint),
+        (status = 404, description = "`not_found`: no such endpoint in the organization.", body = schemas::Error),
+    ),
+    security(("bearerAuth" = ["webhooks:manage"])))]
 pub async fn patch<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
@@ -157,6 +241,7 @@ pub async fn patch<S: Store>(
     let id: WebhookId = path_id(&id, "Webhook endpoint")?;
     let body = read_body(&req, payload).await?;
     let i: EndpointPatchIn = parse_json(&req, &body)?;
+    reject_nulls(&body, &["url", "events", "enabled"])?;
     let mut errs = FieldErrors::default();
     let events = i.events.as_ref().and_then(|e| events_of(e, &mut errs));
     let description = i.description.map(|d| description_of(d, &mut errs));
@@ -166,6 +251,14 @@ pub async fn patch<S: Store>(
 }
 
 /// `DELETE /api/v1/webhooks/{id}` → 204.
+#[utoipa::path(delete, path = "/api/v1/webhooks/{id}", tag = "webhooks", operation_id = "deleteWebhook",
+    summary = "Delete a webhook endpoint and its deliveries",
+    params(WebhookIdParam),
+    responses(
+        (status = 204, description = "Deleted."),
+        (status = 404, description = "`not_found`: no such endpoint in the organization.", body = schemas::Error),
+    ),
+    security(("bearerAuth" = ["webhooks:manage"])))]
 pub async fn delete<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
@@ -178,6 +271,15 @@ pub async fn delete<S: Store>(
 }
 
 /// `POST /api/v1/webhooks/{id}/rotate-secret` → 200 with the new secret (shown once).
+#[utoipa::path(post, path = "/api/v1/webhooks/{id}/rotate-secret", tag = "webhooks", operation_id = "rotateWebhookSecret",
+    summary = "Replace the signing secret (the old one keeps signing for 24 h)",
+    params(WebhookIdParam),
+    responses(
+        (status = 200, description = "The endpoint with its new secret (shown once).",
+            body = schemas::WebhookEndpointWithSecret),
+        (status = 404, description = "`not_found`: no such endpoint in the organization.", body = schemas::Error),
+    ),
+    security(("bearerAuth" = ["webhooks:manage"])))]
 pub async fn rotate<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
@@ -196,6 +298,16 @@ pub async fn rotate<S: Store>(
 }
 
 /// `GET /api/v1/webhooks/{id}/deliveries` (D32): keyset-paginated, `status` filter.
+#[utoipa::path(get, path = "/api/v1/webhooks/{id}/deliveries", tag = "webhooks", operation_id = "listWebhookDeliveries",
+    summary = "Recent deliveries to an endpoint, newest first",
+    params(WebhookIdParam, DeliveryListParams),
+    responses(
+        (status = 200, description = "A page of deliveries.", body = schemas::DeliveryPage),
+        (status = 400, description = "`validation_error`: an invalid status, limit or cursor (D36).",
+            body = schemas::Error),
+        (status = 404, description = "`not_found`: no such endpoint in the organization.", body = schemas::Error),
+    ),
+    security(("bearerAuth" = ["webhooks:manage"])))]
 pub async fn deliveries<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
@@ -220,6 +332,14 @@ pub async fn deliveries<S: Store>(
 }
 
 /// `GET /api/v1/webhooks/{id}/deliveries/{deliveryId}`: the record plus `attempts[]`.
+#[utoipa::path(get, path = "/api/v1/webhooks/{id}/deliveries/{deliveryId}", tag = "webhooks", operation_id = "getWebhookDelivery",
+    summary = "A delivery with its attempts",
+    params(WebhookIdParam, DeliveryIdParam),
+    responses(
+        (status = 200, description = "The delivery and its attempt log.", body = schemas::DeliveryDetail),
+        (status = 404, description = "`not_found`: no such endpoint or delivery in the organization.", body = schemas::Error),
+    ),
+    security(("bearerAuth" = ["webhooks:manage"])))]
 pub async fn delivery<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
@@ -237,6 +357,14 @@ pub async fn delivery<S: Store>(
 }
 
 /// `POST /api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver` → 202 with the delivery.
+#[utoipa::path(post, path = "/api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver", tag = "webhooks", operation_id = "redeliverWebhookDelivery",
+    summary = "Send a delivery again now (same delivery id)",
+    params(WebhookIdParam, DeliveryIdParam),
+    responses(
+        (status = 202, description = "Queued: the delivery, pending again.", body = schemas::Delivery),
+        (status = 404, description = "`not_found`: no such endpoint or delivery in the organization.", body = schemas::Error),
+    ),
+    security(("bearerAuth" = ["webhooks:manage"])))]
 pub async fn redeliver<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
@@ -256,6 +384,15 @@ pub async fn redeliver<S: Store>(
 }
 
 /// `POST /api/v1/webhooks/{id}/test` (D33): synchronous ping; never idempotent (D38).
+#[utoipa::path(post, path = "/api/v1/webhooks/{id}/test", tag = "webhooks", operation_id = "testWebhook",
+    summary = "Send a signed ping now and report the endpoint's answer",
+    params(WebhookIdParam),
+    responses(
+        (status = 200, description = "What the endpoint answered (`success` false on a non-2xx, a redirect, \
+a timeout or a refused address).", body = schemas::WebhookTestResult),
+        (status = 404, description = "`not_found`: no such endpoint in the organization.", body = schemas::Error),
+    ),
+    security(("bearerAuth" = ["webhooks:manage"])))]
 pub async fn test<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,

@@ -1,0 +1,393 @@
+//! What every operation of the public API shares, applied once to the derived document instead of
+//! being repeated on 28 handlers (decision T52):
+//!
+//! - the bearer security scheme (spec, Authentication);
+//! - the responses any endpoint can give: 401, 403, 429 (with `Retry-After`), 500; and 400 and 413
+//!   on every operation with a body; 400 and 409 wherever `Idempotency-Key` is honoured (D37, D38);
+//! - the rate-limit headers on every response (spec, Endpoints; D8);
+//! - the `Idempotency-Key` header on every `POST` but `testWebhook`, and `Idempotency-Replayed` on
+//!   its success responses (D38);
+//! - strict objects: response objects list every property as required (nullable ones too) and all
+//!   objects but the error envelope forbid other properties (spec: "all fields are always present;
+//!   no additional fields"); `allOf` of objects (from `#[serde(flatten)]`) merged into one object;
+//! - links between operations, for stateful clients and testers;
+//! - the webhook events under `webhooks` (spec, Events; D31–D34).
+
+use serde_json::{json, Map, Value};
+
+const METHODS: [&str; 5] = ["get", "post", "put", "patch", "delete"];
+
+/// Operations that do not honour `Idempotency-Key` among the `POST`s (D38).
+const NOT_IDEMPOTENT: [&str; 1] = ["testWebhook"];
+
+/// Operations whose body may be left out (an empty body; D21 resend).
+const OPTIONAL_BODY: [&str; 1] = ["resendInvitation"];
+
+/// Applies every convention of this module to a derived document.
+pub fn apply(doc: &mut Value) {
+    components(doc);
+    if let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) {
+        for item in paths.values_mut() {
+            for m in METHODS {
+                if let Some(op) = item.get_mut(m) {
+                    operation(m, op);
+                }
+            }
+        }
+    }
+    if let Some(schemas) = doc.pointer_mut("/components/schemas").and_then(Value::as_object_mut) {
+        let snapshot = schemas.clone();
+        for (name, s) in schemas.iter_mut() {
+            merge_all_of(s, &snapshot);
+            strict(name, s);
+        }
+    }
+    links(doc);
+    webhooks(doc);
+}
+
+fn error_response(description: &str) -> Value {
+    json!({
+        "description": description,
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+    })
+}
+
+fn components(doc: &mut Value) {
+    let Some(c) = doc.as_object_mut().map(|d| d.entry("components").or_insert_with(|| json!({}))) else {
+        return;
+    };
+    c["securitySchemes"] = json!({
+        "bearerAuth": {
+            "type": "http",
+            "scheme": "bearer",
+            "bearerFormat": "tk_ followed by at least 40 URL-safe base64 characters (D41)",
+            "description": "An API key created in the dashboard. A missing, malformed, unknown, revoked or \
+    expired key gives 401; a key lacking the operation's scope (listed in its security requirement) gives 403 \
+    `insufficient_scope`; a `*:write` scope implies the matching `*:read`.",
+        }
+    });
+    let int_header = |d: &str| json!({"description": d, "required": true, "schema": {"type": "integer", "minimum": 0}});
+    c["headers"] = json!({
+        "X-RateLimit-Limit": int_header("Requests per minute of the reported budget (D7, D8)."),
+        "X-RateLimit-Remaining": int_header("Whole requests left now in the reported budget."),
+        "X-RateLimit-Reset": int_header("Unix time in seconds at which the reported budget is full again."),
+        "Retry-After": {
+            "description": "Whole seconds to wait before retrying, at least 1 (D8).",
+            "required": true,
+            "schema": {"type": "integer", "minimum": 1},
+        },
+        "Idempotency-Replayed": {
+            "description": "`true` when this is the stored response of an earlier request with the same \
+    Idempotency-Key and body (D38).",
+            "schema": {"type": "string", "enum": ["true"]},
+        },
+        "X-Existing-Resource": {
+            "description": "`true` when the resource already existed and no new one was created.",
+            "schema": {"type": "string", "enum": ["true"]},
+        },
+    });
+    c["parameters"] = json!({
+        "IdempotencyKey": {
+            "name": "Idempotency-Key",
+            "in": "header",
+            "required": false,
+            "description": "1 to 255 printable ASCII characters. Scope: organization and path; kept 24 h. The \
+    same key with the same body replays the stored response; with another body: 409 `idempotency_key_reused`; \
+    while the first is still running: 409 `conflict` (D38).",
+            "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[\\x20-\\x7E]+$"},
+        }
+    });
+    let mut rate_limited = error_response(
+        "`rate_limited`: the organization's or the key's budget is spent (D7); retry after `Retry-After`.",
+    );
+    rate_limited["headers"] = json!({"Retry-After": {"$ref": "#/components/headers/Retry-After"}});
+    c["responses"] = json!({
+        "Unauthorized": error_response("`unauthorized`, `invalid_token`, `key_revoked` or `key_expired`."),
+        "Forbidden": error_response(
+            "`plan_upgrade_required` (D5), `insufficient_scope`, or `subscription_inactive` on a write (D4).",
+        ),
+        "RateLimited": rate_limited,
+        "InternalError": error_response("`internal_error`: a server-side failure; retry."),
+        "PayloadTooLarge": error_response("`payload_too_large`: the body exceeds 1 MiB (D37)."),
+        "ValidationError": error_response(
+            "`validation_error`: invalid body, query parameter or header; `details.fields` names each (D37).",
+        ),
+        "Conflict": error_response(
+            "`idempotency_key_reused` (another body under this Idempotency-Key) or `conflict` (the first request \
+    with this key is still running) (D38).",
+        ),
+    });
+    for r in c["responses"].as_object_mut().into_iter().flat_map(|m| m.values_mut()) {
+        rate_headers(r);
+    }
+}
+
+fn rate_headers(response: &mut Value) {
+    if response.get("$ref").is_some() {
+        return;
+    }
+    let Some(r) = response.as_object_mut() else { return };
+    let headers = r.entry("headers").or_insert_with(|| json!({}));
+    for h in ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"] {
+        headers[h] = json!({"$ref": format!("#/components/headers/{h}")});
+    }
+}
+
+fn operation(method: &str, op: &mut Value) {
+    let id = op.get("operationId").and_then(Value::as_str).unwrap_or_default().to_string();
+    let idempotent = method == "post" && !NOT_IDEMPOTENT.contains(&id.as_str());
+    let has_body = op.get("requestBody").is_some() || idempotent;
+    if OPTIONAL_BODY.contains(&id.as_str()) {
+        if let Some(b) = op.get_mut("requestBody") {
+            b["required"] = json!(false);
+        }
+    }
+    let Some(responses) = op.get_mut("responses").and_then(Value::as_object_mut) else { return };
+    for r in responses.values_mut() {
+        rate_headers(r);
+    }
+    let mut add = |status: &str, name: &str| {
+        responses
+            .entry(status.to_string())
+            .or_insert_with(|| json!({"$ref": format!("#/components/responses/{name}")}));
+    };
+    if has_body {
+        add("400", "ValidationError");
+        add("413", "PayloadTooLarge");
+    }
+    if idempotent {
+        add("400", "ValidationError");
+        add("409", "Conflict");
+    }
+    add("401", "Unauthorized");
+    add("403", "Forbidden");
+    add("429", "RateLimited");
+    add("500", "InternalError");
+    if idempotent {
+        for (status, r) in responses.iter_mut() {
+            if status.starts_with('2') {
+                if let Some(h) = r.get_mut("headers").and_then(Value::as_object_mut) {
+                    h.insert(
+                        "Idempotency-Replayed".into(),
+                        json!({"$ref": "#/components/headers/Idempotency-Replayed"}),
+                    );
+                }
+            }
+        }
+        if let Some(o) = op.as_object_mut() {
+            let params = o.entry("parameters").or_insert_with(|| json!([]));
+            if let Some(p) = params.as_array_mut() {
+                p.push(json!({"$ref": "#/components/parameters/IdempotencyKey"}));
+            }
+        }
+    }
+    sort_responses(op);
+}
+
+fn sort_responses(op: &mut Value) {
+    if let Some(r) = op.get_mut("responses").and_then(Value::as_object_mut) {
+        let mut items: Vec<(String, Value)> = std::mem::take(r).into_iter().collect();
+        items.sort_by(|a, b| a.0.cmp(&b.0));
+        r.extend(items);
+    }
+}
+
+/// Resolves a local `$ref` among `schemas`, or returns the schema itself.
+fn resolve<'a>(s: &'a Value, schemas: &'a Map<String, Value>) -> &'a Value {
+    s.get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| r.strip_prefix("#/components/schemas/"))
+        .and_then(|n| schemas.get(n))
+        .unwrap_or(s)
+}
+
+/// `allOf` whose members are all objects (what `#[serde(flatten)]` derives) becomes one object,
+/// so that `additionalProperties: false` keeps its meaning.
+fn merge_all_of(s: &mut Value, schemas: &Map<String, Value>) {
+    let Some(parts) = s.get("allOf").and_then(Value::as_array) else { return };
+    let mut properties = Map::new();
+    let mut required: Vec<Value> = Vec::new();
+    for p in parts {
+        let p = resolve(p, schemas);
+        if p.get("type").and_then(Value::as_str) != Some("object") {
+            return;
+        }
+        if let Some(props) = p.get("properties").and_then(Value::as_object) {
+            properties.extend(props.clone());
+        }
+        for r in p.get("required").and_then(Value::as_array).into_iter().flatten() {
+            if !required.contains(r) {
+                required.push(r.clone());
+            }
+        }
+    }
+    let mut merged = json!({"type": "object", "required": required, "properties": properties});
+    if let Some(d) = s.get("description") {
+        merged["description"] = d.clone();
+    }
+    *s = merged;
+}
+
+/// Response objects (every schema but the error envelope and the `*Request` bodies) require every
+/// property; every object but the error envelope forbids unknown properties.
+fn strict(name: &str, s: &mut Value) {
+    if name == "Error" || s.get("type").and_then(Value::as_str) != Some("object") {
+        return;
+    }
+    s["additionalProperties"] = json!(false);
+    if !name.ends_with("Request") {
+        let keys: Vec<Value> = s
+            .get("properties")
+            .and_then(Value::as_object)
+            .map(|p| p.keys().map(|k| json!(k)).collect())
+            .unwrap_or_default();
+        s["required"] = Value::Array(keys);
+    }
+}
+
+/// `(operation, statuses, [(link name, target operation, [(parameter, runtime expression)])])`:
+/// what a client can do next with the ids of a response. (A new person has no report or matches
+/// yet, D27, T26.)
+type Link = (&'static str, &'static str, &'static [(&'static str, &'static str)]);
+const BODY_ID: &[(&str, &str)] = &[("id", "$response.body#/id")];
+const LINKS: [(&str, &[&str], &[Link]); 4] = [
+    (
+        "importPerson",
+        &["200", "201"],
+        &[
+            ("GetPerson", "getPerson", BODY_ID),
+            ("PatchPerson", "patchPerson", BODY_ID),
+            ("ArchivePerson", "archivePerson", BODY_ID),
+            ("GetPersonResults", "getPersonResults", BODY_ID),
+        ],
+    ),
+    (
+        "createInvitation",
+        &["200", "201"],
+        &[
+            ("GetInvitation", "getInvitation", BODY_ID),
+            ("ResendInvitation", "resendInvitation", BODY_ID),
+            ("RevokeInvitation", "revokeInvitation", BODY_ID),
+        ],
+    ),
+    (
+        "createWebhook",
+        &["201"],
+        &[
+            ("GetWebhook", "getWebhook", BODY_ID),
+            ("PatchWebhook", "patchWebhook", BODY_ID),
+            ("DeleteWebhook", "deleteWebhook", BODY_ID),
+            ("RotateWebhookSecret", "rotateWebhookSecret", BODY_ID),
+            ("TestWebhook", "testWebhook", BODY_ID),
+            ("ListWebhookDeliveries", "listWebhookDeliveries", BODY_ID),
+        ],
+    ),
+    (
+        "testWebhook",
+        &["200"],
+        &[
+            (
+                "GetWebhookDelivery",
+                "getWebhookDelivery",
+                &[("id", "$request.path.id"), ("deliveryId", "$response.body#/deliveryId")],
+            ),
+            (
+                "RedeliverWebhookDelivery",
+                "redeliverWebhookDelivery",
+                &[("id", "$request.path.id"), ("deliveryId", "$response.body#/deliveryId")],
+            ),
+        ],
+    ),
+];
+
+fn links(doc: &mut Value) {
+    let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) else { return };
+    for item in paths.values_mut() {
+        for m in METHODS {
+            let Some(op) = item.get_mut(m) else { continue };
+            let id = op.get("operationId").and_then(Value::as_str).unwrap_or_default().to_string();
+            for (from, statuses, targets) in LINKS {
+                if from != id {
+                    continue;
+                }
+                for status in statuses.iter() {
+                    if let Some(r) = op.pointer_mut(&format!("/responses/{status}")).and_then(Value::as_object_mut) {
+                        let links: Map<String, Value> = targets
+                            .iter()
+                            .map(|(name, target, params)| {
+                                let params: Map<String, Value> =
+                                    params.iter().map(|(p, e)| (p.to_string(), json!(e))).collect();
+                                (name.to_string(), json!({"operationId": target, "parameters": params}))
+                            })
+                            .collect();
+                        r.insert("links".into(), Value::Object(links));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Event types and the schema of their `data` (spec, Event types; D33, D34).
+const EVENTS: [(&str, &str, &str, &str); 8] = [
+    (
+        "assessment.completed",
+        "AssessmentCompletedEvent",
+        "AssessmentCompletedData",
+        "A person in the pool completed an assessment.",
+    ),
+    ("person.created", "PersonCreatedEvent", "Person", "A person was added (or reactivated) through the API."),
+    ("person.joined", "PersonJoinedEvent", "Person", "A person linked themselves through an invitation."),
+    ("person.archived", "PersonArchivedEvent", "Person", "A person was archived."),
+    ("invitation.accepted", "InvitationAcceptedEvent", "Invitation", "A personal invitation was accepted."),
+    ("invitation.revoked", "InvitationRevokedEvent", "Invitation", "An invitation was revoked."),
+    ("invitation.expired", "InvitationExpiredEvent", "Invitation", "An invitation expired."),
+    ("ping", "PingEvent", "PingData", "`POST /api/v1/webhooks/{id}/test` was called."),
+];
+
+fn webhooks(doc: &mut Value) {
+    let header = |name: &str, d: &str| json!({"name": name, "in": "header", "required": true, "description": d, "schema": {"type": "string"}});
+    let mut hooks = Map::new();
+    for (event, schema, data, description) in EVENTS {
+        doc["components"]["schemas"][schema] = json!({
+            "type": "object",
+            "description": format!("The delivery envelope of `{event}` (spec, Delivery envelope)."),
+            "required": ["id", "type", "createdAt", "apiVersion", "data"],
+            "additionalProperties": false,
+            "properties": {
+                "id": {"type": "string", "format": "uuid", "description": "The delivery id; the same on every retry (D31)."},
+                "type": {"type": "string", "const": event},
+                "createdAt": {"type": "string", "format": "date-time"},
+                "apiVersion": {"type": "string", "const": "v1"},
+                "data": {"$ref": format!("#/components/schemas/{data}")},
+            },
+        });
+        hooks.insert(
+            event.to_string(),
+            json!({"post": {
+                "operationId": format!("on{schema}"),
+                "summary": description,
+                "description": "Sent to every enabled endpoint subscribed to this type or to `*`. Verify \
+`Talent-Signature` before trusting the body: `v1` is the lowercase hex HMAC-SHA256, keyed with the endpoint's \
+whole signing secret, of `{t}.{raw body}`; reject a `t` more than 300 seconds from your clock. During a secret \
+rotation the header carries one `v1` per valid secret. Delivery is at least once: deduplicate on the delivery \
+id (D30, D31).",
+                "parameters": [
+                    header("Talent-Signature", "`t=<unix seconds>,v1=<hex>[,v1=<hex>]` (D30)."),
+                    header("Talent-Event", "The event type."),
+                    header("Talent-Delivery-Id", "The delivery id (uuid); the same on every retry."),
+                ],
+                "requestBody": {
+                    "required": true,
+                    "content": {"application/json": {"schema": {"$ref": format!("#/components/schemas/{schema}")}}},
+                },
+                "responses": {
+                    "2XX": {"description": "Received. Any other status, a redirect, or no answer within 10 s is \
+a failed attempt, retried after 1 min, 5 min, 30 min and 2 h, then the delivery is failed (D31)."},
+                },
+            }}),
+        );
+    }
+    doc["webhooks"] = Value::Object(hooks);
+}

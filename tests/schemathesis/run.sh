@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Runs schemathesis (PyPI) against the real `talent` binary (issue 6): starts `talent demo` on a
+# fresh SQLite file and a free port, creates one resource of each kind so that every operation
+# can reach its success path, then runs every check with the fixed seed of schemathesis.toml.
+# Exits non-zero on any failure. Usage: tests/schemathesis/run.sh [path/to/talent]
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+bin="$(realpath "${1:-$root/target/debug/talent}")"
+venv="${SCHEMATHESIS_VENV:-$root/target/schemathesis-venv}"
+work="$(mktemp -d)"
+pid=""
+cleanup() {
+    if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+# Pinned tools, installed once into a virtualenv under target/ (PyPI).
+if [ ! -x "$venv/bin/schemathesis" ] || [ ! -x "$venv/bin/openapi-spec-validator" ]; then
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check \
+        "schemathesis==4.32.5" "openapi-spec-validator==0.7.2"
+fi
+
+# The committed document must be a valid OpenAPI 3.1 document.
+"$venv/bin/openapi-spec-validator" "$root/docs/openapi.json"
+
+# Start the demo on a free port (port 0: the bound address is printed).
+cd "$work"
+# The D5 catalogue with budgets of 60,000/30,000 requests per minute (TALENT_PLANS, T54), and as
+# many requests failing authentication per minute (the checks send many without a key).
+plans='[{"id":"starter","apiAccess":false,"personLimit":50,"profileLimit":3,"orgPerMinute":120,"keyPerMinute":60,"orgOnlyPerMinute":60},
+{"id":"professional","apiAccess":true,"personLimit":500,"profileLimit":25,"orgPerMinute":120,"keyPerMinute":60,"orgOnlyPerMinute":60},
+{"id":"business","apiAccess":true,"personLimit":5000,"profileLimit":250,"orgPerMinute":60000,"keyPerMinute":30000,"orgOnlyPerMinute":30000}]'
+DATABASE_URL="sqlite://$work/talent.db" TALENT_LISTEN=127.0.0.1:0 TALENT_WEBHOOKS_ALLOW_INSECURE=1 \
+    TALENT_PLANS="$plans" TALENT_RATE_LIMIT_IP_PER_MINUTE=60000 TALENT_LOG=warn "$bin" demo >"$work/demo.log" 2>&1 &
+pid=$!
+for _ in $(seq 1 100); do
+    if grep -q "^API key: " "$work/demo.log" && grep -qE "https?://127\.0\.0\.1:[0-9]+" "$work/demo.log"; then break; fi
+    sleep 0.2
+done
+key="$(sed -n 's/^API key: //p' "$work/demo.log" | head -n1)"
+base="$(grep -oE "http://127\.0\.0\.1:[0-9]+" "$work/demo.log" | head -n1)"
+if [ -z "$key" ] || [ -z "$base" ]; then
+    echo "schemathesis: the demo did not start" >&2
+    cat "$work/demo.log" >&2
+    exit 1
+fi
+
+api() { # METHOD PATH [BODY] -> response body on stdout; fails on a non-2xx status
+    curl -fsS -X "$1" -H "Authorization: Bearer $key" -H "Content-Type: application/json" \
+        ${3:+--data "$3"} "$base$2"
+}
+field() { python3 -c "import json,sys; d=json.load(sys.stdin); print(eval('d' + sys.argv[1]))" "$1"; }
+
+# One resource of each kind, for the operations that need an existing id.
+persons="$(api GET "/api/v1/persons?assessmentStatus=completed&limit=1")"
+export ST_PERSON_ID="$(field '["data"][0]["id"]' <<<"$persons")"
+export ST_PROFILE_ID="$(api GET /api/v1/profiles | field '["data"][0]["id"]')"
+export ST_INVITATION_ID="$(api POST /api/v1/invitations '{"email":"schemathesis@example.com","sendEmail":false}' | field '["id"]')"
+
+# The served document is the committed one (the Rust test checks this too).
+curl -fsS "$base/api/v1/openapi.json" | cmp -s - "$root/docs/openapi.json" || {
+    echo "schemathesis: the served OpenAPI document differs from docs/openapi.json" >&2
+    exit 1
+}
+
+"$venv/bin/schemathesis" --config-file "$root/tests/schemathesis/schemathesis.toml" run \
+    "$base/api/v1/openapi.json" -H "Authorization: Bearer $key" --no-color \
+    --report junit,har --report-junit-path "$root/target/schemathesis-junit.xml" --report-har-path "$root/target/schemathesis.har"
