@@ -868,7 +868,7 @@ crate::e2e!(recorded_emails_carry_the_link_and_the_admin_can_accept, Default::de
 
 // D21, D39: in sandbox mode the clock moves expiry and reminders; the sweep persists the expiry
 // and emits `invitation.expired` once (a second clock call expires nothing more).
-e2e_with!(invitations_expire_and_remind_on_the_sandbox_clock, Extra { sandbox: true, smtp_url: None }, |app| {
+e2e_with!(invitations_expire_and_remind_on_the_sandbox_clock, Extra { sandbox: true, ..Default::default() }, |app| {
     let o = org(app, "Acme", &[]);
     let soon = invite(app, &o.key, json!({"email": "soon@example.com", "sendEmail": true}));
     let later = invite(app, &o.key, json!({"email": "later@example.com", "sendEmail": true, "expiresInDays": 30}));
@@ -1015,7 +1015,7 @@ fn smtp_session(stream: TcpStream, received: &Mutex<Vec<Received>>, refuse: &Ato
 
 /// Sandbox mode (to move the clock past the retry delay) and SMTP to the sink.
 fn sink_extra(sink: &SmtpSink) -> Extra {
-    Extra { sandbox: true, smtp_url: Some(format!("smtp://127.0.0.1:{}", sink.port)) }
+    Extra { sandbox: true, smtp_url: Some(format!("smtp://127.0.0.1:{}", sink.port)), ..Default::default() }
 }
 
 fn smtp_round_trip(backend: Backend) {

@@ -7,8 +7,10 @@ mod support;
 
 mod admin;
 mod auth;
+mod client;
 mod errors;
 mod idempotency;
+mod import;
 mod invitations;
 mod listing;
 mod openapi;

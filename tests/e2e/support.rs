@@ -39,6 +39,8 @@ pub struct Extra {
     pub sandbox: bool,
     /// `TALENT_SMTP_URL` (D22, D40).
     pub smtp_url: Option<String>,
+    /// `TALENT_WEBHOOKS_ALLOW_INSECURE=1` (D35): webhook receivers on loopback.
+    pub insecure_webhooks: bool,
 }
 
 fn runtime() -> &'static tokio::runtime::Runtime {
@@ -119,6 +121,9 @@ pub fn spawn_with(backend: Backend, opts: Opts, extra: Extra) -> Option<TestApp>
     }
     if let Some(url) = &extra.smtp_url {
         cmd.env("TALENT_SMTP_URL", url);
+    }
+    if extra.insecure_webhooks {
+        cmd.env("TALENT_WEBHOOKS_ALLOW_INSECURE", "1");
     }
     let mut child = cmd
         .arg("serve")

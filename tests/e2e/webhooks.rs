@@ -14,8 +14,8 @@ use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use talent_client::webhooks::{verify, VerifyError};
 use talent_store::testing::TestDb;
-use talent_webhooks::{verify, VerifyError};
 
 /// Bound for every wait: the worker runs every second (D31).
 const WAIT: Duration = Duration::from_secs(10);

@@ -18,7 +18,7 @@ pub struct Cli {
 }
 
 /// Subcommands (D40).
-#[derive(Subcommand, Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Subcommand, Debug, Clone, PartialEq, Eq)]
 pub enum Command {
     /// Apply pending migrations, then serve the API.
     Serve,
@@ -30,6 +30,24 @@ pub enum Command {
     /// Print the OpenAPI 3.1 document of the public API (as served at /api/v1/openapi.json and
     /// committed as docs/openapi.json) and exit.
     Openapi,
+    /// Import persons from a CSV file (header email,firstName,lastName,externalId,labels,tags;
+    /// labels and tags separated by ';') through the public API of a running service, with
+    /// idempotency keys; prints a summary; re-running the same file resumes after an interruption.
+    Import(ImportArgs),
+}
+
+/// `talent import` (issue 6; decision T56).
+#[derive(Args, Debug, Clone, PartialEq, Eq)]
+pub struct ImportArgs {
+    /// The CSV file.
+    #[arg(long)]
+    pub csv: std::path::PathBuf,
+    /// Base URL of the service (without /api/v1).
+    #[arg(long, env = "TALENT_API_URL", default_value = "http://127.0.0.1:8080")]
+    pub api_url: String,
+    /// API key with the persons:write scope.
+    #[arg(long, env = "TALENT_API_KEY", hide_env_values = true)]
+    pub api_key: String,
 }
 
 /// Settings (D40).

@@ -5,4 +5,5 @@
 pub mod adapters;
 pub mod config;
 pub mod demo;
+pub mod import;
 pub mod server;

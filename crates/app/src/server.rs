@@ -58,9 +58,13 @@ pub async fn open_store(cfg: &Config) -> anyhow::Result<DbStore> {
 
 /// Runs a subcommand.
 pub async fn run(cli: Cli) -> anyhow::Result<()> {
-    if cli.command == Command::Openapi {
-        print!("{}", talent_http::openapi::document_text());
-        return Ok(());
+    match &cli.command {
+        Command::Openapi => {
+            print!("{}", talent_http::openapi::document_text());
+            return Ok(());
+        }
+        Command::Import(args) => return crate::import::command(args),
+        Command::Serve | Command::Migrate | Command::Demo => {}
     }
     let cfg = cli.config;
     init_tracing(&cfg.log);

@@ -1,4 +1,4 @@
-//! Talent's webhook sender (D30-D35) and the receiver-side [`verify`] helper.
+//! Talent's webhook sender (D30-D35). Receivers verify with `talent_client::webhooks::verify`.
 //!
 //! - Signature (D30): `Talent-Signature: t=<unix>,v1=<hex>` where `v1` is the lowercase hex
 //!   HMAC-SHA256, keyed with the whole secret string (`whsec_...`), of `"{t}.{raw body}"`. During a
@@ -24,9 +24,6 @@ use ureq::http::Uri;
 use ureq::unversioned::resolver::{DefaultResolver, ResolvedSocketAddrs, Resolver};
 use ureq::unversioned::transport::{DefaultConnector, NextTimeout};
 
-/// Signature tolerance a receiver should apply (spec: 300 s).
-pub const TOLERANCE_SECS: i64 = 300;
-
 /// `v1` of one secret: hex HMAC-SHA256 of `"{t}.{body}"` (D30).
 pub fn sign(secret: &str, t: i64, body: &[u8]) -> String {
     let key = hmac::Key::new(hmac::HMAC_SHA256, secret.as_bytes());
@@ -45,47 +42,6 @@ pub fn signature_header(secrets: &[&str], t: i64, body: &[u8]) -> String {
         h.push_str(&sign(s, t, body));
     }
     h
-}
-
-/// Why a signature is refused.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum VerifyError {
-    /// The header is not `t=...,v1=...`.
-    Malformed,
-    /// `t` is more than 300 s from `now` (replay protection).
-    OutsideTolerance,
-    /// No `v1` matches.
-    Mismatch,
-}
-
-/// Receiver-side verification (spec, Signature): parses `t=<unix>,v1=<hex>[,v1=...]`, refuses a
-/// `t` more than 300 s from `now_unix`, and accepts when any `v1` equals the HMAC of
-/// `"{t}.{body}"` under `secret` (compared in constant time).
-pub fn verify(secret: &str, header: &str, body: &[u8], now_unix: i64) -> Result<(), VerifyError> {
-    let mut t: Option<i64> = None;
-    let mut sigs = Vec::new();
-    for part in header.split(',') {
-        match part.trim().split_once('=') {
-            Some(("t", v)) => t = Some(v.parse().map_err(|_| VerifyError::Malformed)?),
-            Some(("v1", v)) => sigs.push(hex::decode(v).map_err(|_| VerifyError::Malformed)?),
-            _ => {}
-        }
-    }
-    let t = t.ok_or(VerifyError::Malformed)?;
-    if sigs.is_empty() {
-        return Err(VerifyError::Malformed);
-    }
-    if (now_unix - t).abs() > TOLERANCE_SECS {
-        return Err(VerifyError::OutsideTolerance);
-    }
-    let key = hmac::Key::new(hmac::HMAC_SHA256, secret.as_bytes());
-    let mut msg = format!("{t}.").into_bytes();
-    msg.extend_from_slice(body);
-    if sigs.iter().any(|s| hmac::verify(&key, &msg, s).is_ok()) {
-        Ok(())
-    } else {
-        Err(VerifyError::Mismatch)
-    }
 }
 
 /// D35: destinations a webhook may never reach (unless insecure mode).
@@ -298,8 +254,10 @@ impl WebhookSender for UreqSender {
 mod tests {
     use super::*;
 
+    /// What the sender signs, the client's verifier (what integrators use) accepts.
     #[test]
     fn signatures_verify_and_expire() {
+        use talent_client::webhooks::{verify, VerifyError};
         let body = br#"{"id":"x"}"#;
         let h = signature_header(&["whsec_a"], 1_000, body);
         assert!(h.starts_with("t=1000,v1="));

@@ -1,0 +1,443 @@
+//! `talent import --csv FILE` (issue 6): imports persons from a CSV file through the public API
+//! (`POST /api/v1/persons`), one request per row, each with an idempotency key (D38), and resumes
+//! safely after an interruption (decision T56).
+//!
+//! - The header is `email,firstName,lastName,externalId,labels,tags` (any order, no other columns);
+//!   `labels` and `tags` hold several values separated by `;`. An empty cell leaves the field out.
+//! - Each row's `Idempotency-Key` is `csv-{file digest}-{row}`: running the same file again sends the
+//!   same keys, so a row whose answer was lost in an interruption is replayed by the service, not
+//!   executed twice; and import is idempotent on email anyway (D12).
+//! - A journal next to the file (`FILE.talent-import`, one JSON line per finished row, flushed as it
+//!   goes) records what is done; a later run of the same file skips rows that were created or already
+//!   existed and retries the failed ones (a full plan may have been upgraded since). A journal of
+//!   another version of the file is replaced.
+//! - The summary counts created, existing, failed (with row, email and reason) and rows done by an
+//!   earlier run.
+
+use anyhow::Context;
+use std::collections::HashMap;
+use std::fmt;
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use talent_client::models::ImportPerson;
+
+/// The columns of the CSV header (issue 6).
+pub const COLUMNS: [&str; 6] = ["email", "firstName", "lastName", "externalId", "labels", "tags"];
+
+/// One data row of the file: its 1-based number among the data rows and the request body, or why
+/// the row could not be read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// 1-based number among the data rows (the header is row 0).
+    pub number: u64,
+    /// The `email` cell as written (for the summary).
+    pub email: String,
+    /// The `POST /persons` body, or why the row cannot become one.
+    pub body: Result<ImportPerson, String>,
+}
+
+/// The file's rows and the digest that names this version of the file.
+#[derive(Debug)]
+pub struct CsvFile {
+    /// Lowercase hex SHA-256 of the file's bytes, first 16 characters.
+    pub digest: String,
+    /// Every data row, in order.
+    pub rows: Vec<Row>,
+}
+
+/// Reads and parses the CSV file. Errors: unreadable file, or a header that is not the expected
+/// columns. A malformed row is not an error: it becomes a failed row of the summary.
+pub fn read_csv(path: &Path) -> anyhow::Result<CsvFile> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let digest = hex::encode(ring::digest::digest(&ring::digest::SHA256, &bytes).as_ref())[..16].to_string();
+    let mut reader = csv::ReaderBuilder::new().flexible(true).trim(csv::Trim::All).from_reader(bytes.as_slice());
+    let header: Vec<String> = reader.headers().context("reading the CSV header")?.iter().map(str::to_string).collect();
+    let mut index = HashMap::new();
+    for (i, name) in header.iter().enumerate() {
+        anyhow::ensure!(
+            COLUMNS.contains(&name.as_str()),
+            "unknown CSV column '{name}'; the header is {}",
+            COLUMNS.join(",")
+        );
+        anyhow::ensure!(index.insert(name.clone(), i).is_none(), "the CSV column '{name}' appears twice");
+    }
+    anyhow::ensure!(index.contains_key("email"), "the CSV header has no 'email' column");
+    let mut rows = Vec::new();
+    for (n, record) in reader.records().enumerate() {
+        let number = n as u64 + 1;
+        let row = match record {
+            Err(e) => Row { number, email: String::new(), body: Err(format!("unreadable CSV row: {e}")) },
+            Ok(r) if r.len() != header.len() => Row {
+                number,
+                email: r.get(index["email"]).unwrap_or_default().to_string(),
+                body: Err(format!("{} cells where the header has {}", r.len(), header.len())),
+            },
+            Ok(r) => {
+                let cell = |c: &str| index.get(c).and_then(|&i| r.get(i)).filter(|v| !v.is_empty());
+                let text = |c: &str| cell(c).map(str::to_string);
+                let list = |c: &str| {
+                    cell(c).map(|v| v.split(';').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect())
+                };
+                let email = cell("email").unwrap_or_default().to_string();
+                let body = ImportPerson {
+                    email: email.clone(),
+                    first_name: text("firstName"),
+                    last_name: text("lastName"),
+                    external_id: text("externalId"),
+                    labels: list("labels"),
+                    tags: list("tags"),
+                    invitation: None,
+                };
+                Row { number, email, body: Ok(body) }
+            }
+        };
+        rows.push(row);
+    }
+    Ok(CsvFile { digest, rows })
+}
+
+/// The idempotency key of a row: the same for the same file version and row on every run.
+pub fn idempotency_key(digest: &str, row: u64) -> String {
+    format!("csv-{digest}-{row}")
+}
+
+/// What the service answered for one row.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Sent {
+    /// 201: created or reactivated; the person id.
+    Created(String),
+    /// 200 with `X-Existing-Resource: true`: already an active member; the person id.
+    Existing(String),
+    /// A client error for this row (400, 409, ...): `code: message`. Other rows go on.
+    Rejected(String),
+}
+
+/// Why the whole import stops (the rest of the rows would fail the same way): a rejected key
+/// (401/403), or the service unreachable after the client's retries. Re-running resumes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fatal(pub String);
+
+impl fmt::Display for Fatal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Sends one import request (the public API through `talent_client`, or a fake in tests).
+pub trait Importer {
+    /// `POST /api/v1/persons` with `body` under `idempotency_key`.
+    fn import(&mut self, body: &ImportPerson, idempotency_key: &str) -> Result<Sent, Fatal>;
+}
+
+/// One finished row in the journal.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Entry {
+    row: u64,
+    outcome: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    person_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
+}
+
+/// The journal of finished rows: `FILE.talent-import`, a first line naming the file version and
+/// one JSON line per finished row.
+pub struct Journal {
+    file: std::fs::File,
+    done: HashMap<u64, Entry>,
+}
+
+/// The journal's path for a CSV file.
+pub fn journal_path(csv: &Path) -> PathBuf {
+    let mut name = csv.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+    name.push(".talent-import");
+    csv.with_file_name(name)
+}
+
+impl Journal {
+    /// Opens the journal of this file version, or starts a new one (replacing a journal of another
+    /// version). A torn last line (an interrupted write) is ignored.
+    pub fn open(path: &Path, digest: &str) -> anyhow::Result<Journal> {
+        let header = format!("talent-import v1 {digest}");
+        let mut done = HashMap::new();
+        let mut current = false;
+        if let Ok(f) = std::fs::File::open(path) {
+            let mut lines = std::io::BufReader::new(f).lines();
+            if lines.next().and_then(Result::ok).as_deref() == Some(header.as_str()) {
+                current = true;
+                for line in lines.map_while(Result::ok) {
+                    if let Ok(e) = serde_json::from_str::<Entry>(&line) {
+                        done.insert(e.row, e);
+                    }
+                }
+            }
+        }
+        let file = if current {
+            std::fs::OpenOptions::new().append(true).open(path)
+        } else {
+            std::fs::File::create(path).and_then(|mut f| writeln!(f, "{header}").map(|()| f))
+        }
+        .with_context(|| format!("writing the journal {}", path.display()))?;
+        Ok(Journal { file, done })
+    }
+
+    fn finished(&self, row: u64) -> bool {
+        self.done.get(&row).is_some_and(|e| e.outcome != "failed")
+    }
+
+    fn record(&mut self, e: Entry) -> anyhow::Result<()> {
+        let line = serde_json::to_string(&e)?;
+        writeln!(self.file, "{line}").and_then(|()| self.file.flush()).context("writing the journal")?;
+        self.done.insert(e.row, e);
+        Ok(())
+    }
+}
+
+/// The outcome of a run.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Summary {
+    /// Rows created (or reactivated) now.
+    pub created: u64,
+    /// Rows whose email was already an active member.
+    pub existing: u64,
+    /// Rows finished by an earlier run of the same file (skipped now).
+    pub earlier: u64,
+    /// Failed rows: (row, email, reason).
+    pub failed: Vec<(u64, String, String)>,
+    /// Set when the run stopped early; re-running resumes.
+    pub stopped: Option<String>,
+}
+
+impl fmt::Display for Summary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "created: {}, existing: {}, failed: {}, done by an earlier run: {}",
+            self.created,
+            self.existing,
+            self.failed.len(),
+            self.earlier
+        )?;
+        for (row, email, reason) in &self.failed {
+            writeln!(f, "  row {row} ({email}): {reason}")?;
+        }
+        if let Some(why) = &self.stopped {
+            writeln!(f, "stopped: {why}; run the same command again to resume")?;
+        }
+        Ok(())
+    }
+}
+
+/// Imports every row not finished by an earlier run, recording each in the journal; `progress`
+/// is called after each row with (rows handled, total rows). Errors: the journal cannot be
+/// written. A [`Fatal`] answer stops the run with `stopped` set.
+pub fn run(
+    file: &CsvFile,
+    journal: &mut Journal,
+    importer: &mut dyn Importer,
+    mut progress: impl FnMut(u64, u64),
+) -> anyhow::Result<Summary> {
+    let mut s = Summary::default();
+    let total = file.rows.len() as u64;
+    for (i, row) in file.rows.iter().enumerate() {
+        if journal.finished(row.number) {
+            s.earlier += 1;
+            progress(i as u64 + 1, total);
+            continue;
+        }
+        let sent = match &row.body {
+            Err(why) => Sent::Rejected(why.clone()),
+            Ok(body) => match importer.import(body, &idempotency_key(&file.digest, row.number)) {
+                Ok(sent) => sent,
+                Err(Fatal(why)) => {
+                    s.stopped = Some(why);
+                    break;
+                }
+            },
+        };
+        let entry = match sent {
+            Sent::Created(id) => {
+                s.created += 1;
+                Entry { row: row.number, outcome: "created".into(), person_id: Some(id), reason: None }
+            }
+            Sent::Existing(id) => {
+                s.existing += 1;
+                Entry { row: row.number, outcome: "existing".into(), person_id: Some(id), reason: None }
+            }
+            Sent::Rejected(why) => {
+                s.failed.push((row.number, row.email.clone(), why.clone()));
+                Entry { row: row.number, outcome: "failed".into(), person_id: None, reason: Some(why) }
+            }
+        };
+        journal.record(entry)?;
+        progress(i as u64 + 1, total);
+    }
+    Ok(s)
+}
+
+/// [`Importer`] through the public API with `talent_client` (its retries on 429/503 included).
+pub struct ApiImporter(pub talent_client::Client);
+
+impl Importer for ApiImporter {
+    fn import(&mut self, body: &ImportPerson, idempotency_key: &str) -> Result<Sent, Fatal> {
+        match self.0.import_person(body, Some(idempotency_key)) {
+            Ok(c) if c.created => Ok(Sent::Created(c.resource.person.id.to_string())),
+            Ok(c) => Ok(Sent::Existing(c.resource.person.id.to_string())),
+            Err(talent_client::Error::Api { status: 401 | 403, code, message, .. }) => {
+                Err(Fatal(format!("the API refused the key ({code}: {message})")))
+            }
+            Err(talent_client::Error::Api { code, message, .. }) => Ok(Sent::Rejected(format!("{code}: {message}"))),
+            Err(e) => Err(Fatal(e.to_string())),
+        }
+    }
+}
+
+/// `talent import --csv FILE`: reads the file, resumes its journal, imports with a progress bar on
+/// standard error, and prints the summary on standard output. Errors (exit status 1): an
+/// unreadable file or header, an unwritable journal, failed rows, or a stop (re-run to resume).
+pub fn command(args: &crate::config::ImportArgs) -> anyhow::Result<()> {
+    let file = read_csv(&args.csv)?;
+    let journal_at = journal_path(&args.csv);
+    let mut journal = Journal::open(&journal_at, &file.digest)?;
+    let mut importer = ApiImporter(talent_client::Client::new(&args.api_url, &args.api_key));
+    let bar = indicatif::ProgressBar::new(file.rows.len() as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} rows, {per_sec}, eta {eta}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let summary = run(&file, &mut journal, &mut importer, |done, _| bar.set_position(done))?;
+    bar.finish_and_clear();
+    print!("{summary}");
+    println!("journal: {}", journal_at.display());
+    if summary.stopped.is_some() {
+        anyhow::bail!("the import stopped early; run the same command again to resume");
+    }
+    if !summary.failed.is_empty() {
+        anyhow::bail!("{} rows failed", summary.failed.len());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Answers by email: `taken@…` exists, `bad…` is rejected, `down@…` is fatal; records keys.
+    #[derive(Default)]
+    struct Fake {
+        keys: Vec<String>,
+    }
+    impl Importer for Fake {
+        fn import(&mut self, body: &ImportPerson, key: &str) -> Result<Sent, Fatal> {
+            self.keys.push(key.to_string());
+            let email = body.email.as_str();
+            match email {
+                e if e.starts_with("taken") => Ok(Sent::Existing("p-existing".into())),
+                e if e.starts_with("bad") => Ok(Sent::Rejected("validation_error: email is invalid".into())),
+                e if e.starts_with("down") => Err(Fatal("connection refused".into())),
+                _ => Ok(Sent::Created(format!("p-{email}"))),
+            }
+        }
+    }
+
+    fn write(dir: &Path, text: &str) -> PathBuf {
+        let p = dir.join("people.csv");
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+
+    fn temp() -> PathBuf {
+        let d = std::env::temp_dir().join(format!("talent-import-{}", uuid::Uuid::new_v4()));
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn rows_become_import_bodies_with_lists_split_on_semicolons() {
+        let dir = temp();
+        let p = write(
+            &dir,
+            "email,firstName,lastName,externalId,labels,tags\n\
+             ada@example.com,Ada,Lovelace,ats-1,candidate;employee, rust ; math \n\
+             grace@example.com,,,,,\n\
+             short@example.com,Only\n",
+        );
+        let f = read_csv(&p).unwrap();
+        assert_eq!(f.digest.len(), 16);
+        let json = |r: &Row| serde_json::to_value(r.body.as_ref().unwrap()).unwrap();
+        assert_eq!(
+            json(&f.rows[0]),
+            json!({"email": "ada@example.com", "firstName": "Ada", "lastName": "Lovelace", "externalId": "ats-1",
+                   "labels": ["candidate", "employee"], "tags": ["rust", "math"]})
+        );
+        assert_eq!(json(&f.rows[1]), json!({"email": "grace@example.com"}));
+        assert!(f.rows[2].body.as_ref().unwrap_err().contains("2 cells"));
+        assert_eq!(f.rows[2].email, "short@example.com");
+    }
+
+    #[test]
+    fn a_wrong_header_is_refused_before_anything_is_sent() {
+        let dir = temp();
+        for header in ["mail,firstName\n", "email,email\n", "firstName\n"] {
+            let p = write(&dir, &format!("{header}x\n"));
+            assert!(read_csv(&p).is_err(), "{header}");
+        }
+    }
+
+    #[test]
+    fn an_interrupted_run_resumes_with_the_same_keys_and_skips_finished_rows() {
+        let dir = temp();
+        let p = write(&dir, "email\na@example.com\ntaken@example.com\nbad\ndown@example.com\nz@example.com\n");
+        let f = read_csv(&p).unwrap();
+        let jp = journal_path(&p);
+        assert!(jp.ends_with("people.csv.talent-import"));
+
+        let mut first = Fake::default();
+        let s = run(&f, &mut Journal::open(&jp, &f.digest).unwrap(), &mut first, |_, _| {}).unwrap();
+        assert_eq!((s.created, s.existing, s.failed.len()), (1, 1, 1));
+        assert_eq!(s.stopped.as_deref(), Some("connection refused"));
+        assert_eq!(s.failed[0], (3, "bad".to_string(), "validation_error: email is invalid".to_string()));
+        assert!(s.to_string().contains("run the same command again"));
+
+        // The second run: rows 1 and 2 are skipped; the failed row 3 is retried; row 4 goes out
+        // again with the same key as before.
+        let mut second = Fake::default();
+        let f2 = CsvFile { digest: f.digest.clone(), rows: f.rows.clone() };
+        let mut rows = f2.rows;
+        rows[3].body = Ok(ImportPerson { email: "up@example.com".into(), ..Default::default() });
+        let f2 = CsvFile { digest: f2.digest, rows };
+        let mut seen = Vec::new();
+        let s =
+            run(&f2, &mut Journal::open(&jp, &f.digest).unwrap(), &mut second, |done, total| seen.push((done, total)))
+                .unwrap();
+        assert_eq!(s.earlier, 2);
+        assert_eq!((s.created, s.failed.len(), s.stopped.clone()), (2, 1, None));
+        assert_eq!(second.keys[0], idempotency_key(&f.digest, 3));
+        assert_eq!(second.keys[1], first.keys[3], "the interrupted row keeps its key");
+        assert_eq!(seen.last(), Some(&(5, 5)));
+
+        // A third run has nothing left but the failing row.
+        let mut third = Fake::default();
+        let s = run(&f2, &mut Journal::open(&jp, &f.digest).unwrap(), &mut third, |_, _| {}).unwrap();
+        assert_eq!((s.earlier, third.keys.len()), (4, 1));
+    }
+
+    #[test]
+    fn a_journal_of_another_file_version_or_a_torn_line_is_not_trusted() {
+        let dir = temp();
+        let jp = dir.join("j");
+        {
+            let mut j = Journal::open(&jp, "aaaa").unwrap();
+            j.record(Entry { row: 1, outcome: "created".into(), person_id: Some("p".into()), reason: None }).unwrap();
+        }
+        let mut f = std::fs::OpenOptions::new().append(true).open(&jp).unwrap();
+        write!(f, "{{\"row\":2,\"outcome\":\"crea").unwrap();
+        assert!(Journal::open(&jp, "aaaa").unwrap().finished(1));
+        assert!(!Journal::open(&jp, "aaaa").unwrap().finished(2));
+        assert!(!Journal::open(&jp, "bbbb").unwrap().finished(1), "another version starts over");
+        assert!(!Journal::open(&jp, "aaaa").unwrap().finished(1), "and replaced the old journal");
+    }
+}
