@@ -48,6 +48,28 @@ pub enum Code {
 }
 
 impl Code {
+    /// Every code, in the order of the spec's table (D37's additions last).
+    pub const ALL: [Code; 18] = [
+        Code::Unauthorized,
+        Code::InvalidToken,
+        Code::KeyRevoked,
+        Code::KeyExpired,
+        Code::PlanUpgradeRequired,
+        Code::SubscriptionInactive,
+        Code::InsufficientScope,
+        Code::NotFound,
+        Code::ValidationError,
+        Code::Conflict,
+        Code::PersonLimitReached,
+        Code::PersonDeactivated,
+        Code::PersonSelfRevoked,
+        Code::IdempotencyKeyReused,
+        Code::RateLimited,
+        Code::PayloadTooLarge,
+        Code::MethodNotAllowed,
+        Code::InternalError,
+    ];
+
     /// The wire value.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -155,6 +177,42 @@ impl UseCaseError {
         match self {
             UseCaseError::Client(c) => Some(c.code),
             UseCaseError::Store(_) => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod code_list_tests {
+    use super::Code;
+
+    /// Adding a variant breaks this exhaustive match until it is also listed in [`Code::ALL`].
+    fn position(c: Code) -> usize {
+        match c {
+            Code::Unauthorized => 0,
+            Code::InvalidToken => 1,
+            Code::KeyRevoked => 2,
+            Code::KeyExpired => 3,
+            Code::PlanUpgradeRequired => 4,
+            Code::SubscriptionInactive => 5,
+            Code::InsufficientScope => 6,
+            Code::NotFound => 7,
+            Code::ValidationError => 8,
+            Code::Conflict => 9,
+            Code::PersonLimitReached => 10,
+            Code::PersonDeactivated => 11,
+            Code::PersonSelfRevoked => 12,
+            Code::IdempotencyKeyReused => 13,
+            Code::RateLimited => 14,
+            Code::PayloadTooLarge => 15,
+            Code::MethodNotAllowed => 16,
+            Code::InternalError => 17,
+        }
+    }
+
+    #[test]
+    fn all_lists_every_code_once() {
+        for (i, c) in Code::ALL.iter().enumerate() {
+            assert_eq!(position(*c), i, "{}", c.as_str());
         }
     }
 }

@@ -127,7 +127,7 @@ pub struct EndpointIn {
     /// `https`, not resolving to a loopback, private, link-local or multicast address (D35).
     url: String,
     /// Event types, or `["*"]` for all.
-    #[schema(value_type = Vec<schemas::EventSubscription>, min_items = 1)]
+    #[schema(schema_with = schemas::event_subscriptions)]
     events: Vec<String>,
     /// Trimmed; at most 500 characters.
     #[schema(max_length = 500)]
@@ -210,7 +210,7 @@ pub struct EndpointPatchIn {
     #[schema(value_type = String, required = false)]
     url: Option<String>,
     /// Event types, or `["*"]` for all.
-    #[schema(value_type = Vec<schemas::EventSubscription>, min_items = 1, required = false)]
+    #[schema(schema_with = schemas::event_subscriptions, required = false)]
     events: Option<Vec<String>>,
     /// `null` clears it; at most 500 characters.
     #[serde(default, deserialize_with = "double_option")]

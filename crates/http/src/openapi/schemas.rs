@@ -10,7 +10,10 @@
 #![allow(dead_code)]
 
 use serde::Serialize;
+use talent_domain::errors::Code;
+use talent_domain::webhook::EVENT_TYPES;
 use time::OffsetDateTime;
+use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
@@ -388,57 +391,14 @@ pub struct Match {
     pub category: MatchCategory,
 }
 
-/// A webhook event type (spec, Event types).
-#[derive(Serialize, ToSchema)]
-pub enum EventType {
-    #[serde(rename = "assessment.completed")]
-    AssessmentCompleted,
-    #[serde(rename = "person.created")]
-    PersonCreated,
-    #[serde(rename = "person.joined")]
-    PersonJoined,
-    #[serde(rename = "person.archived")]
-    PersonArchived,
-    #[serde(rename = "invitation.accepted")]
-    InvitationAccepted,
-    #[serde(rename = "invitation.revoked")]
-    InvitationRevoked,
-    #[serde(rename = "invitation.expired")]
-    InvitationExpired,
-    #[serde(rename = "ping")]
-    Ping,
-}
-
-/// What an endpoint subscribes to: event types, or `*` for all (spec, Subscription).
-#[derive(Serialize, ToSchema)]
-pub enum EventSubscription {
-    #[serde(rename = "*")]
-    All,
-    #[serde(rename = "assessment.completed")]
-    AssessmentCompleted,
-    #[serde(rename = "person.created")]
-    PersonCreated,
-    #[serde(rename = "person.joined")]
-    PersonJoined,
-    #[serde(rename = "person.archived")]
-    PersonArchived,
-    #[serde(rename = "invitation.accepted")]
-    InvitationAccepted,
-    #[serde(rename = "invitation.revoked")]
-    InvitationRevoked,
-    #[serde(rename = "invitation.expired")]
-    InvitationExpired,
-    #[serde(rename = "ping")]
-    Ping,
-}
-
 /// A webhook endpoint (D29). The signing secret is only in [`WebhookEndpointWithSecret`].
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct WebhookEndpoint {
     pub id: Uuid,
     pub url: String,
-    pub events: Vec<EventSubscription>,
+    #[schema(schema_with = event_subscriptions)]
+    pub events: Vec<String>,
     pub description: Option<String>,
     pub enabled: bool,
     pub created_at: OffsetDateTime,
@@ -460,7 +420,8 @@ pub enum DeliveryStatus {
 pub struct Delivery {
     pub id: Uuid,
     #[serde(rename = "type")]
-    pub event_type: EventType,
+    #[schema(value_type = EventType)]
+    pub event_type: String,
     pub status: DeliveryStatus,
     #[schema(minimum = 0)]
     pub attempts: u32,
@@ -522,30 +483,6 @@ pub struct PingData {
     pub webhook_id: Uuid,
 }
 
-/// Every error code (spec, Errors; D37). The status of each is in `crates/http/src/error.rs`.
-#[derive(Serialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ErrorCode {
-    Unauthorized,
-    InvalidToken,
-    KeyRevoked,
-    KeyExpired,
-    PlanUpgradeRequired,
-    SubscriptionInactive,
-    InsufficientScope,
-    NotFound,
-    ValidationError,
-    Conflict,
-    PersonLimitReached,
-    PersonDeactivated,
-    PersonSelfRevoked,
-    IdempotencyKeyReused,
-    RateLimited,
-    PayloadTooLarge,
-    MethodNotAllowed,
-    InternalError,
-}
-
 /// The error envelope (spec, Errors): `error`, `code`, optional `details`, nothing else.
 /// `validation_error` details: `{"fields":[{"field","message"}]}` (D37); `person_limit_reached`:
 /// `{used, limit, plan}`.
@@ -553,7 +490,8 @@ pub enum ErrorCode {
 pub struct Error {
     /// Human-readable English message.
     pub error: String,
-    pub code: ErrorCode,
+    #[schema(value_type = ErrorCode)]
+    pub code: String,
     /// Structured context; absent when there is none.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Object>)]
@@ -666,4 +604,43 @@ pub fn label_list_or_null() -> utoipa::openapi::Schema {
             .item(utoipa::openapi::ObjectBuilder::new().schema_type(utoipa::openapi::schema::Type::Null))
             .build(),
     )
+}
+
+/// A string schema whose values are `values`.
+fn string_enum(description: &str, values: impl IntoIterator<Item = &'static str>) -> utoipa::openapi::RefOr<Schema> {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .description(Some(description))
+        .enum_values(Some(values.into_iter().collect::<Vec<_>>()))
+        .into()
+}
+
+/// A webhook event type (spec, Event types), listed from `talent_domain::webhook::EVENT_TYPES`.
+pub struct EventType;
+
+impl utoipa::PartialSchema for EventType {
+    fn schema() -> utoipa::openapi::RefOr<Schema> {
+        string_enum("A webhook event type (spec, Event types).", EVENT_TYPES.map(|t| t.as_str()))
+    }
+}
+impl ToSchema for EventType {}
+
+/// Every error code (spec, Errors; D37), listed from `talent_domain::errors::Code::ALL`; the
+/// status of each is in `crates/http/src/error.rs`.
+pub struct ErrorCode;
+
+impl utoipa::PartialSchema for ErrorCode {
+    fn schema() -> utoipa::openapi::RefOr<Schema> {
+        string_enum("Every error code (spec, Errors; D37).", Code::ALL.map(|c| c.as_str()))
+    }
+}
+impl ToSchema for ErrorCode {}
+
+/// What an endpoint subscribes to: at least one [`EventType`], or `["*"]` for all (spec,
+/// Subscription).
+pub fn event_subscriptions() -> utoipa::openapi::Array {
+    let item = utoipa::openapi::OneOfBuilder::new()
+        .item(utoipa::openapi::Ref::from_schema_name("EventType"))
+        .item(ObjectBuilder::new().schema_type(Type::String).enum_values(Some(["*"])));
+    utoipa::openapi::ArrayBuilder::new().items(item).min_items(Some(1)).build()
 }
