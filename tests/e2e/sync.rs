@@ -88,6 +88,18 @@ crate::e2e!(an_ats_sync_imports_2000_persons_and_then_fetches_only_the_changes, 
     let want: BTreeSet<String> = archived.iter().map(|&i| ids[i].clone()).collect();
     assert_eq!(id_set(&archived_changes), want);
     assert!(archived_changes.iter().all(|p| p["status"] == "archived" && p["archivedAt"].is_string()));
+    // The same incremental sync as an integration writes it with the Rust client (issue 6): its
+    // iterator follows the cursors (pages of 7 here) and yields exactly the archived persons.
+    let api = talent_client::Client::new(&app.base, &org.key);
+    let since = time::OffsetDateTime::parse(&t, &time::format_description::well_known::Rfc3339).unwrap();
+    let query = talent_client::models::PersonQuery {
+        status: Some("archived".into()),
+        updated_after: Some(since),
+        limit: Some(7),
+        ..Default::default()
+    };
+    let via_client: BTreeSet<String> = api.persons(query).map(|p| p.unwrap().id.to_string()).collect();
+    assert_eq!(via_client, want);
     // Smaller pages give the same answer.
     let (small, sizes) = walk(app, &org.key, &format!("status=active&{after}"), 30);
     assert_eq!(sizes, [30, 30, 30, 10]);
