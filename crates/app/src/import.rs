@@ -440,4 +440,39 @@ mod tests {
         assert!(!Journal::open(&jp, "bbbb").unwrap().finished(1), "another version starts over");
         assert!(!Journal::open(&jp, "aaaa").unwrap().finished(1), "and replaced the old journal");
     }
+
+    /// Garbage in, clear error or failed rows out, never a panic (deterministic mutations).
+    #[test]
+    fn mutated_csv_files_never_panic() {
+        let dir = temp();
+        let seed =
+            "email,firstName,lastName,externalId,labels,tags\na@b.co,A,B,x,candidate;employee,t1;t2\n\"q\"\"\",,,,,\n";
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..2_000 {
+            let mut bytes = seed.as_bytes().to_vec();
+            for _ in 0..=(next() % 6) {
+                let i = (next() as usize) % (bytes.len() + 1);
+                match next() % 3 {
+                    0 if i < bytes.len() => bytes[i] = next() as u8,
+                    1 => bytes.insert(i, [b',', b'"', b'\n', b';', 0xff][(next() % 5) as usize]),
+                    _ => bytes.truncate(i),
+                }
+            }
+            let p = dir.join("fuzz.csv");
+            std::fs::write(&p, &bytes).unwrap();
+            if let Ok(f) = read_csv(&p) {
+                for r in &f.rows {
+                    if let Ok(b) = &r.body {
+                        assert_eq!(b.email, r.email);
+                    }
+                }
+            }
+        }
+    }
 }
