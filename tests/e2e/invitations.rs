@@ -1056,6 +1056,19 @@ fn smtp_round_trip(backend: Backend) {
     assert_eq!(got.len(), 2, "each email once: {got:?}");
     assert_eq!(got[1].rcpt, ["<bob@example.com>"]);
     assert!(got[1].data.contains(bob["url"].as_str().unwrap()));
+
+    // T58: a refused email whose invitation is revoked before the retry is never sent.
+    sink.refuse.store(true, Ordering::SeqCst);
+    let cy = invite(&app, &o.key, json!({"email": "cy@example.com", "sendEmail": true}));
+    let r = app.send("POST", &format!("/api/v1/invitations/{}/revoke", id(&cy)), &o.key, &json!({}));
+    assert_eq!(r.status, 200, "{}", r.text);
+    sink.refuse.store(false, Ordering::SeqCst);
+    let c = app.admin("POST", "/admin/v1/clock", Some(&json!({"advanceSeconds": 7200})));
+    assert_eq!(c.status, 200, "{}", c.text);
+    std::thread::sleep(StdDuration::from_millis(500));
+    assert_eq!(sink.messages().len(), 2, "nothing for the revoked invitation");
+    assert_eq!(emails_to(&app, "cy@example.com")[0]["sentAt"], Value::Null);
+    assert_eq!(get_invitation(&app, &o.key, &id(&cy))["emailSentAt"], Value::Null);
 }
 
 mod an_smtp_relay_receives_the_invitation_email_with_its_link {

@@ -875,3 +875,48 @@ fn the_invitation_page_shows_the_organization_and_the_status() {
     w.clock.advance(Duration::days(15));
     assert_eq!(block_on(w.svc.invitation_page(&token(&v))).unwrap().status, InvitationStatus::Expired);
 }
+
+#[test]
+fn a_queued_email_of_an_invitation_revoked_since_is_never_sent() {
+    // T58: the email failed (retry due later); the invitation is revoked before the retry.
+    let w = world();
+    w.mailer.fail.store(true, Ordering::SeqCst);
+    let mut input = invite("ada@example.test");
+    input.send_email = true;
+    let v = w.create(input);
+    assert!(w.sent().is_empty());
+    block_on(w.svc.revoke_invitation(w.org, v.invitation.id)).unwrap();
+    w.mailer.fail.store(false, Ordering::SeqCst);
+    w.clock.advance(Duration::hours(2));
+    assert_eq!(block_on(w.svc.deliver_emails()).unwrap(), 0);
+    assert!(w.sent().is_empty(), "nothing goes out for a revoked invitation");
+    let rec = &w.store.snapshot().emails[0];
+    assert_eq!(rec.sent_at, None);
+    assert_eq!(rec.last_error.as_deref(), Some("not sent: the invitation is revoked"));
+    w.clock.advance(Duration::days(30));
+    assert_eq!(block_on(w.svc.deliver_emails()).unwrap(), 0, "and it is never due again");
+    assert!(w.sent().is_empty());
+    assert_eq!(w.get(v.invitation.id).invitation.email_sent_at, None);
+}
+
+#[test]
+fn a_queued_email_of_an_invitation_that_expired_meanwhile_is_not_sent_but_a_pending_ones_is() {
+    let w = world();
+    w.mailer.fail.store(true, Ordering::SeqCst);
+    let mut short = invite("short@example.test");
+    short.send_email = true;
+    short.expires_in_days = Some(1);
+    let short = w.create(short);
+    let mut long = invite("long@example.test");
+    long.send_email = true;
+    long.expires_in_days = Some(30);
+    let long = w.create(long);
+    w.mailer.fail.store(false, Ordering::SeqCst);
+    w.clock.advance(Duration::days(2));
+    assert_eq!(block_on(w.svc.deliver_emails()).unwrap(), 1);
+    let sent = w.sent();
+    assert_eq!(sent.len(), 1);
+    assert_eq!(sent[0].to.as_str(), "long@example.test");
+    assert!(w.get(long.invitation.id).invitation.email_sent_at.is_some());
+    assert_eq!(w.get(short.invitation.id).invitation.email_sent_at, None);
+}

@@ -596,10 +596,28 @@ impl<S: Store> Services<S> {
         for e in due {
             // Claim first: requests and the background job deliver concurrently (also across
             // instances); without the claim each of them would send the same email.
-            let (id, lease) = (e.id, now + EMAIL_LEASE);
+            // An email whose invitation is no longer pending (revoked, expired or accepted since it
+            // was queued) is never sent: it is closed with the reason instead (T58).
+            let (id, lease, invitation) = (e.id, now + EMAIL_LEASE, e.invitation_id);
             let claimed = self
                 .store
-                .write(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.claim_email(id, now, lease).await?) }))
+                .write(move |tx| {
+                    Box::pin(async move {
+                        if !tx.claim_email(id, now, lease).await? {
+                            return Ok::<_, UseCaseError>(false);
+                        }
+                        let Some(iid) = invitation else { return Ok(true) };
+                        let status = tx.get_invitation_any(iid).await?.map(|i| i.status_at(now));
+                        match status {
+                            Some(s) if s != InvitationStatus::Pending => {
+                                let why = format!("not sent: the invitation is {}", s.as_str());
+                                tx.record_email_attempt(id, Err((&why, NEVER))).await?;
+                                Ok(false)
+                            }
+                            _ => Ok(true),
+                        }
+                    })
+                })
                 .await?;
             if !claimed {
                 continue;
@@ -652,6 +670,9 @@ impl<S: Store> Services<S> {
             .await
     }
 }
+
+/// `next_attempt_at` of an email that will never be sent (it is then never due).
+const NEVER: OffsetDateTime = time::macros::datetime!(9999-12-31 0:00 UTC);
 
 /// The domain has no logger; failures are recorded in the outbox row (`last_error`).
 fn tracing_free_log(_err: &str) {}
