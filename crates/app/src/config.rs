@@ -86,6 +86,22 @@ pub struct Config {
     /// Largest number of database connections.
     #[arg(long, env = "TALENT_DB_POOL_SIZE", default_value_t = 16, global = true)]
     pub db_pool_size: usize,
+    /// Webhook attempts in flight on this instance (issue 10; 0 turns the delivery engine off).
+    #[arg(long, env = "TALENT_WEBHOOK_CONCURRENCY", default_value_t = 64, global = true)]
+    pub webhook_concurrency: u32,
+    /// Webhook attempts in flight per endpoint on this instance.
+    #[arg(long, env = "TALENT_WEBHOOK_PER_ENDPOINT", default_value_t = 8, global = true)]
+    pub webhook_per_endpoint: u32,
+    /// Webhook attempts in flight per organization on this instance.
+    #[arg(long, env = "TALENT_WEBHOOK_PER_ORG", default_value_t = 16, global = true)]
+    pub webhook_per_org: u32,
+    /// The delivery engine claims due deliveries at least this often, in milliseconds (wake-ups
+    /// make it sooner).
+    #[arg(long, env = "TALENT_WEBHOOK_POLL_MS", default_value_t = 1000, global = true)]
+    pub webhook_poll_ms: u64,
+    /// Deliveries, their attempts and outbox events older than this many days are purged (T61).
+    #[arg(long, env = "TALENT_RETENTION_DAYS", default_value_t = 30, global = true)]
+    pub retention_days: u32,
     /// The plan catalogue as JSON, replacing the D5/D7 defaults: an array of {"id", "apiAccess",
     /// "personLimit", "profileLimit", "orgPerMinute", "keyPerMinute", "orgOnlyPerMinute"}.
     #[arg(long, env = "TALENT_PLANS", global = true)]
@@ -132,6 +148,35 @@ pub fn plan_catalogue(raw: Option<&str>) -> anyhow::Result<PlanCatalogue> {
         });
     }
     Ok(PlanCatalogue::new(plans))
+}
+
+impl Config {
+    /// The delivery engine's limits. Errors (at start-up, naming the variable): a cap of 0 while
+    /// the engine is on, a cap above the concurrency, or a poll interval outside 10 ms..60 s.
+    pub fn engine(&self) -> anyhow::Result<talent_webhooks::engine::EngineConfig> {
+        let c = self.webhook_concurrency;
+        anyhow::ensure!(c <= 4096, "TALENT_WEBHOOK_CONCURRENCY must be at most 4096");
+        if c > 0 {
+            for (name, v) in [
+                ("TALENT_WEBHOOK_PER_ENDPOINT", self.webhook_per_endpoint),
+                ("TALENT_WEBHOOK_PER_ORG", self.webhook_per_org),
+            ] {
+                anyhow::ensure!(v >= 1, "{name} must be at least 1");
+            }
+        }
+        anyhow::ensure!(
+            (10..=60_000).contains(&self.webhook_poll_ms),
+            "TALENT_WEBHOOK_POLL_MS must be between 10 and 60000"
+        );
+        anyhow::ensure!(self.retention_days >= 1, "TALENT_RETENTION_DAYS must be at least 1");
+        Ok(talent_webhooks::engine::EngineConfig {
+            concurrency: c,
+            per_endpoint: self.webhook_per_endpoint.min(c.max(1)),
+            per_org: self.webhook_per_org.min(c.max(1)),
+            poll: std::time::Duration::from_millis(self.webhook_poll_ms),
+            ..Default::default()
+        })
+    }
 }
 
 /// Parses a `0`/`1` (also `true`/`false`) switch. Errors name the variable.

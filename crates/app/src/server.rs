@@ -71,6 +71,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
     let sandbox_flag = switch("TALENT_SANDBOX", &cfg.sandbox)?;
     let webhooks_insecure = switch("TALENT_WEBHOOKS_ALLOW_INSECURE", &cfg.webhooks_allow_insecure)?;
     let mode = Mode::from_str(&cfg.rate_limit_mode).map_err(|e| anyhow::anyhow!("TALENT_RATE_LIMIT_MODE: {e}"))?;
+    let engine = cfg.engine()?;
     let store = open_store(&cfg).await?;
     if cli.command == Command::Migrate {
         println!("Migrations applied.");
@@ -114,7 +115,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             reports: Arc::new(PdfReport),
         }),
         invites: Arc::new(InvitationKit { mailer, public_url: public_url.clone() }),
-        webhooks: Arc::new(talent_webhooks::UreqSender::new(webhooks_insecure, 16)),
+        webhooks: Arc::new(talent_webhooks::UreqSender::new(webhooks_insecure, engine.concurrency as usize)),
     };
     let admin_token = match (&cfg.admin_token, demo) {
         (Some(t), _) if !t.is_empty() => Some(t.clone()),
@@ -168,25 +169,11 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             }
         }
     });
-    // The webhook delivery worker (D31): claims due deliveries every second.
-    let svc_hooks = svc.clone();
-    tokio::spawn(async move {
-        let mut tick = tokio::time::interval(Duration::from_secs(1));
-        loop {
-            tick.tick().await;
-            loop {
-                match svc_hooks.run_deliveries(50).await {
-                    Ok(0) => break,
-                    Ok(_) => continue,
-                    Err(e) => {
-                        tracing::warn!(error = %e, "webhook delivery failed");
-                        break;
-                    }
-                }
-            }
-        }
-    });
+    // The webhook delivery engine (D31, T60), woken by commits (and on PostgreSQL by NOTIFY).
+    store.listen();
+    talent_webhooks::engine::spawn(svc.clone(), engine, store.delivery_wakeups());
     let svc_bg = svc.clone();
+    let retention_days = cfg.retention_days;
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(Duration::from_secs(3600));
         loop {
@@ -195,6 +182,12 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
                 Ok(n) if n > 0 => tracing::info!(purged = n, "idempotency records purged"),
                 Ok(_) => {}
                 Err(e) => tracing::warn!(error = %e, "idempotency purge failed"),
+            }
+            // Retention of the delivery log and the outbox (T61), 1,000 rows per transaction.
+            match svc_bg.purge_webhook_history(retention_days, 1000).await {
+                Ok((d, e)) if d + e > 0 => tracing::info!(deliveries = d, events = e, "webhook history purged"),
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, "webhook history purge failed"),
             }
         }
     });

@@ -598,14 +598,29 @@ impl Tx for FakeTx {
         }
         ok(())
     }
-    fn insert_attempt<'a>(
+    fn insert_attempts<'a>(
         &'a mut self,
-        delivery: DeliveryId,
-        at: OffsetDateTime,
-        out: &'a crate::webhook::AttemptOutcome,
+        attempts: &'a [crate::ports::AttemptRecord],
     ) -> BoxFuture<'a, StoreResult<()>> {
-        self.s.attempts.push((delivery, at, out.clone()));
+        for a in attempts {
+            if !self.s.deliveries.iter().any(|(d, _)| d.id == a.delivery) {
+                return Box::pin(async { Err(StoreError::Internal("attempt of a missing delivery".into())) });
+            }
+            self.s.attempts.push((a.delivery, a.at, a.outcome.clone()));
+        }
         ok(())
+    }
+    fn endpoints_by_ids<'a>(
+        &'a mut self,
+        ids: &'a [WebhookId],
+    ) -> BoxFuture<'a, StoreResult<Vec<crate::webhook::Endpoint>>> {
+        ok(self.s.endpoints.iter().filter(|e| ids.contains(&e.id)).cloned().collect())
+    }
+    fn deliveries_by_ids<'a>(
+        &'a mut self,
+        ids: &'a [DeliveryId],
+    ) -> BoxFuture<'a, StoreResult<Vec<crate::webhook::Delivery>>> {
+        ok(self.s.deliveries.iter().filter(|(d, _)| ids.contains(&d.id)).map(|(d, _)| d.clone()).collect())
     }
     fn get_delivery(
         &mut self,
@@ -641,28 +656,69 @@ impl Tx for FakeTx {
         v.truncate(limit as usize);
         ok(v)
     }
-    fn claim_deliveries(
-        &mut self,
-        now: OffsetDateTime,
-        lease_until: OffsetDateTime,
-        limit: u32,
-    ) -> BoxFuture<'_, StoreResult<Vec<crate::webhook::Delivery>>> {
-        let enabled: Vec<WebhookId> = self.s.endpoints.iter().filter(|e| e.enabled).map(|e| e.id).collect();
+    fn claim_deliveries<'a>(
+        &'a mut self,
+        c: &'a crate::ports::ClaimRequest,
+    ) -> BoxFuture<'a, StoreResult<Vec<crate::webhook::Delivery>>> {
+        use std::collections::HashMap;
+        let open: Vec<WebhookId> =
+            self.s.endpoints.iter().filter(|e| e.enabled && !e.breaker.is_open(c.now)).map(|e| e.id).collect();
+        let mut per_ep: HashMap<WebhookId, u32> = c.busy_endpoints.iter().copied().collect();
+        let mut per_org: HashMap<OrgId, u32> = c.busy_orgs.iter().copied().collect();
+        let mut due: Vec<usize> = (0..self.s.deliveries.len())
+            .filter(|&i| {
+                let (d, claim) = &self.s.deliveries[i];
+                d.status == crate::webhook::DeliveryStatus::Pending
+                    && d.next_attempt_at.is_some_and(|t| t <= c.now)
+                    && claim.is_none_or(|t| t <= c.now)
+                    && open.contains(&d.endpoint_id)
+            })
+            .collect();
+        due.sort_by_key(|&i| (self.s.deliveries[i].0.next_attempt_at, self.s.deliveries[i].0.id.0));
         let mut out = Vec::new();
-        for (d, claim) in self.s.deliveries.iter_mut() {
-            if out.len() >= limit as usize {
+        for i in due {
+            if out.len() >= c.limit as usize {
                 break;
             }
-            if d.status == crate::webhook::DeliveryStatus::Pending
-                && d.next_attempt_at.is_some_and(|t| t <= now)
-                && claim.is_none_or(|c| c <= now)
-                && enabled.contains(&d.endpoint_id)
-            {
-                *claim = Some(lease_until);
-                out.push(d.clone());
+            let (d, claim) = &mut self.s.deliveries[i];
+            let e = per_ep.entry(d.endpoint_id).or_insert(0);
+            let o = per_org.entry(d.org_id).or_insert(0);
+            if *e >= c.per_endpoint || *o >= c.per_org {
+                continue;
             }
+            *e += 1;
+            *o += 1;
+            *claim = Some(c.lease_until);
+            out.push(d.clone());
         }
         ok(out)
+    }
+    fn purge_webhook_history(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<(u64, u64)>> {
+        let held = |c: &Option<OffsetDateTime>| c.is_some();
+        let old: Vec<DeliveryId> = self
+            .s
+            .deliveries
+            .iter()
+            .filter(|(d, c)| d.created_at < before && !held(c))
+            .take(limit as usize)
+            .map(|(d, _)| d.id)
+            .collect();
+        self.s.deliveries.retain(|(d, _)| !old.contains(&d.id));
+        self.s.attempts.retain(|(d, _, _)| !old.contains(d));
+        let mut events = 0u64;
+        self.s.events.retain(|e| {
+            if e.created_at < before && events < u64::from(limit) {
+                events += 1;
+                false
+            } else {
+                true
+            }
+        });
+        ok((old.len() as u64, events))
+    }
+    fn wake_deliveries(&mut self) {}
+    fn relax_durability(&mut self) -> BoxFuture<'_, StoreResult<()>> {
+        ok(())
     }
     fn setting_get_or_insert<'a>(&'a mut self, name: &'a str, value: &'a str) -> BoxFuture<'a, StoreResult<String>> {
         if let Some((_, v)) = self.s.settings.iter().find(|(n, _)| n == name) {

@@ -206,6 +206,36 @@ pub struct EmailRecord {
     pub created_at: OffsetDateTime,
 }
 
+/// One attempt to record ([`Tx::insert_attempts`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct AttemptRecord {
+    /// The delivery.
+    pub delivery: DeliveryId,
+    /// When the attempt started (service clock).
+    pub at: OffsetDateTime,
+    /// Its outcome.
+    pub outcome: crate::webhook::AttemptOutcome,
+}
+
+/// What a delivery engine asks of [`Tx::claim_deliveries`] (T60).
+#[derive(Clone, Debug)]
+pub struct ClaimRequest {
+    /// Now (service clock): deliveries due at or before it are claimable.
+    pub now: OffsetDateTime,
+    /// The claim's lease: another worker may claim the delivery again after it.
+    pub lease_until: OffsetDateTime,
+    /// Most deliveries to claim.
+    pub limit: u32,
+    /// Most attempts in flight per endpoint (this worker's, counting `busy_endpoints`).
+    pub per_endpoint: u32,
+    /// Most attempts in flight per organization (counting `busy_orgs`).
+    pub per_org: u32,
+    /// Attempts this worker has in flight per endpoint.
+    pub busy_endpoints: Vec<(WebhookId, u32)>,
+    /// Attempts this worker has in flight per organization.
+    pub busy_orgs: Vec<(OrgId, u32)>,
+}
+
 /// The HTTP result of sending one webhook request (D31, D33).
 pub type SendResult = crate::webhook::AttemptOutcome;
 
@@ -531,13 +561,27 @@ pub trait Tx: Send {
     fn insert_delivery<'a>(&'a mut self, d: &'a crate::webhook::Delivery) -> BoxFuture<'a, StoreResult<()>>;
     /// Overwrites a delivery's state and releases its claim.
     fn update_delivery<'a>(&'a mut self, d: &'a crate::webhook::Delivery) -> BoxFuture<'a, StoreResult<()>>;
-    /// Records one attempt of a delivery.
-    fn insert_attempt<'a>(
+    /// Records attempts of deliveries (one statement for the batch where the backend allows),
+    /// numbering each after the attempts its delivery already has.
+    ///
+    /// # Errors
+    /// `Internal` when a delivery does not exist (callers pass ids read in the same transaction).
+    fn insert_attempts<'a>(&'a mut self, attempts: &'a [AttemptRecord]) -> BoxFuture<'a, StoreResult<()>>;
+    /// Endpoints by id, in any organization (the delivery engine's batch read); missing ids are
+    /// left out.
+    fn endpoints_by_ids<'a>(
         &'a mut self,
-        delivery: DeliveryId,
-        at: OffsetDateTime,
-        out: &'a crate::webhook::AttemptOutcome,
-    ) -> BoxFuture<'a, StoreResult<()>>;
+        ids: &'a [WebhookId],
+    ) -> BoxFuture<'a, StoreResult<Vec<crate::webhook::Endpoint>>>;
+    /// Deliveries by id, as stored now; missing ids (deleted with their endpoint) are left out.
+    ///
+    /// # Locking
+    /// In a write transaction on PostgreSQL the rows are locked (`FOR UPDATE`), so recording
+    /// outcomes does not race a concurrent redeliver.
+    fn deliveries_by_ids<'a>(
+        &'a mut self,
+        ids: &'a [DeliveryId],
+    ) -> BoxFuture<'a, StoreResult<Vec<crate::webhook::Delivery>>>;
     /// A delivery of an endpoint.
     fn get_delivery(
         &mut self,
@@ -557,15 +601,34 @@ pub trait Tx: Send {
         before: Option<DeliveryId>,
         limit: u32,
     ) -> BoxFuture<'_, StoreResult<Vec<crate::webhook::Delivery>>>;
-    /// Claims up to `limit` pending deliveries due at `now` of enabled endpoints, each until
-    /// `lease_until` (a claim whose worker died expires and is claimed again). Safe with several
-    /// instances: on PostgreSQL rows are claimed with `FOR UPDATE SKIP LOCKED`.
-    fn claim_deliveries(
-        &mut self,
-        now: OffsetDateTime,
-        lease_until: OffsetDateTime,
-        limit: u32,
-    ) -> BoxFuture<'_, StoreResult<Vec<crate::webhook::Delivery>>>;
+    /// Claims pending deliveries due at `now` of enabled endpoints whose breaker is not open, each
+    /// until `c.lease_until` (a claim whose worker died expires and is claimed again), oldest due
+    /// first, at most `c.limit` in all, and per endpoint and per organization at most the cap less
+    /// what the caller already has in flight there ([`ClaimRequest`], T60).
+    ///
+    /// # Locking
+    /// Safe with several instances: on PostgreSQL rows are claimed with `FOR UPDATE SKIP LOCKED`;
+    /// on SQLite the claim is one `UPDATE ... RETURNING` under the write lock.
+    fn claim_deliveries<'a>(
+        &'a mut self,
+        c: &'a ClaimRequest,
+    ) -> BoxFuture<'a, StoreResult<Vec<crate::webhook::Delivery>>>;
+    /// Deletes up to `limit` deliveries (with their attempts) created before `before` that no
+    /// worker holds, and up to `limit` outbox events created before `before` (retention, T61).
+    /// Returns how many rows of each were deleted: (deliveries, events).
+    fn purge_webhook_history(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<(u64, u64)>>;
+    /// Asks the store to wake the delivery engines once this transaction commits (in-process, and
+    /// on PostgreSQL every instance through `NOTIFY`): call it when the transaction made a
+    /// delivery due now (fan-out, redeliver, re-enabling an endpoint). A rolled-back transaction
+    /// wakes nobody.
+    fn wake_deliveries(&mut self);
+    /// Lets this transaction's commit return before it is durable (PostgreSQL: `SET LOCAL
+    /// synchronous_commit = off`; SQLite in WAL with `synchronous=NORMAL` already is). For the
+    /// delivery engine's claims and outcomes only (T60): a crash may lose the last few of them,
+    /// which at-least-once delivery absorbs (a lost claim is claimed again; a lost outcome means
+    /// the delivery is sent again after its lease). Never for a use case whose answer a client
+    /// receives.
+    fn relax_durability(&mut self) -> BoxFuture<'_, StoreResult<()>>;
 
     // --- settings ---
     /// The value of a setting, inserting `value` first when absent (race-safe); returns the stored value.

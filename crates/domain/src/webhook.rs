@@ -14,6 +14,47 @@ pub const RETRY_DELAYS: [Duration; 4] =
 pub const ROTATION_OVERLAP: Duration = Duration::hours(24);
 /// After this many consecutive failed deliveries (retries exhausted) an endpoint is disabled.
 pub const DISABLE_AFTER_FAILURES: u32 = 5;
+/// The circuit breaker opens after this many failed attempts in a row to one endpoint (T59).
+pub const BREAKER_THRESHOLD: u32 = 5;
+/// How long the breaker first stays open; each further failed attempt doubles it (T59).
+pub const BREAKER_BASE: Duration = Duration::seconds(15);
+/// The longest the breaker stays open at once (T59): short beside D31's 30 min and 2 h retries.
+pub const BREAKER_MAX: Duration = Duration::minutes(5);
+
+/// An endpoint's circuit breaker (decision T59): after [`BREAKER_THRESHOLD`] failed attempts in a
+/// row (any non-2xx, timeout or connection error) the endpoint is *open*: none of its deliveries is
+/// claimed until `open_until` (15 s, doubling with every further failure, at most 5 min; service
+/// clock). Then its deliveries are claimed again (at most the per-endpoint cap in flight); one
+/// success closes the breaker. Deliveries wait while it is open: no attempt is spent, so the D31
+/// retry schedule is not used up by an outage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Breaker {
+    /// Failed attempts in a row.
+    pub failed_attempts: u32,
+    /// While `now < open_until`, the endpoint's deliveries are not claimed.
+    pub open_until: Option<OffsetDateTime>,
+}
+
+impl Breaker {
+    /// Applies one attempt's result at `now` (T59).
+    pub fn record(&mut self, succeeded: bool, now: OffsetDateTime) {
+        if succeeded {
+            *self = Breaker::default();
+            return;
+        }
+        self.failed_attempts = self.failed_attempts.saturating_add(1);
+        if self.failed_attempts >= BREAKER_THRESHOLD {
+            let doublings = (self.failed_attempts - BREAKER_THRESHOLD).min(10);
+            let open = (BREAKER_BASE * 2i32.pow(doublings)).min(BREAKER_MAX);
+            self.open_until = Some(now + open);
+        }
+    }
+
+    /// True while the breaker holds the endpoint's deliveries back.
+    pub fn is_open(&self, now: OffsetDateTime) -> bool {
+        self.open_until.is_some_and(|t| now < t)
+    }
+}
 
 /// Every event type an endpoint can subscribe to (spec, Event types).
 pub const EVENT_TYPES: [EventType; 8] = [
@@ -107,6 +148,8 @@ pub struct Endpoint {
     pub previous_secret_expires_at: Option<OffsetDateTime>,
     /// Deliveries failed in a row (all retries exhausted).
     pub consecutive_failures: u32,
+    /// The circuit breaker of its attempts (T59).
+    pub breaker: Breaker,
     /// Creation.
     pub created_at: OffsetDateTime,
     /// Last change.
@@ -284,6 +327,28 @@ mod tests {
         assert!(apply_attempt(&mut x, &fail, t));
         assert_eq!(x.status, DeliveryStatus::Failed);
         assert_eq!(x.attempts, 5);
+    }
+
+    #[test]
+    fn the_breaker_opens_after_five_failed_attempts_doubles_and_closes_on_success_t59() {
+        let t = OffsetDateTime::UNIX_EPOCH;
+        let mut b = Breaker::default();
+        for _ in 0..4 {
+            b.record(false, t);
+            assert!(!b.is_open(t), "closed below the threshold");
+        }
+        b.record(false, t);
+        assert_eq!(b.open_until, Some(t + BREAKER_BASE));
+        assert!(b.is_open(t + BREAKER_BASE - Duration::seconds(1)));
+        assert!(!b.is_open(t + BREAKER_BASE));
+        b.record(false, t);
+        assert_eq!(b.open_until, Some(t + BREAKER_BASE * 2), "each further failure doubles");
+        for _ in 0..20 {
+            b.record(false, t);
+        }
+        assert_eq!(b.open_until, Some(t + BREAKER_MAX), "capped");
+        b.record(true, t);
+        assert_eq!(b, Breaker::default(), "one success closes it");
     }
 
     #[test]

@@ -14,7 +14,7 @@ use talent_domain::model::*;
 use talent_domain::ports::{NewKeyMaterial, Secrets};
 use talent_domain::usecases::orgs::NewOrganization;
 use talent_domain::usecases::persons::ImportPerson;
-use talent_domain::usecases::webhooks::{EndpointPatch, NewEndpoint};
+use talent_domain::usecases::webhooks::{ClaimCaps, DeliveryJob, EndpointPatch, FinishedAttempt, NewEndpoint};
 use talent_domain::values::*;
 use talent_domain::webhook::*;
 use talent_domain::Services;
@@ -344,11 +344,12 @@ fn five_failed_attempts_on_the_1m_5m_30m_2h_schedule_mark_the_delivery_failed_d3
     assert_eq!(ep_row(&w, e.id).consecutive_failures, 1);
 }
 
-/// Runs the worker through the whole retry schedule.
+/// Runs the worker through the whole retry schedule; each step also waits out a breaker that
+/// failures in a row may have opened (T59: while it is open, due attempts wait).
 fn run_through_schedule(w: &World) -> u32 {
     let mut n = run(w);
     for delay in RETRY_DELAYS {
-        advance(w, delay.whole_seconds() + 1);
+        advance(w, delay.max(BREAKER_MAX).whole_seconds() + 1);
         n += run(w);
     }
     n
@@ -370,6 +371,8 @@ fn five_failed_deliveries_in_a_row_disable_the_endpoint_and_email_the_admins_the
     assert_eq!(ep.consecutive_failures, 4);
     assert!(ep.enabled, "4 failed deliveries keep the endpoint enabled");
     assert!(w.store.snapshot().emails.is_empty());
+    // 20 failed attempts in a row opened the breaker (T59): wait it out.
+    advance(&w, BREAKER_MAX.whole_seconds());
     import(&w, "p4@example.com");
     answer(&w, &[500; 5]);
     assert_eq!(run_through_schedule(&w), 5);
@@ -414,9 +417,13 @@ fn a_success_between_failed_deliveries_resets_the_count() {
     answer(&w, &[500; 20]);
     run_through_schedule(&w);
     assert_eq!(ep_row(&w, e.id).consecutive_failures, 4);
+    assert_eq!(ep_row(&w, e.id).breaker.failed_attempts, 20);
     import(&w, "ok@example.com");
+    assert_eq!(run(&w), 0, "the breaker is open after 20 failed attempts in a row (T59)");
+    advance(&w, BREAKER_MAX.whole_seconds());
     assert_eq!(run(&w), 1);
     assert_eq!(ep_row(&w, e.id).consecutive_failures, 0, "a 2xx resets the count");
+    assert_eq!(ep_row(&w, e.id).breaker, Breaker::default(), "and closes the breaker (T59)");
     import(&w, "p5@example.com");
     answer(&w, &[500; 5]);
     run_through_schedule(&w);
@@ -550,4 +557,150 @@ fn deliveries_list_newest_first_with_a_status_filter_and_keyset_pages_d32() {
     assert!(pending.items.iter().all(|d| d.status == DeliveryStatus::Pending));
     let ok = block_on(w.svc.list_deliveries(w.org, e.id, Some(DeliveryStatus::Succeeded), None, 100)).unwrap();
     assert_eq!(ok.items.len(), 3);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The delivery engine's rules: caps, breaker, batched outcomes, retention (T59-T61)
+// ---------------------------------------------------------------------------------------------
+
+fn caps(limit: u32, per_endpoint: u32, per_org: u32) -> ClaimCaps {
+    ClaimCaps { limit, per_endpoint, per_org, ..Default::default() }
+}
+
+#[test]
+fn a_claim_takes_at_most_the_per_endpoint_cap_less_what_is_in_flight_t60() {
+    let w = world();
+    let a = endpoint(&w, "https://a.example.com/", &["*"]);
+    let b = endpoint(&w, "https://b.example.com/", &["*"]);
+    for i in 0..5 {
+        import(&w, &format!("p{i}@example.com"));
+    }
+    let jobs = block_on(w.svc.claim_due(caps(100, 2, 100))).unwrap();
+    let of = |jobs: &[DeliveryJob], e: WebhookId| jobs.iter().filter(|j| j.delivery.endpoint_id == e).count();
+    assert_eq!((of(&jobs, a.id), of(&jobs, b.id)), (2, 2), "two per endpoint");
+    assert_eq!(jobs[0].url, "https://a.example.com/");
+    assert_eq!(jobs[0].secrets, vec![a.secret.clone()], "the job carries the signing secrets");
+    // Endpoint a has one more in flight elsewhere in this worker: it gets one fewer.
+    let mut c = caps(100, 2, 100);
+    c.busy_endpoints = vec![(a.id, 1)];
+    let jobs = block_on(w.svc.claim_due(c)).unwrap();
+    assert_eq!((of(&jobs, a.id), of(&jobs, b.id)), (1, 2));
+    assert_eq!(block_on(w.svc.claim_due(caps(100, 2, 100))).unwrap().len(), 3, "the rest: 2 of a, 1 of b");
+    assert!(block_on(w.svc.claim_due(caps(100, 2, 100))).unwrap().is_empty(), "claimed rows are not claimed twice");
+}
+
+#[test]
+fn one_organization_cannot_take_more_than_its_cap_so_another_gets_a_lane_t60() {
+    let w = world();
+    for i in 0..10 {
+        endpoint(&w, &format!("https://slow{i}.example.com/"), &["*"]);
+    }
+    for i in 0..5 {
+        import(&w, &format!("p{i}@example.com"));
+    }
+    let other = new_org(&w.svc);
+    let theirs = block_on(w.svc.create_endpoint(
+        other,
+        NewEndpoint { url: "https://other.example.com/".into(), events: Subscription::All, description: None },
+    ))
+    .unwrap();
+    block_on(w.svc.import_person(
+        other,
+        ImportPerson {
+            email: email("x@other.example.com"),
+            first_name: None,
+            last_name: None,
+            external_id: None,
+            labels: None,
+            tags: vec![],
+            invitation: None,
+        },
+    ))
+    .unwrap();
+    // 50 deliveries of the first organization are due before the other's one.
+    let mut c = caps(64, 8, 16);
+    c.busy_orgs = vec![(w.org, 16)];
+    let jobs = block_on(w.svc.claim_due(c)).unwrap();
+    assert_eq!(jobs.len(), 1, "the full organization gets nothing more");
+    assert_eq!(jobs[0].delivery.endpoint_id, theirs.id, "the other organization's delivery goes out");
+    let jobs = block_on(w.svc.claim_due(caps(64, 8, 16))).unwrap();
+    assert_eq!(jobs.len(), 16, "at most 16 per organization in one claim");
+}
+
+#[test]
+fn an_open_breaker_holds_the_endpoints_deliveries_without_spending_attempts_t59() {
+    let w = world();
+    let e = endpoint(&w, "https://a.example.com/", &["*"]);
+    for i in 0..7 {
+        import(&w, &format!("p{i}@example.com"));
+    }
+    answer(&w, &[500; 5]);
+    // One batch: 7 attempts; the first 5 fail and open the breaker, the last 2 succeed but the
+    // outcomes are applied in order, so the breaker ends closed.
+    assert_eq!(run(&w), 7);
+    assert_eq!(ep_row(&w, e.id).breaker, Breaker::default());
+    // Five failures in a row open it; the next import waits.
+    for i in 0..5 {
+        import(&w, &format!("q{i}@example.com"));
+    }
+    answer(&w, &[503; 5]);
+    assert_eq!(run(&w), 5);
+    let b = ep_row(&w, e.id).breaker;
+    assert_eq!(b.failed_attempts, 5);
+    assert!(b.is_open(w.svc.clock.now()));
+    import(&w, "held@example.com");
+    let held = deliveries_of(&w, e.id).into_iter().find(|d| d.attempts == 0).expect("held");
+    assert_eq!(run(&w), 0, "open: nothing claimed");
+    assert_eq!(delivery(&w, held.id).attempts, 0, "no attempt spent");
+    advance(&w, BREAKER_BASE.whole_seconds());
+    assert_eq!(run(&w), 1, "closed again after 15 s: the held delivery goes (the 5 failed ones wait for 1 min)");
+    assert_eq!(delivery(&w, held.id).status, DeliveryStatus::Succeeded);
+    assert_eq!(ep_row(&w, e.id).breaker, Breaker::default());
+}
+
+#[test]
+fn outcomes_recorded_in_one_batch_skip_deliveries_deleted_meanwhile_and_number_attempts_in_order() {
+    let w = world();
+    let a = endpoint(&w, "https://a.example.com/", &["*"]);
+    let b = endpoint(&w, "https://b.example.com/", &["*"]);
+    import(&w, "p@example.com");
+    let jobs = block_on(w.svc.claim_due(ClaimCaps::total(10))).unwrap();
+    assert_eq!(jobs.len(), 2);
+    block_on(w.svc.delete_endpoint(w.org, b.id)).unwrap();
+    let at = w.svc.clock.now();
+    let done: Vec<FinishedAttempt> = jobs
+        .iter()
+        .map(|j| FinishedAttempt {
+            delivery: j.delivery.id,
+            at,
+            outcome: AttemptOutcome { status: Some(200), duration_ms: 3, error: None, response_body: None },
+        })
+        .collect();
+    block_on(w.svc.record_attempts(done)).expect("a deleted endpoint's outcome is skipped, not an error");
+    let d = deliveries_of(&w, a.id).remove(0);
+    assert_eq!(d.status, DeliveryStatus::Succeeded);
+    assert_eq!(block_on(w.svc.get_delivery(w.org, a.id, d.id)).unwrap().1.len(), 1);
+}
+
+#[test]
+fn retention_purges_deliveries_attempts_and_events_older_than_the_window_only_t61() {
+    let w = world();
+    let e = endpoint(&w, "https://a.example.com/", &["*"]);
+    for i in 0..3 {
+        import(&w, &format!("old{i}@example.com"));
+    }
+    run(&w);
+    advance(&w, 20 * 86_400);
+    import(&w, "new@example.com");
+    run(&w);
+    advance(&w, 11 * 86_400);
+    // 31 days after the first three, 11 days after the last.
+    let (d, ev) = block_on(w.svc.purge_webhook_history(30, 2)).unwrap();
+    assert_eq!((d, ev), (3, 3), "in batches of 2 until none is left");
+    let left = deliveries_of(&w, e.id);
+    assert_eq!(left.len(), 1);
+    let snap = w.store.snapshot();
+    assert_eq!(snap.events.len(), 1);
+    assert!(snap.attempts.iter().all(|(id, _, _)| *id == left[0].id), "attempts go with their delivery");
+    assert_eq!(block_on(w.svc.purge_webhook_history(30, 2)).unwrap(), (0, 0));
 }

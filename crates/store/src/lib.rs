@@ -20,8 +20,11 @@ use diesel_async::pooled_connection::{AsyncDieselConnectionManager, ManagerConfi
 use diesel_async::sync_connection_wrapper::SyncConnectionWrapper;
 use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
+use std::sync::Arc;
+use std::time::Duration;
 use talent_domain::errors::StoreError;
 use talent_domain::ports::{BoxFuture, Store, StoreResult, Tx};
+use tokio::sync::Notify;
 use tx::DbTx;
 
 /// The SQLite connection type used through diesel-async.
@@ -52,7 +55,12 @@ enum Pools {
 pub struct DbStore {
     pools: Pools,
     url: String,
+    /// Woken after a transaction that made deliveries due commits (see [`DbStore::delivery_wakeups`]).
+    wake: Arc<Notify>,
 }
+
+/// The PostgreSQL channel on which committed transactions announce due deliveries (T60).
+pub const WAKE_CHANNEL: &str = "talent_deliveries";
 
 fn internal(e: impl std::fmt::Display) -> StoreError {
     StoreError::Internal(e.to_string())
@@ -114,7 +122,7 @@ impl DbStore {
                 "DATABASE_URL must start with postgres://, postgresql:// or sqlite://".into(),
             ));
         };
-        Ok(DbStore { pools, url: url.to_string() })
+        Ok(DbStore { pools, url: url.to_string(), wake: Arc::new(Notify::new()) })
     }
 
     /// The backend.
@@ -153,6 +161,50 @@ impl DbStore {
         }
     }
 
+    /// The delivery engine's wake-up (T60): notified (`notify_one`, so a wake-up that comes while
+    /// the engine is busy is kept) after every committed transaction that called
+    /// `Tx::wake_deliveries` on this instance, and, on PostgreSQL once [`DbStore::listen`] runs,
+    /// after such a transaction on any instance (`LISTEN talent_deliveries`).
+    pub fn delivery_wakeups(&self) -> Arc<Notify> {
+        self.wake.clone()
+    }
+
+    /// On PostgreSQL, spawns the task that `LISTEN`s on [`WAKE_CHANNEL`] on a connection of its own
+    /// and forwards each notification to [`DbStore::delivery_wakeups`]; it reconnects after a lost
+    /// connection (1 s, doubling to 30 s) and wakes the engine on every reconnection (a
+    /// notification may have been missed meanwhile). On SQLite (one process) it does nothing.
+    pub fn listen(&self) {
+        if self.backend() != Backend::Postgres {
+            return;
+        }
+        let (url, wake) = (self.url.clone(), self.wake.clone());
+        tokio::spawn(async move {
+            use futures_util::StreamExt;
+            let mut backoff = Duration::from_secs(1);
+            loop {
+                match AsyncPgConnection::establish(&url).await {
+                    Ok(mut conn) => {
+                        if conn.batch_execute(&format!("LISTEN {WAKE_CHANNEL}")).await.is_ok() {
+                            backoff = Duration::from_secs(1);
+                            wake.notify_one();
+                            let mut stream = std::pin::pin!(conn.notifications_stream());
+                            while let Some(n) = stream.next().await {
+                                if n.is_err() {
+                                    break;
+                                }
+                                wake.notify_one();
+                            }
+                        }
+                        tracing::warn!("the delivery wake-up listener lost its PostgreSQL connection; reconnecting");
+                    }
+                    Err(e) => tracing::warn!(error = %e, "the delivery wake-up listener cannot connect"),
+                }
+                tokio::time::sleep(backoff).await;
+                backoff = (backoff * 2).min(Duration::from_secs(30));
+            }
+        });
+    }
+
     /// Number of migrations not yet applied (`/readyz`).
     pub async fn pending_migrations(&self) -> StoreResult<usize> {
         let url = self.url.clone();
@@ -187,30 +239,41 @@ impl Store for DbStore {
         R: Send + 'static,
         E: From<StoreError> + Send + 'static,
     {
-        let pools = self.pools.clone();
+        let (pools, wake) = (self.pools.clone(), self.wake.clone());
         let task = tokio::spawn(async move {
-            match pools {
+            let (r, woke) = match pools {
                 Pools::Pg(pool) => {
                     let mut pooled = pool.get().await.map_err(|e| E::from(internal(e)))?;
                     let conn: &mut AsyncPgConnection = &mut pooled;
                     conn.transaction(async move |c| {
-                        let mut tx = DbTx { conn: c, write: true };
-                        f(&mut tx).await.map_err(TxError::App)
+                        let mut tx = DbTx { conn: c, write: true, wake: false };
+                        let r = f(&mut tx).await.map_err(TxError::App)?;
+                        let woke = tx.wake;
+                        if woke {
+                            // Delivered to every listener when (and only if) this transaction commits.
+                            c.batch_execute(&format!("NOTIFY {WAKE_CHANNEL}")).await?;
+                        }
+                        Ok((r, woke))
                     })
                     .await
-                    .map_err(TxError::into_app)
+                    .map_err(TxError::into_app)?
                 }
                 Pools::Sqlite(pool) => {
                     let mut pooled = pool.get().await.map_err(|e| E::from(internal(e)))?;
                     let conn: &mut SqliteConn = &mut pooled;
                     conn.immediate_transaction(async move |c| {
-                        let mut tx = DbTx { conn: c, write: true };
-                        f(&mut tx).await.map_err(TxError::App)
+                        let mut tx = DbTx { conn: c, write: true, wake: false };
+                        let r = f(&mut tx).await.map_err(TxError::App)?;
+                        Ok((r, tx.wake))
                     })
                     .await
-                    .map_err(TxError::into_app)
+                    .map_err(TxError::into_app)?
                 }
+            };
+            if woke {
+                wake.notify_one();
             }
+            Ok(r)
         });
         Box::pin(async move { task.await.map_err(|e| E::from(internal(e)))? })
     }
@@ -226,12 +289,12 @@ impl Store for DbStore {
             match pools {
                 Pools::Pg(pool) => {
                     let mut conn = pool.get().await.map_err(|e| E::from(internal(e)))?;
-                    let mut tx = DbTx { conn: &mut *conn, write: false };
+                    let mut tx = DbTx { conn: &mut *conn, write: false, wake: false };
                     f(&mut tx).await
                 }
                 Pools::Sqlite(pool) => {
                     let mut conn = pool.get().await.map_err(|e| E::from(internal(e)))?;
-                    let mut tx = DbTx { conn: &mut *conn, write: false };
+                    let mut tx = DbTx { conn: &mut *conn, write: false, wake: false };
                     f(&mut tx).await
                 }
             }

@@ -10,7 +10,7 @@ use talent_domain::invitation::{Invitation, InvitationStatus, Variant};
 use talent_domain::model::*;
 use talent_domain::ports::{EmailRecord, IdempotencyRecord, IdempotencyState};
 use talent_domain::values::*;
-use talent_domain::webhook::{Delivery, DeliveryStatus, Endpoint, Subscription};
+use talent_domain::webhook::{Breaker, Delivery, DeliveryStatus, Endpoint, Subscription};
 
 fn corrupt(what: &str) -> StoreError {
     StoreError::Internal(format!("corrupt row: {what}"))
@@ -614,6 +614,8 @@ pub struct EndpointRow {
     pub consecutive_failures: i64,
     pub created_at: DbTime,
     pub updated_at: DbTime,
+    pub breaker_failures: i64,
+    pub breaker_open_until: Option<DbTime>,
 }
 
 impl From<&Endpoint> for EndpointRow {
@@ -631,6 +633,8 @@ impl From<&Endpoint> for EndpointRow {
             consecutive_failures: i64::from(e.consecutive_failures),
             created_at: DbTime(e.created_at),
             updated_at: DbTime(e.updated_at),
+            breaker_failures: i64::from(e.breaker.failed_attempts),
+            breaker_open_until: e.breaker.open_until.map(DbTime),
         }
     }
 }
@@ -650,6 +654,10 @@ impl TryFrom<EndpointRow> for Endpoint {
             previous_secret: r.previous_secret,
             previous_secret_expires_at: r.previous_secret_expires_at.map(|t| t.0),
             consecutive_failures: u32::try_from(r.consecutive_failures).unwrap_or(u32::MAX),
+            breaker: Breaker {
+                failed_attempts: u32::try_from(r.breaker_failures).unwrap_or(u32::MAX),
+                open_until: r.breaker_open_until.map(|t| t.0),
+            },
             created_at: r.created_at.0,
             updated_at: r.updated_at.0,
         })
@@ -712,4 +720,18 @@ impl TryFrom<DeliveryRow> for Delivery {
             created_at: r.created_at.0,
         })
     }
+}
+
+/// One row of `delivery_attempts` (batch inserts; `None` is NULL, not DEFAULT, so SQLite can take
+/// many rows in one statement).
+#[derive(Insertable, Clone, Debug)]
+#[diesel(table_name = delivery_attempts, treat_none_as_default_value = false)]
+pub struct AttemptRow {
+    pub delivery_id: DbUuid,
+    pub seq: i64,
+    pub attempted_at: DbTime,
+    pub response_status: Option<i32>,
+    pub duration_ms: i64,
+    pub error: Option<String>,
+    pub response_body: Option<String>,
 }

@@ -252,6 +252,8 @@ diesel::table! {
         consecutive_failures -> BigInt,
         created_at -> Ts,
         updated_at -> Ts,
+        breaker_failures -> BigInt,
+        breaker_open_until -> Nullable<Ts>,
     }
 }
 

@@ -33,6 +33,8 @@ pub struct DbTx<'c, C> {
     /// may then update (persons, idempotency records) lock them (`FOR UPDATE`), so concurrent
     /// read-modify-write use cases of one row are serialized as they are on SQLite.
     pub write: bool,
+    /// Set by [`Tx::wake_deliveries`] (and fan-out): wake the delivery engines after commit.
+    pub wake: bool,
 }
 
 /// A person lookup whose row a use case may update next.
@@ -567,6 +569,7 @@ macro_rules! impl_tx {
                                 created_at: e.created_at,
                             };
                             self.insert_delivery(&d).await?;
+                            self.wake = true;
                         }
                     }
                     Ok(())
@@ -1250,34 +1253,121 @@ macro_rules! impl_tx {
                 })
             }
 
-            fn insert_attempt<'a>(
-                &'a mut self,
-                delivery: DeliveryId,
-                at: OffsetDateTime,
-                out: &'a AttemptOutcome,
-            ) -> BoxFuture<'a, StoreResult<()>> {
+            fn insert_attempts<'a>(&'a mut self, attempts: &'a [AttemptRecord]) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
-                    let n: i64 = delivery_attempts::table
-                        .filter(delivery_attempts::delivery_id.eq(DbUuid(delivery.0)))
-                        .count()
-                        .get_result(self.conn)
+                    if attempts.is_empty() {
+                        return Ok(());
+                    }
+                    let mut ids: Vec<DbUuid> = attempts.iter().map(|a| DbUuid(a.delivery.0)).collect();
+                    ids.sort_by_key(|i| i.0);
+                    ids.dedup();
+                    // One read of the highest sequence number per delivery of the batch.
+                    let seqs: Vec<(DbUuid, Option<i64>)> = delivery_attempts::table
+                        .filter(delivery_attempts::delivery_id.eq_any(&ids))
+                        .group_by(delivery_attempts::delivery_id)
+                        .select((delivery_attempts::delivery_id, diesel::dsl::max(delivery_attempts::seq)))
+                        .load(self.conn)
                         .await
                         .map_err(db_err)?;
-                    diesel::insert_into(delivery_attempts::table)
-                        .values((
-                            delivery_attempts::delivery_id.eq(DbUuid(delivery.0)),
-                            delivery_attempts::seq.eq(n + 1),
-                            delivery_attempts::attempted_at.eq(DbTime(at)),
-                            delivery_attempts::response_status.eq(out.status.map(i32::from)),
-                            delivery_attempts::duration_ms.eq(i64::try_from(out.duration_ms).unwrap_or(i64::MAX)),
-                            delivery_attempts::error.eq(out.error.clone()),
-                            delivery_attempts::response_body.eq(out.response_body.clone()),
-                        ))
+                    let mut next: std::collections::HashMap<uuid::Uuid, i64> =
+                        seqs.into_iter().map(|(d, m)| (d.0, m.unwrap_or(0))).collect();
+                    let rows: Vec<AttemptRow> = attempts
+                        .iter()
+                        .map(|a| {
+                            let seq = next.entry(a.delivery.0).or_insert(0);
+                            *seq += 1;
+                            AttemptRow {
+                                delivery_id: DbUuid(a.delivery.0),
+                                seq: *seq,
+                                attempted_at: DbTime(a.at),
+                                response_status: a.outcome.status.map(i32::from),
+                                duration_ms: i64::try_from(a.outcome.duration_ms).unwrap_or(i64::MAX),
+                                error: a.outcome.error.clone(),
+                                response_body: a.outcome.response_body.clone(),
+                            }
+                        })
+                        .collect();
+                    self.insert_attempt_rows(rows).await?;
+                    Ok(())
+                })
+            }
+
+            fn endpoints_by_ids<'a>(&'a mut self, ids: &'a [WebhookId]) -> BoxFuture<'a, StoreResult<Vec<Endpoint>>> {
+                Box::pin(async move {
+                    let ids: Vec<DbUuid> = ids.iter().map(|i| DbUuid(i.0)).collect();
+                    webhook_endpoints::table
+                        .filter(webhook_endpoints::id.eq_any(ids))
+                        .select(EndpointRow::as_select())
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?
+                        .into_iter()
+                        .map(Endpoint::try_from)
+                        .collect()
+                })
+            }
+
+            fn deliveries_by_ids<'a>(&'a mut self, ids: &'a [DeliveryId]) -> BoxFuture<'a, StoreResult<Vec<Delivery>>> {
+                Box::pin(async move {
+                    let ids: Vec<DbUuid> = ids.iter().map(|i| DbUuid(i.0)).collect();
+                    self.lock_deliveries(&ids).await?;
+                    deliveries::table
+                        .filter(deliveries::id.eq_any(ids))
+                        .select(DeliveryRow::as_select())
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?
+                        .into_iter()
+                        .map(Delivery::try_from)
+                        .collect()
+                })
+            }
+
+            fn purge_webhook_history(
+                &mut self,
+                before: OffsetDateTime,
+                limit: u32,
+            ) -> BoxFuture<'_, StoreResult<(u64, u64)>> {
+                Box::pin(async move {
+                    let old: Vec<DbUuid> = deliveries::table
+                        .filter(deliveries::created_at.lt(DbTime(before)))
+                        .filter(deliveries::claimed_until.is_null())
+                        .order(deliveries::created_at.asc())
+                        .limit(i64::from(limit))
+                        .select(deliveries::id)
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    diesel::delete(delivery_attempts::table.filter(delivery_attempts::delivery_id.eq_any(&old)))
                         .execute(self.conn)
                         .await
                         .map_err(db_err)?;
-                    Ok(())
+                    let d = diesel::delete(deliveries::table.filter(deliveries::id.eq_any(&old)))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    let events: Vec<DbUuid> = outbox_events::table
+                        .filter(outbox_events::created_at.lt(DbTime(before)))
+                        .order(outbox_events::created_at.asc())
+                        .limit(i64::from(limit))
+                        .select(outbox_events::id)
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    let e = diesel::delete(outbox_events::table.filter(outbox_events::id.eq_any(&events)))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok((d as u64, e as u64))
                 })
+            }
+
+            fn wake_deliveries(&mut self) {
+                self.wake = true;
+            }
+
+            fn relax_durability(&mut self) -> BoxFuture<'_, StoreResult<()>> {
+                Box::pin(async move { self.relax_impl().await })
             }
 
             fn get_delivery(
@@ -1362,15 +1452,8 @@ macro_rules! impl_tx {
                 })
             }
 
-            fn claim_deliveries(
-                &mut self,
-                now: OffsetDateTime,
-                lease_until: OffsetDateTime,
-                limit: u32,
-            ) -> BoxFuture<'_, StoreResult<Vec<Delivery>>> {
-                Box::pin(async move {
-                    self.claim_impl(now, lease_until, limit).await?.into_iter().map(Delivery::try_from).collect()
-                })
+            fn claim_deliveries<'a>(&'a mut self, c: &'a ClaimRequest) -> BoxFuture<'a, StoreResult<Vec<Delivery>>> {
+                Box::pin(async move { self.claim_impl(c).await?.into_iter().map(Delivery::try_from).collect() })
             }
 
             fn setting_get_or_insert<'a>(
@@ -1518,50 +1601,142 @@ impl DbTx<'_, diesel_async::AsyncPgConnection> {
     }
 }
 
-impl DbTx<'_, diesel_async::AsyncPgConnection> {
-    /// Claims due deliveries with `FOR UPDATE SKIP LOCKED` in a materialized CTE (evaluated once;
-    /// storage-notes pitfall 4), so concurrent instances never claim the same row.
-    async fn claim_impl(
-        &mut self,
-        now: OffsetDateTime,
-        lease: OffsetDateTime,
-        limit: u32,
-    ) -> StoreResult<Vec<DeliveryRow>> {
-        diesel::sql_query(
-            "WITH c AS MATERIALIZED (SELECT d.id FROM deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id \
-             WHERE d.status = 'pending' AND d.next_attempt_at <= $2 AND (d.claimed_until IS NULL OR d.claimed_until <= $2) \
-             AND w.enabled ORDER BY d.next_attempt_at LIMIT $3 FOR UPDATE OF d SKIP LOCKED) \
-             UPDATE deliveries SET claimed_until = $1 FROM c WHERE deliveries.id = c.id RETURNING deliveries.*",
+/// The claimable deliveries ranked per endpoint and per organization (T60): each rank is offset by
+/// what the caller already has in flight there (`busy`, JSON objects id -> count, params 4 and 5),
+/// so `rank <= cap` keeps the caps. Disabled endpoints and open breakers (T59) are left out.
+/// Arguments: the parameter sigil, the backend's JSON-object table function, the cast of its
+/// argument, and the casts of its key and value columns.
+macro_rules! claim_candidates {
+    ($p:literal, $json_each:literal, $json:literal, $uuid:literal, $int:literal) => {
+        concat!(
+            "busy_e AS (SELECT key", $uuid, " AS id, value", $int, " AS n FROM ", $json_each, "(", $p, "4", $json, ")), ",
+            "busy_o AS (SELECT key", $uuid, " AS id, value", $int, " AS n FROM ", $json_each, "(", $p, "5", $json, ")), ",
+            "cand AS (SELECT d.id, d.next_attempt_at, ",
+            "row_number() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.id) + coalesce(be.n, 0) AS rank_e, ",
+            "row_number() OVER (PARTITION BY d.org_id ORDER BY d.next_attempt_at, d.id) + coalesce(bo.n, 0) AS rank_o ",
+            "FROM deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id ",
+            "LEFT JOIN busy_e be ON be.id = d.endpoint_id LEFT JOIN busy_o bo ON bo.id = d.org_id ",
+            "WHERE d.status = 'pending' AND d.next_attempt_at <= ", $p, "2 ",
+            "AND (d.claimed_until IS NULL OR d.claimed_until <= ", $p, "2) AND w.enabled ",
+            "AND (w.breaker_open_until IS NULL OR w.breaker_open_until <= ", $p, "2))"
         )
-        .bind::<crate::types::sql::Ts, _>(DbTime(lease))
-        .bind::<crate::types::sql::Ts, _>(DbTime(now))
-        .bind::<diesel::sql_types::BigInt, _>(i64::from(limit))
-        .load(self.conn)
-        .await
-        .map_err(db_err)
+    };
+}
+
+/// `{"id": n, ...}` of a busy list, for the claim's JSON parameters.
+fn busy_json<I: std::fmt::Display>(busy: &[(I, u32)]) -> String {
+    let m: serde_json::Map<String, serde_json::Value> =
+        busy.iter().map(|(id, n)| (id.to_string(), serde_json::Value::from(*n))).collect();
+    serde_json::Value::Object(m).to_string()
+}
+
+impl DbTx<'_, diesel_async::AsyncPgConnection> {
+    /// Claims due deliveries within the caps (T60). The ranked candidates are a materialized CTE
+    /// (evaluated once; storage-notes pitfall 4); the rows are then locked with `FOR UPDATE SKIP
+    /// LOCKED`, re-checking that they are still claimable, so concurrent instances never claim the
+    /// same row.
+    async fn claim_impl(&mut self, c: &ClaimRequest) -> StoreResult<Vec<DeliveryRow>> {
+        let q = concat!(
+            "WITH ",
+            claim_candidates!("$", "jsonb_each_text", "::jsonb", "::uuid", "::bigint"),
+            ", c AS MATERIALIZED (SELECT id, next_attempt_at FROM cand WHERE rank_e <= $6 AND rank_o <= $7 ",
+            "ORDER BY next_attempt_at, id LIMIT $3), ",
+            "pick AS MATERIALIZED (SELECT d.id FROM deliveries d JOIN c ON c.id = d.id WHERE d.status = 'pending' ",
+            "AND (d.claimed_until IS NULL OR d.claimed_until <= $2) FOR UPDATE OF d SKIP LOCKED) ",
+            "UPDATE deliveries SET claimed_until = $1 FROM pick WHERE deliveries.id = pick.id RETURNING deliveries.*"
+        );
+        diesel::sql_query(q)
+            .bind::<crate::types::sql::Ts, _>(DbTime(c.lease_until))
+            .bind::<crate::types::sql::Ts, _>(DbTime(c.now))
+            .bind::<diesel::sql_types::BigInt, _>(i64::from(c.limit))
+            .bind::<diesel::sql_types::Text, _>(busy_json(&c.busy_endpoints))
+            .bind::<diesel::sql_types::Text, _>(busy_json(&c.busy_orgs))
+            .bind::<diesel::sql_types::BigInt, _>(i64::from(c.per_endpoint))
+            .bind::<diesel::sql_types::BigInt, _>(i64::from(c.per_org))
+            .load(self.conn)
+            .await
+            .map_err(db_err)
+    }
+
+    /// One multi-row INSERT per 1,000 rows (one round trip for a batch of outcomes).
+    async fn insert_attempt_rows(&mut self, rows: Vec<AttemptRow>) -> StoreResult<()> {
+        for chunk in rows.chunks(1000) {
+            diesel::insert_into(delivery_attempts::table)
+                .values(chunk.to_vec())
+                .execute(self.conn)
+                .await
+                .map_err(db_err)?;
+        }
+        Ok(())
+    }
+
+    /// `SET LOCAL synchronous_commit = off` (write transactions only).
+    async fn relax_impl(&mut self) -> StoreResult<()> {
+        if !self.write {
+            return Ok(());
+        }
+        diesel_async::SimpleAsyncConnection::batch_execute(self.conn, "SET LOCAL synchronous_commit = off")
+            .await
+            .map_err(db_err)
+    }
+
+    /// In a write transaction, `SELECT ... FOR UPDATE` of deliveries about to be updated, in id
+    /// order (no deadlock between two recorders).
+    async fn lock_deliveries(&mut self, ids: &[DbUuid]) -> StoreResult<()> {
+        if !self.write {
+            return Ok(());
+        }
+        deliveries::table
+            .filter(deliveries::id.eq_any(ids))
+            .order(deliveries::id.asc())
+            .select(deliveries::id)
+            .for_update()
+            .load::<DbUuid>(self.conn)
+            .await
+            .map_err(db_err)?;
+        Ok(())
     }
 }
 
 impl DbTx<'_, crate::SqliteConn> {
     /// Writers are serialized (`BEGIN IMMEDIATE`): one `UPDATE ... RETURNING` claims atomically.
-    async fn claim_impl(
-        &mut self,
-        now: OffsetDateTime,
-        lease: OffsetDateTime,
-        limit: u32,
-    ) -> StoreResult<Vec<DeliveryRow>> {
-        diesel::sql_query(
-            "UPDATE deliveries SET claimed_until = ?1 WHERE id IN (SELECT d.id FROM deliveries d \
-             JOIN webhook_endpoints w ON w.id = d.endpoint_id WHERE d.status = 'pending' AND d.next_attempt_at <= ?2 \
-             AND (d.claimed_until IS NULL OR d.claimed_until <= ?2) AND w.enabled ORDER BY d.next_attempt_at LIMIT ?3) \
-             RETURNING *",
-        )
-        .bind::<crate::types::sql::Ts, _>(DbTime(lease))
-        .bind::<crate::types::sql::Ts, _>(DbTime(now))
-        .bind::<diesel::sql_types::BigInt, _>(i64::from(limit))
-        .load(self.conn)
-        .await
-        .map_err(db_err)
+    async fn claim_impl(&mut self, c: &ClaimRequest) -> StoreResult<Vec<DeliveryRow>> {
+        let q = concat!(
+            "WITH ",
+            claim_candidates!("?", "json_each", "", "", ""),
+            " UPDATE deliveries SET claimed_until = ?1 WHERE id IN (SELECT id FROM cand ",
+            "WHERE rank_e <= ?6 AND rank_o <= ?7 ORDER BY next_attempt_at, id LIMIT ?3) RETURNING *"
+        );
+        diesel::sql_query(q)
+            .bind::<crate::types::sql::Ts, _>(DbTime(c.lease_until))
+            .bind::<crate::types::sql::Ts, _>(DbTime(c.now))
+            .bind::<diesel::sql_types::BigInt, _>(i64::from(c.limit))
+            .bind::<diesel::sql_types::Text, _>(busy_json(&c.busy_endpoints))
+            .bind::<diesel::sql_types::Text, _>(busy_json(&c.busy_orgs))
+            .bind::<diesel::sql_types::BigInt, _>(i64::from(c.per_endpoint))
+            .bind::<diesel::sql_types::BigInt, _>(i64::from(c.per_org))
+            .load(self.conn)
+            .await
+            .map_err(db_err)
+    }
+
+    /// Writers are serialized by `BEGIN IMMEDIATE`: nothing to lock.
+    async fn lock_deliveries(&mut self, _ids: &[DbUuid]) -> StoreResult<()> {
+        Ok(())
+    }
+
+    /// One INSERT per row: diesel-async cannot batch-insert on SQLite (diesel's SQLite batch insert
+    /// is specialised for its synchronous connection), and in-process inserts cost no round trip.
+    async fn insert_attempt_rows(&mut self, rows: Vec<AttemptRow>) -> StoreResult<()> {
+        for r in rows {
+            diesel::insert_into(delivery_attempts::table).values(r).execute(self.conn).await.map_err(db_err)?;
+        }
+        Ok(())
+    }
+
+    /// WAL with `synchronous=NORMAL` does not sync on commit already.
+    async fn relax_impl(&mut self) -> StoreResult<()> {
+        Ok(())
     }
 }
 

@@ -129,6 +129,12 @@ conformance!(
     concurrent_completions_through_memberships_of_one_human_all_count,
     concurrent_starts_of_one_human_create_one_running_assessment,
     profiles_round_trip_list_newest_first_and_count,
+    delivery_claims_keep_the_per_endpoint_and_per_org_caps,
+    concurrent_claims_never_take_one_delivery_twice,
+    open_breakers_and_disabled_endpoints_are_not_claimed,
+    outcomes_of_a_batch_are_recorded_in_one_transaction,
+    retention_purges_only_history_older_than_the_window,
+    wake_ups_follow_commits_of_due_deliveries_only,
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -1847,4 +1853,204 @@ async fn profiles_round_trip_list_newest_first_and_count(store: DbStore) {
     let cut = made[3].id;
     let older = read(&svc, move |tx| Box::pin(async move { tx.list_profiles(o, Some(cut), 2).await })).await;
     assert_eq!(older.iter().map(|p| p.id).collect::<Vec<_>>(), vec![made[2].id, made[1].id]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The delivery engine's store operations (issue 10; T59-T61)
+// ---------------------------------------------------------------------------------------------
+
+use talent_domain::usecases::webhooks::{ClaimCaps, FinishedAttempt, NewEndpoint};
+use talent_domain::webhook::{AttemptOutcome, Breaker, DeliveryStatus, Endpoint, Subscription};
+
+async fn hook(svc: &Svc, org: OrgId, n: usize) -> Endpoint {
+    let url = format!("https://hooks{n}.example.com/");
+    svc.create_endpoint(org, NewEndpoint { url, events: Subscription::All, description: None }).await.unwrap()
+}
+
+fn caps(limit: u32, per_endpoint: u32, per_org: u32) -> ClaimCaps {
+    ClaimCaps { limit, per_endpoint, per_org, ..Default::default() }
+}
+
+fn ok200() -> AttemptOutcome {
+    AttemptOutcome { status: Some(200), duration_ms: 2, error: None, response_body: Some("ok".into()) }
+}
+
+async fn claim_counts(svc: &Svc, c: ClaimCaps) -> std::collections::BTreeMap<WebhookId, usize> {
+    let mut m = std::collections::BTreeMap::new();
+    for j in svc.claim_due(c).await.unwrap() {
+        *m.entry(j.delivery.endpoint_id).or_insert(0) += 1;
+    }
+    m
+}
+
+async fn delivery_claims_keep_the_per_endpoint_and_per_org_caps(store: DbStore) {
+    let (svc, _) = services(store);
+    let a = new_org(&svc, "business", &[]).await;
+    let b = new_org(&svc, "business", &[]).await;
+    let (a1, a2, b1) = (hook(&svc, a.id, 1).await, hook(&svc, a.id, 2).await, hook(&svc, b.id, 3).await);
+    for i in 0..6 {
+        imported(&svc, a.id, import(&format!("a{i}@example.com"))).await;
+    }
+    imported(&svc, b.id, import("b@example.com")).await;
+    // 12 due for organization a (6 per endpoint), 1 for b (created last).
+    let mut c = caps(100, 4, 5);
+    c.busy_endpoints = vec![(a1.id, 1)];
+    let got = claim_counts(&svc, c).await;
+    let a_total = got.get(&a1.id).unwrap_or(&0) + got.get(&a2.id).unwrap_or(&0);
+    assert_eq!(a_total, 5, "at most 5 per organization: {got:?}");
+    assert!(*got.get(&a1.id).unwrap_or(&0) <= 3, "a1 had one in flight: at most 3 more: {got:?}");
+    assert_eq!(got.get(&b1.id), Some(&1), "the other organization is not starved: {got:?}");
+    // An organization at its cap gets nothing; the limit counts across all.
+    let mut c = caps(100, 4, 5);
+    c.busy_orgs = vec![(a.id, 5)];
+    assert!(claim_counts(&svc, c).await.is_empty());
+    let got = claim_counts(&svc, caps(3, 10, 10)).await;
+    assert_eq!(got.values().sum::<usize>(), 3, "the limit");
+    let got = claim_counts(&svc, caps(100, 10, 10)).await;
+    assert_eq!(got.values().sum::<usize>(), 12 - 5 - 3, "the rest");
+}
+
+async fn concurrent_claims_never_take_one_delivery_twice(store: DbStore) {
+    let (svc, _) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    for n in 0..3 {
+        hook(&svc, org.id, n).await;
+    }
+    for i in 0..40 {
+        imported(&svc, org.id, import(&format!("p{i}@example.com"))).await;
+    }
+    let tasks: Vec<_> = (0..8)
+        .map(|_| {
+            let svc = svc.clone();
+            tokio::spawn(async move {
+                let mut ids = vec![];
+                loop {
+                    let jobs = svc.claim_due(caps(7, 100, 100)).await.unwrap();
+                    if jobs.is_empty() {
+                        return ids;
+                    }
+                    ids.extend(jobs.into_iter().map(|j| j.delivery.id));
+                }
+            })
+        })
+        .collect();
+    let mut all = vec![];
+    for t in tasks {
+        all.extend(t.await.unwrap());
+    }
+    let distinct: BTreeSet<_> = all.iter().map(|d| d.0).collect();
+    assert_eq!(all.len(), 120, "every delivery claimed");
+    assert_eq!(distinct.len(), 120, "none twice");
+}
+
+async fn open_breakers_and_disabled_endpoints_are_not_claimed(store: DbStore) {
+    let (svc, clock) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let (open, off, fine) = (hook(&svc, org.id, 1).await, hook(&svc, org.id, 2).await, hook(&svc, org.id, 3).await);
+    let now = clock.now();
+    let (mut o, mut f) = (open.clone(), off.clone());
+    o.breaker = Breaker { failed_attempts: 5, open_until: Some(now + Duration::seconds(15)) };
+    f.enabled = false;
+    write(&svc, move |tx| {
+        Box::pin(async move {
+            tx.update_endpoint(&o).await?;
+            tx.update_endpoint(&f).await
+        })
+    })
+    .await
+    .unwrap();
+    imported(&svc, org.id, import("p@example.com")).await;
+    let got = claim_counts(&svc, ClaimCaps::total(10)).await;
+    assert_eq!(got.keys().copied().collect::<Vec<_>>(), vec![fine.id]);
+    let stored = svc.get_endpoint(org.id, open.id).await.unwrap();
+    assert_eq!(stored.breaker.failed_attempts, 5, "the breaker round-trips");
+    clock.advance(Duration::seconds(15));
+    let got = claim_counts(&svc, ClaimCaps::total(10)).await;
+    assert_eq!(got.keys().copied().collect::<Vec<_>>(), vec![open.id], "claimable once open_until has passed");
+}
+
+async fn outcomes_of_a_batch_are_recorded_in_one_transaction(store: DbStore) {
+    let (svc, clock) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let e = hook(&svc, org.id, 1).await;
+    for i in 0..3 {
+        imported(&svc, org.id, import(&format!("p{i}@example.com"))).await;
+    }
+    let fail =
+        AttemptOutcome { status: None, duration_ms: 10_000, error: Some("timed out".into()), response_body: None };
+    for round in 0..2 {
+        let jobs = svc.claim_due(ClaimCaps::total(10)).await.unwrap();
+        assert_eq!(jobs.len(), 3, "round {round}");
+        let at = clock.now();
+        let done = jobs
+            .iter()
+            .map(|j| FinishedAttempt {
+                delivery: j.delivery.id,
+                at,
+                outcome: if round == 0 { fail.clone() } else { ok200() },
+            })
+            .collect();
+        svc.record_attempts(done).await.unwrap();
+        clock.advance(Duration::minutes(1) + Duration::seconds(1));
+    }
+    let page = svc.list_deliveries(org.id, e.id, None, None, 10).await.unwrap();
+    assert_eq!(page.items.len(), 3);
+    for d in page.items {
+        assert_eq!((d.status, d.attempts), (DeliveryStatus::Succeeded, 2));
+        let (_, attempts) = svc.get_delivery(org.id, e.id, d.id).await.unwrap();
+        assert_eq!(attempts.len(), 2, "two attempts, numbered in order");
+        assert_eq!(attempts[0].1.error.as_deref(), Some("timed out"));
+        assert_eq!(attempts[1].1.status, Some(200));
+    }
+    let ep = svc.get_endpoint(org.id, e.id).await.unwrap();
+    assert_eq!(ep.breaker, Breaker::default(), "closed by the successes");
+    // A redelivered delivery keeps numbering after its earlier attempts.
+    let d = svc.list_deliveries(org.id, e.id, None, None, 1).await.unwrap().items.remove(0);
+    svc.redeliver(org.id, e.id, d.id).await.unwrap();
+    assert_eq!(svc.run_deliveries(10).await.unwrap(), 1);
+    assert_eq!(svc.get_delivery(org.id, e.id, d.id).await.unwrap().1.len(), 3);
+}
+
+async fn retention_purges_only_history_older_than_the_window(store: DbStore) {
+    let (svc, clock) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let e = hook(&svc, org.id, 1).await;
+    for i in 0..5 {
+        imported(&svc, org.id, import(&format!("old{i}@example.com"))).await;
+    }
+    assert_eq!(svc.run_deliveries(10).await.unwrap(), 5);
+    clock.advance(Duration::days(10));
+    imported(&svc, org.id, import("new@example.com")).await;
+    assert_eq!(svc.run_deliveries(10).await.unwrap(), 1);
+    clock.advance(Duration::days(20) + Duration::seconds(1));
+    let before = events(&svc, org.id).await.len();
+    // 30 days and 1 s after the first five, 20 days after the last: batches of 2.
+    assert_eq!(svc.purge_webhook_history(30, 2).await.unwrap(), (5, 5));
+    let left = svc.list_deliveries(org.id, e.id, None, None, 100).await.unwrap().items;
+    assert_eq!(left.len(), 1);
+    assert_eq!(svc.get_delivery(org.id, e.id, left[0].id).await.unwrap().1.len(), 1, "its attempt stays");
+    assert_eq!(events(&svc, org.id).await.len(), before - 5);
+    assert_eq!(svc.purge_webhook_history(30, 2).await.unwrap(), (0, 0));
+}
+
+async fn wake_ups_follow_commits_of_due_deliveries_only(store: DbStore) {
+    let (svc, _) = services(store.clone());
+    let wake = store.delivery_wakeups();
+    let woken = || async { tokio::time::timeout(std::time::Duration::from_millis(200), wake.notified()).await.is_ok() };
+    let org = new_org(&svc, "business", &[]).await;
+    imported(&svc, org.id, import("nobody-listens@example.com")).await;
+    assert!(!woken().await, "no endpoint, no delivery, no wake-up");
+    hook(&svc, org.id, 1).await;
+    imported(&svc, org.id, import("p@example.com")).await;
+    assert!(woken().await, "a fan-out wakes the engine after commit");
+    // A rolled-back transaction wakes nobody.
+    let r: StoreResult<()> = write(&svc, move |tx| {
+        Box::pin(async move {
+            tx.wake_deliveries();
+            Err(StoreError::Internal("rolled back".into()))
+        })
+    })
+    .await;
+    assert!(r.is_err());
+    assert!(!woken().await, "a rollback does not wake");
 }

@@ -3,13 +3,18 @@
 //! - Signature (D30): `Talent-Signature: t=<unix>,v1=<hex>` where `v1` is the lowercase hex
 //!   HMAC-SHA256, keyed with the whole secret string (`whsec_...`), of `"{t}.{raw body}"`. During a
 //!   secret rotation the header carries one `v1=` per signing secret.
-//! - Transport (D31): POST with `Talent-Event` and `Talent-Delivery-Id`, 10 s timeout, redirects
-//!   never followed (a 3xx is a failure), only 2xx succeeds. ureq is blocking: requests run on
-//!   tokio's blocking pool behind a semaphore, never on the async workers.
+//! - Transport (D31): POST with `Talent-Event` and `Talent-Delivery-Id`, 10 s timeout in all, of
+//!   which at most 2 s to connect (T60: a dead host frees its lane fast), redirects never followed
+//!   (a 3xx is a failure), only 2xx succeeds. ureq is blocking: requests run on tokio's blocking
+//!   pool behind a semaphore, never on the async workers.
+//! - The delivery engine ([`engine`]): many attempts in flight, fair between endpoints and
+//!   organizations, woken by commits (T60).
 //! - SSRF (D35): https only, and no loopback, private, link-local, CGNAT, unique-local, multicast,
 //!   unspecified, broadcast or IPv4-mapped/compatible forms of those, checked on the *resolved*
 //!   addresses inside ureq's resolver, i.e. at connect time (no DNS rebinding window). The
 //!   `TALENT_WEBHOOKS_ALLOW_INSECURE=1` switch allows http and local addresses.
+
+pub mod engine;
 
 use ring::hmac;
 use std::io::Read;
@@ -130,6 +135,13 @@ pub fn check_url(url: &str, allow_insecure: bool) -> Result<(), String> {
     Ok(())
 }
 
+/// Longest wait for a TCP (and TLS) connection to a receiver (T60); the whole attempt has 10 s.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// Requests beyond the engine's lanes that may be in flight at once: the synchronous test pings
+/// (D33), so a `POST /webhooks/{id}/test` never waits behind the delivery backlog (T60).
+pub const PING_LANES: usize = 16;
+
 /// The production sender.
 #[derive(Clone)]
 pub struct UreqSender {
@@ -145,14 +157,17 @@ impl std::fmt::Debug for UreqSender {
 }
 
 impl UreqSender {
-    /// A sender with at most `concurrency` requests in flight.
-    pub fn new(allow_insecure: bool, concurrency: usize) -> Self {
+    /// A sender with at most `engine_lanes` + [`PING_LANES`] requests in flight: the engine never
+    /// has more than its lanes in flight, so the rest is always free for test pings.
+    pub fn new(allow_insecure: bool, engine_lanes: usize) -> Self {
+        let concurrency = engine_lanes + PING_LANES;
         let config = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .max_redirects(0)
             // Never through a proxy from the environment: the SSRF filter must see the target.
             .proxy(None)
             .timeout_global(Some(Duration::from_secs(10)))
+            .timeout_connect(Some(CONNECT_TIMEOUT))
             .user_agent("Talent-Webhooks/1")
             .build();
         let agent = if allow_insecure {
@@ -197,6 +212,7 @@ fn post(agent: &ureq::Agent, url: &str, sig: &str, delivery_id: &str, event: &st
                 ureq::Error::HostNotFound => {
                     "host not found, or it resolves only to forbidden addresses (D35)".to_string()
                 }
+                ureq::Error::Timeout(ureq::Timeout::Connect) => "could not connect within 2 s".to_string(),
                 ureq::Error::Timeout(_) => "timed out after 10 s".to_string(),
                 other => other.to_string(),
             };

@@ -4,7 +4,7 @@ use super::{Page, Services};
 use crate::errors::{ClientError, Code, UseCaseError};
 use crate::ids::*;
 use crate::model::*;
-use crate::ports::{EmailRecord, Store};
+use crate::ports::{AttemptRecord, ClaimRequest, EmailRecord, Store};
 use crate::values::{FieldErrors, OrgRole};
 use crate::webhook::*;
 use time::{Duration, OffsetDateTime};
@@ -83,6 +83,7 @@ impl<S: Store> Services<S> {
             previous_secret: None,
             previous_secret_expires_at: None,
             consecutive_failures: 0,
+            breaker: Breaker::default(),
             created_at: now,
             updated_at: now,
         };
@@ -145,6 +146,8 @@ impl<S: Store> Services<S> {
                     if let Some(en) = p.enabled {
                         if en && !e.enabled {
                             e.consecutive_failures = 0;
+                            e.breaker = Breaker::default();
+                            tx.wake_deliveries();
                         }
                         e.enabled = en;
                     }
@@ -232,19 +235,27 @@ impl<S: Store> Services<S> {
     }
 
     /// `POST /webhooks/{id}/deliveries/{deliveryId}/redeliver`: the same delivery (same id) goes
-    /// out again now with a fresh retry schedule. Errors: 404.
+    /// out again now with a fresh retry schedule, past an open breaker (T59). Errors: 404.
     pub async fn redeliver(&self, org: OrgId, id: WebhookId, delivery: DeliveryId) -> Result<Delivery, UseCaseError> {
         let now = self.clock.now();
         self.store
             .write(move |tx| {
                 Box::pin(async move {
-                    tx.get_endpoint(org, id).await?.ok_or_else(|| ClientError::not_found("Webhook endpoint"))?;
+                    let mut e =
+                        tx.get_endpoint(org, id).await?.ok_or_else(|| ClientError::not_found("Webhook endpoint"))?;
                     let mut d =
                         tx.get_delivery(id, delivery).await?.ok_or_else(|| ClientError::not_found("Delivery"))?;
+                    if e.breaker.open_until.take().is_some() {
+                        // A redeliver is a request to try now (T59): the breaker lets this one
+                        // through; its failure re-opens it for longer.
+                        e.updated_at = now;
+                        tx.update_endpoint(&e).await?;
+                    }
                     d.status = DeliveryStatus::Pending;
                     d.attempts = 0;
                     d.next_attempt_at = Some(now);
                     tx.update_delivery(&d).await?;
+                    tx.wake_deliveries();
                     Ok::<_, UseCaseError>(d)
                 })
             })
@@ -284,7 +295,7 @@ impl<S: Store> Services<S> {
             .write(move |tx| {
                 Box::pin(async move {
                     tx.insert_delivery(&d).await?;
-                    tx.insert_attempt(d.id, now, &rec).await?;
+                    tx.insert_attempts(&[AttemptRecord { delivery: d.id, at: now, outcome: rec }]).await?;
                     Ok::<_, UseCaseError>(())
                 })
             })
@@ -299,89 +310,223 @@ impl<S: Store> Services<S> {
         })
     }
 
-    /// One round of the delivery worker: claims due deliveries (safe across instances), sends
-    /// them, records each attempt and schedules retries (D31); an endpoint whose deliveries failed
-    /// 5 times in a row is disabled and the organization's admins are emailed. Returns how many
-    /// attempts were made.
-    pub async fn run_deliveries(&self, batch: u32) -> Result<u32, UseCaseError> {
+    /// Claims due deliveries for a delivery engine (D31, T60): at most `limit`, within the
+    /// per-endpoint and per-organization caps less what the caller has in flight, skipping
+    /// disabled endpoints and open breakers (T59). Each job carries what sending needs (URL and
+    /// signing secrets at `now`), read in the same transaction: no per-delivery endpoint read.
+    pub async fn claim_due(&self, caps: ClaimCaps) -> Result<Vec<DeliveryJob>, UseCaseError> {
         let now = self.clock.now();
-        let lease = now + CLAIM_LEASE;
-        let claimed = self
-            .store
+        let req = ClaimRequest {
+            now,
+            lease_until: now + CLAIM_LEASE,
+            limit: caps.limit,
+            per_endpoint: caps.per_endpoint,
+            per_org: caps.per_org,
+            busy_endpoints: caps.busy_endpoints,
+            busy_orgs: caps.busy_orgs,
+        };
+        self.store
             .write(move |tx| {
-                Box::pin(async move { Ok::<_, UseCaseError>(tx.claim_deliveries(now, lease, batch).await?) })
+                Box::pin(async move {
+                    tx.relax_durability().await?;
+                    let claimed = tx.claim_deliveries(&req).await?;
+                    if claimed.is_empty() {
+                        return Ok::<_, UseCaseError>(vec![]);
+                    }
+                    let mut ids: Vec<WebhookId> = claimed.iter().map(|d| d.endpoint_id).collect();
+                    ids.sort_by_key(|i| i.0);
+                    ids.dedup();
+                    let endpoints = tx.endpoints_by_ids(&ids).await?;
+                    Ok(claimed
+                        .into_iter()
+                        .filter_map(|d| {
+                            let ep = endpoints.iter().find(|e| e.id == d.endpoint_id)?;
+                            Some(DeliveryJob {
+                                url: ep.url.clone(),
+                                secrets: ep.signing_secrets(now).into_iter().map(str::to_string).collect(),
+                                delivery: d,
+                            })
+                        })
+                        .collect())
+                })
             })
-            .await?;
-        let mut n = 0;
-        for d in claimed {
-            let (org, eid) = (d.org_id, d.endpoint_id);
-            let Some(ep) = self
-                .store
-                .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.get_endpoint(org, eid).await?) }))
-                .await?
-            else {
-                continue;
-            };
-            let sent_at = self.clock.now();
-            let secrets = ep.signing_secrets(sent_at);
-            let out = self
-                .webhooks
-                .send(&ep.url, &secrets, &d.id.to_string(), d.event_type.as_str(), &d.payload, sent_at)
-                .await;
-            let email_ids: Vec<EmailId> = (0..20).map(|_| EmailId(self.ids.new_uuid())).collect();
-            let mut d = d;
-            self.store
-                .write(move |tx| {
-                    Box::pin(async move {
-                        let failed_for_good = apply_attempt(&mut d, &out, sent_at);
-                        tx.insert_attempt(d.id, sent_at, &out).await?;
-                        tx.update_delivery(&d).await?;
-                        if let Some(mut e) = tx.get_endpoint(org, eid).await? {
-                            let before = (e.consecutive_failures, e.enabled);
-                            if out.succeeded() {
+            .await
+    }
+
+    /// Records the outcomes of many attempts in one transaction (D31, D32, T59): each attempt in
+    /// the log, the delivery's new state and retry time (applied to the delivery *as stored now*,
+    /// so a concurrent redeliver or a deleted endpoint is respected), the endpoint's breaker, and
+    /// D31's disable-after-failures with the email to the organization's admins.
+    pub async fn record_attempts(&self, done: Vec<FinishedAttempt>) -> Result<(), UseCaseError> {
+        if done.is_empty() {
+            return Ok(());
+        }
+        let new_ids = self.ids.clone();
+        self.store
+            .write(move |tx| {
+                Box::pin(async move {
+                    tx.relax_durability().await?;
+                    let ids: Vec<DeliveryId> = done.iter().map(|f| f.delivery).collect();
+                    let mut current = tx.deliveries_by_ids(&ids).await?;
+                    let mut ep_ids: Vec<WebhookId> = current.iter().map(|d| d.endpoint_id).collect();
+                    ep_ids.sort_by_key(|i| i.0);
+                    ep_ids.dedup();
+                    let mut endpoints = tx.endpoints_by_ids(&ep_ids).await?;
+                    let before: Vec<Endpoint> = endpoints.clone();
+                    let mut log = Vec::with_capacity(done.len());
+                    let mut disabled = Vec::new();
+                    for f in done {
+                        let Some(d) = current.iter_mut().find(|d| d.id == f.delivery) else { continue };
+                        let failed_for_good = apply_attempt(d, &f.outcome, f.at);
+                        if let Some(e) = endpoints.iter_mut().find(|e| e.id == d.endpoint_id) {
+                            e.breaker.record(f.outcome.succeeded(), f.at);
+                            if f.outcome.succeeded() {
                                 e.consecutive_failures = 0;
                             } else if failed_for_good {
                                 e.consecutive_failures += 1;
                                 if e.consecutive_failures >= DISABLE_AFTER_FAILURES && e.enabled {
                                     e.enabled = false;
-                                    let org_row = tx.get_org(org).await?;
-                                    let company = org_row.map(|o| o.company_name).unwrap_or_default();
-                                    let admins = tx.users_of_org(org).await?;
-                                    for (u, id) in admins.iter().filter(|u| u.role == OrgRole::Admin).zip(email_ids) {
-                                        let mail = EmailRecord {
-                                            id,
-                                            org_id: org,
-                                            invitation_id: None,
-                                            to: u.email.clone(),
-                                            subject: format!("{company}: webhook endpoint disabled"),
-                                            body: format!(
-                                                "The webhook endpoint {} ({}) failed {} deliveries in a row and was disabled.\n\
-                                                 Events keep waiting for it: re-enable it (PATCH /api/v1/webhooks/{} with \
-                                                 {{\"enabled\": true}}) and they go out.\n",
-                                                e.url, e.id, e.consecutive_failures, e.id
-                                            ),
-                                            invitation_url: None,
-                                            sent_at: None,
-                                            attempts: 0,
-                                            last_error: None,
-                                            next_attempt_at: sent_at,
-                                            created_at: sent_at,
-                                        };
-                                        tx.insert_email(&mail).await?;
-                                    }
+                                    disabled.push((e.clone(), f.at));
                                 }
                             }
-                            if (e.consecutive_failures, e.enabled) != before {
-                                e.updated_at = sent_at;
-                                tx.update_endpoint(&e).await?;
-                            }
                         }
-                        Ok::<_, UseCaseError>(())
-                    })
+                        log.push(AttemptRecord { delivery: f.delivery, at: f.at, outcome: f.outcome });
+                    }
+                    tx.insert_attempts(&log).await?;
+                    for d in &current {
+                        tx.update_delivery(d).await?;
+                    }
+                    for e in endpoints.iter_mut() {
+                        if before.iter().any(|b| b == e) {
+                            continue;
+                        }
+                        e.updated_at = log.last().map(|a| a.at).unwrap_or(e.updated_at);
+                        tx.update_endpoint(e).await?;
+                    }
+                    for (e, at) in disabled {
+                        notify_disabled(tx, &e, at, &*new_ids).await?;
+                    }
+                    Ok::<_, UseCaseError>(())
                 })
-                .await?;
-            n += 1;
+            })
+            .await
+    }
+
+    /// One round of delivery without an engine (the sandbox clock, D39, and tests): claims up to
+    /// `batch` due deliveries, sends them one after another and records the outcomes in one
+    /// transaction. Returns how many attempts were made.
+    pub async fn run_deliveries(&self, batch: u32) -> Result<u32, UseCaseError> {
+        let jobs = self.claim_due(ClaimCaps::total(batch)).await?;
+        let mut done = Vec::with_capacity(jobs.len());
+        for j in &jobs {
+            let at = self.clock.now();
+            let secrets: Vec<&str> = j.secrets.iter().map(String::as_str).collect();
+            let d = &j.delivery;
+            let outcome =
+                self.webhooks.send(&j.url, &secrets, &d.id.to_string(), d.event_type.as_str(), &d.payload, at).await;
+            done.push(FinishedAttempt { delivery: d.id, at, outcome });
         }
+        let n = done.len() as u32;
+        self.record_attempts(done).await?;
         Ok(n)
     }
+
+    /// Retention (T61): deletes deliveries (with their attempts) and outbox events created more
+    /// than `days` days ago (service clock), `batch` rows per transaction until none is left.
+    /// Returns (deliveries, events) deleted.
+    pub async fn purge_webhook_history(&self, days: u32, batch: u32) -> Result<(u64, u64), UseCaseError> {
+        let before = self.clock.now() - Duration::days(i64::from(days));
+        let (mut deliveries, mut events) = (0, 0);
+        loop {
+            let (d, e) = self
+                .store
+                .write(move |tx| {
+                    Box::pin(async move { Ok::<_, UseCaseError>(tx.purge_webhook_history(before, batch).await?) })
+                })
+                .await?;
+            deliveries += d;
+            events += e;
+            if d < u64::from(batch) && e < u64::from(batch) {
+                return Ok((deliveries, events));
+            }
+        }
+    }
+}
+
+/// Emails the organization's admins that `e` was disabled after D31's failed deliveries in a row.
+async fn notify_disabled(
+    tx: &mut dyn crate::ports::Tx,
+    e: &Endpoint,
+    at: OffsetDateTime,
+    ids: &dyn crate::ports::Ids,
+) -> Result<(), UseCaseError> {
+    let company = tx.get_org(e.org_id).await?.map(|o| o.company_name).unwrap_or_default();
+    let admins = tx.users_of_org(e.org_id).await?;
+    for u in admins.iter().filter(|u| u.role == OrgRole::Admin) {
+        let mail = EmailRecord {
+            id: EmailId(ids.new_uuid()),
+            org_id: e.org_id,
+            invitation_id: None,
+            to: u.email.clone(),
+            subject: format!("{company}: webhook endpoint disabled"),
+            body: format!(
+                "The webhook endpoint {} ({}) failed {} deliveries in a row and was disabled.\n\
+                 Events keep waiting for it: re-enable it (PATCH /api/v1/webhooks/{} with \
+                 {{\"enabled\": true}}) and they go out.\n",
+                e.url, e.id, e.consecutive_failures, e.id
+            ),
+            invitation_url: None,
+            sent_at: None,
+            attempts: 0,
+            last_error: None,
+            next_attempt_at: at,
+            created_at: at,
+        };
+        tx.insert_email(&mail).await?;
+    }
+    Ok(())
+}
+
+/// The caps of one claim (T60); see [`ClaimRequest`].
+#[derive(Clone, Debug, Default)]
+pub struct ClaimCaps {
+    /// Most deliveries to claim.
+    pub limit: u32,
+    /// Most in flight per endpoint.
+    pub per_endpoint: u32,
+    /// Most in flight per organization.
+    pub per_org: u32,
+    /// The caller's attempts in flight per endpoint.
+    pub busy_endpoints: Vec<(WebhookId, u32)>,
+    /// The caller's attempts in flight per organization.
+    pub busy_orgs: Vec<(OrgId, u32)>,
+}
+
+impl ClaimCaps {
+    /// Up to `n` deliveries with no per-endpoint or per-organization cap.
+    pub fn total(n: u32) -> Self {
+        ClaimCaps { limit: n, per_endpoint: n, per_org: n, ..Default::default() }
+    }
+}
+
+/// A claimed delivery with what sending it needs.
+#[derive(Clone, Debug)]
+pub struct DeliveryJob {
+    /// The delivery (its payload is the envelope to send).
+    pub delivery: Delivery,
+    /// The endpoint's URL.
+    pub url: String,
+    /// The secrets that sign it (D30: two during a rotation).
+    pub secrets: Vec<String>,
+}
+
+/// An attempt that has been made, to record ([`Services::record_attempts`]).
+#[derive(Clone, Debug)]
+pub struct FinishedAttempt {
+    /// The delivery.
+    pub delivery: DeliveryId,
+    /// When the attempt started (service clock).
+    pub at: OffsetDateTime,
+    /// Its outcome.
+    pub outcome: AttemptOutcome,
 }

@@ -1,0 +1,232 @@
+//! The delivery engine (issue 10; decisions T59-T61): attempts many deliveries at once, fairly
+//! between endpoints and organizations, within milliseconds of the commit that made them due.
+//!
+//! The rules stay in the domain (D31 schedule, attempt log, disable-after-failures, the breaker of
+//! T59); this module only schedules:
+//!
+//! - **Claim** ([`Services::claim_due`]): one transaction claims up to the free lanes, at most
+//!   `per_endpoint` in flight per endpoint and `per_org` per organization (counting what this
+//!   instance already has in flight), oldest due first, skipping open breakers.
+//! - **Send**: each claimed delivery is one task that calls the [`WebhookSender`] port (ureq on
+//!   tokio's blocking pool); at most `concurrency` are in flight.
+//! - **Record** ([`Services::record_attempts`]): finished attempts are collected by one recorder
+//!   task and written many per transaction.
+//! - **Wake-ups**: the engine claims when the store signals a commit that made a delivery due (in
+//!   this process, and on PostgreSQL from any instance through `LISTEN/NOTIFY`), when a lane frees
+//!   while the last claim was limited by a cap, and every `poll` (the safety net for retries, the
+//!   sandbox clock and missed signals).
+//!
+//! [`WebhookSender`]: talent_domain::ports::WebhookSender
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use talent_domain::ids::{OrgId, WebhookId};
+use talent_domain::ports::Store;
+use talent_domain::usecases::webhooks::{ClaimCaps, DeliveryJob, FinishedAttempt};
+use talent_domain::Services;
+use tokio::sync::{mpsc, Notify};
+
+/// The engine's limits (T60; configuration in `docs/webhooks.md`).
+#[derive(Clone, Debug)]
+pub struct EngineConfig {
+    /// Attempts in flight on this instance (`TALENT_WEBHOOK_CONCURRENCY`, default 64). 0 turns
+    /// the engine off (another instance delivers).
+    pub concurrency: u32,
+    /// Attempts in flight per endpoint (`TALENT_WEBHOOK_PER_ENDPOINT`, default 8).
+    pub per_endpoint: u32,
+    /// Attempts in flight per organization (`TALENT_WEBHOOK_PER_ORG`, default 16).
+    pub per_org: u32,
+    /// Claim at least this often even without a wake-up (`TALENT_WEBHOOK_POLL_MS`, default 1,000).
+    pub poll: Duration,
+    /// Most outcomes recorded in one transaction.
+    pub record_batch: usize,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig { concurrency: 64, per_endpoint: 8, per_org: 16, poll: Duration::from_secs(1), record_batch: 256 }
+    }
+}
+
+/// What this instance has in flight (sent, not yet finished).
+#[derive(Default)]
+struct InFlight {
+    total: u32,
+    endpoints: HashMap<WebhookId, u32>,
+    orgs: HashMap<OrgId, u32>,
+}
+
+impl InFlight {
+    fn start(&mut self, ep: WebhookId, org: OrgId) {
+        self.total += 1;
+        *self.endpoints.entry(ep).or_insert(0) += 1;
+        *self.orgs.entry(org).or_insert(0) += 1;
+    }
+
+    /// Ends one attempt; true when a cap that may have held a claim back was full.
+    fn finish(&mut self, ep: WebhookId, org: OrgId, cfg: &EngineConfig) -> bool {
+        let was_full = self.total >= cfg.concurrency
+            || self.endpoints.get(&ep).is_some_and(|n| *n >= cfg.per_endpoint)
+            || self.orgs.get(&org).is_some_and(|n| *n >= cfg.per_org);
+        self.total = self.total.saturating_sub(1);
+        dec(&mut self.endpoints, ep);
+        dec(&mut self.orgs, org);
+        was_full
+    }
+}
+
+fn dec<K: std::hash::Hash + Eq>(m: &mut HashMap<K, u32>, k: K) {
+    if let Some(n) = m.get_mut(&k) {
+        *n -= 1;
+        if *n == 0 {
+            m.remove(&k);
+        }
+    }
+}
+
+/// Logs the first failure of a run of failures and the recovery, not every failure (a database
+/// outage would otherwise log one line per claim).
+#[derive(Default)]
+struct Outage(bool);
+
+impl Outage {
+    fn failed(&mut self, what: &str, e: &dyn std::fmt::Display) {
+        if !self.0 {
+            tracing::warn!(error = %e, "webhook engine: {what} failed; retrying");
+            self.0 = true;
+        }
+    }
+    fn ok(&mut self, what: &str) {
+        if std::mem::take(&mut self.0) {
+            tracing::info!("webhook engine: {what} works again");
+        }
+    }
+}
+
+/// Starts the engine on the current tokio runtime: the claim loop and the recorder. `wake` is the
+/// store's commit signal (`DbStore::delivery_wakeups`).
+pub fn spawn<S: Store + Clone>(svc: Services<S>, cfg: EngineConfig, wake: Arc<Notify>) {
+    if cfg.concurrency == 0 {
+        tracing::info!("webhook engine off (TALENT_WEBHOOK_CONCURRENCY=0)");
+        return;
+    }
+    let (done_tx, done_rx) = mpsc::unbounded_channel::<FinishedAttempt>();
+    tokio::spawn(record_loop(svc.clone(), done_rx, cfg.record_batch.max(1)));
+    tokio::spawn(claim_loop(svc, cfg, wake, done_tx));
+}
+
+async fn claim_loop<S: Store + Clone>(
+    svc: Services<S>,
+    cfg: EngineConfig,
+    wake: Arc<Notify>,
+    done: mpsc::UnboundedSender<FinishedAttempt>,
+) {
+    let inflight = Arc::new(Mutex::new(InFlight::default()));
+    let freed = Arc::new(Notify::new());
+    let mut outage = Outage::default();
+    loop {
+        // Claim while there are free lanes and the last claim got all it asked for.
+        loop {
+            let caps = {
+                let f = inflight.lock().unwrap_or_else(|p| p.into_inner());
+                ClaimCaps {
+                    limit: cfg.concurrency.saturating_sub(f.total),
+                    per_endpoint: cfg.per_endpoint,
+                    per_org: cfg.per_org,
+                    busy_endpoints: f.endpoints.iter().map(|(k, v)| (*k, *v)).collect(),
+                    busy_orgs: f.orgs.iter().map(|(k, v)| (*k, *v)).collect(),
+                }
+            };
+            if caps.limit == 0 {
+                break;
+            }
+            let asked = caps.limit as usize;
+            let jobs = match svc.claim_due(caps).await {
+                Ok(j) => {
+                    outage.ok("claiming deliveries");
+                    j
+                }
+                Err(e) => {
+                    outage.failed("claiming deliveries", &e);
+                    break;
+                }
+            };
+            let got = jobs.len();
+            for job in jobs {
+                start_attempt(&svc, &cfg, job, &inflight, &freed, &done);
+            }
+            if got < asked {
+                break;
+            }
+        }
+        tokio::select! {
+            _ = wake.notified() => {}
+            _ = freed.notified() => {}
+            _ = tokio::time::sleep(cfg.poll) => {}
+        }
+    }
+}
+
+fn start_attempt<S: Store + Clone>(
+    svc: &Services<S>,
+    cfg: &EngineConfig,
+    job: DeliveryJob,
+    inflight: &Arc<Mutex<InFlight>>,
+    freed: &Arc<Notify>,
+    done: &mpsc::UnboundedSender<FinishedAttempt>,
+) {
+    let (ep, org) = (job.delivery.endpoint_id, job.delivery.org_id);
+    inflight.lock().unwrap_or_else(|p| p.into_inner()).start(ep, org);
+    let (svc, cfg, inflight, freed, done) = (svc.clone(), cfg.clone(), inflight.clone(), freed.clone(), done.clone());
+    tokio::spawn(async move {
+        let at = svc.clock.now();
+        let d = &job.delivery;
+        let secrets: Vec<&str> = job.secrets.iter().map(String::as_str).collect();
+        let outcome =
+            svc.webhooks.send(&job.url, &secrets, &d.id.to_string(), d.event_type.as_str(), &d.payload, at).await;
+        let _ = done.send(FinishedAttempt { delivery: d.id, at, outcome });
+        let was_full = inflight.lock().unwrap_or_else(|p| p.into_inner()).finish(ep, org, &cfg);
+        if was_full {
+            freed.notify_one();
+        }
+    });
+}
+
+/// Writes finished attempts, up to `batch` per transaction. A batch that cannot be written is
+/// retried (1 s, doubling to 30 s) for a minute, then dropped: its deliveries are still claimed
+/// and go out again when the claim's lease ends (at-least-once, D31).
+async fn record_loop<S: Store + Clone>(
+    svc: Services<S>,
+    mut rx: mpsc::UnboundedReceiver<FinishedAttempt>,
+    batch: usize,
+) {
+    let mut outage = Outage::default();
+    let mut buf = Vec::with_capacity(batch);
+    while rx.recv_many(&mut buf, batch).await > 0 {
+        let mut wait = Duration::from_secs(1);
+        let mut waited = Duration::ZERO;
+        loop {
+            match svc.record_attempts(buf.clone()).await {
+                Ok(()) => {
+                    outage.ok("recording attempts");
+                    break;
+                }
+                Err(e) => {
+                    outage.failed("recording attempts", &e);
+                    if waited >= Duration::from_secs(60) {
+                        tracing::warn!(
+                            attempts = buf.len(),
+                            "webhook engine: attempts not recorded; they are sent again"
+                        );
+                        break;
+                    }
+                    tokio::time::sleep(wait).await;
+                    waited += wait;
+                    wait = (wait * 2).min(Duration::from_secs(30));
+                }
+            }
+        }
+        buf.clear();
+    }
+}
