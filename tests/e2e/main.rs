@@ -19,5 +19,6 @@ mod ratelimit;
 mod results;
 mod smoke;
 mod sync;
+mod webhook_engine;
 mod webhook_resilience;
 mod webhooks;

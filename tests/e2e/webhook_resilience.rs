@@ -15,13 +15,13 @@ use std::time::{Duration, Instant};
 use talent_store::testing::TestDb;
 
 /// A loopback receiver that answers 200 and counts deliveries per `Talent-Delivery-Id`.
-struct Receiver {
-    url: String,
+pub(crate) struct Receiver {
+    pub(crate) url: String,
     seen: Arc<Mutex<HashMap<String, u32>>>,
 }
 
 impl Receiver {
-    fn start() -> Receiver {
+    pub(crate) fn start() -> Receiver {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let url = format!("http://{}/hook", listener.local_addr().unwrap());
         let seen: Arc<Mutex<HashMap<String, u32>>> = Arc::default();
@@ -64,7 +64,7 @@ impl Receiver {
         });
         Receiver { url, seen }
     }
-    fn distinct(&self) -> usize {
+    pub(crate) fn distinct(&self) -> usize {
         self.seen.lock().unwrap().len()
     }
     fn max_count(&self) -> u32 {
@@ -72,9 +72,9 @@ impl Receiver {
     }
 }
 
-struct Instance {
+pub(crate) struct Instance {
     child: Child,
-    base: String,
+    pub(crate) base: String,
 }
 
 impl Drop for Instance {
@@ -85,7 +85,14 @@ impl Drop for Instance {
 }
 
 fn start(db: &str, admin: &str) -> Instance {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_talent"))
+    start_with(db, admin, &[])
+}
+
+/// [`start`] with further environment variables.
+pub(crate) fn start_with(db: &str, admin: &str, env: &[(&str, &str)]) -> Instance {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_talent"));
+    child.envs(env.iter().copied());
+    let mut child = child
         .arg("serve")
         .env("DATABASE_URL", db)
         .env("TALENT_LISTEN", "127.0.0.1:0")
@@ -111,7 +118,7 @@ fn start(db: &str, admin: &str) -> Instance {
     Instance { child, base }
 }
 
-fn agent() -> ureq::Agent {
+pub(crate) fn agent() -> ureq::Agent {
     ureq::Agent::config_builder()
         .http_status_as_error(false)
         .timeout_global(Some(Duration::from_secs(30)))
@@ -119,7 +126,7 @@ fn agent() -> ureq::Agent {
         .into()
 }
 
-fn call(a: &ureq::Agent, method: &str, url: &str, token: &str, body: Option<Value>) -> (u16, Value) {
+pub(crate) fn call(a: &ureq::Agent, method: &str, url: &str, token: &str, body: Option<Value>) -> (u16, Value) {
     let mut b =
         ureq::http::Request::builder().method(method).uri(url).header("Authorization", format!("Bearer {token}"));
     let payload = match body {
@@ -136,7 +143,7 @@ fn call(a: &ureq::Agent, method: &str, url: &str, token: &str, body: Option<Valu
 }
 
 /// An organization (business plan, 5,000 persons) with an all-scopes key and an endpoint on `hook`.
-fn setup(base: &str, admin: &str, hook: &str) -> String {
+pub(crate) fn setup(base: &str, admin: &str, hook: &str) -> String {
     let a = agent();
     let (s, o) = call(
         &a,
@@ -213,7 +220,7 @@ fn wait_for(r: &Receiver, n: usize, secs: u64, mut poke: impl FnMut()) -> bool {
     r.distinct() >= n
 }
 
-fn db_for(kind: &str) -> Option<TestDb> {
+pub(crate) fn db_for(kind: &str) -> Option<TestDb> {
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     match kind {
         "postgres" => {
@@ -224,7 +231,7 @@ fn db_for(kind: &str) -> Option<TestDb> {
     }
 }
 
-fn drop_db(db: TestDb) {
+pub(crate) fn drop_db(db: TestDb) {
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let _ = rt.block_on(db.drop_db());
 }
