@@ -171,7 +171,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
     });
     // The webhook delivery engine (D31, T60), woken by commits (and on PostgreSQL by NOTIFY).
     store.listen();
-    talent_webhooks::engine::spawn(svc.clone(), engine, store.delivery_wakeups());
+    let engine_svc = Services { store: Arc::new(store.with_own_pool(2)?), ..svc.clone() };
+    talent_webhooks::engine::spawn(engine_svc, engine, store.delivery_wakeups());
     let svc_bg = svc.clone();
     let retention_days = cfg.retention_days;
     tokio::spawn(async move {

@@ -47,7 +47,12 @@ pub enum Backend {
 #[derive(Clone)]
 enum Pools {
     Pg(Pool<AsyncPgConnection>),
-    Sqlite(Pool<SqliteConn>),
+    /// Reads, and writes: write transactions take their turn at the [`WriteGate`] and then one of
+    /// the two write connections, so queued writers hold no connection that reads need.
+    Sqlite {
+        read: Pool<SqliteConn>,
+        write: Pool<SqliteConn>,
+    },
 }
 
 /// The store: a connection pool of one backend.
@@ -57,6 +62,33 @@ pub struct DbStore {
     url: String,
     /// Woken after a transaction that made deliveries due commits (see [`DbStore::delivery_wakeups`]).
     wake: Arc<Notify>,
+    /// SQLite: the in-process queue of write transactions (shared by every pool of this store).
+    gate: Arc<WriteGate>,
+    /// This store's writes pass the gate's turnstile ahead of the others ([`DbStore::with_own_pool`]).
+    priority: bool,
+}
+
+/// SQLite admits one writer at a time, and its busy handler is not fair: a waiting connection
+/// sleeps and retries while others take the lock, so a writer can wait a second behind a burst of
+/// imports. Write transactions of one process therefore queue here first, in FIFO order (tokio's
+/// mutexes are fair), and `BEGIN IMMEDIATE` finds the database free; the busy timeout stays for
+/// other processes on the same file. Ordinary writers take `turnstile`, then `gate`; a priority
+/// writer (the delivery engine, T60) takes `gate` only, so it waits behind at most one queued
+/// writer and the one in progress.
+#[derive(Default)]
+struct WriteGate {
+    turnstile: tokio::sync::Mutex<()>,
+    gate: tokio::sync::Mutex<()>,
+}
+
+impl WriteGate {
+    async fn enter(&self, priority: bool) -> tokio::sync::MutexGuard<'_, ()> {
+        if priority {
+            return self.gate.lock().await;
+        }
+        let _queue = self.turnstile.lock().await;
+        self.gate.lock().await
+    }
 }
 
 /// The PostgreSQL channel on which committed transactions announce due deliveries (T60).
@@ -104,32 +136,43 @@ impl DbStore {
             let mgr = AsyncDieselConnectionManager::<AsyncPgConnection>::new(url);
             Pools::Pg(Pool::builder(mgr).max_size(max_size).build().map_err(internal)?)
         } else if let Some(path) = sqlite_path(url) {
-            let mut cfg = ManagerConfig::<SqliteConn>::default();
-            cfg.custom_setup = Box::new(|u: &str| {
-                let u = u.to_string();
-                Box::pin(async move {
-                    let mut c = SqliteConn::establish(&u).await?;
-                    c.batch_execute(SQLITE_PRAGMAS)
-                        .await
-                        .map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
-                    Ok(c)
-                })
-            });
-            let mgr = AsyncDieselConnectionManager::<SqliteConn>::new_with_config(path, cfg);
-            Pools::Sqlite(Pool::builder(mgr).max_size(max_size).build().map_err(internal)?)
+            let manager = || {
+                let mut cfg = ManagerConfig::<SqliteConn>::default();
+                cfg.custom_setup = Box::new(|u: &str| {
+                    let u = u.to_string();
+                    Box::pin(async move {
+                        let mut c = SqliteConn::establish(&u).await?;
+                        c.batch_execute(SQLITE_PRAGMAS)
+                            .await
+                            .map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
+                        Ok(c)
+                    })
+                });
+                AsyncDieselConnectionManager::<SqliteConn>::new_with_config(path, cfg)
+            };
+            Pools::Sqlite {
+                read: Pool::builder(manager()).max_size(max_size).build().map_err(internal)?,
+                write: Pool::builder(manager()).max_size(2).build().map_err(internal)?,
+            }
         } else {
             return Err(StoreError::Internal(
                 "DATABASE_URL must start with postgres://, postgresql:// or sqlite://".into(),
             ));
         };
-        Ok(DbStore { pools, url: url.to_string(), wake: Arc::new(Notify::new()) })
+        Ok(DbStore {
+            pools,
+            url: url.to_string(),
+            wake: Arc::new(Notify::new()),
+            gate: Arc::new(WriteGate::default()),
+            priority: false,
+        })
     }
 
     /// The backend.
     pub fn backend(&self) -> Backend {
         match self.pools {
             Pools::Pg(_) => Backend::Postgres,
-            Pools::Sqlite(_) => Backend::Sqlite,
+            Pools::Sqlite { .. } => Backend::Sqlite,
         }
     }
 
@@ -159,6 +202,19 @@ impl DbStore {
                 .map_err(internal)?
             }
         }
+    }
+
+    /// A store on the same database with a pool of its own of `max_size` connections, sharing this
+    /// store's wake-up signal and SQLite write queue, in which its writes go ahead of this store's:
+    /// for the delivery engine, so that its claims and outcomes never queue behind a burst of API
+    /// requests, for a connection or (SQLite) for the write lock (T60). Errors: as
+    /// [`DbStore::connect`].
+    pub fn with_own_pool(&self, max_size: usize) -> StoreResult<DbStore> {
+        let mut other = DbStore::connect(&self.url, max_size)?;
+        other.wake = self.wake.clone();
+        other.gate = self.gate.clone();
+        other.priority = true;
+        Ok(other)
     }
 
     /// The delivery engine's wake-up (T60): notified (`notify_one`, so a wake-up that comes while
@@ -239,7 +295,7 @@ impl Store for DbStore {
         R: Send + 'static,
         E: From<StoreError> + Send + 'static,
     {
-        let (pools, wake) = (self.pools.clone(), self.wake.clone());
+        let (pools, wake, gate, priority) = (self.pools.clone(), self.wake.clone(), self.gate.clone(), self.priority);
         let task = tokio::spawn(async move {
             let (r, woke) = match pools {
                 Pools::Pg(pool) => {
@@ -258,8 +314,10 @@ impl Store for DbStore {
                     .await
                     .map_err(TxError::into_app)?
                 }
-                Pools::Sqlite(pool) => {
-                    let mut pooled = pool.get().await.map_err(|e| E::from(internal(e)))?;
+                Pools::Sqlite { write, .. } => {
+                    // The turn first, then a write connection: queued writers hold no connection.
+                    let _turn = gate.enter(priority).await;
+                    let mut pooled = write.get().await.map_err(|e| E::from(internal(e)))?;
                     let conn: &mut SqliteConn = &mut pooled;
                     conn.immediate_transaction(async move |c| {
                         let mut tx = DbTx { conn: c, write: true, wake: false };
@@ -292,8 +350,8 @@ impl Store for DbStore {
                     let mut tx = DbTx { conn: &mut *conn, write: false, wake: false };
                     f(&mut tx).await
                 }
-                Pools::Sqlite(pool) => {
-                    let mut conn = pool.get().await.map_err(|e| E::from(internal(e)))?;
+                Pools::Sqlite { read, .. } => {
+                    let mut conn = read.get().await.map_err(|e| E::from(internal(e)))?;
                     let mut tx = DbTx { conn: &mut *conn, write: false, wake: false };
                     f(&mut tx).await
                 }
@@ -309,8 +367,8 @@ impl Store for DbStore {
                     let mut c = pool.get().await.map_err(internal)?;
                     c.batch_execute("SELECT 1").await.map_err(internal)?;
                 }
-                Pools::Sqlite(pool) => {
-                    let mut c = pool.get().await.map_err(internal)?;
+                Pools::Sqlite { read, .. } => {
+                    let mut c = read.get().await.map_err(internal)?;
                     c.batch_execute("SELECT 1").await.map_err(internal)?;
                 }
             }

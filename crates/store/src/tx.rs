@@ -1601,61 +1601,103 @@ impl DbTx<'_, diesel_async::AsyncPgConnection> {
     }
 }
 
-/// The claimable deliveries ranked per endpoint and per organization (T60): each rank is offset by
-/// what the caller already has in flight there (`busy`, JSON objects id -> count, params 4 and 5),
-/// so `rank <= cap` keeps the caps. Disabled endpoints and open breakers (T59) are left out.
-/// Arguments: the parameter sigil, the backend's JSON-object table function, the cast of its
-/// argument, and the casts of its key and value columns.
-macro_rules! claim_candidates {
-    ($p:literal, $json_each:literal, $json:literal, $uuid:literal, $int:literal) => {
+/// Enabled endpoints with closed breakers that have a claimable delivery, with their oldest due
+/// time (one index probe per endpoint, `deliveries_pending_idx`). Params: 1 now.
+macro_rules! claimable_endpoints {
+    ($p:literal) => {
         concat!(
-            "busy_e AS (SELECT key", $uuid, " AS id, value", $int, " AS n FROM ", $json_each, "(", $p, "4", $json, ")), ",
-            "busy_o AS (SELECT key", $uuid, " AS id, value", $int, " AS n FROM ", $json_each, "(", $p, "5", $json, ")), ",
-            "cand AS (SELECT d.id, d.next_attempt_at, ",
-            "row_number() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.id) + coalesce(be.n, 0) AS rank_e, ",
-            "row_number() OVER (PARTITION BY d.org_id ORDER BY d.next_attempt_at, d.id) + coalesce(bo.n, 0) AS rank_o ",
-            "FROM deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id ",
-            "LEFT JOIN busy_e be ON be.id = d.endpoint_id LEFT JOIN busy_o bo ON bo.id = d.org_id ",
-            "WHERE d.status = 'pending' AND d.next_attempt_at <= ", $p, "2 ",
-            "AND (d.claimed_until IS NULL OR d.claimed_until <= ", $p, "2) AND w.enabled ",
-            "AND (w.breaker_open_until IS NULL OR w.breaker_open_until <= ", $p, "2))"
+            "SELECT id, org_id, due FROM (SELECT w.id, w.org_id, (SELECT min(d.next_attempt_at) FROM deliveries d ",
+            "WHERE d.endpoint_id = w.id AND d.status = 'pending' AND d.next_attempt_at <= ",
+            $p,
+            "1 ",
+            "AND (d.claimed_until IS NULL OR d.claimed_until <= ",
+            $p,
+            "1)) AS due ",
+            "FROM webhook_endpoints w WHERE w.enabled AND (w.breaker_open_until IS NULL OR w.breaker_open_until <= ",
+            $p,
+            "1)) e WHERE due IS NOT NULL ORDER BY due, id"
         )
     };
 }
 
-/// `{"id": n, ...}` of a busy list, for the claim's JSON parameters.
-fn busy_json<I: std::fmt::Display>(busy: &[(I, u32)]) -> String {
-    let m: serde_json::Map<String, serde_json::Value> =
-        busy.iter().map(|(id, n)| (id.to_string(), serde_json::Value::from(*n))).collect();
-    serde_json::Value::Object(m).to_string()
+/// One row of [`claimable_endpoints`].
+#[derive(diesel::QueryableByName)]
+struct ClaimableEndpoint {
+    #[diesel(sql_type = crate::types::sql::Uuid)]
+    id: DbUuid,
+    #[diesel(sql_type = crate::types::sql::Uuid)]
+    org_id: DbUuid,
+}
+
+/// What is left of the caps while a claim goes through the claimable endpoints, oldest due first
+/// (T60): per endpoint the cap less what is in flight, per organization likewise less what this
+/// claim took, and the claim's limit.
+struct Allowance<'a> {
+    c: &'a ClaimRequest,
+    org_left: std::collections::HashMap<uuid::Uuid, u32>,
+    left: u32,
+}
+
+impl<'a> Allowance<'a> {
+    fn new(c: &'a ClaimRequest) -> Self {
+        Allowance { c, org_left: std::collections::HashMap::new(), left: c.limit }
+    }
+
+    /// How many rows of `e` to claim now (0: skip it).
+    fn of(&mut self, e: &ClaimableEndpoint) -> u32 {
+        let c = self.c;
+        let busy_e = c.busy_endpoints.iter().find(|(k, _)| k.0 == e.id.0).map(|(_, v)| *v).unwrap_or(0);
+        let org = *self.org_left.entry(e.org_id.0).or_insert_with(|| {
+            let busy = c.busy_orgs.iter().find(|(k, _)| k.0 == e.org_id.0).map(|(_, v)| *v).unwrap_or(0);
+            c.per_org.saturating_sub(busy)
+        });
+        c.per_endpoint.saturating_sub(busy_e).min(org).min(self.left)
+    }
+
+    /// Records that `n` rows of `e` were claimed.
+    fn took(&mut self, e: &ClaimableEndpoint, n: usize) {
+        let n = u32::try_from(n).unwrap_or(u32::MAX);
+        if let Some(o) = self.org_left.get_mut(&e.org_id.0) {
+            *o = o.saturating_sub(n);
+        }
+        self.left = self.left.saturating_sub(n);
+    }
 }
 
 impl DbTx<'_, diesel_async::AsyncPgConnection> {
-    /// Claims due deliveries within the caps (T60). The ranked candidates are a materialized CTE
-    /// (evaluated once; storage-notes pitfall 4); the rows are then locked with `FOR UPDATE SKIP
-    /// LOCKED`, re-checking that they are still claimable, so concurrent instances never claim the
-    /// same row.
+    /// Claims due deliveries within the caps (T60): the claimable endpoints (one probe each), then
+    /// per endpoint its oldest due rows, locked with `FOR UPDATE SKIP LOCKED` in a materialized CTE
+    /// (evaluated once; storage-notes pitfall 4), so concurrent instances never claim the same row.
     async fn claim_impl(&mut self, c: &ClaimRequest) -> StoreResult<Vec<DeliveryRow>> {
-        let q = concat!(
-            "WITH ",
-            claim_candidates!("$", "jsonb_each_text", "::jsonb", "::uuid", "::bigint"),
-            ", c AS MATERIALIZED (SELECT id, next_attempt_at FROM cand WHERE rank_e <= $6 AND rank_o <= $7 ",
-            "ORDER BY next_attempt_at, id LIMIT $3), ",
-            "pick AS MATERIALIZED (SELECT d.id FROM deliveries d JOIN c ON c.id = d.id WHERE d.status = 'pending' ",
-            "AND (d.claimed_until IS NULL OR d.claimed_until <= $2) FOR UPDATE OF d SKIP LOCKED) ",
-            "UPDATE deliveries SET claimed_until = $1 FROM pick WHERE deliveries.id = pick.id RETURNING deliveries.*"
-        );
-        diesel::sql_query(q)
-            .bind::<crate::types::sql::Ts, _>(DbTime(c.lease_until))
+        let endpoints: Vec<ClaimableEndpoint> = diesel::sql_query(claimable_endpoints!("$"))
             .bind::<crate::types::sql::Ts, _>(DbTime(c.now))
-            .bind::<diesel::sql_types::BigInt, _>(i64::from(c.limit))
-            .bind::<diesel::sql_types::Text, _>(busy_json(&c.busy_endpoints))
-            .bind::<diesel::sql_types::Text, _>(busy_json(&c.busy_orgs))
-            .bind::<diesel::sql_types::BigInt, _>(i64::from(c.per_endpoint))
-            .bind::<diesel::sql_types::BigInt, _>(i64::from(c.per_org))
             .load(self.conn)
             .await
-            .map_err(db_err)
+            .map_err(db_err)?;
+        let mut out = Vec::new();
+        let mut allowance = Allowance::new(c);
+        for e in &endpoints {
+            let k = allowance.of(e);
+            if k == 0 {
+                continue;
+            }
+            let rows: Vec<DeliveryRow> = diesel::sql_query(
+                "WITH pick AS MATERIALIZED (SELECT id FROM deliveries WHERE endpoint_id = $3 AND status = 'pending' \
+                 AND next_attempt_at <= $2 AND (claimed_until IS NULL OR claimed_until <= $2) \
+                 ORDER BY next_attempt_at, id LIMIT $4 FOR UPDATE SKIP LOCKED) \
+                 UPDATE deliveries SET claimed_until = $1 FROM pick WHERE deliveries.id = pick.id RETURNING deliveries.*",
+            )
+            .bind::<crate::types::sql::Ts, _>(DbTime(c.lease_until))
+            .bind::<crate::types::sql::Ts, _>(DbTime(c.now))
+            .bind::<crate::types::sql::Uuid, _>(DbUuid(e.id.0))
+            .bind::<diesel::sql_types::BigInt, _>(i64::from(k))
+            .load(self.conn)
+            .await
+            .map_err(db_err)?;
+            allowance.took(e, rows.len());
+            out.extend(rows);
+        }
+        Ok(out)
     }
 
     /// One multi-row INSERT per 1,000 rows (one round trip for a batch of outcomes).
@@ -1699,25 +1741,37 @@ impl DbTx<'_, diesel_async::AsyncPgConnection> {
 }
 
 impl DbTx<'_, crate::SqliteConn> {
-    /// Writers are serialized (`BEGIN IMMEDIATE`): one `UPDATE ... RETURNING` claims atomically.
+    /// Writers are serialized (`BEGIN IMMEDIATE`): the claimable endpoints (one probe each), then
+    /// per endpoint one `UPDATE ... RETURNING` of its oldest due rows (T60).
     async fn claim_impl(&mut self, c: &ClaimRequest) -> StoreResult<Vec<DeliveryRow>> {
-        let q = concat!(
-            "WITH ",
-            claim_candidates!("?", "json_each", "", "", ""),
-            " UPDATE deliveries SET claimed_until = ?1 WHERE id IN (SELECT id FROM cand ",
-            "WHERE rank_e <= ?6 AND rank_o <= ?7 ORDER BY next_attempt_at, id LIMIT ?3) RETURNING *"
-        );
-        diesel::sql_query(q)
-            .bind::<crate::types::sql::Ts, _>(DbTime(c.lease_until))
+        let endpoints: Vec<ClaimableEndpoint> = diesel::sql_query(claimable_endpoints!("?"))
             .bind::<crate::types::sql::Ts, _>(DbTime(c.now))
-            .bind::<diesel::sql_types::BigInt, _>(i64::from(c.limit))
-            .bind::<diesel::sql_types::Text, _>(busy_json(&c.busy_endpoints))
-            .bind::<diesel::sql_types::Text, _>(busy_json(&c.busy_orgs))
-            .bind::<diesel::sql_types::BigInt, _>(i64::from(c.per_endpoint))
-            .bind::<diesel::sql_types::BigInt, _>(i64::from(c.per_org))
             .load(self.conn)
             .await
-            .map_err(db_err)
+            .map_err(db_err)?;
+        let mut out = Vec::new();
+        let mut allowance = Allowance::new(c);
+        for e in &endpoints {
+            let k = allowance.of(e);
+            if k == 0 {
+                continue;
+            }
+            let rows: Vec<DeliveryRow> = diesel::sql_query(
+                "UPDATE deliveries SET claimed_until = ?1 WHERE id IN (SELECT id FROM deliveries WHERE endpoint_id = ?3 \
+                 AND status = 'pending' AND next_attempt_at <= ?2 AND (claimed_until IS NULL OR claimed_until <= ?2) \
+                 ORDER BY next_attempt_at, id LIMIT ?4) RETURNING *",
+            )
+            .bind::<crate::types::sql::Ts, _>(DbTime(c.lease_until))
+            .bind::<crate::types::sql::Ts, _>(DbTime(c.now))
+            .bind::<crate::types::sql::Uuid, _>(DbUuid(e.id.0))
+            .bind::<diesel::sql_types::BigInt, _>(i64::from(k))
+            .load(self.conn)
+            .await
+            .map_err(db_err)?;
+            allowance.took(e, rows.len());
+            out.extend(rows);
+        }
+        Ok(out)
     }
 
     /// Writers are serialized by `BEGIN IMMEDIATE`: nothing to lock.

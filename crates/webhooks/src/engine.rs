@@ -11,10 +11,11 @@
 //!   tokio's blocking pool); at most `concurrency` are in flight.
 //! - **Record** ([`Services::record_attempts`]): finished attempts are collected by one recorder
 //!   task and written many per transaction.
-//! - **Wake-ups**: the engine claims when the store signals a commit that made a delivery due (in
-//!   this process, and on PostgreSQL from any instance through `LISTEN/NOTIFY`), when a lane frees
-//!   while the last claim was limited by a cap, and every `poll` (the safety net for retries, the
-//!   sandbox clock and missed signals).
+//! - **Wake-ups**: the engine claims while claims fill the free lanes; then again when the store signals
+//!   a commit that made a delivery due (in this process, and on PostgreSQL from any instance
+//!   through `LISTEN/NOTIFY`), when a lane frees while more may be claimable (the last round got
+//!   something, or a cap was full), and every `poll` (the safety net for retries, the sandbox clock
+//!   and missed signals).
 //!
 //! [`WebhookSender`]: talent_domain::ports::WebhookSender
 
@@ -64,15 +65,11 @@ impl InFlight {
         *self.orgs.entry(org).or_insert(0) += 1;
     }
 
-    /// Ends one attempt; true when a cap that may have held a claim back was full.
-    fn finish(&mut self, ep: WebhookId, org: OrgId, cfg: &EngineConfig) -> bool {
-        let was_full = self.total >= cfg.concurrency
-            || self.endpoints.get(&ep).is_some_and(|n| *n >= cfg.per_endpoint)
-            || self.orgs.get(&org).is_some_and(|n| *n >= cfg.per_org);
+    /// Ends one attempt.
+    fn finish(&mut self, ep: WebhookId, org: OrgId) {
         self.total = self.total.saturating_sub(1);
         dec(&mut self.endpoints, ep);
         dec(&mut self.orgs, org);
-        was_full
     }
 }
 
@@ -126,22 +123,30 @@ async fn claim_loop<S: Store + Clone>(
     let freed = Arc::new(Notify::new());
     let mut outage = Outage::default();
     loop {
-        // Claim while there are free lanes and the last claim got all it asked for.
+        // Claim until a claim finds nothing. `more`: a lane that frees may make more claimable
+        // (the last claim got something, or a cap was full in the counts it was made with).
+        let mut more = false;
         loop {
-            let caps = {
+            let (caps, full) = {
                 let f = inflight.lock().unwrap_or_else(|p| p.into_inner());
-                ClaimCaps {
+                let full = f.total >= cfg.concurrency
+                    || f.endpoints.values().any(|n| *n >= cfg.per_endpoint)
+                    || f.orgs.values().any(|n| *n >= cfg.per_org);
+                let caps = ClaimCaps {
                     limit: cfg.concurrency.saturating_sub(f.total),
                     per_endpoint: cfg.per_endpoint,
                     per_org: cfg.per_org,
                     busy_endpoints: f.endpoints.iter().map(|(k, v)| (*k, *v)).collect(),
                     busy_orgs: f.orgs.iter().map(|(k, v)| (*k, *v)).collect(),
-                }
+                };
+                (caps, full)
             };
+            more |= full;
             if caps.limit == 0 {
                 break;
             }
-            let asked = caps.limit as usize;
+            let asked = caps.limit;
+            let t = std::time::Instant::now();
             let jobs = match svc.claim_due(caps).await {
                 Ok(j) => {
                     outage.ok("claiming deliveries");
@@ -152,17 +157,21 @@ async fn claim_loop<S: Store + Clone>(
                     break;
                 }
             };
-            let got = jobs.len();
+            let got = jobs.len() as u32;
+            tracing::debug!(asked, got, ms = t.elapsed().as_millis() as u64, "claimed");
+            more |= got > 0;
             for job in jobs {
-                start_attempt(&svc, &cfg, job, &inflight, &freed, &done);
+                start_attempt(&svc, job, &inflight, &freed, &done);
             }
+            // Fewer than asked: every claimable endpoint got its allowance; what becomes claimable
+            // next comes with a wake-up, a freed lane or the poll.
             if got < asked {
                 break;
             }
         }
         tokio::select! {
             _ = wake.notified() => {}
-            _ = freed.notified() => {}
+            _ = freed.notified(), if more => {}
             _ = tokio::time::sleep(cfg.poll) => {}
         }
     }
@@ -170,7 +179,6 @@ async fn claim_loop<S: Store + Clone>(
 
 fn start_attempt<S: Store + Clone>(
     svc: &Services<S>,
-    cfg: &EngineConfig,
     job: DeliveryJob,
     inflight: &Arc<Mutex<InFlight>>,
     freed: &Arc<Notify>,
@@ -178,7 +186,7 @@ fn start_attempt<S: Store + Clone>(
 ) {
     let (ep, org) = (job.delivery.endpoint_id, job.delivery.org_id);
     inflight.lock().unwrap_or_else(|p| p.into_inner()).start(ep, org);
-    let (svc, cfg, inflight, freed, done) = (svc.clone(), cfg.clone(), inflight.clone(), freed.clone(), done.clone());
+    let (svc, inflight, freed, done) = (svc.clone(), inflight.clone(), freed.clone(), done.clone());
     tokio::spawn(async move {
         let at = svc.clock.now();
         let d = &job.delivery;
@@ -186,10 +194,9 @@ fn start_attempt<S: Store + Clone>(
         let outcome =
             svc.webhooks.send(&job.url, &secrets, &d.id.to_string(), d.event_type.as_str(), &d.payload, at).await;
         let _ = done.send(FinishedAttempt { delivery: d.id, at, outcome });
-        let was_full = inflight.lock().unwrap_or_else(|p| p.into_inner()).finish(ep, org, &cfg);
-        if was_full {
-            freed.notify_one();
-        }
+        inflight.lock().unwrap_or_else(|p| p.into_inner()).finish(ep, org);
+        // Coalesced: one stored permit however many lanes free before the claim loop looks.
+        freed.notify_one();
     });
 }
 
@@ -207,8 +214,10 @@ async fn record_loop<S: Store + Clone>(
         let mut wait = Duration::from_secs(1);
         let mut waited = Duration::ZERO;
         loop {
+            let t = std::time::Instant::now();
             match svc.record_attempts(buf.clone()).await {
                 Ok(()) => {
+                    tracing::debug!(n = buf.len(), ms = t.elapsed().as_millis() as u64, "recorded");
                     outage.ok("recording attempts");
                     break;
                 }

@@ -245,16 +245,18 @@ impl<S: Store> Services<S> {
                         tx.get_endpoint(org, id).await?.ok_or_else(|| ClientError::not_found("Webhook endpoint"))?;
                     let mut d =
                         tx.get_delivery(id, delivery).await?.ok_or_else(|| ClientError::not_found("Delivery"))?;
+                    d.status = DeliveryStatus::Pending;
+                    d.attempts = 0;
+                    d.next_attempt_at = Some(now);
+                    // The delivery first, then the endpoint: the order the engine's recorder
+                    // writes them in (no deadlock between the two on PostgreSQL).
+                    tx.update_delivery(&d).await?;
                     if e.breaker.open_until.take().is_some() {
                         // A redeliver is a request to try now (T59): the breaker lets this one
                         // through; its failure re-opens it for longer.
                         e.updated_at = now;
                         tx.update_endpoint(&e).await?;
                     }
-                    d.status = DeliveryStatus::Pending;
-                    d.attempts = 0;
-                    d.next_attempt_at = Some(now);
-                    tx.update_delivery(&d).await?;
                     tx.wake_deliveries();
                     Ok::<_, UseCaseError>(d)
                 })
@@ -372,6 +374,9 @@ impl<S: Store> Services<S> {
                     ep_ids.sort_by_key(|i| i.0);
                     ep_ids.dedup();
                     let mut endpoints = tx.endpoints_by_ids(&ep_ids).await?;
+                    // Rows are written in id order: two recorders never wait on each other in a cycle.
+                    endpoints.sort_by_key(|e| e.id.0);
+                    current.sort_by_key(|d| d.id.0);
                     let before: Vec<Endpoint> = endpoints.clone();
                     let mut log = Vec::with_capacity(done.len());
                     let mut disabled = Vec::new();
