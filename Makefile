@@ -2,7 +2,7 @@
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 export TEST_DATABASE_URL
 
-.PHONY: run test lint fmt build release openapi schemathesis
+.PHONY: run test lint fmt build release openapi schemathesis bench
 
 ## run: serve on the embedded SQLite default with a demo organization; prints an API key.
 run:
@@ -35,3 +35,10 @@ build:
 
 release:
 	cargo build --release -p talent-app
+
+## bench: release build, then the delivery-engine scenarios (import with a live endpoint, a
+## 10,000-delivery backlog, a hanging tenant) on SQLite and PostgreSQL; figures in
+## docs/performance.md. Not part of `make test` (it measures; it does not judge).
+bench:
+	cargo build --release -p talent-app -p talent-bench
+	target/release/talent-bench target/release/talent $(or $(BACKEND),both)

@@ -1,0 +1,408 @@
+//! `make bench`: the webhook delivery scenarios of issue 10 against the release `talent` binary,
+//! on SQLite and on PostgreSQL, with a local receiver (actix-web, keep-alive) in this process.
+//!
+//! Usage: `talent-bench TALENT_BINARY [sqlite|postgres|both]`. PostgreSQL is the server of
+//! `TEST_DATABASE_URL` (default `postgres://postgres@127.0.0.1:5432/test`); each run makes its own
+//! database and drops it. Scenarios (figures in `docs/performance.md`):
+//!
+//! 1. **import**: 32 clients import persons as fast as they can, with one live endpoint; prints
+//!    imports/s, deliveries/s and event-to-arrival p50/p99 (arrival time minus the envelope's
+//!    `createdAt`).
+//! 2. **backlog**: a second endpoint, disabled during the import, holds one delivery per person;
+//!    it is enabled and the bench times the backlog's delivery and samples the service's RSS.
+//! 3. **fairness**: one organization with 10 endpoints on a host that accepts and never answers,
+//!    and 50 deliveries for them; another organization's event is timed from import to arrival.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use actix_web::{web, App, HttpRequest, HttpResponse, HttpServer};
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader};
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use talent_store::testing::TestDb;
+
+const ADMIN: &str = "adm_bench_0123456789abcdef0123456789";
+/// Persons imported (and so backlog deliveries): `BENCH_PERSONS`, default 10,000.
+fn persons() -> usize {
+    std::env::var("BENCH_PERSONS").ok().and_then(|v| v.parse().ok()).unwrap_or(10_000)
+}
+const CLIENTS: usize = 32;
+
+/// Arrivals at the receiver: (endpoint path, time since the envelope's `createdAt`, arrival
+/// instant), and the person's email of each arrival by email (to match the import's answer).
+#[derive(Default)]
+struct Arrivals {
+    list: Mutex<Vec<(String, Duration, Instant)>>,
+    by_email: Mutex<std::collections::HashMap<String, Instant>>,
+}
+
+async fn receive(req: HttpRequest, body: web::Bytes, arrivals: web::Data<Arrivals>) -> HttpResponse {
+    let now = time::OffsetDateTime::now_utc();
+    let at = Instant::now();
+    let v = serde_json::from_slice::<Value>(&body).unwrap_or(Value::Null);
+    if req.path() == "/live" {
+        if let Some(e) = v["data"]["email"].as_str() {
+            arrivals.by_email.lock().unwrap().entry(e.to_string()).or_insert(at);
+        }
+    }
+    let created = v["createdAt"]
+        .as_str()
+        .and_then(|s| time::OffsetDateTime::parse(s, &time::format_description::well_known::Rfc3339).ok());
+    let lat = created.map(|c| (now - c).max(time::Duration::ZERO)).unwrap_or_default();
+    let lat = Duration::from_micros(lat.whole_microseconds() as u64);
+    arrivals.list.lock().unwrap().push((req.path().to_string(), lat, at));
+    HttpResponse::Ok().body("ok")
+}
+
+/// Starts the receiver on its own thread; returns its base URL and the arrivals.
+fn receiver() -> (String, Arc<Arrivals>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let arrivals = web::Data::new(Arrivals::default());
+    let a = arrivals.clone();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        rt.block_on(async move {
+            HttpServer::new(move || App::new().app_data(a.clone()).default_service(web::to(receive)))
+                .workers(1)
+                .listen(listener)
+                .unwrap()
+                .run()
+                .await
+                .unwrap();
+        });
+    });
+    (url, arrivals.into_inner())
+}
+
+/// A host that accepts connections and never answers.
+fn hanging() -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/hang", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        let mut held = vec![];
+        for s in listener.incoming().flatten() {
+            held.push(s);
+        }
+    });
+    url
+}
+
+struct Service {
+    child: Child,
+    base: String,
+}
+
+impl Drop for Service {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Service {
+    fn start(bin: &str, db: &str) -> Service {
+        let plans = r#"[{"id":"bench","apiAccess":true,"personLimit":10000000,"profileLimit":100,
+            "orgPerMinute":1000000,"keyPerMinute":1000000,"orgOnlyPerMinute":1000000}]"#;
+        let mut child = Command::new(bin)
+            .arg("serve")
+            .env("DATABASE_URL", db)
+            .env("TALENT_LISTEN", "127.0.0.1:0")
+            .env("TALENT_ADMIN_TOKEN", ADMIN)
+            .env("TALENT_RATE_LIMIT_MODE", "off")
+            .env("TALENT_WEBHOOKS_ALLOW_INSECURE", "1")
+            .env("TALENT_PLANS", plans)
+            .env("TALENT_DB_POOL_SIZE", "16")
+            .env("TALENT_LOG", std::env::var("BENCH_TALENT_LOG").unwrap_or_else(|_| "warn".into()))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start talent");
+        let out = child.stdout.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(out).lines().map_while(Result::ok) {
+                if let Some(a) = line.strip_prefix("Listening on ") {
+                    let _ = tx.send(a.trim().to_string());
+                }
+            }
+        });
+        let base = rx.recv_timeout(Duration::from_secs(60)).expect("talent starts");
+        Service { child, base }
+    }
+
+    /// Resident set size now, in KiB.
+    fn rss_kib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap_or_default();
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.split_whitespace().next())
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0)
+    }
+}
+
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(60)))
+        .build()
+        .into()
+}
+
+fn call(a: &ureq::Agent, method: &str, url: &str, token: &str, body: Option<Value>) -> (u16, Value) {
+    let mut b =
+        ureq::http::Request::builder().method(method).uri(url).header("Authorization", format!("Bearer {token}"));
+    let payload = match body {
+        Some(v) => {
+            b = b.header("Content-Type", "application/json");
+            v.to_string().into_bytes()
+        }
+        None => vec![],
+    };
+    let mut r = a.run(b.body(payload).unwrap()).unwrap();
+    let status = r.status().as_u16();
+    let text = r.body_mut().read_to_string().unwrap_or_default();
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+/// An organization on the bench plan with a key; returns the key.
+fn tenant(base: &str, name: &str) -> String {
+    let a = agent();
+    let (s, o) = call(
+        &a,
+        "POST",
+        &format!("{base}/admin/v1/organizations"),
+        ADMIN,
+        Some(json!({"companyName": name, "email": format!("hr@{name}.example"), "plan": "bench",
+                    "subscriptionStatus": "active"})),
+    );
+    assert_eq!(s, 201, "{o}");
+    let org = o["id"].as_str().unwrap();
+    let (_, u) = call(
+        &a,
+        "POST",
+        &format!("{base}/admin/v1/organizations/{org}/users"),
+        ADMIN,
+        Some(json!({"email": format!("admin@{name}.example"), "role": "admin"})),
+    );
+    let (_, k) = call(
+        &a,
+        "POST",
+        &format!("{base}/admin/v1/users/{}/api-keys", u["id"].as_str().unwrap()),
+        ADMIN,
+        Some(json!({"scopes": ["persons:write", "webhooks:manage"]})),
+    );
+    k["key"].as_str().unwrap().to_string()
+}
+
+fn endpoint(base: &str, key: &str, url: &str) -> String {
+    let (s, w) = call(
+        &agent(),
+        "POST",
+        &format!("{base}/api/v1/webhooks"),
+        key,
+        Some(json!({"url": url, "events": ["person.created"]})),
+    );
+    assert_eq!(s, 201, "{w}");
+    w["id"].as_str().unwrap().to_string()
+}
+
+fn enable(base: &str, key: &str, id: &str, on: bool) {
+    let (s, r) = call(&agent(), "PATCH", &format!("{base}/api/v1/webhooks/{id}"), key, Some(json!({ "enabled": on })));
+    assert_eq!(s, 200, "{r}");
+}
+
+/// Imports one person; returns when the answer (and so the commit) came.
+fn import(a: &ureq::Agent, base: &str, key: &str, email: &str) -> Instant {
+    let (s, r) = call(a, "POST", &format!("{base}/api/v1/persons"), key, Some(json!({ "email": email })));
+    assert_eq!(s, 201, "{r}");
+    Instant::now()
+}
+
+fn pct(sorted: &[Duration], p: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let i = ((sorted.len() as f64 * p).ceil() as usize).clamp(1, sorted.len()) - 1;
+    sorted[i]
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.1} ms", d.as_secs_f64() * 1000.0)
+}
+
+fn wait_count(arr: &Arrivals, path: &str, n: usize, limit: Duration) -> bool {
+    let start = Instant::now();
+    let count = || arr.list.lock().unwrap().iter().filter(|(p, _, _)| p == path).count();
+    while start.elapsed() < limit {
+        if count() >= n {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    eprintln!("{path}: {} of {n} arrived within {limit:?}", count());
+    false
+}
+
+fn run(bin: &str, backend: &str, db: &TestDb) {
+    #[allow(non_snake_case)]
+    let PERSONS = persons();
+    println!("\n== {backend} ==");
+    let svc = Service::start(bin, &db.url);
+    let (rx_url, arrivals) = receiver();
+    let key = tenant(&svc.base, "bench");
+    endpoint(&svc.base, &key, &format!("{rx_url}/live"));
+    let backlog = endpoint(&svc.base, &key, &format!("{rx_url}/backlog"));
+    enable(&svc.base, &key, &backlog, false);
+
+    // 1. import at full speed, one live endpoint.
+    let next = Arc::new(AtomicU64::new(0));
+    let start = Instant::now();
+    // (email, request sent, answer received) of every import.
+    let answered: Arc<Mutex<Vec<(String, Instant, Instant)>>> = Arc::default();
+    let threads: Vec<_> = (0..CLIENTS)
+        .map(|_| {
+            let (base, key, next, answered) = (svc.base.clone(), key.clone(), next.clone(), answered.clone());
+            std::thread::spawn(move || {
+                let a = agent();
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst) as usize;
+                    if i >= PERSONS {
+                        return;
+                    }
+                    let email = format!("p{i}@bench.example");
+                    let sent = Instant::now();
+                    let done = import(&a, &base, &key, &email);
+                    answered.lock().unwrap().push((email, sent, done));
+                }
+            })
+        })
+        .collect();
+    let peak = Arc::new(AtomicU64::new(0));
+    let sampling = Arc::new(AtomicBool::new(true));
+    let sampler = {
+        let (peak, sampling, pid) = (peak.clone(), sampling.clone(), svc.child.id());
+        std::thread::spawn(move || {
+            while sampling.load(Ordering::SeqCst) {
+                let st = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+                let kib: u64 = st
+                    .lines()
+                    .find_map(|l| l.strip_prefix("VmRSS:"))
+                    .and_then(|v| v.split_whitespace().next())
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(0);
+                peak.fetch_max(kib, Ordering::SeqCst);
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        })
+    };
+    for t in threads {
+        t.join().unwrap();
+    }
+    let import_secs = start.elapsed().as_secs_f64();
+    assert!(wait_count(&arrivals, "/live", PERSONS, Duration::from_secs(300)), "every live delivery arrives");
+    let (lat, last) = {
+        let l = arrivals.list.lock().unwrap();
+        let mut lat: Vec<Duration> = l.iter().filter(|(p, _, _)| p == "/live").map(|(_, d, _)| *d).collect();
+        lat.sort();
+        (lat, l.iter().filter(|(p, _, _)| p == "/live").map(|(_, _, t)| *t).max().unwrap())
+    };
+    let deliver_secs = (last - start).as_secs_f64();
+    // Commit to arrival: from the import's answer (the commit is before it) to the delivery's
+    // arrival; 0 when the delivery arrived before the client read its answer.
+    let (mut commit_lat, mut req_lat) = (vec![], vec![]);
+    {
+        let by_email = arrivals.by_email.lock().unwrap();
+        for (email, sent, done) in answered.lock().unwrap().iter() {
+            req_lat.push(*done - *sent);
+            if let Some(at) = by_email.get(email) {
+                commit_lat.push(at.saturating_duration_since(*done));
+            }
+        }
+    }
+    commit_lat.sort();
+    req_lat.sort();
+    println!(
+        "import: {PERSONS} persons, {CLIENTS} clients: {:.0} imports/s (answer p50 {} p99 {}); {:.0} deliveries/s",
+        PERSONS as f64 / import_secs,
+        ms(pct(&req_lat, 0.5)),
+        ms(pct(&req_lat, 0.99)),
+        PERSONS as f64 / deliver_secs,
+    );
+    println!(
+        "  commit-to-arrival p50 {} p99 {} max {}; createdAt-to-arrival p50 {} p99 {}; RSS peak {} MiB",
+        ms(pct(&commit_lat, 0.5)),
+        ms(pct(&commit_lat, 0.99)),
+        ms(pct(&commit_lat, 1.0)),
+        ms(pct(&lat, 0.5)),
+        ms(pct(&lat, 0.99)),
+        peak.load(Ordering::SeqCst) / 1024
+    );
+
+    // 2. the backlog: PERSONS due deliveries to a fast receiver.
+    peak.store(svc.rss_kib(), Ordering::SeqCst);
+    let start = Instant::now();
+    enable(&svc.base, &key, &backlog, true);
+    assert!(wait_count(&arrivals, "/backlog", PERSONS, Duration::from_secs(300)), "the backlog drains");
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "backlog: {PERSONS} due deliveries in {secs:.2} s: {:.0} deliveries/s; RSS peak {} MiB",
+        PERSONS as f64 / secs,
+        peak.load(Ordering::SeqCst) / 1024
+    );
+    sampling.store(false, Ordering::SeqCst);
+    let _ = sampler.join();
+
+    // 3. fairness: a hanging tenant and another organization's event.
+    let hang = hanging();
+    let slow = tenant(&svc.base, "slow");
+    for i in 0..10 {
+        endpoint(&svc.base, &slow, &format!("{hang}/{i}"));
+    }
+    let a = agent();
+    for i in 0..5 {
+        import(&a, &svc.base, &slow, &format!("s{i}@slow.example"));
+    }
+    std::thread::sleep(Duration::from_secs(1));
+    let other = tenant(&svc.base, "other");
+    endpoint(&svc.base, &other, &format!("{rx_url}/other"));
+    let mut worst = Duration::ZERO;
+    for i in 0..5 {
+        let t = Instant::now();
+        import(&a, &svc.base, &other, &format!("o{i}@other.example"));
+        assert!(wait_count(&arrivals, "/other", i + 1, Duration::from_secs(120)), "the other tenant's event arrives");
+        worst = worst.max(t.elapsed());
+    }
+    println!("fairness: 50 hanging deliveries of another organization: the other's event arrived within {} (worst of 5, import included)", ms(worst));
+    println!("idle RSS after the runs: {} MiB", svc.rss_kib() / 1024);
+}
+
+fn main() -> anyhow::Result<()> {
+    let mut args = std::env::args().skip(1);
+    let bin = args.next().ok_or_else(|| anyhow::anyhow!("usage: talent-bench TALENT_BINARY [sqlite|postgres|both]"))?;
+    let which = args.next().unwrap_or_else(|| "both".into());
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    println!("talent-bench: {} persons, {CLIENTS} clients, release binary {bin}", persons());
+    if which == "sqlite" || which == "both" {
+        let dir = std::env::temp_dir().join("talent-bench");
+        std::fs::create_dir_all(&dir)?;
+        let db = TestDb::sqlite(&dir);
+        run(&bin, "SQLite", &db);
+        rt.block_on(db.drop_db()).map_err(|e| anyhow::anyhow!("{e}"))?;
+    }
+    if which == "postgres" || which == "both" {
+        let admin = std::env::var("TEST_DATABASE_URL")
+            .ok()
+            .filter(|u| !u.is_empty())
+            .unwrap_or_else(|| "postgres://postgres@127.0.0.1:5432/test".into());
+        let db = rt.block_on(TestDb::postgres(&admin)).map_err(|e| anyhow::anyhow!("{e}"))?;
+        run(&bin, "PostgreSQL", &db);
+        rt.block_on(db.drop_db()).map_err(|e| anyhow::anyhow!("{e}"))?;
+    }
+    Ok(())
+}
