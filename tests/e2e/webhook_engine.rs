@@ -1,5 +1,6 @@
 //! The delivery engine over the real binary (issue 10; decisions T59-T61): attempts run
-//! concurrently, a hanging tenant does not hold up another, a commit wakes the engine in-process
+//! concurrently within the per-endpoint and per-organization caps, a hanging tenant does not hold
+//! up another, a commit wakes the engine in-process
 //! and (PostgreSQL) on another instance, and the circuit breaker backs off a failing endpoint.
 //!
 //! None of these tests measures speed (that is `make bench`): each waits for an outcome with a
@@ -13,7 +14,7 @@ use std::net::TcpListener;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// A receiver that holds every request until `hold` requests are open at once (or 5 s pass),
+/// A receiver that holds every request until `hold` requests are open at once (or `most` passes),
 /// then answers 200 to all; it records the most requests it saw open at once.
 struct Holding {
     url: String,
@@ -22,6 +23,15 @@ struct Holding {
 
 impl Holding {
     fn start(hold: usize) -> Holding {
+        Holding::with(hold, Duration::from_secs(5))
+    }
+
+    /// Holds every request for `d`, whatever else is open.
+    fn pausing(d: Duration) -> Holding {
+        Holding::with(usize::MAX, d)
+    }
+
+    fn with(hold: usize, most: Duration) -> Holding {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
         let state: Arc<Mutex<(usize, usize, usize)>> = Arc::default();
@@ -40,13 +50,14 @@ impl Holding {
                         s.1 = s.1.max(s.0);
                     }
                     let start = Instant::now();
-                    while st.lock().unwrap().1 < hold && start.elapsed() < Duration::from_secs(5) {
+                    while st.lock().unwrap().1 < hold && start.elapsed() < most {
                         std::thread::sleep(Duration::from_millis(5));
                     }
+                    // Closed before the answer is written: the sender may start its next request
+                    // as soon as it reads the answer, before this thread runs again.
+                    st.lock().unwrap().0 -= 1;
                     let _ = stream.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok");
-                    let mut s = st.lock().unwrap();
-                    s.0 -= 1;
-                    s.2 += 1;
+                    st.lock().unwrap().2 += 1;
                 });
             }
         });
@@ -201,6 +212,52 @@ fn sqlite_attempts_for_different_endpoints_run_concurrently() {
 #[test]
 fn postgres_attempts_for_different_endpoints_run_concurrently() {
     attempts_for_different_endpoints_run_concurrently("postgres");
+}
+
+/// T60: the caps bound what is in flight, though the engine holds a second round claimed. Every
+/// delivery is due before the endpoints are enabled, so the engine could send them all at once:
+/// one endpoint with `TALENT_WEBHOOK_PER_ENDPOINT=3` still never sees more than 3 requests at
+/// once, and an organization with 4 endpoints and `TALENT_WEBHOOK_PER_ORG=2` never more than 2.
+fn the_caps_bound_the_attempts_in_flight(kind: &str) {
+    let cases = [(3, 8, 1, 12), (8, 2, 4, 3)]; // (per endpoint, per organization, endpoints, persons)
+    for (per_endpoint, per_org, n_endpoints, persons) in cases {
+        let (pe, po) = (per_endpoint.to_string(), per_org.to_string());
+        let env = [("TALENT_WEBHOOK_PER_ENDPOINT", pe.as_str()), ("TALENT_WEBHOOK_PER_ORG", po.as_str())];
+        with_instance(kind, &env, |inst| {
+            let cap = per_endpoint.min(per_org);
+            let rx = Holding::pausing(Duration::from_millis(300));
+            let urls: Vec<String> = (0..n_endpoints).map(|i| format!("{}/e{i}", rx.url)).collect();
+            let (key, hooks) = tenant(&inst.base, ADMIN, "caps", &urls);
+            for h in &hooks {
+                enable(&inst.base, &key, h, false);
+            }
+            for i in 0..persons {
+                import(&inst.base, &key, &format!("p{i}@caps.example"));
+            }
+            for h in &hooks {
+                enable(&inst.base, &key, h, true);
+            }
+            let total = n_endpoints * persons;
+            assert!(until(60, || rx.answered() >= total), "{total} deliveries answered");
+            assert_eq!(rx.most_at_once(), cap, "at most the cap ({cap}) in flight at once");
+        });
+    }
+}
+
+fn enable(base: &str, key: &str, hook: &str, on: bool) {
+    let (s, r) =
+        call(&agent(), "PATCH", &format!("{base}/api/v1/webhooks/{hook}"), key, Some(json!({ "enabled": on })));
+    assert_eq!(s, 200, "{r}");
+}
+
+#[test]
+fn sqlite_the_caps_bound_the_attempts_in_flight() {
+    the_caps_bound_the_attempts_in_flight("sqlite");
+}
+
+#[test]
+fn postgres_the_caps_bound_the_attempts_in_flight() {
+    the_caps_bound_the_attempts_in_flight("postgres");
 }
 
 /// T60: an organization with 10 endpoints on a host that never answers and 50 deliveries for

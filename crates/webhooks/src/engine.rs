@@ -4,11 +4,15 @@
 //! The rules stay in the domain (D31 schedule, attempt log, disable-after-failures, the breaker of
 //! T59); this module only schedules:
 //!
-//! - **Claim** ([`Services::claim_due`]): one transaction claims up to the free lanes, at most
-//!   `per_endpoint` in flight per endpoint and `per_org` per organization (counting what this
-//!   instance already has in flight), oldest due first, skipping open breakers.
-//! - **Send**: each claimed delivery is one task that calls the [`WebhookSender`] port (ureq on
-//!   tokio's blocking pool); at most `concurrency` are in flight.
+//! - **Claim** ([`Services::claim_due`]): one transaction claims, oldest due first and skipping
+//!   open breakers, enough to fill the lanes twice over ([`HOLD_ROUNDS`]): at most
+//!   `2 × per_endpoint` held per endpoint, `2 × per_org` per organization and `2 × concurrency` in
+//!   all (counting what this instance already holds). One round is in flight, the next is ready,
+//!   so a lane that frees starts its next attempt without waiting for a claim.
+//! - **Send**: each claimed delivery is one task that waits for a lane of its endpoint, of its
+//!   organization and of the instance (FIFO semaphores, taken in that order), then calls the
+//!   [`WebhookSender`] port (ureq on tokio's blocking pool): at most `per_endpoint`,
+//!   `per_org` and `concurrency` attempts are in flight.
 //! - **Record** ([`Services::record_attempts`]): finished attempts are collected by one recorder
 //!   task and written many per transaction.
 //! - **Wake-ups**: the engine claims while claims fill the free lanes; then again when the store signals
@@ -26,7 +30,12 @@ use talent_domain::ids::{OrgId, WebhookId};
 use talent_domain::ports::Store;
 use talent_domain::usecases::webhooks::{ClaimCaps, DeliveryJob, FinishedAttempt};
 use talent_domain::Services;
-use tokio::sync::{mpsc, Notify};
+use tokio::sync::{mpsc, Notify, Semaphore};
+
+/// How many rounds of the caps the engine holds claimed: one in flight, one ready (T60). A held
+/// delivery waits at most one attempt's timeout (10 s) for its lane, far inside the claim's 60 s
+/// lease.
+pub const HOLD_ROUNDS: u32 = 2;
 
 /// The engine's limits (T60; configuration in `docs/webhooks.md`).
 #[derive(Clone, Debug)]
@@ -50,22 +59,45 @@ impl Default for EngineConfig {
     }
 }
 
-/// What this instance has in flight (sent, not yet finished).
-#[derive(Default)]
-struct InFlight {
+/// What this instance holds (claimed, not yet finished), and the lanes the held deliveries wait
+/// for: one semaphore per endpoint and per organization with a held delivery, and the instance's.
+struct Held {
     total: u32,
-    endpoints: HashMap<WebhookId, u32>,
-    orgs: HashMap<OrgId, u32>,
+    endpoints: HashMap<WebhookId, (u32, Arc<Semaphore>)>,
+    orgs: HashMap<OrgId, (u32, Arc<Semaphore>)>,
+    lanes: Arc<Semaphore>,
+    per_endpoint: usize,
+    per_org: usize,
 }
 
-impl InFlight {
-    fn start(&mut self, ep: WebhookId, org: OrgId) {
-        self.total += 1;
-        *self.endpoints.entry(ep).or_insert(0) += 1;
-        *self.orgs.entry(org).or_insert(0) += 1;
+/// The lanes one delivery needs: its endpoint's, its organization's, the instance's.
+struct Lanes([Arc<Semaphore>; 3]);
+
+impl Held {
+    fn new(cfg: &EngineConfig) -> Self {
+        Held {
+            total: 0,
+            endpoints: HashMap::new(),
+            orgs: HashMap::new(),
+            lanes: Arc::new(Semaphore::new(cfg.concurrency as usize)),
+            per_endpoint: cfg.per_endpoint.max(1) as usize,
+            per_org: cfg.per_org.max(1) as usize,
+        }
     }
 
-    /// Ends one attempt.
+    /// Holds one claimed delivery; returns the lanes it must take before it is sent.
+    fn hold(&mut self, ep: WebhookId, org: OrgId) -> Lanes {
+        self.total += 1;
+        let (per_endpoint, per_org) = (self.per_endpoint, self.per_org);
+        let e = self.endpoints.entry(ep).or_insert_with(|| (0, Arc::new(Semaphore::new(per_endpoint))));
+        e.0 += 1;
+        let e = e.1.clone();
+        let o = self.orgs.entry(org).or_insert_with(|| (0, Arc::new(Semaphore::new(per_org))));
+        o.0 += 1;
+        Lanes([e, o.1.clone(), self.lanes.clone()])
+    }
+
+    /// Ends one held delivery (sent, or given up).
     fn finish(&mut self, ep: WebhookId, org: OrgId) {
         self.total = self.total.saturating_sub(1);
         dec(&mut self.endpoints, ep);
@@ -73,10 +105,10 @@ impl InFlight {
     }
 }
 
-fn dec<K: std::hash::Hash + Eq>(m: &mut HashMap<K, u32>, k: K) {
+fn dec<K: std::hash::Hash + Eq, V>(m: &mut HashMap<K, (u32, V)>, k: K) {
     if let Some(n) = m.get_mut(&k) {
-        *n -= 1;
-        if *n == 0 {
+        n.0 = n.0.saturating_sub(1);
+        if n.0 == 0 {
             m.remove(&k);
         }
     }
@@ -119,7 +151,9 @@ async fn claim_loop<S: Store + Clone>(
     wake: Arc<Notify>,
     done: mpsc::UnboundedSender<FinishedAttempt>,
 ) {
-    let inflight = Arc::new(Mutex::new(InFlight::default()));
+    let held = Arc::new(Mutex::new(Held::new(&cfg)));
+    let (per_endpoint, per_org) = (cfg.per_endpoint * HOLD_ROUNDS, cfg.per_org * HOLD_ROUNDS);
+    let most = cfg.concurrency * HOLD_ROUNDS;
     let freed = Arc::new(Notify::new());
     let mut outage = Outage::default();
     loop {
@@ -128,16 +162,16 @@ async fn claim_loop<S: Store + Clone>(
         let mut more = false;
         loop {
             let (caps, full) = {
-                let f = inflight.lock().unwrap_or_else(|p| p.into_inner());
-                let full = f.total >= cfg.concurrency
-                    || f.endpoints.values().any(|n| *n >= cfg.per_endpoint)
-                    || f.orgs.values().any(|n| *n >= cfg.per_org);
+                let f = held.lock().unwrap_or_else(|p| p.into_inner());
+                let full = f.total >= most
+                    || f.endpoints.values().any(|n| n.0 >= per_endpoint)
+                    || f.orgs.values().any(|n| n.0 >= per_org);
                 let caps = ClaimCaps {
-                    limit: cfg.concurrency.saturating_sub(f.total),
-                    per_endpoint: cfg.per_endpoint,
-                    per_org: cfg.per_org,
-                    busy_endpoints: f.endpoints.iter().map(|(k, v)| (*k, *v)).collect(),
-                    busy_orgs: f.orgs.iter().map(|(k, v)| (*k, *v)).collect(),
+                    limit: most.saturating_sub(f.total),
+                    per_endpoint,
+                    per_org,
+                    busy_endpoints: f.endpoints.iter().map(|(k, v)| (*k, v.0)).collect(),
+                    busy_orgs: f.orgs.iter().map(|(k, v)| (*k, v.0)).collect(),
                 };
                 (caps, full)
             };
@@ -161,7 +195,7 @@ async fn claim_loop<S: Store + Clone>(
             tracing::debug!(asked, got, ms = t.elapsed().as_millis() as u64, "claimed");
             more |= got > 0;
             for job in jobs {
-                start_attempt(&svc, job, &inflight, &freed, &done);
+                start_attempt(&svc, job, &held, &freed, &done);
             }
             // Fewer than asked: every claimable endpoint got its allowance; what becomes claimable
             // next comes with a wake-up, a freed lane or the poll.
@@ -180,21 +214,31 @@ async fn claim_loop<S: Store + Clone>(
 fn start_attempt<S: Store + Clone>(
     svc: &Services<S>,
     job: DeliveryJob,
-    inflight: &Arc<Mutex<InFlight>>,
+    held: &Arc<Mutex<Held>>,
     freed: &Arc<Notify>,
     done: &mpsc::UnboundedSender<FinishedAttempt>,
 ) {
     let (ep, org) = (job.delivery.endpoint_id, job.delivery.org_id);
-    inflight.lock().unwrap_or_else(|p| p.into_inner()).start(ep, org);
-    let (svc, inflight, freed, done) = (svc.clone(), inflight.clone(), freed.clone(), done.clone());
+    let Lanes(lanes) = held.lock().unwrap_or_else(|p| p.into_inner()).hold(ep, org);
+    let (svc, held, freed, done) = (svc.clone(), held.clone(), freed.clone(), done.clone());
     tokio::spawn(async move {
+        // Endpoint, organization, instance: always in this order, so no task holds an instance
+        // lane while it waits for its endpoint's. The semaphores are never closed.
+        let mut permits = Vec::with_capacity(3);
+        for lane in lanes {
+            match lane.acquire_owned().await {
+                Ok(p) => permits.push(p),
+                Err(_) => break,
+            }
+        }
         let at = svc.clock.now();
         let d = &job.delivery;
         let secrets: Vec<&str> = job.secrets.iter().map(String::as_str).collect();
         let outcome =
             svc.webhooks.send(&job.url, &secrets, &d.id.to_string(), d.event_type.as_str(), &d.payload, at).await;
+        drop(permits);
         let _ = done.send(FinishedAttempt { delivery: d.id, at, outcome });
-        inflight.lock().unwrap_or_else(|p| p.into_inner()).finish(ep, org);
+        held.lock().unwrap_or_else(|p| p.into_inner()).finish(ep, org);
         // Coalesced: one stored permit however many lanes free before the claim loop looks.
         freed.notify_one();
     });
