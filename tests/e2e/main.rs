@@ -7,6 +7,7 @@ mod support;
 
 mod admin;
 mod auth;
+mod auth_cache;
 mod client;
 mod errors;
 mod idempotency;

@@ -99,6 +99,11 @@ pub struct Config {
     /// make it sooner).
     #[arg(long, env = "TALENT_WEBHOOK_POLL_MS", default_value_t = 1000, global = true)]
     pub webhook_poll_ms: u64,
+    /// How long, in milliseconds, an authenticated key's context is served from memory (T63;
+    /// 0..=60000, 0 turns the cache off). Changes on this instance, and on PostgreSQL on any
+    /// instance, empty it at once; this bounds the staleness otherwise.
+    #[arg(long, env = "TALENT_AUTH_CACHE_MS", default_value_t = 1000, global = true)]
+    pub auth_cache_ms: u64,
     /// Deliveries, their attempts and outbox events older than this many days are purged (T61).
     #[arg(long, env = "TALENT_RETENTION_DAYS", default_value_t = 30, global = true)]
     pub retention_days: u32,

@@ -656,4 +656,17 @@ pub trait Store: Send + Sync + 'static {
 
     /// Checks that the database answers and migrations are applied (`/readyz`).
     fn ready(&self) -> BoxFuture<'_, StoreResult<()>>;
+
+    /// The key, its owner's role and its organization for the key lookup `prefix` (D41), for
+    /// authentication; `None` when no key has that prefix. An adapter may serve it from a cache
+    /// (issue 11, T63) provided that a committed `Tx::update_org` or `Tx::revoke_api_key` is seen
+    /// by the next call on the same instance and within 1 s on any other; unknown prefixes must not
+    /// be cached. Default: one read.
+    ///
+    /// # Errors
+    /// `StoreError::Internal` when the database fails.
+    fn key_context<'s>(&'s self, prefix: &'s str) -> BoxFuture<'s, StoreResult<Option<KeyContext>>> {
+        let owned = prefix.to_string();
+        self.read(move |tx| Box::pin(async move { tx.key_context(&owned).await }))
+    }
 }

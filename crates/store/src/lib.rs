@@ -8,6 +8,7 @@
 //! organization row. Transactions run in their own task, so a client that disconnects cannot
 //! cancel one half-way and leave a connection with an open transaction.
 
+pub mod auth_cache;
 pub mod rows;
 pub mod schema;
 pub mod testing;
@@ -23,6 +24,7 @@ use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 use std::sync::Arc;
 use std::time::Duration;
 use talent_domain::errors::StoreError;
+use talent_domain::model::KeyContext;
 use talent_domain::ports::{BoxFuture, Store, StoreResult, Tx};
 use tokio::sync::Notify;
 use tx::DbTx;
@@ -66,6 +68,8 @@ pub struct DbStore {
     gate: Arc<WriteGate>,
     /// This store's writes pass the gate's turnstile ahead of the others ([`DbStore::with_own_pool`]).
     priority: bool,
+    /// API key contexts for authentication (T63), shared by every pool of this store.
+    auth: Arc<auth_cache::AuthCache>,
 }
 
 /// SQLite admits one writer at a time, and its busy handler is not fair: a waiting connection
@@ -93,6 +97,9 @@ impl WriteGate {
 
 /// The PostgreSQL channel on which committed transactions announce due deliveries (T60).
 pub const WAKE_CHANNEL: &str = "talent_deliveries";
+/// The PostgreSQL channel on which committed transactions announce changed keys or organizations
+/// (the authentication cache, T63).
+pub const AUTH_CHANNEL: &str = "talent_auth";
 
 fn internal(e: impl std::fmt::Display) -> StoreError {
     StoreError::Internal(e.to_string())
@@ -165,6 +172,7 @@ impl DbStore {
             wake: Arc::new(Notify::new()),
             gate: Arc::new(WriteGate::default()),
             priority: false,
+            auth: Arc::default(),
         })
     }
 
@@ -213,8 +221,16 @@ impl DbStore {
         let mut other = DbStore::connect(&self.url, max_size)?;
         other.wake = self.wake.clone();
         other.gate = self.gate.clone();
+        other.auth = self.auth.clone();
         other.priority = true;
         Ok(other)
+    }
+
+    /// Sets how long the authentication cache serves an entry (T63; `TALENT_AUTH_CACHE_MS`,
+    /// [`Duration::ZERO`] turns it off). Call before [`DbStore::with_own_pool`], whose store shares
+    /// the cache.
+    pub fn set_auth_cache_ttl(&mut self, ttl: Duration) {
+        self.auth = Arc::new(auth_cache::AuthCache::new(ttl));
     }
 
     /// The delivery engine's wake-up (T60): notified (`notify_one`, so a wake-up that comes while
@@ -225,35 +241,40 @@ impl DbStore {
         self.wake.clone()
     }
 
-    /// On PostgreSQL, spawns the task that `LISTEN`s on [`WAKE_CHANNEL`] on a connection of its own
-    /// and forwards each notification to [`DbStore::delivery_wakeups`]; it reconnects after a lost
-    /// connection (1 s, doubling to 30 s) and wakes the engine on every reconnection (a
-    /// notification may have been missed meanwhile). On SQLite (one process) it does nothing.
+    /// On PostgreSQL, spawns the task that `LISTEN`s on [`WAKE_CHANNEL`] and [`AUTH_CHANNEL`] on a
+    /// connection of its own: a delivery notification wakes [`DbStore::delivery_wakeups`], an
+    /// authentication one empties the authentication cache (T63). It reconnects after a lost
+    /// connection (1 s, doubling to 30 s); on every (re)connection it wakes the engine and empties
+    /// the cache, since notifications sent meanwhile are lost (the cache's 1 s TTL bounds the
+    /// staleness until then). On SQLite (one process) it does nothing.
     pub fn listen(&self) {
         if self.backend() != Backend::Postgres {
             return;
         }
-        let (url, wake) = (self.url.clone(), self.wake.clone());
+        let (url, wake, auth) = (self.url.clone(), self.wake.clone(), self.auth.clone());
         tokio::spawn(async move {
             use futures_util::StreamExt;
             let mut backoff = Duration::from_secs(1);
             loop {
                 match AsyncPgConnection::establish(&url).await {
                     Ok(mut conn) => {
-                        if conn.batch_execute(&format!("LISTEN {WAKE_CHANNEL}")).await.is_ok() {
+                        let listen = format!("LISTEN {WAKE_CHANNEL}; LISTEN {AUTH_CHANNEL}");
+                        if conn.batch_execute(&listen).await.is_ok() {
                             backoff = Duration::from_secs(1);
                             wake.notify_one();
+                            auth.invalidate();
                             let mut stream = std::pin::pin!(conn.notifications_stream());
                             while let Some(n) = stream.next().await {
-                                if n.is_err() {
-                                    break;
+                                match n {
+                                    Ok(n) if n.channel == AUTH_CHANNEL => auth.invalidate(),
+                                    Ok(_) => wake.notify_one(),
+                                    Err(_) => break,
                                 }
-                                wake.notify_one();
                             }
                         }
-                        tracing::warn!("the delivery wake-up listener lost its PostgreSQL connection; reconnecting");
+                        tracing::warn!("the PostgreSQL notification listener lost its connection; reconnecting");
                     }
-                    Err(e) => tracing::warn!(error = %e, "the delivery wake-up listener cannot connect"),
+                    Err(e) => tracing::warn!(error = %e, "the PostgreSQL notification listener cannot connect"),
                 }
                 tokio::time::sleep(backoff).await;
                 backoff = (backoff * 2).min(Duration::from_secs(30));
@@ -296,20 +317,24 @@ impl Store for DbStore {
         E: From<StoreError> + Send + 'static,
     {
         let (pools, wake, gate, priority) = (self.pools.clone(), self.wake.clone(), self.gate.clone(), self.priority);
+        let auth = self.auth.clone();
         let task = tokio::spawn(async move {
-            let (r, woke) = match pools {
+            let (r, flags) = match pools {
                 Pools::Pg(pool) => {
                     let mut pooled = pool.get().await.map_err(|e| E::from(internal(e)))?;
                     let conn: &mut AsyncPgConnection = &mut pooled;
                     conn.transaction(async move |c| {
-                        let mut tx = DbTx { conn: c, write: true, wake: false };
+                        let mut tx = DbTx::new(c, true);
                         let r = f(&mut tx).await.map_err(TxError::App)?;
-                        let woke = tx.wake;
-                        if woke {
-                            // Delivered to every listener when (and only if) this transaction commits.
+                        let flags = (tx.wake, tx.auth_changed);
+                        // Delivered to every listener when (and only if) this transaction commits.
+                        if flags.0 {
                             c.batch_execute(&format!("NOTIFY {WAKE_CHANNEL}")).await?;
                         }
-                        Ok((r, woke))
+                        if flags.1 {
+                            c.batch_execute(&format!("NOTIFY {AUTH_CHANNEL}")).await?;
+                        }
+                        Ok((r, flags))
                     })
                     .await
                     .map_err(TxError::into_app)?
@@ -320,16 +345,19 @@ impl Store for DbStore {
                     let mut pooled = write.get().await.map_err(|e| E::from(internal(e)))?;
                     let conn: &mut SqliteConn = &mut pooled;
                     conn.immediate_transaction(async move |c| {
-                        let mut tx = DbTx { conn: c, write: true, wake: false };
+                        let mut tx = DbTx::new(c, true);
                         let r = f(&mut tx).await.map_err(TxError::App)?;
-                        Ok((r, tx.wake))
+                        Ok((r, (tx.wake, tx.auth_changed)))
                     })
                     .await
                     .map_err(TxError::into_app)?
                 }
             };
-            if woke {
+            if flags.0 {
                 wake.notify_one();
+            }
+            if flags.1 {
+                auth.invalidate();
             }
             Ok(r)
         });
@@ -347,17 +375,34 @@ impl Store for DbStore {
             match pools {
                 Pools::Pg(pool) => {
                     let mut conn = pool.get().await.map_err(|e| E::from(internal(e)))?;
-                    let mut tx = DbTx { conn: &mut *conn, write: false, wake: false };
+                    let mut tx = DbTx::new(&mut *conn, false);
                     f(&mut tx).await
                 }
                 Pools::Sqlite { read, .. } => {
                     let mut conn = read.get().await.map_err(|e| E::from(internal(e)))?;
-                    let mut tx = DbTx { conn: &mut *conn, write: false, wake: false };
+                    let mut tx = DbTx::new(&mut *conn, false);
                     f(&mut tx).await
                 }
             }
         });
         Box::pin(async move { task.await.map_err(|e| E::from(internal(e)))? })
+    }
+
+    /// Served from the [`auth_cache::AuthCache`] when fresh (T63); otherwise one read, stored if
+    /// the key exists and nothing invalidated the cache meanwhile.
+    fn key_context<'s>(&'s self, prefix: &'s str) -> BoxFuture<'s, StoreResult<Option<KeyContext>>> {
+        Box::pin(async move {
+            if let Some(ctx) = self.auth.get(prefix) {
+                return Ok(Some(ctx));
+            }
+            let (gen, started) = (self.auth.generation(), std::time::Instant::now());
+            let owned = prefix.to_string();
+            let ctx = self.read(move |tx| Box::pin(async move { tx.key_context(&owned).await })).await?;
+            if let Some(c) = &ctx {
+                self.auth.put(prefix, c, gen, started);
+            }
+            Ok(ctx)
+        })
     }
 
     fn ready(&self) -> BoxFuture<'_, StoreResult<()>> {

@@ -35,6 +35,16 @@ pub struct DbTx<'c, C> {
     pub write: bool,
     /// Set by [`Tx::wake_deliveries`] (and fan-out): wake the delivery engines after commit.
     pub wake: bool,
+    /// Set by writes that change what authentication reads (an organization, a key's revocation):
+    /// the authentication caches are emptied after commit (T63).
+    pub auth_changed: bool,
+}
+
+impl<'c, C> DbTx<'c, C> {
+    /// A transaction handle on `conn`; `write` as [`DbTx::write`].
+    pub fn new(conn: &'c mut C, write: bool) -> Self {
+        DbTx { conn, write, wake: false, auth_changed: false }
+    }
 }
 
 /// A person lookup whose row a use case may update next.
@@ -78,6 +88,7 @@ macro_rules! impl_tx {
                         .execute(self.conn)
                         .await
                         .map_err(db_err)?;
+                    self.auth_changed = true;
                     Ok(())
                 })
             }
@@ -215,6 +226,7 @@ macro_rules! impl_tx {
                         .execute(self.conn)
                         .await
                         .map_err(db_err)?;
+                    self.auth_changed = true;
                     Ok(())
                 })
             }

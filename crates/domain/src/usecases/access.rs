@@ -69,8 +69,9 @@ pub fn key_prefix(value: &str) -> Option<&str> {
 }
 
 impl<S: Store> Services<S> {
-    /// Authenticates the `Authorization` header value. One indexed lookup by key prefix, then a
-    /// constant-time hash comparison. Errors: 401 `unauthorized` (missing), `invalid_token`
+    /// Authenticates the `Authorization` header value. One lookup by key prefix
+    /// ([`Store::key_context`], cached by the adapter, T63), then a constant-time hash comparison;
+    /// revocation and expiry are checked on every call. Errors: 401 `unauthorized` (missing), `invalid_token`
     /// (malformed or unknown), `key_revoked`, `key_expired`.
     pub async fn authenticate(&self, header: Option<&str>) -> Result<Principal, UseCaseError> {
         let Some(h) = header else {
@@ -85,12 +86,8 @@ impl<S: Store> Services<S> {
             Some((scheme, t)) if scheme.eq_ignore_ascii_case("bearer") => t.trim(),
             _ => return Err(invalid().into()),
         };
-        let prefix = key_prefix(token).ok_or_else(invalid)?.to_string();
-        let ctx = self
-            .store
-            .read(move |tx| Box::pin(async move { tx.key_context(&prefix).await }))
-            .await?
-            .ok_or_else(invalid)?;
+        let prefix = key_prefix(token).ok_or_else(invalid)?;
+        let ctx = self.store.key_context(prefix).await?.ok_or_else(invalid)?;
         let hash = self.secrets.hash_api_key(token);
         if !self.secrets.constant_time_eq(&hash, &ctx.key.hash) {
             return Err(invalid().into());
