@@ -36,9 +36,11 @@ build:
 release:
 	cargo build --release -p talent-app
 
-## bench: release build, then the delivery-engine scenarios (import with a live endpoint, a
-## 10,000-delivery backlog, a hanging tenant) on SQLite and PostgreSQL; figures in
-## docs/performance.md. Not part of `make test` (it measures; it does not judge).
+## bench: release build, then the scenarios on SQLite and PostgreSQL: the delivery engine (import
+## with a live endpoint, a 10,000-delivery backlog, a hanging tenant) and the request path (/me and
+## /healthz under wrk beside a bare actix-web reference). BACKEND=sqlite|postgres|both,
+## BENCH_SCENARIOS=webhooks,requests. Figures in docs/performance.md. Not part of `make test` (it
+## measures; it does not judge).
 bench:
 	cargo build --release -p talent-app -p talent-bench
 	target/release/talent-bench target/release/talent $(or $(BACKEND),both)

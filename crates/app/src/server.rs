@@ -35,15 +35,59 @@ async fn access_log(
     Ok(res)
 }
 
-fn init_tracing(filter: &str) {
+/// The log pipeline (issue 11, T64): lines are formatted on the calling thread and written to
+/// stderr by background threads, so a request never waits for the terminal or the log collector.
+/// `INFO` and more verbose lines (the access log) go through a lossy queue of 128k lines: when the
+/// output cannot keep up they are dropped and counted ([`Logging::dropped`]), never blocking a
+/// request. `WARN` and `ERROR` lines go through a queue that never drops (a writer waits when it
+/// is full). Keep the returned [`Logging`] alive: dropping it flushes both queues.
+fn init_tracing(filter: &str) -> Logging {
+    use tracing_subscriber::fmt::writer::MakeWriterExt;
     let filter =
         tracing_subscriber::EnvFilter::try_new(filter).unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let (lossy, lossy_guard) = tracing_appender::non_blocking(std::io::stderr());
+    let (lossless, lossless_guard) =
+        tracing_appender::non_blocking::NonBlockingBuilder::default().lossy(false).finish(std::io::stderr());
+    let dropped = lossy.error_counter();
+    let writer = lossy.with_min_level(tracing::Level::INFO).and(lossless.with_max_level(tracing::Level::WARN));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
+        .with_writer(writer)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_target(false)
         .try_init();
+    Logging { _guards: [lossy_guard, lossless_guard], dropped }
+}
+
+/// The running log pipeline of [`init_tracing`].
+struct Logging {
+    _guards: [tracing_appender::non_blocking::WorkerGuard; 2],
+    /// Lines of `INFO` or more verbose dropped because the output was too slow.
+    dropped: tracing_appender::non_blocking::ErrorCounter,
+}
+
+impl Logging {
+    /// Every 10 s, reports how many lines were dropped since the last report (a `WARN` line,
+    /// which is never dropped).
+    fn report_drops(&self) {
+        let counter = self.dropped.clone();
+        tokio::spawn(async move {
+            let mut seen = 0;
+            let mut tick = tokio::time::interval(Duration::from_secs(10));
+            loop {
+                tick.tick().await;
+                let now = counter.dropped_lines();
+                if now > seen {
+                    tracing::warn!(
+                        dropped = now - seen,
+                        total = now,
+                        "log lines dropped: the log output is slower than the traffic"
+                    );
+                    seen = now;
+                }
+            }
+        });
+    }
 }
 
 /// Connects and migrates. Errors: bad URL, unreachable database, failed migration.
@@ -69,7 +113,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Serve | Command::Migrate | Command::Demo => {}
     }
     let cfg = cli.config;
-    init_tracing(&cfg.log);
+    let logging = init_tracing(&cfg.log);
+    logging.report_drops();
     let sandbox_flag = switch("TALENT_SANDBOX", &cfg.sandbox)?;
     let webhooks_insecure = switch("TALENT_WEBHOOKS_ALLOW_INSECURE", &cfg.webhooks_allow_insecure)?;
     let mode = Mode::from_str(&cfg.rate_limit_mode).map_err(|e| anyhow::anyhow!("TALENT_RATE_LIMIT_MODE: {e}"))?;

@@ -12,6 +12,10 @@
 //!    it is enabled and the bench times the backlog's delivery and samples the service's RSS.
 //! 3. **fairness**: one organization with 10 endpoints on a host that accepts and never answers,
 //!    and 50 deliveries for them; another organization's event is timed from import to arrival.
+//! 4. **requests** (issue 11, [`requests`]): `GET /api/v1/me` and `GET /healthz` under `wrk`,
+//!    each beside a bare actix-web reference; prints the ratios and the idle RSS.
+//!
+//! `BENCH_SCENARIOS` picks `webhooks` (1-3), `requests` (4) or both (the default: `webhooks,requests`).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use actix_web::{web, App, HttpRequest, HttpResponse, HttpServer};
@@ -23,6 +27,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use talent_store::testing::TestDb;
+
+mod requests;
 
 const ADMIN: &str = "adm_bench_0123456789abcdef0123456789";
 /// Persons imported (and so backlog deliveries): `BENCH_PERSONS`, default 10,000.
@@ -105,6 +111,12 @@ impl Drop for Service {
 
 impl Service {
     fn start(bin: &str, db: &str) -> Service {
+        Service::start_logging(bin, db, None)
+    }
+
+    /// As [`Service::start`]; with `log`, at the default level (`info`: the access log) into that
+    /// file.
+    fn start_logging(bin: &str, db: &str, log: Option<std::fs::File>) -> Service {
         let plans = r#"[{"id":"bench","apiAccess":true,"personLimit":10000000,"profileLimit":100,
             "orgPerMinute":1000000,"keyPerMinute":1000000,"orgOnlyPerMinute":1000000}]"#;
         let mut child = Command::new(bin)
@@ -116,9 +128,15 @@ impl Service {
             .env("TALENT_WEBHOOKS_ALLOW_INSECURE", "1")
             .env("TALENT_PLANS", plans)
             .env("TALENT_DB_POOL_SIZE", "16")
-            .env("TALENT_LOG", std::env::var("BENCH_TALENT_LOG").unwrap_or_else(|_| "warn".into()))
+            .env(
+                "TALENT_LOG",
+                match &log {
+                    Some(_) => "info".into(),
+                    None => std::env::var("BENCH_TALENT_LOG").unwrap_or_else(|_| "warn".into()),
+                },
+            )
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(log.map(Stdio::from).unwrap_or_else(Stdio::inherit))
             .spawn()
             .expect("start talent");
         let out = child.stdout.take().unwrap();
@@ -382,17 +400,52 @@ fn run(bin: &str, backend: &str, db: &TestDb) {
     println!("idle RSS after the runs: {} MiB", svc.rss_kib() / 1024);
 }
 
+/// Scenario 4 on `db`: `/me` and `/healthz` beside the reference.
+fn run_requests(bin: &str, backend: &str, db: &TestDb) {
+    println!("\n== {backend}: requests ==");
+    let log_path = std::env::temp_dir().join("talent-bench-access.log");
+    let log = std::fs::File::create(&log_path).expect("log file");
+    let svc = Service::start_logging(bin, &db.url, Some(log));
+    let key = tenant(&svc.base, "requests");
+    let a = agent();
+    let (s, me) = call(&a, "GET", &format!("{}/api/v1/me", svc.base), &key, None);
+    assert_eq!(s, 200, "{me}");
+    let (s, health) = call(&a, "GET", &format!("{}/healthz", svc.base), &key, None);
+    assert_eq!(s, 200, "{health}");
+    let reference = requests::reference(me.to_string(), health.to_string());
+    std::thread::sleep(Duration::from_millis(300));
+    println!("idle RSS: {} MiB", svc.rss_kib() / 1024);
+    let auth = vec![format!("Authorization: Bearer {key}")];
+    let t = requests::wrk(&format!("{}/api/v1/me", svc.base), &auth, 10);
+    let peak = svc.rss_kib() / 1024;
+    let r = requests::wrk(&format!("{reference}/api/v1/me"), &auth, 10);
+    requests::compare("GET /api/v1/me", &t, &r, 0.5);
+    let t = requests::wrk(&format!("{}/healthz", svc.base), &[], 10);
+    let r = requests::wrk(&format!("{reference}/healthz"), &[], 10);
+    requests::compare("GET /healthz", &t, &r, 0.8);
+    let lines = std::fs::read_to_string(&log_path).map(|t| t.lines().count()).unwrap_or(0);
+    println!("RSS after /me: {peak} MiB; access-log lines written: {lines}");
+    let _ = std::fs::remove_file(&log_path);
+}
+
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
     let bin = args.next().ok_or_else(|| anyhow::anyhow!("usage: talent-bench TALENT_BINARY [sqlite|postgres|both]"))?;
     let which = args.next().unwrap_or_else(|| "both".into());
+    let scenarios = std::env::var("BENCH_SCENARIOS").unwrap_or_else(|_| "webhooks,requests".into());
+    let (webhooks, reqs) = (scenarios.contains("webhooks"), scenarios.contains("requests"));
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     println!("talent-bench: {} persons, {CLIENTS} clients, release binary {bin}", persons());
     if which == "sqlite" || which == "both" {
         let dir = std::env::temp_dir().join("talent-bench");
         std::fs::create_dir_all(&dir)?;
         let db = TestDb::sqlite(&dir);
-        run(&bin, "SQLite", &db);
+        if webhooks {
+            run(&bin, "SQLite", &db);
+        }
+        if reqs {
+            run_requests(&bin, "SQLite", &db);
+        }
         rt.block_on(db.drop_db()).map_err(|e| anyhow::anyhow!("{e}"))?;
     }
     if which == "postgres" || which == "both" {
@@ -401,7 +454,12 @@ fn main() -> anyhow::Result<()> {
             .filter(|u| !u.is_empty())
             .unwrap_or_else(|| "postgres://postgres@127.0.0.1:5432/test".into());
         let db = rt.block_on(TestDb::postgres(&admin)).map_err(|e| anyhow::anyhow!("{e}"))?;
-        run(&bin, "PostgreSQL", &db);
+        if webhooks {
+            run(&bin, "PostgreSQL", &db);
+        }
+        if reqs {
+            run_requests(&bin, "PostgreSQL", &db);
+        }
         rt.block_on(db.drop_db()).map_err(|e| anyhow::anyhow!("{e}"))?;
     }
     Ok(())

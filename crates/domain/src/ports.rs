@@ -343,6 +343,19 @@ pub trait Tx: Send {
     /// Reads an organization and locks it until the transaction ends (serializes person-limit
     /// checks per organization).
     fn lock_org(&mut self, id: OrgId) -> BoxFuture<'_, StoreResult<Option<Organization>>>;
+    /// Reads an organization and locks it in *shared* mode until the transaction ends (T65): shared
+    /// holders do not wait for each other; [`Tx::lock_org`] waits for all of them and blocks new
+    /// ones. A backend whose write transactions never overlap (SQLite) may treat it as
+    /// `lock_org`, the default.
+    fn lock_org_shared(&mut self, id: OrgId) -> BoxFuture<'_, StoreResult<Option<Organization>>> {
+        self.lock_org(id)
+    }
+    /// The most write transactions the database can have in flight at once, this one included
+    /// (T65): PostgreSQL's `max_connections`; 1 where write transactions never overlap (SQLite,
+    /// the default).
+    fn concurrent_writers(&mut self) -> BoxFuture<'_, StoreResult<u32>> {
+        Box::pin(async { Ok(1) })
+    }
     /// The oldest organization whose company name is `name` (used by `talent demo`).
     fn find_org_by_name<'a>(&'a mut self, name: &'a str) -> BoxFuture<'a, StoreResult<Option<Organization>>>;
     /// Number of active persons of the organization.

@@ -111,6 +111,14 @@ macro_rules! impl_tx {
                 Box::pin(async move { self.lock_org_row(id).await?.map(Organization::try_from).transpose() })
             }
 
+            fn lock_org_shared(&mut self, id: OrgId) -> BoxFuture<'_, StoreResult<Option<Organization>>> {
+                Box::pin(async move { self.share_org_row(id).await?.map(Organization::try_from).transpose() })
+            }
+
+            fn concurrent_writers(&mut self) -> BoxFuture<'_, StoreResult<u32>> {
+                Box::pin(async move { self.writers_impl().await })
+            }
+
             fn find_org_by_name<'a>(&'a mut self, name: &'a str) -> BoxFuture<'a, StoreResult<Option<Organization>>> {
                 Box::pin(async move {
                     organizations::table
@@ -1524,6 +1532,32 @@ impl DbTx<'_, diesel_async::AsyncPgConnection> {
             .optional()
             .map_err(db_err)
     }
+
+    /// `SELECT ... FOR SHARE` (T65).
+    async fn share_org_row(&mut self, id: OrgId) -> StoreResult<Option<OrgRow>> {
+        organizations::table
+            .find(DbUuid(id.0))
+            .select(OrgRow::as_select())
+            .for_share()
+            .first(self.conn)
+            .await
+            .optional()
+            .map_err(db_err)
+    }
+
+    /// `max_connections`: no more transactions than connections can be in flight (T65).
+    async fn writers_impl(&mut self) -> StoreResult<u32> {
+        #[derive(diesel::QueryableByName)]
+        struct Writers {
+            #[diesel(sql_type = diesel::sql_types::Integer)]
+            n: i32,
+        }
+        let w: Writers = diesel::sql_query("SELECT current_setting('max_connections')::int4 AS n")
+            .get_result(self.conn)
+            .await
+            .map_err(db_err)?;
+        Ok(u32::try_from(w.n).unwrap_or(u32::MAX).max(1))
+    }
 }
 
 impl DbTx<'_, diesel_async::AsyncPgConnection> {
@@ -1570,6 +1604,15 @@ impl DbTx<'_, diesel_async::AsyncPgConnection> {
                     .await
             }
             PersonKey::Email(org, email) => {
+                // The email's slot too, for when no row exists yet: two imports of one new email
+                // under the shared organization lock (T65) would both insert. The second waits
+                // here until the first commits, then finds its row. Released at commit.
+                diesel::sql_query("SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))")
+                    .bind::<diesel::sql_types::Text, _>(org.0.to_string())
+                    .bind::<diesel::sql_types::Text, _>(email.as_str())
+                    .execute(self.conn)
+                    .await
+                    .map_err(db_err)?;
                 q.filter(persons::org_id.eq(DbUuid(org.0)))
                     .filter(persons::email.eq(email.as_str()))
                     .for_update()
@@ -1832,5 +1875,15 @@ impl DbTx<'_, crate::SqliteConn> {
             .await
             .optional()
             .map_err(db_err)
+    }
+
+    /// Writers are serialized by `BEGIN IMMEDIATE`: a plain read.
+    async fn share_org_row(&mut self, id: OrgId) -> StoreResult<Option<OrgRow>> {
+        self.lock_org_row(id).await
+    }
+
+    /// One writer at a time.
+    async fn writers_impl(&mut self) -> StoreResult<u32> {
+        Ok(1)
     }
 }

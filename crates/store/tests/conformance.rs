@@ -107,6 +107,7 @@ conformance!(
     person_round_trips_every_field,
     concurrent_imports_of_one_email_create_one_person,
     concurrent_imports_respect_the_person_limit,
+    concurrent_imports_crossing_into_the_exclusive_zone_stop_exactly_at_the_limit,
     concurrent_imports_in_many_organizations_share_one_human,
     concurrent_tag_spellings_resolve_to_one_catalogue_entry,
     concurrent_new_tags_in_any_order_do_not_deadlock,
@@ -648,6 +649,64 @@ async fn concurrent_imports_respect_the_person_limit(store: DbStore) {
     assert_eq!(events(&svc, org.id).await.len(), 5);
     assert_eq!(svc.list_persons(query(org.id)).await.unwrap().items.len(), 5);
     assert_eq!(svc.organization(org.id).await.unwrap().1.persons_used, 5);
+}
+
+/// T65: far from the limit imports hold the organization in shared mode and run side by side;
+/// within `writers` (PostgreSQL: max_connections, 100 here) of it they go exclusive. 16 clients
+/// import 160 persons into a limit of `writers + 30`: exactly the limit is created, the rest is
+/// refused with 409, across the switch from shared to exclusive.
+async fn concurrent_imports_crossing_into_the_exclusive_zone_stop_exactly_at_the_limit(store: DbStore) {
+    let writers = {
+        let (svc, _) = services(store.clone());
+        write(&svc, |tx| Box::pin(async move { tx.concurrent_writers().await })).await.unwrap()
+    };
+    let limit = writers + 30;
+    let plan = Plan {
+        id: "edge".into(),
+        api_access: true,
+        person_limit: limit,
+        profile_limit: 1,
+        org_rpm: 100,
+        key_rpm: 100,
+        org_only_rpm: 100,
+    };
+    let (svc, _) = services_with(store, PlanCatalogue::new(vec![plan]));
+    let org = new_org(&svc, "edge", &[]).await;
+    // Fill up to `writers` below the limit plus 10 at once: the next 20 are shared, then exclusive.
+    let pre = limit.saturating_sub(writers + 20);
+    for i in 0..pre {
+        svc.import_person(org.id, import(&format!("pre{i}@example.com"))).await.unwrap();
+    }
+    let barrier = Arc::new(Barrier::new(16));
+    let tasks: Vec<_> = (0..16)
+        .map(|t| {
+            let (svc, barrier) = (svc.clone(), barrier.clone());
+            tokio::spawn(async move {
+                barrier.wait().await;
+                let (mut ok, mut refused) = (0u32, 0u32);
+                for i in 0..10 {
+                    match svc.import_person(org.id, import(&format!("c{t}x{i}@example.com"))).await {
+                        Ok(o) if o.created => ok += 1,
+                        Err(e) => {
+                            assert_eq!(client_err::<()>(Err(e)).code, Code::PersonLimitReached);
+                            refused += 1;
+                        }
+                        Ok(_) => panic!("a new email merged"),
+                    }
+                }
+                (ok, refused)
+            })
+        })
+        .collect();
+    let (mut ok, mut refused) = (0, 0);
+    for t in tasks {
+        let (o, r) = t.await.unwrap();
+        ok += o;
+        refused += r;
+    }
+    assert_eq!(pre + ok, limit, "exactly the limit is created");
+    assert_eq!(ok + refused, 160);
+    assert_eq!(count_active(&svc, org.id).await, limit);
 }
 
 async fn concurrent_imports_in_many_organizations_share_one_human(store: DbStore) {

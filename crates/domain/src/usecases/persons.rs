@@ -93,8 +93,14 @@ impl<S: Store> Services<S> {
     /// `POST /persons`: create, merge or reactivate by email (spec state table; D12, D15).
     /// Errors: 409 `person_limit_reached` (details `used`, `limit`, `plan`), `person_deactivated`,
     /// `person_self_revoked`; 404 when the organization does not exist.
-    /// Race-safe: the organization row is locked for the transaction, so concurrent imports of one
-    /// organization are serialized and the person limit holds.
+    /// Race-safe (T65): the organization row is locked in *shared* mode, so concurrent imports of one
+    /// organization run side by side while it is far from its person limit: with `writers` the
+    /// most transactions the database can have in flight ([`Tx::concurrent_writers`]), an import
+    /// that sees `active + writers <= limit` cannot overshoot whatever the others do. Nearer the
+    /// limit the transaction ends without writing and runs again with the row locked exclusively,
+    /// which waits for every shared holder and counts exactly.
+    ///
+    /// [`Tx::concurrent_writers`]: crate::ports::Tx::concurrent_writers
     pub async fn import_person(&self, org_id: OrgId, input: ImportPerson) -> Result<ImportOutcome, UseCaseError> {
         let now = self.clock.now();
         let person_id = PersonId(self.ids.new_uuid());
@@ -106,107 +112,123 @@ impl<S: Store> Services<S> {
         let email_id = EmailId(self.ids.new_uuid());
         let token_hash = self.secrets.hash_token(&self.secrets.invitation_token(inv_id));
         let url = self.invitation_url(inv_id);
-        let nested = input.invitation;
-        let (outcome, inv) = self
-            .store
-            .write(move |tx| {
-                Box::pin(async move {
-                    let org = tx.lock_org(org_id).await?.ok_or_else(|| ClientError::not_found("Organization"))?;
-                    let existing = tx.person_by_email(org_id, &input.email).await?;
-                    let transition = person::import_transition(existing.as_ref())?;
-                    if transition != ImportTransition::MergeExisting {
-                        let used = tx.count_active_persons(org_id).await?;
-                        let limit = plans.get(&org.plan).map(|p| p.person_limit).unwrap_or(0);
-                        if used >= limit {
-                            return Err(ClientError::new(
-                                Code::PersonLimitReached,
-                                format!("The plan's person limit of {limit} is reached; archive persons or upgrade"),
-                            )
-                            .with_details(serde_json::json!({"used": used, "limit": limit, "plan": org.plan}))
-                            .into());
-                        }
-                    }
-                    let tags = resolve(tx, org_id, &tag_names, now).await?;
-                    let fields = ImportFields {
-                        first_name: input.first_name.clone(),
-                        last_name: input.last_name.clone(),
-                        external_id: input.external_id.clone(),
-                        tags,
-                    };
-                    let outcome = match (transition, existing) {
-                        (ImportTransition::MergeExisting, Some(mut p)) => {
-                            if person::merge_import(&mut p, &fields) {
-                                p.updated_at = now;
-                                tx.update_person(&p).await?;
+        let mut exclusive = false;
+        let (outcome, inv) = loop {
+            let (input, tag_names, plans) = (input.clone(), tag_names.clone(), plans.clone());
+            let (token_hash, url, nested) = (token_hash.clone(), url.clone(), input.invitation);
+            let attempt = self
+                .store
+                .write(move |tx| {
+                    Box::pin(async move {
+                        let org =
+                            if exclusive { tx.lock_org(org_id).await? } else { tx.lock_org_shared(org_id).await? };
+                        let org = org.ok_or_else(|| ClientError::not_found("Organization"))?;
+                        let existing = tx.person_by_email(org_id, &input.email).await?;
+                        let transition = person::import_transition(existing.as_ref())?;
+                        if transition != ImportTransition::MergeExisting {
+                            let used = tx.count_active_persons(org_id).await?;
+                            let limit = plans.get(&org.plan).map(|p| p.person_limit).unwrap_or(0);
+                            if !exclusive && used.saturating_add(tx.concurrent_writers().await?) > limit {
+                                // Near the limit: nothing is written yet; again, exclusively (T65).
+                                return Ok(None);
                             }
-                            ImportOutcome { person: p, created: false, invitation: None }
+                            if used >= limit {
+                                return Err(ClientError::new(
+                                    Code::PersonLimitReached,
+                                    format!(
+                                        "The plan's person limit of {limit} is reached; archive persons or upgrade"
+                                    ),
+                                )
+                                .with_details(serde_json::json!({"used": used, "limit": limit, "plan": org.plan}))
+                                .into());
+                            }
                         }
-                        (ImportTransition::Reactivate, Some(mut p)) => {
-                            person::reactivate(&mut p, &fields, now);
-                            tx.update_person(&p).await?;
-                            tx.append_event(&event(event_id, &p, EventType::PersonCreated, now)).await?;
-                            ImportOutcome { person: p, created: true, invitation: None }
-                        }
-                        _ => {
-                            let human = tx.ensure_human(human_id, &input.email, now).await?;
-                            let mut tags = fields.tags;
-                            sort_tags(&mut tags);
-                            let p = Person {
-                                id: person_id,
-                                org_id,
-                                human_id: human,
-                                labels: person::initial_labels(input.labels, &org, &input.email),
-                                email: input.email,
-                                first_name: fields.first_name,
-                                last_name: fields.last_name,
-                                external_id: fields.external_id,
-                                status: PersonStatus::Active,
-                                archive_reason: None,
-                                tags,
-                                joined_via: JoinedVia::Api,
-                                shared_existing_profile: false,
-                                assessment: AssessmentSummary::NONE,
-                                member_since: now,
-                                updated_at: now,
-                                archived_at: None,
-                            };
-                            tx.insert_person(&p).await?;
-                            tx.append_event(&event(event_id, &p, EventType::PersonCreated, now)).await?;
-                            ImportOutcome { person: p, created: true, invitation: None }
-                        }
-                    };
-                    let inv = match nested {
-                        None => None,
-                        Some(n) => {
-                            let p = &outcome.person;
-                            let plan = plans.get(&org.plan).cloned();
-                            let ctx = CreateCtx {
-                                org: &org,
-                                plan: plan.as_ref(),
-                                id: inv_id,
-                                email_id,
-                                token_hash,
-                                url,
-                                now,
-                            };
-                            let ni = NewInvitation {
-                                email: p.email.clone(),
-                                first_name: p.first_name.clone(),
-                                last_name: p.last_name.clone(),
-                                external_id: p.external_id.clone(),
-                                labels: None,
-                                tags: None,
-                                message: None,
-                                send_email: n.send_email,
-                                expires_in_days: n.expires_in_days,
-                            };
-                            Some(create_in_tx(tx, ctx, ni, None).await?)
-                        }
-                    };
-                    Ok::<_, UseCaseError>((outcome, inv))
+                        let tags = resolve(tx, org_id, &tag_names, now).await?;
+                        let fields = ImportFields {
+                            first_name: input.first_name.clone(),
+                            last_name: input.last_name.clone(),
+                            external_id: input.external_id.clone(),
+                            tags,
+                        };
+                        let outcome = match (transition, existing) {
+                            (ImportTransition::MergeExisting, Some(mut p)) => {
+                                if person::merge_import(&mut p, &fields) {
+                                    p.updated_at = now;
+                                    tx.update_person(&p).await?;
+                                }
+                                ImportOutcome { person: p, created: false, invitation: None }
+                            }
+                            (ImportTransition::Reactivate, Some(mut p)) => {
+                                person::reactivate(&mut p, &fields, now);
+                                tx.update_person(&p).await?;
+                                tx.append_event(&event(event_id, &p, EventType::PersonCreated, now)).await?;
+                                ImportOutcome { person: p, created: true, invitation: None }
+                            }
+                            _ => {
+                                let human = tx.ensure_human(human_id, &input.email, now).await?;
+                                let mut tags = fields.tags;
+                                sort_tags(&mut tags);
+                                let p = Person {
+                                    id: person_id,
+                                    org_id,
+                                    human_id: human,
+                                    labels: person::initial_labels(input.labels, &org, &input.email),
+                                    email: input.email,
+                                    first_name: fields.first_name,
+                                    last_name: fields.last_name,
+                                    external_id: fields.external_id,
+                                    status: PersonStatus::Active,
+                                    archive_reason: None,
+                                    tags,
+                                    joined_via: JoinedVia::Api,
+                                    shared_existing_profile: false,
+                                    assessment: AssessmentSummary::NONE,
+                                    member_since: now,
+                                    updated_at: now,
+                                    archived_at: None,
+                                };
+                                tx.insert_person(&p).await?;
+                                tx.append_event(&event(event_id, &p, EventType::PersonCreated, now)).await?;
+                                ImportOutcome { person: p, created: true, invitation: None }
+                            }
+                        };
+                        let inv = match nested {
+                            None => None,
+                            Some(n) => {
+                                let p = &outcome.person;
+                                let plan = plans.get(&org.plan).cloned();
+                                let ctx = CreateCtx {
+                                    org: &org,
+                                    plan: plan.as_ref(),
+                                    id: inv_id,
+                                    email_id,
+                                    token_hash,
+                                    url,
+                                    now,
+                                };
+                                let ni = NewInvitation {
+                                    email: p.email.clone(),
+                                    first_name: p.first_name.clone(),
+                                    last_name: p.last_name.clone(),
+                                    external_id: p.external_id.clone(),
+                                    labels: None,
+                                    tags: None,
+                                    message: None,
+                                    send_email: n.send_email,
+                                    expires_in_days: n.expires_in_days,
+                                };
+                                Some(create_in_tx(tx, ctx, ni, None).await?)
+                            }
+                        };
+                        Ok::<_, UseCaseError>(Some((outcome, inv)))
+                    })
                 })
-            })
-            .await?;
+                .await?;
+            match attempt {
+                Some(done) => break done,
+                None => exclusive = true,
+            }
+        };
         let mut outcome = outcome;
         if let Some((inv, created)) = inv {
             if created && inv.send_email {
