@@ -127,7 +127,7 @@ impl Service {
             .env("TALENT_RATE_LIMIT_MODE", "off")
             .env("TALENT_WEBHOOKS_ALLOW_INSECURE", "1")
             .env("TALENT_PLANS", plans)
-            .env("TALENT_DB_POOL_SIZE", "16")
+            .env("TALENT_DB_POOL_SIZE", std::env::var("BENCH_DB_POOL_SIZE").unwrap_or_else(|_| "16".into()))
             .env(
                 "TALENT_LOG",
                 match &log {
@@ -400,6 +400,43 @@ fn run(bin: &str, backend: &str, db: &TestDb) {
     println!("idle RSS after the runs: {} MiB", svc.rss_kib() / 1024);
 }
 
+/// `POST /api/v1/persons` of `n` new emails by 32 clients, with no webhook endpoint: imports/s and
+/// the answer's p50/p99.
+fn plain_import(svc: &Service, key: &str, n: usize) {
+    let next = Arc::new(AtomicU64::new(0));
+    let times: Arc<Mutex<Vec<Duration>>> = Arc::default();
+    let start = Instant::now();
+    let threads: Vec<_> = (0..CLIENTS)
+        .map(|_| {
+            let (base, key, next, times) = (svc.base.clone(), key.to_string(), next.clone(), times.clone());
+            std::thread::spawn(move || {
+                let a = agent();
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst) as usize;
+                    if i >= n {
+                        return;
+                    }
+                    let sent = Instant::now();
+                    let done = import(&a, &base, &key, &format!("plain{i}@bench.example"));
+                    times.lock().unwrap().push(done - sent);
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+    let secs = start.elapsed().as_secs_f64();
+    let mut t = times.lock().unwrap().clone();
+    t.sort();
+    println!(
+        "POST /api/v1/persons, no endpoint, {CLIENTS} clients: {:.0} imports/s (answer p50 {} p99 {})",
+        n as f64 / secs,
+        ms(pct(&t, 0.50)),
+        ms(pct(&t, 0.99))
+    );
+}
+
 /// Scenario 4 on `db`: `/me` and `/healthz` beside the reference.
 fn run_requests(bin: &str, backend: &str, db: &TestDb) {
     println!("\n== {backend}: requests ==");
@@ -425,6 +462,8 @@ fn run_requests(bin: &str, backend: &str, db: &TestDb) {
     requests::compare("GET /healthz", &t, &r, 0.8);
     let lines = std::fs::read_to_string(&log_path).map(|t| t.lines().count()).unwrap_or(0);
     println!("RSS after /me: {peak} MiB; access-log lines written: {lines}");
+    plain_import(&svc, &key, 3_000);
+    println!("RSS after the import: {} MiB", svc.rss_kib() / 1024);
     let _ = std::fs::remove_file(&log_path);
 }
 
