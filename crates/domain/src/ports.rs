@@ -574,6 +574,17 @@ pub trait Tx: Send {
     fn insert_delivery<'a>(&'a mut self, d: &'a crate::webhook::Delivery) -> BoxFuture<'a, StoreResult<()>>;
     /// Overwrites a delivery's state and releases its claim.
     fn update_delivery<'a>(&'a mut self, d: &'a crate::webhook::Delivery) -> BoxFuture<'a, StoreResult<()>>;
+    /// [`Tx::update_delivery`] for many deliveries: their state (status, attempts, next and last
+    /// attempt, last response status and error), claims released. An adapter may do it in one
+    /// statement (the engine's outcome batches, T60). Default: one `update_delivery` each.
+    fn update_deliveries<'a>(&'a mut self, ds: &'a [crate::webhook::Delivery]) -> BoxFuture<'a, StoreResult<()>> {
+        Box::pin(async move {
+            for d in ds {
+                self.update_delivery(d).await?;
+            }
+            Ok(())
+        })
+    }
     /// Records attempts of deliveries (one statement for the batch where the backend allows),
     /// numbering each after the attempts its delivery already has.
     ///

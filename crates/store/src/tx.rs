@@ -1273,6 +1273,10 @@ macro_rules! impl_tx {
                 })
             }
 
+            fn update_deliveries<'a>(&'a mut self, ds: &'a [Delivery]) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move { self.update_deliveries_impl(ds).await })
+            }
+
             fn insert_attempts<'a>(&'a mut self, attempts: &'a [AttemptRecord]) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
                     if attempts.is_empty() {
@@ -1755,6 +1759,52 @@ impl DbTx<'_, diesel_async::AsyncPgConnection> {
         Ok(out)
     }
 
+    /// One `UPDATE … FROM unnest(…)` for the whole batch (one round trip, T60). Values travel as
+    /// text arrays (RFC 3339 times, hyphenated ids) and are cast in SQL.
+    async fn update_deliveries_impl(&mut self, ds: &[Delivery]) -> StoreResult<()> {
+        if ds.is_empty() {
+            return Ok(());
+        }
+        let t = |v: Option<OffsetDateTime>| -> StoreResult<Option<String>> {
+            v.map(|x| {
+                x.format(&time::format_description::well_known::Rfc3339)
+                    .map_err(|e| StoreError::Internal(e.to_string()))
+            })
+            .transpose()
+        };
+        let mut ids = Vec::with_capacity(ds.len());
+        let (mut status, mut attempts, mut next, mut last, mut code, mut err) =
+            (vec![], vec![], vec![], vec![], vec![], vec![]);
+        for d in ds {
+            ids.push(d.id.0.to_string());
+            status.push(d.status.as_str().to_string());
+            attempts.push(i64::from(d.attempts));
+            next.push(t(d.next_attempt_at)?);
+            last.push(t(d.last_attempt_at)?);
+            code.push(d.last_response_status.map(i32::from));
+            err.push(d.last_error.clone());
+        }
+        use diesel::sql_types::{Array, BigInt, Integer, Nullable, Text};
+        diesel::sql_query(
+            "UPDATE deliveries d SET status = v.status, attempts = v.attempts, \
+             next_attempt_at = v.next_at::timestamptz, last_attempt_at = v.last_at::timestamptz, \
+             last_response_status = v.code, last_error = v.err, claimed_until = NULL \
+             FROM unnest($1::text[], $2::text[], $3::int8[], $4::text[], $5::text[], $6::int4[], $7::text[]) \
+             AS v(id, status, attempts, next_at, last_at, code, err) WHERE d.id = v.id::uuid",
+        )
+        .bind::<Array<Text>, _>(ids)
+        .bind::<Array<Text>, _>(status)
+        .bind::<Array<BigInt>, _>(attempts)
+        .bind::<Array<Nullable<Text>>, _>(next)
+        .bind::<Array<Nullable<Text>>, _>(last)
+        .bind::<Array<Nullable<Integer>>, _>(code)
+        .bind::<Array<Nullable<Text>>, _>(err)
+        .execute(self.conn)
+        .await
+        .map_err(db_err)?;
+        Ok(())
+    }
+
     /// One multi-row INSERT per 1,000 rows (one round trip for a batch of outcomes).
     async fn insert_attempt_rows(&mut self, rows: Vec<AttemptRow>) -> StoreResult<()> {
         for chunk in rows.chunks(1000) {
@@ -1831,6 +1881,18 @@ impl DbTx<'_, crate::SqliteConn> {
 
     /// Writers are serialized by `BEGIN IMMEDIATE`: nothing to lock.
     async fn lock_deliveries(&mut self, _ids: &[DbUuid]) -> StoreResult<()> {
+        Ok(())
+    }
+
+    /// One UPDATE per delivery: in-process statements cost no round trip.
+    async fn update_deliveries_impl(&mut self, ds: &[Delivery]) -> StoreResult<()> {
+        for d in ds {
+            diesel::update(deliveries::table.find(DbUuid(d.id.0)))
+                .set(DeliveryRow::from(d))
+                .execute(self.conn)
+                .await
+                .map_err(db_err)?;
+        }
         Ok(())
     }
 

@@ -398,9 +398,7 @@ impl<S: Store> Services<S> {
                         log.push(AttemptRecord { delivery: f.delivery, at: f.at, outcome: f.outcome });
                     }
                     tx.insert_attempts(&log).await?;
-                    for d in &current {
-                        tx.update_delivery(d).await?;
-                    }
+                    tx.update_deliveries(&current).await?;
                     for e in endpoints.iter_mut() {
                         if before.iter().any(|b| b == e) {
                             continue;
