@@ -1476,8 +1476,35 @@ macro_rules! impl_tx {
                 })
             }
 
+            /// The claimable endpoints (one index probe each), then per endpoint its oldest due
+            /// rows within what [`Allowance`] leaves (T60).
             fn claim_deliveries<'a>(&'a mut self, c: &'a ClaimRequest) -> BoxFuture<'a, StoreResult<Vec<Delivery>>> {
-                Box::pin(async move { self.claim_impl(c).await?.into_iter().map(Delivery::try_from).collect() })
+                Box::pin(async move {
+                    let endpoints: Vec<ClaimableEndpoint> = diesel::sql_query(Self::CLAIMABLE)
+                        .bind::<crate::types::sql::Ts, _>(DbTime(c.now))
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    let mut out = Vec::new();
+                    let mut allowance = Allowance::new(c);
+                    for e in &endpoints {
+                        let k = allowance.of(e);
+                        if k == 0 {
+                            continue;
+                        }
+                        let rows: Vec<DeliveryRow> = diesel::sql_query(Self::CLAIM_ROWS)
+                            .bind::<crate::types::sql::Ts, _>(DbTime(c.lease_until))
+                            .bind::<crate::types::sql::Ts, _>(DbTime(c.now))
+                            .bind::<crate::types::sql::Uuid, _>(DbUuid(e.id.0))
+                            .bind::<diesel::sql_types::BigInt, _>(i64::from(k))
+                            .load(self.conn)
+                            .await
+                            .map_err(db_err)?;
+                        allowance.took(e, rows.len());
+                        out.extend(rows);
+                    }
+                    out.into_iter().map(Delivery::try_from).collect()
+                })
             }
 
             fn setting_get_or_insert<'a>(
@@ -1724,40 +1751,15 @@ impl<'a> Allowance<'a> {
 }
 
 impl DbTx<'_, diesel_async::AsyncPgConnection> {
-    /// Claims due deliveries within the caps (T60): the claimable endpoints (one probe each), then
-    /// per endpoint its oldest due rows, locked with `FOR UPDATE SKIP LOCKED` in a materialized CTE
-    /// (evaluated once; storage-notes pitfall 4), so concurrent instances never claim the same row.
-    async fn claim_impl(&mut self, c: &ClaimRequest) -> StoreResult<Vec<DeliveryRow>> {
-        let endpoints: Vec<ClaimableEndpoint> = diesel::sql_query(claimable_endpoints!("$"))
-            .bind::<crate::types::sql::Ts, _>(DbTime(c.now))
-            .load(self.conn)
-            .await
-            .map_err(db_err)?;
-        let mut out = Vec::new();
-        let mut allowance = Allowance::new(c);
-        for e in &endpoints {
-            let k = allowance.of(e);
-            if k == 0 {
-                continue;
-            }
-            let rows: Vec<DeliveryRow> = diesel::sql_query(
-                "WITH pick AS MATERIALIZED (SELECT id FROM deliveries WHERE endpoint_id = $3 AND status = 'pending' \
+    /// Per endpoint its oldest due rows, locked with `FOR UPDATE SKIP LOCKED` in a materialized
+    /// CTE (evaluated once; storage-notes pitfall 4), so concurrent instances never claim the same
+    /// row (T60). Params: 1 lease end, 2 now, 3 endpoint, 4 how many.
+    const CLAIM_ROWS: &'static str = "WITH pick AS MATERIALIZED (SELECT id FROM deliveries WHERE endpoint_id = $3 AND status = 'pending' \
                  AND next_attempt_at <= $2 AND (claimed_until IS NULL OR claimed_until <= $2) \
                  ORDER BY next_attempt_at, id LIMIT $4 FOR UPDATE SKIP LOCKED) \
-                 UPDATE deliveries SET claimed_until = $1 FROM pick WHERE deliveries.id = pick.id RETURNING deliveries.*",
-            )
-            .bind::<crate::types::sql::Ts, _>(DbTime(c.lease_until))
-            .bind::<crate::types::sql::Ts, _>(DbTime(c.now))
-            .bind::<crate::types::sql::Uuid, _>(DbUuid(e.id.0))
-            .bind::<diesel::sql_types::BigInt, _>(i64::from(k))
-            .load(self.conn)
-            .await
-            .map_err(db_err)?;
-            allowance.took(e, rows.len());
-            out.extend(rows);
-        }
-        Ok(out)
-    }
+                 UPDATE deliveries SET claimed_until = $1 FROM pick WHERE deliveries.id = pick.id RETURNING deliveries.*";
+    /// [`claimable_endpoints`] in this dialect.
+    const CLAIMABLE: &'static str = claimable_endpoints!("$");
 
     /// One `UPDATE … FROM unnest(…)` for the whole batch (one round trip, T60). Values travel as
     /// text arrays (RFC 3339 times, hyphenated ids) and are cast in SQL.
@@ -1846,38 +1848,14 @@ impl DbTx<'_, diesel_async::AsyncPgConnection> {
 }
 
 impl DbTx<'_, crate::SqliteConn> {
-    /// Writers are serialized (`BEGIN IMMEDIATE`): the claimable endpoints (one probe each), then
-    /// per endpoint one `UPDATE ... RETURNING` of its oldest due rows (T60).
-    async fn claim_impl(&mut self, c: &ClaimRequest) -> StoreResult<Vec<DeliveryRow>> {
-        let endpoints: Vec<ClaimableEndpoint> = diesel::sql_query(claimable_endpoints!("?"))
-            .bind::<crate::types::sql::Ts, _>(DbTime(c.now))
-            .load(self.conn)
-            .await
-            .map_err(db_err)?;
-        let mut out = Vec::new();
-        let mut allowance = Allowance::new(c);
-        for e in &endpoints {
-            let k = allowance.of(e);
-            if k == 0 {
-                continue;
-            }
-            let rows: Vec<DeliveryRow> = diesel::sql_query(
-                "UPDATE deliveries SET claimed_until = ?1 WHERE id IN (SELECT id FROM deliveries WHERE endpoint_id = ?3 \
+    /// Per endpoint one `UPDATE ... RETURNING` of its oldest due rows; writers are serialized
+    /// (`BEGIN IMMEDIATE`), so nothing else can claim them (T60). Params as on PostgreSQL.
+    const CLAIM_ROWS: &'static str =
+        "UPDATE deliveries SET claimed_until = ?1 WHERE id IN (SELECT id FROM deliveries WHERE endpoint_id = ?3 \
                  AND status = 'pending' AND next_attempt_at <= ?2 AND (claimed_until IS NULL OR claimed_until <= ?2) \
-                 ORDER BY next_attempt_at, id LIMIT ?4) RETURNING *",
-            )
-            .bind::<crate::types::sql::Ts, _>(DbTime(c.lease_until))
-            .bind::<crate::types::sql::Ts, _>(DbTime(c.now))
-            .bind::<crate::types::sql::Uuid, _>(DbUuid(e.id.0))
-            .bind::<diesel::sql_types::BigInt, _>(i64::from(k))
-            .load(self.conn)
-            .await
-            .map_err(db_err)?;
-            allowance.took(e, rows.len());
-            out.extend(rows);
-        }
-        Ok(out)
-    }
+                 ORDER BY next_attempt_at, id LIMIT ?4) RETURNING *";
+    /// [`claimable_endpoints`] in this dialect.
+    const CLAIMABLE: &'static str = claimable_endpoints!("?");
 
     /// Writers are serialized by `BEGIN IMMEDIATE`: nothing to lock.
     async fn lock_deliveries(&mut self, _ids: &[DbUuid]) -> StoreResult<()> {
