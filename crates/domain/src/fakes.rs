@@ -71,6 +71,9 @@ pub struct FakeState {
 pub struct FakeStore {
     /// Committed state.
     pub state: Arc<Mutex<FakeState>>,
+    /// Runs when a write transaction begins, before its closure: stands for the wait for a
+    /// connection or a lock (tests move a clock in it).
+    pub on_begin: Option<Arc<dyn Fn() + Send + Sync>>,
 }
 
 impl FakeStore {
@@ -737,6 +740,9 @@ impl Store for FakeStore {
         E: From<StoreError> + Send + 'static,
     {
         Box::pin(async move {
+            if let Some(hook) = &self.on_begin {
+                hook();
+            }
             let snapshot = self.snapshot();
             let mut tx = FakeTx { s: snapshot };
             let r = f(&mut tx).await?;

@@ -1346,3 +1346,20 @@ fn the_usage_of_an_unknown_organization_is_not_found() {
     let w = world();
     assert_eq!(code(block_on(w.svc.organization(OrgId(uuid::Uuid::from_u128(3))))), Code::NotFound);
 }
+
+#[test]
+fn an_imported_persons_timestamps_are_read_once_the_transaction_begins_not_before_it_waits_t66() {
+    let mut w = world();
+    let mut store = w.store.clone();
+    let clock = w.clock.clone();
+    // Every write waits 5 s for its connection before it begins.
+    store.on_begin = Some(Arc::new(move || clock.advance(Duration::seconds(5))));
+    w.svc.store = Arc::new(store);
+    let asked = w.clock.now();
+    let p = imported(&w, import("late@example.com"));
+    assert!(p.member_since >= asked + Duration::seconds(5), "{} vs {asked}", p.member_since);
+    assert_eq!(p.updated_at, p.member_since);
+    let events = w.store.snapshot().events;
+    let created = events.iter().find(|e| e.data["id"] == json!(p.id.0.to_string())).unwrap();
+    assert_eq!(created.created_at, p.member_since, "the event's createdAt is the person's");
+}

@@ -9,6 +9,7 @@
 //! cancel one half-way and leave a connection with an open transaction.
 
 pub mod auth_cache;
+mod pool;
 pub mod rows;
 pub mod schema;
 pub mod testing;
@@ -16,11 +17,11 @@ pub mod tx;
 pub mod types;
 
 use diesel::sqlite::SqliteConnection;
-use diesel_async::pooled_connection::deadpool::Pool;
 use diesel_async::pooled_connection::{AsyncDieselConnectionManager, ManagerConfig};
 use diesel_async::sync_connection_wrapper::SyncConnectionWrapper;
 use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
+use pool::{Pool, Recent};
 use std::sync::Arc;
 use std::time::Duration;
 use talent_domain::errors::StoreError;
@@ -70,6 +71,8 @@ pub struct DbStore {
     priority: bool,
     /// API key contexts for authentication (T63), shared by every pool of this store.
     auth: Arc<auth_cache::AuthCache>,
+    /// PostgreSQL's `max_connections` once read ([`DbTx::max_writers`]).
+    max_writers: Arc<std::sync::atomic::AtomicU32>,
 }
 
 /// SQLite admits one writer at a time, and its busy handler is not fair: a waiting connection
@@ -141,7 +144,7 @@ impl DbStore {
     pub fn connect(url: &str, max_size: usize) -> StoreResult<Self> {
         let pools = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             let mgr = AsyncDieselConnectionManager::<AsyncPgConnection>::new(url);
-            Pools::Pg(Pool::builder(mgr).max_size(max_size).build().map_err(internal)?)
+            Pools::Pg(Pool::builder(Recent(mgr)).max_size(max_size).build().map_err(internal)?)
         } else if let Some(path) = sqlite_path(url) {
             let manager = || {
                 let mut cfg = ManagerConfig::<SqliteConn>::default();
@@ -155,7 +158,7 @@ impl DbStore {
                         Ok(c)
                     })
                 });
-                AsyncDieselConnectionManager::<SqliteConn>::new_with_config(path, cfg)
+                Recent(AsyncDieselConnectionManager::<SqliteConn>::new_with_config(path, cfg))
             };
             Pools::Sqlite {
                 read: Pool::builder(manager()).max_size(max_size).build().map_err(internal)?,
@@ -173,6 +176,7 @@ impl DbStore {
             gate: Arc::new(WriteGate::default()),
             priority: false,
             auth: Arc::default(),
+            max_writers: Arc::default(),
         })
     }
 
@@ -317,14 +321,14 @@ impl Store for DbStore {
         E: From<StoreError> + Send + 'static,
     {
         let (pools, wake, gate, priority) = (self.pools.clone(), self.wake.clone(), self.gate.clone(), self.priority);
-        let auth = self.auth.clone();
+        let (auth, max_writers) = (self.auth.clone(), self.max_writers.clone());
         let task = tokio::spawn(async move {
             let (r, flags) = match pools {
                 Pools::Pg(pool) => {
                     let mut pooled = pool.get().await.map_err(|e| E::from(internal(e)))?;
                     let conn: &mut AsyncPgConnection = &mut pooled;
                     conn.transaction(async move |c| {
-                        let mut tx = DbTx::new(c, true);
+                        let mut tx = DbTx::with_writers(c, true, max_writers);
                         let r = f(&mut tx).await.map_err(TxError::App)?;
                         let flags = (tx.wake, tx.auth_changed);
                         // Delivered to every listener when (and only if) this transaction commits.

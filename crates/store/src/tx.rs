@@ -8,6 +8,8 @@ use crate::types::{DbTime, DbUuid};
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use diesel_async::RunQueryDsl;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
 use talent_domain::errors::StoreError;
 use talent_domain::ids::*;
 use talent_domain::invitation::{Invitation, InvitationStatus};
@@ -38,21 +40,28 @@ pub struct DbTx<'c, C> {
     /// Set by writes that change what authentication reads (an organization, a key's revocation):
     /// the authentication caches are emptied after commit (T63).
     pub auth_changed: bool,
+    /// PostgreSQL's `max_connections` once read (0: not yet), shared by the store's transactions:
+    /// it changes only with a server restart, so it is read once, not per import (T65, T66).
+    pub max_writers: Arc<AtomicU32>,
 }
 
 impl<'c, C> DbTx<'c, C> {
     /// A transaction handle on `conn`; `write` as [`DbTx::write`].
     pub fn new(conn: &'c mut C, write: bool) -> Self {
-        DbTx { conn, write, wake: false, auth_changed: false }
+        DbTx { conn, write, wake: false, auth_changed: false, max_writers: Arc::default() }
+    }
+
+    /// As [`DbTx::new`], sharing `max_writers` ([`DbTx::max_writers`]) with the store.
+    pub fn with_writers(conn: &'c mut C, write: bool, max_writers: Arc<AtomicU32>) -> Self {
+        DbTx { max_writers, ..DbTx::new(conn, write) }
     }
 }
 
 /// A person lookup whose row a use case may update next.
-enum PersonKey<'a> {
+enum PersonKey {
     Human(HumanId),
     Id(OrgId, PersonId),
     AnyOrg(PersonId),
-    Email(OrgId, &'a Email),
 }
 
 /// Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`.
@@ -266,7 +275,7 @@ macro_rules! impl_tx {
                 now: OffsetDateTime,
             ) -> BoxFuture<'a, StoreResult<HumanId>> {
                 Box::pin(async move {
-                    diesel::insert_into(humans::table)
+                    let inserted = diesel::insert_into(humans::table)
                         .values((
                             humans::id.eq(DbUuid(new_id.0)),
                             humans::email.eq(email.as_str()),
@@ -274,9 +283,15 @@ macro_rules! impl_tx {
                         ))
                         .on_conflict(humans::email)
                         .do_nothing()
-                        .execute(self.conn)
+                        .returning(humans::id)
+                        .get_result::<DbUuid>(self.conn)
                         .await
+                        .optional()
                         .map_err(db_err)?;
+                    // A new human: one statement; an existing one: its id read next.
+                    if let Some(id) = inserted {
+                        return Ok(HumanId(id.0));
+                    }
                     let id: DbUuid = humans::table
                         .filter(humans::email.eq(email.as_str()))
                         .select(humans::id)
@@ -305,19 +320,7 @@ macro_rules! impl_tx {
                 org: OrgId,
                 email: &'a Email,
             ) -> BoxFuture<'a, StoreResult<Option<Person>>> {
-                Box::pin(async move {
-                    self.lock_person_row(PersonKey::Email(org, email)).await?;
-                    persons::table
-                        .filter(persons::org_id.eq(DbUuid(org.0)))
-                        .filter(persons::email.eq(email.as_str()))
-                        .select(PersonRow::as_select())
-                        .first(self.conn)
-                        .await
-                        .optional()
-                        .map_err(db_err)?
-                        .map(Person::try_from)
-                        .transpose()
-                })
+                Box::pin(async move { self.person_by_email_impl(org, email).await?.map(Person::try_from).transpose() })
             }
 
             fn person_by_id(&mut self, org: OrgId, id: PersonId) -> BoxFuture<'_, StoreResult<Option<Person>>> {
@@ -1578,6 +1581,10 @@ impl DbTx<'_, diesel_async::AsyncPgConnection> {
 
     /// `max_connections`: no more transactions than connections can be in flight (T65).
     async fn writers_impl(&mut self) -> StoreResult<u32> {
+        let known = AtomicU32::load(&self.max_writers, Ordering::Relaxed);
+        if known > 0 {
+            return Ok(known);
+        }
         #[derive(diesel::QueryableByName)]
         struct Writers {
             #[diesel(sql_type = diesel::sql_types::Integer)]
@@ -1587,7 +1594,9 @@ impl DbTx<'_, diesel_async::AsyncPgConnection> {
             .get_result(self.conn)
             .await
             .map_err(db_err)?;
-        Ok(u32::try_from(w.n).unwrap_or(u32::MAX).max(1))
+        let n = u32::try_from(w.n).unwrap_or(u32::MAX).max(1);
+        self.max_writers.store(n, Ordering::Relaxed);
+        Ok(n)
     }
 }
 
@@ -1595,7 +1604,7 @@ impl DbTx<'_, diesel_async::AsyncPgConnection> {
     /// In a write transaction, `SELECT ... FOR UPDATE` of the person row a use case reads to
     /// update: without it, a concurrent patch and archive of one person both commit and the last
     /// writer silently undoes the other (an archived person back to active, D13 bypassed).
-    async fn lock_person_row(&mut self, key: PersonKey<'_>) -> StoreResult<()> {
+    async fn lock_person_row(&mut self, key: PersonKey) -> StoreResult<()> {
         if !self.write {
             return Ok(());
         }
@@ -1634,25 +1643,32 @@ impl DbTx<'_, diesel_async::AsyncPgConnection> {
                     .load::<DbUuid>(self.conn)
                     .await
             }
-            PersonKey::Email(org, email) => {
-                // The email's slot too, for when no row exists yet: two imports of one new email
-                // under the shared organization lock (T65) would both insert. The second waits
-                // here until the first commits, then finds its row. Released at commit.
-                diesel::sql_query("SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))")
-                    .bind::<diesel::sql_types::Text, _>(org.0.to_string())
-                    .bind::<diesel::sql_types::Text, _>(email.as_str())
-                    .execute(self.conn)
-                    .await
-                    .map_err(db_err)?;
-                q.filter(persons::org_id.eq(DbUuid(org.0)))
-                    .filter(persons::email.eq(email.as_str()))
-                    .for_update()
-                    .load::<DbUuid>(self.conn)
-                    .await
-            }
         }
         .map_err(db_err)?;
         Ok(())
+    }
+
+    /// A person by email; in a write transaction the email's advisory lock, then the row
+    /// `FOR UPDATE` in the same statement that reads it (two round trips, T66). The email's
+    /// advisory lock is for when no row exists yet: two imports of one new email under the
+    /// shared organization lock (T65) would both insert. The second waits there until the first
+    /// commits, then its read (a new statement, so a new snapshot) finds the row. Released at
+    /// commit.
+    async fn person_by_email_impl(&mut self, org: OrgId, email: &Email) -> StoreResult<Option<PersonRow>> {
+        let q = persons::table
+            .filter(persons::org_id.eq(DbUuid(org.0)))
+            .filter(persons::email.eq(email.as_str()))
+            .select(PersonRow::as_select());
+        if !self.write {
+            return q.first(self.conn).await.optional().map_err(db_err);
+        }
+        diesel::sql_query("SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))")
+            .bind::<diesel::sql_types::Text, _>(org.0.to_string())
+            .bind::<diesel::sql_types::Text, _>(email.as_str())
+            .execute(self.conn)
+            .await
+            .map_err(db_err)?;
+        q.for_update().first(self.conn).await.optional().map_err(db_err)
     }
 
     /// In a write transaction, `SELECT ... FOR UPDATE` of an invitation a use case may change.
@@ -1891,7 +1907,7 @@ impl DbTx<'_, crate::SqliteConn> {
 
 impl DbTx<'_, crate::SqliteConn> {
     /// Writers are serialized by `BEGIN IMMEDIATE`: nothing to lock.
-    async fn lock_person_row(&mut self, _key: PersonKey<'_>) -> StoreResult<()> {
+    async fn lock_person_row(&mut self, _key: PersonKey) -> StoreResult<()> {
         Ok(())
     }
 
@@ -1911,6 +1927,18 @@ impl DbTx<'_, crate::SqliteConn> {
         organizations::table
             .find(DbUuid(id.0))
             .select(OrgRow::as_select())
+            .first(self.conn)
+            .await
+            .optional()
+            .map_err(db_err)
+    }
+
+    /// Writers are serialized by `BEGIN IMMEDIATE`: a plain read.
+    async fn person_by_email_impl(&mut self, org: OrgId, email: &Email) -> StoreResult<Option<PersonRow>> {
+        persons::table
+            .filter(persons::org_id.eq(DbUuid(org.0)))
+            .filter(persons::email.eq(email.as_str()))
+            .select(PersonRow::as_select())
             .first(self.conn)
             .await
             .optional()

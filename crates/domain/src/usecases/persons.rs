@@ -102,7 +102,6 @@ impl<S: Store> Services<S> {
     ///
     /// [`Tx::concurrent_writers`]: crate::ports::Tx::concurrent_writers
     pub async fn import_person(&self, org_id: OrgId, input: ImportPerson) -> Result<ImportOutcome, UseCaseError> {
-        let now = self.clock.now();
         let person_id = PersonId(self.ids.new_uuid());
         let human_id = HumanId(self.ids.new_uuid());
         let event_id = EventId(self.ids.new_uuid());
@@ -116,10 +115,14 @@ impl<S: Store> Services<S> {
         let (outcome, inv) = loop {
             let (input, tag_names, plans) = (input.clone(), tag_names.clone(), plans.clone());
             let (token_hash, url, nested) = (token_hash.clone(), url.clone(), input.invitation);
+            let clock = self.clock.clone();
             let attempt = self
                 .store
                 .write(move |tx| {
                     Box::pin(async move {
+                        // Read once the transaction has its connection, not before the wait for
+                        // one: createdAt and updatedAt stay close to the commit (T66).
+                        let now = clock.now();
                         let org =
                             if exclusive { tx.lock_org(org_id).await? } else { tx.lock_org_shared(org_id).await? };
                         let org = org.ok_or_else(|| ClientError::not_found("Organization"))?;
