@@ -27,7 +27,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use talent_store::testing::TestDb;
+use talent_store::DbStore;
 
+mod lists;
 mod requests;
 
 const ADMIN: &str = "adm_bench_0123456789abcdef0123456789";
@@ -190,6 +192,11 @@ fn call(a: &ureq::Agent, method: &str, url: &str, token: &str, body: Option<Valu
 
 /// An organization on the bench plan with a key; returns the key.
 fn tenant(base: &str, name: &str) -> String {
+    tenant_ids(base, name).0
+}
+
+/// As [`tenant`]: the API key and the organization's id.
+fn tenant_ids(base: &str, name: &str) -> (String, String) {
     let a = agent();
     let (s, o) = call(
         &a,
@@ -213,9 +220,9 @@ fn tenant(base: &str, name: &str) -> String {
         "POST",
         &format!("{base}/admin/v1/users/{}/api-keys", u["id"].as_str().unwrap()),
         ADMIN,
-        Some(json!({"scopes": ["persons:write", "webhooks:manage"]})),
+        Some(json!({"scopes": ["persons:write", "webhooks:manage", "results:read", "profiles:read"]})),
     );
-    k["key"].as_str().unwrap().to_string()
+    (k["key"].as_str().unwrap().to_string(), org.to_string())
 }
 
 fn endpoint(base: &str, key: &str, url: &str) -> String {
@@ -400,9 +407,10 @@ fn run(bin: &str, backend: &str, db: &TestDb) {
     println!("idle RSS after the runs: {} MiB", svc.rss_kib() / 1024);
 }
 
-/// `POST /api/v1/persons` of `n` new emails by 32 clients, with no webhook endpoint: imports/s and
-/// the answer's p50/p99.
-fn plain_import(svc: &Service, key: &str, n: usize) {
+/// `POST /api/v1/persons` of `n` new emails by 32 clients (the organization has one subscribed
+/// endpoint, disabled: each import writes its delivery, nothing is sent): imports/s and the
+/// answer's p50/p99. Returns imports/s.
+fn plain_import(svc: &Service, key: &str, n: usize) -> f64 {
     let next = Arc::new(AtomicU64::new(0));
     let times: Arc<Mutex<Vec<Duration>>> = Arc::default();
     let start = Instant::now();
@@ -430,11 +438,40 @@ fn plain_import(svc: &Service, key: &str, n: usize) {
     let mut t = times.lock().unwrap().clone();
     t.sort();
     println!(
-        "POST /api/v1/persons, no endpoint, {CLIENTS} clients: {:.0} imports/s (answer p50 {} p99 {})",
+        "POST /api/v1/persons, one disabled endpoint, {CLIENTS} clients: {:.0} imports/s (answer p50 {} p99 {})",
         n as f64 / secs,
         ms(pct(&t, 0.50)),
         ms(pct(&t, 0.99))
     );
+    n as f64 / secs
+}
+
+/// The reference for imports on PostgreSQL: `pgbench` (16 clients, 2 threads, prepared, 10 s)
+/// running `sql/pgbench-import.sql`, the same rows an import writes, against the same database.
+/// Returns its transactions per second, or `None` (with a line saying why) when pgbench is
+/// missing or fails.
+fn pgbench_import(url: &str, org: &str, endpoint: &str) -> Option<f64> {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/sql/pgbench-import.sql");
+    let out = Command::new("pgbench")
+        .args(["-n", "-c", "16", "-j", "2", "-M", "prepared", "-T", "10", "-f", script])
+        .args(["-D", &format!("org={org}"), "-D", &format!("ep={endpoint}"), url])
+        .output();
+    let out = match out {
+        Ok(o) if o.status.success() => o,
+        Ok(o) => {
+            println!("pgbench failed: {}", String::from_utf8_lossy(&o.stderr).trim());
+            return None;
+        }
+        Err(e) => {
+            println!("pgbench not run ({e}); install postgresql-client");
+            return None;
+        }
+    };
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.lines()
+        .find_map(|l| l.strip_prefix("tps = "))
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
 }
 
 /// Scenario 4 on `db`: `/me` and `/healthz` beside the reference.
@@ -443,7 +480,7 @@ fn run_requests(bin: &str, backend: &str, db: &TestDb) {
     let log_path = std::env::temp_dir().join("talent-bench-access.log");
     let log = std::fs::File::create(&log_path).expect("log file");
     let svc = Service::start_logging(bin, &db.url, Some(log));
-    let key = tenant(&svc.base, "requests");
+    let (key, org) = tenant_ids(&svc.base, "requests");
     let a = agent();
     let (s, me) = call(&a, "GET", &format!("{}/api/v1/me", svc.base), &key, None);
     assert_eq!(s, 200, "{me}");
@@ -462,17 +499,146 @@ fn run_requests(bin: &str, backend: &str, db: &TestDb) {
     requests::compare("GET /healthz", &t, &r, 0.8);
     let lines = std::fs::read_to_string(&log_path).map(|t| t.lines().count()).unwrap_or(0);
     println!("RSS after /me: {peak} MiB; access-log lines written: {lines}");
-    plain_import(&svc, &key, 3_000);
+    let ep = endpoint(&svc.base, &key, "http://127.0.0.1:9/never");
+    enable(&svc.base, &key, &ep, false);
+    let imports = plain_import(&svc, &key, 3_000);
     println!("RSS after the import: {} MiB", svc.rss_kib() / 1024);
+    if db.url.starts_with("postgres") {
+        if let Some(tps) = pgbench_import(&db.url, &org, &ep) {
+            println!(
+                "  reference: pgbench of the same writes, 16 clients: {tps:.0} tps: ratio {:.2} (goal >= 0.4)",
+                imports / tps
+            );
+        }
+    } else {
+        println!("  goal on SQLite: >= 1500 imports/s");
+    }
     let _ = std::fs::remove_file(&log_path);
+}
+
+/// Scenario `lists` on `db` (issue 11, point 4): seeds one organization of
+/// [`lists::persons`] persons, then times 200 sequential requests of each [`lists::shapes`] after
+/// 20 unmeasured ones, and prints each shape's plan ([`DbStore::explain_persons`]).
+fn run_lists(bin: &str, backend: &str, db: &TestDb, rt: &tokio::runtime::Runtime) {
+    let postgres = db.url.starts_with("postgres");
+    let n = lists::persons(postgres);
+    println!("\n== {backend}: lists at {n} persons ==");
+    let svc = Service::start(bin, &db.url);
+    let (key, org) = tenant_ids(&svc.base, "lists");
+    let a = agent();
+    let tags: Vec<String> = (0..10).map(|k| format!("team-{k}")).chain(["rare".to_string()]).collect();
+    let (s, r) = call(
+        &a,
+        "POST",
+        &format!("{}/api/v1/persons", svc.base),
+        &key,
+        Some(json!({"email": "tags@seed.example", "tags": tags})),
+    );
+    assert_eq!(s, 201, "{r}");
+    let org = talent_domain::ids::OrgId(org.parse().expect("an organization id"));
+    rt.block_on(lists::seed(&db.url, org, n)).expect("seed the persons");
+    let store = DbStore::connect(&db.url, 1).expect("connect");
+    let goal = if postgres { 50 } else { 100 };
+    for shape in lists::shapes(org, n) {
+        let url = format!("{}/api/v1/persons?{}", svc.base, shape.query);
+        let (mut times, mut items) = (vec![], 0);
+        for i in 0..220 {
+            let t = Instant::now();
+            let (s, page) = call(&a, "GET", &url, &key, None);
+            let took = t.elapsed();
+            assert_eq!(s, 200, "{page}");
+            if i >= 20 {
+                times.push(took);
+            }
+            items = page["data"].as_array().map(Vec::len).unwrap_or(0);
+        }
+        let (p50, p99) = lists::p50_p99(times);
+        println!("{:<30} {items:>2} items: p50 {} p99 {} (goal p99 < {goal} ms)", shape.name, ms(p50), ms(p99));
+        match rt.block_on(store.explain_persons(shape.store)) {
+            Ok(plan) => plan.iter().take(16).for_each(|l| println!("      {l}")),
+            Err(e) => println!("      (explain failed: {e})"),
+        }
+    }
+    println!("RSS after the lists: {} MiB", svc.rss_kib() / 1024);
+}
+
+/// The profile's competencies in scenario `matches`: Drive (weight 1) and Coaching (0.5), ids of the
+/// built-in model.
+const MATCH_FIRST_COMPETENCY: &str = "9b51d491-f098-59ce-a81a-e3eba994b8ad";
+const MATCH_SECOND_COMPETENCY: &str = "daa80362-13b3-5739-b3d0-cc71f296243c";
+
+/// Persons with a completed assessment in scenario `matches` (`BENCH_MATCH_PERSONS`, default 5,000).
+fn match_persons() -> usize {
+    std::env::var("BENCH_MATCH_PERSONS").ok().and_then(|v| v.parse().ok()).unwrap_or(5_000)
+}
+
+/// Scenario `matches` on `db` (issue 11, point 4): an organization of [`match_persons`] persons,
+/// each with a completed assessment (admin API, seeded responses), and a profile of two
+/// competencies; then 200 sequential `GET /api/v1/profiles/{id}/matches?limit=25` after 10
+/// unmeasured ones. Goal: p99 < 50 ms (stated for one page of 25 at 5,000 persons).
+fn run_matches(bin: &str, backend: &str, db: &TestDb) {
+    let n = match_persons();
+    println!("\n== {backend}: matches at {n} persons with results ==");
+    let svc = Service::start(bin, &db.url);
+    let (key, org) = tenant_ids(&svc.base, "matches");
+    let started = Instant::now();
+    let next = Arc::new(AtomicU64::new(0));
+    let threads: Vec<_> = (0..CLIENTS)
+        .map(|_| {
+            let (base, key, next) = (svc.base.clone(), key.clone(), next.clone());
+            std::thread::spawn(move || {
+                let a = agent();
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst) as usize;
+                    if i >= n {
+                        return;
+                    }
+                    let url = format!("{base}/api/v1/persons");
+                    let (s, p) = call(&a, "POST", &url, &key, Some(json!({ "email": format!("m{i}@bench.example") })));
+                    assert_eq!(s, 201, "{p}");
+                    let url = format!("{base}/admin/v1/persons/{}/assessments", p["id"].as_str().unwrap());
+                    let (s, r) = call(&a, "POST", &url, ADMIN, Some(json!({"complete": true, "seed": i})));
+                    assert_eq!(s, 200, "{r}");
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+    println!("seeded {n} persons with results in {:.0} s", started.elapsed().as_secs_f64());
+    let a = agent();
+    let body = json!({"name": "bench", "competencies": [
+        {"competencyId": MATCH_FIRST_COMPETENCY, "weight": 1.0},
+        {"competencyId": MATCH_SECOND_COMPETENCY, "weight": 0.5}]});
+    let (s, profile) =
+        call(&a, "POST", &format!("{}/admin/v1/organizations/{org}/profiles", svc.base), ADMIN, Some(body));
+    assert_eq!(s, 201, "{profile}");
+    let url = format!("{}/api/v1/profiles/{}/matches?limit=25", svc.base, profile["id"].as_str().unwrap());
+    let mut times = vec![];
+    for i in 0..210 {
+        let t = Instant::now();
+        let (s, page) = call(&a, "GET", &url, &key, None);
+        let took = t.elapsed();
+        assert_eq!(s, 200, "{page}");
+        assert_eq!(page["data"].as_array().map(Vec::len), Some(25), "{page}");
+        if i >= 10 {
+            times.push(took);
+        }
+    }
+    let (p50, p99) = lists::p50_p99(times);
+    println!("GET /profiles/{{id}}/matches, page of 25: p50 {} p99 {} (goal < 50 ms)", ms(p50), ms(p99));
+    println!("RSS after the matches: {} MiB", svc.rss_kib() / 1024);
 }
 
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
     let bin = args.next().ok_or_else(|| anyhow::anyhow!("usage: talent-bench TALENT_BINARY [sqlite|postgres|both]"))?;
     let which = args.next().unwrap_or_else(|| "both".into());
-    let scenarios = std::env::var("BENCH_SCENARIOS").unwrap_or_else(|_| "webhooks,requests".into());
-    let (webhooks, reqs) = (scenarios.contains("webhooks"), scenarios.contains("requests"));
+    let scenarios = std::env::var("BENCH_SCENARIOS").unwrap_or_else(|_| "webhooks,requests,lists,matches".into());
+    let (webhooks, reqs, lists) =
+        (scenarios.contains("webhooks"), scenarios.contains("requests"), scenarios.contains("lists"));
+    let matches = scenarios.contains("matches");
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     println!("talent-bench: {} persons, {CLIENTS} clients, release binary {bin}", persons());
     if which == "sqlite" || which == "both" {
@@ -486,6 +652,16 @@ fn main() -> anyhow::Result<()> {
             run_requests(&bin, "SQLite", &db);
         }
         rt.block_on(db.drop_db()).map_err(|e| anyhow::anyhow!("{e}"))?;
+        if lists {
+            let db = TestDb::sqlite(&dir);
+            run_lists(&bin, "SQLite", &db, &rt);
+            rt.block_on(db.drop_db()).map_err(|e| anyhow::anyhow!("{e}"))?;
+        }
+        if matches {
+            let db = TestDb::sqlite(&dir);
+            run_matches(&bin, "SQLite", &db);
+            rt.block_on(db.drop_db()).map_err(|e| anyhow::anyhow!("{e}"))?;
+        }
     }
     if which == "postgres" || which == "both" {
         let admin = std::env::var("TEST_DATABASE_URL")
@@ -500,6 +676,16 @@ fn main() -> anyhow::Result<()> {
             run_requests(&bin, "PostgreSQL", &db);
         }
         rt.block_on(db.drop_db()).map_err(|e| anyhow::anyhow!("{e}"))?;
+        if lists {
+            let db = rt.block_on(TestDb::postgres(&admin)).map_err(|e| anyhow::anyhow!("{e}"))?;
+            run_lists(&bin, "PostgreSQL", &db, &rt);
+            rt.block_on(db.drop_db()).map_err(|e| anyhow::anyhow!("{e}"))?;
+        }
+        if matches {
+            let db = rt.block_on(TestDb::postgres(&admin)).map_err(|e| anyhow::anyhow!("{e}"))?;
+            run_matches(&bin, "PostgreSQL", &db);
+            rt.block_on(db.drop_db()).map_err(|e| anyhow::anyhow!("{e}"))?;
+        }
     }
     Ok(())
 }

@@ -9,6 +9,7 @@
 //! cancel one half-way and leave a connection with an open transaction.
 
 pub mod auth_cache;
+pub mod explain;
 mod pool;
 pub mod rows;
 pub mod schema;
@@ -178,6 +179,36 @@ impl DbStore {
             auth: Arc::default(),
             max_writers: Arc::default(),
         })
+    }
+
+    /// The plan of `GET /api/v1/persons` for `q` (the SQL [`Tx::list_persons`] sends, with its
+    /// parameters): on PostgreSQL `EXPLAIN (ANALYZE, BUFFERS)` (the query runs), on SQLite
+    /// `EXPLAIN QUERY PLAN`; one string per line. For `make bench` and operators (issue 11).
+    /// Errors: the database's.
+    pub async fn explain_persons(&self, q: talent_domain::ports::PersonQuery) -> StoreResult<Vec<String>> {
+        use diesel::prelude::*;
+        use diesel_async::RunQueryDsl;
+        use rows::PersonRow;
+        match &self.pools {
+            Pools::Pg(pool) => {
+                let mut c = pool.get().await.map_err(internal)?;
+                let Some(tags) = DbTx::new(&mut *c, false).tag_filter(&q).await? else {
+                    return Ok(vec!["(no such tag: nothing to plan)".into()]);
+                };
+                let query = DbTx::<AsyncPgConnection>::persons_query(&q, tags).select(PersonRow::as_select());
+                explain::ExplainAnalyze(query).load::<String>(&mut *c).await.map_err(tx::db_err)
+            }
+            Pools::Sqlite { read, .. } => {
+                let mut c = read.get().await.map_err(internal)?;
+                let Some(tags) = DbTx::new(&mut *c, false).tag_filter(&q).await? else {
+                    return Ok(vec!["(no such tag: nothing to plan)".into()]);
+                };
+                let query = DbTx::<SqliteConn>::persons_query(&q, tags).select(PersonRow::as_select());
+                let rows: Vec<(i32, i32, i32, String)> =
+                    explain::ExplainQueryPlan(query).load(&mut *c).await.map_err(tx::db_err)?;
+                Ok(rows.into_iter().map(|(_, _, _, d)| d).collect())
+            }
+        }
     }
 
     /// The backend.

@@ -1,0 +1,2 @@
+DROP INDEX persons_org_status_id_idx;
+CREATE INDEX persons_org_status_id_idx ON persons (org_id, status, id DESC);
