@@ -52,6 +52,8 @@ pub struct FakeState {
     pub settings: Vec<(String, String)>,
     /// Assessments.
     pub assessments: Vec<Assessment>,
+    /// Stored need counts of completed assessments.
+    pub need_counts: Vec<(AssessmentId, crate::assessment::NeedCounts)>,
     /// Profiles.
     pub profiles: Vec<Profile>,
     /// Invitations.
@@ -356,6 +358,31 @@ impl Tx for FakeTx {
     fn assessments_of_humans<'a>(&'a mut self, humans: &'a [HumanId]) -> BoxFuture<'a, StoreResult<Vec<Assessment>>> {
         ok(self.s.assessments.iter().filter(|a| humans.contains(&a.human_id)).cloned().collect())
     }
+    fn set_need_counts<'a>(
+        &'a mut self,
+        id: AssessmentId,
+        counts: &'a crate::assessment::NeedCounts,
+    ) -> BoxFuture<'a, StoreResult<()>> {
+        self.s.need_counts.retain(|(a, _)| *a != id);
+        self.s.need_counts.push((id, counts.clone()));
+        ok(())
+    }
+    fn completed_counts_of_humans<'a>(
+        &'a mut self,
+        humans: &'a [HumanId],
+    ) -> BoxFuture<'a, StoreResult<Vec<CountedAssessment>>> {
+        let counts = &self.s.need_counts;
+        ok(self
+            .s
+            .assessments
+            .iter()
+            .filter(|a| humans.contains(&a.human_id) && a.state == crate::model::AssessmentState::Completed)
+            .map(|a| {
+                let c = counts.iter().find(|(id, _)| *id == a.id).map(|(_, c)| c.clone());
+                (Assessment { responses: vec![], ..a.clone() }, c)
+            })
+            .collect())
+    }
     fn persons_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<Vec<Person>>> {
         ok(self.s.persons.iter().filter(|p| p.human_id == human).cloned().collect())
     }
@@ -367,6 +394,22 @@ impl Tx for FakeTx {
             .filter(|p| p.org_id == org && p.status == PersonStatus::Active && p.assessment.count > 0)
             .cloned()
             .collect())
+    }
+    fn result_holders(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<ResultHolder>>> {
+        let mut v: Vec<ResultHolder> = self
+            .s
+            .persons
+            .iter()
+            .filter(|p| p.org_id == org && p.status == PersonStatus::Active && p.assessment.count > 0)
+            .map(|p| ResultHolder {
+                person_id: p.id,
+                human_id: p.human_id,
+                member_since: p.member_since,
+                shared_existing_profile: p.shared_existing_profile,
+            })
+            .collect();
+        v.sort_by_key(|h| std::cmp::Reverse(h.person_id.0));
+        ok(v)
     }
     fn insert_profile<'a>(&'a mut self, p: &'a Profile) -> BoxFuture<'a, StoreResult<()>> {
         self.s.profiles.push(p.clone());

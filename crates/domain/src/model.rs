@@ -401,9 +401,29 @@ impl Assessment {
     /// taken (completed, or started while in progress) at or after `memberSince`, or any time
     /// while the person shares their existing profile.
     pub fn visible_to(&self, p: &Person) -> bool {
-        let at = self.completed_at.unwrap_or(self.started_at);
-        p.shared_existing_profile || at >= p.member_since
+        self.visible_in(p.member_since, p.shared_existing_profile)
     }
+
+    /// [`Assessment::visible_to`] for a membership given by its `memberSince` and
+    /// `sharedExistingProfile` (D11).
+    pub fn visible_in(&self, member_since: OffsetDateTime, shared_existing_profile: bool) -> bool {
+        let at = self.completed_at.unwrap_or(self.started_at);
+        shared_existing_profile || at >= member_since
+    }
+}
+
+/// What matching needs of a membership with results (D11, D26): a light read of a person, so a
+/// page of matches over thousands of persons does not load and parse every person in full.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResultHolder {
+    /// The person (membership) id.
+    pub person_id: PersonId,
+    /// The human behind it.
+    pub human_id: HumanId,
+    /// `memberSince` (D11).
+    pub member_since: OffsetDateTime,
+    /// `sharedExistingProfile` (D11).
+    pub shared_existing_profile: bool,
 }
 
 /// D11: a person's visible assessment summary: `completed` once a visible assessment is completed,

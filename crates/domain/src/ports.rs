@@ -269,6 +269,10 @@ pub enum LabelFilter {
     Other,
 }
 
+/// A completed assessment without its responses and its stored need counts (`None`: completed
+/// before counts were stored), as [`Tx::completed_counts_of_humans`] returns them.
+pub type CountedAssessment = (Assessment, Option<crate::assessment::NeedCounts>);
+
 /// A page request of `GET /persons`: filters, keyset position and size (spec; D36).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PersonQuery {
@@ -458,10 +462,30 @@ pub trait Tx: Send {
     fn assessments_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<Vec<Assessment>>>;
     /// Assessments of several humans, oldest first.
     fn assessments_of_humans<'a>(&'a mut self, humans: &'a [HumanId]) -> BoxFuture<'a, StoreResult<Vec<Assessment>>>;
+    /// Stores the [`NeedCounts`] of a completed assessment, so matching reads them instead of its
+    /// responses (issue 11). Errors: `Internal`.
+    ///
+    /// [`NeedCounts`]: crate::assessment::NeedCounts
+    fn set_need_counts<'a>(
+        &'a mut self,
+        id: AssessmentId,
+        counts: &'a crate::assessment::NeedCounts,
+    ) -> BoxFuture<'a, StoreResult<()>>;
+    /// The completed assessments of several humans, oldest first, *without* their responses
+    /// (`responses` empty), each with its stored counts: `None` for one completed before counts
+    /// were stored (the caller scores its responses instead). Errors: `Internal`, also for counts
+    /// that do not parse.
+    fn completed_counts_of_humans<'a>(
+        &'a mut self,
+        humans: &'a [HumanId],
+    ) -> BoxFuture<'a, StoreResult<Vec<CountedAssessment>>>;
     /// Every membership of a human, in any organization and status.
     fn persons_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<Vec<Person>>>;
     /// Active persons of an organization with at least one visible completed assessment.
     fn persons_with_results(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<Person>>>;
+    /// [`Tx::persons_with_results`], only what matching needs of each ([`ResultHolder`]), newest
+    /// first. Errors: `Internal`.
+    fn result_holders(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<ResultHolder>>>;
 
     // --- profiles (D25) ---
     /// Inserts a profile.

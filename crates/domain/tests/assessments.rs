@@ -885,3 +885,31 @@ fn a_match_percentage_exactly_half_way_rounds_up() {
     let m = block_on(w.svc.person_matches(org, p.id)).unwrap();
     assert_eq!((m[0].percentage, m[0].category), (33, MatchCategory::Low));
 }
+
+#[test]
+fn profile_matches_are_scored_from_the_counts_stored_at_completion_not_from_responses_issue_11() {
+    let w = world();
+    let (org, profile, _, _, _) = crowd(&w);
+    let before = block_on(w.svc.profile_matches(org, profile, None, None, 100)).unwrap().items;
+    let stored = w.store.snapshot();
+    let completed = stored.assessments.iter().filter(|a| a.state == AssessmentState::Completed).count();
+    assert_eq!(stored.need_counts.len(), completed, "every completion stored its counts");
+    // Responses gone: the matches must not change, so they come from the stored counts.
+    {
+        let mut s = w.store.state.lock().unwrap();
+        let saved = s.assessments.clone();
+        s.assessments.iter_mut().for_each(|a| a.responses.clear());
+        drop(s);
+        let after = block_on(w.svc.profile_matches(org, profile, None, None, 100)).unwrap().items;
+        assert_eq!(after, before);
+        w.store.state.lock().unwrap().assessments = saved;
+    }
+    // Counts of another model (its needs may differ): scored from responses alike.
+    w.store.state.lock().unwrap().need_counts.iter_mut().for_each(|(_, c)| c.model = "another@2".into());
+    let other = block_on(w.svc.profile_matches(org, profile, None, None, 100)).unwrap().items;
+    assert_eq!(other, before);
+    // Counts gone (assessments completed before they were stored): likewise.
+    w.store.state.lock().unwrap().need_counts.clear();
+    let legacy = block_on(w.svc.profile_matches(org, profile, None, None, 100)).unwrap().items;
+    assert_eq!(legacy, before);
+}

@@ -172,6 +172,7 @@ diesel::table! {
         started_at -> Ts,
         completed_at -> Nullable<Ts>,
         responses -> Text,
+        need_counts -> Nullable<Text>,
     }
 }
 

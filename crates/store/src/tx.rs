@@ -64,6 +64,38 @@ enum PersonKey {
     AnyOrg(PersonId),
 }
 
+/// `assessments.need_counts` as stored: `{"model", "responses", "exposure": [...], "chosen": [...]}`.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct StoredCounts {
+    model: String,
+    responses: u32,
+    exposure: Vec<u32>,
+    chosen: Vec<u32>,
+}
+
+/// `assessments.need_counts` of `c` ([`StoredCounts`]).
+fn need_counts_json(c: &talent_domain::assessment::NeedCounts) -> StoreResult<String> {
+    let v = StoredCounts {
+        model: c.model.clone(),
+        responses: c.responses,
+        exposure: c.exposure.clone(),
+        chosen: c.chosen.clone(),
+    };
+    serde_json::to_string(&v).map_err(|e| StoreError::Internal(e.to_string()))
+}
+
+/// Parses [`need_counts_json`]. Errors: `Internal` for anything else.
+fn parse_need_counts(s: &str) -> StoreResult<talent_domain::assessment::NeedCounts> {
+    let v: StoredCounts =
+        serde_json::from_str(s).map_err(|_| StoreError::Internal("corrupt assessments.need_counts".into()))?;
+    Ok(talent_domain::assessment::NeedCounts {
+        model: v.model,
+        responses: v.responses,
+        exposure: v.exposure,
+        chosen: v.chosen,
+    })
+}
+
 /// Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`.
 fn like_escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
@@ -707,6 +739,61 @@ macro_rules! impl_tx {
                 })
             }
 
+            fn set_need_counts<'a>(
+                &'a mut self,
+                id: AssessmentId,
+                counts: &'a talent_domain::assessment::NeedCounts,
+            ) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::update(assessments::table.find(DbUuid(id.0)))
+                        .set(assessments::need_counts.eq(Some(need_counts_json(counts)?)))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn completed_counts_of_humans<'a>(
+                &'a mut self,
+                humans: &'a [HumanId],
+            ) -> BoxFuture<'a, StoreResult<Vec<CountedAssessment>>> {
+                Box::pin(async move {
+                    let mut out = Vec::new();
+                    for chunk in humans.chunks(1000) {
+                        let ids: Vec<DbUuid> = chunk.iter().map(|h| DbUuid(h.0)).collect();
+                        let rows: Vec<(DbUuid, DbUuid, String, DbTime, Option<DbTime>, Option<String>)> =
+                            assessments::table
+                                .filter(assessments::human_id.eq_any(ids))
+                                .filter(assessments::state.eq("completed"))
+                                .order((assessments::started_at.asc(), assessments::id.asc()))
+                                .select((
+                                    assessments::id,
+                                    assessments::human_id,
+                                    assessments::state,
+                                    assessments::started_at,
+                                    assessments::completed_at,
+                                    assessments::need_counts,
+                                ))
+                                .load(self.conn)
+                                .await
+                                .map_err(db_err)?;
+                        for (id, human, state, started, completed, counts) in rows {
+                            let a = Assessment::try_from(AssessmentRow {
+                                id,
+                                human_id: human,
+                                state,
+                                started_at: started,
+                                completed_at: completed,
+                                responses: "[]".into(),
+                            })?;
+                            out.push((a, counts.as_deref().map(parse_need_counts).transpose()?));
+                        }
+                    }
+                    Ok(out)
+                })
+            }
+
             fn persons_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<Vec<Person>>> {
                 Box::pin(async move {
                     self.lock_person_row(PersonKey::Human(human)).await?;
@@ -737,6 +824,34 @@ macro_rules! impl_tx {
                         .into_iter()
                         .map(Person::try_from)
                         .collect()
+                })
+            }
+
+            fn result_holders(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<ResultHolder>>> {
+                Box::pin(async move {
+                    let rows: Vec<(DbUuid, DbUuid, DbTime, bool)> = persons::table
+                        .filter(persons::org_id.eq(DbUuid(org.0)))
+                        .filter(persons::status.eq("active"))
+                        .filter(persons::assessment_count.gt(0))
+                        .order(persons::id.desc())
+                        .select((
+                            persons::id,
+                            persons::human_id,
+                            persons::member_since,
+                            persons::shared_existing_profile,
+                        ))
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(rows
+                        .into_iter()
+                        .map(|(id, human, since, shared)| ResultHolder {
+                            person_id: PersonId(id.0),
+                            human_id: HumanId(human.0),
+                            member_since: since.0,
+                            shared_existing_profile: shared,
+                        })
+                        .collect())
                 })
             }
 

@@ -124,6 +124,7 @@ conformance!(
     setting_get_or_insert_keeps_the_first_value,
     assessment_round_trips_responses_and_timestamps,
     assessments_of_humans_returns_those_of_every_listed_human,
+    completion_stores_need_counts_that_score_like_the_responses,
     persons_of_human_spans_organizations,
     persons_with_results_lists_active_members_with_visible_completions,
     completion_persists_summaries_and_one_event_per_visible_membership,
@@ -1681,6 +1682,41 @@ async fn assessments_of_humans_returns_those_of_every_listed_human(store: DbStor
     assert!(none.is_empty());
 }
 
+async fn completion_stores_need_counts_that_score_like_the_responses(store: DbStore) {
+    // Issue 11: matches read the counts stored at completion; they must round-trip and equal the
+    // counts of the stored responses. Running and never-completed assessments are not listed.
+    let (svc, _) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let ada = imported(&svc, org.id, import("ada@example.com")).await;
+    let bob = imported(&svc, org.id, import("bob@example.com")).await;
+    svc.admin_assessment(ada.id, seeded(1)).await.unwrap();
+    svc.admin_assessment(ada.id, seeded(2)).await.unwrap();
+    svc.admin_assessment(bob.id, AssessmentCommand { complete: false, responses: None, seed: None }).await.unwrap();
+    let humans = vec![ada.human_id, bob.human_id];
+    let got = read(&svc, move |tx| Box::pin(async move { tx.completed_counts_of_humans(&humans).await })).await;
+    let full = assessments_of(&svc, ada.human_id).await;
+    assert_eq!(got.len(), 2, "Ada's two completions, not Bob's running assessment");
+    let model = talent_domain::assessment::AssessmentModel::builtin().unwrap();
+    for ((a, counts), f) in got.iter().zip(&full) {
+        assert_eq!(a.id, f.id, "oldest first");
+        assert!(a.responses.is_empty(), "responses are not read");
+        let want = talent_domain::assessment::need_counts(&model, &f.responses);
+        let have = counts.clone().expect("counts stored at completion");
+        assert_eq!(have, want);
+        assert!(have.responses > 0 && have.fits(&model));
+    }
+    // Setting counts again overwrites them (here with counts of no model).
+    let id = got[0].0.id;
+    write(&svc, move |tx| {
+        Box::pin(async move { tx.set_need_counts(id, &talent_domain::assessment::NeedCounts::default()).await })
+    })
+    .await
+    .unwrap();
+    let humans = vec![ada.human_id];
+    let again = read(&svc, move |tx| Box::pin(async move { tx.completed_counts_of_humans(&humans).await })).await;
+    assert_eq!(again[0].1, Some(talent_domain::assessment::NeedCounts::default()), "overwritten");
+}
+
 async fn persons_of_human_spans_organizations(store: DbStore) {
     // D10: one human, one membership (person id) per organization, archived ones included.
     let (svc, _) = services(store);
@@ -1741,6 +1777,18 @@ async fn persons_with_results_lists_active_members_with_visible_completions(stor
     for p in &got {
         assert_eq!(*p, svc.get_person(org.id, p.id).await.unwrap(), "whole rows");
     }
+    // The light read of matching (issue 11): the same memberships, in the same order.
+    let holders = read(&svc, move |tx| Box::pin(async move { tx.result_holders(o).await })).await;
+    let projected: Vec<ResultHolder> = got
+        .iter()
+        .map(|p| ResultHolder {
+            person_id: p.id,
+            human_id: p.human_id,
+            member_since: p.member_since,
+            shared_existing_profile: p.shared_existing_profile,
+        })
+        .collect();
+    assert_eq!(holders, projected);
     let ot = other.id;
     let there = read(&svc, move |tx| Box::pin(async move { tx.persons_with_results(ot).await })).await;
     let mut want: Vec<PersonId> = vec![elsewhere.id, early.id];

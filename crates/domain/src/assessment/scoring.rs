@@ -117,52 +117,139 @@ pub struct Scores {
     pub competencies: Vec<CompetencyResult>,
 }
 
-/// Scores the responses of the given assessments (already filtered to the visible ones, D11).
-/// Responses naming unknown needs are ignored (they are refused on input).
-pub fn score(model: &AssessmentModel, assessments: &[&[Response]]) -> Scores {
+/// What scoring needs of one assessment's responses: per need (model order), how often it was
+/// shown and how often chosen. Counts add up over assessments, so a person's scores over several
+/// assessments are [`score_counts`] of their counts. Stored when an assessment completes, so that
+/// matching thousands of persons reads these instead of every response (issue 11).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NeedCounts {
+    /// The model the indexes refer to: `name@version` ([`model_key`]).
+    pub model: String,
+    /// Responses counted (those naming two known needs).
+    pub responses: u32,
+    /// Per need, in [`AssessmentModel::needs`] order: times shown.
+    pub exposure: Vec<u32>,
+    /// Per need, likewise: times chosen.
+    pub chosen: Vec<u32>,
+}
+
+impl NeedCounts {
+    /// Whether these counts were made with `model` (same name, version and number of needs);
+    /// counts of another model must be made again from the responses.
+    pub fn fits(&self, model: &AssessmentModel) -> bool {
+        let n = model.needs().count();
+        self.model == model_key(model) && self.exposure.len() == n && self.chosen.len() == n
+    }
+}
+
+/// A model's identity in stored [`NeedCounts`]: `name@version`.
+pub fn model_key(model: &AssessmentModel) -> String {
+    format!("{}@{}", model.name, model.version)
+}
+
+/// The [`NeedCounts`] of one assessment's responses. Responses naming unknown needs are ignored
+/// (they are refused on input).
+pub fn need_counts(model: &AssessmentModel, responses: &[Response]) -> NeedCounts {
     let n = model.needs().count();
     let mut exposure = vec![0u32; n];
     let mut chosen = vec![0u32; n];
-    let mut responses = 0u32;
-    for a in assessments {
-        for r in *a {
-            let (Some(i0), Some(i1)) = (model.need_index(&r.shown[0]), model.need_index(&r.shown[1])) else {
-                continue;
-            };
-            exposure[i0] += 1;
-            exposure[i1] += 1;
-            if let Some(c) = model.need_index(&r.chosen) {
-                if c == i0 || c == i1 {
-                    chosen[c] += 1;
-                }
+    let mut counted = 0u32;
+    for r in responses {
+        let (Some(i0), Some(i1)) = (model.need_index(&r.shown[0]), model.need_index(&r.shown[1])) else {
+            continue;
+        };
+        exposure[i0] += 1;
+        exposure[i1] += 1;
+        if let Some(c) = model.need_index(&r.chosen) {
+            if c == i0 || c == i1 {
+                chosen[c] += 1;
             }
-            responses += 1;
         }
+        counted += 1;
     }
-    let needs: Vec<NeedResult> = (0..n)
-        .map(|i| NeedResult {
-            need_index: i,
-            score: (f64::from(chosen[i]) + 1.0) / (f64::from(exposure[i]) + 2.0),
-            exposure: exposure[i],
-        })
-        .collect();
-    let competencies = model
-        .competencies
-        .iter()
-        .map(|c| {
-            let mut num = 0.0;
-            let mut den = 0.0;
-            for w in model.mapping.weights.iter().filter(|w| w.competency_id == c.id) {
-                if let Some(i) = model.need_index(&w.need) {
-                    num += w.weight * (needs[i].score - 0.5);
-                    den += w.weight.abs();
-                }
+    NeedCounts { model: model_key(model), responses: counted, exposure, chosen }
+}
+
+/// Scores the responses of the given assessments (already filtered to the visible ones, D11):
+/// [`score_counts`] of each one's [`need_counts`].
+pub fn score(model: &AssessmentModel, assessments: &[&[Response]]) -> Scores {
+    let counts: Vec<NeedCounts> = assessments.iter().map(|a| need_counts(model, a)).collect();
+    score_counts(model, &counts.iter().collect::<Vec<_>>())
+}
+
+/// Scores a person from the [`NeedCounts`] of their visible assessments (D11): need scores
+/// `(chosen + 1) / (exposure + 2)` over the summed counts, competency scores from the model's
+/// mapping, D2 bands. Counts that do not [`NeedCounts::fits`] the model add nothing. To score many
+/// persons, build one [`Scorer`].
+pub fn score_counts(model: &AssessmentModel, assessments: &[&NeedCounts]) -> Scores {
+    Scorer::new(model).score(assessments)
+}
+
+/// The model's mapping prepared once for scoring many persons (a page of matches scores every
+/// person with results): per competency its `(need index, weight)` pairs.
+pub struct Scorer<'m> {
+    model: &'m AssessmentModel,
+    key: String,
+    needs: usize,
+    weights: Vec<Vec<(usize, f64)>>,
+}
+
+impl<'m> Scorer<'m> {
+    /// Prepares the mapping of `model`.
+    pub fn new(model: &'m AssessmentModel) -> Self {
+        let weights = model
+            .competencies
+            .iter()
+            .map(|c| {
+                model
+                    .mapping
+                    .weights
+                    .iter()
+                    .filter(|w| w.competency_id == c.id)
+                    .filter_map(|w| model.need_index(&w.need).map(|i| (i, w.weight)))
+                    .collect()
+            })
+            .collect();
+        Scorer { model, key: model_key(model), needs: model.needs().count(), weights }
+    }
+
+    /// As [`score_counts`].
+    pub fn score(&self, assessments: &[&NeedCounts]) -> Scores {
+        let n = self.needs;
+        let mut exposure = vec![0u32; n];
+        let mut chosen = vec![0u32; n];
+        let mut responses = 0u32;
+        for a in assessments.iter().filter(|a| a.model == self.key && a.exposure.len() == n && a.chosen.len() == n) {
+            responses += a.responses;
+            for i in 0..n {
+                exposure[i] += a.exposure[i];
+                chosen[i] += a.chosen[i];
             }
-            let s = if den > 0.0 { denoise(0.5 + num / den).clamp(0.0, 1.0) } else { 0.5 };
-            CompetencyResult { competency_id: c.id, score: s, band: band(s) }
-        })
-        .collect();
-    Scores { assessments: assessments.len() as u32, responses, needs, competencies }
+        }
+        let needs: Vec<NeedResult> = (0..n)
+            .map(|i| NeedResult {
+                need_index: i,
+                score: (f64::from(chosen[i]) + 1.0) / (f64::from(exposure[i]) + 2.0),
+                exposure: exposure[i],
+            })
+            .collect();
+        let competencies = self
+            .model
+            .competencies
+            .iter()
+            .zip(&self.weights)
+            .map(|(c, ws)| {
+                let (mut num, mut den) = (0.0, 0.0);
+                for (i, w) in ws {
+                    num += w * (needs[*i].score - 0.5);
+                    den += w.abs();
+                }
+                let s = if den > 0.0 { denoise(0.5 + num / den).clamp(0.0, 1.0) } else { 0.5 };
+                CompetencyResult { competency_id: c.id, score: s, band: band(s) }
+            })
+            .collect();
+        Scores { assessments: assessments.len() as u32, responses, needs, competencies }
+    }
 }
 
 /// Removes floating-point noise from a computed value: the documented formulas are exact, so a

@@ -2,7 +2,8 @@
 
 use super::{Page, Services};
 use crate::assessment::{
-    category, check_responses, match_percentage, score, seed_responses, MatchCategory, Response, Scores,
+    category, check_responses, match_percentage, need_counts, score, seed_responses, MatchCategory, NeedCounts,
+    Response, Scorer, Scores,
 };
 use crate::errors::{ClientError, Code, UseCaseError};
 use crate::ids::*;
@@ -11,6 +12,7 @@ use crate::ports::{ReportInput, Store, Tx};
 use crate::timefmt::format;
 use crate::values::FieldErrors;
 use serde_json::json;
+use std::collections::HashMap;
 use time::OffsetDateTime;
 
 /// `POST /admin/v1/persons/{id}/assessments` (D39), parsed.
@@ -163,6 +165,7 @@ impl<S: Store> Services<S> {
                                 all.push(a.clone());
                             }
                         }
+                        tx.set_need_counts(a.id, &need_counts(&model.model, &a.responses)).await?;
                         a
                     };
                     refresh_summaries(tx, &memberships, &all, now).await?;
@@ -336,16 +339,16 @@ impl<S: Store> Services<S> {
             })
             .await?;
         let (scores, _) = self.scores_of(&all, &person).ok_or_else(no_results)?;
-        let mut v: Vec<Match> = profiles.iter().map(|pr| self.match_of(&person, pr, &scores)).collect();
+        let mut v: Vec<Match> = profiles.iter().map(|pr| self.match_of(person.id, pr, &scores)).collect();
         v.sort_by(|a, b| b.percentage.cmp(&a.percentage).then(b.profile_id.cmp(&a.profile_id)));
         Ok(v)
     }
 
-    fn match_of(&self, person: &Person, profile: &Profile, scores: &Scores) -> Match {
+    fn match_of(&self, person: PersonId, profile: &Profile, scores: &Scores) -> Match {
         let weights: Vec<(uuid::Uuid, f64)> =
             profile.competencies.iter().map(|c| (c.competency_id, c.weight)).collect();
         let percentage = match_percentage(&weights, scores);
-        Match { person_id: person.id, profile_id: profile.id, percentage, category: category(percentage) }
+        Match { person_id: person, profile_id: profile.id, percentage, category: category(percentage) }
     }
 
     /// `GET /profiles/{id}/matches` (D26): active persons with results, highest percentage first
@@ -359,27 +362,57 @@ impl<S: Store> Services<S> {
         after: Option<(u8, PersonId)>,
         limit: u32,
     ) -> Result<Page<Match>, UseCaseError> {
-        let (profile, persons, all) = self
+        let model = self.assessment.clone();
+        let (profile, persons, counted) = self
             .store
             .read(move |tx| {
                 Box::pin(async move {
                     let profile =
                         tx.get_profile(org, profile_id).await?.ok_or_else(|| ClientError::not_found("Profile"))?;
-                    let persons: Vec<Person> = tx
-                        .persons_with_results(org)
+                    let persons: Vec<ResultHolder> = tx
+                        .result_holders(org)
                         .await?
                         .into_iter()
-                        .filter(|p| person.is_none_or(|id| p.id == id))
+                        .filter(|p| person.is_none_or(|id| p.person_id == id))
                         .collect();
                     let humans: Vec<HumanId> = persons.iter().map(|p| p.human_id).collect();
-                    let all = tx.assessments_of_humans(&humans).await?;
-                    Ok::<_, UseCaseError>((profile, persons, all))
+                    // Stored counts, not responses (issue 11); responses only for assessments
+                    // completed before counts were stored, or counted with another model.
+                    let mut counted = tx.completed_counts_of_humans(&humans).await?;
+                    let stale = |c: &Option<NeedCounts>| c.as_ref().is_none_or(|c| !c.fits(&model.model));
+                    let legacy: Vec<HumanId> =
+                        counted.iter().filter(|(_, c)| stale(c)).map(|(a, _)| a.human_id).collect();
+                    if !legacy.is_empty() {
+                        let full = tx.assessments_of_humans(&legacy).await?;
+                        for (a, c) in counted.iter_mut().filter(|(_, c)| stale(c)) {
+                            if let Some(f) = full.iter().find(|f| f.id == a.id) {
+                                *c = Some(need_counts(&model.model, &f.responses));
+                            }
+                        }
+                    }
+                    Ok::<_, UseCaseError>((profile, persons, counted))
                 })
             })
             .await?;
+        let mut by_human: HashMap<HumanId, Vec<&(Assessment, Option<NeedCounts>)>> = HashMap::new();
+        for c in &counted {
+            by_human.entry(c.0.human_id).or_default().push(c);
+        }
+        let scorer = Scorer::new(&self.assessment.model);
         let mut v: Vec<Match> = persons
             .iter()
-            .filter_map(|p| self.scores_of(&all, p).map(|(s, _)| self.match_of(p, &profile, &s)))
+            .filter_map(|p| {
+                let visible: Vec<&NeedCounts> = by_human
+                    .get(&p.human_id)?
+                    .iter()
+                    .filter(|(a, _)| a.visible_in(p.member_since, p.shared_existing_profile))
+                    .filter_map(|(_, c)| c.as_ref())
+                    .collect();
+                if visible.is_empty() {
+                    return None;
+                }
+                Some(self.match_of(p.person_id, &profile, &scorer.score(&visible)))
+            })
             .collect();
         v.sort_by(|a, b| b.percentage.cmp(&a.percentage).then(b.person_id.cmp(&a.person_id)));
         if let Some((pct, pid)) = after {
