@@ -242,6 +242,31 @@ fn enable(base: &str, key: &str, id: &str, on: bool) {
     assert_eq!(s, 200, "{r}");
 }
 
+/// Runs `each(agent, i)` for every `i` in `0..n`, spread over [`CLIENTS`] threads that take the
+/// next `i` as they finish one (each thread with its own keep-alive agent). Returns the threads
+/// (join them to wait).
+fn spawn_clients<F>(n: usize, each: F) -> Vec<std::thread::JoinHandle<()>>
+where
+    F: Fn(&ureq::Agent, usize) + Send + Sync + 'static,
+{
+    let (next, each) = (Arc::new(AtomicU64::new(0)), Arc::new(each));
+    (0..CLIENTS)
+        .map(|_| {
+            let (next, each) = (next.clone(), each.clone());
+            std::thread::spawn(move || {
+                let a = agent();
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst) as usize;
+                    if i >= n {
+                        return;
+                    }
+                    each(&a, i);
+                }
+            })
+        })
+        .collect()
+}
+
 /// Imports one person; returns when the answer (and so the commit) came.
 fn import(a: &ureq::Agent, base: &str, key: &str, email: &str) -> Instant {
     let (s, r) = call(a, "POST", &format!("{base}/api/v1/persons"), key, Some(json!({ "email": email })));
@@ -286,28 +311,18 @@ fn run(bin: &str, backend: &str, db: &TestDb) {
     enable(&svc.base, &key, &backlog, false);
 
     // 1. import at full speed, one live endpoint.
-    let next = Arc::new(AtomicU64::new(0));
     let start = Instant::now();
     // (email, request sent, answer received) of every import.
     let answered: Arc<Mutex<Vec<(String, Instant, Instant)>>> = Arc::default();
-    let threads: Vec<_> = (0..CLIENTS)
-        .map(|_| {
-            let (base, key, next, answered) = (svc.base.clone(), key.clone(), next.clone(), answered.clone());
-            std::thread::spawn(move || {
-                let a = agent();
-                loop {
-                    let i = next.fetch_add(1, Ordering::SeqCst) as usize;
-                    if i >= PERSONS {
-                        return;
-                    }
-                    let email = format!("p{i}@bench.example");
-                    let sent = Instant::now();
-                    let done = import(&a, &base, &key, &email);
-                    answered.lock().unwrap().push((email, sent, done));
-                }
-            })
+    let threads = {
+        let (base, key, answered) = (svc.base.clone(), key.clone(), answered.clone());
+        spawn_clients(PERSONS, move |a, i| {
+            let email = format!("p{i}@bench.example");
+            let sent = Instant::now();
+            let done = import(a, &base, &key, &email);
+            answered.lock().unwrap().push((email, sent, done));
         })
-        .collect();
+    };
     let peak = Arc::new(AtomicU64::new(0));
     let sampling = Arc::new(AtomicBool::new(true));
     let sampler = {
@@ -411,26 +426,16 @@ fn run(bin: &str, backend: &str, db: &TestDb) {
 /// endpoint, disabled: each import writes its delivery, nothing is sent): imports/s and the
 /// answer's p50/p99. Returns imports/s.
 fn plain_import(svc: &Service, key: &str, n: usize) -> f64 {
-    let next = Arc::new(AtomicU64::new(0));
     let times: Arc<Mutex<Vec<Duration>>> = Arc::default();
     let start = Instant::now();
-    let threads: Vec<_> = (0..CLIENTS)
-        .map(|_| {
-            let (base, key, next, times) = (svc.base.clone(), key.to_string(), next.clone(), times.clone());
-            std::thread::spawn(move || {
-                let a = agent();
-                loop {
-                    let i = next.fetch_add(1, Ordering::SeqCst) as usize;
-                    if i >= n {
-                        return;
-                    }
-                    let sent = Instant::now();
-                    let done = import(&a, &base, &key, &format!("plain{i}@bench.example"));
-                    times.lock().unwrap().push(done - sent);
-                }
-            })
+    let threads = {
+        let (base, key, times) = (svc.base.clone(), key.to_string(), times.clone());
+        spawn_clients(n, move |a, i| {
+            let sent = Instant::now();
+            let done = import(a, &base, &key, &format!("plain{i}@bench.example"));
+            times.lock().unwrap().push(done - sent);
         })
-        .collect();
+    };
     for t in threads {
         t.join().unwrap();
     }
@@ -582,27 +587,17 @@ fn run_matches(bin: &str, backend: &str, db: &TestDb) {
     let svc = Service::start(bin, &db.url);
     let (key, org) = tenant_ids(&svc.base, "matches");
     let started = Instant::now();
-    let next = Arc::new(AtomicU64::new(0));
-    let threads: Vec<_> = (0..CLIENTS)
-        .map(|_| {
-            let (base, key, next) = (svc.base.clone(), key.clone(), next.clone());
-            std::thread::spawn(move || {
-                let a = agent();
-                loop {
-                    let i = next.fetch_add(1, Ordering::SeqCst) as usize;
-                    if i >= n {
-                        return;
-                    }
-                    let url = format!("{base}/api/v1/persons");
-                    let (s, p) = call(&a, "POST", &url, &key, Some(json!({ "email": format!("m{i}@bench.example") })));
-                    assert_eq!(s, 201, "{p}");
-                    let url = format!("{base}/admin/v1/persons/{}/assessments", p["id"].as_str().unwrap());
-                    let (s, r) = call(&a, "POST", &url, ADMIN, Some(json!({"complete": true, "seed": i})));
-                    assert_eq!(s, 200, "{r}");
-                }
-            })
+    let threads = {
+        let (base, key) = (svc.base.clone(), key.clone());
+        spawn_clients(n, move |a, i| {
+            let url = format!("{base}/api/v1/persons");
+            let (s, p) = call(a, "POST", &url, &key, Some(json!({ "email": format!("m{i}@bench.example") })));
+            assert_eq!(s, 201, "{p}");
+            let url = format!("{base}/admin/v1/persons/{}/assessments", p["id"].as_str().unwrap());
+            let (s, r) = call(a, "POST", &url, ADMIN, Some(json!({"complete": true, "seed": i})));
+            assert_eq!(s, 200, "{r}");
         })
-        .collect();
+    };
     for t in threads {
         t.join().unwrap();
     }

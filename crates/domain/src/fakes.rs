@@ -401,12 +401,7 @@ impl Tx for FakeTx {
             .persons
             .iter()
             .filter(|p| p.org_id == org && p.status == PersonStatus::Active && p.assessment.count > 0)
-            .map(|p| ResultHolder {
-                person_id: p.id,
-                human_id: p.human_id,
-                member_since: p.member_since,
-                shared_existing_profile: p.shared_existing_profile,
-            })
+            .map(ResultHolder::from)
             .collect();
         v.sort_by_key(|h| std::cmp::Reverse(h.person_id.0));
         ok(v)

@@ -426,6 +426,17 @@ pub struct ResultHolder {
     pub shared_existing_profile: bool,
 }
 
+impl From<&Person> for ResultHolder {
+    fn from(p: &Person) -> Self {
+        ResultHolder {
+            person_id: p.id,
+            human_id: p.human_id,
+            member_since: p.member_since,
+            shared_existing_profile: p.shared_existing_profile,
+        }
+    }
+}
+
 /// D11: a person's visible assessment summary: `completed` once a visible assessment is completed,
 /// else `in_progress` while a visible one is running, else `not_started`.
 pub fn summarize(assessments: &[Assessment], p: &Person) -> AssessmentSummary {

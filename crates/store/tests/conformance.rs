@@ -1779,15 +1779,7 @@ async fn persons_with_results_lists_active_members_with_visible_completions(stor
     }
     // The light read of matching (issue 11): the same memberships, in the same order.
     let holders = read(&svc, move |tx| Box::pin(async move { tx.result_holders(o).await })).await;
-    let projected: Vec<ResultHolder> = got
-        .iter()
-        .map(|p| ResultHolder {
-            person_id: p.id,
-            human_id: p.human_id,
-            member_since: p.member_since,
-            shared_existing_profile: p.shared_existing_profile,
-        })
-        .collect();
+    let projected: Vec<ResultHolder> = got.iter().map(ResultHolder::from).collect();
     assert_eq!(holders, projected);
     let ot = other.id;
     let there = read(&svc, move |tx| Box::pin(async move { tx.persons_with_results(ot).await })).await;
