@@ -74,6 +74,10 @@ pub struct DbStore {
     auth: Arc<auth_cache::AuthCache>,
     /// PostgreSQL's `max_connections` once read ([`DbTx::max_writers`]).
     max_writers: Arc<std::sync::atomic::AtomicU32>,
+    /// This instance's name in its `NOTIFY` payloads (a UUID, shared by [`DbStore::with_own_pool`]):
+    /// its own listener skips them, since the commit already woke the engine and emptied the
+    /// cache in this process.
+    instance: Arc<str>,
 }
 
 /// SQLite admits one writer at a time, and its busy handler is not fair: a waiting connection
@@ -178,6 +182,7 @@ impl DbStore {
             priority: false,
             auth: Arc::default(),
             max_writers: Arc::default(),
+            instance: uuid::Uuid::new_v4().to_string().into(),
         })
     }
 
@@ -209,6 +214,11 @@ impl DbStore {
                 Ok(rows.into_iter().map(|(_, _, _, d)| d).collect())
             }
         }
+    }
+
+    /// The database URL this store connects to (as given to [`DbStore::connect`]).
+    pub fn url(&self) -> &str {
+        &self.url
     }
 
     /// The backend.
@@ -257,6 +267,7 @@ impl DbStore {
         other.wake = self.wake.clone();
         other.gate = self.gate.clone();
         other.auth = self.auth.clone();
+        other.instance = self.instance.clone();
         other.priority = true;
         Ok(other)
     }
@@ -287,6 +298,7 @@ impl DbStore {
             return;
         }
         let (url, wake, auth) = (self.url.clone(), self.wake.clone(), self.auth.clone());
+        let own = self.instance.clone();
         tokio::spawn(async move {
             use futures_util::StreamExt;
             let mut backoff = Duration::from_secs(1);
@@ -301,6 +313,8 @@ impl DbStore {
                             let mut stream = std::pin::pin!(conn.notifications_stream());
                             while let Some(n) = stream.next().await {
                                 match n {
+                                    // This process's own commit: already acted on.
+                                    Ok(n) if *n.payload == *own => {}
                                     Ok(n) if n.channel == AUTH_CHANNEL => auth.invalidate(),
                                     Ok(_) => wake.notify_one(),
                                     Err(_) => break,
@@ -352,7 +366,7 @@ impl Store for DbStore {
         E: From<StoreError> + Send + 'static,
     {
         let (pools, wake, gate, priority) = (self.pools.clone(), self.wake.clone(), self.gate.clone(), self.priority);
-        let (auth, max_writers) = (self.auth.clone(), self.max_writers.clone());
+        let (auth, max_writers, instance) = (self.auth.clone(), self.max_writers.clone(), self.instance.clone());
         let task = tokio::spawn(async move {
             let (r, flags) = match pools {
                 Pools::Pg(pool) => {
@@ -364,10 +378,10 @@ impl Store for DbStore {
                         let flags = (tx.wake, tx.auth_changed);
                         // Delivered to every listener when (and only if) this transaction commits.
                         if flags.0 {
-                            c.batch_execute(&format!("NOTIFY {WAKE_CHANNEL}")).await?;
+                            c.batch_execute(&format!("NOTIFY {WAKE_CHANNEL}, '{instance}'")).await?;
                         }
                         if flags.1 {
-                            c.batch_execute(&format!("NOTIFY {AUTH_CHANNEL}")).await?;
+                            c.batch_execute(&format!("NOTIFY {AUTH_CHANNEL}, '{instance}'")).await?;
                         }
                         Ok((r, flags))
                     })

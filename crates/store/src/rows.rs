@@ -17,7 +17,7 @@ fn corrupt(what: &str) -> StoreError {
 }
 
 #[derive(Queryable, Selectable, Insertable, AsChangeset, Clone, Debug)]
-#[diesel(table_name = organizations, treat_none_as_null = true)]
+#[diesel(table_name = organizations, treat_none_as_null = true, treat_none_as_default_value = false)]
 pub struct OrgRow {
     pub id: DbUuid,
     pub company_name: String,
@@ -69,7 +69,7 @@ impl TryFrom<OrgRow> for Organization {
 }
 
 #[derive(Queryable, Selectable, Insertable, Clone, Debug)]
-#[diesel(table_name = users)]
+#[diesel(table_name = users, treat_none_as_default_value = false)]
 pub struct UserRow {
     pub id: DbUuid,
     pub org_id: DbUuid,
@@ -104,7 +104,7 @@ impl TryFrom<UserRow> for User {
 }
 
 #[derive(Queryable, Selectable, Insertable, Clone, Debug)]
-#[diesel(table_name = api_keys)]
+#[diesel(table_name = api_keys, treat_none_as_default_value = false)]
 pub struct KeyRow {
     pub id: DbUuid,
     pub user_id: DbUuid,
@@ -155,7 +155,7 @@ impl TryFrom<KeyRow> for ApiKey {
 }
 
 #[derive(Queryable, Selectable, Insertable, AsChangeset, Clone, Debug)]
-#[diesel(table_name = persons, treat_none_as_null = true)]
+#[diesel(table_name = persons, treat_none_as_null = true, treat_none_as_default_value = false)]
 pub struct PersonRow {
     pub id: DbUuid,
     pub org_id: DbUuid,
@@ -265,7 +265,7 @@ impl TryFrom<PersonRow> for Person {
 }
 
 #[derive(Queryable, Selectable, Insertable, Clone, Debug)]
-#[diesel(table_name = teams)]
+#[diesel(table_name = teams, treat_none_as_default_value = false)]
 pub struct TeamRow {
     pub id: DbUuid,
     pub org_id: DbUuid,
@@ -274,7 +274,7 @@ pub struct TeamRow {
 }
 
 #[derive(Queryable, Selectable, Insertable, Clone, Debug)]
-#[diesel(table_name = outbox_events)]
+#[diesel(table_name = outbox_events, treat_none_as_default_value = false)]
 pub struct EventRow {
     pub id: DbUuid,
     pub org_id: DbUuid,
@@ -300,7 +300,7 @@ pub fn event_type_parse(s: &str) -> Option<EventType> {
 }
 
 #[derive(Queryable, Selectable, Insertable, AsChangeset, Clone, Debug)]
-#[diesel(table_name = idempotency_keys, treat_none_as_null = true)]
+#[diesel(table_name = idempotency_keys, treat_none_as_null = true, treat_none_as_default_value = false)]
 pub struct IdemRow {
     pub org_id: DbUuid,
     pub path: String,
@@ -356,7 +356,7 @@ impl TryFrom<IdemRow> for IdempotencyRecord {
 }
 
 #[derive(Queryable, Selectable, Insertable, AsChangeset, Clone, Debug)]
-#[diesel(table_name = assessments, treat_none_as_null = true)]
+#[diesel(table_name = assessments, treat_none_as_null = true, treat_none_as_default_value = false)]
 pub struct AssessmentRow {
     pub id: DbUuid,
     pub human_id: DbUuid,
@@ -394,7 +394,7 @@ impl TryFrom<AssessmentRow> for Assessment {
 }
 
 #[derive(Queryable, Selectable, Insertable, Clone, Debug)]
-#[diesel(table_name = profiles)]
+#[diesel(table_name = profiles, treat_none_as_default_value = false)]
 pub struct ProfileRow {
     pub id: DbUuid,
     pub org_id: DbUuid,
@@ -448,7 +448,7 @@ impl TryFrom<ProfileRow> for Profile {
 }
 
 #[derive(Queryable, Selectable, Insertable, AsChangeset, Clone, Debug)]
-#[diesel(table_name = invitations, treat_none_as_null = true)]
+#[diesel(table_name = invitations, treat_none_as_null = true, treat_none_as_default_value = false)]
 pub struct InvitationRow {
     pub id: DbUuid,
     pub org_id: DbUuid,
@@ -544,7 +544,7 @@ impl TryFrom<InvitationRow> for Invitation {
 }
 
 #[derive(Queryable, Selectable, Insertable, Clone, Debug)]
-#[diesel(table_name = emails)]
+#[diesel(table_name = emails, treat_none_as_default_value = false)]
 pub struct EmailRow {
     pub id: DbUuid,
     pub org_id: DbUuid,
@@ -600,7 +600,7 @@ impl TryFrom<EmailRow> for EmailRecord {
 }
 
 #[derive(Queryable, Selectable, Insertable, AsChangeset, Clone, Debug)]
-#[diesel(table_name = webhook_endpoints, treat_none_as_null = true)]
+#[diesel(table_name = webhook_endpoints, treat_none_as_null = true, treat_none_as_default_value = false)]
 pub struct EndpointRow {
     pub id: DbUuid,
     pub org_id: DbUuid,
@@ -665,7 +665,7 @@ impl TryFrom<EndpointRow> for Endpoint {
 }
 
 #[derive(Queryable, Selectable, Insertable, AsChangeset, Clone, Debug, diesel::QueryableByName)]
-#[diesel(table_name = deliveries, treat_none_as_null = true)]
+#[diesel(table_name = deliveries, treat_none_as_null = true, treat_none_as_default_value = false)]
 pub struct DeliveryRow {
     pub id: DbUuid,
     pub endpoint_id: DbUuid,

@@ -292,6 +292,18 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    use diesel::sql_types::*;
+    use crate::types::sql::Uuid;
+    /// Active persons per organization, kept by triggers on `persons` (T69); the count is
+    /// `SUM(n)` over an organization's rows.
+    org_active_persons (org_id, shard) {
+        org_id -> Uuid,
+        shard -> Integer,
+        n -> BigInt,
+    }
+}
+
 diesel::joinable!(api_keys -> users (user_id));
 diesel::joinable!(api_keys -> organizations (org_id));
 diesel::joinable!(person_tags -> persons (person_id));
@@ -317,4 +329,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     webhook_endpoints,
     deliveries,
     delivery_attempts,
+    org_active_persons,
 );

@@ -91,6 +91,43 @@ pub async fn revert_all(url: &str) -> Result<usize, StoreError> {
     }
 }
 
+/// Reverts the applied migrations of the database at `url`, newest first, up to and including
+/// the one of `version` (its folder name's digits: `2026-11-23-000008_x` is `20261123000008`),
+/// for a migration's data check: revert it, apply it again, look at the data. Returns how many
+/// were reverted; an error when the version was not applied.
+pub async fn revert_through(url: &str, version: &str) -> Result<usize, StoreError> {
+    use diesel_migrations::MigrationHarness;
+    fn go<C>(
+        mut h: diesel_async::AsyncMigrationHarness<C>,
+        set: fn() -> diesel_migrations::EmbeddedMigrations,
+        name: &str,
+    ) -> Result<usize, StoreError>
+    where
+        diesel_async::AsyncMigrationHarness<C>: MigrationHarness<C::Backend>,
+        C: diesel_async::AsyncConnection,
+    {
+        let mut n = 0;
+        loop {
+            let v = h.revert_last_migration(set()).map_err(internal)?;
+            n += 1;
+            if v.to_string() == name {
+                return Ok(n);
+            }
+        }
+    }
+    let (url, name) = (url.to_string(), version.to_string());
+    if url.starts_with("postgres") {
+        let conn = AsyncPgConnection::establish(&url).await.map_err(internal)?;
+        let h = diesel_async::AsyncMigrationHarness::new(conn);
+        tokio::task::spawn_blocking(move || go(h, || crate::PG_MIGRATIONS, &name)).await.map_err(internal)?
+    } else {
+        let path = url.strip_prefix("sqlite://").unwrap_or(&url).to_string();
+        let conn = crate::SqliteConn::establish(&path).await.map_err(internal)?;
+        let h = diesel_async::AsyncMigrationHarness::new(conn);
+        tokio::task::spawn_blocking(move || go(h, || crate::SQLITE_MIGRATIONS, &name)).await.map_err(internal)?
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::with_database;

@@ -177,10 +177,10 @@ macro_rules! impl_tx {
 
             fn count_active_persons(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<u32>> {
                 Box::pin(async move {
-                    let n: i64 = persons::table
-                        .filter(persons::org_id.eq(DbUuid(org.0)))
-                        .filter(persons::status.eq("active"))
-                        .count()
+                    // The triggers' per-organization counter rows (T69), not COUNT(*) of persons.
+                    let n: i64 = org_active_persons::table
+                        .filter(org_active_persons::org_id.eq(DbUuid(org.0)))
+                        .select(diesel::dsl::sql::<diesel::sql_types::BigInt>("CAST(COALESCE(SUM(n), 0) AS BIGINT)"))
                         .get_result(self.conn)
                         .await
                         .map_err(db_err)?;
@@ -578,7 +578,9 @@ macro_rules! impl_tx {
                                 created_at: e.created_at,
                             };
                             self.insert_delivery(&d).await?;
-                            self.wake = true;
+                            // A disabled endpoint's delivery waits for it to be enabled, which
+                            // wakes the engine itself: no wake-up (and no NOTIFY) for it.
+                            self.wake |= ep.enabled;
                         }
                     }
                     Ok(())
@@ -1784,12 +1786,9 @@ impl DbTx<'_, diesel_async::AsyncPgConnection> {
         Ok(())
     }
 
-    /// A person by email; in a write transaction the email's advisory lock, then the row
-    /// `FOR UPDATE` in the same statement that reads it (two round trips, T66). The email's
-    /// advisory lock is for when no row exists yet: two imports of one new email under the
-    /// shared organization lock (T65) would both insert. The second waits there until the first
-    /// commits, then its read (a new statement, so a new snapshot) finds the row. Released at
-    /// commit.
+    /// A person by email; in a write transaction its row is locked `FOR UPDATE` in the statement
+    /// that reads it (T66). Two imports of one new email both find no row; the second's insert
+    /// then fails on the unique index and the import runs again as a merge (T70).
     async fn person_by_email_impl(&mut self, org: OrgId, email: &Email) -> StoreResult<Option<PersonRow>> {
         let q = persons::table
             .filter(persons::org_id.eq(DbUuid(org.0)))
@@ -1798,12 +1797,6 @@ impl DbTx<'_, diesel_async::AsyncPgConnection> {
         if !self.write {
             return q.first(self.conn).await.optional().map_err(db_err);
         }
-        diesel::sql_query("SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))")
-            .bind::<diesel::sql_types::Text, _>(org.0.to_string())
-            .bind::<diesel::sql_types::Text, _>(email.as_str())
-            .execute(self.conn)
-            .await
-            .map_err(db_err)?;
         q.for_update().first(self.conn).await.optional().map_err(db_err)
     }
 

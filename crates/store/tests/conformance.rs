@@ -107,6 +107,8 @@ conformance!(
     person_round_trips_every_field,
     concurrent_imports_of_one_email_create_one_person,
     concurrent_imports_respect_the_person_limit,
+    active_person_count_follows_concurrent_imports_archives_and_reactivations,
+    the_counter_migration_counts_the_persons_already_there,
     concurrent_imports_crossing_into_the_exclusive_zone_stop_exactly_at_the_limit,
     concurrent_imports_in_many_organizations_share_one_human,
     concurrent_tag_spellings_resolve_to_one_catalogue_entry,
@@ -650,6 +652,64 @@ async fn concurrent_imports_respect_the_person_limit(store: DbStore) {
     assert_eq!(events(&svc, org.id).await.len(), 5);
     assert_eq!(svc.list_persons(query(org.id)).await.unwrap().items.len(), 5);
     assert_eq!(svc.organization(org.id).await.unwrap().1.persons_used, 5);
+}
+
+/// T69: the count of active persons that the person limit reads is kept by triggers on both
+/// backends. After imports, archives and reactivations, eight of each at once, it equals the
+/// persons listed, and another organization's count is its own.
+async fn active_person_count_follows_concurrent_imports_archives_and_reactivations(store: DbStore) {
+    let (svc, _) = services(store);
+    let o = new_org(&svc, "business", &[]).await.id;
+    let other = new_org(&svc, "business", &[]).await.id;
+    let mut first = vec![];
+    for i in 0..12 {
+        first.push(imported(&svc, o, import(&format!("c{i}@example.com"))).await.id);
+    }
+    imported(&svc, other, import("c0@example.com")).await;
+    assert_eq!(count_active(&svc, o).await, 12);
+    let barrier = Arc::new(Barrier::new(16));
+    let mut tasks = vec![];
+    for (i, id) in first.iter().copied().enumerate().take(8) {
+        let (svc, barrier) = (svc.clone(), barrier.clone());
+        tasks.push(tokio::spawn(async move {
+            barrier.wait().await;
+            svc.archive_person(o, id).await.unwrap();
+            if i % 2 == 0 {
+                assert!(svc.import_person(o, import(&format!("c{i}@example.com"))).await.unwrap().created);
+            }
+        }));
+    }
+    for i in 12..20 {
+        let (svc, barrier) = (svc.clone(), barrier.clone());
+        tasks.push(tokio::spawn(async move {
+            barrier.wait().await;
+            svc.import_person(o, import(&format!("c{i}@example.com"))).await.unwrap();
+        }));
+    }
+    for t in tasks {
+        t.await.unwrap();
+    }
+    // 12 imported, 8 archived, 4 of them reactivated, 8 new.
+    assert_eq!(count_active(&svc, o).await, 16);
+    assert_eq!(emails(&svc, query(o)).await.len(), 16);
+    assert_eq!(svc.organization(o).await.unwrap().1.persons_used, 16);
+    assert_eq!(count_active(&svc, other).await, 1);
+}
+
+/// T69: the migration that adds the counters counts the active persons that exist already.
+async fn the_counter_migration_counts_the_persons_already_there(store: DbStore) {
+    let (svc, _) = services(store.clone());
+    let o = new_org(&svc, "business", &[]).await.id;
+    let mut ids = vec![];
+    for i in 0..3 {
+        ids.push(imported(&svc, o, import(&format!("m{i}@example.com"))).await.id);
+    }
+    svc.archive_person(o, ids[0]).await.unwrap();
+    let reverted = talent_store::testing::revert_through(store.url(), "20261123000008").await.unwrap();
+    assert_eq!(store.migrate().await.unwrap(), reverted);
+    assert_eq!(count_active(&svc, o).await, 2);
+    svc.import_person(o, import("m3@example.com")).await.unwrap();
+    assert_eq!(count_active(&svc, o).await, 3);
 }
 
 /// T65: far from the limit imports hold the organization in shared mode and run side by side;

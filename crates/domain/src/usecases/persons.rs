@@ -3,7 +3,7 @@
 
 use super::invitations::{create_in_tx, CreateCtx, NewInvitation};
 use super::{Page, Services};
-use crate::errors::{ClientError, Code, UseCaseError};
+use crate::errors::{ClientError, Code, StoreError, UseCaseError};
 use crate::ids::*;
 use crate::model::*;
 use crate::person::{self, ImportFields, ImportTransition, PersonPatch};
@@ -112,6 +112,7 @@ impl<S: Store> Services<S> {
         let token_hash = self.secrets.hash_token(&self.secrets.invitation_token(inv_id));
         let url = self.invitation_url(inv_id);
         let mut exclusive = false;
+        let mut raced = 0;
         let (outcome, inv) = loop {
             let (input, tag_names, plans) = (input.clone(), tag_names.clone(), plans.clone());
             let (token_hash, url, nested) = (token_hash.clone(), url.clone(), input.invitation);
@@ -226,7 +227,16 @@ impl<S: Store> Services<S> {
                         Ok::<_, UseCaseError>(Some((outcome, inv)))
                     })
                 })
-                .await?;
+                .await;
+            let attempt = match attempt {
+                // Another import of this new email committed its person first (T70): nothing of
+                // this attempt is kept; the next one finds that person and merges into it.
+                Err(UseCaseError::Store(StoreError::UniqueViolation)) if raced < 3 => {
+                    raced += 1;
+                    continue;
+                }
+                other => other?,
+            };
             match attempt {
                 Some(done) => break done,
                 None => exclusive = true,
