@@ -367,10 +367,14 @@ impl Tx for FakeTx {
         self.s.need_counts.push((id, counts.clone()));
         ok(())
     }
-    fn completed_counts_of_humans<'a>(
-        &'a mut self,
-        humans: &'a [HumanId],
-    ) -> BoxFuture<'a, StoreResult<Vec<CountedAssessment>>> {
+    fn completed_counts_of_result_holders(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<CountedAssessment>>> {
+        let humans: Vec<HumanId> = self
+            .s
+            .persons
+            .iter()
+            .filter(|p| p.org_id == org && p.status == PersonStatus::Active && p.assessment.count > 0)
+            .map(|p| p.human_id)
+            .collect();
         let counts = &self.s.need_counts;
         ok(self
             .s

@@ -270,7 +270,7 @@ pub enum LabelFilter {
 }
 
 /// A completed assessment without its responses and its stored need counts (`None`: completed
-/// before counts were stored), as [`Tx::completed_counts_of_humans`] returns them.
+/// before counts were stored), as [`Tx::completed_counts_of_result_holders`] returns them.
 pub type CountedAssessment = (Assessment, Option<crate::assessment::NeedCounts>);
 
 /// A page request of `GET /persons`: filters, keyset position and size (spec; D36).
@@ -471,14 +471,12 @@ pub trait Tx: Send {
         id: AssessmentId,
         counts: &'a crate::assessment::NeedCounts,
     ) -> BoxFuture<'a, StoreResult<()>>;
-    /// The completed assessments of several humans, oldest first, *without* their responses
-    /// (`responses` empty), each with its stored counts: `None` for one completed before counts
-    /// were stored (the caller scores its responses instead). Errors: `Internal`, also for counts
-    /// that do not parse.
-    fn completed_counts_of_humans<'a>(
-        &'a mut self,
-        humans: &'a [HumanId],
-    ) -> BoxFuture<'a, StoreResult<Vec<CountedAssessment>>>;
+    /// The completed assessments of the humans of the organization's [`Tx::result_holders`], in
+    /// one query (no list of humans sent), oldest first, *without* their responses (`responses`
+    /// empty), each with its stored counts: `None` for one completed before counts were stored
+    /// (the caller scores its responses instead). Visibility per membership (D11) is the caller's.
+    /// Errors: `Internal`, also for counts that do not parse.
+    fn completed_counts_of_result_holders(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<CountedAssessment>>>;
     /// Every membership of a human, in any organization and status.
     fn persons_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<Vec<Person>>>;
     /// Active persons of an organization with at least one visible completed assessment.

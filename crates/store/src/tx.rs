@@ -756,31 +756,35 @@ macro_rules! impl_tx {
                 })
             }
 
-            fn completed_counts_of_humans<'a>(
-                &'a mut self,
-                humans: &'a [HumanId],
-            ) -> BoxFuture<'a, StoreResult<Vec<CountedAssessment>>> {
+            fn completed_counts_of_result_holders(
+                &mut self,
+                org: OrgId,
+            ) -> BoxFuture<'_, StoreResult<Vec<CountedAssessment>>> {
                 Box::pin(async move {
-                    let mut out = Vec::new();
-                    for chunk in humans.chunks(1000) {
-                        let ids: Vec<DbUuid> = chunk.iter().map(|h| DbUuid(h.0)).collect();
-                        let rows: Vec<(DbUuid, DbUuid, String, DbTime, Option<DbTime>, Option<String>)> =
-                            assessments::table
-                                .filter(assessments::human_id.eq_any(ids))
-                                .filter(assessments::state.eq("completed"))
-                                .order((assessments::started_at.asc(), assessments::id.asc()))
-                                .select((
-                                    assessments::id,
-                                    assessments::human_id,
-                                    assessments::state,
-                                    assessments::started_at,
-                                    assessments::completed_at,
-                                    assessments::need_counts,
-                                ))
-                                .load(self.conn)
-                                .await
-                                .map_err(db_err)?;
-                        for (id, human, state, started, completed, counts) in rows {
+                    // The holders as a subquery: a semi-join in the database, no list of ids.
+                    let holders = persons::table
+                        .filter(persons::org_id.eq(DbUuid(org.0)))
+                        .filter(persons::status.eq("active"))
+                        .filter(persons::assessment_count.gt(0))
+                        .select(persons::human_id);
+                    let rows: Vec<(DbUuid, DbUuid, String, DbTime, Option<DbTime>, Option<String>)> =
+                        assessments::table
+                            .filter(assessments::human_id.eq_any(holders))
+                            .filter(assessments::state.eq("completed"))
+                            .order((assessments::started_at.asc(), assessments::id.asc()))
+                            .select((
+                                assessments::id,
+                                assessments::human_id,
+                                assessments::state,
+                                assessments::started_at,
+                                assessments::completed_at,
+                                assessments::need_counts,
+                            ))
+                            .load(self.conn)
+                            .await
+                            .map_err(db_err)?;
+                    rows.into_iter()
+                        .map(|(id, human, state, started, completed, counts)| {
                             let a = Assessment::try_from(AssessmentRow {
                                 id,
                                 human_id: human,
@@ -789,10 +793,9 @@ macro_rules! impl_tx {
                                 completed_at: completed,
                                 responses: "[]".into(),
                             })?;
-                            out.push((a, counts.as_deref().map(parse_need_counts).transpose()?));
-                        }
-                    }
-                    Ok(out)
+                            Ok((a, counts.as_deref().map(parse_need_counts).transpose()?))
+                        })
+                        .collect()
                 })
             }
 

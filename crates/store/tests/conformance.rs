@@ -1752,8 +1752,8 @@ async fn completion_stores_need_counts_that_score_like_the_responses(store: DbSt
     svc.admin_assessment(ada.id, seeded(1)).await.unwrap();
     svc.admin_assessment(ada.id, seeded(2)).await.unwrap();
     svc.admin_assessment(bob.id, AssessmentCommand { complete: false, responses: None, seed: None }).await.unwrap();
-    let humans = vec![ada.human_id, bob.human_id];
-    let got = read(&svc, move |tx| Box::pin(async move { tx.completed_counts_of_humans(&humans).await })).await;
+    let o = org.id;
+    let got = read(&svc, move |tx| Box::pin(async move { tx.completed_counts_of_result_holders(o).await })).await;
     let full = assessments_of(&svc, ada.human_id).await;
     assert_eq!(got.len(), 2, "Ada's two completions, not Bob's running assessment");
     let model = talent_domain::assessment::AssessmentModel::builtin().unwrap();
@@ -1772,8 +1772,7 @@ async fn completion_stores_need_counts_that_score_like_the_responses(store: DbSt
     })
     .await
     .unwrap();
-    let humans = vec![ada.human_id];
-    let again = read(&svc, move |tx| Box::pin(async move { tx.completed_counts_of_humans(&humans).await })).await;
+    let again = read(&svc, move |tx| Box::pin(async move { tx.completed_counts_of_result_holders(o).await })).await;
     assert_eq!(again[0].1, Some(talent_domain::assessment::NeedCounts::default()), "overwritten");
 }
 

@@ -250,6 +250,52 @@ impl<'m> Scorer<'m> {
             .collect();
         Scores { assessments: assessments.len() as u32, responses, needs, competencies }
     }
+
+    /// [`match_percentage`] of `profile` (competency id, weight) over [`Scorer::score`] of
+    /// `assessments`, computing only the needs and competencies the profile uses and allocating
+    /// nothing when every count fits the model: a page of matches scores every person with results
+    /// (issue 11). Same arithmetic in the same order, so the same percentage (tested).
+    pub fn match_percentage(&self, assessments: &[&NeedCounts], profile: &[(Uuid, f64)]) -> u8 {
+        let n = self.needs;
+        let fits = |a: &NeedCounts| a.model == self.key && a.exposure.len() == n && a.chosen.len() == n;
+        let kept: Vec<&NeedCounts>;
+        let fit: &[&NeedCounts] = if assessments.iter().all(|a| fits(a)) {
+            assessments
+        } else {
+            kept = assessments.iter().copied().filter(|a| fits(a)).collect();
+            &kept
+        };
+        let need = |i: usize| {
+            let (mut exposure, mut chosen) = (0u32, 0u32);
+            for a in fit {
+                exposure += a.exposure[i];
+                chosen += a.chosen[i];
+            }
+            (f64::from(chosen) + 1.0) / (f64::from(exposure) + 2.0)
+        };
+        let competency = |c: usize| {
+            let (mut num, mut den) = (0.0, 0.0);
+            for (i, w) in &self.weights[c] {
+                num += w * (need(*i) - 0.5);
+                den += w.abs();
+            }
+            if den > 0.0 {
+                denoise(0.5 + num / den).clamp(0.0, 1.0)
+            } else {
+                0.5
+            }
+        };
+        let (mut num, mut den) = (0.0, 0.0);
+        for (cid, w) in profile {
+            let s = self.model.competencies.iter().position(|c| c.id == *cid).map(competency).unwrap_or(0.5);
+            num += w * s;
+            den += w;
+        }
+        if den <= 0.0 {
+            return 0;
+        }
+        denoise(100.0 * num / den).round().clamp(0.0, 100.0) as u8
+    }
 }
 
 /// Removes floating-point noise from a computed value: the documented formulas are exact, so a
@@ -400,6 +446,36 @@ mod tests {
         assert!((s.needs[mi].score - 4.0 / 5.0).abs() < 1e-12);
         assert!((s.needs[ri].score - 1.0 / 5.0).abs() < 1e-12);
         assert_eq!(s.responses, 3);
+    }
+
+    /// The page-of-matches shortcut gives exactly the percentage of the full scores, for one and
+    /// several assessments, counts of another model mixed in, and profiles with unknown
+    /// competencies, negative and zero weights.
+    #[test]
+    fn scorer_match_percentage_equals_the_percentage_of_the_full_scores() {
+        let m = model();
+        let scorer = Scorer::new(&m);
+        let ids: Vec<Uuid> = m.competencies.iter().map(|c| c.id).collect();
+        let foreign = NeedCounts { model: "other@1".into(), responses: 9, exposure: vec![9; 3], chosen: vec![9; 3] };
+        let mut checked = 0;
+        for seed in 0..200u64 {
+            let a = need_counts(&m, &seed_responses(&m, seed));
+            let b = need_counts(&m, &seed_responses(&m, seed + 1_000));
+            let k = seed as usize;
+            let profiles: Vec<Vec<(Uuid, f64)>> = vec![
+                vec![(ids[k % ids.len()], 1.0), (ids[(k + 3) % ids.len()], 0.5)],
+                ids.iter().enumerate().map(|(i, id)| (*id, (i % 4) as f64 * 0.25)).collect(),
+                vec![(Uuid::from_u128(7), 1.0), (ids[k % ids.len()], 2.0)],
+                vec![(ids[k % ids.len()], 0.0)],
+            ];
+            for set in [vec![&a], vec![&a, &b], vec![&a, &foreign, &b], vec![&foreign], vec![]] {
+                for p in &profiles {
+                    assert_eq!(scorer.match_percentage(&set, p), match_percentage(p, &scorer.score(&set)));
+                    checked += 1;
+                }
+            }
+        }
+        assert_eq!(checked, 200 * 5 * 4);
     }
 
     /// Property over many seeds: scores stay in range.

@@ -375,10 +375,9 @@ impl<S: Store> Services<S> {
                         .into_iter()
                         .filter(|p| person.is_none_or(|id| p.person_id == id))
                         .collect();
-                    let humans: Vec<HumanId> = persons.iter().map(|p| p.human_id).collect();
                     // Stored counts, not responses (issue 11); responses only for assessments
                     // completed before counts were stored, or counted with another model.
-                    let mut counted = tx.completed_counts_of_humans(&humans).await?;
+                    let mut counted = tx.completed_counts_of_result_holders(org).await?;
                     let stale = |c: &Option<NeedCounts>| c.as_ref().is_none_or(|c| !c.fits(&model.model));
                     let legacy: Vec<HumanId> =
                         counted.iter().filter(|(_, c)| stale(c)).map(|(a, _)| a.human_id).collect();
@@ -399,6 +398,8 @@ impl<S: Store> Services<S> {
             by_human.entry(c.0.human_id).or_default().push(c);
         }
         let scorer = Scorer::new(&self.assessment.model);
+        let weights: Vec<(uuid::Uuid, f64)> =
+            profile.competencies.iter().map(|c| (c.competency_id, c.weight)).collect();
         let mut v: Vec<Match> = persons
             .iter()
             .filter_map(|p| {
@@ -411,7 +412,13 @@ impl<S: Store> Services<S> {
                 if visible.is_empty() {
                     return None;
                 }
-                Some(self.match_of(p.person_id, &profile, &scorer.score(&visible)))
+                let percentage = scorer.match_percentage(&visible, &weights);
+                Some(Match {
+                    person_id: p.person_id,
+                    profile_id: profile.id,
+                    percentage,
+                    category: category(percentage),
+                })
             })
             .collect();
         v.sort_by(|a, b| b.percentage.cmp(&a.percentage).then(b.person_id.cmp(&a.person_id)));

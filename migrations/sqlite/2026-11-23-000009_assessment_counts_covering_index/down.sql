@@ -1,0 +1,1 @@
+DROP INDEX assessments_counts_idx;
