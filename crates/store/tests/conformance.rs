@@ -2017,7 +2017,7 @@ async fn profiles_round_trip_list_newest_first_and_count(store: DbStore) {
 // The delivery engine's store operations (issue 10; T59-T61)
 // ---------------------------------------------------------------------------------------------
 
-use talent_domain::usecases::webhooks::{ClaimCaps, FinishedAttempt, NewEndpoint};
+use talent_domain::usecases::webhooks::{ClaimCaps, EndpointPatch, FinishedAttempt, NewEndpoint};
 use talent_domain::webhook::{AttemptOutcome, Breaker, DeliveryStatus, Endpoint, Subscription};
 
 async fn hook(svc: &Svc, org: OrgId, n: usize) -> Endpoint {
@@ -2194,14 +2194,31 @@ async fn retention_purges_only_history_older_than_the_window(store: DbStore) {
 
 async fn wake_ups_follow_commits_of_due_deliveries_only(store: DbStore) {
     let (svc, _) = services(store.clone());
+    // On PostgreSQL the instance also listens to NOTIFY, as `talent serve` does.
+    store.listen();
     let wake = store.delivery_wakeups();
     let woken = || async { tokio::time::timeout(std::time::Duration::from_millis(200), wake.notified()).await.is_ok() };
+    if store.backend() == talent_store::Backend::Postgres {
+        // The listener wakes the engine once it is connected, and so listening.
+        let connected = tokio::time::timeout(std::time::Duration::from_secs(5), wake.notified()).await;
+        assert!(connected.is_ok(), "the listener connects");
+    }
     let org = new_org(&svc, "business", &[]).await;
     imported(&svc, org.id, import("nobody-listens@example.com")).await;
     assert!(!woken().await, "no endpoint, no delivery, no wake-up");
-    hook(&svc, org.id, 1).await;
+    let ep = hook(&svc, org.id, 1).await;
     imported(&svc, org.id, import("p@example.com")).await;
     assert!(woken().await, "a fan-out wakes the engine after commit");
+    // T71: its own NOTIFY does not wake this instance a second time.
+    assert!(!woken().await, "one wake-up per commit on the instance that made it");
+    // T71: a delivery to a disabled endpoint is not claimable: no wake-up until it is enabled.
+    let off = EndpointPatch { enabled: Some(false), ..Default::default() };
+    svc.patch_endpoint(org.id, ep.id, off).await.unwrap();
+    imported(&svc, org.id, import("q@example.com")).await;
+    assert!(!woken().await, "a delivery to a disabled endpoint wakes nobody");
+    let on = EndpointPatch { enabled: Some(true), ..Default::default() };
+    svc.patch_endpoint(org.id, ep.id, on).await.unwrap();
+    assert!(woken().await, "enabling the endpoint wakes the engine");
     // A rolled-back transaction wakes nobody.
     let r: StoreResult<()> = write(&svc, move |tx| {
         Box::pin(async move {

@@ -1,0 +1,1 @@
+ALTER TABLE persons ALTER COLUMN search_text SET STATISTICS -1;
