@@ -735,3 +735,65 @@ pub struct AttemptRow {
     pub error: Option<String>,
     pub response_body: Option<String>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use diesel::query_builder::QueryFragment;
+
+    /// Whether PostgreSQL keeps the prepared statement of `q` per connection (T71).
+    fn cached<Q: QueryFragment<diesel::pg::Pg>>(q: Q) -> bool {
+        q.is_safe_to_cache_prepared(&diesel::pg::Pg).expect("walks")
+    }
+
+    /// T71: the inserts of an import are prepared once per connection, with `None` fields as
+    /// well (diesel never caches an insert whose values may be `DEFAULT`).
+    #[test]
+    fn the_inserts_of_an_import_are_prepared_statements_postgres_keeps() {
+        let now = DbTime(time::OffsetDateTime::UNIX_EPOCH);
+        let id = DbUuid(uuid::Uuid::nil());
+        let person = PersonRow {
+            id,
+            org_id: id,
+            human_id: id,
+            email: "a@example.com".into(),
+            first_name: None,
+            last_name: Some("Doe".into()),
+            external_id: None,
+            status: "active".into(),
+            archive_reason: None,
+            label_candidate: true,
+            label_employee: false,
+            tags: "[]".into(),
+            joined_via: "api".into(),
+            shared_existing_profile: false,
+            assessment_status: "not_started".into(),
+            assessment_completed_at: None,
+            assessment_count: 0,
+            member_since: now,
+            updated_at: now,
+            archived_at: None,
+            search_text: "a@example.com".into(),
+        };
+        let event =
+            EventRow { id, org_id: id, event_type: "person.created".into(), data: "{}".into(), created_at: now };
+        let delivery = DeliveryRow {
+            id,
+            endpoint_id: id,
+            org_id: id,
+            event_type: "person.created".into(),
+            payload: "{}".into(),
+            status: "pending".into(),
+            attempts: 0,
+            next_attempt_at: Some(now),
+            last_attempt_at: None,
+            last_response_status: None,
+            last_error: None,
+            claimed_until: None,
+            created_at: now,
+        };
+        assert!(cached(diesel::insert_into(persons::table).values(person)));
+        assert!(cached(diesel::insert_into(outbox_events::table).values(event)));
+        assert!(cached(diesel::insert_into(deliveries::table).values(delivery)));
+    }
+}
