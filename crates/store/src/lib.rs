@@ -13,6 +13,7 @@ pub mod explain;
 mod pool;
 pub mod rows;
 pub mod schema;
+mod sqlite_rt;
 pub mod testing;
 pub mod tx;
 pub mod types;
@@ -31,8 +32,8 @@ use talent_domain::ports::{BoxFuture, Store, StoreResult, Tx};
 use tokio::sync::Notify;
 use tx::DbTx;
 
-/// The SQLite connection type used through diesel-async.
-pub type SqliteConn = SyncConnectionWrapper<SqliteConnection>;
+/// The SQLite connection type used through diesel-async (write statements inline, T74).
+pub type SqliteConn = SyncConnectionWrapper<SqliteConnection, sqlite_rt::SqliteRuntime>;
 
 /// Migrations for PostgreSQL (`migrations/postgres`).
 pub const PG_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/postgres");
@@ -140,6 +141,48 @@ impl<E: From<StoreError>> TxError<E> {
             TxError::App(e) => e,
             TxError::Db(e) => E::from(tx::db_err(e)),
         }
+    }
+}
+
+/// A failed SQLite write transaction: the error, and whether the connection may still be inside
+/// it (its `ROLLBACK` failed too).
+struct Failed<E> {
+    error: E,
+    open: bool,
+}
+
+/// One SQLite write transaction (T74): `BEGIN IMMEDIATE`, `f`, then `COMMIT`; `ROLLBACK` when `f`
+/// fails or panics (a panic is reported as an internal error). Written out because diesel-async offers
+/// `immediate_transaction` only with its default runtime, and Talent's SQLite connections run
+/// write statements inline ([`sqlite_rt`]). Returns `f`'s value with the transaction's (wake,
+/// auth changed) flags.
+async fn sqlite_write<R, E, F>(conn: &mut SqliteConn, f: F) -> Result<(R, (bool, bool)), Failed<E>>
+where
+    F: for<'c> FnOnce(&'c mut dyn Tx) -> BoxFuture<'c, Result<R, E>> + Send + 'static,
+    E: From<StoreError>,
+{
+    use futures_util::FutureExt;
+    let db = |e: diesel::result::Error| E::from(tx::db_err(e));
+    conn.batch_execute("BEGIN IMMEDIATE").await.map_err(|e| Failed { error: db(e), open: false })?;
+    let (out, flags) = {
+        let mut tx = DbTx::new(conn, true);
+        let out = std::panic::AssertUnwindSafe(f(&mut tx)).catch_unwind().await;
+        (out, (tx.wake, tx.auth_changed))
+    };
+    let end = match &out {
+        Ok(Ok(_)) => conn.batch_execute("COMMIT").await,
+        _ => Ok(()),
+    };
+    let error = match (out, end) {
+        (Ok(Ok(r)), Ok(())) => return Ok((r, flags)),
+        (Ok(Ok(_)), Err(e)) => Some(db(e)),
+        (Ok(Err(e)), _) => Some(e),
+        (Err(_), _) => None,
+    };
+    let open = conn.batch_execute("ROLLBACK").await.is_err();
+    match error {
+        Some(error) => Err(Failed { error, open }),
+        None => Err(Failed { error: E::from(StoreError::Internal("a write transaction panicked".into())), open }),
     }
 }
 
@@ -392,14 +435,16 @@ impl Store for DbStore {
                     // The turn first, then a write connection: queued writers hold no connection.
                     let _turn = gate.enter(priority).await;
                     let mut pooled = write.get().await.map_err(|e| E::from(internal(e)))?;
-                    let conn: &mut SqliteConn = &mut pooled;
-                    conn.immediate_transaction(async move |c| {
-                        let mut tx = DbTx::new(c, true);
-                        let r = f(&mut tx).await.map_err(TxError::App)?;
-                        Ok((r, (tx.wake, tx.auth_changed)))
-                    })
-                    .await
-                    .map_err(TxError::into_app)?
+                    match sqlite_rt::inline(sqlite_write(&mut pooled, f)).await {
+                        Ok(done) => done,
+                        Err(Failed { error, open }) => {
+                            if open {
+                                // A transaction that could not be ended: never back in the pool.
+                                let _ = deadpool::managed::Object::take(pooled);
+                            }
+                            return Err(error);
+                        }
+                    }
                 }
             };
             if flags.0 {
