@@ -109,6 +109,7 @@ conformance!(
     concurrent_imports_respect_the_person_limit,
     active_person_count_follows_concurrent_imports_archives_and_reactivations,
     the_counter_migration_counts_the_persons_already_there,
+    a_panicking_transaction_writes_nothing_and_the_pool_stays_usable,
     concurrent_imports_crossing_into_the_exclusive_zone_stop_exactly_at_the_limit,
     concurrent_imports_in_many_organizations_share_one_human,
     concurrent_tag_spellings_resolve_to_one_catalogue_entry,
@@ -710,6 +711,32 @@ async fn the_counter_migration_counts_the_persons_already_there(store: DbStore) 
     assert_eq!(count_active(&svc, o).await, 2);
     svc.import_person(o, import("m3@example.com")).await.unwrap();
     assert_eq!(count_active(&svc, o).await, 3);
+}
+
+/// T74: a use case that panics inside its transaction is rolled back and reported as an error,
+/// and the connection it held serves the transactions that follow (SQLite's transactions are
+/// written out by the store; PostgreSQL's are diesel's).
+async fn a_panicking_transaction_writes_nothing_and_the_pool_stays_usable(store: DbStore) {
+    let (svc, _) = services(store);
+    let o = new_org(&svc, "business", &[]).await.id;
+    for _ in 0..3 {
+        let r: StoreResult<()> = write(&svc, move |tx| {
+            Box::pin(async move {
+                let now = OffsetDateTime::UNIX_EPOCH;
+                tx.ensure_human(HumanId(uuid::Uuid::now_v7()), &email("ghost@example.com"), now).await?;
+                panic!("a use case that panics half-way");
+            })
+        })
+        .await;
+        assert!(matches!(r, Err(StoreError::Internal(_))), "{r:?}");
+    }
+    let ghost =
+        read(&svc, move |tx| Box::pin(async move { tx.human_by_email(&email("ghost@example.com")).await })).await;
+    assert_eq!(ghost, None, "the panicking transaction's insert was rolled back");
+    for i in 0..6 {
+        imported(&svc, o, import(&format!("after{i}@example.com"))).await;
+    }
+    assert_eq!(count_active(&svc, o).await, 6);
 }
 
 /// T65: far from the limit imports hold the organization in shared mode and run side by side;
