@@ -362,7 +362,10 @@ pub trait Tx: Send {
     }
     /// The oldest organization whose company name is `name` (used by `talent demo`).
     fn find_org_by_name<'a>(&'a mut self, name: &'a str) -> BoxFuture<'a, StoreResult<Option<Organization>>>;
-    /// Number of active persons of the organization.
+    /// Number of active persons of the organization: those committed, plus this transaction's
+    /// own changes. Errors: `Internal`. # Locking: none; a use case that enforces the person
+    /// limit holds the organization lock first (shared or exclusive, T65), and adapters may keep
+    /// the count as counters updated with every change of persons (T69) rather than count rows.
     fn count_active_persons(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<u32>>;
 
     // --- users and keys ---
@@ -393,7 +396,10 @@ pub trait Tx: Send {
     ) -> BoxFuture<'a, StoreResult<HumanId>>;
     /// The human with this email, if any (read only).
     fn human_by_email<'a>(&'a mut self, email: &'a Email) -> BoxFuture<'a, StoreResult<Option<HumanId>>>;
-    /// The person of the organization with this email (any status).
+    /// The person of the organization with this email (any status). Errors: `Internal`.
+    /// # Locking: in a write transaction the person's row, when there is one, until commit.
+    /// Nothing is locked when there is none: two imports of one new email both find none, and
+    /// the second's [`Tx::insert_person`] then fails with `UniqueViolation` (T70).
     fn person_by_email<'a>(&'a mut self, org: OrgId, email: &'a Email) -> BoxFuture<'a, StoreResult<Option<Person>>>;
     /// The person of the organization with this id (any status).
     fn person_by_id(&mut self, org: OrgId, id: PersonId) -> BoxFuture<'_, StoreResult<Option<Person>>>;
