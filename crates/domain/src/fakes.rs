@@ -368,13 +368,8 @@ impl Tx for FakeTx {
         ok(())
     }
     fn completed_counts_of_result_holders(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<CountedAssessment>>> {
-        let humans: Vec<HumanId> = self
-            .s
-            .persons
-            .iter()
-            .filter(|p| p.org_id == org && p.status == PersonStatus::Active && p.assessment.count > 0)
-            .map(|p| p.human_id)
-            .collect();
+        let humans: Vec<HumanId> =
+            self.s.persons.iter().filter(|p| holds_results(p, org)).map(|p| p.human_id).collect();
         let counts = &self.s.need_counts;
         ok(self
             .s
@@ -391,22 +386,11 @@ impl Tx for FakeTx {
         ok(self.s.persons.iter().filter(|p| p.human_id == human).cloned().collect())
     }
     fn persons_with_results(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<Person>>> {
-        ok(self
-            .s
-            .persons
-            .iter()
-            .filter(|p| p.org_id == org && p.status == PersonStatus::Active && p.assessment.count > 0)
-            .cloned()
-            .collect())
+        ok(self.s.persons.iter().filter(|p| holds_results(p, org)).cloned().collect())
     }
     fn result_holders(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<ResultHolder>>> {
-        let mut v: Vec<ResultHolder> = self
-            .s
-            .persons
-            .iter()
-            .filter(|p| p.org_id == org && p.status == PersonStatus::Active && p.assessment.count > 0)
-            .map(ResultHolder::from)
-            .collect();
+        let mut v: Vec<ResultHolder> =
+            self.s.persons.iter().filter(|p| holds_results(p, org)).map(ResultHolder::from).collect();
         v.sort_by_key(|h| std::cmp::Reverse(h.person_id.0));
         ok(v)
     }
@@ -1003,4 +987,9 @@ impl WebhookSender for FakeSender {
             Err("must be an https URL".into())
         }
     }
+}
+
+/// Whether `p` is one of the organization's persons with results (active, an assessment counted).
+fn holds_results(p: &Person, org: OrgId) -> bool {
+    p.org_id == org && p.status == PersonStatus::Active && p.assessment.count > 0
 }

@@ -339,16 +339,12 @@ impl<S: Store> Services<S> {
             })
             .await?;
         let (scores, _) = self.scores_of(&all, &person).ok_or_else(no_results)?;
-        let mut v: Vec<Match> = profiles.iter().map(|pr| self.match_of(person.id, pr, &scores)).collect();
+        let mut v: Vec<Match> = profiles
+            .iter()
+            .map(|pr| match_at(person.id, pr, match_percentage(&profile_weights(pr), &scores)))
+            .collect();
         v.sort_by(|a, b| b.percentage.cmp(&a.percentage).then(b.profile_id.cmp(&a.profile_id)));
         Ok(v)
-    }
-
-    fn match_of(&self, person: PersonId, profile: &Profile, scores: &Scores) -> Match {
-        let weights: Vec<(uuid::Uuid, f64)> =
-            profile.competencies.iter().map(|c| (c.competency_id, c.weight)).collect();
-        let percentage = match_percentage(&weights, scores);
-        Match { person_id: person, profile_id: profile.id, percentage, category: category(percentage) }
     }
 
     /// `GET /profiles/{id}/matches` (D26): active persons with results, highest percentage first
@@ -398,8 +394,7 @@ impl<S: Store> Services<S> {
             by_human.entry(c.0.human_id).or_default().push(c);
         }
         let scorer = Scorer::new(&self.assessment.model);
-        let weights: Vec<(uuid::Uuid, f64)> =
-            profile.competencies.iter().map(|c| (c.competency_id, c.weight)).collect();
+        let weights = profile_weights(&profile);
         let mut v: Vec<Match> = persons
             .iter()
             .filter_map(|p| {
@@ -412,13 +407,7 @@ impl<S: Store> Services<S> {
                 if visible.is_empty() {
                     return None;
                 }
-                let percentage = scorer.match_percentage(&visible, &weights);
-                Some(Match {
-                    person_id: p.person_id,
-                    profile_id: profile.id,
-                    percentage,
-                    category: category(percentage),
-                })
+                Some(match_at(p.person_id, &profile, scorer.match_percentage(&visible, &weights)))
             })
             .collect();
         v.sort_by(|a, b| b.percentage.cmp(&a.percentage).then(b.person_id.cmp(&a.person_id)));
@@ -434,6 +423,16 @@ impl<S: Store> Services<S> {
     pub async fn profiles_used(&self, org: OrgId) -> Result<u32, UseCaseError> {
         self.store.read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.count_profiles(org).await?) })).await
     }
+}
+
+/// A profile's (competency id, weight) pairs, as [`match_percentage`] takes them.
+fn profile_weights(profile: &Profile) -> Vec<(uuid::Uuid, f64)> {
+    profile.competencies.iter().map(|c| (c.competency_id, c.weight)).collect()
+}
+
+/// The match of a person with a profile at `percentage` (D3's category).
+fn match_at(person: PersonId, profile: &Profile, percentage: u8) -> Match {
+    Match { person_id: person, profile_id: profile.id, percentage, category: category(percentage) }
 }
 
 /// Recomputes every membership's visible summary (D11) and writes the ones that changed.
