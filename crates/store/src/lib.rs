@@ -13,6 +13,7 @@ pub mod explain;
 mod pool;
 pub mod rows;
 pub mod schema;
+mod sqlite_group;
 mod sqlite_rt;
 pub mod testing;
 pub mod tx;
@@ -52,7 +53,7 @@ pub enum Backend {
 #[derive(Clone)]
 enum Pools {
     Pg(Pool<AsyncPgConnection>),
-    /// Reads, and writes: write transactions take their turn at the [`WriteGate`] and then one of
+    /// Reads, and writes: write transactions take their turn at the write gate ([`sqlite_group`]) and then one of
     /// the two write connections, so queued writers hold no connection that reads need.
     Sqlite {
         read: Pool<SqliteConn>,
@@ -68,7 +69,7 @@ pub struct DbStore {
     /// Woken after a transaction that made deliveries due commits (see [`DbStore::delivery_wakeups`]).
     wake: Arc<Notify>,
     /// SQLite: the in-process queue of write transactions (shared by every pool of this store).
-    gate: Arc<WriteGate>,
+    gate: Arc<sqlite_group::WriteGate>,
     /// This store's writes pass the gate's turnstile ahead of the others ([`DbStore::with_own_pool`]).
     priority: bool,
     /// API key contexts for authentication (T63), shared by every pool of this store.
@@ -81,27 +82,15 @@ pub struct DbStore {
     instance: Arc<str>,
 }
 
-/// SQLite admits one writer at a time, and its busy handler is not fair: a waiting connection
-/// sleeps and retries while others take the lock, so a writer can wait a second behind a burst of
-/// imports. Write transactions of one process therefore queue here first, in FIFO order (tokio's
-/// mutexes are fair), and `BEGIN IMMEDIATE` finds the database free; the busy timeout stays for
-/// other processes on the same file. Ordinary writers take `turnstile`, then `gate`; a priority
-/// writer (the delivery engine, T60) takes `gate` only, so it waits behind at most one queued
-/// writer and the one in progress.
-#[derive(Default)]
-struct WriteGate {
-    turnstile: tokio::sync::Mutex<()>,
-    gate: tokio::sync::Mutex<()>,
-}
-
-impl WriteGate {
-    async fn enter(&self, priority: bool) -> tokio::sync::MutexGuard<'_, ()> {
-        if priority {
-            return self.gate.lock().await;
-        }
-        let _queue = self.turnstile.lock().await;
-        self.gate.lock().await
-    }
+/// Counters of the SQLite write queue ([`DbStore::write_stats`], T75).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WriteStats {
+    /// Write transactions waiting for the write turn now.
+    pub queued: usize,
+    /// Groups run since the store was built (each one SQLite transaction).
+    pub groups: u64,
+    /// Write transactions run in those groups: `jobs / groups` is the mean group size.
+    pub jobs: u64,
 }
 
 /// The PostgreSQL channel on which committed transactions announce due deliveries (T60).
@@ -119,9 +108,11 @@ fn sqlite_path(url: &str) -> Option<&str> {
     url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:"))
 }
 
-/// Per-connection SQLite settings (storage-notes pitfall 3).
-const SQLITE_PRAGMAS: &str =
-    "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON;";
+/// Per-connection SQLite settings (storage-notes pitfall 3). `temp_store = MEMORY` keeps the
+/// statement and savepoint journals in memory: a grouped transaction's savepoints (T75) otherwise
+/// copy every page they touch to a temporary file first.
+const SQLITE_PRAGMAS: &str = "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 10000; \
+     PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY;";
 
 /// Error of a transaction body: the use case's own error or diesel's (begin/commit).
 enum TxError<E> {
@@ -141,48 +132,6 @@ impl<E: From<StoreError>> TxError<E> {
             TxError::App(e) => e,
             TxError::Db(e) => E::from(tx::db_err(e)),
         }
-    }
-}
-
-/// A failed SQLite write transaction: the error, and whether the connection may still be inside
-/// it (its `ROLLBACK` failed too).
-struct Failed<E> {
-    error: E,
-    open: bool,
-}
-
-/// One SQLite write transaction (T74): `BEGIN IMMEDIATE`, `f`, then `COMMIT`; `ROLLBACK` when `f`
-/// fails or panics (a panic is reported as an internal error). Written out because diesel-async offers
-/// `immediate_transaction` only with its default runtime, and Talent's SQLite connections run
-/// write statements inline ([`sqlite_rt`]). Returns `f`'s value with the transaction's (wake,
-/// auth changed) flags.
-async fn sqlite_write<R, E, F>(conn: &mut SqliteConn, f: F) -> Result<(R, (bool, bool)), Failed<E>>
-where
-    F: for<'c> FnOnce(&'c mut dyn Tx) -> BoxFuture<'c, Result<R, E>> + Send + 'static,
-    E: From<StoreError>,
-{
-    use futures_util::FutureExt;
-    let db = |e: diesel::result::Error| E::from(tx::db_err(e));
-    conn.batch_execute("BEGIN IMMEDIATE").await.map_err(|e| Failed { error: db(e), open: false })?;
-    let (out, flags) = {
-        let mut tx = DbTx::new(conn, true);
-        let out = std::panic::AssertUnwindSafe(f(&mut tx)).catch_unwind().await;
-        (out, (tx.wake, tx.auth_changed))
-    };
-    let end = match &out {
-        Ok(Ok(_)) => conn.batch_execute("COMMIT").await,
-        _ => Ok(()),
-    };
-    let error = match (out, end) {
-        (Ok(Ok(r)), Ok(())) => return Ok((r, flags)),
-        (Ok(Ok(_)), Err(e)) => Some(db(e)),
-        (Ok(Err(e)), _) => Some(e),
-        (Err(_), _) => None,
-    };
-    let open = conn.batch_execute("ROLLBACK").await.is_err();
-    match error {
-        Some(error) => Err(Failed { error, open }),
-        None => Err(Failed { error: E::from(StoreError::Internal("a write transaction panicked".into())), open }),
     }
 }
 
@@ -221,7 +170,7 @@ impl DbStore {
             pools,
             url: url.to_string(),
             wake: Arc::new(Notify::new()),
-            gate: Arc::new(WriteGate::default()),
+            gate: Arc::new(sqlite_group::WriteGate::default()),
             priority: false,
             auth: Arc::default(),
             max_writers: Arc::default(),
@@ -315,6 +264,13 @@ impl DbStore {
         Ok(other)
     }
 
+    /// The SQLite write queue's counters (T75; all zero on PostgreSQL, whose transactions run side
+    /// by side): for tests, the bench and operators.
+    pub fn write_stats(&self) -> WriteStats {
+        let (queued, groups, jobs) = self.gate.stats();
+        WriteStats { queued, groups, jobs }
+    }
+
     /// Sets how long the authentication cache serves an entry (T63; `TALENT_AUTH_CACHE_MS`,
     /// [`Duration::ZERO`] turns it off). Call before [`DbStore::with_own_pool`], whose store shares
     /// the cache.
@@ -401,6 +357,14 @@ impl DbStore {
     }
 }
 
+/// The owner's side of a queued SQLite write: its answer, or (the reply dropped unanswered) the
+/// report that its body panicked and was rolled back.
+fn answered<R, E: From<StoreError>>(
+    done: Result<Result<R, E>, tokio::sync::oneshot::error::RecvError>,
+) -> Result<R, E> {
+    done.unwrap_or_else(|_| Err(E::from(StoreError::Internal("a write transaction panicked".into()))))
+}
+
 impl Store for DbStore {
     fn write<'s, R, E, F>(&'s self, f: F) -> BoxFuture<'s, Result<R, E>>
     where
@@ -432,19 +396,47 @@ impl Store for DbStore {
                     .map_err(TxError::into_app)?
                 }
                 Pools::Sqlite { write, .. } => {
-                    // The turn first, then a write connection: queued writers hold no connection.
-                    let _turn = gate.enter(priority).await;
-                    let mut pooled = write.get().await.map_err(|e| E::from(internal(e)))?;
-                    match sqlite_rt::inline(sqlite_write(&mut pooled, f)).await {
-                        Ok(done) => done,
-                        Err(Failed { error, open }) => {
-                            if open {
-                                // A transaction that could not be ended: never back in the pool.
-                                let _ = deadpool::managed::Object::take(pooled);
+                    // Queue the body, then wait for its answer or for the write turn: whoever
+                    // has the turn commits everything queued as one group (T75).
+                    let (job, mut answer) = sqlite_group::Pending::new(f);
+                    gate.push(job, priority);
+                    let turn = tokio::select! {
+                        biased;
+                        done = &mut answer => return answered(done),
+                        turn = gate.enter(priority) => turn,
+                    };
+                    let group = gate.take();
+                    if !group.is_empty() {
+                        let mut pooled = match write.get().await {
+                            Ok(c) => c,
+                            Err(e) => {
+                                let e = internal(e);
+                                group.into_iter().for_each(|job| job.fail(e.clone()));
+                                return answered(answer.await);
                             }
-                            return Err(error);
+                        };
+                        let ended = sqlite_rt::inline(sqlite_group::run_group(&mut pooled, group)).await;
+                        if ended.open {
+                            // A transaction that could not be ended: never back in the pool.
+                            let _ = deadpool::managed::Object::take(pooled);
+                        } else {
+                            drop(pooled);
                         }
+                        drop(turn);
+                        // Caches and engines first, so that an answered revocation is in force.
+                        if ended.flags.0 {
+                            wake.notify_one();
+                        }
+                        if ended.flags.1 {
+                            auth.invalidate();
+                        }
+                        for ran in ended.ran {
+                            ran.answer(ended.result.clone());
+                        }
+                    } else {
+                        drop(turn);
                     }
+                    return answered(answer.await);
                 }
             };
             if flags.0 {

@@ -139,7 +139,7 @@ macro_rules! impl_tx {
                     organizations::table
                         .find(DbUuid(id.0))
                         .select(OrgRow::as_select())
-                        .first(self.conn)
+                        .get_result(self.conn)
                         .await
                         .optional()
                         .map_err(db_err)?
@@ -204,7 +204,7 @@ macro_rules! impl_tx {
                     users::table
                         .find(DbUuid(id.0))
                         .select(UserRow::as_select())
-                        .first(self.conn)
+                        .get_result(self.conn)
                         .await
                         .optional()
                         .map_err(db_err)?
@@ -244,7 +244,7 @@ macro_rules! impl_tx {
                     api_keys::table
                         .find(DbUuid(id.0))
                         .select(KeyRow::as_select())
-                        .first(self.conn)
+                        .get_result(self.conn)
                         .await
                         .optional()
                         .map_err(db_err)?
@@ -287,7 +287,7 @@ macro_rules! impl_tx {
                         .inner_join(organizations::table)
                         .filter(api_keys::prefix.eq(prefix))
                         .select((KeyRow::as_select(), users::role, OrgRow::as_select()))
-                        .first(self.conn)
+                        .get_result(self.conn)
                         .await
                         .optional()
                         .map_err(db_err)?;
@@ -327,7 +327,7 @@ macro_rules! impl_tx {
                     let id: DbUuid = humans::table
                         .filter(humans::email.eq(email.as_str()))
                         .select(humans::id)
-                        .first(self.conn)
+                        .get_result(self.conn)
                         .await
                         .map_err(db_err)?;
                     Ok(HumanId(id.0))
@@ -339,7 +339,7 @@ macro_rules! impl_tx {
                     let id: Option<DbUuid> = humans::table
                         .filter(humans::email.eq(email.as_str()))
                         .select(humans::id)
-                        .first(self.conn)
+                        .get_result(self.conn)
                         .await
                         .optional()
                         .map_err(db_err)?;
@@ -362,7 +362,7 @@ macro_rules! impl_tx {
                         .find(DbUuid(id.0))
                         .filter(persons::org_id.eq(DbUuid(org.0)))
                         .select(PersonRow::as_select())
-                        .first(self.conn)
+                        .get_result(self.conn)
                         .await
                         .optional()
                         .map_err(db_err)?
@@ -377,7 +377,7 @@ macro_rules! impl_tx {
                     persons::table
                         .find(DbUuid(id.0))
                         .select(PersonRow::as_select())
-                        .first(self.conn)
+                        .get_result(self.conn)
                         .await
                         .optional()
                         .map_err(db_err)?
@@ -445,7 +445,7 @@ macro_rules! impl_tx {
                             .filter(tags::org_id.eq(DbUuid(org.0)))
                             .filter(tags::name_key.eq(name.key()))
                             .select((tags::id, tags::name))
-                            .first(self.conn)
+                            .get_result(self.conn)
                             .await
                             .map_err(db_err)?;
                         out.push(Tag { id: TagId(tid.0), name: tname });
@@ -489,7 +489,7 @@ macro_rules! impl_tx {
                     Ok(teams::table
                         .find(DbUuid(id.0))
                         .select(TeamRow::as_select())
-                        .first(self.conn)
+                        .get_result(self.conn)
                         .await
                         .optional()
                         .map_err(db_err)?
@@ -623,7 +623,7 @@ macro_rules! impl_tx {
                     idempotency_keys::table
                         .find((DbUuid(org.0), path, key))
                         .select(IdemRow::as_select())
-                        .first(self.conn)
+                        .get_result(self.conn)
                         .await
                         .optional()
                         .map_err(db_err)?
@@ -877,7 +877,7 @@ macro_rules! impl_tx {
                         .find(DbUuid(id.0))
                         .filter(profiles::org_id.eq(DbUuid(org.0)))
                         .select(ProfileRow::as_select())
-                        .first(self.conn)
+                        .get_result(self.conn)
                         .await
                         .optional()
                         .map_err(db_err)?
@@ -954,7 +954,7 @@ macro_rules! impl_tx {
                         .find(DbUuid(id.0))
                         .filter(invitations::org_id.eq(DbUuid(org.0)))
                         .select(InvitationRow::as_select())
-                        .first(self.conn)
+                        .get_result(self.conn)
                         .await
                         .optional()
                         .map_err(db_err)?
@@ -969,7 +969,7 @@ macro_rules! impl_tx {
                     invitations::table
                         .find(DbUuid(id.0))
                         .select(InvitationRow::as_select())
-                        .first(self.conn)
+                        .get_result(self.conn)
                         .await
                         .optional()
                         .map_err(db_err)?
@@ -986,7 +986,7 @@ macro_rules! impl_tx {
                     let found: Option<DbUuid> = invitations::table
                         .filter(invitations::token_hash.eq(hash.to_vec()))
                         .select(invitations::id)
-                        .first(self.conn)
+                        .get_result(self.conn)
                         .await
                         .optional()
                         .map_err(db_err)?;
@@ -1283,7 +1283,7 @@ macro_rules! impl_tx {
                         .find(DbUuid(id.0))
                         .filter(webhook_endpoints::org_id.eq(DbUuid(org.0)))
                         .select(EndpointRow::as_select())
-                        .first(self.conn)
+                        .get_result(self.conn)
                         .await
                         .optional()
                         .map_err(db_err)?
@@ -1481,7 +1481,7 @@ macro_rules! impl_tx {
                         .find(DbUuid(id.0))
                         .filter(deliveries::endpoint_id.eq(DbUuid(endpoint.0)))
                         .select(DeliveryRow::as_select())
-                        .first(self.conn)
+                        .get_result(self.conn)
                         .await
                         .optional()
                         .map_err(db_err)?
@@ -1596,7 +1596,7 @@ macro_rules! impl_tx {
                         .execute(self.conn)
                         .await
                         .map_err(db_err)?;
-                    settings::table.find(name).select(settings::value).first(self.conn).await.map_err(db_err)
+                    settings::table.find(name).select(settings::value).get_result(self.conn).await.map_err(db_err)
                 })
             }
         }
@@ -1702,7 +1702,7 @@ impl DbTx<'_, diesel_async::AsyncPgConnection> {
             .find(DbUuid(id.0))
             .select(OrgRow::as_select())
             .for_update()
-            .first(self.conn)
+            .get_result(self.conn)
             .await
             .optional()
             .map_err(db_err)
@@ -1714,7 +1714,7 @@ impl DbTx<'_, diesel_async::AsyncPgConnection> {
             .find(DbUuid(id.0))
             .select(OrgRow::as_select())
             .for_share()
-            .first(self.conn)
+            .get_result(self.conn)
             .await
             .optional()
             .map_err(db_err)
@@ -1766,7 +1766,7 @@ impl DbTx<'_, diesel_async::AsyncPgConnection> {
                 let human: Option<DbUuid> = persons::table
                     .find(DbUuid(id.0))
                     .select(persons::human_id)
-                    .first(self.conn)
+                    .get_result(self.conn)
                     .await
                     .optional()
                     .map_err(db_err)?;
@@ -1798,9 +1798,9 @@ impl DbTx<'_, diesel_async::AsyncPgConnection> {
             .filter(persons::email.eq(email.as_str()))
             .select(PersonRow::as_select());
         if !self.write {
-            return q.first(self.conn).await.optional().map_err(db_err);
+            return q.get_result(self.conn).await.optional().map_err(db_err);
         }
-        q.for_update().first(self.conn).await.optional().map_err(db_err)
+        q.for_update().get_result(self.conn).await.optional().map_err(db_err)
     }
 
     /// In a write transaction, `SELECT ... FOR UPDATE` of an invitation a use case may change.
@@ -2059,7 +2059,7 @@ impl DbTx<'_, crate::SqliteConn> {
         organizations::table
             .find(DbUuid(id.0))
             .select(OrgRow::as_select())
-            .first(self.conn)
+            .get_result(self.conn)
             .await
             .optional()
             .map_err(db_err)
@@ -2071,7 +2071,7 @@ impl DbTx<'_, crate::SqliteConn> {
             .filter(persons::org_id.eq(DbUuid(org.0)))
             .filter(persons::email.eq(email.as_str()))
             .select(PersonRow::as_select())
-            .first(self.conn)
+            .get_result(self.conn)
             .await
             .optional()
             .map_err(db_err)

@@ -110,6 +110,7 @@ conformance!(
     active_person_count_follows_concurrent_imports_archives_and_reactivations,
     the_counter_migration_counts_the_persons_already_there,
     a_panicking_transaction_writes_nothing_and_the_pool_stays_usable,
+    transactions_committed_in_one_group_keep_their_own_outcomes,
     concurrent_imports_crossing_into_the_exclusive_zone_stop_exactly_at_the_limit,
     concurrent_imports_in_many_organizations_share_one_human,
     concurrent_tag_spellings_resolve_to_one_catalogue_entry,
@@ -737,6 +738,99 @@ async fn a_panicking_transaction_writes_nothing_and_the_pool_stays_usable(store:
         imported(&svc, o, import(&format!("after{i}@example.com"))).await;
     }
     assert_eq!(count_active(&svc, o).await, 6);
+}
+
+/// T75: on SQLite, the write transactions queued behind a running one are committed as one group,
+/// each in its own savepoint. One that fails or panics leaves nothing behind, the others keep their
+/// writes and their answers, and none is answered before the group commits. PostgreSQL runs the
+/// same transactions side by side, with the same outcomes.
+async fn transactions_committed_in_one_group_keep_their_own_outcomes(store: DbStore) {
+    let sqlite = store.backend() == talent_store::Backend::Sqlite;
+    let (svc, _) = services(store.clone());
+    let human = |name: String| {
+        async move |tx: &mut dyn Tx| {
+            tx.ensure_human(HumanId(Uuid::now_v7()), &email(&name), OffsetDateTime::UNIX_EPOCH).await.map(|_| ())
+        }
+    };
+    let (started_tx, started) = tokio::sync::oneshot::channel();
+    let (release, released) = tokio::sync::oneshot::channel::<()>();
+    let blocker = {
+        let svc = svc.clone();
+        tokio::spawn(async move {
+            write(&svc, move |tx| {
+                Box::pin(async move {
+                    human("blocker@example.com".into())(tx).await?;
+                    started_tx.send(()).unwrap();
+                    released.await.unwrap();
+                    Ok(())
+                })
+            })
+            .await
+        })
+    };
+    started.await.unwrap();
+    let before = store.write_stats();
+    let jobs: Vec<_> = (0..6)
+        .map(|i| {
+            let svc = svc.clone();
+            tokio::spawn(async move {
+                write(&svc, move |tx| {
+                    Box::pin(async move {
+                        match i {
+                            1 => {
+                                human("failed@example.com".into())(tx).await?;
+                                Err(StoreError::Internal("refused by the use case".into()))
+                            }
+                            3 => {
+                                human("panicked@example.com".into())(tx).await?;
+                                panic!("a use case that panics inside a group");
+                            }
+                            _ => human(format!("kept{i}@example.com"))(tx).await,
+                        }
+                    })
+                })
+                .await
+            })
+        })
+        .collect();
+    if sqlite {
+        while store.write_stats().queued < 6 {
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+        for j in &jobs {
+            assert!(!j.is_finished(), "no queued transaction is answered before its group commits");
+        }
+    }
+    release.send(()).unwrap();
+    blocker.await.unwrap().unwrap();
+    let mut outcomes = vec![];
+    for j in jobs {
+        outcomes.push(j.await.unwrap());
+    }
+    for (i, out) in outcomes.iter().enumerate() {
+        match i {
+            1 => assert_eq!(out, &Err(StoreError::Internal("refused by the use case".into()))),
+            3 => assert!(matches!(out, Err(StoreError::Internal(m)) if m.contains("panicked")), "{out:?}"),
+            _ => assert_eq!(out, &Ok(()), "transaction {i}"),
+        }
+    }
+    if sqlite {
+        let after = store.write_stats();
+        assert_eq!((after.groups - before.groups, after.jobs - before.jobs), (1, 6), "one group of six");
+    }
+    for (name, kept) in [
+        ("blocker", true),
+        ("kept0", true),
+        ("failed", false),
+        ("kept2", true),
+        ("panicked", false),
+        ("kept4", true),
+        ("kept5", true),
+    ] {
+        let e = email(&format!("{name}@example.com"));
+        let found = read(&svc, move |tx| Box::pin(async move { tx.human_by_email(&e).await })).await;
+        assert_eq!(found.is_some(), kept, "{name}");
+    }
 }
 
 /// T65: far from the limit imports hold the organization in shared mode and run side by side;

@@ -1,0 +1,236 @@
+//! SQLite write transactions, queued and committed in groups (T62, T75).
+//!
+//! SQLite admits one writer at a time, and its busy handler is not fair: a waiting connection
+//! sleeps and retries while others take the lock. Write transactions of one process therefore
+//! queue here, in FIFO order, and `BEGIN IMMEDIATE` finds the database free (the busy timeout
+//! stays for other processes on the same file).
+//!
+//! **Group commit** (T75). A writer puts its transaction body (a [`Job`]) in the queue and waits
+//! for either its answer or the write turn. Whoever gets the turn runs every queued job (up to
+//! [`MAX_GROUP`]) in one SQLite transaction, each inside its own `SAVEPOINT`: a job that fails or
+//! panics is rolled back to its savepoint and the others keep their writes. After `COMMIT` each
+//! owner gets its job's result; when `BEGIN`, a savepoint statement or `COMMIT` fails, the whole
+//! group is rolled back and every job that had succeeded gets that error, so no client is told
+//! "done" about a write that was not committed. The effect is the one of running the jobs one
+//! after another (each sees the writes of those before it); what is saved is a `BEGIN`/`COMMIT`
+//! and a WAL write of every page the jobs share (index pages, the counters) per job, and the hand
+//! of the write turn from task to task, which on a busy machine left the database idle between
+//! transactions. A group of one runs without savepoints, exactly as before.
+//!
+//! Priority writers (the delivery engine, T60) queue at the front and skip the turnstile, so they
+//! wait behind at most the group in progress and one queued writer.
+
+use crate::tx::{db_err, DbTx};
+use crate::SqliteConn;
+use diesel_async::SimpleAsyncConnection;
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use talent_domain::errors::StoreError;
+use talent_domain::ports::{BoxFuture, Tx};
+use tokio::sync::{oneshot, MutexGuard};
+
+/// The most jobs one group commits: a bound on how long the first job of a group waits for the
+/// last (a few milliseconds of imports) and on the WAL a group writes.
+pub(crate) const MAX_GROUP: usize = 64;
+
+/// A queued write transaction body, its result type erased.
+pub(crate) trait Job: Send {
+    /// Runs the body in `tx`; what it returns answers the owner once the group has ended.
+    fn run<'c>(self: Box<Self>, tx: &'c mut dyn Tx) -> BoxFuture<'c, Box<dyn Ran>>;
+    /// Answers the owner with `error` without running the body.
+    fn fail(self: Box<Self>, error: StoreError);
+}
+
+/// A job that has run: its outcome, held until the group's transaction has ended.
+pub(crate) trait Ran: Send {
+    /// Whether the body succeeded (its writes are to be kept).
+    fn ok(&self) -> bool;
+    /// Answers the owner: the body's result if the group committed (or the body failed), else
+    /// `ended`'s error.
+    fn answer(self: Box<Self>, ended: Result<(), StoreError>);
+}
+
+/// [`Job`] of a body `f` whose owner waits on `reply`.
+pub(crate) struct Pending<F, R, E> {
+    f: F,
+    reply: oneshot::Sender<Result<R, E>>,
+}
+
+impl<F, R, E> Pending<F, R, E> {
+    /// The job of `f` and the receiver of its answer. A receiver whose sender is dropped unanswered
+    /// means the body panicked.
+    pub(crate) fn new(f: F) -> (Box<Self>, oneshot::Receiver<Result<R, E>>) {
+        let (reply, rx) = oneshot::channel();
+        (Box::new(Pending { f, reply }), rx)
+    }
+}
+
+struct Outcome<R, E> {
+    out: Result<R, E>,
+    reply: oneshot::Sender<Result<R, E>>,
+}
+
+impl<F, R, E> Job for Pending<F, R, E>
+where
+    F: for<'c> FnOnce(&'c mut dyn Tx) -> BoxFuture<'c, Result<R, E>> + Send + 'static,
+    R: Send + 'static,
+    E: From<StoreError> + Send + 'static,
+{
+    fn run<'c>(self: Box<Self>, tx: &'c mut dyn Tx) -> BoxFuture<'c, Box<dyn Ran>> {
+        let Pending { f, reply } = *self;
+        Box::pin(async move {
+            let out = f(tx).await;
+            Box::new(Outcome { out, reply }) as Box<dyn Ran>
+        })
+    }
+
+    fn fail(self: Box<Self>, error: StoreError) {
+        let _ = self.reply.send(Err(E::from(error)));
+    }
+}
+
+impl<R: Send, E: From<StoreError> + Send> Ran for Outcome<R, E> {
+    fn ok(&self) -> bool {
+        self.out.is_ok()
+    }
+
+    fn answer(self: Box<Self>, ended: Result<(), StoreError>) {
+        let out = match (self.out, ended) {
+            (Ok(_), Err(e)) => Err(E::from(e)),
+            (out, _) => out,
+        };
+        // The owner's task never gives up waiting (writes run in their own task); a dropped
+        // receiver only means that task ended with its runtime.
+        let _ = self.reply.send(out);
+    }
+}
+
+/// The queue of write transactions and the write turn, shared by every pool of one store.
+#[derive(Default)]
+pub(crate) struct WriteGate {
+    queue: Mutex<VecDeque<Box<dyn Job>>>,
+    /// Groups run, and jobs in them (see [`crate::WriteStats`]).
+    groups: AtomicU64,
+    jobs: AtomicU64,
+    turnstile: tokio::sync::Mutex<()>,
+    gate: tokio::sync::Mutex<()>,
+}
+
+impl WriteGate {
+    /// Queues `job` (at the front for a priority writer).
+    pub(crate) fn push(&self, job: Box<dyn Job>, priority: bool) {
+        let mut q = self.queue.lock().unwrap_or_else(|p| p.into_inner());
+        if priority {
+            q.push_front(job);
+        } else {
+            q.push_back(job);
+        }
+    }
+
+    /// The write turn: ordinary writers take the turnstile, then the gate; a priority writer
+    /// takes the gate only.
+    pub(crate) async fn enter(&self, priority: bool) -> MutexGuard<'_, ()> {
+        if priority {
+            return self.gate.lock().await;
+        }
+        let _queue = self.turnstile.lock().await;
+        self.gate.lock().await
+    }
+
+    /// Takes the next group: up to [`MAX_GROUP`] queued jobs, oldest (or priority) first.
+    pub(crate) fn take(&self) -> Vec<Box<dyn Job>> {
+        let mut q = self.queue.lock().unwrap_or_else(|p| p.into_inner());
+        let n = q.len().min(MAX_GROUP);
+        if n > 0 {
+            self.groups.fetch_add(1, Ordering::Relaxed);
+            self.jobs.fetch_add(n as u64, Ordering::Relaxed);
+        }
+        q.drain(..n).collect()
+    }
+
+    /// (queued jobs, groups run, jobs run in them).
+    pub(crate) fn stats(&self) -> (usize, u64, u64) {
+        let queued = self.queue.lock().map(|q| q.len()).unwrap_or_else(|p| p.into_inner().len());
+        (queued, self.groups.load(Ordering::Relaxed), self.jobs.load(Ordering::Relaxed))
+    }
+}
+
+/// How a group ended.
+pub(crate) struct Ended {
+    /// The jobs that ran, to be answered with `result`.
+    pub ran: Vec<Box<dyn Ran>>,
+    /// `Ok` when the group committed (or had nothing to keep and was rolled back).
+    pub result: Result<(), StoreError>,
+    /// (wake the delivery engines, empty the authentication cache): the flags of the committed jobs.
+    pub flags: (bool, bool),
+    /// The connection may still be inside the transaction (its `ROLLBACK` failed): never reuse it.
+    pub open: bool,
+}
+
+/// Runs `jobs` as one transaction on `conn` (see the module doc). Call inside
+/// [`crate::sqlite_rt::inline`] while holding the write turn.
+pub(crate) async fn run_group(conn: &mut SqliteConn, jobs: Vec<Box<dyn Job>>) -> Ended {
+    use futures_util::FutureExt;
+    if let Err(e) = conn.batch_execute("BEGIN IMMEDIATE").await {
+        let e = db_err(e);
+        for job in jobs {
+            job.fail(e.clone());
+        }
+        return Ended { ran: Vec::new(), result: Ok(()), flags: (false, false), open: false };
+    }
+    let single = jobs.len() == 1;
+    let mut ran: Vec<Box<dyn Ran>> = Vec::with_capacity(jobs.len());
+    let mut flags = (false, false);
+    let mut broken: Option<StoreError> = None;
+    let mut jobs = jobs.into_iter();
+    for job in jobs.by_ref() {
+        if !single {
+            if let Err(e) = conn.batch_execute("SAVEPOINT job").await {
+                let e = db_err(e);
+                job.fail(e.clone());
+                broken = Some(e);
+                break;
+            }
+        }
+        let (out, job_flags) = {
+            let mut tx = DbTx::new(&mut *conn, true);
+            let out = std::panic::AssertUnwindSafe(job.run(&mut tx)).catch_unwind().await;
+            (out, (tx.wake, tx.auth_changed))
+        };
+        // A panicked body dropped its reply unanswered: its owner reports the panic.
+        let ok = matches!(&out, Ok(r) if r.ok());
+        if ok {
+            flags = (flags.0 | job_flags.0, flags.1 | job_flags.1);
+        }
+        if let Ok(r) = out {
+            ran.push(r);
+        }
+        if !single {
+            let end = if ok { "RELEASE job" } else { "ROLLBACK TO job; RELEASE job" };
+            if let Err(e) = conn.batch_execute(end).await {
+                broken = Some(db_err(e));
+                break;
+            }
+        }
+    }
+    if let Some(e) = &broken {
+        for job in jobs {
+            job.fail(e.clone());
+        }
+    }
+    let keep = broken.is_none() && ran.iter().any(|r| r.ok());
+    let result = match (broken, keep) {
+        (Some(e), _) => Err(e),
+        (None, true) => conn.batch_execute("COMMIT").await.map_err(db_err),
+        (None, false) => Ok(()),
+    };
+    let mut open = false;
+    if result.is_err() || !keep {
+        open = conn.batch_execute("ROLLBACK").await.is_err();
+    }
+    if result.is_err() {
+        flags = (false, false);
+    }
+    Ended { ran, result, flags, open }
+}
