@@ -478,7 +478,7 @@ pub trait Tx: Send {
         counts: &'a crate::assessment::NeedCounts,
     ) -> BoxFuture<'a, StoreResult<()>>;
     /// The completed assessments of the humans of the organization's [`Tx::result_holders`], in
-    /// one query (no list of humans sent), oldest first, *without* their responses (`responses`
+    /// one query (no list of humans sent), in no particular order, *without* their responses (`responses`
     /// empty), each with its stored counts: `None` for one completed before counts were stored
     /// (the caller scores its responses instead). Visibility per membership (D11) is the caller's.
     /// Errors: `Internal`, also for counts that do not parse.

@@ -771,7 +771,8 @@ macro_rules! impl_tx {
                         assessments::table
                             .filter(assessments::human_id.eq_any(holders))
                             .filter(assessments::state.eq("completed"))
-                            .order((assessments::started_at.asc(), assessments::id.asc()))
+                            // No order: the caller sums counts per person, and sorting 5,000
+                            // rows with their counts was a tenth of the request on SQLite.
                             .select((
                                 assessments::id,
                                 assessments::human_id,
