@@ -400,22 +400,27 @@ impl Store for DbStore {
                     // has the turn commits everything queued as one group (T75).
                     let (job, mut answer) = sqlite_group::Pending::new(f);
                     gate.push(job, priority);
-                    let turn = tokio::select! {
-                        biased;
-                        done = &mut answer => return answered(done),
-                        turn = gate.enter(priority) => turn,
-                    };
-                    let group = gate.take();
-                    if !group.is_empty() {
+                    // Until answered: whoever holds the turn leads a group, which may end before
+                    // this job (a priority job or the size bound ends it), so wait again.
+                    loop {
+                        let turn = tokio::select! {
+                            biased;
+                            done = &mut answer => return answered(done),
+                            turn = gate.enter(priority) => turn,
+                        };
+                        if !gate.has_queued() {
+                            // This job was taken by the group before: it is being answered.
+                            drop(turn);
+                            return answered(answer.await);
+                        }
                         let mut pooled = match write.get().await {
                             Ok(c) => c,
                             Err(e) => {
-                                let e = internal(e);
-                                group.into_iter().for_each(|job| job.fail(e.clone()));
-                                return answered(answer.await);
+                                gate.fail_queued(&internal(e));
+                                continue;
                             }
                         };
-                        let ended = sqlite_rt::inline(sqlite_group::run_group(&mut pooled, group)).await;
+                        let ended = sqlite_rt::inline(sqlite_group::run_group(&mut pooled, &gate)).await;
                         if ended.open {
                             // A transaction that could not be ended: never back in the pool.
                             let _ = deadpool::managed::Object::take(pooled);
@@ -433,10 +438,7 @@ impl Store for DbStore {
                         for ran in ended.ran {
                             ran.answer(ended.result.clone());
                         }
-                    } else {
-                        drop(turn);
                     }
-                    return answered(answer.await);
                 }
             };
             if flags.0 {

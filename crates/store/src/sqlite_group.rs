@@ -6,8 +6,8 @@
 //! stays for other processes on the same file).
 //!
 //! **Group commit** (T75). A writer puts its transaction body (a [`Job`]) in the queue and waits
-//! for either its answer or the write turn. Whoever gets the turn runs every queued job (up to
-//! [`MAX_GROUP`]) in one SQLite transaction, each inside its own `SAVEPOINT`: a job that fails or
+//! for either its answer or the write turn. Whoever gets the turn runs the queued jobs (up to
+//! [`MAX_GROUP`], see [`run_group`]) in one SQLite transaction, each inside its own `SAVEPOINT`: a job that fails or
 //! panics is rolled back to its savepoint and the others keep their writes. After `COMMIT` each
 //! owner gets its job's result; when `BEGIN`, a savepoint statement or `COMMIT` fails, the whole
 //! group is rolled back and every job that had succeeded gets that error, so no client is told
@@ -17,8 +17,9 @@
 //! of the write turn from task to task, which on a busy machine left the database idle between
 //! transactions. A group of one runs without savepoints, exactly as before.
 //!
-//! Priority writers (the delivery engine, T60) queue at the front and skip the turnstile, so they
-//! wait behind at most the group in progress and one queued writer.
+//! Priority writers (the delivery engine, T60) queue at the front and skip the turnstile; the group
+//! in progress takes a priority job next and commits right after it, so the engine's claims and
+//! outcomes wait for one ordinary job at most, not for a group of 64.
 
 use crate::tx::{db_err, DbTx};
 use crate::SqliteConn;
@@ -109,7 +110,8 @@ impl<R: Send, E: From<StoreError> + Send> Ran for Outcome<R, E> {
 /// The queue of write transactions and the write turn, shared by every pool of one store.
 #[derive(Default)]
 pub(crate) struct WriteGate {
-    queue: Mutex<VecDeque<Box<dyn Job>>>,
+    /// Queued jobs, each with whether it is a priority writer's.
+    queue: Mutex<VecDeque<(Box<dyn Job>, bool)>>,
     /// Groups run, and jobs in them (see [`crate::WriteStats`]).
     groups: AtomicU64,
     jobs: AtomicU64,
@@ -118,13 +120,17 @@ pub(crate) struct WriteGate {
 }
 
 impl WriteGate {
+    fn queue(&self) -> std::sync::MutexGuard<'_, VecDeque<(Box<dyn Job>, bool)>> {
+        self.queue.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
     /// Queues `job` (at the front for a priority writer).
     pub(crate) fn push(&self, job: Box<dyn Job>, priority: bool) {
-        let mut q = self.queue.lock().unwrap_or_else(|p| p.into_inner());
+        let mut q = self.queue();
         if priority {
-            q.push_front(job);
+            q.push_front((job, priority));
         } else {
-            q.push_back(job);
+            q.push_back((job, priority));
         }
     }
 
@@ -138,21 +144,33 @@ impl WriteGate {
         self.gate.lock().await
     }
 
-    /// Takes the next group: up to [`MAX_GROUP`] queued jobs, oldest (or priority) first.
-    pub(crate) fn take(&self) -> Vec<Box<dyn Job>> {
-        let mut q = self.queue.lock().unwrap_or_else(|p| p.into_inner());
-        let n = q.len().min(MAX_GROUP);
-        if n > 0 {
-            self.groups.fetch_add(1, Ordering::Relaxed);
-            self.jobs.fetch_add(n as u64, Ordering::Relaxed);
+    /// Whether a job is waiting.
+    pub(crate) fn has_queued(&self) -> bool {
+        !self.queue().is_empty()
+    }
+
+    /// The next job (a priority writer's first), and whether the queue is empty after it.
+    fn next(&self) -> Option<(Box<dyn Job>, bool, bool)> {
+        let mut q = self.queue();
+        let (job, priority) = q.pop_front()?;
+        Some((job, priority, q.is_empty()))
+    }
+
+    /// Answers the next [`MAX_GROUP`] queued jobs with `error` without running them.
+    pub(crate) fn fail_queued(&self, error: &StoreError) {
+        let failed: Vec<_> = {
+            let mut q = self.queue();
+            let n = q.len().min(MAX_GROUP);
+            q.drain(..n).collect()
+        };
+        for (job, _) in failed {
+            job.fail(error.clone());
         }
-        q.drain(..n).collect()
     }
 
     /// (queued jobs, groups run, jobs run in them).
     pub(crate) fn stats(&self) -> (usize, u64, u64) {
-        let queued = self.queue.lock().map(|q| q.len()).unwrap_or_else(|p| p.into_inner().len());
-        (queued, self.groups.load(Ordering::Relaxed), self.jobs.load(Ordering::Relaxed))
+        (self.queue().len(), self.groups.load(Ordering::Relaxed), self.jobs.load(Ordering::Relaxed))
     }
 }
 
@@ -168,24 +186,26 @@ pub(crate) struct Ended {
     pub open: bool,
 }
 
-/// Runs `jobs` as one transaction on `conn` (see the module doc). Call inside
+/// Runs the queued jobs as one transaction on `conn` (see the module doc): they are taken one at a
+/// time, so a job queued while the group runs joins it, up to [`MAX_GROUP`]. A priority writer's
+/// job ends its group (it is answered at the next `COMMIT`, not after a whole group); so does a
+/// job that found the queue empty behind it, which runs without a savepoint. Call inside
 /// [`crate::sqlite_rt::inline`] while holding the write turn.
-pub(crate) async fn run_group(conn: &mut SqliteConn, jobs: Vec<Box<dyn Job>>) -> Ended {
+pub(crate) async fn run_group(conn: &mut SqliteConn, gate: &WriteGate) -> Ended {
     use futures_util::FutureExt;
+    let mut ended = Ended { ran: Vec::new(), result: Ok(()), flags: (false, false), open: false };
+    let Some(mut next) = gate.next() else { return ended };
     if let Err(e) = conn.batch_execute("BEGIN IMMEDIATE").await {
-        let e = db_err(e);
-        for job in jobs {
-            job.fail(e.clone());
-        }
-        return Ended { ran: Vec::new(), result: Ok(()), flags: (false, false), open: false };
+        next.0.fail(db_err(e));
+        return ended;
     }
-    let single = jobs.len() == 1;
-    let mut ran: Vec<Box<dyn Ran>> = Vec::with_capacity(jobs.len());
-    let mut flags = (false, false);
+    gate.groups.fetch_add(1, Ordering::Relaxed);
+    let solo = next.2;
     let mut broken: Option<StoreError> = None;
-    let mut jobs = jobs.into_iter();
-    for job in jobs.by_ref() {
-        if !single {
+    for taken in 1..=MAX_GROUP {
+        let (job, priority, _) = next;
+        gate.jobs.fetch_add(1, Ordering::Relaxed);
+        if !solo {
             if let Err(e) = conn.batch_execute("SAVEPOINT job").await {
                 let e = db_err(e);
                 job.fail(e.clone());
@@ -201,36 +221,37 @@ pub(crate) async fn run_group(conn: &mut SqliteConn, jobs: Vec<Box<dyn Job>>) ->
         // A panicked body dropped its reply unanswered: its owner reports the panic.
         let ok = matches!(&out, Ok(r) if r.ok());
         if ok {
-            flags = (flags.0 | job_flags.0, flags.1 | job_flags.1);
+            ended.flags = (ended.flags.0 | job_flags.0, ended.flags.1 | job_flags.1);
         }
         if let Ok(r) = out {
-            ran.push(r);
+            ended.ran.push(r);
         }
-        if !single {
+        if !solo {
             let end = if ok { "RELEASE job" } else { "ROLLBACK TO job; RELEASE job" };
             if let Err(e) = conn.batch_execute(end).await {
                 broken = Some(db_err(e));
                 break;
             }
         }
-    }
-    if let Some(e) = &broken {
-        for job in jobs {
-            job.fail(e.clone());
+        if solo || priority || taken == MAX_GROUP {
+            break;
+        }
+        match gate.next() {
+            Some(n) => next = n,
+            None => break,
         }
     }
-    let keep = broken.is_none() && ran.iter().any(|r| r.ok());
-    let result = match (broken, keep) {
+    let keep = broken.is_none() && ended.ran.iter().any(|r| r.ok());
+    ended.result = match (broken, keep) {
         (Some(e), _) => Err(e),
         (None, true) => conn.batch_execute("COMMIT").await.map_err(db_err),
         (None, false) => Ok(()),
     };
-    let mut open = false;
-    if result.is_err() || !keep {
-        open = conn.batch_execute("ROLLBACK").await.is_err();
+    if ended.result.is_err() || !keep {
+        ended.open = conn.batch_execute("ROLLBACK").await.is_err();
     }
-    if result.is_err() {
-        flags = (false, false);
+    if ended.result.is_err() {
+        ended.flags = (false, false);
     }
-    Ended { ran, result, flags, open }
+    ended
 }

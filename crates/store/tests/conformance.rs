@@ -111,6 +111,7 @@ conformance!(
     the_counter_migration_counts_the_persons_already_there,
     a_panicking_transaction_writes_nothing_and_the_pool_stays_usable,
     transactions_committed_in_one_group_keep_their_own_outcomes,
+    a_priority_writer_commits_ahead_of_a_queued_group,
     concurrent_imports_crossing_into_the_exclusive_zone_stop_exactly_at_the_limit,
     concurrent_imports_in_many_organizations_share_one_human,
     concurrent_tag_spellings_resolve_to_one_catalogue_entry,
@@ -831,6 +832,87 @@ async fn transactions_committed_in_one_group_keep_their_own_outcomes(store: DbSt
         let found = read(&svc, move |tx| Box::pin(async move { tx.human_by_email(&e).await })).await;
         assert_eq!(found.is_some(), kept, "{name}");
     }
+}
+
+/// T75, T60: the delivery engine's store (`with_own_pool`) writes ahead of queued API writes, and
+/// its transaction ends its group: queued behind six ordinary writers, it commits first and alone,
+/// then the six commit as one group (SQLite); on PostgreSQL all simply commit.
+async fn a_priority_writer_commits_ahead_of_a_queued_group(store: DbStore) {
+    let sqlite = store.backend() == talent_store::Backend::Sqlite;
+    let engine = store.with_own_pool(2).unwrap();
+    let (svc, _) = services(store.clone());
+    let order = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let (started_tx, started) = tokio::sync::oneshot::channel();
+    let (release, released) = tokio::sync::oneshot::channel::<()>();
+    let blocker = {
+        let svc = svc.clone();
+        tokio::spawn(async move {
+            write(&svc, move |_tx| {
+                Box::pin(async move {
+                    started_tx.send(()).unwrap();
+                    released.await.unwrap();
+                    Ok(())
+                })
+            })
+            .await
+        })
+    };
+    started.await.unwrap();
+    let before = store.write_stats();
+    let mut tasks = vec![];
+    for i in 0..6 {
+        let (svc, order) = (svc.clone(), order.clone());
+        tasks.push(tokio::spawn(async move {
+            write(&svc, move |tx| {
+                Box::pin(async move {
+                    tx.ensure_human(
+                        HumanId(Uuid::now_v7()),
+                        &email(&format!("api{i}@example.com")),
+                        OffsetDateTime::UNIX_EPOCH,
+                    )
+                    .await?;
+                    order.lock().unwrap().push(format!("api{i}"));
+                    Ok(())
+                })
+            })
+            .await
+        }));
+    }
+    if sqlite {
+        while store.write_stats().queued < 6 {
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+    }
+    let priority = {
+        let order = order.clone();
+        tokio::spawn(async move {
+            engine
+                .write(move |_tx| {
+                    Box::pin(async move {
+                        order.lock().unwrap().push("engine".to_string());
+                        Ok::<_, StoreError>(())
+                    })
+                })
+                .await
+        })
+    };
+    if sqlite {
+        while store.write_stats().queued < 7 {
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+    }
+    release.send(()).unwrap();
+    blocker.await.unwrap().unwrap();
+    priority.await.unwrap().unwrap();
+    for t in tasks {
+        t.await.unwrap().unwrap();
+    }
+    if sqlite {
+        assert_eq!(order.lock().unwrap()[0], "engine", "the engine's write runs first: {:?}", order.lock().unwrap());
+        let after = store.write_stats();
+        assert_eq!((after.groups - before.groups, after.jobs - before.jobs), (2, 7), "the engine alone, then the six");
+    }
+    assert_eq!(order.lock().unwrap().len(), 7);
 }
 
 /// T65: far from the limit imports hold the organization in shared mode and run side by side;
