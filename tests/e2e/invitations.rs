@@ -1125,3 +1125,40 @@ mod concurrent_invitations_send_each_email_exactly_once {
         concurrent_sends(Backend::Postgres);
     }
 }
+
+// Issue 12: the person pages are a credential in a URL. Every answer under `/i/{token}` (the page,
+// the unknown-token page, the accepted page, a 405) forbids scripts, framing, sniffing, referrers
+// and caching; the access log writes the path as `/i/…`, never the token.
+e2e_with!(
+    person_pages_send_security_headers_and_the_log_never_holds_their_token,
+    Extra { keep_log: true, ..Default::default() },
+    |app| {
+        let o = org(app, "Acme", &[]);
+        let inv = invite(app, &o.key, json!({"email": "ada@example.com", "sendEmail": false}));
+        let path = page_path(app, &inv);
+        let token = path.trim_start_matches("/i/").to_string();
+        let answers = [
+            ("shown", open_page(app, &inv), 200),
+            ("unknown token", app.request("GET", "/i/not-a-token", &[], None), 404),
+            ("wrong method", app.request("PUT", &path, &[], Some(b"x")), 405),
+            ("accepted", submit_page(app, &inv, ""), 200),
+            ("used again", open_page(app, &inv), 410),
+        ];
+        for (what, r, status) in &answers {
+            assert_eq!(r.status, *status, "{what}: {}", r.text);
+            let csp = r.header("content-security-policy").unwrap_or_else(|| panic!("{what}: CSP in {:?}", r.headers));
+            for part in ["default-src 'none'", "frame-ancestors 'none'", "form-action 'self'"] {
+                assert!(csp.contains(part), "{what}: {part} in {csp}");
+            }
+            assert!(!csp.contains("script-src"), "{what}: no script source is allowed: {csp}");
+            assert_eq!(r.header("x-frame-options"), Some("DENY"), "{what}");
+            assert_eq!(r.header("x-content-type-options"), Some("nosniff"), "{what}");
+            assert_eq!(r.header("referrer-policy"), Some("no-referrer"), "{what}");
+            assert_eq!(r.header("cache-control"), Some("no-store"), "{what}");
+        }
+        let log = app.log_text("status=410");
+        assert!(log.contains("/i/…"), "the page requests are logged: {log}");
+        assert!(!log.contains(&token), "the token is never logged: {log}");
+        assert!(!log.contains("not-a-token"), "nor any other path under /i/: {log}");
+    }
+);

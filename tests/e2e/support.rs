@@ -41,6 +41,8 @@ pub struct Extra {
     pub smtp_url: Option<String>,
     /// `TALENT_WEBHOOKS_ALLOW_INSECURE=1` (D35): webhook receivers on loopback.
     pub insecure_webhooks: bool,
+    /// `TALENT_LOG=info` with the service's log (stderr) kept in a file: [`TestApp::log_text`].
+    pub keep_log: bool,
 }
 
 fn runtime() -> &'static tokio::runtime::Runtime {
@@ -57,6 +59,8 @@ pub struct TestApp {
     db: Option<TestDb>,
     agent: ureq::Agent,
     _dir: Option<std::path::PathBuf>,
+    /// The file the service logs to ([`Extra::keep_log`]).
+    log: Option<std::path::PathBuf>,
 }
 
 /// A response: status, headers (lower-case names) and the body parsed as JSON (Null if empty or
@@ -125,6 +129,13 @@ pub fn spawn_with(backend: Backend, opts: Opts, extra: Extra) -> Option<TestApp>
     if extra.insecure_webhooks {
         cmd.env("TALENT_WEBHOOKS_ALLOW_INSECURE", "1");
     }
+    let log =
+        extra.keep_log.then(|| std::env::temp_dir().join(format!("talent-e2e-{}.log", uuid::Uuid::new_v4().simple())));
+    let log_level = std::env::var("TALENT_TEST_LOG").unwrap_or_else(|_| "warn".into());
+    let stderr = match &log {
+        Some(path) => Stdio::from(std::fs::File::create(path).expect("create the log file")),
+        None => Stdio::inherit(),
+    };
     let mut child = cmd
         .arg("serve")
         .env("DATABASE_URL", &db.url)
@@ -132,9 +143,9 @@ pub fn spawn_with(backend: Backend, opts: Opts, extra: Extra) -> Option<TestApp>
         .env("TALENT_ADMIN_TOKEN", &admin_token)
         .env("TALENT_RATE_LIMIT_MODE", opts.rate_limit_mode)
         .env("TALENT_DB_POOL_SIZE", "8")
-        .env("TALENT_LOG", std::env::var("TALENT_TEST_LOG").unwrap_or_else(|_| "warn".into()))
+        .env("TALENT_LOG", if log.is_some() { "info".to_string() } else { log_level })
         .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
+        .stderr(stderr)
         .spawn()
         .expect("start talent");
     let stdout = child.stdout.take().expect("stdout");
@@ -162,10 +173,24 @@ pub fn spawn_with(backend: Backend, opts: Opts, extra: Extra) -> Option<TestApp>
         .timeout_global(Some(Duration::from_secs(60)))
         .build()
         .into();
-    Some(TestApp { base, admin_token, backend, child, db: Some(db), agent, _dir: dir })
+    Some(TestApp { base, admin_token, backend, child, db: Some(db), agent, _dir: dir, log })
 }
 
 impl TestApp {
+    /// The service's log so far, once it holds `until` (waits up to 10 s for the log's writer
+    /// threads). Panics unless started with [`Extra::keep_log`].
+    pub fn log_text(&self, until: &str) -> String {
+        let path = self.log.as_ref().expect("started with Extra { keep_log: true }");
+        let start = Instant::now();
+        loop {
+            let text = std::fs::read_to_string(path).unwrap_or_default();
+            if text.contains(until) || start.elapsed() > Duration::from_secs(10) {
+                return text;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// Sends SIGTERM and waits (at most 40 s) for the process to exit; returns its exit status.
     pub fn terminate(&mut self) -> Option<std::process::ExitStatus> {
         let pid = self.child.id().to_string();
@@ -190,6 +215,9 @@ impl Drop for TestApp {
         }
         if let Some(d) = &self._dir {
             let _ = std::fs::remove_dir_all(d);
+        }
+        if let Some(l) = &self.log {
+            let _ = std::fs::remove_file(l);
         }
     }
 }

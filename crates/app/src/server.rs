@@ -29,10 +29,19 @@ async fn access_log(
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
     let start = Instant::now();
     let method = req.method().clone();
-    let path = req.path().to_string();
+    let path = log_path(req.path()).into_owned();
     let res = next.call(req).await?;
     tracing::info!(%method, %path, status = res.status().as_u16(), ms = start.elapsed().as_millis() as u64, "request");
     Ok(res)
+}
+
+/// The path as the access log writes it: an invitation page's token is a credential (whoever
+/// holds the link acts as the person), so `/i/{token}` is written `/i/…` (issue 12).
+fn log_path(path: &str) -> std::borrow::Cow<'_, str> {
+    match path.strip_prefix("/i/") {
+        Some(_) => "/i/…".into(),
+        None => path.into(),
+    }
 }
 
 /// The log pipeline (issue 11, T64): lines are formatted on the calling thread and written to
@@ -260,4 +269,17 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
     server.run().await.context("serving")?;
     tracing::info!("stopped");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::log_path;
+
+    #[test]
+    fn the_access_log_writes_invitation_pages_without_their_token() {
+        assert_eq!(log_path("/i/AbC-123_xyz"), "/i/…");
+        assert_eq!(log_path("/i/"), "/i/…");
+        assert_eq!(log_path("/api/v1/persons/5"), "/api/v1/persons/5");
+        assert_eq!(log_path("/invitations"), "/invitations");
+    }
 }

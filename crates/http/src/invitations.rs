@@ -328,6 +328,21 @@ fn esc(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#39;")
 }
 
+/// The security headers of every response under `/i/{token}` (issue 12), pages and errors alike:
+/// no scripts, no framing, no sniffing, no referrer (the token is in the URL), nothing cached.
+/// The pages' only resource is their inline style sheet; their only form posts to the page itself.
+pub fn page_headers() -> actix_web::middleware::DefaultHeaders {
+    actix_web::middleware::DefaultHeaders::new()
+        .add((
+            "Content-Security-Policy",
+            "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+        ))
+        .add(("X-Frame-Options", "DENY"))
+        .add(("X-Content-Type-Options", "nosniff"))
+        .add(("Referrer-Policy", "no-referrer"))
+        .add(("Cache-Control", "no-store"))
+}
+
 fn page(status: StatusCode, title: &str, body: &str) -> HttpResponse {
     let html = format!(
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\

@@ -64,6 +64,7 @@ pub fn configure<S: Store>(cfg: &mut web::ServiceConfig) {
         .service(resource("/readyz", "GET").route(web::get().to(readyz::<S>)))
         .service(
             resource("/i/{token}", "GET, POST")
+                .wrap(invitations::page_headers())
                 .route(web::get().to(invitations::show_page::<S>))
                 .route(web::post().to(invitations::accept_page::<S>)),
         )
