@@ -7,15 +7,16 @@
 //!
 //! **Group commit** (T75). A writer puts its transaction body (a [`Job`]) in the queue and waits
 //! for either its answer or the write turn. Whoever gets the turn runs the queued jobs (up to
-//! [`MAX_GROUP`], see [`run_group`]) in one SQLite transaction, each inside its own `SAVEPOINT`: a job that fails or
-//! panics is rolled back to its savepoint and the others keep their writes. After `COMMIT` each
+//! [`MAX_GROUP`], see [`run_group`]) in one SQLite transaction, each inside its own `SAVEPOINT`:
+//! a job that fails or panics is rolled back to its savepoint and the others keep their writes. After `COMMIT` each
 //! owner gets its job's result; when `BEGIN`, a savepoint statement or `COMMIT` fails, the whole
 //! group is rolled back and every job that had succeeded gets that error, so no client is told
 //! "done" about a write that was not committed. The effect is the one of running the jobs one
 //! after another (each sees the writes of those before it); what is saved is a `BEGIN`/`COMMIT`
 //! and a WAL write of every page the jobs share (index pages, the counters) per job, and the hand
 //! of the write turn from task to task, which on a busy machine left the database idle between
-//! transactions. A group of one runs without savepoints, exactly as before.
+//! transactions. A job that starts a group with nobody queued behind it runs alone, without a
+//! savepoint, exactly as before.
 //!
 //! Priority writers (the delivery engine, T60) queue at the front and skip the turnstile; the group
 //! in progress takes a priority job next and commits right after it, so the engine's claims and
