@@ -7,8 +7,9 @@ use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// A fresh directory under cargo's per-target temporary directory (`target/tmp`), not `/tmp`.
 fn temp_dir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("talent-import-e2e-{}", uuid::Uuid::new_v4()));
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("talent-import-e2e-{}", uuid::Uuid::new_v4()));
     std::fs::create_dir_all(&d).unwrap();
     d
 }

@@ -349,10 +349,26 @@ mod tests {
         p
     }
 
-    fn temp() -> PathBuf {
+    /// A fresh directory, removed with everything in it when the test ends (passed or not).
+    struct TempDir(PathBuf);
+
+    impl std::ops::Deref for TempDir {
+        type Target = Path;
+        fn deref(&self) -> &Path {
+            &self.0
+        }
+    }
+
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn temp() -> TempDir {
         let d = std::env::temp_dir().join(format!("talent-import-{}", uuid::Uuid::new_v4()));
         std::fs::create_dir_all(&d).unwrap();
-        d
+        TempDir(d)
     }
 
     #[test]
