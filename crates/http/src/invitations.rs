@@ -351,10 +351,8 @@ button{{font-size:1rem;padding:.6rem 1.2rem;background:#1f5fbf;color:#fff;border
 label{{display:block;margin:1rem 0}}</style></head><body><main><h1>{t}</h1>{body}</main></body></html>",
         t = esc(title)
     );
-    HttpResponse::build(status)
-        .content_type("text/html; charset=utf-8")
-        .insert_header(("Cache-Control", "no-store"))
-        .body(html)
+    // Served under `/i/{token}` only, whose [`page_headers`] add `Cache-Control` and the rest.
+    HttpResponse::build(status).content_type("text/html; charset=utf-8").body(html)
 }
 
 fn status_page(st: InvitationStatus, company: &str) -> HttpResponse {

@@ -357,14 +357,6 @@ impl DbStore {
     }
 }
 
-/// The owner's side of a queued SQLite write: its answer, or (the reply dropped unanswered) the
-/// report that its body panicked and was rolled back.
-fn answered<R, E: From<StoreError>>(
-    done: Result<Result<R, E>, tokio::sync::oneshot::error::RecvError>,
-) -> Result<R, E> {
-    done.unwrap_or_else(|_| Err(E::from(StoreError::Internal("a write transaction panicked".into()))))
-}
-
 impl Store for DbStore {
     fn write<'s, R, E, F>(&'s self, f: F) -> BoxFuture<'s, Result<R, E>>
     where
@@ -374,8 +366,17 @@ impl Store for DbStore {
     {
         let (pools, wake, gate, priority) = (self.pools.clone(), self.wake.clone(), self.gate.clone(), self.priority);
         let (auth, max_writers, instance) = (self.auth.clone(), self.max_writers.clone(), self.instance.clone());
+        // After a commit, before the caller is answered: an answered revocation is in force here.
+        let committed = move |(wake_engines, auth_changed): (bool, bool)| {
+            if wake_engines {
+                wake.notify_one();
+            }
+            if auth_changed {
+                auth.invalidate();
+            }
+        };
         let task = tokio::spawn(async move {
-            let (r, flags) = match pools {
+            match pools {
                 Pools::Pg(pool) => {
                     let mut pooled = pool.get().await.map_err(|e| E::from(internal(e)))?;
                     let conn: &mut AsyncPgConnection = &mut pooled;
@@ -393,61 +394,14 @@ impl Store for DbStore {
                         Ok((r, flags))
                     })
                     .await
-                    .map_err(TxError::into_app)?
+                    .map_err(TxError::into_app)
+                    .map(|(r, flags)| {
+                        committed(flags);
+                        r
+                    })
                 }
-                Pools::Sqlite { write, .. } => {
-                    // Queue the body, then wait for its answer or for the write turn: whoever
-                    // has the turn commits everything queued as one group (T75).
-                    let (job, mut answer) = sqlite_group::Pending::new(f);
-                    gate.push(job, priority);
-                    // Until answered: whoever holds the turn leads a group, which may end before
-                    // this job (a priority job or the size bound ends it), so wait again.
-                    loop {
-                        let turn = tokio::select! {
-                            biased;
-                            done = &mut answer => return answered(done),
-                            turn = gate.enter(priority) => turn,
-                        };
-                        if !gate.has_queued() {
-                            // This job was taken by the group before: it is being answered.
-                            drop(turn);
-                            return answered(answer.await);
-                        }
-                        let mut pooled = match write.get().await {
-                            Ok(c) => c,
-                            Err(e) => {
-                                gate.fail_queued(&internal(e));
-                                continue;
-                            }
-                        };
-                        let ended = sqlite_rt::inline(sqlite_group::run_group(&mut pooled, &gate)).await;
-                        if ended.open {
-                            // A transaction that could not be ended: never back in the pool.
-                            let _ = deadpool::managed::Object::take(pooled);
-                        } else {
-                            drop(pooled);
-                        }
-                        drop(turn);
-                        // Caches and engines first, so that an answered revocation is in force.
-                        if ended.flags.0 {
-                            wake.notify_one();
-                        }
-                        if ended.flags.1 {
-                            auth.invalidate();
-                        }
-                        for ran in ended.ran {
-                            ran.answer(ended.result.clone());
-                        }
-                    }
-                }
-            };
-            if flags.0 {
-                wake.notify_one();
+                Pools::Sqlite { write, .. } => sqlite_group::write(&gate, &write, priority, f, committed).await,
             }
-            if flags.1 {
-                auth.invalidate();
-            }
-            Ok(r)
         });
         Box::pin(async move { task.await.map_err(|e| E::from(internal(e)))? })
     }

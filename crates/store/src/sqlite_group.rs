@@ -22,8 +22,9 @@
 //! in progress takes a priority job next and commits right after it, so the engine's claims and
 //! outcomes wait for one ordinary job at most, not for a group of 64.
 
+use crate::pool::Pool;
 use crate::tx::{db_err, DbTx};
-use crate::SqliteConn;
+use crate::{internal, sqlite_rt, SqliteConn};
 use diesel_async::SimpleAsyncConnection;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -255,4 +256,62 @@ pub(crate) async fn run_group(conn: &mut SqliteConn, gate: &WriteGate) -> Ended 
         ended.flags = (false, false);
     }
     ended
+}
+
+/// One write transaction body `f` through `gate` (see the module doc): queues it, then until it is
+/// answered waits for its answer or for the write turn, and with the turn leads a group on a
+/// connection of `pool`. `committed` gets each committed group's (wake the delivery engines,
+/// empty the authentication cache) flags before that group's jobs are answered.
+pub(crate) async fn write<R, E, F>(
+    gate: &WriteGate,
+    pool: &Pool<SqliteConn>,
+    priority: bool,
+    f: F,
+    committed: impl Fn((bool, bool)),
+) -> Result<R, E>
+where
+    F: for<'c> FnOnce(&'c mut dyn Tx) -> BoxFuture<'c, Result<R, E>> + Send + 'static,
+    R: Send + 'static,
+    E: From<StoreError> + Send + 'static,
+{
+    let (job, mut answer) = Pending::new(f);
+    gate.push(job, priority);
+    // A group may end before this job (a priority job or the size bound ends it): wait again.
+    loop {
+        let turn = tokio::select! {
+            biased;
+            done = &mut answer => return answered(done),
+            turn = gate.enter(priority) => turn,
+        };
+        if !gate.has_queued() {
+            // This job was taken by the group before: it is being answered.
+            drop(turn);
+            return answered(answer.await);
+        }
+        let mut conn = match pool.get().await {
+            Ok(c) => c,
+            Err(e) => {
+                gate.fail_queued(&internal(e));
+                continue;
+            }
+        };
+        let ended = sqlite_rt::inline(run_group(&mut conn, gate)).await;
+        if ended.open {
+            // A transaction that could not be ended: never back in the pool.
+            let _ = deadpool::managed::Object::take(conn);
+        } else {
+            drop(conn);
+        }
+        drop(turn);
+        committed(ended.flags);
+        for ran in ended.ran {
+            ran.answer(ended.result.clone());
+        }
+    }
+}
+
+/// The owner's side of a queued write: its answer, or (the reply dropped unanswered) the report
+/// that its body panicked and was rolled back.
+fn answered<R, E: From<StoreError>>(done: Result<Result<R, E>, oneshot::error::RecvError>) -> Result<R, E> {
+    done.unwrap_or_else(|_| Err(E::from(StoreError::Internal("a write transaction panicked".into()))))
 }

@@ -741,6 +741,38 @@ async fn a_panicking_transaction_writes_nothing_and_the_pool_stays_usable(store:
     assert_eq!(count_active(&svc, o).await, 6);
 }
 
+/// T75 tests: a write transaction that inserts the human `email` and then holds the write turn
+/// (SQLite) or its transaction (PostgreSQL) until the returned sender fires; returns once it is
+/// inside its transaction.
+async fn hold_write_turn(
+    svc: &Svc,
+    email_address: &'static str,
+) -> (tokio::task::JoinHandle<StoreResult<()>>, tokio::sync::oneshot::Sender<()>) {
+    let (started_tx, started) = tokio::sync::oneshot::channel();
+    let (release, released) = tokio::sync::oneshot::channel::<()>();
+    let svc = svc.clone();
+    let blocker = tokio::spawn(async move {
+        write(&svc, move |tx| {
+            Box::pin(async move {
+                tx.ensure_human(HumanId(Uuid::now_v7()), &email(email_address), OffsetDateTime::UNIX_EPOCH).await?;
+                started_tx.send(()).unwrap();
+                released.await.unwrap();
+                Ok(())
+            })
+        })
+        .await
+    });
+    started.await.unwrap();
+    (blocker, release)
+}
+
+/// Waits until `n` write transactions are queued for the SQLite write turn (T75).
+async fn wait_until_queued(store: &DbStore, n: usize) {
+    while store.write_stats().queued < n {
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+}
+
 /// T75: on SQLite, the write transactions queued behind a running one are committed as one group,
 /// each in its own savepoint. One that fails or panics leaves nothing behind, the others keep their
 /// writes and their answers, and none is answered before the group commits. PostgreSQL runs the
@@ -753,23 +785,7 @@ async fn transactions_committed_in_one_group_keep_their_own_outcomes(store: DbSt
             tx.ensure_human(HumanId(Uuid::now_v7()), &email(&name), OffsetDateTime::UNIX_EPOCH).await.map(|_| ())
         }
     };
-    let (started_tx, started) = tokio::sync::oneshot::channel();
-    let (release, released) = tokio::sync::oneshot::channel::<()>();
-    let blocker = {
-        let svc = svc.clone();
-        tokio::spawn(async move {
-            write(&svc, move |tx| {
-                Box::pin(async move {
-                    human("blocker@example.com".into())(tx).await?;
-                    started_tx.send(()).unwrap();
-                    released.await.unwrap();
-                    Ok(())
-                })
-            })
-            .await
-        })
-    };
-    started.await.unwrap();
+    let (blocker, release) = hold_write_turn(&svc, "blocker@example.com").await;
     let before = store.write_stats();
     let jobs: Vec<_> = (0..6)
         .map(|i| {
@@ -795,9 +811,7 @@ async fn transactions_committed_in_one_group_keep_their_own_outcomes(store: DbSt
         })
         .collect();
     if sqlite {
-        while store.write_stats().queued < 6 {
-            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-        }
+        wait_until_queued(&store, 6).await;
         for j in &jobs {
             assert!(!j.is_finished(), "no queued transaction is answered before its group commits");
         }
@@ -842,22 +856,7 @@ async fn a_priority_writer_commits_ahead_of_a_queued_group(store: DbStore) {
     let engine = store.with_own_pool(2).unwrap();
     let (svc, _) = services(store.clone());
     let order = Arc::new(std::sync::Mutex::new(Vec::new()));
-    let (started_tx, started) = tokio::sync::oneshot::channel();
-    let (release, released) = tokio::sync::oneshot::channel::<()>();
-    let blocker = {
-        let svc = svc.clone();
-        tokio::spawn(async move {
-            write(&svc, move |_tx| {
-                Box::pin(async move {
-                    started_tx.send(()).unwrap();
-                    released.await.unwrap();
-                    Ok(())
-                })
-            })
-            .await
-        })
-    };
-    started.await.unwrap();
+    let (blocker, release) = hold_write_turn(&svc, "blocker@example.com").await;
     let before = store.write_stats();
     let mut tasks = vec![];
     for i in 0..6 {
@@ -879,9 +878,7 @@ async fn a_priority_writer_commits_ahead_of_a_queued_group(store: DbStore) {
         }));
     }
     if sqlite {
-        while store.write_stats().queued < 6 {
-            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-        }
+        wait_until_queued(&store, 6).await;
     }
     let priority = {
         let order = order.clone();
@@ -897,9 +894,7 @@ async fn a_priority_writer_commits_ahead_of_a_queued_group(store: DbStore) {
         })
     };
     if sqlite {
-        while store.write_stats().queued < 7 {
-            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-        }
+        wait_until_queued(&store, 7).await;
     }
     release.send(()).unwrap();
     blocker.await.unwrap().unwrap();
