@@ -39,29 +39,6 @@ const INVITATION_FIELDS: [&str; 18] = [
     "updatedAt",
 ];
 
-/// Runs a test body on SQLite and PostgreSQL with extra start-up environment (like `e2e!`).
-macro_rules! e2e_with {
-    ($name:ident, $extra:expr, |$app:ident| $body:block) => {
-        mod $name {
-            #[allow(unused_imports)]
-            use super::*;
-            fn run($app: &TestApp) $body
-            #[test]
-            fn sqlite() {
-                if let Some(app) = crate::support::spawn_with(Backend::Sqlite, Opts::default(), $extra) {
-                    run(&app);
-                }
-            }
-            #[test]
-            fn postgres() {
-                if let Some(app) = crate::support::spawn_with(Backend::Postgres, Opts::default(), $extra) {
-                    run(&app);
-                }
-            }
-        }
-    };
-}
-
 fn keys(v: &Value) -> BTreeSet<String> {
     v.as_object().unwrap_or_else(|| panic!("not an object: {v}")).keys().cloned().collect()
 }
@@ -603,75 +580,91 @@ crate::e2e!(the_invitation_page_accepts_once_and_then_reads_gone, Default::defau
     assert_html(&app.request("GET", &format!("/i/{}", "x".repeat(500)), &[], None), 404);
 });
 
-// D11, D19, D20: an access request asks for consent; `share=true` sets `sharedExistingProfile`
-// and shows the earlier results; without it they stay hidden.
-crate::e2e!(an_access_request_page_asks_for_consent_and_sharing_reveals_earlier_results, Default::default(), |app| {
-    let o = org(app, "Acme", &[]);
-    completed_elsewhere(app, "shared@example.com");
-    completed_elsewhere(app, "private@example.com");
-    let yes = invite(app, &o.key, json!({"email": "shared@example.com", "sendEmail": false}));
-    let no = invite(app, &o.key, json!({"email": "private@example.com", "sendEmail": false}));
-    assert_eq!(yes["variant"], "access_request");
-    assert_eq!(no["variant"], "access_request");
+// D11, D19, D20, D43: an access request asks for consent; `share=true` with the code from the
+// email sets `sharedExistingProfile` and shows the earlier results; without it they stay hidden.
+crate::e2e_with!(
+    an_access_request_page_asks_for_consent_and_sharing_reveals_earlier_results,
+    Extra { sandbox: true, ..Default::default() },
+    |app| {
+        let o = org(app, "Acme", &[]);
+        completed_elsewhere(app, "shared@example.com");
+        completed_elsewhere(app, "private@example.com");
+        let yes = invite(app, &o.key, json!({"email": "shared@example.com", "sendEmail": false}));
+        let no = invite(app, &o.key, json!({"email": "private@example.com", "sendEmail": false}));
+        assert_eq!(yes["variant"], "access_request");
+        assert_eq!(no["variant"], "access_request");
 
-    let page = open_page(app, &yes);
-    assert_html(&page, 200);
-    assert!(page.text.contains("name=\"share\""), "consent checkbox: {}", page.text);
-    assert!(page.text.contains("Acme"));
+        let page = open_page(app, &yes);
+        assert_html(&page, 200);
+        assert!(page.text.contains("name=\"share\""), "consent checkbox: {}", page.text);
+        assert!(page.text.contains("Acme"));
 
-    assert_html(&submit_page(app, &yes, "share=true"), 200);
-    let a = get_invitation(app, &o.key, &id(&yes));
-    assert_eq!(a["status"], "accepted");
-    let pid = a["personId"].as_str().unwrap();
-    let p = get_person(app, &o.key, pid);
-    assert_eq!(p["sharedExistingProfile"], true);
-    assert_eq!(p["assessment"]["count"], 1);
-    assert_eq!(p["assessment"]["status"], "completed");
-    let r = app.get(&format!("/api/v1/persons/{pid}/results"), &o.key);
-    assert_eq!(r.status, 200, "{}", r.text);
-    assert_eq!(r.json["hasResults"], true);
-    assert_eq!(r.json["totals"]["assessments"], 1);
+        let ask = submit_page(app, &yes, "share=true");
+        assert_html(&ask, 200);
+        assert!(ask.text.contains("name=\"code\""), "D43: the page asks for the code: {}", ask.text);
+        assert_eq!(get_invitation(app, &o.key, &id(&yes))["status"], "pending", "nothing changes without the code");
+        let code = app.consent_code("shared@example.com");
+        assert_html(&submit_page(app, &yes, &format!("share=true&code={code}")), 200);
+        let a = get_invitation(app, &o.key, &id(&yes));
+        assert_eq!(a["status"], "accepted");
+        let pid = a["personId"].as_str().unwrap();
+        let p = get_person(app, &o.key, pid);
+        assert_eq!(p["sharedExistingProfile"], true);
+        assert_eq!(p["assessment"]["count"], 1);
+        assert_eq!(p["assessment"]["status"], "completed");
+        let r = app.get(&format!("/api/v1/persons/{pid}/results"), &o.key);
+        assert_eq!(r.status, 200, "{}", r.text);
+        assert_eq!(r.json["hasResults"], true);
+        assert_eq!(r.json["totals"]["assessments"], 1);
 
-    assert_html(&submit_page(app, &no, ""), 200);
-    let b = get_invitation(app, &o.key, &id(&no));
-    assert_eq!(b["status"], "accepted");
-    let pid = b["personId"].as_str().unwrap();
-    let p = get_person(app, &o.key, pid);
-    assert_eq!(p["sharedExistingProfile"], false);
-    assert_eq!(p["assessment"]["count"], 0);
-    assert_eq!(p["assessment"]["status"], "not_started");
-    let r = app.get(&format!("/api/v1/persons/{pid}/results"), &o.key);
-    assert_eq!(r.status, 200, "{}", r.text);
-    assert_eq!(r.json["hasResults"], false, "D11: hidden without consent");
-});
+        assert_html(&submit_page(app, &no, ""), 200);
+        let b = get_invitation(app, &o.key, &id(&no));
+        assert_eq!(b["status"], "accepted");
+        let pid = b["personId"].as_str().unwrap();
+        let p = get_person(app, &o.key, pid);
+        assert_eq!(p["sharedExistingProfile"], false);
+        assert_eq!(p["assessment"]["count"], 0);
+        assert_eq!(p["assessment"]["status"], "not_started");
+        let r = app.get(&format!("/api/v1/persons/{pid}/results"), &o.key);
+        assert_eq!(r.status, 200, "{}", r.text);
+        assert_eq!(r.json["hasResults"], false, "D11: hidden without consent");
+    }
+);
 
-// D20: a self-revoked person rejoins through an invitation; a deactivated one cannot (409 page,
-// 409 `person_deactivated` on the admin accept).
-crate::e2e!(acceptance_readmits_a_self_revoked_person_but_not_a_deactivated_one, Default::default(), |app| {
-    let o = org(app, "Acme", &[]);
-    let s = app.import(&o.key, json!({"email": "sam@example.com"}));
-    let w = app.admin("POST", &format!("/admin/v1/persons/{}/withdraw", id(&s)), None);
-    assert_eq!(w.status, 200, "{}", w.text);
-    app.send("POST", "/api/v1/persons", &o.key, &json!({"email": "sam@example.com"}))
-        .assert_error(409, "person_self_revoked");
-    let inv = invite(app, &o.key, json!({"email": "sam@example.com", "sendEmail": false}));
-    assert_eq!(inv["personId"], s["id"], "known person linked at creation");
-    assert_html(&submit_page(app, &inv, ""), 200);
-    let p = get_person(app, &o.key, &id(&s));
-    assert_eq!(p["status"], "active");
-    assert_eq!(p["archivedAt"], Value::Null);
-    assert_eq!(p["joinedVia"], "invitation_personal");
-    assert_eq!(p["memberSince"], s["memberSince"], "the same membership");
+// D20, D43: a self-revoked person rejoins through an invitation with the code from the email; a
+// deactivated one cannot (409 page, 409 `person_deactivated` on the admin accept).
+crate::e2e_with!(
+    acceptance_readmits_a_self_revoked_person_but_not_a_deactivated_one,
+    Extra { sandbox: true, ..Default::default() },
+    |app| {
+        let o = org(app, "Acme", &[]);
+        let s = app.import(&o.key, json!({"email": "sam@example.com"}));
+        let w = app.admin("POST", &format!("/admin/v1/persons/{}/withdraw", id(&s)), None);
+        assert_eq!(w.status, 200, "{}", w.text);
+        app.send("POST", "/api/v1/persons", &o.key, &json!({"email": "sam@example.com"}))
+            .assert_error(409, "person_self_revoked");
+        let inv = invite(app, &o.key, json!({"email": "sam@example.com", "sendEmail": false}));
+        assert_eq!(inv["personId"], s["id"], "known person linked at creation");
+        assert_html(&submit_page(app, &inv, ""), 200);
+        assert_eq!(get_person(app, &o.key, &id(&s))["status"], "archived", "D43: rejoining needs the code");
+        let code = app.consent_code("sam@example.com");
+        assert_html(&submit_page(app, &inv, &format!("code={code}")), 200);
+        let p = get_person(app, &o.key, &id(&s));
+        assert_eq!(p["status"], "active");
+        assert_eq!(p["archivedAt"], Value::Null);
+        assert_eq!(p["joinedVia"], "invitation_personal");
+        assert_eq!(p["memberSince"], s["memberSince"], "the same membership");
 
-    let d = app.import(&o.key, json!({"email": "dora@example.com"}));
-    let inv = invite(app, &o.key, json!({"email": "dora@example.com", "sendEmail": false}));
-    assert_eq!(app.admin("POST", &format!("/admin/v1/persons/{}/deactivate", id(&d)), None).status, 200);
-    assert_html(&submit_page(app, &inv, ""), 409);
-    app.admin("POST", &format!("/admin/v1/invitations/{}/accept", id(&inv)), None)
-        .assert_error(409, "person_deactivated");
-    assert_eq!(get_invitation(app, &o.key, &id(&inv))["status"], "pending");
-    assert_eq!(get_person(app, &o.key, &id(&d))["status"], "archived");
-});
+        let d = app.import(&o.key, json!({"email": "dora@example.com"}));
+        let inv = invite(app, &o.key, json!({"email": "dora@example.com", "sendEmail": false}));
+        assert_eq!(app.admin("POST", &format!("/admin/v1/persons/{}/deactivate", id(&d)), None).status, 200);
+        assert_html(&submit_page(app, &inv, ""), 409);
+        app.admin("POST", &format!("/admin/v1/invitations/{}/accept", id(&inv)), None)
+            .assert_error(409, "person_deactivated");
+        assert_eq!(get_invitation(app, &o.key, &id(&inv))["status"], "pending");
+        assert_eq!(get_person(app, &o.key, &id(&d))["status"], "archived");
+    }
+);
 
 // ---------------------------------------------------------------------------------------------
 // The nested invitation of POST /persons (spec)
@@ -868,56 +861,61 @@ crate::e2e!(recorded_emails_carry_the_link_and_the_admin_can_accept, Default::de
 
 // D21, D39: in sandbox mode the clock moves expiry and reminders; the sweep persists the expiry
 // and emits `invitation.expired` once (a second clock call expires nothing more).
-e2e_with!(invitations_expire_and_remind_on_the_sandbox_clock, Extra { sandbox: true, ..Default::default() }, |app| {
-    let o = org(app, "Acme", &[]);
-    let soon = invite(app, &o.key, json!({"email": "soon@example.com", "sendEmail": true}));
-    let later = invite(app, &o.key, json!({"email": "later@example.com", "sendEmail": true, "expiresInDays": 30}));
-    let quiet = invite(app, &o.key, json!({"email": "quiet@example.com", "sendEmail": false, "expiresInDays": 30}));
+crate::e2e_with!(
+    invitations_expire_and_remind_on_the_sandbox_clock,
+    Extra { sandbox: true, ..Default::default() },
+    |app| {
+        let o = org(app, "Acme", &[]);
+        let soon = invite(app, &o.key, json!({"email": "soon@example.com", "sendEmail": true}));
+        let later = invite(app, &o.key, json!({"email": "later@example.com", "sendEmail": true, "expiresInDays": 30}));
+        let quiet = invite(app, &o.key, json!({"email": "quiet@example.com", "sendEmail": false, "expiresInDays": 30}));
 
-    let c = app.admin("POST", "/admin/v1/clock", Some(&json!({"advanceSeconds": 15 * 86400})));
-    assert_eq!(c.status, 200, "{}", c.text);
-    assert_eq!(c.json["expired"], 1, "{}", c.text);
-    assert_eq!(c.json["reminded"], 1, "one reminder for the 30-day invitation that was emailed: {}", c.text);
-    assert!(ts(&c.json["now"]) - ts(&soon["createdAt"]) >= Duration::days(15));
+        let c = app.admin("POST", "/admin/v1/clock", Some(&json!({"advanceSeconds": 15 * 86400})));
+        assert_eq!(c.status, 200, "{}", c.text);
+        assert_eq!(c.json["expired"], 1, "{}", c.text);
+        assert_eq!(c.json["reminded"], 1, "one reminder for the 30-day invitation that was emailed: {}", c.text);
+        assert!(ts(&c.json["now"]) - ts(&soon["createdAt"]) >= Duration::days(15));
 
-    let s = get_invitation(app, &o.key, &id(&soon));
-    assert_eq!(s["status"], "expired");
-    assert_eq!(s["acceptedAt"], Value::Null);
-    assert_eq!(get_invitation(app, &o.key, &id(&later))["status"], "pending");
-    assert_eq!(get_invitation(app, &o.key, &id(&quiet))["status"], "pending");
-    assert_eq!(listed(app, &o.key, "status=expired"), set(&[&id(&soon)]));
-    assert_eq!(listed(app, &o.key, "status=pending"), set(&[&id(&later), &id(&quiet)]));
+        let s = get_invitation(app, &o.key, &id(&soon));
+        assert_eq!(s["status"], "expired");
+        assert_eq!(s["acceptedAt"], Value::Null);
+        assert_eq!(get_invitation(app, &o.key, &id(&later))["status"], "pending");
+        assert_eq!(get_invitation(app, &o.key, &id(&quiet))["status"], "pending");
+        assert_eq!(listed(app, &o.key, "status=expired"), set(&[&id(&soon)]));
+        assert_eq!(listed(app, &o.key, "status=pending"), set(&[&id(&later), &id(&quiet)]));
 
-    let again = app.admin("POST", "/admin/v1/clock", Some(&json!({"advanceSeconds": 0})));
-    assert_eq!(again.status, 200, "{}", again.text);
-    assert_eq!(again.json["expired"], 0, "invitation.expired only once: {}", again.text);
-    assert_eq!(again.json["reminded"], 0, "one reminder only: {}", again.text);
+        let again = app.admin("POST", "/admin/v1/clock", Some(&json!({"advanceSeconds": 0})));
+        assert_eq!(again.status, 200, "{}", again.text);
+        assert_eq!(again.json["expired"], 0, "invitation.expired only once: {}", again.text);
+        assert_eq!(again.json["reminded"], 0, "one reminder only: {}", again.text);
 
-    let reminders = emails_to(app, "later@example.com");
-    assert_eq!(reminders.len(), 2, "invitation and reminder: {reminders:?}");
-    assert!(reminders.iter().any(|m| m["subject"].as_str().unwrap().starts_with("Reminder")), "{reminders:?}");
-    assert!(reminders.iter().all(|m| m["invitationUrl"] == later["url"]));
-    assert_eq!(emails_to(app, "soon@example.com").len(), 1, "no reminder after expiry");
-    assert!(emails_to(app, "quiet@example.com").is_empty());
+        let reminders = emails_to(app, "later@example.com");
+        assert_eq!(reminders.len(), 2, "invitation and reminder: {reminders:?}");
+        assert!(reminders.iter().any(|m| m["subject"].as_str().unwrap().starts_with("Reminder")), "{reminders:?}");
+        assert!(reminders.iter().all(|m| m["invitationUrl"] == later["url"]));
+        assert_eq!(emails_to(app, "soon@example.com").len(), 1, "no reminder after expiry");
+        assert!(emails_to(app, "quiet@example.com").is_empty());
 
-    // An expired invitation: 410 pages, 409 for revoke, resend and accept.
-    assert_html(&open_page(app, &soon), 410);
-    assert_html(&submit_page(app, &soon, ""), 410);
-    action(app, &o.key, &id(&soon), "revoke", json!({})).assert_error(409, "conflict");
-    action(app, &o.key, &id(&soon), "resend", json!({})).assert_error(409, "conflict");
-    app.admin("POST", &format!("/admin/v1/invitations/{}/accept", id(&soon)), None).assert_error(409, "conflict");
-    assert_eq!(get_invitation(app, &o.key, &id(&soon))["status"], "expired");
-    // A new invitation for that email can be created (D18: only pending ones are returned).
-    let fresh = invite(app, &o.key, json!({"email": "soon@example.com", "sendEmail": false}));
-    assert_ne!(id(&fresh), id(&soon));
+        // An expired invitation: 410 pages, 409 for revoke, resend and accept.
+        assert_html(&open_page(app, &soon), 410);
+        assert_html(&submit_page(app, &soon, ""), 410);
+        action(app, &o.key, &id(&soon), "revoke", json!({})).assert_error(409, "conflict");
+        action(app, &o.key, &id(&soon), "resend", json!({})).assert_error(409, "conflict");
+        app.admin("POST", &format!("/admin/v1/invitations/{}/accept", id(&soon)), None).assert_error(409, "conflict");
+        assert_eq!(get_invitation(app, &o.key, &id(&soon))["status"], "expired");
+        // A new invitation for that email can be created (D18: only pending ones are returned).
+        let fresh = invite(app, &o.key, json!({"email": "soon@example.com", "sendEmail": false}));
+        assert_ne!(id(&fresh), id(&soon));
 
-    // Past the 30 days the others (and the fresh 14-day one) expire too, each once.
-    let c = app.admin("POST", "/admin/v1/clock", Some(&json!({"advanceSeconds": 16 * 86400})));
-    assert_eq!(c.json["expired"], 3, "{}", c.text);
-    assert_eq!(listed(app, &o.key, "status=pending"), set(&[]));
-    assert_eq!(app.admin("POST", "/admin/v1/clock", Some(&json!({"advanceSeconds": 1}))).json["expired"], 0);
-    app.admin("POST", "/admin/v1/clock", Some(&json!({"advanceSeconds": -1}))).assert_error(400, "validation_error");
-});
+        // Past the 30 days the others (and the fresh 14-day one) expire too, each once.
+        let c = app.admin("POST", "/admin/v1/clock", Some(&json!({"advanceSeconds": 16 * 86400})));
+        assert_eq!(c.json["expired"], 3, "{}", c.text);
+        assert_eq!(listed(app, &o.key, "status=pending"), set(&[]));
+        assert_eq!(app.admin("POST", "/admin/v1/clock", Some(&json!({"advanceSeconds": 1}))).json["expired"], 0);
+        app.admin("POST", "/admin/v1/clock", Some(&json!({"advanceSeconds": -1})))
+            .assert_error(400, "validation_error");
+    }
+);
 
 // ---------------------------------------------------------------------------------------------
 // A real SMTP round trip (D22, D40 TALENT_SMTP_URL)
@@ -1129,7 +1127,7 @@ mod concurrent_invitations_send_each_email_exactly_once {
 // Issue 12: the person pages are a credential in a URL. Every answer under `/i/{token}` (the page,
 // the unknown-token page, the accepted page, a 405) forbids scripts, framing, sniffing, referrers
 // and caching; the access log writes the path as `/i/…`, never the token.
-e2e_with!(
+crate::e2e_with!(
     person_pages_send_security_headers_and_the_log_never_holds_their_token,
     Extra { keep_log: true, ..Default::default() },
     |app| {

@@ -9,6 +9,7 @@ mod admin;
 mod auth;
 mod auth_cache;
 mod client;
+mod consent;
 mod errors;
 mod idempotency;
 mod import;

@@ -388,3 +388,55 @@ macro_rules! e2e {
         }
     };
 }
+
+impl TestApp {
+    /// `POST {path}` with a form body, as a browser posts the person page; `headers` are added.
+    pub fn post_form(&self, path: &str, form: &str, headers: &[(&str, &str)]) -> Resp {
+        let mut h = vec![("Content-Type", "application/x-www-form-urlencoded")];
+        h.extend_from_slice(headers);
+        self.request("POST", path, &h, Some(form.as_bytes()))
+    }
+
+    /// The one-time code of the newest code email to `to` (D43), read through
+    /// `GET /admin/v1/emails` as the sandbox allows.
+    pub fn consent_code(&self, to: &str) -> String {
+        let r = self.admin("GET", &format!("/admin/v1/emails?to={}", to.replace('@', "%40").replace('+', "%2B")), None);
+        assert_eq!(r.status, 200, "{}", r.text);
+        let mails = r.json["data"].as_array().unwrap();
+        let mail = mails
+            .iter()
+            .find(|m| m["subject"].as_str().is_some_and(|s| s.contains("confirmation code")))
+            .unwrap_or_else(|| panic!("no code email to {to}: {}", r.text));
+        let body = mail["body"].as_str().unwrap();
+        let line = body.lines().find(|l| l.starts_with("    ")).unwrap_or_else(|| panic!("no code in {body}"));
+        let code: String = line.chars().filter(|c| c.is_ascii_digit()).collect();
+        assert_eq!(code.len(), 6, "{body}");
+        code
+    }
+}
+
+/// [`e2e!`] with extra start-up environment ([`Extra`]).
+#[macro_export]
+macro_rules! e2e_with {
+    ($name:ident, $extra:expr, |$app:ident| $body:block) => {
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+            #[allow(unused_imports)]
+            use $crate::support::*;
+            fn run($app: &TestApp) $body
+            #[test]
+            fn sqlite() {
+                if let Some(app) = spawn_with(Backend::Sqlite, Opts::default(), $extra) {
+                    run(&app);
+                }
+            }
+            #[test]
+            fn postgres() {
+                if let Some(app) = spawn_with(Backend::Postgres, Opts::default(), $extra) {
+                    run(&app);
+                }
+            }
+        }
+    };
+}

@@ -6,6 +6,7 @@ use base64::Engine;
 use ring::rand::{SecureRandom, SystemRandom};
 use ring::{digest, hmac};
 use std::sync::atomic::{AtomicI64, Ordering};
+use talent_domain::ids::InvitationId;
 use talent_domain::ports::{Clock, Ids, NewKeyMaterial, Secrets};
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -121,6 +122,29 @@ impl Secrets for RingSecrets {
     fn hash_token(&self, token: &str) -> Vec<u8> {
         digest::digest(&digest::SHA256, token.as_bytes()).as_ref().to_vec()
     }
+
+    /// Six digits by rejection sampling of 32-bit random numbers (uniform over 000000..999999).
+    fn one_time_code(&self) -> String {
+        // The largest multiple of 10^6 that fits in u32: numbers at or above it would bias.
+        const ZONE: u32 = u32::MAX - u32::MAX % 1_000_000;
+        loop {
+            let b = self.bytes(4);
+            let n = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            if n < ZONE {
+                return format!("{:06}", n % 1_000_000);
+            }
+        }
+    }
+
+    /// `HMAC-SHA256(invitation secret, "consent-code:" ‖ invitation id ‖ ":" ‖ code)` (D43).
+    fn hash_code(&self, invitation: InvitationId, code: &str) -> Vec<u8> {
+        let mut ctx = hmac::Context::with_key(&self.invitation_key);
+        ctx.update(b"consent-code:");
+        ctx.update(invitation.0.as_bytes());
+        ctx.update(b":");
+        ctx.update(code.as_bytes());
+        ctx.sign().as_ref().to_vec()
+    }
 }
 
 #[cfg(test)]
@@ -137,6 +161,18 @@ mod tests {
         assert!(s.constant_time_eq(&s.hash_api_key(&k.value), &k.hash));
         assert!(!s.constant_time_eq(&s.hash_api_key("tk_other"), &k.hash));
         assert_ne!(s.new_api_key().value, k.value);
+    }
+
+    #[test]
+    fn one_time_codes_are_six_digits_and_their_hash_is_bound_to_the_invitation() {
+        let s = RingSecrets::new(b"secret");
+        let codes: std::collections::BTreeSet<String> = (0..200).map(|_| s.one_time_code()).collect();
+        assert!(codes.iter().all(|c| c.len() == 6 && c.bytes().all(|b| b.is_ascii_digit())));
+        assert!(codes.len() > 190, "random, not a counter: {} distinct of 200", codes.len());
+        let (a, b) = (InvitationId(Uuid::from_u128(1)), InvitationId(Uuid::from_u128(2)));
+        assert_eq!(s.hash_code(a, "123456"), s.hash_code(a, "123456"));
+        assert_ne!(s.hash_code(a, "123456"), s.hash_code(b, "123456"));
+        assert_ne!(s.hash_code(a, "123456"), RingSecrets::new(b"other").hash_code(a, "123456"), "keyed");
     }
 
     #[test]

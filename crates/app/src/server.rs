@@ -170,7 +170,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             personality: Arc::new(TemplatePersonality),
             reports: Arc::new(PdfReport),
         }),
-        invites: Arc::new(InvitationKit { mailer, public_url: public_url.clone() }),
+        invites: Arc::new(InvitationKit { mailer, public_url: public_url.clone(), sandbox: sandbox_flag || demo }),
         webhooks: Arc::new(talent_webhooks::UreqSender::new(webhooks_insecure, engine.concurrency as usize)),
     };
     let admin_token = match (&cfg.admin_token, demo) {

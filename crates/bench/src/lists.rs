@@ -132,6 +132,7 @@ fn person(i: usize, n: usize, org: OrgId, now: OffsetDateTime, tags: &[Tag]) -> 
         member_since: created,
         updated_at: updated,
         archived_at: None,
+        inactive_periods: vec![],
     };
     (p, email)
 }

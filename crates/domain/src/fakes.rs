@@ -60,6 +60,8 @@ pub struct FakeState {
     pub invitations: Vec<crate::invitation::Invitation>,
     /// Email outbox.
     pub emails: Vec<EmailRecord>,
+    /// One-time codes (D43).
+    pub consent_codes: Vec<crate::consent::ConsentCode>,
     /// Webhook endpoints.
     pub endpoints: Vec<crate::webhook::Endpoint>,
     /// Deliveries with their claim.
@@ -538,6 +540,30 @@ impl Tx for FakeTx {
         }
         ok(done)
     }
+    fn insert_consent_code<'a>(&'a mut self, c: &'a crate::consent::ConsentCode) -> BoxFuture<'a, StoreResult<()>> {
+        self.s.consent_codes.push(c.clone());
+        ok(())
+    }
+    fn update_consent_code<'a>(&'a mut self, c: &'a crate::consent::ConsentCode) -> BoxFuture<'a, StoreResult<()>> {
+        for x in self.s.consent_codes.iter_mut().filter(|x| x.id == c.id) {
+            x.tries = c.tries;
+            x.used_at = c.used_at;
+        }
+        ok(())
+    }
+    fn consent_codes_since(
+        &mut self,
+        invitation: InvitationId,
+        since: OffsetDateTime,
+    ) -> BoxFuture<'_, StoreResult<Vec<crate::consent::ConsentCode>>> {
+        ok(self
+            .s
+            .consent_codes
+            .iter()
+            .filter(|c| c.invitation_id == invitation && c.created_at > since)
+            .cloned()
+            .collect())
+    }
     fn insert_email<'a>(&'a mut self, e: &'a EmailRecord) -> BoxFuture<'a, StoreResult<()>> {
         self.s.emails.push(e.clone());
         ok(())
@@ -860,6 +886,12 @@ impl Secrets for FakeSecrets {
     fn hash_token(&self, token: &str) -> Vec<u8> {
         token.bytes().rev().collect()
     }
+    fn one_time_code(&self) -> String {
+        format!("{:06}", (self.n.fetch_add(1, Ordering::SeqCst) * 7919 + 100_003) % 1_000_000)
+    }
+    fn hash_code(&self, invitation: InvitationId, code: &str) -> Vec<u8> {
+        format!("{}:{code}", invitation.0.simple()).bytes().rev().collect()
+    }
 }
 
 /// Services over the fakes, with handles to the fake clock and store.
@@ -876,6 +908,7 @@ pub fn services() -> (crate::Services<FakeStore>, FakeStore, Arc<FakeClock>) {
         invites: Arc::new(crate::usecases::invitations::InvitationKit {
             mailer: Arc::new(FakeMailer::default()),
             public_url: "http://talent.test".into(),
+            sandbox: true,
         }),
         webhooks: Arc::new(FakeSender::default()),
     };

@@ -97,3 +97,7 @@ id_type!(
     /// A delivery of one event to one endpoint; the same across retries (D31).
     DeliveryId
 );
+id_type!(
+    /// A one-time code sent to an invitation's email address (D43).
+    ConsentCodeId
+);

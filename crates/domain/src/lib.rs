@@ -4,6 +4,7 @@
 //! their own crates and depend on this one; the app crate wires them together.
 
 pub mod assessment;
+pub mod consent;
 pub mod errors;
 pub mod ids;
 pub mod invitation;

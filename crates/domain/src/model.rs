@@ -285,6 +285,58 @@ pub struct Person {
     pub updated_at: OffsetDateTime,
     /// `archivedAt`
     pub archived_at: Option<OffsetDateTime>,
+    /// Past archived periods that a reactivation ended (D42), oldest first; not on the wire.
+    pub inactive_periods: Vec<Period>,
+}
+
+impl Person {
+    /// What decides which assessments this membership sees (D42).
+    pub fn visibility(&self) -> Visibility {
+        Visibility {
+            member_since: self.member_since,
+            archived_at: self.archived_at,
+            inactive_periods: self.inactive_periods.clone(),
+            shared_existing_profile: self.shared_existing_profile,
+        }
+    }
+}
+
+/// A closed interval of time in which a membership was archived: from `archivedAt` until the
+/// reactivation that ended it (D42). Both ends are instants at which the membership was active.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Period {
+    /// When the membership was archived.
+    pub from: OffsetDateTime,
+    /// When it was reactivated.
+    pub until: OffsetDateTime,
+}
+
+/// D42: the active periods of a membership and its consent, which together decide which of the
+/// human's assessments the organization sees. An assessment taken at `at` (completed, or started
+/// while in progress) is visible when `at` is not after `archivedAt` (an archived person's results
+/// stay as they were), and either the person shares their existing profile or `at` falls in an
+/// active period: at or after `memberSince` and not strictly inside a past archived period.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Visibility {
+    /// `memberSince`: the first active period's start.
+    pub member_since: OffsetDateTime,
+    /// `archivedAt` while archived: nothing after it is visible.
+    pub archived_at: Option<OffsetDateTime>,
+    /// Past archived periods (oldest first).
+    pub inactive_periods: Vec<Period>,
+    /// `sharedExistingProfile`: assessments from outside the active periods are visible too.
+    pub shared_existing_profile: bool,
+}
+
+impl Visibility {
+    /// Whether an assessment taken at `at` is visible (D42).
+    pub fn sees(&self, at: OffsetDateTime) -> bool {
+        if self.archived_at.is_some_and(|end| at > end) {
+            return false;
+        }
+        self.shared_existing_profile
+            || (at >= self.member_since && !self.inactive_periods.iter().any(|g| at > g.from && at < g.until))
+    }
 }
 
 /// A team (dashboard object, D16).
@@ -397,18 +449,19 @@ pub struct Assessment {
 }
 
 impl Assessment {
-    /// D11: whether an organization in which `p` is (or was) a member may see this assessment:
-    /// taken (completed, or started while in progress) at or after `memberSince`, or any time
-    /// while the person shares their existing profile.
-    pub fn visible_to(&self, p: &Person) -> bool {
-        self.visible_in(p.member_since, p.shared_existing_profile)
+    /// When it counts as taken (D42): its completion, or its start while in progress.
+    pub fn taken_at(&self) -> OffsetDateTime {
+        self.completed_at.unwrap_or(self.started_at)
     }
 
-    /// [`Assessment::visible_to`] for a membership given by its `memberSince` and
-    /// `sharedExistingProfile` (D11).
-    pub fn visible_in(&self, member_since: OffsetDateTime, shared_existing_profile: bool) -> bool {
-        let at = self.completed_at.unwrap_or(self.started_at);
-        shared_existing_profile || at >= member_since
+    /// D42: whether the organization in which `p` is (or was) a member may see this assessment.
+    pub fn visible_to(&self, p: &Person) -> bool {
+        self.visible_in(&p.visibility())
+    }
+
+    /// [`Assessment::visible_to`] for a membership given by its [`Visibility`] (D42).
+    pub fn visible_in(&self, v: &Visibility) -> bool {
+        v.sees(self.taken_at())
     }
 }
 
@@ -420,27 +473,21 @@ pub struct ResultHolder {
     pub person_id: PersonId,
     /// The human behind it.
     pub human_id: HumanId,
-    /// `memberSince` (D11).
-    pub member_since: OffsetDateTime,
-    /// `sharedExistingProfile` (D11).
-    pub shared_existing_profile: bool,
+    /// Which of the human's assessments the organization sees (D42).
+    pub visibility: Visibility,
 }
 
 impl From<&Person> for ResultHolder {
     fn from(p: &Person) -> Self {
-        ResultHolder {
-            person_id: p.id,
-            human_id: p.human_id,
-            member_since: p.member_since,
-            shared_existing_profile: p.shared_existing_profile,
-        }
+        ResultHolder { person_id: p.id, human_id: p.human_id, visibility: p.visibility() }
     }
 }
 
-/// D11: a person's visible assessment summary: `completed` once a visible assessment is completed,
+/// D11, D42: a person's visible assessment summary: `completed` once a visible assessment is completed,
 /// else `in_progress` while a visible one is running, else `not_started`.
 pub fn summarize(assessments: &[Assessment], p: &Person) -> AssessmentSummary {
-    let visible: Vec<&Assessment> = assessments.iter().filter(|a| a.visible_to(p)).collect();
+    let v = p.visibility();
+    let visible: Vec<&Assessment> = assessments.iter().filter(|a| a.visible_in(&v)).collect();
     let completed: Vec<&&Assessment> = visible.iter().filter(|a| a.state == AssessmentState::Completed).collect();
     let count = completed.len() as u32;
     let completed_at = completed.iter().filter_map(|a| a.completed_at).max();

@@ -81,9 +81,22 @@ pub fn merge_import(p: &mut Person, f: &ImportFields) -> bool {
 }
 
 /// D12 reactivation: active again, `archivedAt` null, `memberSince` kept, merge as for an active
-/// member.
+/// member. The archived period it ends is recorded (D42).
 pub fn reactivate(p: &mut Person, f: &ImportFields, now: OffsetDateTime) {
     merge_import(p, f);
+    reopen(p, now);
+}
+
+/// Makes an archived membership active again at `now` (import reactivation, D12; acceptance of an
+/// invitation, D20): the archived period `archivedAt..now` joins the past inactive periods, so the
+/// organization never sees what the person took while archived (D42). No-op when active.
+pub fn reopen(p: &mut Person, now: OffsetDateTime) {
+    if p.status == PersonStatus::Active {
+        return;
+    }
+    if let Some(from) = p.archived_at {
+        p.inactive_periods.push(Period { from, until: now });
+    }
     p.status = PersonStatus::Active;
     p.archive_reason = None;
     p.archived_at = None;
@@ -104,7 +117,13 @@ pub fn initial_labels(given: Option<Labels>, org: &Organization, email: &Email) 
 /// `not_found` when the person is not active and the reason is `Archived` (spec: "no active person
 /// with this id"). Deactivation or withdrawal of an archived person records the stronger reason
 /// and returns `false` (no second `person.archived`). Returns true when the person was active.
+/// The person's own withdrawal also withdraws consent: `sharedExistingProfile` becomes false
+/// (D42); the caller recomputes the visible summary.
 pub fn archive(p: &mut Person, reason: ArchiveReason, now: OffsetDateTime) -> Result<bool, ClientError> {
+    if reason == ArchiveReason::SelfRevoked && p.shared_existing_profile {
+        p.shared_existing_profile = false;
+        p.updated_at = now;
+    }
     match (p.status, reason) {
         (PersonStatus::Active, _) => {
             p.status = PersonStatus::Archived;
@@ -230,6 +249,7 @@ mod tests {
             member_since: t0(),
             updated_at: t0(),
             archived_at: if status == PersonStatus::Archived { Some(t0()) } else { None },
+            inactive_periods: vec![],
         }
     }
 
@@ -274,6 +294,54 @@ mod tests {
         assert_eq!(p.archived_at, None);
         assert_eq!(p.member_since, t0());
         assert_eq!(p.updated_at, later);
+    }
+
+    fn taken(at: OffsetDateTime) -> Assessment {
+        Assessment {
+            id: AssessmentId(Uuid::from_u128(7)),
+            human_id: HumanId(Uuid::from_u128(3)),
+            state: AssessmentState::Completed,
+            started_at: at,
+            completed_at: Some(at),
+            responses: vec![],
+        }
+    }
+
+    #[test]
+    fn d42_visibility_follows_active_periods_and_consent() {
+        let day = |n: i64| t0() + time::Duration::days(n);
+        let mut p = person(PersonStatus::Active, None);
+        assert!(!taken(day(-1)).visible_to(&p), "before memberSince, without consent");
+        assert!(taken(t0()).visible_to(&p), "memberSince itself is in the first period");
+        assert!(taken(day(1)).visible_to(&p));
+        // Archived on day 2: results stay as they were then.
+        assert!(archive(&mut p, ArchiveReason::Archived, day(2)).unwrap());
+        assert!(taken(day(2)).visible_to(&p));
+        assert!(!taken(day(3)).visible_to(&p), "taken while archived");
+        // Reactivated on day 4: the archived period stays invisible, the new one is visible.
+        reactivate(&mut p, &ImportFields::default(), day(4));
+        assert_eq!(p.inactive_periods, vec![Period { from: day(2), until: day(4) }]);
+        assert!(!taken(day(3)).visible_to(&p), "inside the past archived period");
+        assert!(taken(day(4)).visible_to(&p) && taken(day(5)).visible_to(&p));
+        // Consent shows what lies outside the active periods, but never what follows archivedAt.
+        p.shared_existing_profile = true;
+        assert!(taken(day(-1)).visible_to(&p) && taken(day(3)).visible_to(&p));
+        assert!(archive(&mut p, ArchiveReason::Archived, day(6)).unwrap());
+        assert!(!taken(day(7)).visible_to(&p), "frozen at archivedAt even with consent");
+    }
+
+    #[test]
+    fn d42_the_persons_own_withdrawal_withdraws_consent() {
+        let mut p = person(PersonStatus::Active, None);
+        p.shared_existing_profile = true;
+        assert!(archive(&mut p, ArchiveReason::Archived, t0()).unwrap());
+        assert!(p.shared_existing_profile, "archiving by the organization keeps consent");
+        assert!(!archive(&mut p, ArchiveReason::SelfRevoked, t0()).unwrap());
+        assert!(!p.shared_existing_profile);
+        let mut q = person(PersonStatus::Active, None);
+        q.shared_existing_profile = true;
+        assert!(archive(&mut q, ArchiveReason::SelfRevoked, t0()).unwrap());
+        assert!(!q.shared_existing_profile && q.archive_reason == Some(ArchiveReason::SelfRevoked));
     }
 
     #[test]

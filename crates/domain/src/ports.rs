@@ -64,6 +64,11 @@ pub trait Secrets: Send + Sync + 'static {
     fn invitation_token(&self, id: InvitationId) -> String;
     /// SHA-256 of a presented invitation token (stored for lookup).
     fn hash_token(&self, token: &str) -> Vec<u8>;
+    /// A one-time code (D43): [`crate::consent::CODE_DIGITS`] decimal digits, uniformly random.
+    fn one_time_code(&self) -> String;
+    /// The stored form of a one-time code: a keyed hash (HMAC-SHA256 with a server secret) bound
+    /// to the invitation, so a copy of the database alone cannot try the million codes offline.
+    fn hash_code(&self, invitation: InvitationId, code: &str) -> Vec<u8>;
 }
 
 /// Who a rate budget belongs to (D7, D8).
@@ -558,6 +563,19 @@ pub trait Tx: Send {
     ) -> BoxFuture<'_, StoreResult<bool>>;
     /// Sets `reminder_sent_at` if still unset; returns whether it did (exactly-once reminders).
     fn mark_reminder_if_unset(&mut self, id: InvitationId, now: OffsetDateTime) -> BoxFuture<'_, StoreResult<bool>>;
+
+    // --- one-time codes (D43) ---
+    /// Inserts a code.
+    fn insert_consent_code<'a>(&'a mut self, c: &'a crate::consent::ConsentCode) -> BoxFuture<'a, StoreResult<()>>;
+    /// Overwrites a code's `tries` and `used_at`.
+    fn update_consent_code<'a>(&'a mut self, c: &'a crate::consent::ConsentCode) -> BoxFuture<'a, StoreResult<()>>;
+    /// The invitation's codes created after `since`, in any order. The caller serializes issuing
+    /// and checking by locking the invitation first ([`Tx::get_invitation`]).
+    fn consent_codes_since(
+        &mut self,
+        invitation: InvitationId,
+        since: OffsetDateTime,
+    ) -> BoxFuture<'_, StoreResult<Vec<crate::consent::ConsentCode>>>;
 
     // --- email outbox (D22) ---
     /// Inserts an email.

@@ -274,6 +274,70 @@ fn sharing_the_existing_profile_reveals_earlier_assessments_to_the_new_organizat
 }
 
 #[test]
+fn after_the_persons_own_withdrawal_later_results_reach_no_read_path_of_that_organization() {
+    // Issue 12, hole 2; D42: the person withdraws from B (consent goes with it), later completes
+    // an assessment through A. B's results, summary, matches and report stay as they were at the
+    // withdrawal, and B gets no assessment.completed.
+    let w = world();
+    let (a, b) = (w.org("professional"), w.org("professional"));
+    let pa = w.import(a, "ada@example.com", None);
+    w.later();
+    let pb = w.import(b, "ada@example.com", None);
+    let mut shared = w.get(b, pb.id);
+    shared.shared_existing_profile = true;
+    block_on(w.svc.store.write(move |tx| Box::pin(async move { tx.update_person(&shared).await }))).unwrap();
+    w.later();
+    w.complete_seed(pa.id, 1);
+    let profile = w.profile(b, "Sales", &[(competency_id("Drive for results"), 1.0)]).unwrap();
+    let before = block_on(w.svc.results(b, pb.id)).unwrap();
+    let matches_before = block_on(w.svc.person_matches(b, pb.id)).unwrap();
+    assert_eq!(before.scores.as_ref().map(|s| s.assessments), Some(1));
+    w.later();
+    let withdrawn = block_on(w.svc.admin_archive_person(pb.id, ArchiveReason::SelfRevoked)).unwrap();
+    assert!(!withdrawn.shared_existing_profile, "the withdrawal withdraws consent");
+    assert_eq!(withdrawn.assessment.count, 1, "taken while a member: still visible");
+    w.later();
+    w.complete_seed(pa.id, 2);
+
+    let after = block_on(w.svc.results(b, pb.id)).unwrap();
+    assert_eq!(after.scores, before.scores, "B's results do not move");
+    assert_eq!(after.person.assessment, withdrawn.assessment, "nor B's summary");
+    assert_eq!(block_on(w.svc.person_matches(b, pb.id)).unwrap(), matches_before);
+    let page = block_on(w.svc.profile_matches(b, profile.id, None, None, 10)).unwrap();
+    assert!(page.items.is_empty(), "an archived person is not in profile matches");
+    assert_eq!(w.completed_events(b).len(), 1, "only the completion made while B could see it");
+    assert_eq!(w.get(a, pa.id).assessment.count, 2, "A sees both");
+}
+
+#[test]
+fn what_a_person_takes_while_archived_stays_hidden_after_the_reactivation() {
+    // D42: active periods are memberSince..archivedAt and again from the reactivation on.
+    let w = world();
+    let (a, b) = (w.org("professional"), w.org("professional"));
+    let pa = w.import(a, "ada@example.com", None);
+    let pb = w.import(b, "ada@example.com", None);
+    w.later();
+    w.complete_seed(pa.id, 1);
+    w.later();
+    block_on(w.svc.archive_person(b, pb.id)).unwrap();
+    w.later();
+    w.complete_seed(pa.id, 2);
+    assert_eq!(w.get(b, pb.id).assessment.count, 1, "frozen at archivedAt");
+    w.later();
+    let back = w.import(b, "ada@example.com", None);
+    assert_eq!(back.id, pb.id);
+    assert_eq!(back.assessment.count, 1, "the archived period stays hidden");
+    w.later();
+    w.complete_seed(pa.id, 3);
+    let rb = block_on(w.svc.results(b, pb.id)).unwrap();
+    let m = model();
+    let (r1, r3) = (seed_responses(&m, 1), seed_responses(&m, 3));
+    assert_eq!(rb.scores.unwrap(), score(&m, &[&r1, &r3]), "the first and the new period, not the gap");
+    assert_eq!(w.get(b, pb.id).assessment.count, 2);
+    assert_eq!(w.get(a, pa.id).assessment.count, 3);
+}
+
+#[test]
 fn an_assessment_completed_after_joining_is_visible_to_every_organization_of_the_human() {
     // D11: completed at or after memberSince in both organizations; the earlier one stays A's.
     let w = world();
@@ -338,8 +402,11 @@ fn completion_emits_one_event_per_active_membership_that_may_see_it_with_the_spe
     let all = w.store.snapshot().events;
     assert_eq!(all.iter().filter(|e| e.event_type == EventType::AssessmentCompleted).count(), 2);
     assert!(all.iter().all(|e| e.data["personId"] != json!(other.id.to_string())), "nobody else is named");
-    // D28: the archived membership's data is retained and readable.
-    assert!(block_on(w.svc.results(c, pc.id)).unwrap().scores.is_some());
+    // D28: the archived membership stays readable; D42: its results stay as they were at
+    // archivedAt, so an assessment completed afterwards is not among them.
+    let frozen = block_on(w.svc.results(c, pc.id)).unwrap();
+    assert!(frozen.scores.is_none());
+    assert_eq!(frozen.person.assessment, AssessmentSummary::NONE);
     assert_eq!(w.get(d, pd.id).assessment, AssessmentSummary::NONE);
 }
 

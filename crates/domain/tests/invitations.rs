@@ -7,13 +7,14 @@
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
+use talent_domain::consent::Refusal;
 use talent_domain::errors::{ClientError, Code, UseCaseError};
 use talent_domain::fakes::{block_on, services, FakeClock, FakeMailer, FakeStore};
 use talent_domain::ids::*;
 use talent_domain::invitation::{InvitationStatus, Variant};
 use talent_domain::model::*;
 use talent_domain::usecases::assessments::AssessmentCommand;
-use talent_domain::usecases::invitations::{InvitationKit, InvitationView, NewInvitation};
+use talent_domain::usecases::invitations::{InvitationKit, InvitationView, NewInvitation, PageAnswer};
 use talent_domain::usecases::orgs::NewOrganization;
 use talent_domain::usecases::persons::{ImportPerson, NestedInvitation};
 use talent_domain::values::*;
@@ -73,7 +74,8 @@ fn new_org(svc: &Svc, company: &str, domains: &[&str]) -> OrgId {
 fn world_with(plans: PlanCatalogue, domains: &[&str]) -> World {
     let (mut svc, store, clock) = services();
     let mailer = Arc::new(FakeMailer::default());
-    svc.invites = Arc::new(InvitationKit { mailer: mailer.clone(), public_url: "http://talent.test".into() });
+    svc.invites =
+        Arc::new(InvitationKit { mailer: mailer.clone(), public_url: "http://talent.test".into(), sandbox: true });
     svc.plans = plans;
     let org = new_org(&svc, "Acme", domains);
     World { svc, store, clock, mailer, org }
@@ -145,6 +147,31 @@ impl World {
     fn sent(&self) -> Vec<talent_domain::ports::OutgoingEmail> {
         self.mailer.sent.lock().unwrap().clone()
     }
+    /// Posts the person page once (D20, D43).
+    fn post(&self, v: &InvitationView, share: bool, code: Option<&str>) -> PageAnswer {
+        block_on(self.svc.respond_by_token(&token(v), share, code)).unwrap()
+    }
+    /// The code of the last code email the mailer sent (D43).
+    fn last_code(&self) -> String {
+        let mail =
+            self.sent().into_iter().rev().find(|m| m.subject.contains("confirmation code")).expect("a code email");
+        let line = mail.body.lines().find(|l| l.starts_with("    ")).expect("the code line");
+        line.chars().filter(|c| c.is_ascii_digit()).collect()
+    }
+    /// The person accepts by the link as the page lets them: with the code from the email when
+    /// D43 asks for one.
+    fn by_link(&self, token: &str, share: bool) -> Result<(InvitationView, Person), UseCaseError> {
+        match block_on(self.svc.respond_by_token(token, share, None))? {
+            PageAnswer::Accepted(b) => Ok(*b),
+            PageAnswer::CodeSent(_) => {
+                match block_on(self.svc.respond_by_token(token, share, Some(&self.last_code())))? {
+                    PageAnswer::Accepted(b) => Ok(*b),
+                    other => panic!("the right code accepts, got {other:?}"),
+                }
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+    }
     /// A second organization in which the human behind `e` completes an assessment now.
     fn completed_elsewhere(&self, e: &str) {
         let other = new_org(&self.svc, "Other Co", &[]);
@@ -186,7 +213,7 @@ fn accepting_a_pending_invitation_sets_accepted_at_applies_labels_and_tags_and_e
     input.tags = Some(vec![TagName::parse("remote").unwrap(), TagName::parse("Backend").unwrap()]);
     input.first_name = Some(PersonName::parse("Ada").unwrap());
     let v = w.create(input);
-    let (after, p) = block_on(w.svc.accept_by_token(&token(&v), false)).unwrap();
+    let (after, p) = w.by_link(&token(&v), false).unwrap();
 
     let i = &after.invitation;
     assert_eq!(i.status, InvitationStatus::Accepted);
@@ -298,7 +325,7 @@ fn an_unknown_invitation_is_not_found_for_every_operation() {
     assert_eq!(code(block_on(w.svc.revoke_invitation(w.org, id))), Code::NotFound);
     assert_eq!(code(block_on(w.svc.resend_invitation(w.org, id, None))), Code::NotFound);
     assert_eq!(code(block_on(w.svc.accept_invitation(id, false))), Code::NotFound);
-    assert_eq!(code(block_on(w.svc.accept_by_token("tok-unknown", false))), Code::NotFound);
+    assert_eq!(code(block_on(w.svc.respond_by_token("tok-unknown", false, None))), Code::NotFound);
     assert_eq!(code(block_on(w.svc.invitation_page("tok-unknown"))), Code::NotFound);
 }
 
@@ -361,7 +388,7 @@ fn accepting_an_access_request_with_consent_makes_earlier_results_visible() {
     let v = w.create(invite("ada@example.test"));
     assert_eq!(v.invitation.variant, Variant::AccessRequest);
     w.clock.advance(Duration::days(1));
-    let (_, p) = block_on(w.svc.accept_by_token(&token(&v), true)).unwrap();
+    let (_, p) = w.by_link(&token(&v), true).unwrap();
     assert!(p.shared_existing_profile, "sharedExistingProfile (D11)");
     assert_eq!(p.assessment.count, 1);
     assert_eq!(p.assessment.status, AssessmentStatus::Completed);
@@ -377,7 +404,7 @@ fn accepting_an_access_request_without_consent_keeps_earlier_results_hidden() {
     w.completed_elsewhere("ada@example.test");
     let v = w.create(invite("ada@example.test"));
     w.clock.advance(Duration::days(1));
-    let (_, p) = block_on(w.svc.accept_by_token(&token(&v), false)).unwrap();
+    let (_, p) = w.by_link(&token(&v), false).unwrap();
     assert!(!p.shared_existing_profile);
     assert_eq!(p.assessment.count, 0);
     assert_eq!(p.assessment.status, AssessmentStatus::NotStarted);
@@ -475,7 +502,7 @@ fn acceptance_refuses_a_person_deactivated_by_an_administrator() {
     let p = w.import(import("ada@example.test"));
     let v = w.create(invite("ada@example.test"));
     block_on(w.svc.admin_archive_person(p.id, ArchiveReason::Deactivated)).unwrap();
-    assert_eq!(code(block_on(w.svc.accept_by_token(&token(&v), false))), Code::PersonDeactivated);
+    assert_eq!(code(w.by_link(&token(&v), false)), Code::PersonDeactivated);
     assert_eq!(w.get(v.invitation.id).invitation.status, InvitationStatus::Pending, "nothing changed");
     assert_eq!(w.person(p.id).status, PersonStatus::Archived);
     assert!(w.events(EventType::InvitationAccepted).is_empty());
@@ -536,14 +563,14 @@ fn accepting_an_invitation_is_refused_at_the_person_limit_until_a_seat_is_freed(
     let one = w.import(import("one@example.test"));
     let v = w.create(invite("new@example.test"));
     w.import(import("two@example.test"));
-    let e = client_err(block_on(w.svc.accept_by_token(&token(&v), false)));
+    let e = client_err(w.by_link(&token(&v), false));
     assert_eq!(e.code, Code::PersonLimitReached);
     assert_eq!(e.details.unwrap()["used"], 2);
     assert_eq!(w.get(v.invitation.id).invitation.status, InvitationStatus::Pending);
     assert!(w.events(EventType::InvitationAccepted).is_empty());
 
     block_on(w.svc.archive_person(w.org, one.id)).unwrap();
-    let (i, p) = block_on(w.svc.accept_by_token(&token(&v), false)).unwrap();
+    let (i, p) = w.by_link(&token(&v), false).unwrap();
     assert_eq!(i.invitation.status, InvitationStatus::Accepted);
     assert_eq!(p.status, PersonStatus::Active);
 }
@@ -919,4 +946,149 @@ fn a_queued_email_of_an_invitation_that_expired_meanwhile_is_not_sent_but_a_pend
     assert_eq!(sent[0].to.as_str(), "long@example.test");
     assert!(w.get(long.invitation.id).invitation.email_sent_at.is_some());
     assert_eq!(w.get(short.invitation.id).invitation.email_sent_at, None);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Consent is the person's act (D43): the one-time code
+// ---------------------------------------------------------------------------------------------
+
+/// What an organization could observe changing: its persons, its events, the invitation.
+fn observable(w: &World, v: &InvitationView) -> (usize, usize, InvitationStatus) {
+    let snap = w.store.snapshot();
+    let persons = snap.persons.iter().filter(|p| p.org_id == w.org).count();
+    let events = snap.events.iter().filter(|e| e.org_id == w.org).count();
+    (persons, events, w.get(v.invitation.id).invitation.status)
+}
+
+#[test]
+fn consent_by_the_link_alone_sends_a_code_and_changes_nothing() {
+    // Issue 12, hole 1: whoever holds the url (the organization too) cannot give consent.
+    let w = world();
+    w.completed_elsewhere("ada@example.test");
+    let v = w.create(invite("ada@example.test"));
+    let before = observable(&w, &v);
+    match w.post(&v, true, None) {
+        PageAnswer::CodeSent(to) => assert_eq!(to.as_str(), "ada@example.test"),
+        other => panic!("expected a code, got {other:?}"),
+    }
+    assert_eq!(observable(&w, &v), before, "no person, no event, still pending");
+    let mail = w.sent().pop().unwrap();
+    assert_eq!(mail.to.as_str(), "ada@example.test", "the code goes to the invitation's address");
+    let code = w.last_code();
+    assert_eq!(code.len(), 6);
+    // Stored only hashed: the code row holds no digits of it.
+    let stored = w.store.snapshot().consent_codes;
+    assert_eq!(stored.len(), 1);
+    assert!(!stored[0].code_hash.windows(6).any(|x| x == code.as_bytes()));
+    // A wrong code changes nothing either; the right one gives consent.
+    let wrong = if code == "000000" { "111111" } else { "000000" };
+    assert_eq!(w.post(&v, true, Some(wrong)), PageAnswer::Refused(Refusal::WrongCode { tries_left: 4 }));
+    assert_eq!(observable(&w, &v), before);
+    let PageAnswer::Accepted(b) = w.post(&v, true, Some(&code)) else { panic!("the code accepts") };
+    let p = b.1;
+    assert!(p.shared_existing_profile);
+    assert_eq!(p.assessment.count, 1, "earlier results visible with consent");
+}
+
+#[test]
+fn joining_without_consent_needs_no_code() {
+    // D43: the url stays usable for joining an assessment invitation, and for an access request
+    // answered without sharing.
+    let w = world();
+    let v = w.create(invite("ada@example.test"));
+    assert!(matches!(w.post(&v, true, None), PageAnswer::Accepted(_)), "share means nothing on an assessment");
+    let w = world();
+    w.completed_elsewhere("bob@example.test");
+    let v = w.create(invite("bob@example.test"));
+    assert_eq!(v.invitation.variant, Variant::AccessRequest);
+    let PageAnswer::Accepted(b) = w.post(&v, false, None) else { panic!("joins") };
+    let p = b.1;
+    assert!(!p.shared_existing_profile && p.assessment.count == 0);
+    assert!(w.sent().iter().all(|m| !m.subject.contains("confirmation code")), "no code was sent");
+}
+
+#[test]
+fn rejoining_after_the_persons_own_withdrawal_needs_the_code() {
+    let w = world();
+    let p = w.import(import("ada@example.test"));
+    block_on(w.svc.admin_archive_person(p.id, ArchiveReason::SelfRevoked)).unwrap();
+    let v = w.create(invite("ada@example.test"));
+    assert_eq!(v.invitation.variant, Variant::Assessment);
+    let before = observable(&w, &v);
+    assert!(matches!(w.post(&v, false, None), PageAnswer::CodeSent(_)));
+    assert_eq!(observable(&w, &v), before);
+    assert_eq!(w.person(p.id).status, PersonStatus::Archived);
+    let PageAnswer::Accepted(b) = w.post(&v, false, Some(&w.last_code())) else { panic!("rejoins") };
+    let back = b.1;
+    assert_eq!((back.id, back.status), (p.id, PersonStatus::Active));
+    // The operator's tool accepts directly (D43).
+    let q = w.import(import("bob@example.test"));
+    block_on(w.svc.admin_archive_person(q.id, ArchiveReason::SelfRevoked)).unwrap();
+    let v = w.create(invite("bob@example.test"));
+    assert_eq!(w.accept(v.invitation.id, false).1.status, PersonStatus::Active);
+}
+
+#[test]
+fn five_wrong_entries_spend_the_code_and_five_codes_an_hour_are_the_most() {
+    let w = world();
+    w.completed_elsewhere("ada@example.test");
+    let v = w.create(invite("ada@example.test"));
+    assert!(matches!(w.post(&v, true, None), PageAnswer::CodeSent(_)));
+    let code = w.last_code();
+    let wrong = if code == "000000" { "111111" } else { "000000" };
+    for left in (0..5).rev() {
+        assert_eq!(w.post(&v, true, Some(wrong)), PageAnswer::Refused(Refusal::WrongCode { tries_left: left }));
+    }
+    assert_eq!(w.post(&v, true, Some(&code)), PageAnswer::Refused(Refusal::NoLiveCode), "spent");
+    assert_eq!(w.post(&v, true, Some("12 34")), PageAnswer::Refused(Refusal::Malformed));
+    for _ in 0..4 {
+        assert!(matches!(w.post(&v, true, None), PageAnswer::CodeSent(_)));
+    }
+    assert_eq!(w.post(&v, true, None), PageAnswer::Refused(Refusal::TooManyCodes), "the sixth in an hour");
+    let fifth = w.last_code();
+    w.clock.advance(Duration::minutes(11));
+    assert_eq!(w.post(&v, true, Some(&fifth)), PageAnswer::Refused(Refusal::NoLiveCode), "valid 10 minutes");
+    w.clock.advance(Duration::minutes(50));
+    assert!(matches!(w.post(&v, true, None), PageAnswer::CodeSent(_)), "the window moved on");
+    assert!(matches!(w.post(&v, true, Some(&w.last_code())), PageAnswer::Accepted(_)));
+    assert_eq!(w.sent().iter().filter(|m| m.subject.contains("confirmation code")).count(), 6);
+}
+
+#[test]
+fn a_replaced_code_no_longer_verifies() {
+    let w = world();
+    w.completed_elsewhere("ada@example.test");
+    let v = w.create(invite("ada@example.test"));
+    w.post(&v, true, None);
+    let first = w.last_code();
+    w.post(&v, true, None);
+    let second = w.last_code();
+    assert_ne!(first, second);
+    assert!(matches!(w.post(&v, true, Some(&first)), PageAnswer::Refused(Refusal::WrongCode { .. })));
+    assert!(matches!(w.post(&v, true, Some(&second)), PageAnswer::Accepted(_)));
+}
+
+#[test]
+fn outside_the_sandbox_the_stored_code_email_does_not_hold_the_code() {
+    let (mut svc, store, clock) = services();
+    let mailer = Arc::new(FakeMailer::default());
+    svc.invites =
+        Arc::new(InvitationKit { mailer: mailer.clone(), public_url: "http://talent.test".into(), sandbox: false });
+    let org = new_org(&svc, "Acme", &[]);
+    let w = World { svc, store, clock, mailer, org };
+    w.completed_elsewhere("ada@example.test");
+    let v = w.create(invite("ada@example.test"));
+    w.post(&v, true, None);
+    let code = w.last_code();
+    let stored = w.store.snapshot().emails.into_iter().find(|e| e.subject.contains("confirmation code")).unwrap();
+    assert!(!stored.body.contains(&format!("{} {}", &code[..3], &code[3..])), "{}", stored.body);
+    assert!(stored.body.contains("(not stored)"));
+    assert!(stored.sent_at.is_some(), "sent by the request, recorded as sent");
+    // A failing mailer: the page says so, the row records the failure and is never retried.
+    w.mailer.fail.store(true, Ordering::SeqCst);
+    assert_eq!(w.post(&v, true, None), PageAnswer::CodeNotSent);
+    block_on(w.svc.deliver_emails()).unwrap();
+    let failed = w.store.snapshot().emails.into_iter().filter(|e| e.subject.contains("confirmation code")).count();
+    assert_eq!(failed, 2);
+    assert_eq!(w.sent().iter().filter(|m| m.subject.contains("confirmation code")).count(), 1);
 }

@@ -59,6 +59,12 @@ impl Secrets for DistinctSecrets {
     fn hash_token(&self, token: &str) -> Vec<u8> {
         self.inner.hash_token(token)
     }
+    fn one_time_code(&self) -> String {
+        self.inner.one_time_code()
+    }
+    fn hash_code(&self, invitation: InvitationId, code: &str) -> Vec<u8> {
+        self.inner.hash_code(invitation, code)
+    }
 }
 
 struct World {

@@ -11,11 +11,12 @@ use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
 use serde_json::json;
+use talent_domain::consent::Refusal;
 use talent_domain::errors::{Code, UseCaseError};
 use talent_domain::ids::{InvitationId, PersonId};
 use talent_domain::invitation::{InvitationStatus, Variant};
 use talent_domain::ports::{InvitationQuery, Store};
-use talent_domain::usecases::invitations::NewInvitation;
+use talent_domain::usecases::invitations::{NewInvitation, PageAnswer};
 use talent_domain::values::*;
 use utoipa::{IntoParams, ToSchema};
 use validator::Validate;
@@ -437,14 +438,36 @@ pub async fn show_page<S: Store>(state: web::Data<ApiState<S>>, token: web::Path
             "<p>{company} asks you to join its talent pool and to share the assessment profile you already have.</p>{message}\
 <form method=\"post\"><label><input type=\"checkbox\" name=\"share\" value=\"true\"> \
 Yes, {company} may see the results of assessments I took before joining.</label>\
-<p>If you leave this unticked, {company} sees only assessments you take from now on.</p>\
-<button type=\"submit\">Accept</button></form>"
+<p>If you leave this unticked, {company} sees only assessments you take from now on. \
+If you tick it, we first send a code to {email} to confirm that the answer is yours.</p>\
+<button type=\"submit\">Accept</button></form>",
+            email = esc(inv.email.as_str())
         ),
     };
     page(StatusCode::OK, &format!("Invitation from {}", view.company_name), &body)
 }
 
-/// `POST /i/{token}` (D20): accepts; form field `share=true` gives consent on an `access_request`.
+/// The form that asks for the one-time code (D43), with a second form that sends a new one.
+fn code_page(company: &str, share: bool, note: &str) -> HttpResponse {
+    let keep = if share { "<input type=\"hidden\" name=\"share\" value=\"true\">" } else { "" };
+    page(
+        StatusCode::OK,
+        "Confirm it is you",
+        &format!(
+            "{note}<form method=\"post\">{keep}<label>Code from the email \
+<input name=\"code\" inputmode=\"numeric\" autocomplete=\"one-time-code\" maxlength=\"7\" required></label>\
+<button type=\"submit\">Confirm</button></form>\
+<p>Only you can answer {company} with your consent: the code proves that you read this email address. \
+The code is valid for 10 minutes.</p>\
+<form method=\"post\">{keep}<button type=\"submit\">Send a new code</button></form>",
+            company = esc(company),
+        ),
+    )
+}
+
+/// `POST /i/{token}` (D20, D43): accepts, or asks for the one-time code. Form fields: `share=true`
+/// gives consent on an `access_request`; `code` is the code from the email. Whoever posts, with or
+/// without an API key, the answer is the same: consent and rejoining need the code.
 pub async fn accept_page<S: Store>(
     state: web::Data<ApiState<S>>,
     token: web::Path<String>,
@@ -457,15 +480,55 @@ pub async fn accept_page<S: Store>(
         .map(|q| q.into_inner())
         .unwrap_or_default();
     let share = form.iter().any(|(k, v)| k == "share" && (v == "true" || v == "on" || v == "1"));
-    match state.svc.accept_by_token(&token, share).await {
-        Ok((view, _)) => page(
+    let code = form.iter().find(|(k, _)| k == "code").map(|(_, v)| v.as_str());
+    let company = || async {
+        match state.svc.invitation_page(&token).await {
+            Ok(v) => v.company_name,
+            Err(_) => String::new(),
+        }
+    };
+    match state.svc.respond_by_token(&token, share, code).await {
+        Ok(PageAnswer::Accepted(accepted)) => page(
             StatusCode::OK,
             "Welcome",
             &format!(
                 "<p>You accepted the invitation. Your email address is {}. You can close this page.</p>",
-                esc(view.invitation.email.as_str())
+                esc(accepted.0.invitation.email.as_str())
             ),
         ),
+        Ok(PageAnswer::CodeSent(to)) => code_page(
+            &company().await,
+            share,
+            &format!("<p>We sent a 6-digit code to {}. Enter it here to confirm.</p>", esc(to.as_str())),
+        ),
+        Ok(PageAnswer::CodeNotSent) => code_page(
+            &company().await,
+            share,
+            "<p>We could not send the code just now. Please ask for a new code in a minute.</p>",
+        ),
+        Ok(PageAnswer::Refused(r)) => {
+            let note = match r {
+                Refusal::TooManyCodes => {
+                    "<p>Too many codes were sent for this invitation. Please use the last one, or try again in an hour.</p>"
+                        .to_string()
+                }
+                Refusal::NoLiveCode => {
+                    "<p>This code is no longer valid (it expired, was used, or was entered wrongly too often). Please ask for a new code.</p>"
+                        .to_string()
+                }
+                Refusal::WrongCode { tries_left } => {
+                    format!("<p>That is not the code. {tries_left} more tries are possible with this code.</p>")
+                }
+                Refusal::Malformed => "<p>The code has 6 digits. Please enter it again.</p>".to_string(),
+            };
+            let mut res = code_page(&company().await, share, &note);
+            if matches!(r, Refusal::TooManyCodes) {
+                *res.status_mut() = StatusCode::TOO_MANY_REQUESTS;
+            } else {
+                *res.status_mut() = StatusCode::UNPROCESSABLE_ENTITY;
+            }
+            res
+        }
         Err(e) => {
             if e.code() == Some(Code::Conflict) {
                 if let Ok(v) = state.svc.invitation_page(&token).await {

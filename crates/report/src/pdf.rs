@@ -224,6 +224,7 @@ mod tests {
             member_since: t,
             updated_at: t,
             archived_at: None,
+            inactive_periods: vec![],
         }
     }
 

@@ -4,11 +4,13 @@
 use crate::schema::*;
 use crate::types::{DbTime, DbUuid};
 use diesel::prelude::*;
+use talent_domain::consent::ConsentCode;
 use talent_domain::errors::StoreError;
 use talent_domain::ids::*;
 use talent_domain::invitation::{Invitation, InvitationStatus, Variant};
 use talent_domain::model::*;
 use talent_domain::ports::{EmailRecord, IdempotencyRecord, IdempotencyState};
+use talent_domain::timefmt;
 use talent_domain::values::*;
 use talent_domain::webhook::{Breaker, Delivery, DeliveryStatus, Endpoint, Subscription};
 
@@ -178,6 +180,31 @@ pub struct PersonRow {
     pub updated_at: DbTime,
     pub archived_at: Option<DbTime>,
     pub search_text: String,
+    pub inactive_periods: String,
+}
+
+/// `persons.inactive_periods` (D42): `[[from, until], ...]` in RFC 3339.
+pub fn encode_periods(v: &[Period]) -> String {
+    if v.is_empty() {
+        return "[]".into();
+    }
+    let pairs: Vec<[String; 2]> = v.iter().map(|g| [timefmt::format(g.from), timefmt::format(g.until)]).collect();
+    serde_json::to_string(&pairs).unwrap_or_else(|_| "[]".into())
+}
+
+/// Parses [`encode_periods`]' text.
+pub fn decode_periods(s: &str) -> Result<Vec<Period>, StoreError> {
+    if s == "[]" {
+        return Ok(vec![]);
+    }
+    let pairs: Vec<[String; 2]> = serde_json::from_str(s).map_err(|_| corrupt("persons.inactive_periods"))?;
+    pairs
+        .iter()
+        .map(|[a, b]| match (timefmt::parse(a), timefmt::parse(b)) {
+            (Some(from), Some(until)) => Ok(Period { from, until }),
+            _ => Err(corrupt("persons.inactive_periods")),
+        })
+        .collect()
 }
 
 /// The lower-cased text `q` searches (first name, last name, email).
@@ -216,6 +243,7 @@ impl From<&Person> for PersonRow {
             updated_at: DbTime(p.updated_at),
             archived_at: p.archived_at.map(DbTime),
             search_text: search_text(p),
+            inactive_periods: encode_periods(&p.inactive_periods),
         }
     }
 }
@@ -260,6 +288,7 @@ impl TryFrom<PersonRow> for Person {
             member_since: r.member_since.0,
             updated_at: r.updated_at.0,
             archived_at: r.archived_at.map(|t| t.0),
+            inactive_periods: decode_periods(&r.inactive_periods)?,
         })
     }
 }
@@ -544,6 +573,47 @@ impl TryFrom<InvitationRow> for Invitation {
 }
 
 #[derive(Queryable, Selectable, Insertable, Clone, Debug)]
+#[diesel(table_name = consent_codes, treat_none_as_default_value = false)]
+pub struct ConsentCodeRow {
+    pub id: DbUuid,
+    pub invitation_id: DbUuid,
+    pub code_hash: Vec<u8>,
+    pub tries: i64,
+    pub used_at: Option<DbTime>,
+    pub expires_at: DbTime,
+    pub created_at: DbTime,
+}
+
+impl From<&ConsentCode> for ConsentCodeRow {
+    fn from(c: &ConsentCode) -> Self {
+        ConsentCodeRow {
+            id: DbUuid(c.id.0),
+            invitation_id: DbUuid(c.invitation_id.0),
+            code_hash: c.code_hash.clone(),
+            tries: i64::from(c.tries),
+            used_at: c.used_at.map(DbTime),
+            expires_at: DbTime(c.expires_at),
+            created_at: DbTime(c.created_at),
+        }
+    }
+}
+
+impl TryFrom<ConsentCodeRow> for ConsentCode {
+    type Error = StoreError;
+    fn try_from(r: ConsentCodeRow) -> Result<Self, StoreError> {
+        Ok(ConsentCode {
+            id: ConsentCodeId(r.id.0),
+            invitation_id: InvitationId(r.invitation_id.0),
+            code_hash: r.code_hash,
+            tries: u32::try_from(r.tries).map_err(|_| corrupt("consent_codes.tries"))?,
+            used_at: r.used_at.map(|t| t.0),
+            expires_at: r.expires_at.0,
+            created_at: r.created_at.0,
+        })
+    }
+}
+
+#[derive(Queryable, Selectable, Insertable, Clone, Debug)]
 #[diesel(table_name = emails, treat_none_as_default_value = false)]
 pub struct EmailRow {
     pub id: DbUuid,
@@ -774,6 +844,7 @@ mod tests {
             updated_at: now,
             archived_at: None,
             search_text: "a@example.com".into(),
+            inactive_periods: "[]".into(),
         };
         let event =
             EventRow { id, org_id: id, event_type: "person.created".into(), data: "{}".into(), created_at: now };

@@ -83,6 +83,7 @@ diesel::table! {
         updated_at -> Ts,
         archived_at -> Nullable<Ts>,
         search_text -> Text,
+        inactive_periods -> Text,
     }
 }
 
@@ -309,7 +310,22 @@ diesel::joinable!(api_keys -> organizations (org_id));
 diesel::joinable!(person_tags -> persons (person_id));
 diesel::joinable!(person_tags -> tags (tag_id));
 
+diesel::table! {
+    use diesel::sql_types::*;
+    use crate::types::sql::{Uuid, Ts};
+    consent_codes (id) {
+        id -> Uuid,
+        invitation_id -> Uuid,
+        code_hash -> Binary,
+        tries -> BigInt,
+        used_at -> Nullable<Ts>,
+        expires_at -> Ts,
+        created_at -> Ts,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
+    consent_codes,
     organizations,
     users,
     api_keys,

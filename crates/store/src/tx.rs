@@ -835,7 +835,7 @@ macro_rules! impl_tx {
 
             fn result_holders(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<ResultHolder>>> {
                 Box::pin(async move {
-                    let rows: Vec<(DbUuid, DbUuid, DbTime, bool)> = persons::table
+                    let rows: Vec<(DbUuid, DbUuid, DbTime, bool, String)> = persons::table
                         .filter(persons::org_id.eq(DbUuid(org.0)))
                         .filter(persons::status.eq("active"))
                         .filter(persons::assessment_count.gt(0))
@@ -845,19 +845,26 @@ macro_rules! impl_tx {
                             persons::human_id,
                             persons::member_since,
                             persons::shared_existing_profile,
+                            persons::inactive_periods,
                         ))
                         .load(self.conn)
                         .await
                         .map_err(db_err)?;
-                    Ok(rows
-                        .into_iter()
-                        .map(|(id, human, since, shared)| ResultHolder {
-                            person_id: PersonId(id.0),
-                            human_id: HumanId(human.0),
-                            member_since: since.0,
-                            shared_existing_profile: shared,
+                    rows.into_iter()
+                        .map(|(id, human, since, shared, gaps)| {
+                            Ok(ResultHolder {
+                                person_id: PersonId(id.0),
+                                human_id: HumanId(human.0),
+                                // Active holders only: nothing is archived (D42).
+                                visibility: Visibility {
+                                    member_since: since.0,
+                                    archived_at: None,
+                                    inactive_periods: decode_periods(&gaps)?,
+                                    shared_existing_profile: shared,
+                                },
+                            })
                         })
-                        .collect())
+                        .collect()
                 })
             }
 
@@ -1151,6 +1158,56 @@ macro_rules! impl_tx {
                     .await
                     .map_err(db_err)?;
                     Ok(n == 1)
+                })
+            }
+
+            fn insert_consent_code<'a>(
+                &'a mut self,
+                c: &'a talent_domain::consent::ConsentCode,
+            ) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::insert_into(consent_codes::table)
+                        .values(ConsentCodeRow::from(c))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn update_consent_code<'a>(
+                &'a mut self,
+                c: &'a talent_domain::consent::ConsentCode,
+            ) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::update(consent_codes::table.find(DbUuid(c.id.0)))
+                        .set((
+                            consent_codes::tries.eq(i64::from(c.tries)),
+                            consent_codes::used_at.eq(c.used_at.map(DbTime)),
+                        ))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn consent_codes_since(
+                &mut self,
+                invitation: InvitationId,
+                since: OffsetDateTime,
+            ) -> BoxFuture<'_, StoreResult<Vec<talent_domain::consent::ConsentCode>>> {
+                Box::pin(async move {
+                    consent_codes::table
+                        .filter(consent_codes::invitation_id.eq(DbUuid(invitation.0)))
+                        .filter(consent_codes::created_at.gt(DbTime(since)))
+                        .select(ConsentCodeRow::as_select())
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?
+                        .into_iter()
+                        .map(talent_domain::consent::ConsentCode::try_from)
+                        .collect()
                 })
             }
 

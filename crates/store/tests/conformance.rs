@@ -177,6 +177,7 @@ fn services_with(store: DbStore, plans: PlanCatalogue) -> (Svc, Arc<FakeClock>) 
         invites: Arc::new(talent_domain::usecases::invitations::InvitationKit {
             mailer: Arc::new(talent_domain::fakes::FakeMailer::default()),
             public_url: "http://talent.test".into(),
+            sandbox: true,
         }),
         webhooks: Arc::new(talent_domain::fakes::FakeSender::default()),
     };
@@ -1633,7 +1634,9 @@ async fn patch_archive_and_reactivate_persist(store: DbStore) {
     assert_eq!(count_active(&svc, o).await, 0);
     assert_eq!(code(svc.archive_person(o, p.id).await), Code::NotFound);
 
-    // Reactivate by import: same membership, memberSince kept, new tag merged.
+    // Reactivate by import: same membership, memberSince kept, new tag merged, the archived
+    // period recorded (D42).
+    clock.advance(Duration::seconds(5));
     let mut again = import("PAT@example.com");
     again.tags = tag_names(&["four"]);
     let out = svc.import_person(o, again).await.unwrap();
@@ -1642,6 +1645,8 @@ async fn patch_archive_and_reactivate_persist(store: DbStore) {
     assert_eq!(r.id, p.id);
     assert_eq!(r.member_since, p.member_since);
     assert_eq!((r.status, r.archive_reason, r.archived_at), (PersonStatus::Active, None, None));
+    let gap = Period { from: archived.archived_at.unwrap(), until: r.updated_at };
+    assert_eq!(r.inactive_periods, vec![gap]);
     assert_eq!(r.tags.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), vec!["four", "Three", "Two"]);
     assert_eq!(svc.get_person(o, p.id).await.unwrap(), r);
     assert_eq!(count_active(&svc, o).await, 1);

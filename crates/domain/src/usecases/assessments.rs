@@ -69,9 +69,10 @@ fn no_results() -> ClientError {
 
 /// The visible completed assessments of `p` among `all`, oldest first.
 fn visible_completed<'a>(all: &'a [Assessment], p: &Person) -> Vec<&'a Assessment> {
+    let sees = p.visibility();
     let mut v: Vec<&Assessment> = all
         .iter()
-        .filter(|a| a.state == AssessmentState::Completed && a.human_id == p.human_id && a.visible_to(p))
+        .filter(|a| a.state == AssessmentState::Completed && a.human_id == p.human_id && a.visible_in(&sees))
         .collect();
     v.sort_by_key(|a| a.completed_at);
     v
@@ -401,7 +402,7 @@ impl<S: Store> Services<S> {
                 let visible: Vec<&NeedCounts> = by_human
                     .get(&p.human_id)?
                     .iter()
-                    .filter(|(a, _)| a.visible_in(p.member_since, p.shared_existing_profile))
+                    .filter(|(a, _)| a.visible_in(&p.visibility))
                     .filter_map(|(_, c)| c.as_ref())
                     .collect();
                 if visible.is_empty() {

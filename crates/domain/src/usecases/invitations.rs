@@ -2,6 +2,7 @@
 //! and email delivery through the email outbox and the [`crate::ports::Mailer`] port.
 
 use super::{Page, Services};
+use crate::consent::{self, ConsentCode, Refusal};
 use crate::errors::{ClientError, Code, UseCaseError};
 use crate::ids::*;
 use crate::invitation::{Invitation, InvitationStatus, Variant};
@@ -45,7 +46,7 @@ pub struct NewInvitation {
 }
 
 /// An invitation with its link, as shown.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct InvitationView {
     /// The invitation.
     pub invitation: Invitation,
@@ -68,6 +69,9 @@ pub struct InvitationKit {
     pub mailer: std::sync::Arc<dyn crate::ports::Mailer>,
     /// Base of invitation links (`TALENT_PUBLIC_URL`).
     pub public_url: String,
+    /// Sandbox mode (D39, D43): stored code emails keep the code, readable through
+    /// `GET /admin/v1/emails`; otherwise the stored copy says "(not stored)".
+    pub sandbox: bool,
 }
 
 /// What the person-facing page shows (D20).
@@ -357,8 +361,20 @@ impl<S: Store> Services<S> {
         Ok(InvitationPage { status: inv.status_at(now), invitation: inv, company_name: org.company_name })
     }
 
-    /// Accepts by the link's token (D20). See [`Self::accept_invitation`].
-    pub async fn accept_by_token(&self, token: &str, share: bool) -> Result<(InvitationView, Person), UseCaseError> {
+    /// Answers a post of the person page (D20, D43): accepts, or asks for the one-time code.
+    ///
+    /// Joining by the link needs nothing more. Giving consent (`share` on an `access_request`) and
+    /// rejoining after the person's own withdrawal are the person's acts: they need `code`, the
+    /// one-time code sent to the invitation's email address. Without `code` a new code is sent
+    /// (at most 5 per invitation and hour); a wrong code spends one of its 5 tries. Deciding,
+    /// checking the code and accepting happen in one transaction, so nothing changes without a
+    /// valid code. Errors: 404 (unknown token); as [`Self::accept_invitation`].
+    pub async fn respond_by_token(
+        &self,
+        token: &str,
+        share: bool,
+        code: Option<&str>,
+    ) -> Result<PageAnswer, UseCaseError> {
         let hash = self.secrets.hash_token(token);
         let id = self
             .store
@@ -366,149 +382,77 @@ impl<S: Store> Services<S> {
             .await?
             .ok_or_else(|| ClientError::not_found("Invitation"))?
             .id;
-        self.accept_invitation(id, share).await
+        let entry = match code.map(consent::parse_entry) {
+            None => None,
+            Some(Ok(c)) => Some(self.secrets.hash_code(id, &c)),
+            Some(Err(r)) => return Ok(PageAnswer::Refused(r)),
+        };
+        let new_code = self.secrets.one_time_code();
+        let code_id = ConsentCodeId(self.ids.new_uuid());
+        let email_id = EmailId(self.ids.new_uuid());
+        let input = self.accept_input(id, share, Proof::Code { entry, secrets: self.secrets.clone() });
+        let issue = Issue {
+            code_hash: self.secrets.hash_code(id, &new_code),
+            code: new_code,
+            code_id,
+            email_id,
+            keep_code: self.invites.sandbox,
+        };
+        let answer = self.store.write(move |tx| Box::pin(async move { respond_in_tx(tx, input, issue).await })).await?;
+        match answer {
+            Responded::Accepted(b) => {
+                let (inv, p) = *b;
+                Ok(PageAnswer::Accepted(Box::new((self.view(inv), p))))
+            }
+            Responded::Refused(r) => Ok(PageAnswer::Refused(r)),
+            Responded::SendCode(out, id) => {
+                let result = self.invites.mailer.send(&out).await;
+                let at = self.clock.now();
+                let ok = result.is_ok();
+                let err = result.err().unwrap_or_default();
+                self.store
+                    .write(move |tx| {
+                        Box::pin(async move {
+                            let r = if ok { Ok(at) } else { Err((err.as_str(), NEVER)) };
+                            tx.record_email_attempt(id, r).await?;
+                            Ok::<_, UseCaseError>(())
+                        })
+                    })
+                    .await?;
+                Ok(if ok { PageAnswer::CodeSent(out.to) } else { PageAnswer::CodeNotSent })
+            }
+        }
     }
 
-    /// Accepts an invitation (D20, D39 admin): creates or reactivates the membership
-    /// (`joinedVia: invitation_personal`; a self-revoked person rejoins), applies labels and tags,
-    /// records consent (`share` on an `access_request` sets `sharedExistingProfile`, D11), emits
-    /// `person.joined` (when the person was not an active member) and `invitation.accepted`.
-    /// Errors: 404; 409 `conflict` (not pending); 409 `person_deactivated`; 409
-    /// `person_limit_reached` (D6).
+    fn accept_input(&self, id: InvitationId, share: bool, proof: Proof) -> AcceptInput {
+        AcceptInput {
+            id,
+            share,
+            proof,
+            now: self.clock.now(),
+            person_id: PersonId(self.ids.new_uuid()),
+            human_id: HumanId(self.ids.new_uuid()),
+            joined_id: EventId(self.ids.new_uuid()),
+            accepted_id: EventId(self.ids.new_uuid()),
+            tag_ids: (0..50).map(|_| TagId(self.ids.new_uuid())).collect(),
+            plans: self.plans.clone(),
+            url: self.invitation_url(id),
+        }
+    }
+
+    /// Accepts an invitation as the operator (D39 admin, D43: "still accepts directly"): creates
+    /// or reactivates the membership (`joinedVia: invitation_personal`; a self-revoked person
+    /// rejoins), applies labels and tags, records consent (`share` on an `access_request` sets
+    /// `sharedExistingProfile`, D11), emits `person.joined` (when the person was not an active
+    /// member) and `invitation.accepted`. Errors: 404; 409 `conflict` (not pending); 409
+    /// `person_deactivated`; 409 `person_limit_reached` (D6).
     pub async fn accept_invitation(
         &self,
         id: InvitationId,
         share: bool,
     ) -> Result<(InvitationView, Person), UseCaseError> {
-        let now = self.clock.now();
-        let person_id = PersonId(self.ids.new_uuid());
-        let human_id = HumanId(self.ids.new_uuid());
-        let (joined_id, accepted_id) = (EventId(self.ids.new_uuid()), EventId(self.ids.new_uuid()));
-        let tag_ids: Vec<TagId> = (0..50).map(|_| TagId(self.ids.new_uuid())).collect();
-        let plans = self.plans.clone();
-        let url = self.invitation_url(id);
-        let (inv, p) = self
-            .store
-            .write(move |tx| {
-                Box::pin(async move {
-                    let peek = tx.get_invitation_any(id).await?.ok_or_else(|| ClientError::not_found("Invitation"))?;
-                    let org = tx.lock_org(peek.org_id).await?.ok_or_else(|| ClientError::not_found("Organization"))?;
-                    let mut inv =
-                        tx.get_invitation_any(id).await?.ok_or_else(|| ClientError::not_found("Invitation"))?;
-                    if inv.status_at(now) != InvitationStatus::Pending {
-                        inv.accept(person_id, now)?;
-                    }
-                    let existing = tx.person_by_email(org.id, &inv.email).await?;
-                    if let Some(p) = &existing {
-                        if p.status == PersonStatus::Archived && p.archive_reason == Some(ArchiveReason::Deactivated) {
-                            return Err(ClientError::new(
-                                Code::PersonDeactivated,
-                                "The person was deactivated by an administrator",
-                            )
-                            .into());
-                        }
-                    }
-                    let was_active = existing.as_ref().is_some_and(|p| p.status == PersonStatus::Active);
-                    if !was_active {
-                        let used = tx.count_active_persons(org.id).await?;
-                        let limit = plans.get(&org.plan).map(|p| p.person_limit).unwrap_or(0);
-                        if used >= limit {
-                            return Err(limit_error(used, limit, &org.plan).into());
-                        }
-                    }
-                    let names: Vec<(TagName, TagId)> = inv
-                        .tags
-                        .clone()
-                        .unwrap_or_default()
-                        .iter()
-                        .filter_map(|t| TagName::parse(t).ok())
-                        .zip(tag_ids)
-                        .collect();
-                    let mut tags = if names.is_empty() { vec![] } else { tx.resolve_tags(org.id, &names, now).await? };
-                    sort_tags(&mut tags);
-                    let fields = person::ImportFields {
-                        first_name: inv.first_name.clone(),
-                        last_name: inv.last_name.clone(),
-                        external_id: inv.external_id.clone(),
-                        tags,
-                    };
-                    let mut p = match existing {
-                        Some(mut p) => {
-                            person::merge_import(&mut p, &fields);
-                            if !was_active {
-                                p.status = PersonStatus::Active;
-                                p.archive_reason = None;
-                                p.archived_at = None;
-                                p.joined_via = JoinedVia::InvitationPersonal;
-                            }
-                            if let Some(l) = inv.labels {
-                                p.labels = l;
-                            }
-                            p
-                        }
-                        None => {
-                            let human = tx.ensure_human(human_id, &inv.email, now).await?;
-                            let mut t = fields.tags.clone();
-                            sort_tags(&mut t);
-                            Person {
-                                id: person_id,
-                                org_id: org.id,
-                                human_id: human,
-                                email: inv.email.clone(),
-                                first_name: fields.first_name.clone(),
-                                last_name: fields.last_name.clone(),
-                                external_id: fields.external_id.clone(),
-                                status: PersonStatus::Active,
-                                archive_reason: None,
-                                labels: match inv.labels {
-                                    Some(l) => l,
-                                    None => person::initial_labels(None, &org, &inv.email),
-                                },
-                                tags: t,
-                                joined_via: JoinedVia::InvitationPersonal,
-                                shared_existing_profile: false,
-                                assessment: AssessmentSummary::NONE,
-                                member_since: now,
-                                updated_at: now,
-                                archived_at: None,
-                            }
-                        }
-                    };
-                    if share && inv.variant == Variant::AccessRequest {
-                        p.shared_existing_profile = true;
-                    }
-                    let all = tx.assessments_of_human(p.human_id).await?;
-                    p.assessment = summarize(&all, &p);
-                    p.updated_at = now;
-                    if p.id == person_id {
-                        tx.insert_person(&p).await?;
-                    } else {
-                        tx.update_person(&p).await?;
-                    }
-                    inv.accept(p.id, now)?;
-                    tx.update_invitation(&inv).await?;
-                    if !was_active {
-                        let e = OutboxEvent {
-                            id: joined_id,
-                            org_id: org.id,
-                            event_type: EventType::PersonJoined,
-                            data: person_json(&p),
-                            created_at: now,
-                        };
-                        tx.append_event(&e).await?;
-                    }
-                    let e = OutboxEvent {
-                        id: accepted_id,
-                        org_id: org.id,
-                        event_type: EventType::InvitationAccepted,
-                        data: invitation_json(&inv, &url, now),
-                        created_at: now,
-                    };
-                    tx.append_event(&e).await?;
-                    Ok::<_, UseCaseError>((inv, p))
-                })
-            })
-            .await?;
+        let input = self.accept_input(id, share, Proof::Operator);
+        let (inv, p) = self.store.write(move |tx| Box::pin(async move { accept_in_tx(tx, input).await })).await?;
         Ok((self.view(inv), p))
     }
 
@@ -669,6 +613,259 @@ impl<S: Store> Services<S> {
             .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.list_emails(to.as_ref(), limit).await?) }))
             .await
     }
+}
+
+/// What a post of the person page did ([`Services::respond_by_token`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum PageAnswer {
+    /// Accepted: the invitation and the membership.
+    Accepted(Box<(InvitationView, Person)>),
+    /// A one-time code was sent to this address; the page asks for it (D43).
+    CodeSent(Email),
+    /// The code could not be sent just now (the mailer failed); nothing changed.
+    CodeNotSent,
+    /// No code was sent or the entry was refused (D43); nothing else changed.
+    Refused(Refusal),
+}
+
+/// Who vouches for an acceptance (D43).
+enum Proof {
+    /// The operator's admin API accepts directly (D39).
+    Operator,
+    /// The person page: `entry` is the keyed hash of the code entered, if any.
+    Code { entry: Option<Vec<u8>>, secrets: std::sync::Arc<dyn crate::ports::Secrets> },
+}
+
+/// Everything an acceptance needs, prepared outside the transaction.
+struct AcceptInput {
+    id: InvitationId,
+    share: bool,
+    proof: Proof,
+    now: OffsetDateTime,
+    person_id: PersonId,
+    human_id: HumanId,
+    joined_id: EventId,
+    accepted_id: EventId,
+    tag_ids: Vec<TagId>,
+    plans: PlanCatalogue,
+    url: String,
+}
+
+/// A code to send if the post needs one and carries none.
+struct Issue {
+    code: String,
+    code_hash: Vec<u8>,
+    code_id: ConsentCodeId,
+    email_id: EmailId,
+    /// Sandbox (D43): the stored email keeps the code, readable through the admin API.
+    keep_code: bool,
+}
+
+/// What [`respond_in_tx`] decided; committed either way.
+enum Responded {
+    Accepted(Box<(Invitation, Person)>),
+    /// Send this email, then record the attempt on this outbox row.
+    SendCode(OutgoingEmail, EmailId),
+    Refused(Refusal),
+}
+
+/// D43: whether accepting needs proof of the email address: consent on an `access_request`, or
+/// rejoining after the person's own withdrawal.
+fn needs_code(inv: &Invitation, share: bool, existing: Option<&Person>) -> bool {
+    (share && inv.variant == Variant::AccessRequest)
+        || existing
+            .is_some_and(|p| p.status == PersonStatus::Archived && p.archive_reason == Some(ArchiveReason::SelfRevoked))
+}
+
+/// The code email (D43). The stored copy carries the code only in sandbox mode.
+fn code_email(company: &str, code: &str, shown: bool) -> (String, String) {
+    let spaced = format!("{} {}", &code[..3.min(code.len())], &code[3.min(code.len())..]);
+    let shown_code = if shown { spaced } else { "(not stored)".to_string() };
+    let subject = format!("Your confirmation code for {company}");
+    let body = format!(
+        "Your code to confirm your answer to {company}'s invitation is:\n\n    {shown_code}\n\n\
+It is valid for 10 minutes. Enter it on the invitation page.\n\n\
+If you did not ask for this code, ignore this email: nothing changes without it.\n"
+    );
+    (subject, body)
+}
+
+async fn respond_in_tx(tx: &mut dyn Tx, input: AcceptInput, issue: Issue) -> Result<Responded, UseCaseError> {
+    let now = input.now;
+    let peek = tx.get_invitation_any(input.id).await?.ok_or_else(|| ClientError::not_found("Invitation"))?;
+    let org = tx.lock_org(peek.org_id).await?.ok_or_else(|| ClientError::not_found("Organization"))?;
+    // Locked: issuing and checking codes of one invitation are serialized.
+    let inv = tx.get_invitation(org.id, input.id).await?.ok_or_else(|| ClientError::not_found("Invitation"))?;
+    if inv.status_at(now) != InvitationStatus::Pending {
+        // The 409 `conflict` of accepting what is not pending.
+        inv.clone().accept(input.person_id, now)?;
+    }
+    let existing = tx.person_by_email(org.id, &inv.email).await?;
+    let (entry, secrets) = match &input.proof {
+        Proof::Code { entry, secrets } if needs_code(&inv, input.share, existing.as_ref()) => {
+            (entry.clone(), secrets.clone())
+        }
+        _ => {
+            let (i, p) = accept_in_tx(tx, input).await?;
+            return Ok(Responded::Accepted(Box::new((i, p))));
+        }
+    };
+    let mut codes = tx.consent_codes_since(inv.id, now - consent::ISSUE_WINDOW).await?;
+    let Some(entry) = entry else {
+        if let Err(r) = consent::may_issue(&codes, now) {
+            return Ok(Responded::Refused(r));
+        }
+        tx.insert_consent_code(&ConsentCode {
+            id: issue.code_id,
+            invitation_id: inv.id,
+            code_hash: issue.code_hash,
+            tries: 0,
+            used_at: None,
+            expires_at: now + consent::CODE_VALIDITY,
+            created_at: now,
+        })
+        .await?;
+        let (subject, body) = code_email(&org.company_name, &issue.code, true);
+        let (_, stored) = code_email(&org.company_name, &issue.code, issue.keep_code);
+        let record = EmailRecord {
+            id: issue.email_id,
+            org_id: org.id,
+            invitation_id: Some(inv.id),
+            to: inv.email.clone(),
+            subject: subject.clone(),
+            body: stored,
+            invitation_url: None,
+            sent_at: None,
+            attempts: 0,
+            last_error: None,
+            // Sent by this request, never by the outbox sender (which would send the stored copy).
+            next_attempt_at: NEVER,
+            created_at: now,
+        };
+        tx.insert_email(&record).await?;
+        let out = OutgoingEmail { to: inv.email.clone(), subject, body, invitation_url: None };
+        return Ok(Responded::SendCode(out, issue.email_id));
+    };
+    let (changed, verdict) = consent::verify(&mut codes, now, |h| secrets.constant_time_eq(h, &entry));
+    if let Some(i) = changed {
+        tx.update_consent_code(&codes[i]).await?;
+    }
+    if let Err(r) = verdict {
+        return Ok(Responded::Refused(r));
+    }
+    let (i, p) = accept_in_tx(tx, input).await?;
+    Ok(Responded::Accepted(Box::new((i, p))))
+}
+
+/// The acceptance itself (D20), inside the caller's transaction. A page acceptance that needs a
+/// code reaches here only after [`respond_in_tx`] checked it.
+async fn accept_in_tx(tx: &mut dyn Tx, input: AcceptInput) -> Result<(Invitation, Person), UseCaseError> {
+    let AcceptInput { id, share, now, person_id, human_id, joined_id, accepted_id, tag_ids, plans, url, .. } = input;
+    let peek = tx.get_invitation_any(id).await?.ok_or_else(|| ClientError::not_found("Invitation"))?;
+    let org = tx.lock_org(peek.org_id).await?.ok_or_else(|| ClientError::not_found("Organization"))?;
+    let mut inv = tx.get_invitation_any(id).await?.ok_or_else(|| ClientError::not_found("Invitation"))?;
+    if inv.status_at(now) != InvitationStatus::Pending {
+        inv.accept(person_id, now)?;
+    }
+    let existing = tx.person_by_email(org.id, &inv.email).await?;
+    if let Some(p) = &existing {
+        if p.status == PersonStatus::Archived && p.archive_reason == Some(ArchiveReason::Deactivated) {
+            return Err(
+                ClientError::new(Code::PersonDeactivated, "The person was deactivated by an administrator").into()
+            );
+        }
+    }
+    let was_active = existing.as_ref().is_some_and(|p| p.status == PersonStatus::Active);
+    if !was_active {
+        let used = tx.count_active_persons(org.id).await?;
+        let limit = plans.get(&org.plan).map(|p| p.person_limit).unwrap_or(0);
+        if used >= limit {
+            return Err(limit_error(used, limit, &org.plan).into());
+        }
+    }
+    let names: Vec<(TagName, TagId)> =
+        inv.tags.clone().unwrap_or_default().iter().filter_map(|t| TagName::parse(t).ok()).zip(tag_ids).collect();
+    let mut tags = if names.is_empty() { vec![] } else { tx.resolve_tags(org.id, &names, now).await? };
+    sort_tags(&mut tags);
+    let fields = person::ImportFields {
+        first_name: inv.first_name.clone(),
+        last_name: inv.last_name.clone(),
+        external_id: inv.external_id.clone(),
+        tags,
+    };
+    let mut p = match existing {
+        Some(mut p) => {
+            person::merge_import(&mut p, &fields);
+            if !was_active {
+                person::reopen(&mut p, now);
+                p.joined_via = JoinedVia::InvitationPersonal;
+            }
+            if let Some(l) = inv.labels {
+                p.labels = l;
+            }
+            p
+        }
+        None => {
+            let human = tx.ensure_human(human_id, &inv.email, now).await?;
+            let mut t = fields.tags.clone();
+            sort_tags(&mut t);
+            Person {
+                id: person_id,
+                org_id: org.id,
+                human_id: human,
+                email: inv.email.clone(),
+                first_name: fields.first_name.clone(),
+                last_name: fields.last_name.clone(),
+                external_id: fields.external_id.clone(),
+                status: PersonStatus::Active,
+                archive_reason: None,
+                labels: match inv.labels {
+                    Some(l) => l,
+                    None => person::initial_labels(None, &org, &inv.email),
+                },
+                tags: t,
+                joined_via: JoinedVia::InvitationPersonal,
+                shared_existing_profile: false,
+                assessment: AssessmentSummary::NONE,
+                member_since: now,
+                updated_at: now,
+                archived_at: None,
+                inactive_periods: vec![],
+            }
+        }
+    };
+    if share && inv.variant == Variant::AccessRequest {
+        p.shared_existing_profile = true;
+    }
+    let all = tx.assessments_of_human(p.human_id).await?;
+    p.assessment = summarize(&all, &p);
+    p.updated_at = now;
+    if p.id == person_id {
+        tx.insert_person(&p).await?;
+    } else {
+        tx.update_person(&p).await?;
+    }
+    inv.accept(p.id, now)?;
+    tx.update_invitation(&inv).await?;
+    if !was_active {
+        let e = OutboxEvent {
+            id: joined_id,
+            org_id: org.id,
+            event_type: EventType::PersonJoined,
+            data: person_json(&p),
+            created_at: now,
+        };
+        tx.append_event(&e).await?;
+    }
+    let e = OutboxEvent {
+        id: accepted_id,
+        org_id: org.id,
+        event_type: EventType::InvitationAccepted,
+        data: invitation_json(&inv, &url, now),
+        created_at: now,
+    };
+    tx.append_event(&e).await?;
+    Ok((inv, p))
 }
 
 /// `next_attempt_at` of an email that will never be sent (it is then never due).

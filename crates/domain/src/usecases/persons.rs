@@ -164,6 +164,11 @@ impl<S: Store> Services<S> {
                             }
                             (ImportTransition::Reactivate, Some(mut p)) => {
                                 person::reactivate(&mut p, &fields, now);
+                                // With consent, what was taken while archived becomes visible
+                                // again (D42); without it the summary cannot change.
+                                if p.shared_existing_profile {
+                                    p.assessment = summarize(&tx.assessments_of_human(p.human_id).await?, &p);
+                                }
                                 tx.update_person(&p).await?;
                                 tx.append_event(&event(event_id, &p, EventType::PersonCreated, now)).await?;
                                 ImportOutcome { person: p, created: true, invitation: None }
@@ -190,6 +195,7 @@ impl<S: Store> Services<S> {
                                     member_since: now,
                                     updated_at: now,
                                     archived_at: None,
+                                    inactive_periods: vec![],
                                 };
                                 tx.insert_person(&p).await?;
                                 tx.append_event(&event(event_id, &p, EventType::PersonCreated, now)).await?;
@@ -340,6 +346,11 @@ impl<S: Store> Services<S> {
                         found.ok_or_else(|| ClientError::new(Code::NotFound, "No active person with this id"))?;
                     let before = p.clone();
                     let was_active = person::archive(&mut p, reason, now)?;
+                    if p.shared_existing_profile != before.shared_existing_profile {
+                        // The withdrawal withdrew consent: the summary shrinks to the active
+                        // periods (D42).
+                        p.assessment = summarize(&tx.assessments_of_human(p.human_id).await?, &p);
+                    }
                     if p != before {
                         tx.update_person(&p).await?;
                     }

@@ -1,0 +1,165 @@
+//! Consent and visibility across organizations over HTTP on both backends (issue 12, holes 1 and
+//! 2; D42, D43): the organization cannot give the person's consent by posting the invitation
+//! link itself, with any key; a person's later results stay invisible to an organization they
+//! withdrew from, on every read path and in webhooks; rejoining after a withdrawal needs the code.
+use crate::support::{Extra, Org, Resp, TestApp};
+use serde_json::{json, Value};
+
+const DRIVE: &str = "9b51d491-f098-59ce-a81a-e3eba994b8ad";
+
+fn sandbox() -> Extra {
+    Extra { sandbox: true, insecure_webhooks: true, ..Default::default() }
+}
+
+fn org(app: &TestApp, name: &str) -> Org {
+    app.org_with(
+        json!({"companyName": name, "email": format!("hr@{}.example", name.to_lowercase()), "plan": "business"}),
+    )
+}
+
+fn id(v: &Value) -> String {
+    v["id"].as_str().unwrap_or_else(|| panic!("no id in {v}")).to_string()
+}
+
+fn path_of(app: &TestApp, url: &Value) -> String {
+    url.as_str().unwrap().strip_prefix(&app.base).unwrap().to_string()
+}
+
+fn complete(app: &TestApp, person: &str, seed: u64) {
+    let r = app.admin(
+        "POST",
+        &format!("/admin/v1/persons/{person}/assessments"),
+        Some(&json!({"complete": true, "seed": seed})),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+}
+
+fn ok(r: Resp) -> Value {
+    assert_eq!(r.status, 200, "{}", r.text);
+    r.json
+}
+
+fn created(r: Resp) -> Value {
+    assert_eq!(r.status, 201, "{}", r.text);
+    r.json
+}
+
+/// Everything organization `o` can read about person `p` through the API.
+fn readable(app: &TestApp, o: &Org, p: &str) -> (Value, Value, Value, Resp) {
+    let person = ok(app.get(&format!("/api/v1/persons/{p}"), &o.key));
+    let results = ok(app.get(&format!("/api/v1/persons/{p}/results"), &o.key));
+    let matches = app.get(&format!("/api/v1/persons/{p}/matches"), &o.key).json;
+    let report = app.get(&format!("/api/v1/persons/{p}/report"), &o.key);
+    (person, results, matches, report)
+}
+
+/// The `assessment.completed` deliveries of organization `o`'s endpoint `hook`.
+fn completed_deliveries(app: &TestApp, o: &Org, hook: &str) -> usize {
+    let r = ok(app.get(&format!("/api/v1/webhooks/{hook}/deliveries?limit=100"), &o.key));
+    r["data"].as_array().unwrap().iter().filter(|d| d["type"] == "assessment.completed").count()
+}
+
+// Issue 12, hole 1; D43: B invites a human with results in A (access_request, sendEmail) and
+// posts the url itself with share=true, with a full key and with an invitations:read key. Nothing
+// changes; the person, with the code from the email, gives consent.
+crate::e2e_with!(the_organization_cannot_give_the_persons_consent_by_posting_the_link, sandbox(), |app| {
+    let (a, b) = (org(app, "Alpha"), org(app, "Beta"));
+    let pa = app.import(&a.key, json!({"email": "ada@example.com"}));
+    complete(app, &id(&pa), 1);
+    let inv = created(app.send(
+        "POST",
+        "/api/v1/invitations",
+        &b.key,
+        &json!({"email": "ada@example.com", "sendEmail": true}),
+    ));
+    assert_eq!(inv["variant"], "access_request");
+    let (read_only, _) = app.key(&b.user_id, &["invitations:read"]);
+    let url = ok(app.get(&format!("/api/v1/invitations/{}", id(&inv)), &read_only))["url"].clone();
+    let path = path_of(app, &url);
+    for key in [&b.key, &read_only] {
+        let auth = format!("Bearer {key}");
+        let r = app.post_form(&path, "share=true", &[("Authorization", auth.as_str())]);
+        assert_eq!(r.status, 200, "{}", r.text);
+        assert!(r.text.contains("name=\"code\""), "the page asks for the code: {}", r.text);
+        let r = app.post_form(&path, "share=true&code=123456", &[("Authorization", auth.as_str())]);
+        assert!(r.status == 422 || r.status == 200, "{}", r.text);
+        let now = ok(app.get(&format!("/api/v1/invitations/{}", id(&inv)), &b.key));
+        assert_eq!(now["status"], "pending", "a key never accepts");
+        assert_eq!(now["personId"], Value::Null);
+    }
+    let listed = ok(app.get("/api/v1/persons?status=active", &b.key));
+    assert_eq!(listed["data"].as_array().unwrap().len(), 0, "B has no person");
+    // The person reads the code from their email and gives consent.
+    let code = app.consent_code("ada@example.com");
+    let r = app.post_form(&path, &format!("share=true&code={code}"), &[]);
+    assert_eq!(r.status, 200, "{}", r.text);
+    let inv = ok(app.get(&format!("/api/v1/invitations/{}", id(&inv)), &b.key));
+    assert_eq!(inv["status"], "accepted");
+    let pb = inv["personId"].as_str().unwrap();
+    let (person, results, _, _) = readable(app, &b, pb);
+    assert_eq!(person["sharedExistingProfile"], true);
+    assert_eq!(results["hasResults"], true);
+    // The code was used: posting it again is a used invitation (410), not a second acceptance.
+    assert_eq!(app.post_form(&path, &format!("share=true&code={code}"), &[]).status, 410);
+});
+
+// Issue 12, hole 2; D42: the person withdraws from B, later completes an assessment for A. B's
+// person, results, matches, report and webhooks stay as they were at the withdrawal. Rejoining B
+// afterwards needs the code (D43), and the assessment taken while withdrawn stays hidden.
+crate::e2e_with!(results_taken_after_the_persons_withdrawal_reach_no_read_path_and_no_webhook, sandbox(), |app| {
+    let (a, b) = (org(app, "Alpha"), org(app, "Beta"));
+    let hook = created(app.send(
+        "POST",
+        "/api/v1/webhooks",
+        &b.key,
+        &json!({"url": "http://127.0.0.1:9/hook", "events": ["assessment.completed"]}),
+    ));
+    let hook = id(&hook);
+    let r = app.admin(
+        "POST",
+        &format!("/admin/v1/organizations/{}/profiles", b.id),
+        Some(&json!({"name": "Sales", "competencies": [{"competencyId": DRIVE, "weight": 1.0}]})),
+    );
+    assert_eq!(r.status, 201, "{}", r.text);
+    let pa = app.import(&a.key, json!({"email": "ada@example.com"}));
+    let pb = id(&app.import(&b.key, json!({"email": "ada@example.com"})));
+    complete(app, &id(&pa), 1);
+    let before = readable(app, &b, &pb);
+    assert_eq!(before.1["hasResults"], true);
+    assert_eq!(before.1["totals"]["assessments"], 1);
+    assert_eq!(before.3.status, 200);
+    assert_eq!(completed_deliveries(app, &b, &hook), 1);
+
+    ok(app.admin("POST", &format!("/admin/v1/persons/{pb}/withdraw"), None));
+    complete(app, &id(&pa), 2);
+    let after = readable(app, &b, &pb);
+    assert_eq!(after.1["totals"], before.1["totals"], "results as at the withdrawal");
+    assert_eq!(after.1["competencies"], before.1["competencies"]);
+    assert_eq!(after.0["assessment"]["count"], 1);
+    assert_eq!(after.2, before.2, "matches as before");
+    assert_eq!(after.3.status, 200);
+    assert_eq!(after.3.text, before.3.text, "the same report");
+    assert_eq!(completed_deliveries(app, &b, &hook), 1, "no event for what B cannot see");
+    let a_results = ok(app.get(&format!("/api/v1/persons/{}/results", id(&pa)), &a.key));
+    assert_eq!(a_results["totals"]["assessments"], 2, "A sees both");
+
+    // Rejoining needs the code; what was taken while withdrawn stays hidden afterwards.
+    let inv = created(app.send(
+        "POST",
+        "/api/v1/invitations",
+        &b.key,
+        &json!({"email": "ada@example.com", "sendEmail": false}),
+    ));
+    let path = path_of(app, &inv["url"]);
+    let r = app.post_form(&path, "", &[]);
+    assert!(r.text.contains("name=\"code\""), "{}", r.text);
+    assert_eq!(ok(app.get(&format!("/api/v1/persons/{pb}"), &b.key))["status"], "archived");
+    let code = app.consent_code("ada@example.com");
+    assert_eq!(app.post_form(&path, &format!("code={code}"), &[]).status, 200);
+    let back = readable(app, &b, &pb);
+    assert_eq!(back.0["status"], "active");
+    assert_eq!(back.1["totals"]["assessments"], 1, "the assessment taken while withdrawn stays hidden");
+    complete(app, &id(&pa), 3);
+    assert_eq!(ok(app.get(&format!("/api/v1/persons/{pb}/results"), &b.key))["totals"]["assessments"], 2);
+    assert_eq!(completed_deliveries(app, &b, &hook), 2);
+});
