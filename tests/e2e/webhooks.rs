@@ -913,3 +913,80 @@ webhook_e2e!(urls_scope_and_the_endpoint_limit_are_enforced, insecure = false, |
     let r = app.post("/api/v1/webhooks", &key, &json!({"url": "https://hooks.example.com/10", "events": ["*"]}));
     assert_eq!(r.status, 201, "{}", r.text);
 });
+
+// D44: `POST /persons/{id}/erase` answers the erased Person (idempotent), delivers
+// `person.archived` with it to a real receiver, keeps the tombstone in `updatedAfter` sync, and
+// the organization's reads (person, list, invitations, webhook deliveries) no longer hold the
+// name, email or externalId. The database check is the conformance test
+// `erasure_removes_the_persons_data_from_the_organizations_tables`.
+webhook_e2e!(erasure_delivers_the_erased_person_and_leaves_a_tombstone, insecure = true, |app| {
+    let (_org, _user, key) = app.org();
+    let rx = Receiver::start();
+    let r = app.post("/api/v1/webhooks", &key, &json!({"url": rx.url, "events": ["*"]}));
+    assert_eq!(r.status, 201, "{}", r.text);
+    let (hook, secret) = (r.json["id"].as_str().unwrap().to_string(), r.json["secret"].as_str().unwrap().to_string());
+    let p = app.import(
+        &key,
+        json!({"email": "erin.erase@example.com", "firstName": "Erinna", "lastName": "Vanishing",
+               "externalId": "ats-erase-1", "tags": ["Remote"], "labels": ["employee"]}),
+    );
+    let pid = p["id"].as_str().unwrap().to_string();
+    rx.wait_event("person.created");
+    let i = app.post(
+        "/api/v1/invitations",
+        &key,
+        &json!({"email": "erin.erase@example.com", "sendEmail": true,
+        "message": "Dear Erinna"}),
+    );
+    assert_eq!(i.status, 201, "{}", i.text);
+    let iid = i.json["id"].as_str().unwrap().to_string();
+    let before = time::OffsetDateTime::now_utc() - time::Duration::seconds(1);
+    let since = before.format(&time::format_description::well_known::Rfc3339).unwrap();
+
+    let e = app.post(&format!("/api/v1/persons/{pid}/erase"), &key, &json!({}));
+    assert_eq!(e.status, 200, "{}", e.text);
+    let erased = e.json.clone();
+    assert_eq!(erased["id"], json!(pid));
+    assert_eq!(erased["email"], json!(format!("erased-{pid}@invalid")));
+    for f in ["firstName", "lastName", "externalId", "archivedAt"] {
+        assert_eq!(erased[f].is_null(), f != "archivedAt", "{f}: {erased}");
+    }
+    assert_eq!(erased["tags"], json!([]));
+    assert_eq!(erased["labels"], json!([]));
+    assert_eq!(erased["status"], "archived");
+    let again = app.post(&format!("/api/v1/persons/{pid}/erase"), &key, &json!({}));
+    assert_eq!((again.status, &again.json), (200, &erased), "idempotent: the same answer");
+
+    let env = assert_delivery(&rx.wait_event("person.archived"), &secret);
+    assert_eq!(env["data"], erased, "person.archived carries the erased Person");
+    let revoked = assert_delivery(&rx.wait_event("invitation.revoked"), &secret);
+    assert_eq!(revoked["data"]["email"], json!(format!("erased-{pid}@invalid")));
+    assert_eq!(revoked["data"]["message"], Value::Null);
+
+    let sync = app.get(&format!("/api/v1/persons?status=archived&updatedAfter={}", since.replace(':', "%3A")), &key);
+    assert_eq!(sync.status, 200, "{}", sync.text);
+    assert!(sync.json["data"].as_array().unwrap().iter().any(|x| x == &erased), "tombstone in sync: {}", sync.text);
+    let inv = app.get(&format!("/api/v1/invitations/{iid}"), &key);
+    assert_eq!(inv.json["status"], "revoked");
+    let deliveries = app.get(&format!("/api/v1/webhooks/{hook}/deliveries?limit=100"), &key);
+    let mut texts = vec![deliveries.text.clone(), inv.text, sync.text];
+    for d in deliveries.json["data"].as_array().unwrap() {
+        let one = app.get(&format!("/api/v1/webhooks/{hook}/deliveries/{}", d["id"].as_str().unwrap()), &key);
+        texts.push(one.text);
+    }
+    for t in &texts {
+        for needle in ["erin.erase@example.com", "Erinna", "Vanishing", "ats-erase-1"] {
+            assert!(!t.contains(needle), "{needle} still in {t}");
+        }
+    }
+    // T80: nothing imports, invites or reactivates a tombstone by its address.
+    let tomb = erased["email"].clone();
+    for path in ["/api/v1/persons", "/api/v1/invitations"] {
+        let r = app.post(path, &key, &json!({"email": tomb, "sendEmail": false}));
+        let r = if r.status == 400 { app.post(path, &key, &json!({"email": tomb})) } else { r };
+        assert_eq!((r.status, r.json["code"].as_str()), (409, Some("conflict")), "{path}: {}", r.text);
+        assert_eq!(r.json["details"]["reason"], "erased");
+    }
+    let missing = app.post(&format!("/api/v1/persons/{}/erase", uuid::Uuid::new_v4()), &key, &json!({}));
+    assert_eq!(missing.status, 404, "{}", missing.text);
+});

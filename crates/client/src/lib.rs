@@ -337,6 +337,12 @@ impl Client {
         self.call(Method::Delete, &format!("/persons/{id}"), &[], None, None).map(|c| c.resource)
     }
 
+    /// `POST /persons/{id}/erase` (D44): erases the organization's personal data of the person;
+    /// returns the erased tombstone (idempotent, safe to retry).
+    pub fn erase_person(&self, id: Uuid) -> Result<Person, Error> {
+        self.post::<Person, ()>(&format!("/persons/{id}/erase"), None, None, true).map(|c| c.resource)
+    }
+
     /// `GET /persons/{id}/results` (scope `results:read`).
     pub fn person_results(&self, id: Uuid) -> Result<PersonResults, Error> {
         self.get(&format!("/persons/{id}/results"), &[])

@@ -540,6 +540,61 @@ impl Tx for FakeTx {
         }
         ok(done)
     }
+    fn texts_mentioning<'a>(
+        &'a mut self,
+        org: Option<OrgId>,
+        needles: &'a [String],
+    ) -> BoxFuture<'a, StoreResult<Vec<StoredText>>> {
+        let hit = |o: OrgId, t: &str| org.is_none_or(|x| x == o) && needles.iter().any(|n| t.contains(n.as_str()));
+        let mut v: Vec<StoredText> = vec![];
+        for e in &self.s.events {
+            let text = e.data.to_string();
+            if hit(e.org_id, &text) {
+                v.push(StoredText { at: TextRef::Event(e.id), text });
+            }
+        }
+        for (d, _) in &self.s.deliveries {
+            if hit(d.org_id, &d.payload) {
+                v.push(StoredText { at: TextRef::Delivery(d.id), text: d.payload.clone() });
+            }
+        }
+        for r in &self.s.idem {
+            if let IdempotencyState::Done { body, .. } = &r.state {
+                if hit(r.org_id, body) {
+                    let at = TextRef::Idempotency { org: r.org_id, path: r.path.clone(), key: r.key.clone() };
+                    v.push(StoredText { at, text: body.clone() });
+                }
+            }
+        }
+        ok(v)
+    }
+    fn rewrite_text<'a>(&'a mut self, t: &'a StoredText) -> BoxFuture<'a, StoreResult<()>> {
+        match &t.at {
+            TextRef::Event(id) => {
+                for e in self.s.events.iter_mut().filter(|e| e.id == *id) {
+                    e.data = serde_json::from_str(&t.text).unwrap_or(serde_json::Value::Null);
+                }
+            }
+            TextRef::Delivery(id) => {
+                for (d, _) in self.s.deliveries.iter_mut().filter(|(d, _)| d.id == *id) {
+                    d.payload = t.text.clone();
+                }
+            }
+            TextRef::Idempotency { org, path, key } => {
+                for r in self.s.idem.iter_mut().filter(|r| r.org_id == *org && &r.path == path && &r.key == key) {
+                    if let IdempotencyState::Done { body, .. } = &mut r.state {
+                        *body = t.text.clone();
+                    }
+                }
+            }
+        }
+        ok(())
+    }
+    fn delete_emails_of_invitation(&mut self, id: InvitationId) -> BoxFuture<'_, StoreResult<u64>> {
+        let before = self.s.emails.len();
+        self.s.emails.retain(|e| e.invitation_id != Some(id));
+        ok((before - self.s.emails.len()) as u64)
+    }
     fn insert_consent_code<'a>(&'a mut self, c: &'a crate::consent::ConsentCode) -> BoxFuture<'a, StoreResult<()>> {
         self.s.consent_codes.push(c.clone());
         ok(())

@@ -5,6 +5,7 @@
 
 pub mod assessment;
 pub mod consent;
+pub mod erasure;
 pub mod errors;
 pub mod ids;
 pub mod invitation;

@@ -147,6 +147,9 @@ pub enum ArchiveReason {
     SelfRevoked,
     /// An administrator deactivated the person: an import gives 409 `person_deactivated`.
     Deactivated,
+    /// The organization erased the membership (D44): a tombstone without personal data that
+    /// nothing reactivates (its address is in the reserved `.invalid` domain).
+    Erased,
 }
 
 impl ArchiveReason {
@@ -156,6 +159,7 @@ impl ArchiveReason {
             Self::Archived => "archived",
             Self::SelfRevoked => "self_revoked",
             Self::Deactivated => "deactivated",
+            Self::Erased => "erased",
         }
     }
     /// Parses the stored value.
@@ -164,6 +168,7 @@ impl ArchiveReason {
             "archived" => Some(Self::Archived),
             "self_revoked" => Some(Self::SelfRevoked),
             "deactivated" => Some(Self::Deactivated),
+            "erased" => Some(Self::Erased),
             _ => None,
         }
     }

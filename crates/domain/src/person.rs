@@ -3,6 +3,7 @@
 //! [`crate::usecases::persons`] load, call these and persist in one transaction.
 
 use crate::errors::{ClientError, Code};
+use crate::ids::PersonId;
 use crate::model::*;
 use crate::values::*;
 use time::OffsetDateTime;
@@ -30,12 +31,20 @@ pub fn import_transition(existing: Option<&Person>) -> Result<ImportTransition, 
                 Code::PersonSelfRevoked,
                 "The person withdrew their own participation; rejoining requires a new invitation accepted by the person",
             )),
+            ArchiveReason::Erased => Err(erased_error(p.id)),
             ArchiveReason::Deactivated => Err(ClientError::new(
                 Code::PersonDeactivated,
                 "The person was deactivated by an administrator",
             )),
         },
     }
+}
+
+/// 409 `conflict` for an address that belongs to an erased membership (D44, T80): nothing can
+/// import, invite or reactivate a tombstone.
+pub fn erased_error(id: PersonId) -> ClientError {
+    ClientError::new(Code::Conflict, "This address belongs to an erased person")
+        .with_details(serde_json::json!({"personId": id.to_string(), "reason": "erased"}))
 }
 
 /// The fields of an import that merge into an existing person.
@@ -137,7 +146,7 @@ pub fn archive(p: &mut Person, reason: ArchiveReason, now: OffsetDateTime) -> Re
         }
         (PersonStatus::Archived, r) => {
             // Deactivation is the strongest reason: a later withdrawal does not weaken it.
-            let keep = p.archive_reason == Some(ArchiveReason::Deactivated);
+            let keep = matches!(p.archive_reason, Some(ArchiveReason::Deactivated | ArchiveReason::Erased));
             if !keep && p.archive_reason != Some(r) {
                 p.archive_reason = Some(r);
                 p.updated_at = now;
@@ -145,6 +154,31 @@ pub fn archive(p: &mut Person, reason: ArchiveReason, now: OffsetDateTime) -> Re
             Ok(false)
         }
     }
+}
+
+/// D44: erases the organization's personal data of a membership: names, `externalId`, tags and
+/// labels removed, the email replaced by `erased-{id}@invalid`, consent and the summary cleared,
+/// archived (an archived person keeps `archivedAt`). The caller also moves the membership to a
+/// human of its own, so no assessment of the real human is ever visible again. Returns false
+/// when the membership was already erased (nothing changes: erasure is idempotent).
+pub fn erase(p: &mut Person, now: OffsetDateTime) -> bool {
+    if p.archive_reason == Some(ArchiveReason::Erased) {
+        return false;
+    }
+    p.email = Email::erased(p.id);
+    p.first_name = None;
+    p.last_name = None;
+    p.external_id = None;
+    p.tags.clear();
+    p.labels = Labels { candidate: false, employee: false };
+    p.shared_existing_profile = false;
+    p.assessment = AssessmentSummary::NONE;
+    p.inactive_periods.clear();
+    p.status = PersonStatus::Archived;
+    p.archive_reason = Some(ArchiveReason::Erased);
+    p.archived_at = p.archived_at.or(Some(now));
+    p.updated_at = now;
+    true
 }
 
 /// A parsed `PATCH /persons/{id}` body (spec; D13, D16). `None` = field absent.
@@ -342,6 +376,34 @@ mod tests {
         q.shared_existing_profile = true;
         assert!(archive(&mut q, ArchiveReason::SelfRevoked, t0()).unwrap());
         assert!(!q.shared_existing_profile && q.archive_reason == Some(ArchiveReason::SelfRevoked));
+    }
+
+    #[test]
+    fn d44_erasure_leaves_a_tombstone_once() {
+        let mut p = person(PersonStatus::Active, None);
+        p.first_name = Some(PersonName::parse("Ada").unwrap());
+        p.external_id = Some(ExternalId::parse("ats-1").unwrap());
+        p.labels = Labels { candidate: true, employee: true };
+        p.shared_existing_profile = true;
+        let later = t0() + time::Duration::days(1);
+        assert!(erase(&mut p, later));
+        assert_eq!(p.email.as_str(), format!("erased-{}@invalid", p.id));
+        assert_eq!((p.first_name.clone(), p.external_id.clone()), (None, None));
+        assert_eq!(p.labels, Labels { candidate: false, employee: false });
+        assert!(!p.shared_existing_profile);
+        assert_eq!(
+            (p.status, p.archive_reason, p.archived_at),
+            (PersonStatus::Archived, Some(ArchiveReason::Erased), Some(later))
+        );
+        let once = p.clone();
+        assert!(!erase(&mut p, later + time::Duration::days(1)), "idempotent");
+        assert_eq!(p, once);
+        assert!(!archive(&mut p, ArchiveReason::SelfRevoked, later).unwrap(), "no reason replaces erasure");
+        assert_eq!(p.archive_reason, Some(ArchiveReason::Erased));
+        assert_eq!(import_transition(Some(&p)).unwrap_err().code, Code::Conflict);
+        let mut q = person(PersonStatus::Archived, Some(ArchiveReason::Archived));
+        assert!(erase(&mut q, later));
+        assert_eq!(q.archived_at, Some(t0()), "an archived person keeps archivedAt");
     }
 
     #[test]

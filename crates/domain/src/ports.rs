@@ -211,6 +211,33 @@ pub struct EmailRecord {
     pub created_at: OffsetDateTime,
 }
 
+/// Where a stored JSON text lives ([`Tx::texts_mentioning`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TextRef {
+    /// An outbox event's `data`.
+    Event(EventId),
+    /// A delivery's payload (the signed body).
+    Delivery(DeliveryId),
+    /// A stored idempotent response body.
+    Idempotency {
+        /// Organization.
+        org: OrgId,
+        /// Request path.
+        path: String,
+        /// `Idempotency-Key`.
+        key: String,
+    },
+}
+
+/// A stored JSON text and where it lives (D44, D45 scrubbing).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredText {
+    /// Where.
+    pub at: TextRef,
+    /// The text.
+    pub text: String,
+}
+
 /// One attempt to record ([`Tx::insert_attempts`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct AttemptRecord {
@@ -563,6 +590,21 @@ pub trait Tx: Send {
     ) -> BoxFuture<'_, StoreResult<bool>>;
     /// Sets `reminder_sent_at` if still unset; returns whether it did (exactly-once reminders).
     fn mark_reminder_if_unset(&mut self, id: InvitationId, now: OffsetDateTime) -> BoxFuture<'_, StoreResult<bool>>;
+
+    // --- erasure (D44, D45) ---
+    /// Stored JSON texts that may carry a person's data and contain one of `needles` (plain
+    /// substrings, matched case-insensitively or not as the backend's `LIKE` does; the caller
+    /// checks): outbox events' `data`, deliveries' payloads and stored idempotent responses, of
+    /// `org` or of every organization.
+    fn texts_mentioning<'a>(
+        &'a mut self,
+        org: Option<OrgId>,
+        needles: &'a [String],
+    ) -> BoxFuture<'a, StoreResult<Vec<StoredText>>>;
+    /// Overwrites one stored text found by [`Tx::texts_mentioning`].
+    fn rewrite_text<'a>(&'a mut self, t: &'a StoredText) -> BoxFuture<'a, StoreResult<()>>;
+    /// Deletes the stored emails of an invitation; returns how many.
+    fn delete_emails_of_invitation(&mut self, id: InvitationId) -> BoxFuture<'_, StoreResult<u64>>;
 
     // --- one-time codes (D43) ---
     /// Inserts a code.

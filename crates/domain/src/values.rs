@@ -75,6 +75,10 @@ impl Email {
         }
         Ok(Email(s))
     }
+    /// The address an erased membership keeps (D44): `erased-{id}@invalid`.
+    pub fn erased(id: crate::ids::PersonId) -> Email {
+        Email(format!("erased-{id}@invalid"))
+    }
     /// The normalized address.
     pub fn as_str(&self) -> &str {
         &self.0
@@ -501,6 +505,9 @@ mod tests {
     fn email_is_trimmed_and_lowercased() {
         assert_eq!(Email::parse("  Ada@Example.COM ").unwrap().as_str(), "ada@example.com");
         assert_eq!(Email::parse("a@b.co").unwrap().domain(), "b.co");
+        // D44: the erased address is a valid address (stored and read back like any other).
+        let erased = Email::erased(crate::ids::PersonId(uuid::Uuid::from_u128(5)));
+        assert_eq!(Email::parse(erased.as_str()).unwrap(), erased);
     }
 
     #[test]

@@ -320,6 +320,35 @@ pub async fn archive_person<S: Store>(
     Ok(ok_json(person_json(&person)))
 }
 
+/// `POST /api/v1/persons/{id}/erase` (scope `persons:write`, D44): erases the organization's
+/// personal data of the membership and answers the erased Person (idempotent).
+#[utoipa::path(post, path = "/api/v1/persons/{id}/erase", tag = "persons", operation_id = "erasePerson",
+    summary = "Erase a person's personal data (GDPR erasure; irreversible)",
+    description = "Removes the organization's personal data of the person: names, externalId, tags, labels, and the email, which becomes `erased-{id}@invalid`. The person is archived (archivedAt set), never shows this human's results to the organization again, and stays in lists and `updatedAfter` sync as a tombstone with `status: archived`. Pending invitations of the person are revoked; stored invitations, events, webhook payloads and stored idempotent responses no longer hold the data. Emits `person.archived` with the erased Person. Idempotent: a second call answers the same without a new event.",
+    params(PersonIdParam),
+    responses(
+        (status = 200, description = "The erased person.", body = schemas::Person),
+        (status = 404, description = "`not_found`: no person with this id in the organization.", body = schemas::Error),
+        (status = 409, description = "`conflict`: an Idempotency-Key conflict (D38).", body = schemas::Error),
+    ),
+    security(("bearerAuth" = ["persons:write"])))]
+pub async fn erase_person<S: Store>(
+    state: web::Data<ApiState<S>>,
+    req: HttpRequest,
+    id: web::Path<String>,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let p = authorize(&req, Some(Scope::PersonsWrite), true)?;
+    let id: PersonId = path_id(&id, "Person")?;
+    let body = read_body(&req, payload).await?;
+    let org = p.ctx.org.id;
+    idempotent(&state, &req, org, &body, || async {
+        let person = state.svc.erase_person(org, id).await?;
+        Ok(Reply::new(StatusCode::OK, person_json(&person)))
+    })
+    .await
+}
+
 const LIST_PARAMS: [&str; 10] =
     ["q", "status", "email", "externalId", "assessmentStatus", "label", "tag", "updatedAfter", "cursor", "limit"];
 

@@ -85,6 +85,7 @@ pub fn configure<S: Store>(cfg: &mut web::ServiceConfig) {
                         .route(web::patch().to(api::patch_person::<S>))
                         .route(web::delete().to(api::archive_person::<S>)),
                 )
+                .service(resource("/persons/{id}/erase", "POST").route(web::post().to(api::erase_person::<S>)))
                 .service(resource("/persons/{id}/results", "GET").route(web::get().to(results::person_results::<S>)))
                 .service(resource("/persons/{id}/matches", "GET").route(web::get().to(results::person_matches::<S>)))
                 .service(resource("/persons/{id}/report", "GET").route(web::get().to(results::person_report::<S>)))

@@ -128,6 +128,73 @@ pub async fn revert_through(url: &str, version: &str) -> Result<usize, StoreErro
     }
 }
 
+/// Every `(table, column)` of the database at `url` whose text holds `needle` (a plain,
+/// case-sensitive substring: `strpos` on PostgreSQL, `instr` on SQLite).
+/// Looks at every text column of every table, for erasure tests (D44, D45): "no table holds it".
+pub async fn tables_containing(url: &str, needle: &str) -> Result<Vec<(String, String)>, StoreError> {
+    use diesel::sql_types::{BigInt, Text};
+    use diesel_async::RunQueryDsl;
+    #[derive(diesel::QueryableByName)]
+    struct Col {
+        #[diesel(sql_type = Text)]
+        t: String,
+        #[diesel(sql_type = Text)]
+        c: String,
+    }
+    #[derive(diesel::QueryableByName)]
+    struct N {
+        #[diesel(sql_type = BigInt)]
+        n: i64,
+    }
+    let mut hits = vec![];
+    if url.starts_with("postgres") {
+        let mut conn = AsyncPgConnection::establish(url).await.map_err(internal)?;
+        let cols: Vec<Col> = diesel::sql_query(
+            "SELECT table_name::text AS t, column_name::text AS c FROM information_schema.columns \
+             WHERE table_schema = 'public' AND data_type IN ('text', 'character varying', 'jsonb') \
+             AND table_name <> '__diesel_schema_migrations'",
+        )
+        .load(&mut conn)
+        .await
+        .map_err(internal)?;
+        for col in cols {
+            let q = format!("SELECT COUNT(*) AS n FROM \"{}\" WHERE strpos(\"{}\"::text, $1) > 0", col.t, col.c);
+            let n: N = diesel::sql_query(q).bind::<Text, _>(needle).get_result(&mut conn).await.map_err(internal)?;
+            if n.n > 0 {
+                hits.push((col.t, col.c));
+            }
+        }
+    } else {
+        let path = url.strip_prefix("sqlite://").unwrap_or(url).to_string();
+        let mut conn = crate::SqliteConn::establish(&path).await.map_err(internal)?;
+        let tables: Vec<Col> = diesel::sql_query(
+            "SELECT name AS t, '' AS c FROM sqlite_master WHERE type = 'table' \
+             AND name NOT LIKE 'sqlite_%' AND name <> '__diesel_schema_migrations'",
+        )
+        .load(&mut conn)
+        .await
+        .map_err(internal)?;
+        for table in tables {
+            let cols: Vec<Col> = diesel::sql_query(format!(
+                "SELECT '{0}' AS t, name AS c FROM pragma_table_info('{0}') WHERE upper(type) = 'TEXT'",
+                table.t
+            ))
+            .load(&mut conn)
+            .await
+            .map_err(internal)?;
+            for col in cols {
+                let q = format!("SELECT COUNT(*) AS n FROM \"{}\" WHERE instr(\"{}\", ?) > 0", col.t, col.c);
+                let n: N =
+                    diesel::sql_query(q).bind::<Text, _>(needle).get_result(&mut conn).await.map_err(internal)?;
+                if n.n > 0 {
+                    hits.push((col.t, col.c));
+                }
+            }
+        }
+    }
+    Ok(hits)
+}
+
 #[cfg(test)]
 mod tests {
     use super::with_database;

@@ -1161,6 +1161,101 @@ macro_rules! impl_tx {
                 })
             }
 
+            fn texts_mentioning<'a>(
+                &'a mut self,
+                org: Option<OrgId>,
+                needles: &'a [String],
+            ) -> BoxFuture<'a, StoreResult<Vec<StoredText>>> {
+                Box::pin(async move {
+                    let mut found: Vec<StoredText> = vec![];
+                    for needle in needles {
+                        let pattern = format!("%{}%", like_escape(needle));
+                        let mut q = outbox_events::table
+                            .filter(outbox_events::data.like(pattern.clone()).escape('\\'))
+                            .select((outbox_events::id, outbox_events::data))
+                            .into_boxed();
+                        if let Some(o) = org {
+                            q = q.filter(outbox_events::org_id.eq(DbUuid(o.0)));
+                        }
+                        for (id, text) in q.load::<(DbUuid, String)>(self.conn).await.map_err(db_err)? {
+                            found.push(StoredText { at: TextRef::Event(EventId(id.0)), text });
+                        }
+                        let mut q = deliveries::table
+                            .filter(deliveries::payload.like(pattern.clone()).escape('\\'))
+                            .select((deliveries::id, deliveries::payload))
+                            .into_boxed();
+                        if let Some(o) = org {
+                            q = q.filter(deliveries::org_id.eq(DbUuid(o.0)));
+                        }
+                        for (id, text) in q.load::<(DbUuid, String)>(self.conn).await.map_err(db_err)? {
+                            found.push(StoredText { at: TextRef::Delivery(DeliveryId(id.0)), text });
+                        }
+                        let mut q = idempotency_keys::table
+                            .filter(idempotency_keys::response_body.like(pattern).escape('\\'))
+                            .select((
+                                idempotency_keys::org_id,
+                                idempotency_keys::path,
+                                idempotency_keys::key,
+                                idempotency_keys::response_body,
+                            ))
+                            .into_boxed();
+                        if let Some(o) = org {
+                            q = q.filter(idempotency_keys::org_id.eq(DbUuid(o.0)));
+                        }
+                        for (o, path, key, text) in
+                            q.load::<(DbUuid, String, String, Option<String>)>(self.conn).await.map_err(db_err)?
+                        {
+                            let at = TextRef::Idempotency { org: OrgId(o.0), path, key };
+                            found.push(StoredText { at, text: text.unwrap_or_default() });
+                        }
+                    }
+                    let mut unique: Vec<StoredText> = vec![];
+                    for t in found {
+                        if !unique.iter().any(|u| u.at == t.at) {
+                            unique.push(t);
+                        }
+                    }
+                    Ok(unique)
+                })
+            }
+
+            fn rewrite_text<'a>(&'a mut self, t: &'a StoredText) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    match &t.at {
+                        TextRef::Event(id) => {
+                            diesel::update(outbox_events::table.find(DbUuid(id.0)))
+                                .set(outbox_events::data.eq(&t.text))
+                                .execute(self.conn)
+                                .await
+                        }
+                        TextRef::Delivery(id) => {
+                            diesel::update(deliveries::table.find(DbUuid(id.0)))
+                                .set(deliveries::payload.eq(&t.text))
+                                .execute(self.conn)
+                                .await
+                        }
+                        TextRef::Idempotency { org, path, key } => {
+                            diesel::update(idempotency_keys::table.find((DbUuid(org.0), path, key)))
+                                .set(idempotency_keys::response_body.eq(Some(&t.text)))
+                                .execute(self.conn)
+                                .await
+                        }
+                    }
+                    .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn delete_emails_of_invitation(&mut self, id: InvitationId) -> BoxFuture<'_, StoreResult<u64>> {
+                Box::pin(async move {
+                    let n = diesel::delete(emails::table.filter(emails::invitation_id.eq(Some(DbUuid(id.0)))))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(n as u64)
+                })
+            }
+
             fn insert_consent_code<'a>(
                 &'a mut self,
                 c: &'a talent_domain::consent::ConsentCode,

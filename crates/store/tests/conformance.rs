@@ -142,6 +142,7 @@ conformance!(
     outcomes_of_a_batch_are_recorded_in_one_transaction,
     retention_purges_only_history_older_than_the_window,
     wake_ups_follow_commits_of_due_deliveries_only,
+    erasure_removes_the_persons_data_from_the_organizations_tables,
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -2436,4 +2437,61 @@ async fn wake_ups_follow_commits_of_due_deliveries_only(store: DbStore) {
     .await;
     assert!(r.is_err());
     assert!(!woken().await, "a rollback does not wake");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Erasure (D44)
+// ---------------------------------------------------------------------------------------------
+
+/// D44 in the database: after `erase_person`, no text column of any table holds the person's
+/// names or externalId, and the address is left only in `humans` (the human's own record, which
+/// the admin erasure removes, D45). Another person's data stays.
+async fn erasure_removes_the_persons_data_from_the_organizations_tables(store: DbStore) {
+    let url = store.url().to_string();
+    let (svc, clock) = services(store);
+    let org = new_org(&svc, "business", &[]).await.id;
+    let hook = NewEndpoint { url: "https://hooks.example/in".into(), events: Subscription::All, description: None };
+    svc.create_endpoint(org, hook).await.unwrap();
+    let mut input = import("adelheid.erase@example.com");
+    input.first_name = Some(name("Adelheid"));
+    input.last_name = Some(name("Lovelacewood"));
+    input.external_id = Some(ext("ats-erase-7"));
+    input.tags = tag_names(&["Remote"]);
+    let p = imported(&svc, org, input).await;
+    let req = idem_req(org, "/v1/persons", "k-erase", "h");
+    assert!(matches!(svc.idempotency_begin(req.clone()).await.unwrap(), IdempotencyBegin::Proceed));
+    let stored = StoredResponse { status: 201, body: person_json(&p).to_string(), existing_resource: false };
+    svc.idempotency_finish(req, stored).await.unwrap();
+    let inv = talent_domain::usecases::invitations::NewInvitation {
+        email: email("adelheid.erase@example.com"),
+        first_name: Some(name("Adelheid")),
+        last_name: None,
+        external_id: Some(ext("ats-erase-7")),
+        labels: None,
+        tags: Some(tag_names(&["Remote"])),
+        message: Some("Dear Adelheid Lovelacewood".into()),
+        send_email: true,
+        expires_in_days: None,
+    };
+    let (v, _) = svc.create_invitation(org, inv).await.unwrap();
+    let bob = imported(&svc, org, import("bob.stays@example.com")).await;
+    clock.advance(Duration::seconds(2));
+
+    let erased = svc.erase_person(org, p.id).await.unwrap();
+    assert_eq!(erased.email.as_str(), format!("erased-{}@invalid", p.id));
+    assert_ne!(erased.human_id, p.human_id, "the membership no longer leads to the human");
+    assert_eq!(svc.erase_person(org, p.id).await.unwrap(), erased, "idempotent");
+    assert_eq!(svc.get_person(org, p.id).await.unwrap(), erased);
+    for needle in ["Adelheid", "Lovelacewood", "ats-erase-7"] {
+        assert_eq!(talent_store::testing::tables_containing(&url, needle).await.unwrap(), vec![], "{needle}");
+    }
+    let left = talent_store::testing::tables_containing(&url, "adelheid.erase@example.com").await.unwrap();
+    assert_eq!(left, vec![("humans".to_string(), "email".to_string())]);
+    assert!(!talent_store::testing::tables_containing(&url, "bob.stays@example.com").await.unwrap().is_empty());
+    assert_eq!(svc.get_person(org, bob.id).await.unwrap(), bob);
+    let i = svc.get_invitation(org, v.invitation.id).await.unwrap().invitation;
+    assert_eq!(i.status, talent_domain::invitation::InvitationStatus::Revoked);
+    let types: Vec<EventType> = events(&svc, org).await.iter().map(|e| e.event_type).collect();
+    assert_eq!(&types[types.len() - 2..], &[EventType::InvitationRevoked, EventType::PersonArchived]);
+    assert_eq!(types.iter().filter(|t| **t == EventType::PersonArchived).count(), 1, "one event, not two");
 }

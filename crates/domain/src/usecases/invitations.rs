@@ -139,6 +139,9 @@ pub(crate) async fn create_in_tx(
         return Ok((existing, false));
     }
     let person = tx.person_by_email(org_id, &input.email).await?;
+    if let Some(p) = person.as_ref().filter(|p| p.archive_reason == Some(ArchiveReason::Erased)) {
+        return Err(person::erased_error(p.id).into());
+    }
     if person.as_ref().is_none_or(|p| p.status != PersonStatus::Active) {
         let used = tx.count_active_persons(org_id).await?;
         let limit = ctx.plan.map(|p| p.person_limit).unwrap_or(0);
@@ -768,6 +771,9 @@ async fn accept_in_tx(tx: &mut dyn Tx, input: AcceptInput) -> Result<(Invitation
         inv.accept(person_id, now)?;
     }
     let existing = tx.person_by_email(org.id, &inv.email).await?;
+    if let Some(p) = existing.as_ref().filter(|p| p.archive_reason == Some(ArchiveReason::Erased)) {
+        return Err(person::erased_error(p.id).into());
+    }
     if let Some(p) = &existing {
         if p.status == PersonStatus::Archived && p.archive_reason == Some(ArchiveReason::Deactivated) {
             return Err(

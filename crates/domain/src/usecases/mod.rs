@@ -8,6 +8,7 @@ pub mod idempotency;
 pub mod invitations;
 pub mod orgs;
 pub mod persons;
+pub mod privacy;
 pub mod teams;
 pub mod webhooks;
 

@@ -1,0 +1,131 @@
+//! What erasure removes from stored JSON (D44, D45): the events, delivery payloads and stored
+//! idempotent responses that carried a person. Pure: the use cases in
+//! [`crate::usecases::privacy`] find the texts through the store and write back what changed.
+
+use crate::model::Person;
+use serde_json::Value;
+
+/// The personal values of one membership as they appear in stored JSON.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Personal {
+    /// The address (normalised), replaced by `replacement`.
+    pub email: String,
+    /// What the address becomes (`erased-{id}@invalid`).
+    pub replacement: String,
+    /// First and last name and `externalId`: strings equal to one of them become `null`.
+    pub fields: Vec<String>,
+    /// Tag names: removed from arrays.
+    pub tags: Vec<String>,
+}
+
+impl Personal {
+    /// The values of `p` before erasure, to be replaced by `replacement`.
+    pub fn of(p: &Person, replacement: &str) -> Personal {
+        let mut fields: Vec<String> = vec![];
+        fields.extend(p.first_name.as_ref().map(|n| n.as_str().to_string()));
+        fields.extend(p.last_name.as_ref().map(|n| n.as_str().to_string()));
+        fields.extend(p.external_id.as_ref().map(|n| n.as_str().to_string()));
+        Personal {
+            email: p.email.as_str().to_string(),
+            replacement: replacement.to_string(),
+            fields,
+            tags: p.tags.iter().map(|t| t.name.clone()).collect(),
+        }
+    }
+
+    /// The substrings that find texts that may hold these values: the address as JSON writes it.
+    pub fn needles(&self) -> Vec<String> {
+        vec![json_string_body(&self.email)]
+    }
+
+    /// Scrubs one stored text (JSON; anything else is left alone). Returns the new text when
+    /// something changed.
+    pub fn scrub_text(&self, text: &str) -> Option<String> {
+        let mut v: Value = serde_json::from_str(text).ok()?;
+        if !mentions(&v, &self.email) {
+            return None;
+        }
+        self.scrub(&mut v);
+        Some(v.to_string())
+    }
+
+    /// Scrubs a JSON value in place: the address becomes the replacement, names and `externalId`
+    /// become `null`, tag names leave their arrays.
+    pub fn scrub(&self, v: &mut Value) {
+        match v {
+            Value::String(s) if s.eq_ignore_ascii_case(&self.email) => *s = self.replacement.clone(),
+            Value::String(s) if self.fields.iter().any(|f| f == s) => *v = Value::Null,
+            Value::Array(items) => {
+                items.retain(|x| !x.as_str().is_some_and(|s| self.tags.iter().any(|t| t == s)));
+                for x in items {
+                    self.scrub(x);
+                }
+            }
+            Value::Object(map) => {
+                for (_, x) in map.iter_mut() {
+                    self.scrub(x);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Whether `email` is one of the string values of `v` (not merely a substring of one).
+fn mentions(v: &Value, email: &str) -> bool {
+    match v {
+        Value::String(s) => s.eq_ignore_ascii_case(email),
+        Value::Array(items) => items.iter().any(|x| mentions(x, email)),
+        Value::Object(map) => map.values().any(|x| mentions(x, email)),
+        _ => false,
+    }
+}
+
+/// A string as it appears between the quotes of its JSON form.
+fn json_string_body(s: &str) -> String {
+    let quoted = Value::String(s.to_string()).to_string();
+    quoted[1..quoted.len() - 1].to_string()
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn ada() -> Personal {
+        Personal {
+            email: "ada@example.com".into(),
+            replacement: "erased-1@invalid".into(),
+            fields: vec!["Ada".into(), "ats-7".into()],
+            tags: vec!["Remote".into()],
+        }
+    }
+
+    #[test]
+    fn the_persons_values_leave_the_json_and_nothing_else_does() {
+        let text = json!({
+            "type": "person.created",
+            "data": {"id": "p1", "email": "ada@example.com", "firstName": "Ada", "lastName": null,
+                     "externalId": "ats-7", "tags": ["Remote", "Backend"], "labels": ["candidate"]},
+            "other": "ada@example.com.evil"
+        })
+        .to_string();
+        let out: Value = serde_json::from_str(&ada().scrub_text(&text).unwrap()).unwrap();
+        assert_eq!(out["data"]["email"], "erased-1@invalid");
+        assert_eq!(out["data"]["firstName"], Value::Null);
+        assert_eq!(out["data"]["externalId"], Value::Null);
+        assert_eq!(out["data"]["tags"], json!(["Backend"]));
+        assert_eq!(out["data"]["labels"], json!(["candidate"]));
+        assert_eq!(out["other"], "ada@example.com.evil", "only whole values");
+        assert!(!out.to_string().contains("\"Ada\""));
+    }
+
+    #[test]
+    fn texts_about_someone_else_or_not_json_are_left_alone() {
+        let other = json!({"data": {"email": "bob@example.com", "firstName": "Ada"}}).to_string();
+        assert_eq!(ada().scrub_text(&other), None, "another person named Ada keeps her name");
+        assert_eq!(ada().scrub_text("not json ada@example.com"), None);
+        assert_eq!(ada().needles(), vec!["ada@example.com".to_string()]);
+    }
+}
