@@ -163,3 +163,50 @@ crate::e2e_with!(results_taken_after_the_persons_withdrawal_reach_no_read_path_a
     assert_eq!(ok(app.get(&format!("/api/v1/persons/{pb}/results"), &b.key))["totals"]["assessments"], 2);
     assert_eq!(completed_deliveries(app, &b, &hook), 2);
 });
+
+// D45 over HTTP: the operator's export and erasure of one address, with two organizations. The
+// database side (no table holds the address afterwards) is the conformance test
+// `the_humans_export_holds_every_record_and_the_admin_erasure_leaves_no_trace`.
+crate::e2e_with!(the_operator_exports_and_erases_a_humans_data, sandbox(), |app| {
+    let (a, b) = (org(app, "Alpha"), org(app, "Beta"));
+    let pa = app.import(&a.key, json!({"email": "hedda@example.com", "firstName": "Hedda"}));
+    let pb = app.import(&b.key, json!({"email": "hedda@example.com", "externalId": "ats-h"}));
+    complete(app, &id(&pa), 4);
+    created(app.send("POST", "/api/v1/invitations", &b.key, &json!({"email": "hedda@example.com", "sendEmail": true})));
+
+    app.admin("GET", "/admin/v1/humans/export", None).assert_error(400, "validation_error");
+    app.admin("GET", "/admin/v1/humans/export?email=nobody%40example.com", None).assert_error(404, "not_found");
+    let x = ok(app.admin("GET", "/admin/v1/humans/export?email=hedda%40example.com", None));
+    let orgs: Vec<&str> = x["memberships"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["organization"]["companyName"].as_str().unwrap())
+        .collect();
+    assert_eq!(orgs.len(), 2, "{x}");
+    assert!(orgs.contains(&"Alpha") && orgs.contains(&"Beta"));
+    let people: Vec<&Value> = x["memberships"].as_array().unwrap().iter().map(|m| &m["person"]).collect();
+    assert!(people.iter().any(|p| p["id"] == pa["id"]) && people.iter().any(|p| p["id"] == pb["id"]));
+    assert_eq!(x["assessments"].as_array().unwrap().len(), 1);
+    assert!(!x["assessments"][0]["responses"].as_array().unwrap().is_empty());
+    assert!(x["memberships"][0]["results"]["hasResults"] == true, "{x}");
+    assert_eq!(x["invitations"].as_array().unwrap().len(), 1);
+    assert!(!x["emails"].as_array().unwrap().is_empty());
+    assert!(x["events"].as_array().unwrap().iter().any(|e| e["type"] == "assessment.completed"));
+
+    app.admin("POST", "/admin/v1/humans/erase", Some(&json!({"email": "not an address"})))
+        .assert_error(400, "validation_error");
+    let r = ok(app.admin("POST", "/admin/v1/humans/erase", Some(&json!({"email": "Hedda@Example.com"}))));
+    assert_eq!(
+        (r["memberships"].as_u64(), r["assessments"].as_u64(), r["invitations"].as_u64()),
+        (Some(2), Some(1), Some(0))
+    );
+    app.admin("GET", "/admin/v1/humans/export?email=hedda%40example.com", None).assert_error(404, "not_found");
+    for (o, p) in [(&a, &pa), (&b, &pb)] {
+        let got = ok(app.get(&format!("/api/v1/persons/{}", id(p)), &o.key));
+        assert_eq!(got["email"], json!(format!("erased-{}@invalid", id(p))));
+        assert_eq!(got["status"], "archived");
+    }
+    let again = ok(app.admin("POST", "/admin/v1/humans/erase", Some(&json!({"email": "hedda@example.com"}))));
+    assert_eq!(again["memberships"], 0, "repeatable");
+});

@@ -72,7 +72,7 @@ impl Personal {
 }
 
 /// Whether `email` is one of the string values of `v` (not merely a substring of one).
-fn mentions(v: &Value, email: &str) -> bool {
+pub fn mentions(v: &Value, email: &str) -> bool {
     match v {
         Value::String(s) => s.eq_ignore_ascii_case(email),
         Value::Array(items) => items.iter().any(|x| mentions(x, email)),

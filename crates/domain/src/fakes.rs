@@ -595,6 +595,25 @@ impl Tx for FakeTx {
         self.s.emails.retain(|e| e.invitation_id != Some(id));
         ok((before - self.s.emails.len()) as u64)
     }
+    fn events_mentioning<'a>(&'a mut self, needle: &'a str) -> BoxFuture<'a, StoreResult<Vec<OutboxEvent>>> {
+        ok(self.s.events.iter().filter(|e| e.data.to_string().contains(needle)).cloned().collect())
+    }
+    fn delete_emails_to<'a>(&'a mut self, to: &'a Email) -> BoxFuture<'a, StoreResult<u64>> {
+        let before = self.s.emails.len();
+        self.s.emails.retain(|e| &e.to != to);
+        ok((before - self.s.emails.len()) as u64)
+    }
+    fn delete_assessments_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<u64>> {
+        let before = self.s.assessments.len();
+        self.s.assessments.retain(|a| a.human_id != human);
+        let kept: Vec<AssessmentId> = self.s.assessments.iter().map(|a| a.id).collect();
+        self.s.need_counts.retain(|(id, _)| kept.contains(id));
+        ok((before - self.s.assessments.len()) as u64)
+    }
+    fn delete_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<()>> {
+        self.s.humans.retain(|(id, _)| *id != human);
+        ok(())
+    }
     fn insert_consent_code<'a>(&'a mut self, c: &'a crate::consent::ConsentCode) -> BoxFuture<'a, StoreResult<()>> {
         self.s.consent_codes.push(c.clone());
         ok(())

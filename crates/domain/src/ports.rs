@@ -605,6 +605,15 @@ pub trait Tx: Send {
     fn rewrite_text<'a>(&'a mut self, t: &'a StoredText) -> BoxFuture<'a, StoreResult<()>>;
     /// Deletes the stored emails of an invitation; returns how many.
     fn delete_emails_of_invitation(&mut self, id: InvitationId) -> BoxFuture<'_, StoreResult<u64>>;
+    /// Outbox events (any organization) whose `data` contains `needle` (as
+    /// [`Tx::texts_mentioning`] matches), oldest first (D45 export).
+    fn events_mentioning<'a>(&'a mut self, needle: &'a str) -> BoxFuture<'a, StoreResult<Vec<OutboxEvent>>>;
+    /// Deletes every stored email to `to`; returns how many (D45).
+    fn delete_emails_to<'a>(&'a mut self, to: &'a Email) -> BoxFuture<'a, StoreResult<u64>>;
+    /// Deletes a human's assessments with their responses and counts; returns how many (D45).
+    fn delete_assessments_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<u64>>;
+    /// Deletes a human that no membership and no assessment refers to any more (D45).
+    fn delete_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<()>>;
 
     // --- one-time codes (D43) ---
     /// Inserts a code.

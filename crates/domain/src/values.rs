@@ -77,6 +77,10 @@ impl Email {
     }
     /// The address an erased membership keeps (D44): `erased-{id}@invalid`.
     pub fn erased(id: crate::ids::PersonId) -> Email {
+        Self::erased_record(id.0)
+    }
+    /// `erased-{id}@invalid` for any erased record (an invitation without a membership, D45).
+    pub fn erased_record(id: uuid::Uuid) -> Email {
         Email(format!("erased-{id}@invalid"))
     }
     /// The normalized address.

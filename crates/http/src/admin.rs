@@ -484,6 +484,86 @@ pub async fn emails<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequest) -
     })))
 }
 
+/// The `email` of a data-subject request (D45): required, a valid address.
+fn subject_email(pairs: &[(String, String)]) -> Result<Email, ApiError> {
+    match pairs.iter().find(|(k, _)| k == "email") {
+        Some((_, v)) => Email::parse(v).map_err(|m| ApiError::field("email", m)),
+        None => Err(ApiError::field("email", "is required")),
+    }
+}
+
+/// `GET /admin/v1/humans/export?email=` (D45): every record held about the address as one JSON
+/// document: `{email, exportedAt, memberships: [{organization: {id, companyName}, person,
+/// results}], assessments: [{id, state, startedAt, completedAt, responses}], invitations,
+/// emails: [{to, subject, body, sentAt, createdAt}], events: [{id, type, organizationId, data,
+/// createdAt}]}`. Errors: 400 (email), 404 when nothing is held. The address is never logged.
+pub async fn export_human<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    let pairs = crate::body::parse_query(&req, &["email"])?;
+    let email = subject_email(&pairs)?;
+    let x = state.svc.export_human(email.clone()).await?;
+    let model = &state.svc.assessment.model;
+    Ok(HttpResponse::Ok().json(json!({
+        "email": email.as_str(),
+        "exportedAt": format(x.exported_at),
+        "memberships": x.memberships.iter().map(|m| json!({
+            "organization": {"id": m.organization.id.to_string(), "companyName": m.organization.company_name},
+            "person": person_json(&m.person),
+            "results": m.results.as_ref().map(|r| crate::results::results_json(model, r)),
+        })).collect::<Vec<_>>(),
+        "assessments": x.assessments.iter().map(|a| json!({
+            "id": a.id.to_string(),
+            "state": a.state.as_str(),
+            "startedAt": format(a.started_at),
+            "completedAt": a.completed_at.map(format),
+            "responses": a.responses,
+        })).collect::<Vec<_>>(),
+        "invitations": x.invitations.iter().map(|v| v.json()).collect::<Vec<_>>(),
+        "emails": x.emails.iter().map(|e| json!({
+            "to": e.to.as_str(),
+            "subject": e.subject,
+            "body": e.body,
+            "sentAt": e.sent_at.map(format),
+            "createdAt": format(e.created_at),
+        })).collect::<Vec<_>>(),
+        "events": x.events.iter().map(|e| json!({
+            "id": e.id.to_string(),
+            "type": e.event_type.as_str(),
+            "organizationId": e.org_id.to_string(),
+            "data": e.data,
+            "createdAt": format(e.created_at),
+        })).collect::<Vec<_>>(),
+    })))
+}
+
+/// `POST /admin/v1/humans/erase` body (D45).
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct EraseHumanIn {
+    /// The address.
+    pub email: String,
+}
+
+/// `POST /admin/v1/humans/erase` `{email}` (D45): erases everything held about the address and
+/// answers what was removed: `{memberships, assessments, invitations, emails, texts}`. Safe to
+/// repeat (then every count is 0). Errors: 400 (email). The address is never logged.
+pub async fn erase_human<S: Store>(
+    state: web::Data<ApiState<S>>,
+    req: HttpRequest,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let body = read_body(&req, payload).await?;
+    let i: EraseHumanIn = parse_json(&req, &body)?;
+    let email = Email::parse(&i.email).map_err(|m| ApiError::field("email", m))?;
+    let r = state.svc.erase_human(email).await?;
+    Ok(HttpResponse::Ok().json(json!({
+        "memberships": r.memberships,
+        "assessments": r.assessments,
+        "invitations": r.invitations,
+        "emails": r.emails,
+        "texts": r.texts,
+    })))
+}
+
 /// `POST /admin/v1/clock` body (D39).
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]

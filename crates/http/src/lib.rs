@@ -147,6 +147,8 @@ pub fn configure<S: Store>(cfg: &mut web::ServiceConfig) {
                     resource("/invitations/{id}/accept", "POST").route(web::post().to(admin::accept_invitation::<S>)),
                 )
                 .service(resource("/emails", "GET").route(web::get().to(admin::emails::<S>)))
+                .service(resource("/humans/export", "GET").route(web::get().to(admin::export_human::<S>)))
+                .service(resource("/humans/erase", "POST").route(web::post().to(admin::erase_human::<S>)))
                 .service(resource("/clock", "POST").route(web::post().to(admin::clock::<S>)))
                 .service(
                     resource("/teams/{id}/members", "GET, POST")

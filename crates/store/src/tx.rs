@@ -1256,6 +1256,58 @@ macro_rules! impl_tx {
                 })
             }
 
+            fn events_mentioning<'a>(&'a mut self, needle: &'a str) -> BoxFuture<'a, StoreResult<Vec<OutboxEvent>>> {
+                Box::pin(async move {
+                    let rows: Vec<EventRow> = outbox_events::table
+                        .filter(outbox_events::data.like(format!("%{}%", like_escape(needle))).escape('\\'))
+                        .order((outbox_events::created_at.asc(), outbox_events::id.asc()))
+                        .select(EventRow::as_select())
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    rows.into_iter()
+                        .map(|r| {
+                            Ok(OutboxEvent {
+                                id: EventId(r.id.0),
+                                org_id: OrgId(r.org_id.0),
+                                event_type: event_type_parse(&r.event_type)
+                                    .ok_or_else(|| StoreError::Internal("corrupt outbox_events.event_type".into()))?,
+                                data: serde_json::from_str(&r.data)
+                                    .map_err(|_| StoreError::Internal("corrupt outbox_events.data".into()))?,
+                                created_at: r.created_at.0,
+                            })
+                        })
+                        .collect()
+                })
+            }
+
+            fn delete_emails_to<'a>(&'a mut self, to: &'a Email) -> BoxFuture<'a, StoreResult<u64>> {
+                Box::pin(async move {
+                    let n = diesel::delete(emails::table.filter(emails::to_address.eq(to.as_str())))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(n as u64)
+                })
+            }
+
+            fn delete_assessments_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<u64>> {
+                Box::pin(async move {
+                    let n = diesel::delete(assessments::table.filter(assessments::human_id.eq(DbUuid(human.0))))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(n as u64)
+                })
+            }
+
+            fn delete_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::delete(humans::table.find(DbUuid(human.0))).execute(self.conn).await.map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
             fn insert_consent_code<'a>(
                 &'a mut self,
                 c: &'a talent_domain::consent::ConsentCode,

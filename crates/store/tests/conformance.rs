@@ -143,6 +143,7 @@ conformance!(
     retention_purges_only_history_older_than_the_window,
     wake_ups_follow_commits_of_due_deliveries_only,
     erasure_removes_the_persons_data_from_the_organizations_tables,
+    the_humans_export_holds_every_record_and_the_admin_erasure_leaves_no_trace,
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -2494,4 +2495,79 @@ async fn erasure_removes_the_persons_data_from_the_organizations_tables(store: D
     let types: Vec<EventType> = events(&svc, org).await.iter().map(|e| e.event_type).collect();
     assert_eq!(&types[types.len() - 2..], &[EventType::InvitationRevoked, EventType::PersonArchived]);
     assert_eq!(types.iter().filter(|t| **t == EventType::PersonArchived).count(), 1, "one event, not two");
+}
+
+/// D45 in the database: a human with memberships in two organizations (assessments, a webhook
+/// endpoint each, a stored idempotent response) and an invitation from a third. The export holds
+/// every record made for the address; after the admin erasure no text column of any table holds
+/// the address or the names, the assessments and the human are gone, another person stays.
+async fn the_humans_export_holds_every_record_and_the_admin_erasure_leaves_no_trace(store: DbStore) {
+    let url = store.url().to_string();
+    let (svc, clock) = services(store);
+    let (a, b, c) = (
+        new_org(&svc, "business", &[]).await.id,
+        new_org(&svc, "business", &[]).await.id,
+        new_org(&svc, "business", &[]).await.id,
+    );
+    for o in [a, b] {
+        let hook = NewEndpoint { url: "https://hooks.example/in".into(), events: Subscription::All, description: None };
+        svc.create_endpoint(o, hook).await.unwrap();
+    }
+    let subject = "kunigunde.export@example.com";
+    let mut input = import(subject);
+    input.first_name = Some(name("Kunigunde"));
+    input.external_id = Some(ext("ats-kx-1"));
+    let pa = imported(&svc, a, input).await;
+    let mut input = import(subject);
+    input.last_name = Some(name("Exportwald"));
+    let pb = imported(&svc, b, input).await;
+    clock.advance(Duration::seconds(1));
+    let cmd = AssessmentCommand { complete: true, responses: None, seed: Some(3) };
+    let done = svc.admin_assessment(pa.id, cmd).await.unwrap();
+    let req = idem_req(b, "/v1/persons", "k-x", "h");
+    assert!(matches!(svc.idempotency_begin(req.clone()).await.unwrap(), IdempotencyBegin::Proceed));
+    let body = person_json(&pb).to_string();
+    svc.idempotency_finish(req, StoredResponse { status: 201, body, existing_resource: false }).await.unwrap();
+    let inv = talent_domain::usecases::invitations::NewInvitation {
+        email: email(subject),
+        first_name: Some(name("Kunigunde")),
+        last_name: Some(name("Exportwald")),
+        external_id: None,
+        labels: None,
+        tags: None,
+        message: Some("Hello Kunigunde".into()),
+        send_email: true,
+        expires_in_days: None,
+    };
+    let (vc, _) = svc.create_invitation(c, inv).await.unwrap();
+    svc.deliver_emails().await.unwrap();
+    let other = imported(&svc, a, import("someone.else@example.com")).await;
+
+    let x = svc.export_human(email(subject)).await.unwrap();
+    let orgs: BTreeSet<OrgId> = x.memberships.iter().map(|m| m.organization.id).collect();
+    assert_eq!(orgs, BTreeSet::from([a, b]));
+    assert!(x.memberships.iter().all(|m| m.results.is_some()), "completed while a member of both");
+    assert_eq!(x.assessments.iter().map(|a| a.id).collect::<Vec<_>>(), vec![done.id]);
+    assert!(!x.assessments[0].responses.is_empty(), "with its responses");
+    assert_eq!(x.invitations.iter().map(|v| v.invitation.id).collect::<Vec<_>>(), vec![vc.invitation.id]);
+    assert_eq!(x.emails.len(), 1);
+    let types: BTreeSet<(OrgId, &str)> = x.events.iter().map(|e| (e.org_id, e.event_type.as_str())).collect();
+    for t in [(a, "person.created"), (b, "person.created"), (a, "assessment.completed")] {
+        assert!(types.contains(&t), "{t:?} in {types:?}");
+    }
+    assert!(x.events.iter().all(|e| e.data.to_string().contains(subject)), "only events that carried it");
+
+    let r = svc.erase_human(email(subject)).await.unwrap();
+    assert_eq!((r.memberships, r.assessments, r.invitations, r.emails), (2, 1, 1, 1));
+    for needle in [subject, "Kunigunde", "Exportwald", "ats-kx-1"] {
+        assert_eq!(talent_store::testing::tables_containing(&url, needle).await.unwrap(), vec![], "{needle}");
+    }
+    let human = read(&svc, move |tx| Box::pin(async move { tx.human_by_email(&email(subject)).await })).await;
+    assert_eq!(human, None);
+    let left = read(&svc, move |tx| Box::pin(async move { tx.assessments_of_human(pa.human_id).await })).await;
+    assert_eq!(left, vec![], "assessments and their responses deleted");
+    assert_eq!(code(svc.export_human(email(subject)).await), Code::NotFound);
+    assert_eq!(svc.erase_human(email(subject)).await.unwrap(), Default::default(), "repeatable");
+    assert_eq!(svc.get_person(a, other.id).await.unwrap(), other);
+    assert!(!talent_store::testing::tables_containing(&url, "someone.else@example.com").await.unwrap().is_empty());
 }

@@ -79,7 +79,7 @@ fn visible_completed<'a>(all: &'a [Assessment], p: &Person) -> Vec<&'a Assessmen
 }
 
 impl<S: Store> Services<S> {
-    fn scores_of(&self, all: &[Assessment], p: &Person) -> Option<(Scores, OffsetDateTime)> {
+    pub(crate) fn scores_of(&self, all: &[Assessment], p: &Person) -> Option<(Scores, OffsetDateTime)> {
         let visible = visible_completed(all, p);
         let last = visible.iter().filter_map(|a| a.completed_at).max()?;
         let slices: Vec<&[Response]> = visible.iter().map(|a| a.responses.as_slice()).collect();

@@ -45,6 +45,169 @@ impl<S: Store> Services<S> {
             })
             .await
     }
+
+    /// `GET /admin/v1/humans/export?email=` (D45): every record held about the address. Errors:
+    /// 404 when nothing is held.
+    pub async fn export_human(&self, email: Email) -> Result<HumanExport, UseCaseError> {
+        let needle = email.as_str().to_string();
+        let (memberships, assessments, invitations, emails, events) = self
+            .store
+            .read(move |tx| {
+                Box::pin(async move {
+                    let human = tx.human_by_email(&email).await?;
+                    let (persons, assessments) = match human {
+                        Some(h) => (tx.persons_of_human(h).await?, tx.assessments_of_human(h).await?),
+                        None => (vec![], vec![]),
+                    };
+                    let mut memberships = vec![];
+                    for p in persons {
+                        if let Some(o) = tx.get_org(p.org_id).await? {
+                            memberships.push((o, p));
+                        }
+                    }
+                    let q =
+                        InvitationQuery { email: Some(email.clone()), limit: INVITATION_SCAN, ..Default::default() };
+                    let invitations = tx.list_invitations(&q).await?;
+                    let emails = tx.list_emails(Some(&email), INVITATION_SCAN).await?;
+                    let events: Vec<OutboxEvent> = tx
+                        .events_mentioning(&needle)
+                        .await?
+                        .into_iter()
+                        .filter(|e| crate::erasure::mentions(&e.data, &needle))
+                        .collect();
+                    Ok::<_, UseCaseError>((memberships, assessments, invitations, emails, events))
+                })
+            })
+            .await?;
+        if memberships.is_empty()
+            && assessments.is_empty()
+            && invitations.is_empty()
+            && emails.is_empty()
+            && events.is_empty()
+        {
+            return Err(ClientError::not_found("Data for this address").into());
+        }
+        let memberships = memberships
+            .into_iter()
+            .map(|(org, p)| {
+                let results = self.scores_of(&assessments, &p).map(|(scores, at)| {
+                    let text = self.assessment.personality.describe(&self.assessment.model, &scores);
+                    super::assessments::PersonResults {
+                        person: p.clone(),
+                        scores: Some(scores),
+                        personality: Some((text, at)),
+                    }
+                });
+                ExportedMembership { organization: org, person: p, results }
+            })
+            .collect();
+        let invitations = invitations.into_iter().map(|i| self.view(i)).collect();
+        Ok(HumanExport { memberships, assessments, invitations, emails, events, exported_at: self.clock.now() })
+    }
+
+    /// `POST /admin/v1/humans/erase` (D45): erases every membership of the address as D44 does,
+    /// retires the invitations to it in every organization, deletes the human's assessments
+    /// (responses and counts), every stored email to it and the human, and scrubs the address
+    /// from every stored event, delivery payload and idempotent response. One transaction.
+    /// Nothing held is not an error: every count is 0.
+    pub async fn erase_human(&self, email: Email) -> Result<HumanErasure, UseCaseError> {
+        let now = self.clock.now();
+        let ghosts: Vec<HumanId> = (0..100).map(|_| HumanId(self.ids.new_uuid())).collect();
+        let event_ids: Vec<EventId> = (0..400).map(|_| EventId(self.ids.new_uuid())).collect();
+        let base = self.invites.public_url.clone();
+        let secrets = self.secrets.clone();
+        self.store
+            .write(move |tx| {
+                Box::pin(async move {
+                    let url =
+                        |i: InvitationId| format!("{}/i/{}", base.trim_end_matches('/'), secrets.invitation_token(i));
+                    let mut ids = event_ids.into_iter();
+                    let mut out = HumanErasure::default();
+                    let human = tx.human_by_email(&email).await?;
+                    if let Some(h) = human {
+                        let mut ghosts = ghosts.into_iter();
+                        for mut p in tx.persons_of_human(h).await? {
+                            // Past the prepared ids: the membership's own id is as unique.
+                            let ghost = ghosts.next().unwrap_or(HumanId(p.id.0));
+                            if erase_in_tx(tx, &mut p, ghost, now, &mut ids, &url).await? {
+                                out.memberships += 1;
+                            }
+                        }
+                        out.assessments = tx.delete_assessments_of_human(h).await?;
+                    }
+                    let q =
+                        InvitationQuery { email: Some(email.clone()), limit: INVITATION_SCAN, ..Default::default() };
+                    let rest = tx.list_invitations(&q).await?;
+                    let mut fields: Vec<String> = vec![];
+                    for i in &rest {
+                        fields.extend(i.first_name.as_ref().map(|n| n.as_str().to_string()));
+                        fields.extend(i.last_name.as_ref().map(|n| n.as_str().to_string()));
+                        fields.extend(i.external_id.as_ref().map(|n| n.as_str().to_string()));
+                    }
+                    let (n, mails) =
+                        retire_invitations(tx, rest, &|i| Email::erased_record(i.id.0), now, &mut ids, &url).await?;
+                    out.invitations = n;
+                    out.emails = mails + tx.delete_emails_to(&email).await?;
+                    let personal = Personal {
+                        email: email.as_str().to_string(),
+                        replacement: Email::erased_record(uuid::Uuid::nil()).as_str().to_string(),
+                        fields,
+                        tags: vec![],
+                    };
+                    out.texts = scrub_stored(tx, None, &personal).await?;
+                    if let Some(h) = human {
+                        tx.delete_human(h).await?;
+                    }
+                    Ok::<_, UseCaseError>(out)
+                })
+            })
+            .await
+    }
+}
+
+/// One membership in an export (D45): its organization, the Person, and the results as that
+/// organization sees them (`None` without a visible completed assessment).
+#[derive(Clone, Debug)]
+pub struct ExportedMembership {
+    /// The organization.
+    pub organization: Organization,
+    /// The membership.
+    pub person: Person,
+    /// Its visible results.
+    pub results: Option<super::assessments::PersonResults>,
+}
+
+/// Every record held about one address (D45).
+#[derive(Clone, Debug)]
+pub struct HumanExport {
+    /// Memberships in every organization.
+    pub memberships: Vec<ExportedMembership>,
+    /// The human's assessments with their responses, oldest first.
+    pub assessments: Vec<Assessment>,
+    /// Invitations to the address in every organization.
+    pub invitations: Vec<super::invitations::InvitationView>,
+    /// Stored emails to the address, newest first.
+    pub emails: Vec<crate::ports::EmailRecord>,
+    /// Stored webhook events that carried the address, oldest first.
+    pub events: Vec<OutboxEvent>,
+    /// When the export was made.
+    pub exported_at: OffsetDateTime,
+}
+
+/// What [`Services::erase_human`] removed (D45).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HumanErasure {
+    /// Memberships erased (D44).
+    pub memberships: u32,
+    /// Assessments deleted.
+    pub assessments: u64,
+    /// Invitations without a membership that were retired.
+    pub invitations: u32,
+    /// Stored emails deleted (those of the retired invitations and every other one to the
+    /// address).
+    pub emails: u64,
+    /// Stored texts (events, payloads, responses) scrubbed.
+    pub texts: u32,
 }
 
 /// D44 inside the caller's transaction. `p` becomes the erased membership; nothing is written
@@ -65,28 +228,8 @@ pub(crate) async fn erase_in_tx(
     p.human_id = tx.ensure_human(ghost, &erased, now).await?;
     tx.update_person(p).await?;
     tx.remove_person_from_teams(p.id).await?;
-    for inv in invitations_of(tx, &before).await? {
-        let mut i = inv.clone();
-        let pending = i.status_at(now) == InvitationStatus::Pending;
-        if pending {
-            i.revoke(now)?;
-        }
-        scrub_invitation(&mut i, &erased, now);
-        tx.update_invitation(&i).await?;
-        tx.delete_emails_of_invitation(i.id).await?;
-        if pending {
-            if let Some(eid) = event_ids.next() {
-                let e = OutboxEvent {
-                    id: eid,
-                    org_id: p.org_id,
-                    event_type: EventType::InvitationRevoked,
-                    data: invitation_json(&i, &url(i.id), now),
-                    created_at: now,
-                };
-                tx.append_event(&e).await?;
-            }
-        }
-    }
+    let invitations = invitations_of(tx, &before).await?;
+    retire_invitations(tx, invitations, &|_| erased.clone(), now, event_ids, url).await?;
     let personal = Personal::of(&before, erased.as_str());
     scrub_stored(tx, Some(p.org_id), &personal).await?;
     if let Some(eid) = event_ids.next() {
@@ -100,6 +243,44 @@ pub(crate) async fn erase_in_tx(
         tx.append_event(&e).await?;
     }
     Ok(true)
+}
+
+/// Revokes the pending ones of `invitations` (`invitation.revoked`), removes the personal fields
+/// of all of them (the address becomes `address(invitation)`) and deletes their stored emails.
+/// Returns (invitations, emails deleted).
+async fn retire_invitations(
+    tx: &mut dyn Tx,
+    invitations: Vec<Invitation>,
+    address: &(dyn Fn(&Invitation) -> Email + Send + Sync),
+    now: OffsetDateTime,
+    event_ids: &mut std::vec::IntoIter<EventId>,
+    url: &(dyn Fn(InvitationId) -> String + Send + Sync),
+) -> Result<(u32, u64), UseCaseError> {
+    let (mut n, mut emails) = (0, 0);
+    for mut i in invitations {
+        let pending = i.status_at(now) == InvitationStatus::Pending;
+        if pending {
+            i.revoke(now)?;
+        }
+        let erased = address(&i);
+        scrub_invitation(&mut i, &erased, now);
+        tx.update_invitation(&i).await?;
+        emails += tx.delete_emails_of_invitation(i.id).await?;
+        n += 1;
+        if pending {
+            if let Some(eid) = event_ids.next() {
+                let e = OutboxEvent {
+                    id: eid,
+                    org_id: i.org_id,
+                    event_type: EventType::InvitationRevoked,
+                    data: invitation_json(&i, &url(i.id), now),
+                    created_at: now,
+                };
+                tx.append_event(&e).await?;
+            }
+        }
+    }
+    Ok((n, emails))
 }
 
 /// The organization's invitations to the membership's address or linked to it.
