@@ -201,7 +201,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
     let addrs = server.addrs();
     let addr = addrs.first().map(|a| a.to_string()).unwrap_or_else(|| cfg.listen.clone());
 
-    // Background jobs: bounded limiter memory (governor retain_recent) and idempotency retention.
+    // Background jobs: bounded limiter memory (governor retain_recent) and retention (D46).
     let lim = limiter.clone();
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(Duration::from_secs(60));
@@ -235,16 +235,18 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         let mut tick = tokio::time::interval(Duration::from_secs(3600));
         loop {
             tick.tick().await;
-            match svc_bg.idempotency_purge().await {
-                Ok(n) if n > 0 => tracing::info!(purged = n, "idempotency records purged"),
+            // Retention (D46, T61, T82): 1,000 rows per transaction until nothing is left.
+            match svc_bg.retention(retention_days, 1000).await {
+                Ok(r) if r.total() > 0 => tracing::info!(
+                    idempotency = r.idempotency,
+                    deliveries = r.deliveries,
+                    events = r.events,
+                    emails = r.emails,
+                    codes = r.codes,
+                    "retention purged"
+                ),
                 Ok(_) => {}
-                Err(e) => tracing::warn!(error = %e, "idempotency purge failed"),
-            }
-            // Retention of the delivery log and the outbox (T61), 1,000 rows per transaction.
-            match svc_bg.purge_webhook_history(retention_days, 1000).await {
-                Ok((d, e)) if d + e > 0 => tracing::info!(deliveries = d, events = e, "webhook history purged"),
-                Ok(_) => {}
-                Err(e) => tracing::warn!(error = %e, "webhook history purge failed"),
+                Err(e) => tracing::warn!(error = %e, "retention failed"),
             }
         }
     });

@@ -16,6 +16,9 @@ pub const MAX_TRIES: u32 = 5;
 pub const MAX_CODES: usize = 5;
 /// The window of [`MAX_CODES`].
 pub const ISSUE_WINDOW: Duration = Duration::hours(1);
+/// Codes are deleted this long after they were sent (D46): long after they can be entered or
+/// count towards [`MAX_CODES`].
+pub const CODE_RETENTION: Duration = Duration::hours(24);
 
 /// One code as stored: only its keyed hash ([`crate::ports::Secrets::hash_code`]).
 #[derive(Clone, Debug, PartialEq, Eq)]

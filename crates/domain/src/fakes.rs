@@ -339,9 +339,12 @@ impl Tx for FakeTx {
         self.s.idem.retain(|x| !(x.org_id == org && x.path == path && x.key == key));
         ok(())
     }
-    fn idem_purge(&mut self, before: OffsetDateTime) -> BoxFuture<'_, StoreResult<u64>> {
+    fn idem_purge(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>> {
+        let mut old: Vec<OffsetDateTime> = self.s.idem.iter().map(|x| x.created_at).filter(|t| *t < before).collect();
+        old.sort();
+        let Some(edge) = old.get((limit as usize).saturating_sub(1)).or(old.last()).copied() else { return ok(0) };
         let n = self.s.idem.len();
-        self.s.idem.retain(|x| x.created_at >= before);
+        self.s.idem.retain(|x| !(x.created_at < before && x.created_at <= edge));
         ok((n - self.s.idem.len()) as u64)
     }
     fn insert_assessment<'a>(&'a mut self, a: &'a Assessment) -> BoxFuture<'a, StoreResult<()>> {
@@ -597,6 +600,25 @@ impl Tx for FakeTx {
     }
     fn events_mentioning<'a>(&'a mut self, needle: &'a str) -> BoxFuture<'a, StoreResult<Vec<OutboxEvent>>> {
         ok(self.s.events.iter().filter(|e| e.data.to_string().contains(needle)).cloned().collect())
+    }
+    fn purge_emails(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>> {
+        let mut old: Vec<(OffsetDateTime, EmailId)> =
+            self.s.emails.iter().filter(|e| e.created_at < before).map(|e| (e.created_at, e.id)).collect();
+        old.sort_by_key(|(t, _)| *t);
+        old.truncate(limit as usize);
+        self.s.emails.retain(|e| !old.iter().any(|(_, id)| *id == e.id));
+        ok(old.len() as u64)
+    }
+    fn purge_consent_codes(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>> {
+        let mut n = 0u32;
+        self.s.consent_codes.retain(|c| {
+            let purge = c.created_at < before && n < limit;
+            if purge {
+                n += 1;
+            }
+            !purge
+        });
+        ok(u64::from(n))
     }
     fn delete_emails_to<'a>(&'a mut self, to: &'a Email) -> BoxFuture<'a, StoreResult<u64>> {
         let before = self.s.emails.len();

@@ -488,8 +488,9 @@ pub trait Tx: Send {
     fn idem_update<'a>(&'a mut self, r: &'a IdempotencyRecord) -> BoxFuture<'a, StoreResult<()>>;
     /// Deletes a record.
     fn idem_delete<'a>(&'a mut self, org: OrgId, path: &'a str, key: &'a str) -> BoxFuture<'a, StoreResult<()>>;
-    /// Deletes records created before `before`; returns how many.
-    fn idem_purge(&mut self, before: OffsetDateTime) -> BoxFuture<'_, StoreResult<u64>>;
+    /// Deletes the oldest records created before `before`, about `limit` of them (records created
+    /// at the same instant as the `limit`-th go together); returns how many (D46).
+    fn idem_purge(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>>;
 
     // --- assessments (D10, D11, D23) ---
     /// Inserts an assessment.
@@ -608,6 +609,11 @@ pub trait Tx: Send {
     /// Outbox events (any organization) whose `data` contains `needle` (as
     /// [`Tx::texts_mentioning`] matches), oldest first (D45 export).
     fn events_mentioning<'a>(&'a mut self, needle: &'a str) -> BoxFuture<'a, StoreResult<Vec<OutboxEvent>>>;
+    /// Deletes up to `limit` stored emails created before `before`, oldest first; returns how
+    /// many (D46).
+    fn purge_emails(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>>;
+    /// Deletes up to `limit` one-time codes created before `before`; returns how many (D46).
+    fn purge_consent_codes(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>>;
     /// Deletes every stored email to `to`; returns how many (D45).
     fn delete_emails_to<'a>(&'a mut self, to: &'a Email) -> BoxFuture<'a, StoreResult<u64>>;
     /// Deletes a human's assessments with their responses and counts; returns how many (D45).

@@ -670,13 +670,27 @@ macro_rules! impl_tx {
                 })
             }
 
-            fn idem_purge(&mut self, before: OffsetDateTime) -> BoxFuture<'_, StoreResult<u64>> {
+            fn idem_purge(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>> {
                 Box::pin(async move {
-                    let n =
-                        diesel::delete(idempotency_keys::table.filter(idempotency_keys::created_at.lt(DbTime(before))))
-                            .execute(self.conn)
-                            .await
-                            .map_err(db_err)?;
+                    // The creation time of the `limit`-th oldest record bounds the batch: the
+                    // table's key is composite, so the batch is a range of `created_at`.
+                    let old = idempotency_keys::table.filter(idempotency_keys::created_at.lt(DbTime(before)));
+                    let edge: Option<DbTime> = old
+                        .order(idempotency_keys::created_at.asc())
+                        .offset(i64::from(limit.max(1) - 1))
+                        .select(idempotency_keys::created_at)
+                        .get_result(self.conn)
+                        .await
+                        .optional()
+                        .map_err(db_err)?;
+                    let target = idempotency_keys::table.filter(idempotency_keys::created_at.lt(DbTime(before)));
+                    let n = match edge {
+                        Some(t) => {
+                            diesel::delete(target.filter(idempotency_keys::created_at.le(t))).execute(self.conn).await
+                        }
+                        None => diesel::delete(target).execute(self.conn).await,
+                    }
+                    .map_err(db_err)?;
                     Ok(n as u64)
                 })
             }
@@ -1278,6 +1292,42 @@ macro_rules! impl_tx {
                             })
                         })
                         .collect()
+                })
+            }
+
+            fn purge_emails(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>> {
+                Box::pin(async move {
+                    let ids: Vec<DbUuid> = emails::table
+                        .filter(emails::created_at.lt(DbTime(before)))
+                        .order(emails::created_at.asc())
+                        .limit(i64::from(limit))
+                        .select(emails::id)
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    let n = diesel::delete(emails::table.filter(emails::id.eq_any(&ids)))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(n as u64)
+                })
+            }
+
+            fn purge_consent_codes(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>> {
+                Box::pin(async move {
+                    let ids: Vec<DbUuid> = consent_codes::table
+                        .filter(consent_codes::created_at.lt(DbTime(before)))
+                        .order(consent_codes::created_at.asc())
+                        .limit(i64::from(limit))
+                        .select(consent_codes::id)
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    let n = diesel::delete(consent_codes::table.filter(consent_codes::id.eq_any(&ids)))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(n as u64)
                 })
             }
 

@@ -144,6 +144,7 @@ conformance!(
     wake_ups_follow_commits_of_due_deliveries_only,
     erasure_removes_the_persons_data_from_the_organizations_tables,
     the_humans_export_holds_every_record_and_the_admin_erasure_leaves_no_trace,
+    retention_purges_emails_codes_and_idempotency_records_exactly_past_their_windows_in_batches,
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -1355,12 +1356,12 @@ async fn idempotency_purge_deletes_old_records(store: DbStore) {
         !write(&svc, move |tx| Box::pin(async move { tx.idem_insert(&dup).await })).await.unwrap(),
         "insert is once"
     );
-    let purged = write(&svc, move |tx| Box::pin(async move { tx.idem_purge(at).await })).await.unwrap();
+    let purged = write(&svc, move |tx| Box::pin(async move { tx.idem_purge(at, 1000).await })).await.unwrap();
     assert_eq!(purged, 1, "only the older record ('new')");
     assert_eq!(idem_get(&svc, org.id, "/v1/persons", "new").await, None);
     assert!(idem_get(&svc, org.id, "/p", "edge").await.is_some());
     let after = at + Duration::microseconds(1);
-    assert_eq!(write(&svc, move |tx| Box::pin(async move { tx.idem_purge(after).await })).await.unwrap(), 1);
+    assert_eq!(write(&svc, move |tx| Box::pin(async move { tx.idem_purge(after, 1000).await })).await.unwrap(), 1);
     assert_eq!(idem_get(&svc, org.id, "/p", "edge").await, None);
 }
 
@@ -2570,4 +2571,77 @@ async fn the_humans_export_holds_every_record_and_the_admin_erasure_leaves_no_tr
     assert_eq!(svc.erase_human(email(subject)).await.unwrap(), Default::default(), "repeatable");
     assert_eq!(svc.get_person(a, other.id).await.unwrap(), other);
     assert!(!talent_store::testing::tables_containing(&url, "someone.else@example.com").await.unwrap().is_empty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Retention (D46)
+// ---------------------------------------------------------------------------------------------
+
+/// D46: in batches of 2, the retention job deletes exactly the stored emails older than the
+/// window (30 days), the one-time codes and idempotency records older than 24 hours, and keeps
+/// the younger ones, whatever the batch boundaries.
+async fn retention_purges_emails_codes_and_idempotency_records_exactly_past_their_windows_in_batches(store: DbStore) {
+    let (svc, clock) = services(store);
+    let org = new_org(&svc, "business", &[]).await.id;
+    let invite = |e: &str| talent_domain::usecases::invitations::NewInvitation {
+        email: email(e),
+        first_name: None,
+        last_name: None,
+        external_id: None,
+        labels: None,
+        tags: None,
+        message: None,
+        send_email: true,
+        expires_in_days: Some(90),
+    };
+    let idem = |k: String| idem_req(org, "/v1/persons", &k, "h");
+    let mails = || async { svc.emails(None, 1000).await.unwrap() };
+    // t0: five invitation emails and five idempotency records; an access request and its code.
+    for i in 0..5 {
+        svc.create_invitation(org, invite(&format!("old{i}@example.com"))).await.unwrap();
+        svc.idempotency_begin(idem(format!("old-{i}"))).await.unwrap();
+    }
+    let other = new_org(&svc, "business", &[]).await.id;
+    let pa = imported(&svc, other, import("coded@example.com")).await;
+    svc.admin_assessment(pa.id, AssessmentCommand { complete: true, ..Default::default() }).await.unwrap();
+    let (access, _) = svc.create_invitation(org, invite("coded@example.com")).await.unwrap();
+    let token = access.url.rsplit('/').next().unwrap().to_string();
+    let code = || async {
+        let sent = svc.respond_by_token(&token, true, None).await.unwrap();
+        assert!(matches!(sent, talent_domain::usecases::invitations::PageAnswer::CodeSent(_)), "{sent:?}");
+    };
+    code().await;
+    assert_eq!(mails().await.len(), 7, "six invitations and one code");
+    // t0 + 2 h: two more records and a second code (its email stays: 30 days are not over).
+    clock.advance(Duration::hours(2));
+    for i in 0..2 {
+        svc.idempotency_begin(idem(format!("mid-{i}"))).await.unwrap();
+    }
+    code().await;
+    // t0 + 29 d + 1 h: two emails, two records and a code inside every window.
+    clock.advance(Duration::days(29) - Duration::hours(1));
+    for i in 0..2 {
+        svc.create_invitation(org, invite(&format!("new{i}@example.com"))).await.unwrap();
+        svc.idempotency_begin(idem(format!("new-{i}"))).await.unwrap();
+    }
+    code().await;
+    // t0 + 30 d + 1 s, batches of 2.
+    clock.advance(Duration::hours(23) + Duration::seconds(1));
+    let r = svc.retention(30, 2).await.unwrap();
+    assert_eq!((r.emails, r.codes, r.idempotency), (7, 2, 7), "{r:?}");
+    let left: Vec<String> = mails().await.iter().map(|e| e.to.to_string()).collect();
+    assert_eq!(left.len(), 4, "{left:?}");
+    assert_eq!(
+        left.iter().cloned().collect::<BTreeSet<_>>(),
+        set(&["coded@example.com", "new0@example.com", "new1@example.com"])
+    );
+    for k in ["new-0", "new-1"] {
+        assert!(idem_get(&svc, org, "/v1/persons", k).await.is_some(), "{k} is younger than 24 h");
+    }
+    assert_eq!(idem_get(&svc, org, "/v1/persons", "mid-0").await, None);
+    assert_eq!(svc.retention(30, 2).await.unwrap().total(), 0, "nothing else is past its window");
+    // A day on, the third code and the two younger records go too.
+    clock.advance(Duration::days(1));
+    let r = svc.retention(30, 2).await.unwrap();
+    assert_eq!((r.codes, r.idempotency), (1, 2), "{r:?}");
 }

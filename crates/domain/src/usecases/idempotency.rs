@@ -146,9 +146,25 @@ impl<S: Store> Services<S> {
             .await
     }
 
-    /// Deletes records older than 24 h (background job). Returns how many.
+    /// Deletes records older than 24 h (D38, D46), 1,000 per transaction until none is left.
+    /// Returns how many.
     pub async fn idempotency_purge(&self) -> Result<u64, UseCaseError> {
+        self.idempotency_purge_in(1000).await
+    }
+
+    /// [`Self::idempotency_purge`] in batches of `batch` records.
+    pub async fn idempotency_purge_in(&self, batch: u32) -> Result<u64, UseCaseError> {
         let before = self.clock.now() - RETENTION;
-        self.store.write(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.idem_purge(before).await?) })).await
+        let mut total = 0;
+        loop {
+            let n = self
+                .store
+                .write(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.idem_purge(before, batch).await?) }))
+                .await?;
+            total += n;
+            if n < u64::from(batch.max(1)) {
+                return Ok(total);
+            }
+        }
     }
 }

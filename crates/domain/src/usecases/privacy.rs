@@ -165,6 +165,61 @@ impl<S: Store> Services<S> {
     }
 }
 
+impl<S: Store> Services<S> {
+    /// The retention job (D46): deletes idempotency records older than 24 hours, deliveries
+    /// (with their attempts) and outbox events older than `days` days, stored emails older than
+    /// `days` days and one-time codes older than 24 hours, `batch` rows per transaction, each kind
+    /// until none is left. A delivery a worker is sending is left for the next run.
+    pub async fn retention(&self, days: u32, batch: u32) -> Result<Retention, UseCaseError> {
+        let batch = batch.max(1);
+        let idempotency = self.idempotency_purge_in(batch).await?;
+        let (deliveries, events) = self.purge_webhook_history(days, batch).await?;
+        let now = self.clock.now();
+        let mail_before = now - time::Duration::days(i64::from(days));
+        let code_before = now - crate::consent::CODE_RETENTION;
+        let (mut emails, mut codes) = (0, 0);
+        loop {
+            let (e, c) = self
+                .store
+                .write(move |tx| {
+                    Box::pin(async move {
+                        let e = tx.purge_emails(mail_before, batch).await?;
+                        let c = tx.purge_consent_codes(code_before, batch).await?;
+                        Ok::<_, UseCaseError>((e, c))
+                    })
+                })
+                .await?;
+            emails += e;
+            codes += c;
+            if e < u64::from(batch) && c < u64::from(batch) {
+                return Ok(Retention { idempotency, deliveries, events, emails, codes });
+            }
+        }
+    }
+}
+
+/// What one run of [`Services::retention`] deleted (D46).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Retention {
+    /// Idempotency records.
+    pub idempotency: u64,
+    /// Deliveries (with their attempts).
+    pub deliveries: u64,
+    /// Outbox events.
+    pub events: u64,
+    /// Stored emails.
+    pub emails: u64,
+    /// One-time codes.
+    pub codes: u64,
+}
+
+impl Retention {
+    /// Rows deleted in all.
+    pub fn total(&self) -> u64 {
+        self.idempotency + self.deliveries + self.events + self.emails + self.codes
+    }
+}
+
 /// One membership in an export (D45): its organization, the Person, and the results as that
 /// organization sees them (`None` without a visible completed assessment).
 #[derive(Clone, Debug)]
