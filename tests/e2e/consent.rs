@@ -210,3 +210,36 @@ crate::e2e_with!(the_operator_exports_and_erases_a_humans_data, sandbox(), |app|
     let again = ok(app.admin("POST", "/admin/v1/humans/erase", Some(&json!({"email": "hedda@example.com"}))));
     assert_eq!(again["memberships"], 0, "repeatable");
 });
+
+// Issue 12, T84: secrets at rest. A copy of the database alone holds neither a webhook signing
+// secret nor the secret behind invitation links: every stored secret is sealed. With SQLite and
+// no TALENT_SECRET_KEY the key sits next to the database, readable by its owner only.
+crate::e2e_with!(the_database_holds_no_secret_in_clear, sandbox(), |app| {
+    let o = org(app, "Alpha");
+    let body = json!({"url": "http://127.0.0.1:9/in", "events": ["*"]});
+    let hook = created(app.send_with("POST", "/api/v1/webhooks", &o.key, &body, &[("Idempotency-Key", "h-1")]));
+    let replay = created(app.send_with("POST", "/api/v1/webhooks", &o.key, &body, &[("Idempotency-Key", "h-1")]));
+    assert_eq!(replay, hook, "T83: the replay still answers the secret (the stored copy is sealed)");
+    let secret = hook["secret"].as_str().unwrap().to_string();
+    let rotated = ok(app.send("POST", &format!("/api/v1/webhooks/{}/rotate-secret", id(&hook)), &o.key, &json!({})));
+    let fresh = rotated["secret"].as_str().unwrap().to_string();
+    let url = app.db_url();
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    for s in [&secret, &fresh] {
+        let body = s.strip_prefix("whsec_").unwrap();
+        let hits = rt.block_on(talent_store::testing::tables_containing(&url, body)).unwrap();
+        assert_eq!(hits, vec![], "{s} in clear");
+    }
+    let sealed = rt.block_on(talent_store::testing::tables_containing(&url, "sealed:v1:")).unwrap();
+    assert!(sealed.contains(&("webhook_endpoints".to_string(), "secret".to_string())), "{sealed:?}");
+    assert!(sealed.contains(&("settings".to_string(), "value".to_string())), "{sealed:?}");
+    assert!(sealed.contains(&("idempotency_keys".to_string(), "response_body".to_string())), "{sealed:?}");
+    // The signing still works: a test ping is signed with the new secret (the engine opened it).
+    let ping = app.send("POST", &format!("/api/v1/webhooks/{}/test", id(&hook)), &o.key, &json!({}));
+    assert!(ping.status < 500, "{}", ping.text);
+    if let Some(path) = url.strip_prefix("sqlite://") {
+        use std::os::unix::fs::PermissionsExt;
+        let meta = std::fs::metadata(format!("{path}.key")).expect("the generated key file");
+        assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+    }
+});

@@ -120,6 +120,10 @@ pub fn spawn_with(backend: Backend, opts: Opts, extra: Extra) -> Option<TestApp>
     };
     let admin_token = format!("adm_test_{}", uuid::Uuid::new_v4().simple());
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_talent"));
+    // PostgreSQL needs the key (T84); SQLite runs generate their key file, as the demo does.
+    if backend == Backend::Postgres {
+        cmd.env("TALENT_SECRET_KEY", "5ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2");
+    }
     if extra.sandbox {
         cmd.env("TALENT_SANDBOX", "1");
     }
@@ -390,6 +394,11 @@ macro_rules! e2e {
 }
 
 impl TestApp {
+    /// The database's URL (`postgres://…` or `sqlite://…`), to look at what it stores.
+    pub fn db_url(&self) -> String {
+        self.db.as_ref().map(|d| d.url.clone()).unwrap_or_default()
+    }
+
     /// `POST {path}` with a form body, as a browser posts the person page; `headers` are added.
     pub fn post_form(&self, path: &str, form: &str, headers: &[(&str, &str)]) -> Resp {
         let mut h = vec![("Content-Type", "application/x-www-form-urlencoded")];

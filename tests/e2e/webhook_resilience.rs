@@ -97,6 +97,7 @@ pub(crate) fn start_with(db: &str, admin: &str, env: &[(&str, &str)]) -> Instanc
         .env("DATABASE_URL", db)
         .env("TALENT_LISTEN", "127.0.0.1:0")
         .env("TALENT_ADMIN_TOKEN", admin)
+        .env("TALENT_SECRET_KEY", "5ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2")
         .env("TALENT_RATE_LIMIT_MODE", "off")
         .env("TALENT_SANDBOX", "1")
         .env("TALENT_WEBHOOKS_ALLOW_INSECURE", "1")

@@ -73,6 +73,7 @@ fn spawn(backend: Backend, insecure: bool) -> Option<App> {
         .env("DATABASE_URL", &db.url)
         .env("TALENT_LISTEN", "127.0.0.1:0")
         .env("TALENT_ADMIN_TOKEN", &admin_token)
+        .env("TALENT_SECRET_KEY", "5ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2")
         .env("TALENT_RATE_LIMIT_MODE", "off")
         .env("TALENT_DB_POOL_SIZE", "8")
         .env("TALENT_SANDBOX", "1")
@@ -736,6 +737,9 @@ webhook_e2e!(rotation_signs_with_both_secrets_and_deliveries_page_newest_first, 
         Err(VerifyError::Mismatch),
         "the check is not vacuous"
     );
+    // The outcome is recorded before the clock jumps: otherwise the jump outlives the claim's
+    // lease and the first delivery is sent again.
+    app.wait_attempts(&key, &hook, h.delivery_id(), 1);
     // Only the new secret after the 24 h overlap.
     app.advance(24 * 3600 + 60);
     app.import(&key, json!({"email": "p1@example.com"}));
@@ -989,4 +993,23 @@ webhook_e2e!(erasure_delivers_the_erased_person_and_leaves_a_tombstone, insecure
     }
     let missing = app.post(&format!("/api/v1/persons/{}/erase", uuid::Uuid::new_v4()), &key, &json!({}));
     assert_eq!(missing.status, 404, "{}", missing.text);
+});
+
+// T83: a replay of `POST /webhooks` with the same Idempotency-Key within 24 h answers the first
+// response again, secret included, so a client that lost the answer can finish its set-up; a
+// new key creates another endpoint with another secret.
+webhook_e2e!(a_replayed_endpoint_creation_returns_the_same_secret, insecure = true, |app| {
+    let (_org, _user, key) = app.org();
+    let body = json!({"url": "http://127.0.0.1:9/in", "events": ["*"]});
+    let first = app.request_with("POST", "/api/v1/webhooks", &key, Some(&body), &[("Idempotency-Key", "hook-1")]);
+    assert_eq!(first.status, 201, "{}", first.text);
+    let again = app.request_with("POST", "/api/v1/webhooks", &key, Some(&body), &[("Idempotency-Key", "hook-1")]);
+    assert_eq!(again.status, 201, "{}", again.text);
+    assert_eq!(again.json, first.json, "the same endpoint and the same secret");
+    let list = app.get("/api/v1/webhooks", &key);
+    assert_eq!(list.json["data"].as_array().unwrap().len(), 1, "{}", list.text);
+    let other = app.request_with("POST", "/api/v1/webhooks", &key, Some(&body), &[("Idempotency-Key", "hook-2")]);
+    assert_eq!(other.status, 201, "{}", other.text);
+    assert_ne!(other.json["secret"], first.json["secret"]);
+    assert_ne!(other.json["id"], first.json["id"]);
 });

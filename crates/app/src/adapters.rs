@@ -7,7 +7,7 @@ use ring::rand::{SecureRandom, SystemRandom};
 use ring::{digest, hmac};
 use std::sync::atomic::{AtomicI64, Ordering};
 use talent_domain::ids::InvitationId;
-use talent_domain::ports::{Clock, Ids, NewKeyMaterial, Secrets};
+use talent_domain::ports::{Clock, Ids, NewKeyMaterial, SecretBox, Secrets};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
@@ -147,6 +147,93 @@ impl Secrets for RingSecrets {
     }
 }
 
+/// The [`SecretBox`] of secrets at rest (issue 12, T84): ChaCha20-Poly1305 (ring) under a 256-bit
+/// key from `TALENT_SECRET_KEY`, a fresh random nonce per value. Stored form:
+/// `sealed:v1:{key id}:{base64url(nonce ‖ ciphertext ‖ tag)}`, the key id being the first 4 bytes
+/// of SHA-256 of the key in hex. Values sealed under `previous` (a rotation) still open.
+pub struct AeadBox {
+    current: (String, ring::aead::LessSafeKey),
+    previous: Option<(String, ring::aead::LessSafeKey)>,
+    rng: SystemRandom,
+}
+
+fn aead_key(bytes: &[u8; 32]) -> anyhow::Result<(String, ring::aead::LessSafeKey)> {
+    let id = hex::encode(&digest::digest(&digest::SHA256, bytes).as_ref()[..4]);
+    let key = ring::aead::UnboundKey::new(&ring::aead::CHACHA20_POLY1305, bytes)
+        .map_err(|_| anyhow::anyhow!("the secret key is not a ChaCha20-Poly1305 key"))?;
+    Ok((id, ring::aead::LessSafeKey::new(key)))
+}
+
+/// Parses a 256-bit key: 64 hex digits. Errors name the variable.
+pub fn parse_secret_key(name: &str, raw: &str) -> anyhow::Result<[u8; 32]> {
+    let bytes = hex::decode(raw.trim()).map_err(|_| anyhow::anyhow!("{name} must be 64 hex digits (32 bytes)"))?;
+    <[u8; 32]>::try_from(bytes.as_slice()).map_err(|_| anyhow::anyhow!("{name} must be 64 hex digits (32 bytes)"))
+}
+
+impl AeadBox {
+    /// A box that seals under `current` and also opens what `previous` sealed.
+    pub fn new(current: &[u8; 32], previous: Option<&[u8; 32]>) -> anyhow::Result<AeadBox> {
+        Ok(AeadBox {
+            current: aead_key(current)?,
+            previous: previous.map(aead_key).transpose()?,
+            rng: SystemRandom::new(),
+        })
+    }
+}
+
+const SEALED: &str = "sealed:v1:";
+
+impl SecretBox for AeadBox {
+    fn seal(&self, plaintext: &str) -> String {
+        let mut nonce = [0u8; 12];
+        if self.rng.fill(&mut nonce).is_err() {
+            tracing::error!("system random source failed");
+            std::process::abort();
+        }
+        let mut data = plaintext.as_bytes().to_vec();
+        let n = ring::aead::Nonce::assume_unique_for_key(nonce);
+        if self.current.1.seal_in_place_append_tag(n, ring::aead::Aad::empty(), &mut data).is_err() {
+            // Only for inputs beyond ChaCha20's 256 GiB: secrets are short.
+            tracing::error!("sealing a secret failed");
+            std::process::abort();
+        }
+        let mut out = nonce.to_vec();
+        out.extend_from_slice(&data);
+        format!("{SEALED}{}:{}", self.current.0, URL_SAFE_NO_PAD.encode(out))
+    }
+
+    fn open(&self, stored: &str) -> Result<String, String> {
+        let Some(rest) = stored.strip_prefix(SEALED) else {
+            return if talent_domain::ports::is_sealed(stored) {
+                Err("sealed in an unknown format".into())
+            } else {
+                Ok(stored.to_string())
+            };
+        };
+        let (id, body) = rest.split_once(':').ok_or("malformed sealed value")?;
+        let key =
+            [Some(&self.current), self.previous.as_ref()].into_iter().flatten().find(|(kid, _)| kid == id).ok_or_else(
+                || format!("sealed under key {id}, which is neither TALENT_SECRET_KEY nor TALENT_SECRET_KEY_PREVIOUS"),
+            )?;
+        let raw = URL_SAFE_NO_PAD.decode(body).map_err(|_| "malformed sealed value")?;
+        if raw.len() < 12 {
+            return Err("malformed sealed value".into());
+        }
+        let (nonce, sealed) = raw.split_at(12);
+        let nonce = ring::aead::Nonce::try_assume_unique_for_key(nonce).map_err(|_| "malformed sealed value")?;
+        let mut data = sealed.to_vec();
+        let plain = key
+            .1
+            .open_in_place(nonce, ring::aead::Aad::empty(), &mut data)
+            .map_err(|_| "the sealed value does not open (wrong key or altered)")?;
+        String::from_utf8(plain.to_vec()).map_err(|_| "the sealed value is not text".into())
+    }
+
+    fn needs_reseal(&self, stored: &str) -> bool {
+        !stored.starts_with(&format!("{SEALED}{}:", self.current.0))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -173,6 +260,29 @@ mod tests {
         assert_eq!(s.hash_code(a, "123456"), s.hash_code(a, "123456"));
         assert_ne!(s.hash_code(a, "123456"), s.hash_code(b, "123456"));
         assert_ne!(s.hash_code(a, "123456"), RingSecrets::new(b"other").hash_code(a, "123456"), "keyed");
+    }
+
+    #[test]
+    fn sealed_secrets_open_only_with_their_key_and_survive_a_rotation() {
+        let (k1, k2) = ([1u8; 32], [2u8; 32]);
+        let b1 = AeadBox::new(&k1, None).unwrap();
+        let sealed = b1.seal("whsec_abc");
+        assert!(sealed.starts_with("sealed:v1:") && !sealed.contains("whsec_abc"), "{sealed}");
+        assert_ne!(b1.seal("whsec_abc"), sealed, "a fresh nonce each time");
+        assert_eq!(b1.open(&sealed).unwrap(), "whsec_abc");
+        assert!(!b1.needs_reseal(&sealed));
+        assert!(b1.needs_reseal("whsec_plain"), "plaintext from before sealing");
+        assert_eq!(b1.open("whsec_plain").unwrap(), "whsec_plain");
+        assert!(AeadBox::new(&k2, None).unwrap().open(&sealed).is_err(), "another key does not open it");
+        let rotated = AeadBox::new(&k2, Some(&k1)).unwrap();
+        assert_eq!(rotated.open(&sealed).unwrap(), "whsec_abc", "the previous key still opens");
+        assert!(rotated.needs_reseal(&sealed));
+        let mut bad = sealed.clone();
+        bad.pop();
+        bad.push(if sealed.ends_with('A') { 'B' } else { 'A' });
+        assert!(b1.open(&bad).is_err(), "altered");
+        assert!(b1.open("sealed:v9:xx").is_err());
+        assert!(parse_secret_key("K", "zz").is_err() && parse_secret_key("K", &"ab".repeat(32)).is_ok());
     }
 
     #[test]

@@ -104,6 +104,15 @@ pub struct Config {
     /// instance, empty it at once; this bounds the staleness otherwise.
     #[arg(long, env = "TALENT_AUTH_CACHE_MS", default_value_t = 1000, global = true)]
     pub auth_cache_ms: u64,
+    /// The 256-bit key (64 hex digits) that seals webhook signing secrets and the server secrets
+    /// at rest (issue 12, T84). Required with PostgreSQL (every instance needs the same key);
+    /// with SQLite and none set, one is generated into `{database file}.key` (mode 0600).
+    #[arg(long, env = "TALENT_SECRET_KEY", global = true, hide_env_values = true)]
+    pub secret_key: Option<String>,
+    /// The key before a rotation: values it sealed still open, and are sealed again under
+    /// `TALENT_SECRET_KEY` at start-up (T84).
+    #[arg(long, env = "TALENT_SECRET_KEY_PREVIOUS", global = true, hide_env_values = true)]
+    pub secret_key_previous: Option<String>,
     /// Deliveries, their attempts and outbox events older than this many days are purged (T61).
     #[arg(long, env = "TALENT_RETENTION_DAYS", default_value_t = 30, global = true)]
     pub retention_days: u32,

@@ -104,11 +104,75 @@ pub async fn open_store(cfg: &Config) -> anyhow::Result<DbStore> {
     anyhow::ensure!(cfg.auth_cache_ms <= 60_000, "TALENT_AUTH_CACHE_MS must be between 0 and 60000");
     let mut store = DbStore::connect(&cfg.database_url, cfg.db_pool_size.max(1)).context("opening the database")?;
     store.set_auth_cache_ttl(std::time::Duration::from_millis(cfg.auth_cache_ms));
+    store.set_secret_box(Arc::new(secret_box(cfg)?));
     let n = store.migrate().await.context("applying migrations")?;
     if n > 0 {
         tracing::info!(applied = n, "migrations applied");
     }
+    let resealed = store
+        .write(|tx| Box::pin(async move { tx.reseal_secrets().await }))
+        .await
+        .context("sealing stored secrets under TALENT_SECRET_KEY")?;
+    if resealed > 0 {
+        tracing::info!(resealed, "stored secrets sealed under the current key");
+    }
     Ok(store)
+}
+
+/// The secret box of secrets at rest (T84): `TALENT_SECRET_KEY`, else with SQLite a key file
+/// next to the database (generated with mode 0600 on first start), else an error.
+fn secret_box(cfg: &Config) -> anyhow::Result<crate::adapters::AeadBox> {
+    use crate::adapters::{parse_secret_key, AeadBox};
+    let previous = match cfg.secret_key_previous.as_deref().filter(|k| !k.trim().is_empty()) {
+        Some(k) => Some(parse_secret_key("TALENT_SECRET_KEY_PREVIOUS", k)?),
+        None => None,
+    };
+    if let Some(k) = cfg.secret_key.as_deref().filter(|k| !k.trim().is_empty()) {
+        return AeadBox::new(&parse_secret_key("TALENT_SECRET_KEY", k)?, previous.as_ref());
+    }
+    let url = &cfg.database_url;
+    let Some(db) = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")) else {
+        anyhow::bail!(
+            "TALENT_SECRET_KEY is required with PostgreSQL: 64 hex digits (e.g. `openssl rand -hex 32`), \
+             the same on every instance"
+        );
+    };
+    let path = format!("{}.key", db.split('?').next().unwrap_or(db));
+    let key = match std::fs::read_to_string(&path) {
+        Ok(text) => parse_secret_key(&path, &text)?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let key: [u8; 32] = rand_key();
+            write_key_file(&path, &hex::encode(key)).with_context(|| format!("writing the key file {path}"))?;
+            tracing::warn!(
+                path = %path,
+                "TALENT_SECRET_KEY is not set: generated a key for secrets at rest in this file (mode 0600); \
+                 keep it with the database, or set TALENT_SECRET_KEY"
+            );
+            key
+        }
+        Err(e) => return Err(e).with_context(|| format!("reading the key file {path}")),
+    };
+    tracing::info!(path = %path, "secrets at rest sealed with the key file");
+    AeadBox::new(&key, previous.as_ref())
+}
+
+fn rand_key() -> [u8; 32] {
+    let mut k = [0u8; 32];
+    if ring::rand::SecureRandom::fill(&ring::rand::SystemRandom::new(), &mut k).is_err() {
+        tracing::error!("system random source failed");
+        std::process::abort();
+    }
+    k
+}
+
+/// Creates the key file readable by its owner only; an existing file is never overwritten.
+fn write_key_file(path: &str, hex_key: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut f = std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(path)?;
+    f.write_all(hex_key.as_bytes())?;
+    f.write_all(b"\n")?;
+    f.sync_all()
 }
 
 /// Runs a subcommand.

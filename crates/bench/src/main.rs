@@ -126,6 +126,7 @@ impl Service {
             .env("DATABASE_URL", db)
             .env("TALENT_LISTEN", "127.0.0.1:0")
             .env("TALENT_ADMIN_TOKEN", ADMIN)
+            .env("TALENT_SECRET_KEY", "5ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2")
             .env("TALENT_RATE_LIMIT_MODE", "off")
             .env("TALENT_WEBHOOKS_ALLOW_INSECURE", "1")
             .env("TALENT_PLANS", plans)

@@ -598,6 +598,9 @@ impl Tx for FakeTx {
         self.s.emails.retain(|e| e.invitation_id != Some(id));
         ok((before - self.s.emails.len()) as u64)
     }
+    fn reseal_secrets(&mut self) -> BoxFuture<'_, StoreResult<u64>> {
+        ok(0)
+    }
     fn events_mentioning<'a>(&'a mut self, needle: &'a str) -> BoxFuture<'a, StoreResult<Vec<OutboxEvent>>> {
         ok(self.s.events.iter().filter(|e| e.data.to_string().contains(needle)).cloned().collect())
     }

@@ -71,6 +71,44 @@ pub trait Secrets: Send + Sync + 'static {
     fn hash_code(&self, invitation: InvitationId, code: &str) -> Vec<u8>;
 }
 
+/// Encrypts secrets the service must be able to read back (webhook signing secrets, the server
+/// secrets behind invitation links and cursors) before they are stored, so a copy of the
+/// database alone neither signs webhooks nor forges links (issue 12). Implemented with an AEAD
+/// keyed from `TALENT_SECRET_KEY` by the app; the store seals on write and opens on read.
+pub trait SecretBox: Send + Sync + 'static {
+    /// The stored form of `plaintext`: `sealed:v1:` followed by base64url of nonce and
+    /// ciphertext (a fresh nonce each time).
+    fn seal(&self, plaintext: &str) -> String;
+    /// The plaintext of a stored value. A value without the `sealed:` prefix was stored before
+    /// sealing existed and is returned as it is (the store re-seals such values at start-up).
+    /// Errors: a sealed value that no configured key opens (wrong key, or tampered).
+    fn open(&self, stored: &str) -> Result<String, String>;
+    /// Whether a stored value should be sealed again: plaintext, or sealed under a key other
+    /// than the current one (after a rotation).
+    fn needs_reseal(&self, stored: &str) -> bool;
+}
+
+/// A [`SecretBox`] that stores plaintext: for tests of other behaviour only.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PlainBox;
+
+impl SecretBox for PlainBox {
+    fn seal(&self, plaintext: &str) -> String {
+        plaintext.to_string()
+    }
+    fn open(&self, stored: &str) -> Result<String, String> {
+        Ok(stored.to_string())
+    }
+    fn needs_reseal(&self, _stored: &str) -> bool {
+        false
+    }
+}
+
+/// Whether a stored value is sealed ([`SecretBox::seal`]'s prefix).
+pub fn is_sealed(stored: &str) -> bool {
+    stored.starts_with("sealed:")
+}
+
 /// Who a rate budget belongs to (D7, D8).
 #[derive(Clone, Debug)]
 pub enum RateSubject<'a> {
@@ -757,8 +795,15 @@ pub trait Tx: Send {
     /// receives.
     fn relax_durability(&mut self) -> BoxFuture<'_, StoreResult<()>>;
 
+    /// Seals again, with the store's current [`SecretBox`] key, every stored secret that needs it
+    /// ([`SecretBox::needs_reseal`]): webhook signing secrets and settings. Run at start-up, so a
+    /// database from before sealing, or from before a key rotation, is sealed under the current
+    /// key. Returns how many values were rewritten. Errors: a value no configured key opens.
+    fn reseal_secrets(&mut self) -> BoxFuture<'_, StoreResult<u64>>;
+
     // --- settings ---
-    /// The value of a setting, inserting `value` first when absent (race-safe); returns the stored value.
+    /// The value of a setting, inserting `value` first when absent (race-safe); returns the stored
+    /// value. Values are secrets: the store seals them ([`SecretBox`]).
     fn setting_get_or_insert<'a>(&'a mut self, name: &'a str, value: &'a str) -> BoxFuture<'a, StoreResult<String>>;
 }
 

@@ -29,7 +29,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use talent_domain::errors::StoreError;
 use talent_domain::model::KeyContext;
-use talent_domain::ports::{BoxFuture, Store, StoreResult, Tx};
+use talent_domain::ports::{BoxFuture, PlainBox, SecretBox, Store, StoreResult, Tx};
 use tokio::sync::Notify;
 use tx::DbTx;
 
@@ -74,6 +74,8 @@ pub struct DbStore {
     priority: bool,
     /// API key contexts for authentication (T63), shared by every pool of this store.
     auth: Arc<auth_cache::AuthCache>,
+    /// Seals secrets at rest ([`DbStore::set_secret_box`]).
+    sealer: Arc<dyn SecretBox>,
     /// PostgreSQL's `max_connections` once read ([`DbTx::max_writers`]).
     max_writers: Arc<std::sync::atomic::AtomicU32>,
     /// This instance's name in its `NOTIFY` payloads (a UUID, shared by [`DbStore::with_own_pool`]):
@@ -173,6 +175,7 @@ impl DbStore {
             gate: Arc::new(sqlite_group::WriteGate::default()),
             priority: false,
             auth: Arc::default(),
+            sealer: Arc::new(PlainBox),
             max_writers: Arc::default(),
             instance: uuid::Uuid::new_v4().to_string().into(),
         })
@@ -259,6 +262,7 @@ impl DbStore {
         other.wake = self.wake.clone();
         other.gate = self.gate.clone();
         other.auth = self.auth.clone();
+        other.sealer = self.sealer.clone();
         other.instance = self.instance.clone();
         other.priority = true;
         Ok(other)
@@ -269,6 +273,14 @@ impl DbStore {
     pub fn write_stats(&self) -> WriteStats {
         let (queued, groups, jobs) = self.gate.stats();
         WriteStats { queued, groups, jobs }
+    }
+
+    /// Seals webhook signing secrets and server secrets with `sealer` from now on (issue 12; the
+    /// app's AEAD keyed by `TALENT_SECRET_KEY`). Call before [`DbStore::with_own_pool`], whose
+    /// store shares it. Without it secrets are stored as they are.
+    pub fn set_secret_box(&mut self, sealer: Arc<dyn SecretBox>) {
+        self.gate.set_sealer(sealer.clone());
+        self.sealer = sealer;
     }
 
     /// Sets how long the authentication cache serves an entry (T63; `TALENT_AUTH_CACHE_MS`,
@@ -366,6 +378,7 @@ impl Store for DbStore {
     {
         let (pools, wake, gate, priority) = (self.pools.clone(), self.wake.clone(), self.gate.clone(), self.priority);
         let (auth, max_writers, instance) = (self.auth.clone(), self.max_writers.clone(), self.instance.clone());
+        let sealer = self.sealer.clone();
         // After a commit, before the caller is answered: an answered revocation is in force here.
         let committed = move |(wake_engines, auth_changed): (bool, bool)| {
             if wake_engines {
@@ -381,7 +394,7 @@ impl Store for DbStore {
                     let mut pooled = pool.get().await.map_err(|e| E::from(internal(e)))?;
                     let conn: &mut AsyncPgConnection = &mut pooled;
                     conn.transaction(async move |c| {
-                        let mut tx = DbTx::with_writers(c, true, max_writers);
+                        let mut tx = DbTx::with_writers(c, true, max_writers).sealed(sealer);
                         let r = f(&mut tx).await.map_err(TxError::App)?;
                         let flags = (tx.wake, tx.auth_changed);
                         // Delivered to every listener when (and only if) this transaction commits.
@@ -412,17 +425,17 @@ impl Store for DbStore {
         R: Send + 'static,
         E: From<StoreError> + Send + 'static,
     {
-        let pools = self.pools.clone();
+        let (pools, sealer) = (self.pools.clone(), self.sealer.clone());
         let task = tokio::spawn(async move {
             match pools {
                 Pools::Pg(pool) => {
                     let mut conn = pool.get().await.map_err(|e| E::from(internal(e)))?;
-                    let mut tx = DbTx::new(&mut *conn, false);
+                    let mut tx = DbTx::new(&mut *conn, false).sealed(sealer);
                     f(&mut tx).await
                 }
                 Pools::Sqlite { read, .. } => {
                     let mut conn = read.get().await.map_err(|e| E::from(internal(e)))?;
-                    let mut tx = DbTx::new(&mut *conn, false);
+                    let mut tx = DbTx::new(&mut *conn, false).sealed(sealer);
                     f(&mut tx).await
                 }
             }

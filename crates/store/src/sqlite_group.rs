@@ -119,9 +119,16 @@ pub(crate) struct WriteGate {
     jobs: AtomicU64,
     turnstile: tokio::sync::Mutex<()>,
     gate: tokio::sync::Mutex<()>,
+    /// The store's [`talent_domain::ports::SecretBox`], once set.
+    sealer: std::sync::OnceLock<std::sync::Arc<dyn talent_domain::ports::SecretBox>>,
 }
 
 impl WriteGate {
+    /// Sets the sealer the group's transactions use (once; later calls keep the first).
+    pub(crate) fn set_sealer(&self, sealer: std::sync::Arc<dyn talent_domain::ports::SecretBox>) {
+        let _ = self.sealer.set(sealer);
+    }
+
     fn queue(&self) -> std::sync::MutexGuard<'_, VecDeque<(Box<dyn Job>, bool)>> {
         self.queue.lock().unwrap_or_else(|p| p.into_inner())
     }
@@ -217,6 +224,9 @@ pub(crate) async fn run_group(conn: &mut SqliteConn, gate: &WriteGate) -> Ended 
         }
         let (out, job_flags) = {
             let mut tx = DbTx::new(&mut *conn, true);
+            if let Some(s) = gate.sealer.get() {
+                tx = tx.sealed(s.clone());
+            }
             let out = std::panic::AssertUnwindSafe(job.run(&mut tx)).catch_unwind().await;
             (out, (tx.wake, tx.auth_changed))
         };

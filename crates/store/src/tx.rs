@@ -43,12 +43,57 @@ pub struct DbTx<'c, C> {
     /// PostgreSQL's `max_connections` once read (0: not yet), shared by the store's transactions:
     /// it changes only with a server restart, so it is read once, not per import (T65, T66).
     pub max_writers: Arc<AtomicU32>,
+    /// Seals webhook signing secrets and server secrets on write, opens them on read (issue 12).
+    pub sealer: Arc<dyn SecretBox>,
 }
 
 impl<'c, C> DbTx<'c, C> {
-    /// A transaction handle on `conn`; `write` as [`DbTx::write`].
+    /// A transaction handle on `conn`; `write` as [`DbTx::write`]; secrets stored as they are
+    /// until [`DbTx::sealed`].
     pub fn new(conn: &'c mut C, write: bool) -> Self {
-        DbTx { conn, write, wake: false, auth_changed: false, max_writers: Arc::default() }
+        DbTx { conn, write, wake: false, auth_changed: false, max_writers: Arc::default(), sealer: Arc::new(PlainBox) }
+    }
+
+    /// This handle with `sealer` ([`DbTx::sealer`]).
+    pub fn sealed(mut self, sealer: Arc<dyn SecretBox>) -> Self {
+        self.sealer = sealer;
+        self
+    }
+
+    fn open_endpoint(&self, r: EndpointRow) -> StoreResult<Endpoint> {
+        let mut e = Endpoint::try_from(r)?;
+        e.secret = self.sealer.open(&e.secret).map_err(|m| StoreError::Internal(format!("webhook secret: {m}")))?;
+        e.previous_secret = e
+            .previous_secret
+            .map(|p| self.sealer.open(&p).map_err(|m| StoreError::Internal(format!("webhook secret: {m}"))))
+            .transpose()?;
+        Ok(e)
+    }
+
+    /// The row of an idempotency record; a response that carries a signing secret is sealed.
+    fn idem_row(&self, r: &IdempotencyRecord) -> IdemRow {
+        let mut row = IdemRow::from(r);
+        if talent_domain::usecases::idempotency::response_carries_secret(&r.path) {
+            row.response_body = row.response_body.map(|b| self.sealer.seal(&b));
+        }
+        row
+    }
+
+    fn open_idem(&self, row: IdemRow) -> StoreResult<IdempotencyRecord> {
+        let mut r = IdempotencyRecord::try_from(row)?;
+        if let IdempotencyState::Done { body, .. } = &mut r.state {
+            if is_sealed(body) {
+                *body = self.sealer.open(body).map_err(|m| StoreError::Internal(format!("stored response: {m}")))?;
+            }
+        }
+        Ok(r)
+    }
+
+    fn seal_endpoint(&self, e: &Endpoint) -> EndpointRow {
+        let mut r = EndpointRow::from(e);
+        r.secret = self.sealer.seal(&e.secret);
+        r.previous_secret = e.previous_secret.as_deref().map(|p| self.sealer.seal(p));
+        r
     }
 
     /// As [`DbTx::new`], sharing `max_writers` ([`DbTx::max_writers`]) with the store.
@@ -627,7 +672,7 @@ macro_rules! impl_tx {
                         .await
                         .optional()
                         .map_err(db_err)?
-                        .map(IdempotencyRecord::try_from)
+                        .map(|row| self.open_idem(row))
                         .transpose()
                 })
             }
@@ -635,7 +680,7 @@ macro_rules! impl_tx {
             fn idem_insert<'a>(&'a mut self, r: &'a IdempotencyRecord) -> BoxFuture<'a, StoreResult<bool>> {
                 Box::pin(async move {
                     let n = diesel::insert_into(idempotency_keys::table)
-                        .values(IdemRow::from(r))
+                        .values(self.idem_row(r))
                         .on_conflict_do_nothing()
                         .execute(self.conn)
                         .await
@@ -647,7 +692,7 @@ macro_rules! impl_tx {
             fn idem_update<'a>(&'a mut self, r: &'a IdempotencyRecord) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
                     diesel::update(idempotency_keys::table.find((DbUuid(r.org_id.0), r.path.as_str(), r.key.as_str())))
-                        .set(IdemRow::from(r))
+                        .set(self.idem_row(r))
                         .execute(self.conn)
                         .await
                         .map_err(db_err)?;
@@ -1513,7 +1558,7 @@ macro_rules! impl_tx {
             fn insert_endpoint<'a>(&'a mut self, e: &'a Endpoint) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
                     diesel::insert_into(webhook_endpoints::table)
-                        .values(EndpointRow::from(e))
+                        .values(self.seal_endpoint(e))
                         .execute(self.conn)
                         .await
                         .map_err(db_err)?;
@@ -1524,7 +1569,7 @@ macro_rules! impl_tx {
             fn update_endpoint<'a>(&'a mut self, e: &'a Endpoint) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
                     diesel::update(webhook_endpoints::table.find(DbUuid(e.id.0)))
-                        .set(EndpointRow::from(e))
+                        .set(self.seal_endpoint(e))
                         .execute(self.conn)
                         .await
                         .map_err(db_err)?;
@@ -1542,7 +1587,7 @@ macro_rules! impl_tx {
                         .await
                         .optional()
                         .map_err(db_err)?
-                        .map(Endpoint::try_from)
+                        .map(|r| self.open_endpoint(r))
                         .transpose()
                 })
             }
@@ -1557,7 +1602,7 @@ macro_rules! impl_tx {
                         .await
                         .map_err(db_err)?
                         .into_iter()
-                        .map(Endpoint::try_from)
+                        .map(|r| self.open_endpoint(r))
                         .collect()
                 })
             }
@@ -1658,7 +1703,7 @@ macro_rules! impl_tx {
                         .await
                         .map_err(db_err)?
                         .into_iter()
-                        .map(Endpoint::try_from)
+                        .map(|r| self.open_endpoint(r))
                         .collect()
                 })
             }
@@ -1839,6 +1884,58 @@ macro_rules! impl_tx {
                 })
             }
 
+            fn reseal_secrets(&mut self) -> BoxFuture<'_, StoreResult<u64>> {
+                Box::pin(async move {
+                    let open = |s: &Arc<dyn SecretBox>, v: &str| {
+                        s.open(v).map_err(|m| StoreError::Internal(format!("resealing a secret: {m}")))
+                    };
+                    let mut n = 0u64;
+                    let rows: Vec<(DbUuid, String, Option<String>)> = webhook_endpoints::table
+                        .select((webhook_endpoints::id, webhook_endpoints::secret, webhook_endpoints::previous_secret))
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    for (id, secret, previous) in rows {
+                        let stale = self.sealer.needs_reseal(&secret)
+                            || previous.as_deref().is_some_and(|p| self.sealer.needs_reseal(p));
+                        if !stale {
+                            continue;
+                        }
+                        let secret = self.sealer.seal(&open(&self.sealer, &secret)?);
+                        let previous = match previous {
+                            Some(p) => Some(self.sealer.seal(&open(&self.sealer, &p)?)),
+                            None => None,
+                        };
+                        diesel::update(webhook_endpoints::table.find(id))
+                            .set((
+                                webhook_endpoints::secret.eq(secret),
+                                webhook_endpoints::previous_secret.eq(previous),
+                            ))
+                            .execute(self.conn)
+                            .await
+                            .map_err(db_err)?;
+                        n += 1;
+                    }
+                    let settings: Vec<(String, String)> = settings::table
+                        .select((settings::name, settings::value))
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    for (name, value) in settings {
+                        if self.sealer.needs_reseal(&value) {
+                            let sealed = self.sealer.seal(&open(&self.sealer, &value)?);
+                            diesel::update(settings::table.find(&name))
+                                .set(settings::value.eq(sealed))
+                                .execute(self.conn)
+                                .await
+                                .map_err(db_err)?;
+                            n += 1;
+                        }
+                    }
+                    Ok(n)
+                })
+            }
+
             fn setting_get_or_insert<'a>(
                 &'a mut self,
                 name: &'a str,
@@ -1846,12 +1943,18 @@ macro_rules! impl_tx {
             ) -> BoxFuture<'a, StoreResult<String>> {
                 Box::pin(async move {
                     diesel::insert_into(settings::table)
-                        .values((settings::name.eq(name), settings::value.eq(value)))
+                        .values((settings::name.eq(name), settings::value.eq(self.sealer.seal(value))))
                         .on_conflict_do_nothing()
                         .execute(self.conn)
                         .await
                         .map_err(db_err)?;
-                    settings::table.find(name).select(settings::value).get_result(self.conn).await.map_err(db_err)
+                    let stored: String = settings::table
+                        .find(name)
+                        .select(settings::value)
+                        .get_result(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    self.sealer.open(&stored).map_err(|m| StoreError::Internal(format!("setting {name}: {m}")))
                 })
             }
         }

@@ -145,6 +145,7 @@ conformance!(
     erasure_removes_the_persons_data_from_the_organizations_tables,
     the_humans_export_holds_every_record_and_the_admin_erasure_leaves_no_trace,
     retention_purges_emails_codes_and_idempotency_records_exactly_past_their_windows_in_batches,
+    secrets_are_sealed_at_rest_and_a_database_from_before_is_resealed,
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -2644,4 +2645,75 @@ async fn retention_purges_emails_codes_and_idempotency_records_exactly_past_thei
     clock.advance(Duration::days(1));
     let r = svc.retention(30, 2).await.unwrap();
     assert_eq!((r.codes, r.idempotency), (1, 2), "{r:?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Secrets at rest (issue 12, T84)
+// ---------------------------------------------------------------------------------------------
+
+/// A reversible stand-in for the app's AEAD: enough to see that the store seals on write, opens
+/// on read and reseals what another key (or none) wrote.
+struct TestBox(&'static str);
+
+impl SecretBox for TestBox {
+    fn seal(&self, plaintext: &str) -> String {
+        format!("sealed:v1:{}:{}", self.0, plaintext.chars().rev().collect::<String>())
+    }
+    fn open(&self, stored: &str) -> Result<String, String> {
+        match stored.strip_prefix("sealed:v1:") {
+            None => Ok(stored.to_string()),
+            Some(rest) => {
+                let (_, body) = rest.split_once(':').ok_or("malformed")?;
+                Ok(body.chars().rev().collect())
+            }
+        }
+    }
+    fn needs_reseal(&self, stored: &str) -> bool {
+        !stored.starts_with(&format!("sealed:v1:{}:", self.0))
+    }
+}
+
+/// T84: a store without a box wrote an endpoint and a setting in clear (a database from before);
+/// with a box, `reseal_secrets` seals both, reads give the same secrets, the tables hold none in
+/// clear, new writes are sealed, and a second key's reseal rewrites them again.
+async fn secrets_are_sealed_at_rest_and_a_database_from_before_is_resealed(store: DbStore) {
+    let url = store.url().to_string();
+    let (svc, _) = services(store.clone());
+    let org = new_org(&svc, "business", &[]).await.id;
+    let e = hook(&svc, org, 1).await;
+    let setting =
+        write(&svc, |tx| Box::pin(async move { tx.setting_get_or_insert("cursor_secret", "s3cr3t-cursor").await }))
+            .await
+            .unwrap();
+    assert_eq!(setting, "s3cr3t-cursor");
+    assert!(!talent_store::testing::tables_containing(&url, &e.secret).await.unwrap().is_empty(), "in clear before");
+
+    let mut sealed = DbStore::connect(&url, 4).unwrap();
+    sealed.set_secret_box(Arc::new(TestBox("k1")));
+    let (svc, _) = services(sealed.clone());
+    let n = write(&svc, |tx| Box::pin(async move { tx.reseal_secrets().await })).await.unwrap();
+    assert_eq!(n, 2, "the endpoint and the setting");
+    assert_eq!(write(&svc, |tx| Box::pin(async move { tx.reseal_secrets().await })).await.unwrap(), 0, "once");
+    assert_eq!(svc.get_endpoint(org, e.id).await.unwrap().secret, e.secret, "reads open it");
+    let again = write(&svc, |tx| Box::pin(async move { tx.setting_get_or_insert("cursor_secret", "other").await }))
+        .await
+        .unwrap();
+    assert_eq!(again, "s3cr3t-cursor");
+    for clear in [e.secret.as_str(), "s3cr3t-cursor"] {
+        assert_eq!(talent_store::testing::tables_containing(&url, clear).await.unwrap(), vec![], "{clear}");
+    }
+    let rotated = svc.rotate_secret(org, e.id).await.unwrap();
+    assert_eq!(talent_store::testing::tables_containing(&url, &rotated.secret).await.unwrap(), vec![]);
+    assert_eq!(svc.get_endpoint(org, e.id).await.unwrap().previous_secret.as_deref(), Some(e.secret.as_str()));
+
+    let mut next = DbStore::connect(&url, 4).unwrap();
+    next.set_secret_box(Arc::new(TestBox("k2")));
+    let (svc, _) = services(next);
+    assert_eq!(write(&svc, |tx| Box::pin(async move { tx.reseal_secrets().await })).await.unwrap(), 2);
+    let k2 = talent_store::testing::tables_containing(&url, "sealed:v1:k2:").await.unwrap();
+    assert!(
+        k2.contains(&("webhook_endpoints".into(), "secret".into()))
+            && k2.contains(&("settings".into(), "value".into()))
+    );
+    assert_eq!(svc.get_endpoint(org, e.id).await.unwrap().secret, rotated.secret);
 }

@@ -8,6 +8,13 @@ use time::Duration;
 
 /// Records older than this are forgotten (D38: kept 24 h).
 pub const RETENTION: Duration = Duration::hours(24);
+
+/// Whether the stored response of a request to `path` carries a webhook signing secret
+/// (`POST /api/v1/webhooks`, `POST /api/v1/webhooks/{id}/rotate-secret`): the store seals such
+/// bodies like the secrets themselves (T83, T84).
+pub fn response_carries_secret(path: &str) -> bool {
+    path.ends_with("/webhooks") || path.ends_with("/rotate-secret")
+}
 /// An in-flight record older than this is taken as abandoned (its request died) and may be
 /// taken over by a retry.
 pub const IN_FLIGHT_LEASE: Duration = Duration::minutes(5);
