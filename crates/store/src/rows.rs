@@ -312,6 +312,19 @@ pub struct EventRow {
     pub created_at: DbTime,
 }
 
+impl TryFrom<EventRow> for OutboxEvent {
+    type Error = StoreError;
+    fn try_from(r: EventRow) -> Result<Self, StoreError> {
+        Ok(OutboxEvent {
+            id: EventId(r.id.0),
+            org_id: OrgId(r.org_id.0),
+            event_type: event_type_parse(&r.event_type).ok_or_else(|| corrupt("outbox_events.event_type"))?,
+            data: serde_json::from_str(&r.data).map_err(|_| corrupt("outbox_events.data"))?,
+            created_at: r.created_at.0,
+        })
+    }
+}
+
 pub fn event_type_parse(s: &str) -> Option<EventType> {
     use EventType::*;
     [

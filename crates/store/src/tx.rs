@@ -641,19 +641,7 @@ macro_rules! impl_tx {
                         .load(self.conn)
                         .await
                         .map_err(db_err)?;
-                    rows.into_iter()
-                        .map(|r| {
-                            Ok(OutboxEvent {
-                                id: EventId(r.id.0),
-                                org_id: OrgId(r.org_id.0),
-                                event_type: event_type_parse(&r.event_type)
-                                    .ok_or_else(|| StoreError::Internal("corrupt outbox_events.event_type".into()))?,
-                                data: serde_json::from_str(&r.data)
-                                    .map_err(|_| StoreError::Internal("corrupt outbox_events.data".into()))?,
-                                created_at: r.created_at.0,
-                            })
-                        })
-                        .collect()
+                    rows.into_iter().map(OutboxEvent::try_from).collect()
                 })
             }
 
@@ -1324,19 +1312,7 @@ macro_rules! impl_tx {
                         .load(self.conn)
                         .await
                         .map_err(db_err)?;
-                    rows.into_iter()
-                        .map(|r| {
-                            Ok(OutboxEvent {
-                                id: EventId(r.id.0),
-                                org_id: OrgId(r.org_id.0),
-                                event_type: event_type_parse(&r.event_type)
-                                    .ok_or_else(|| StoreError::Internal("corrupt outbox_events.event_type".into()))?,
-                                data: serde_json::from_str(&r.data)
-                                    .map_err(|_| StoreError::Internal("corrupt outbox_events.data".into()))?,
-                                created_at: r.created_at.0,
-                            })
-                        })
-                        .collect()
+                    rows.into_iter().map(OutboxEvent::try_from).collect()
                 })
             }
 
