@@ -1,5 +1,6 @@
 //! Entities: organization, user, API key, person (membership) and the outbox event.
 
+use crate::assessment::{need_counts, AssessmentModel, NeedCounts};
 use crate::ids::*;
 use crate::values::*;
 use time::OffsetDateTime;
@@ -206,7 +207,7 @@ impl AssessmentStatus {
 }
 
 /// The visible assessment summary of a person (D11: visible assessments only).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub struct AssessmentSummary {
     /// `assessment.status`
     pub status: AssessmentStatus,
@@ -214,12 +215,17 @@ pub struct AssessmentSummary {
     pub completed_at: Option<OffsetDateTime>,
     /// `assessment.count`: visible completed assessments.
     pub count: u32,
+    /// The need counts of the visible completed assessments, summed (T85): what a match scores,
+    /// so a page of matches reads one short row per person. `None` with no visible completed
+    /// assessment, or for a row written before this was stored (matching then sums the
+    /// assessments' own counts). Never part of an API response.
+    pub totals: Option<NeedCounts>,
 }
 
 impl AssessmentSummary {
     /// A person who has not started.
     pub const NONE: AssessmentSummary =
-        AssessmentSummary { status: AssessmentStatus::NotStarted, completed_at: None, count: 0 };
+        AssessmentSummary { status: AssessmentStatus::NotStarted, completed_at: None, count: 0, totals: None };
 }
 
 /// How a person entered the pool (`joinedVia`).
@@ -480,17 +486,26 @@ pub struct ResultHolder {
     pub human_id: HumanId,
     /// Which of the human's assessments the organization sees (D42).
     pub visibility: Visibility,
+    /// The person's stored [`AssessmentSummary::totals`] (T85).
+    pub totals: Option<NeedCounts>,
 }
 
 impl From<&Person> for ResultHolder {
     fn from(p: &Person) -> Self {
-        ResultHolder { person_id: p.id, human_id: p.human_id, visibility: p.visibility() }
+        ResultHolder {
+            person_id: p.id,
+            human_id: p.human_id,
+            visibility: p.visibility(),
+            totals: p.assessment.totals.clone(),
+        }
     }
 }
 
 /// D11, D42: a person's visible assessment summary: `completed` once a visible assessment is completed,
-/// else `in_progress` while a visible one is running, else `not_started`.
-pub fn summarize(assessments: &[Assessment], p: &Person) -> AssessmentSummary {
+/// else `in_progress` while a visible one is running, else `not_started`; with the summed need
+/// counts of the visible completed assessments under `model` (T85). `assessments` carry their
+/// responses (as [`crate::ports::Tx::assessments_of_human`] reads them).
+pub fn summarize(assessments: &[Assessment], p: &Person, model: &AssessmentModel) -> AssessmentSummary {
     let v = p.visibility();
     let visible: Vec<&Assessment> = assessments.iter().filter(|a| a.visible_in(&v)).collect();
     let completed: Vec<&&Assessment> = visible.iter().filter(|a| a.state == AssessmentState::Completed).collect();
@@ -503,7 +518,9 @@ pub fn summarize(assessments: &[Assessment], p: &Person) -> AssessmentSummary {
     } else {
         AssessmentStatus::NotStarted
     };
-    AssessmentSummary { status, completed_at, count }
+    let totals =
+        (count > 0).then(|| NeedCounts::sum(model, completed.iter().map(|a| need_counts(model, &a.responses))));
+    AssessmentSummary { status, completed_at, count, totals }
 }
 
 /// A competency of a profile with its weight (D25).

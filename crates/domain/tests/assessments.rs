@@ -9,7 +9,8 @@ use serde_json::json;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 use talent_domain::assessment::{
-    band, category, match_percentage, score, seed_responses, AssessmentModel, MatchCategory, Response, Scores,
+    band, category, match_percentage, need_counts, score, seed_responses, AssessmentModel, MatchCategory, Response,
+    Scores,
 };
 use talent_domain::errors::{ClientError, Code, UseCaseError};
 use talent_domain::fakes::{block_on, services, FakeClock, FakeStore};
@@ -335,6 +336,14 @@ fn what_a_person_takes_while_archived_stays_hidden_after_the_reactivation() {
     assert_eq!(rb.scores.unwrap(), score(&m, &[&r1, &r3]), "the first and the new period, not the gap");
     assert_eq!(w.get(b, pb.id).assessment.count, 2);
     assert_eq!(w.get(a, pa.id).assessment.count, 3);
+    // T85: profile matches score the stored totals, which follow the same periods: they agree
+    // with the person's own matches, scored from the assessments.
+    let profile = w.profile(b, "Sales", &[(competency_id("Drive for results"), 1.0)]).unwrap();
+    let page = block_on(w.svc.profile_matches(b, profile.id, None, None, 10)).unwrap().items;
+    let own = block_on(w.svc.person_matches(b, pb.id)).unwrap();
+    assert_eq!(page, own.into_iter().filter(|x| x.profile_id == profile.id).collect::<Vec<_>>());
+    let stored = w.get(b, pb.id).assessment.totals.expect("totals");
+    assert_eq!(stored.responses as usize, r1.len() + r3.len(), "two assessments summed, the gap left out");
 }
 
 #[test]
@@ -427,7 +436,7 @@ fn starting_marks_the_person_in_progress_and_starting_again_returns_the_same_ass
     let seen = w.get(org, p.id);
     assert_eq!(
         seen.assessment,
-        AssessmentSummary { status: AssessmentStatus::InProgress, completed_at: None, count: 0 }
+        AssessmentSummary { status: AssessmentStatus::InProgress, completed_at: None, count: 0, totals: None }
     );
     assert!(seen.updated_at > p.updated_at, "the summary change is an update");
     assert!(block_on(w.svc.results(org, p.id)).unwrap().scores.is_none(), "in progress has no results");
@@ -455,7 +464,9 @@ fn completing_the_running_assessment_completes_it_in_place() {
     assert_eq!(done.responses, seed_responses(&model(), 3));
     assert_eq!(w.store.snapshot().assessments, vec![done.clone()]);
     let s = w.get(org, p.id).assessment;
-    assert_eq!(s, AssessmentSummary { status: AssessmentStatus::Completed, completed_at: Some(at), count: 1 });
+    // T85: the summary carries the completed assessment's need counts, as matching sums them.
+    let totals = Some(need_counts(&model(), &done.responses));
+    assert_eq!(s, AssessmentSummary { status: AssessmentStatus::Completed, completed_at: Some(at), count: 1, totals });
     assert_eq!(w.completed_events(org).len(), 1);
 }
 
@@ -961,6 +972,9 @@ fn profile_matches_are_scored_from_the_counts_stored_at_completion_not_from_resp
     let stored = w.store.snapshot();
     let completed = stored.assessments.iter().filter(|a| a.state == AssessmentState::Completed).count();
     assert_eq!(stored.need_counts.len(), completed, "every completion stored its counts");
+    // Rows written before the summed totals were stored (T85): the assessments' counts instead.
+    w.store.state.lock().unwrap().persons.iter_mut().for_each(|p| p.assessment.totals = None);
+    assert_eq!(block_on(w.svc.profile_matches(org, profile, None, None, 100)).unwrap().items, before);
     // Responses gone: the matches must not change, so they come from the stored counts.
     {
         let mut s = w.store.state.lock().unwrap();
@@ -979,4 +993,30 @@ fn profile_matches_are_scored_from_the_counts_stored_at_completion_not_from_resp
     w.store.state.lock().unwrap().need_counts.clear();
     let legacy = block_on(w.svc.profile_matches(org, profile, None, None, 100)).unwrap().items;
     assert_eq!(legacy, before);
+}
+
+#[test]
+fn profile_matches_score_each_persons_stored_totals_t85() {
+    let w = world();
+    let (org, profile, _, _, _) = crowd(&w);
+    let before = block_on(w.svc.profile_matches(org, profile, None, None, 100)).unwrap().items;
+    assert!(before.windows(2).any(|m| m[0].percentage != m[1].percentage), "the crowd scores apart");
+    // Every person given the same totals: every match is the same, so the totals are what is scored.
+    let one = {
+        let mut s = w.store.state.lock().unwrap();
+        let one = s.persons.iter().find_map(|p| p.assessment.totals.clone()).expect("stored totals");
+        s.persons
+            .iter_mut()
+            .filter(|p| p.assessment.totals.is_some())
+            .for_each(|p| p.assessment.totals = Some(one.clone()));
+        one
+    };
+    let same = block_on(w.svc.profile_matches(org, profile, None, None, 100)).unwrap().items;
+    assert_eq!(same.len(), before.len());
+    assert!(same.windows(2).all(|m| m[0].percentage == m[1].percentage));
+    // Totals of another model are not scored: the assessments' counts are.
+    let mut stale = one;
+    stale.model = "another@2".into();
+    w.store.state.lock().unwrap().persons.iter_mut().for_each(|p| p.assessment.totals = Some(stale.clone()));
+    assert_eq!(block_on(w.svc.profile_matches(org, profile, None, None, 100)).unwrap().items, before);
 }

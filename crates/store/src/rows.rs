@@ -181,6 +181,38 @@ pub struct PersonRow {
     pub archived_at: Option<DbTime>,
     pub search_text: String,
     pub inactive_periods: String,
+    pub need_totals: Option<String>,
+}
+
+/// `assessments.need_counts` and `persons.need_totals` (T85) as stored: `{"model", "responses", "exposure": [...], "chosen": [...]}`.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct StoredCounts {
+    model: String,
+    responses: u32,
+    exposure: Vec<u32>,
+    chosen: Vec<u32>,
+}
+
+/// `assessments.need_counts` of `c` ([`StoredCounts`]).
+pub(crate) fn need_counts_json(c: &talent_domain::assessment::NeedCounts) -> Result<String, StoreError> {
+    let v = StoredCounts {
+        model: c.model.clone(),
+        responses: c.responses,
+        exposure: c.exposure.clone(),
+        chosen: c.chosen.clone(),
+    };
+    serde_json::to_string(&v).map_err(|e| StoreError::Internal(e.to_string()))
+}
+
+/// Parses [`need_counts_json`]. Errors: `Internal` for anything else.
+pub(crate) fn parse_need_counts(s: &str) -> Result<talent_domain::assessment::NeedCounts, StoreError> {
+    let v: StoredCounts = serde_json::from_str(s).map_err(|_| corrupt("need counts"))?;
+    Ok(talent_domain::assessment::NeedCounts {
+        model: v.model,
+        responses: v.responses,
+        exposure: v.exposure,
+        chosen: v.chosen,
+    })
 }
 
 /// `persons.inactive_periods` (D42): `[[from, until], ...]` in RFC 3339.
@@ -244,6 +276,7 @@ impl From<&Person> for PersonRow {
             archived_at: p.archived_at.map(DbTime),
             search_text: search_text(p),
             inactive_periods: encode_periods(&p.inactive_periods),
+            need_totals: p.assessment.totals.as_ref().and_then(|t| need_counts_json(t).ok()),
         }
     }
 }
@@ -284,6 +317,7 @@ impl TryFrom<PersonRow> for Person {
                     .map_err(|_| corrupt("persons.assessment_status"))?,
                 completed_at: r.assessment_completed_at.map(|t| t.0),
                 count: u32::try_from(r.assessment_count).map_err(|_| corrupt("persons.assessment_count"))?,
+                totals: r.need_totals.as_deref().map(parse_need_counts).transpose()?,
             },
             member_since: r.member_since.0,
             updated_at: r.updated_at.0,
@@ -858,6 +892,7 @@ mod tests {
             archived_at: None,
             search_text: "a@example.com".into(),
             inactive_periods: "[]".into(),
+            need_totals: None,
         };
         let event =
             EventRow { id, org_id: id, event_type: "person.created".into(), data: "{}".into(), created_at: now };

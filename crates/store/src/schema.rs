@@ -84,6 +84,7 @@ diesel::table! {
         archived_at -> Nullable<Ts>,
         search_text -> Text,
         inactive_periods -> Text,
+        need_totals -> Nullable<Text>,
     }
 }
 

@@ -109,38 +109,6 @@ enum PersonKey {
     AnyOrg(PersonId),
 }
 
-/// `assessments.need_counts` as stored: `{"model", "responses", "exposure": [...], "chosen": [...]}`.
-#[derive(serde::Serialize, serde::Deserialize)]
-struct StoredCounts {
-    model: String,
-    responses: u32,
-    exposure: Vec<u32>,
-    chosen: Vec<u32>,
-}
-
-/// `assessments.need_counts` of `c` ([`StoredCounts`]).
-fn need_counts_json(c: &talent_domain::assessment::NeedCounts) -> StoreResult<String> {
-    let v = StoredCounts {
-        model: c.model.clone(),
-        responses: c.responses,
-        exposure: c.exposure.clone(),
-        chosen: c.chosen.clone(),
-    };
-    serde_json::to_string(&v).map_err(|e| StoreError::Internal(e.to_string()))
-}
-
-/// Parses [`need_counts_json`]. Errors: `Internal` for anything else.
-fn parse_need_counts(s: &str) -> StoreResult<talent_domain::assessment::NeedCounts> {
-    let v: StoredCounts =
-        serde_json::from_str(s).map_err(|_| StoreError::Internal("corrupt assessments.need_counts".into()))?;
-    Ok(talent_domain::assessment::NeedCounts {
-        model: v.model,
-        responses: v.responses,
-        exposure: v.exposure,
-        chosen: v.chosen,
-    })
-}
-
 /// Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`.
 fn like_escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
@@ -882,7 +850,7 @@ macro_rules! impl_tx {
 
             fn result_holders(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<ResultHolder>>> {
                 Box::pin(async move {
-                    let rows: Vec<(DbUuid, DbUuid, DbTime, bool, String)> = persons::table
+                    let rows: Vec<(DbUuid, DbUuid, DbTime, bool, String, Option<String>)> = persons::table
                         .filter(persons::org_id.eq(DbUuid(org.0)))
                         .filter(persons::status.eq("active"))
                         .filter(persons::assessment_count.gt(0))
@@ -893,12 +861,13 @@ macro_rules! impl_tx {
                             persons::member_since,
                             persons::shared_existing_profile,
                             persons::inactive_periods,
+                            persons::need_totals,
                         ))
                         .load(self.conn)
                         .await
                         .map_err(db_err)?;
                     rows.into_iter()
-                        .map(|(id, human, since, shared, gaps)| {
+                        .map(|(id, human, since, shared, gaps, totals)| {
                             Ok(ResultHolder {
                                 person_id: PersonId(id.0),
                                 human_id: HumanId(human.0),
@@ -909,6 +878,7 @@ macro_rules! impl_tx {
                                     inactive_periods: decode_periods(&gaps)?,
                                     shared_existing_profile: shared,
                                 },
+                                totals: totals.as_deref().map(parse_need_counts).transpose()?,
                             })
                         })
                         .collect()

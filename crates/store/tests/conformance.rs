@@ -10,7 +10,7 @@
 use std::collections::BTreeSet;
 use std::future::Future;
 use std::sync::Arc;
-use talent_domain::assessment::{seed_responses, Response};
+use talent_domain::assessment::{score_counts, seed_responses, NeedCounts, Response};
 use talent_domain::errors::{ClientError, Code, StoreError, UseCaseError};
 use talent_domain::fakes::{FakeClock, FakeSecrets};
 use talent_domain::ids::*;
@@ -551,6 +551,8 @@ async fn person_round_trips_every_field(store: DbStore) {
         status: AssessmentStatus::Completed,
         completed_at: Some(datetime!(2026-03-01 00:00:00.654321 UTC)),
         count: 3,
+        // T85: the summed need counts round-trip with the summary.
+        totals: Some(NeedCounts { model: "m@1".into(), responses: 7, exposure: vec![3, 0, 11], chosen: vec![1, 0, 6] }),
     };
     changed.updated_at = clock.now();
     let c = changed.clone();
@@ -567,7 +569,8 @@ async fn person_round_trips_every_field(store: DbStore) {
     back.archived_at = None;
     back.labels = Labels { candidate: false, employee: true };
     back.joined_via = JoinedVia::InvitationLink;
-    back.assessment = AssessmentSummary { status: AssessmentStatus::InProgress, completed_at: None, count: 0 };
+    back.assessment =
+        AssessmentSummary { status: AssessmentStatus::InProgress, completed_at: None, count: 0, totals: None };
     back.tags = p.tags[1..].to_vec();
     back.updated_at = clock.now();
     let b = back.clone();
@@ -2072,17 +2075,21 @@ async fn completion_persists_summaries_and_one_event_per_visible_membership(stor
     let second = svc.admin_assessment(pb.id, seeded(2)).await.unwrap();
 
     let (sa, sb) = (svc.get_person(a.id, pa.id).await.unwrap(), svc.get_person(b.id, pb.id).await.unwrap());
-    assert_eq!(
-        sa.assessment,
-        AssessmentSummary { status: AssessmentStatus::Completed, completed_at: second.completed_at, count: 2 }
-    );
-    assert_eq!(
-        sb.assessment,
-        AssessmentSummary { status: AssessmentStatus::Completed, completed_at: second.completed_at, count: 1 }
-    );
+    let summary = |s: &AssessmentSummary| (s.status, s.completed_at, s.count);
+    assert_eq!(summary(&sa.assessment), (AssessmentStatus::Completed, second.completed_at, 2));
+    assert_eq!(summary(&sb.assessment), (AssessmentStatus::Completed, second.completed_at, 1));
     let ra = svc.results(a.id, pa.id).await.unwrap().scores.unwrap();
     let rb = svc.results(b.id, pb.id).await.unwrap().scores.unwrap();
     assert_eq!((ra.assessments, rb.assessments), (2, 1));
+    // T85: each membership's stored totals are its visible assessments summed: they score the same.
+    let model = &svc.assessment.model;
+    let scored = |s: &AssessmentSummary| {
+        let x = score_counts(model, &[s.totals.as_ref().expect("totals stored")]);
+        (x.responses, x.needs, x.competencies)
+    };
+    let ra = (ra.responses, ra.needs, ra.competencies);
+    let rb = (rb.responses, rb.needs, rb.competencies);
+    assert_eq!((scored(&sa.assessment), scored(&sb.assessment)), (ra, rb));
     let completed = |v: Vec<OutboxEvent>| -> Vec<serde_json::Value> {
         v.into_iter().filter(|e| e.event_type == EventType::AssessmentCompleted).map(|e| e.data).collect()
     };

@@ -140,6 +140,22 @@ impl NeedCounts {
         let n = model.needs().count();
         self.model == model_key(model) && self.exposure.len() == n && self.chosen.len() == n
     }
+
+    /// The element-wise sum of `counts` made with `model` (those that do not [`NeedCounts::fits`]
+    /// it are left out): one person's visible assessments as one, which scores the same
+    /// ([`Scorer::score`] sums them anyway; T85).
+    pub fn sum(model: &AssessmentModel, counts: impl IntoIterator<Item = NeedCounts>) -> NeedCounts {
+        let n = model.needs().count();
+        let mut total = NeedCounts { model: model_key(model), responses: 0, exposure: vec![0; n], chosen: vec![0; n] };
+        for c in counts.into_iter().filter(|c| c.fits(model)) {
+            total.responses += c.responses;
+            for i in 0..n {
+                total.exposure[i] += c.exposure[i];
+                total.chosen[i] += c.chosen[i];
+            }
+        }
+        total
+    }
 }
 
 /// A model's identity in stored [`NeedCounts`]: `name@version`.

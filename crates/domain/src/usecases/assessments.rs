@@ -169,7 +169,7 @@ impl<S: Store> Services<S> {
                         tx.set_need_counts(a.id, &need_counts(&model.model, &a.responses)).await?;
                         a
                     };
-                    refresh_summaries(tx, &memberships, &all, now).await?;
+                    refresh_summaries(tx, &memberships, &all, &model.model, now).await?;
                     if done.state == AssessmentState::Completed {
                         let mut ids = event_ids.into_iter();
                         for p in memberships.iter().filter(|p| p.status == PersonStatus::Active && done.visible_to(p)) {
@@ -372,17 +372,21 @@ impl<S: Store> Services<S> {
                         .into_iter()
                         .filter(|p| person.is_none_or(|id| p.person_id == id))
                         .collect();
-                    // Stored counts, not responses (issue 11); responses only for assessments
-                    // completed before counts were stored, or counted with another model.
-                    let mut counted = tx.completed_counts_of_result_holders(org).await?;
-                    let stale = |c: &Option<NeedCounts>| c.as_ref().is_none_or(|c| !c.fits(&model.model));
-                    let legacy: Vec<HumanId> =
-                        counted.iter().filter(|(_, c)| stale(c)).map(|(a, _)| a.human_id).collect();
-                    if !legacy.is_empty() {
-                        let full = tx.assessments_of_humans(&legacy).await?;
-                        for (a, c) in counted.iter_mut().filter(|(_, c)| stale(c)) {
-                            if let Some(f) = full.iter().find(|f| f.id == a.id) {
-                                *c = Some(need_counts(&model.model, &f.responses));
+                    // Each person's stored totals (T85); the assessments' own counts only for
+                    // rows written before totals were stored or counted with another model, and
+                    // responses only where those counts are missing or stale too.
+                    let fits = |c: &Option<NeedCounts>| c.as_ref().is_some_and(|c| c.fits(&model.model));
+                    let mut counted = Vec::new();
+                    if persons.iter().any(|p| !fits(&p.totals)) {
+                        counted = tx.completed_counts_of_result_holders(org).await?;
+                        let legacy: Vec<HumanId> =
+                            counted.iter().filter(|(_, c)| !fits(c)).map(|(a, _)| a.human_id).collect();
+                        if !legacy.is_empty() {
+                            let full = tx.assessments_of_humans(&legacy).await?;
+                            for (a, c) in counted.iter_mut().filter(|(_, c)| !fits(c)) {
+                                if let Some(f) = full.iter().find(|f| f.id == a.id) {
+                                    *c = Some(need_counts(&model.model, &f.responses));
+                                }
                             }
                         }
                     }
@@ -399,6 +403,9 @@ impl<S: Store> Services<S> {
         let mut v: Vec<Match> = persons
             .iter()
             .filter_map(|p| {
+                if let Some(t) = p.totals.as_ref().filter(|t| t.fits(&self.assessment.model)) {
+                    return Some(match_at(p.person_id, &profile, scorer.match_percentage(&[t], &weights)));
+                }
                 let visible: Vec<&NeedCounts> = by_human
                     .get(&p.human_id)?
                     .iter()
@@ -441,10 +448,11 @@ pub(crate) async fn refresh_summaries(
     tx: &mut dyn Tx,
     memberships: &[Person],
     all: &[Assessment],
+    model: &crate::assessment::AssessmentModel,
     now: OffsetDateTime,
 ) -> Result<(), UseCaseError> {
     for p in memberships {
-        let s = summarize(all, p);
+        let s = summarize(all, p, model);
         if s != p.assessment {
             let mut q = p.clone();
             q.assessment = s;

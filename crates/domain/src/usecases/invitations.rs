@@ -440,6 +440,7 @@ impl<S: Store> Services<S> {
             tag_ids: (0..50).map(|_| TagId(self.ids.new_uuid())).collect(),
             plans: self.plans.clone(),
             url: self.invitation_url(id),
+            assessment: self.assessment.clone(),
         }
     }
 
@@ -652,6 +653,8 @@ struct AcceptInput {
     tag_ids: Vec<TagId>,
     plans: PlanCatalogue,
     url: String,
+    /// The model the membership's summary totals are counted with (T85).
+    assessment: std::sync::Arc<super::AssessmentKit>,
 }
 
 /// A code to send if the post needs one and carries none.
@@ -763,7 +766,20 @@ async fn respond_in_tx(tx: &mut dyn Tx, input: AcceptInput, issue: Issue) -> Res
 /// The acceptance itself (D20), inside the caller's transaction. A page acceptance that needs a
 /// code reaches here only after [`respond_in_tx`] checked it.
 async fn accept_in_tx(tx: &mut dyn Tx, input: AcceptInput) -> Result<(Invitation, Person), UseCaseError> {
-    let AcceptInput { id, share, now, person_id, human_id, joined_id, accepted_id, tag_ids, plans, url, .. } = input;
+    let AcceptInput {
+        id,
+        share,
+        now,
+        person_id,
+        human_id,
+        joined_id,
+        accepted_id,
+        tag_ids,
+        plans,
+        url,
+        assessment,
+        ..
+    } = input;
     let peek = tx.get_invitation_any(id).await?.ok_or_else(|| ClientError::not_found("Invitation"))?;
     let org = tx.lock_org(peek.org_id).await?.ok_or_else(|| ClientError::not_found("Organization"))?;
     let mut inv = tx.get_invitation_any(id).await?.ok_or_else(|| ClientError::not_found("Invitation"))?;
@@ -844,7 +860,7 @@ async fn accept_in_tx(tx: &mut dyn Tx, input: AcceptInput) -> Result<(Invitation
         p.shared_existing_profile = true;
     }
     let all = tx.assessments_of_human(p.human_id).await?;
-    p.assessment = summarize(&all, &p);
+    p.assessment = summarize(&all, &p, &assessment.model);
     p.updated_at = now;
     if p.id == person_id {
         tx.insert_person(&p).await?;

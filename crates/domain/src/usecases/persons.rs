@@ -116,7 +116,7 @@ impl<S: Store> Services<S> {
         let (outcome, inv) = loop {
             let (input, tag_names, plans) = (input.clone(), tag_names.clone(), plans.clone());
             let (token_hash, url, nested) = (token_hash.clone(), url.clone(), input.invitation);
-            let clock = self.clock.clone();
+            let (clock, kit) = (self.clock.clone(), self.assessment.clone());
             let attempt = self
                 .store
                 .write(move |tx| {
@@ -167,7 +167,8 @@ impl<S: Store> Services<S> {
                                 // With consent, what was taken while archived becomes visible
                                 // again (D42); without it the summary cannot change.
                                 if p.shared_existing_profile {
-                                    p.assessment = summarize(&tx.assessments_of_human(p.human_id).await?, &p);
+                                    p.assessment =
+                                        summarize(&tx.assessments_of_human(p.human_id).await?, &p, &kit.model);
                                 }
                                 tx.update_person(&p).await?;
                                 tx.append_event(&event(event_id, &p, EventType::PersonCreated, now)).await?;
@@ -335,6 +336,7 @@ impl<S: Store> Services<S> {
     ) -> Result<Person, UseCaseError> {
         let now = self.clock.now();
         let event_id = EventId(self.ids.new_uuid());
+        let kit = self.assessment.clone();
         self.store
             .write(move |tx| {
                 Box::pin(async move {
@@ -349,7 +351,7 @@ impl<S: Store> Services<S> {
                     if p.shared_existing_profile != before.shared_existing_profile {
                         // The withdrawal withdrew consent: the summary shrinks to the active
                         // periods (D42).
-                        p.assessment = summarize(&tx.assessments_of_human(p.human_id).await?, &p);
+                        p.assessment = summarize(&tx.assessments_of_human(p.human_id).await?, &p, &kit.model);
                     }
                     if p != before {
                         tx.update_person(&p).await?;
