@@ -282,10 +282,14 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             match svc_sweep.sweep_invitations().await {
                 Ok((e, r)) if e + r > 0 => tracing::info!(expired = e, reminded = r, "invitation sweep"),
                 Ok(_) => {}
+                // A database outage is logged once by the store (T87).
+                Err(e) if e.is_unavailable() => tracing::debug!(error = %e, "invitation sweep failed"),
                 Err(e) => tracing::warn!(error = %e, "invitation sweep failed"),
             }
-            if let Err(e) = svc_sweep.deliver_emails().await {
-                tracing::warn!(error = %e, "email delivery failed");
+            match svc_sweep.deliver_emails().await {
+                Err(e) if e.is_unavailable() => tracing::debug!(error = %e, "email delivery failed"),
+                Err(e) => tracing::warn!(error = %e, "email delivery failed"),
+                Ok(_) => {}
             }
         }
     });
@@ -310,6 +314,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
                     "retention purged"
                 ),
                 Ok(_) => {}
+                Err(e) if e.is_unavailable() => tracing::debug!(error = %e, "retention failed"),
                 Err(e) => tracing::warn!(error = %e, "retention failed"),
             }
         }

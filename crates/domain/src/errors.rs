@@ -102,10 +102,18 @@ pub enum StoreError {
     /// A unique constraint was violated; returned only by methods that document it.
     #[error("unique constraint violated")]
     UniqueViolation,
+    /// The database cannot be reached right now (refused or lost connections, a server that is
+    /// shutting down or starting up, SQLite busy beyond its timeout): temporary, so the client is
+    /// answered 503 with `Retry-After` (issue 13, T87). Nothing of the use case was committed.
+    #[error("database unavailable: {0}")]
+    Unavailable(String),
     /// Any other failure.
     #[error("store failure: {0}")]
     Internal(String),
 }
+
+/// Seconds a client is told to wait (`Retry-After`) when the database is unavailable (T87).
+pub const UNAVAILABLE_RETRY_AFTER_SECS: u32 = 2;
 
 /// An error as the client sees it: code, English message and optional details (spec, Errors).
 #[derive(Debug, Clone, PartialEq)]
@@ -116,12 +124,15 @@ pub struct ClientError {
     pub message: String,
     /// Optional structured context.
     pub details: Option<Value>,
+    /// Whole seconds after which a retry can succeed; set only on a temporary `internal_error`
+    /// ([`ClientError::unavailable`]), which is then answered 503 with `Retry-After` (T87).
+    pub retry_after: Option<u32>,
 }
 
 impl ClientError {
     /// Builds an error without details.
     pub fn new(code: Code, message: impl Into<String>) -> Self {
-        Self { code, message: message.into(), details: None }
+        Self { code, message: message.into(), details: None, retry_after: None }
     }
     /// Adds details.
     pub fn with_details(mut self, d: Value) -> Self {
@@ -144,6 +155,17 @@ impl ClientError {
     /// `internal_error`; the cause is logged by the caller, never shown.
     pub fn internal() -> Self {
         Self::new(Code::InternalError, "Internal error; please retry")
+    }
+    /// `internal_error` for a database that cannot be reached right now: 503 with `Retry-After`
+    /// of [`UNAVAILABLE_RETRY_AFTER_SECS`] (spec, Errors: 500 or 503; T87).
+    pub fn unavailable() -> Self {
+        Self {
+            retry_after: Some(UNAVAILABLE_RETRY_AFTER_SECS),
+            ..Self::new(
+                Code::InternalError,
+                "The service is temporarily unavailable; retry after the number of seconds in Retry-After",
+            )
+        }
     }
 }
 
@@ -172,6 +194,12 @@ impl From<FieldErrors> for UseCaseError {
 }
 
 impl UseCaseError {
+    /// Whether this is a temporary database outage ([`StoreError::Unavailable`]), which callers
+    /// log once per outage rather than once per failure (T87).
+    pub fn is_unavailable(&self) -> bool {
+        matches!(self, UseCaseError::Store(StoreError::Unavailable(_)))
+    }
+
     /// The client error code, if any.
     pub fn code(&self) -> Option<Code> {
         match self {

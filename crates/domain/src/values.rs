@@ -58,6 +58,32 @@ fn char_len(s: &str) -> usize {
     s.chars().count()
 }
 
+/// Error message of [`single_line`].
+pub const NO_CONTROLS: &str = "must not contain control characters";
+/// Error message of [`multi_line`].
+pub const NO_CONTROLS_BUT_BREAKS: &str = "must not contain control characters other than tab and line breaks";
+
+/// What a one-line text accepts (issue 13, T86): no control character at all (Unicode `Cc`: the
+/// C0 controls U+0000–U+001F with tab and line breaks, DEL U+007F and the C1 controls
+/// U+0080–U+009F). PostgreSQL refuses NUL in text and SQLite stores it, so both backends refuse
+/// it here alike. Errors: [`NO_CONTROLS`].
+pub fn single_line(s: &str) -> Result<(), String> {
+    if s.chars().any(char::is_control) {
+        return Err(NO_CONTROLS.into());
+    }
+    Ok(())
+}
+
+/// What a multi-line text accepts (an invitation's `message`, a description; T86): as
+/// [`single_line`] but tab, line feed and carriage return are allowed. Every string of a JSON body
+/// is held to this at least. Errors: [`NO_CONTROLS_BUT_BREAKS`].
+pub fn multi_line(s: &str) -> Result<(), String> {
+    if s.chars().any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r')) {
+        return Err(NO_CONTROLS_BUT_BREAKS.into());
+    }
+    Ok(())
+}
+
 /// An email address: trimmed and lower-cased (D9); identity of a person within an organization.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub struct Email(String);
@@ -70,6 +96,7 @@ impl Email {
         if s.is_empty() {
             return Err("must not be empty".into());
         }
+        single_line(&s)?;
         if char_len(&s) > 254 || !s.validate_email() {
             return Err("must be a valid email address".into());
         }
@@ -104,9 +131,11 @@ impl fmt::Display for Email {
 pub struct PersonName(String);
 
 impl PersonName {
-    /// Parses; errors when empty after trimming or longer than 100 characters.
+    /// Parses; errors when empty after trimming, longer than 100 characters, or holding a control
+    /// character ([`single_line`]).
     pub fn parse(raw: &str) -> Result<PersonName, String> {
         let s = raw.trim();
+        single_line(s)?;
         match char_len(s) {
             0 => Err("must be 1 to 100 characters".into()),
             n if n > 100 => Err("must be 1 to 100 characters".into()),
@@ -124,8 +153,10 @@ impl PersonName {
 pub struct ExternalId(String);
 
 impl ExternalId {
-    /// Parses; errors when empty or longer than 255 characters.
+    /// Parses; errors when empty, longer than 255 characters, or holding a control character
+    /// ([`single_line`]).
     pub fn parse(raw: &str) -> Result<ExternalId, String> {
+        single_line(raw)?;
         match char_len(raw) {
             0 => Err("must be 1 to 255 characters".into()),
             n if n > 255 => Err("must be 1 to 255 characters".into()),
@@ -218,9 +249,11 @@ impl Labels {
 pub struct TagName(String);
 
 impl TagName {
-    /// Parses; errors when empty after trimming or longer than 50 characters.
+    /// Parses; errors when empty after trimming, longer than 50 characters, or holding a control
+    /// character ([`single_line`]).
     pub fn parse(raw: &str) -> Result<TagName, String> {
         let s = raw.trim();
+        single_line(s)?;
         match char_len(s) {
             0 => Err("must be 1 to 50 characters".into()),
             n if n > 50 => Err("must be 1 to 50 characters".into()),
@@ -504,6 +537,23 @@ impl PlanCatalogue {
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
+
+    /// T86: one-line values refuse every control character; multi-line text keeps tab and breaks.
+    #[test]
+    fn text_refuses_control_characters_t86() {
+        for bad in ["\u{0}", "a\u{1}b", "\t", "a\nb", "\r", "\u{1b}[0m", "\u{7f}", "\u{85}", "\u{9f}"] {
+            assert!(single_line(bad).is_err(), "{bad:?}");
+            assert!(PersonName::parse(&format!("x{bad}y")).is_err(), "{bad:?}");
+            assert!(ExternalId::parse(&format!("x{bad}y")).is_err(), "{bad:?}");
+            assert!(TagName::parse(&format!("x{bad}y")).is_err(), "{bad:?}");
+        }
+        for ok in ["Łukasz Nguyễn", "a\u{a0}b", "\u{200b}", "emoji 🎉"] {
+            assert_eq!(single_line(ok), Ok(()), "{ok:?}");
+        }
+        assert_eq!(multi_line("line\r\n\tindented"), Ok(()));
+        assert!(multi_line("nul\u{0}").is_err());
+        assert!(multi_line("bell\u{7}").is_err());
+    }
 
     #[test]
     fn email_is_trimmed_and_lowercased() {

@@ -208,7 +208,7 @@ pub async fn create_user<S: Store>(
 #[derive(Deserialize, Validate, Debug)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct KeyIn {
-    #[validate(length(min = 1, max = 100))]
+    #[validate(length(min = 1, max = 100), custom(function = "crate::body::one_line"))]
     name: Option<String>,
     scopes: Vec<String>,
     expires_at: Option<String>,
@@ -298,7 +298,7 @@ pub async fn withdraw<S: Store>(
 #[derive(Deserialize, Validate, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct TeamIn {
-    #[validate(length(min = 1, max = 200))]
+    #[validate(length(min = 1, max = 200), custom(function = "crate::body::one_line"))]
     name: String,
 }
 

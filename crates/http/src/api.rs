@@ -65,7 +65,7 @@ pub struct PersonImportIn {
     #[schema(value_type = Option<schemas::Name>)]
     last_name: Option<String>,
     #[validate(length(min = 1, max = 255))]
-    #[schema(min_length = 1, max_length = 255)]
+    #[schema(value_type = Option<schemas::ExternalId>)]
     external_id: Option<String>,
     #[validate(length(max = 2))]
     #[schema(schema_with = schemas::label_list_or_null)]
@@ -230,7 +230,7 @@ pub async fn get_person<S: Store>(
 pub struct PersonPatchIn {
     /// Always updatable; `null` clears it.
     #[serde(default, deserialize_with = "double_option")]
-    #[schema(value_type = Option<String>, min_length = 1, max_length = 255)]
+    #[schema(value_type = Option<schemas::ExternalId>)]
     external_id: Option<Option<String>>,
     /// May only be filled in while empty (409 `conflict` otherwise, D13).
     #[validate(length(min = 1, max = 100))]
@@ -358,7 +358,7 @@ const LIST_PARAMS: [&str; 10] =
 #[allow(dead_code)]
 pub struct PersonListParams {
     /// Case-insensitive substring of first name, last name or email.
-    #[param(max_length = 100)]
+    #[param(value_type = Option<schemas::SearchText>)]
     q: Option<String>,
     /// Default `active`.
     #[param(value_type = Option<schemas::PersonStatus>)]
@@ -367,7 +367,7 @@ pub struct PersonListParams {
     #[param(value_type = Option<schemas::EmailAddress>)]
     email: Option<String>,
     /// Exact match.
-    #[param(rename = "externalId")]
+    #[param(rename = "externalId", value_type = Option<schemas::OneLine>)]
     external_id: Option<String>,
     #[param(rename = "assessmentStatus", value_type = Option<schemas::AssessmentStatus>)]
     assessment_status: Option<String>,
@@ -375,7 +375,7 @@ pub struct PersonListParams {
     #[param(value_type = Option<schemas::LabelFilter>)]
     label: Option<String>,
     /// Tag name, case-insensitive exact match.
-    #[param(value_type = Option<schemas::Tag>)]
+    #[param(value_type = Option<schemas::TagFilter>)]
     tag: Option<String>,
     /// Only persons changed after this moment (incremental sync).
     #[param(rename = "updatedAfter")]

@@ -92,6 +92,8 @@ pub fn parse_json<T: DeserializeOwned>(req: &HttpRequest, body: &[u8]) -> Result
     if !essence.eq_ignore_ascii_case("application/json") {
         return Err(ApiError::field("body", "Content-Type must be application/json"));
     }
+    // First: an unknown field's error would echo its name, control characters included.
+    control_characters(body)?;
     let mut de = serde_json::Deserializer::from_slice(body);
     let parsed: Result<T, _> = serde_path_to_error::deserialize(&mut de);
     let value = match parsed {
@@ -138,17 +140,76 @@ pub fn parse_json<T: DeserializeOwned>(req: &HttpRequest, body: &[u8]) -> Result
     Ok(value)
 }
 
-/// Query parameters as ordered pairs. Errors: 400 for an unknown or repeated parameter (D36/D37).
+/// T86: no string of a body (value or key) holds a control character other than tab and line
+/// breaks ([`talent_domain::values::multi_line`]); one-line fields are held to more by their value
+/// types. Errors: 400 `validation_error` naming the first such field (`tags[2]`, `body` for a key).
+///
+/// A JSON text can carry such a character only as an escape (`\u0000`–`\u001f`,
+/// `\u007f`–`\u009f`, `\b`, `\f`), as a raw DEL (0x7F) or as a raw C1 control (UTF-8 `C2 80`–`C2 9F`),
+/// so the body is scanned for those first and parsed again only when one is there.
+pub fn control_characters(body: &[u8]) -> Result<(), ApiError> {
+    let suspicious = body.iter().enumerate().any(|(i, &b)| match b {
+        b'\\' => match body.get(i + 1) {
+            Some(b'b' | b'f') => true,
+            // `\u00` followed by 0, 1 (C0), 7 (DEL among others), 8 or 9 (C1).
+            Some(b'u') => body.get(i + 2..i + 5).is_some_and(|h| h[..2] == *b"00" && b"01789".contains(&h[2])),
+            _ => false,
+        },
+        0x7F => true,
+        0xC2 => body.get(i + 1).is_some_and(|n| (0x80..=0x9F).contains(n)),
+        _ => false,
+    });
+    if !suspicious {
+        return Ok(());
+    }
+    let Ok(v) = serde_json::from_slice::<serde_json::Value>(body) else { return Ok(()) };
+    match first_control(&v, String::new()) {
+        Some(path) => Err(ApiError::field(&path, talent_domain::values::NO_CONTROLS_BUT_BREAKS)),
+        None => Ok(()),
+    }
+}
+
+/// The path of the first string in `v` that [`talent_domain::values::multi_line`] refuses.
+fn first_control(v: &serde_json::Value, path: String) -> Option<String> {
+    use serde_json::Value;
+    let bad = |s: &str| talent_domain::values::multi_line(s).is_err();
+    match v {
+        Value::String(s) if bad(s) => Some(if path.is_empty() { "body".into() } else { path }),
+        Value::Array(items) => items.iter().enumerate().find_map(|(i, x)| first_control(x, format!("{path}[{i}]"))),
+        Value::Object(m) => m.iter().find_map(|(k, x)| {
+            if bad(k) {
+                return Some("body".to_string());
+            }
+            first_control(x, if path.is_empty() { k.clone() } else { format!("{path}.{k}") })
+        }),
+        _ => None,
+    }
+}
+
+/// A validator rule for one-line text fields (T86): [`talent_domain::values::single_line`].
+pub fn one_line(s: &str) -> Result<(), validator::ValidationError> {
+    talent_domain::values::single_line(s).map_err(|m| {
+        let mut e = validator::ValidationError::new("control_characters");
+        e.message = Some(m.into());
+        e
+    })
+}
+
+/// Query parameters as ordered pairs. Errors: 400 for an unknown or repeated parameter (D36/D37),
+/// or a value with a control character (T86).
 pub fn parse_query(req: &HttpRequest, allowed: &[&str]) -> Result<Vec<(String, String)>, ApiError> {
     let pairs = web::Query::<Vec<(String, String)>>::from_query(req.query_string())
         .map_err(|_| ApiError::field("query", "malformed query string"))?
         .into_inner();
     let mut errs = FieldErrors::default();
-    for (i, (k, _)) in pairs.iter().enumerate() {
+    for (i, (k, v)) in pairs.iter().enumerate() {
         if !allowed.contains(&k.as_str()) {
             errs.push(k.clone(), format!("unknown query parameter; allowed: {}", allowed.join(", ")));
         } else if pairs[..i].iter().any(|(k2, _)| k2 == k) {
             errs.push(k.clone(), "must not be repeated");
+        } else if let Err(m) = talent_domain::values::single_line(v) {
+            // T86: `%00` in a filter would reach the database (PostgreSQL refuses NUL).
+            errs.push(k.clone(), m);
         }
     }
     errs.into_result()?;
@@ -217,6 +278,25 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// T86: the first string with a control character is named; escapes that only look like one,
+    /// tabs and line breaks pass.
+    #[test]
+    fn control_characters_in_a_body_are_named_by_path() {
+        let field = |body: &str| match control_characters(body.as_bytes()) {
+            Ok(()) => None,
+            Err(e) => Some(e.0.details.as_ref().map(|d| d["fields"][0]["field"].to_string()).unwrap_or_default()),
+        };
+        assert_eq!(field(r#"{"a":"x\u0000"}"#), Some(r#""a""#.into()));
+        assert_eq!(field(r#"{"a":{"b":["ok","\u001b"]}}"#), Some(r#""a.b[1]""#.into()));
+        assert_eq!(field(r#"{"a":"\b"}"#), Some(r#""a""#.into()));
+        assert_eq!(field("{\"a\":\"\u{7f}\"}"), Some(r#""a""#.into()));
+        assert_eq!(field("{\"a\":\"\u{85}\"}"), Some(r#""a""#.into()));
+        assert_eq!(field(r#"{"k\u0001":1}"#), Some(r#""body""#.into()));
+        assert_eq!(field(r#"{"a":"\\u0000 \u00e9 \t\n\r"}"#), None);
+        assert_eq!(field(r#"{"a":"C:\\bin"}"#), None);
+        assert_eq!(field("not json \\u0000"), None, "malformed JSON is reported by the parser");
+    }
 
     #[test]
     fn a_body_must_be_an_object_naming_missing_fields() {

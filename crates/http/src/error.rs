@@ -5,7 +5,7 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, ResponseError};
 use serde_json::json;
 use std::fmt;
-use talent_domain::errors::{ClientError, Code, UseCaseError};
+use talent_domain::errors::{ClientError, Code, StoreError, UseCaseError};
 
 /// HTTP status of each error code: the contract in one place.
 pub fn status_of(code: Code) -> StatusCode {
@@ -58,11 +58,20 @@ impl fmt::Display for ApiError {
 }
 
 impl ResponseError for ApiError {
+    /// [`status_of`] the code, except that a temporary `internal_error` (one with `retry_after`,
+    /// a database outage) is 503 (T87).
     fn status_code(&self) -> StatusCode {
-        status_of(self.0.code)
+        match (self.0.code, self.0.retry_after) {
+            (Code::InternalError, Some(_)) => StatusCode::SERVICE_UNAVAILABLE,
+            (code, _) => status_of(code),
+        }
     }
     fn error_response(&self) -> HttpResponse {
-        HttpResponse::build(self.status_code()).json(self.body())
+        let mut r = HttpResponse::build(self.status_code());
+        if let Some(secs) = self.0.retry_after {
+            r.insert_header((actix_web::http::header::RETRY_AFTER, secs.max(1).to_string()));
+        }
+        r.json(self.body())
     }
 }
 
@@ -82,6 +91,11 @@ impl From<UseCaseError> for ApiError {
     fn from(e: UseCaseError) -> Self {
         match e {
             UseCaseError::Client(c) => ApiError(c),
+            // The store logs an outage once (T87); each request's failure is only debug.
+            UseCaseError::Store(s @ StoreError::Unavailable(_)) => {
+                tracing::debug!(error = %s, "database unavailable");
+                ApiError(ClientError::unavailable())
+            }
             UseCaseError::Store(s) => {
                 tracing::error!(error = %s, "store failure");
                 ApiError(ClientError::internal())
@@ -119,6 +133,21 @@ mod tests {
         for (c, s) in table {
             assert_eq!(status_of(c).as_u16(), s, "{}", c.as_str());
         }
+    }
+
+    /// T87: a database outage is 503 with `Retry-After` and the usual envelope; other store
+    /// failures stay 500 without it.
+    #[test]
+    fn an_unavailable_database_is_503_with_retry_after() {
+        let e = ApiError::from(UseCaseError::Store(StoreError::Unavailable("refused".into())));
+        let r = e.error_response();
+        assert_eq!(r.status().as_u16(), 503);
+        assert_eq!(r.headers().get("retry-after").and_then(|v| v.to_str().ok()), Some("2"));
+        assert_eq!(e.body()["code"], "internal_error");
+        assert!(!e.body().to_string().contains("refused"), "the cause is not shown");
+        let e = ApiError::from(UseCaseError::Store(StoreError::Internal("boom".into())));
+        assert_eq!(e.error_response().status().as_u16(), 500);
+        assert!(e.error_response().headers().get("retry-after").is_none());
     }
 
     #[test]

@@ -34,7 +34,7 @@ pub struct InvitationListParams {
     #[param(value_type = Option<schemas::EmailAddress>)]
     email: Option<String>,
     /// Exact match.
-    #[param(rename = "externalId")]
+    #[param(rename = "externalId", value_type = Option<schemas::OneLine>)]
     external_id: Option<String>,
     #[param(rename = "personId")]
     person_id: Option<uuid::Uuid>,
@@ -71,7 +71,7 @@ pub struct InvitationCreateIn {
     #[schema(value_type = Option<schemas::Name>)]
     last_name: Option<String>,
     #[validate(length(min = 1, max = 255))]
-    #[schema(min_length = 1, max_length = 255)]
+    #[schema(value_type = Option<schemas::ExternalId>)]
     external_id: Option<String>,
     /// Applied on acceptance; absent or null: `candidate` plus the employee domain rule (D15).
     #[validate(length(max = 2))]
@@ -83,7 +83,11 @@ pub struct InvitationCreateIn {
     tags: Option<Vec<String>>,
     /// A personal message in the email and its reminder; trimmed.
     #[validate(length(min = 1, max = 2000))]
-    #[schema(min_length = 1, max_length = 2000)]
+    #[schema(
+        min_length = 1,
+        max_length = 2000,
+        pattern = r"^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]*$"
+    )]
     message: Option<String>,
     /// `true`: Talent emails the invitation; `false`: the client sends `url` itself.
     send_email: bool,

@@ -45,6 +45,16 @@ async fn healthz() -> HttpResponse {
 async fn readyz<S: Store>(state: web::Data<ApiState<S>>) -> HttpResponse {
     match state.svc.store.ready().await {
         Ok(()) => HttpResponse::Ok().json(serde_json::json!({"status": "ready"})),
+        // A database outage is logged once by the store (T87).
+        Err(e @ talent_domain::errors::StoreError::Unavailable(_)) => {
+            tracing::debug!(error = %e, "not ready");
+            HttpResponse::ServiceUnavailable()
+                .insert_header((
+                    actix_web::http::header::RETRY_AFTER,
+                    talent_domain::errors::UNAVAILABLE_RETRY_AFTER_SECS.to_string(),
+                ))
+                .json(serde_json::json!({"error": "The service is not ready", "code": "internal_error"}))
+        }
         Err(e) => {
             tracing::warn!(error = %e, "not ready");
             HttpResponse::ServiceUnavailable()

@@ -130,7 +130,7 @@ pub struct EndpointIn {
     #[schema(schema_with = schemas::event_subscriptions)]
     events: Vec<String>,
     /// Trimmed; at most 500 characters.
-    #[schema(max_length = 500)]
+    #[schema(max_length = 500, pattern = r"^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]*$")]
     description: Option<String>,
 }
 
@@ -214,7 +214,7 @@ pub struct EndpointPatchIn {
     events: Option<Vec<String>>,
     /// `null` clears it; at most 500 characters.
     #[serde(default, deserialize_with = "double_option")]
-    #[schema(value_type = Option<String>, max_length = 500)]
+    #[schema(value_type = Option<String>, max_length = 500, pattern = r"^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]*$")]
     description: Option<Option<String>>,
     /// A disabled endpoint receives nothing.
     #[schema(value_type = bool, required = false)]

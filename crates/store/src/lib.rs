@@ -82,6 +82,8 @@ pub struct DbStore {
     /// its own listener skips them, since the commit already woke the engine and emptied the
     /// cache in this process.
     instance: Arc<str>,
+    /// Whether the database is reachable, shared by [`DbStore::with_own_pool`] (T87).
+    health: Arc<Health>,
 }
 
 /// Counters of the SQLite write queue ([`DbStore::write_stats`], T75).
@@ -103,6 +105,38 @@ pub const AUTH_CHANNEL: &str = "talent_auth";
 
 fn internal(e: impl std::fmt::Display) -> StoreError {
     StoreError::Internal(e.to_string())
+}
+
+/// Whether the database answered the last connection checkout (T87). A checkout that fails
+/// (refused, timed out, the server going away) is [`StoreError::Unavailable`]; the first one of an
+/// outage logs one warning, the first success after it one line saying so, so that an outage
+/// under load logs two lines rather than one per request.
+#[derive(Default)]
+pub struct Health {
+    down: std::sync::atomic::AtomicBool,
+}
+
+impl Health {
+    /// Records a failed checkout; returns the error to give the caller.
+    pub fn failed(&self, e: impl std::fmt::Display) -> StoreError {
+        if !self.down.swap(true, std::sync::atomic::Ordering::AcqRel) {
+            tracing::warn!(error = %e, "database unavailable; answering 503 until it is back");
+        }
+        StoreError::Unavailable(e.to_string())
+    }
+
+    /// Records a successful checkout.
+    pub fn ok(&self) {
+        use std::sync::atomic::Ordering;
+        if self.down.load(Ordering::Relaxed) && self.down.swap(false, Ordering::AcqRel) {
+            tracing::warn!("database available again");
+        }
+    }
+
+    /// Whether the last checkout failed.
+    pub fn is_down(&self) -> bool {
+        self.down.load(std::sync::atomic::Ordering::Relaxed)
+    }
 }
 
 /// SQLite file path of a `sqlite://PATH` (or `sqlite:PATH`) URL.
@@ -178,6 +212,7 @@ impl DbStore {
             sealer: Arc::new(PlainBox),
             max_writers: Arc::default(),
             instance: uuid::Uuid::new_v4().to_string().into(),
+            health: Arc::default(),
         })
     }
 
@@ -264,6 +299,7 @@ impl DbStore {
         other.auth = self.auth.clone();
         other.sealer = self.sealer.clone();
         other.instance = self.instance.clone();
+        other.health = self.health.clone();
         other.priority = true;
         Ok(other)
     }
@@ -378,7 +414,7 @@ impl Store for DbStore {
     {
         let (pools, wake, gate, priority) = (self.pools.clone(), self.wake.clone(), self.gate.clone(), self.priority);
         let (auth, max_writers, instance) = (self.auth.clone(), self.max_writers.clone(), self.instance.clone());
-        let sealer = self.sealer.clone();
+        let (sealer, health) = (self.sealer.clone(), self.health.clone());
         // After a commit, before the caller is answered: an answered revocation is in force here.
         let committed = move |(wake_engines, auth_changed): (bool, bool)| {
             if wake_engines {
@@ -391,7 +427,8 @@ impl Store for DbStore {
         let task = tokio::spawn(async move {
             match pools {
                 Pools::Pg(pool) => {
-                    let mut pooled = pool.get().await.map_err(|e| E::from(internal(e)))?;
+                    let mut pooled = pool.get().await.map_err(|e| E::from(health.failed(e)))?;
+                    health.ok();
                     let conn: &mut AsyncPgConnection = &mut pooled;
                     conn.transaction(async move |c| {
                         let mut tx = DbTx::with_writers(c, true, max_writers).sealed(sealer);
@@ -413,7 +450,9 @@ impl Store for DbStore {
                         r
                     })
                 }
-                Pools::Sqlite { write, .. } => sqlite_group::write(&gate, &write, priority, f, committed).await,
+                Pools::Sqlite { write, .. } => {
+                    sqlite_group::write(&gate, &write, &health, priority, f, committed).await
+                }
             }
         });
         Box::pin(async move { task.await.map_err(|e| E::from(internal(e)))? })
@@ -425,16 +464,18 @@ impl Store for DbStore {
         R: Send + 'static,
         E: From<StoreError> + Send + 'static,
     {
-        let (pools, sealer) = (self.pools.clone(), self.sealer.clone());
+        let (pools, sealer, health) = (self.pools.clone(), self.sealer.clone(), self.health.clone());
         let task = tokio::spawn(async move {
             match pools {
                 Pools::Pg(pool) => {
-                    let mut conn = pool.get().await.map_err(|e| E::from(internal(e)))?;
+                    let mut conn = pool.get().await.map_err(|e| E::from(health.failed(e)))?;
+                    health.ok();
                     let mut tx = DbTx::new(&mut *conn, false).sealed(sealer);
                     f(&mut tx).await
                 }
                 Pools::Sqlite { read, .. } => {
-                    let mut conn = read.get().await.map_err(|e| E::from(internal(e)))?;
+                    let mut conn = read.get().await.map_err(|e| E::from(health.failed(e)))?;
+                    health.ok();
                     let mut tx = DbTx::new(&mut *conn, false).sealed(sealer);
                     f(&mut tx).await
                 }
@@ -464,12 +505,12 @@ impl Store for DbStore {
         Box::pin(async move {
             match &self.pools {
                 Pools::Pg(pool) => {
-                    let mut c = pool.get().await.map_err(internal)?;
-                    c.batch_execute("SELECT 1").await.map_err(internal)?;
+                    let mut c = pool.get().await.map_err(|e| self.health.failed(e))?;
+                    c.batch_execute("SELECT 1").await.map_err(tx::db_err)?;
                 }
                 Pools::Sqlite { read, .. } => {
-                    let mut c = read.get().await.map_err(internal)?;
-                    c.batch_execute("SELECT 1").await.map_err(internal)?;
+                    let mut c = read.get().await.map_err(|e| self.health.failed(e))?;
+                    c.batch_execute("SELECT 1").await.map_err(tx::db_err)?;
                 }
             }
             match self.pending_migrations().await? {

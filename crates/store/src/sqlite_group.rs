@@ -24,7 +24,7 @@
 
 use crate::pool::Pool;
 use crate::tx::{db_err, DbTx};
-use crate::{internal, sqlite_rt, SqliteConn};
+use crate::{sqlite_rt, Health, SqliteConn};
 use diesel_async::SimpleAsyncConnection;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -275,6 +275,7 @@ pub(crate) async fn run_group(conn: &mut SqliteConn, gate: &WriteGate) -> Ended 
 pub(crate) async fn write<R, E, F>(
     gate: &WriteGate,
     pool: &Pool<SqliteConn>,
+    health: &Health,
     priority: bool,
     f: F,
     committed: impl Fn((bool, bool)),
@@ -299,9 +300,12 @@ where
             return answered(answer.await);
         }
         let mut conn = match pool.get().await {
-            Ok(c) => c,
+            Ok(c) => {
+                health.ok();
+                c
+            }
             Err(e) => {
-                gate.fail_queued(&internal(e));
+                gate.fail_queued(&health.failed(e));
                 continue;
             }
         };

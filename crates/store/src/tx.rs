@@ -19,12 +19,42 @@ use talent_domain::values::*;
 use talent_domain::webhook::{AttemptOutcome, Delivery, DeliveryStatus, Endpoint};
 use time::OffsetDateTime;
 
-/// Maps diesel's errors onto the port's: unique violations become `UniqueViolation`.
+/// Maps diesel's errors onto the port's: unique violations become `UniqueViolation`; a lost
+/// connection or a server that is going away, starting up or (SQLite) locked beyond the busy
+/// timeout becomes `Unavailable` (answered 503, T87); anything else `Internal`.
 pub fn db_err(e: DieselError) -> StoreError {
     match e {
         DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _) => StoreError::UniqueViolation,
+        DieselError::DatabaseError(DatabaseErrorKind::ClosedConnection, info) => {
+            StoreError::Unavailable(info.message().to_string())
+        }
+        DieselError::DatabaseError(_, info) if is_outage(info.message()) => {
+            StoreError::Unavailable(info.message().to_string())
+        }
+        DieselError::BrokenTransactionManager => StoreError::Unavailable(e.to_string()),
         other => StoreError::Internal(other.to_string()),
     }
+}
+
+/// Whether a database error message says the server cannot serve now rather than that the
+/// statement is wrong (T87): PostgreSQL's SQLSTATE class 57P (admin shutdown, crash shutdown,
+/// cannot connect now) and 08 (connection exceptions), whose SQLSTATE diesel does not expose, and
+/// SQLite's `SQLITE_BUSY` after the busy timeout.
+pub fn is_outage(message: &str) -> bool {
+    const SIGNS: [&str; 10] = [
+        "terminating connection",
+        "the database system is shutting down",
+        "the database system is starting up",
+        "the database system is in recovery mode",
+        "server closed the connection",
+        "connection refused",
+        "connection reset",
+        "broken pipe",
+        "could not connect to server",
+        "database is locked",
+    ];
+    let m = message.to_ascii_lowercase();
+    SIGNS.iter().any(|s| m.contains(s))
 }
 
 /// A transaction on one connection of backend `C`.

@@ -244,9 +244,13 @@ impl<S: Store> Services<S> {
         let name = n.name.trim().to_string();
         if !(1..=200).contains(&name.chars().count()) {
             errs.push("name", "must be 1 to 200 characters");
+        } else if let Err(m) = crate::values::single_line(&name) {
+            errs.push("name", m);
         }
         if n.description.as_ref().is_some_and(|d| d.chars().count() > 2000) {
             errs.push("description", "must be at most 2000 characters");
+        } else if let Some(Err(m)) = n.description.as_deref().map(crate::values::multi_line) {
+            errs.push("description", m);
         }
         if n.competencies.is_empty() {
             errs.push("competencies", "must contain at least one competency");

@@ -46,9 +46,10 @@ pub struct OrganizationPatch {
     pub employee_domains: Option<Vec<String>>,
 }
 
-/// Parses a company name: 1 to 200 characters after trimming.
+/// Parses a company name: 1 to 200 characters after trimming, one line (T86).
 pub fn parse_company_name(raw: &str) -> Result<String, String> {
     let s = raw.trim();
+    crate::values::single_line(s)?;
     match s.chars().count() {
         1..=200 => Ok(s.to_string()),
         _ => Err("must be 1 to 200 characters".into()),

@@ -2,7 +2,8 @@
 //! being repeated on 28 handlers (decision T52):
 //!
 //! - the bearer security scheme (spec, Authentication);
-//! - the responses any endpoint can give: 401, 403, 429 (with `Retry-After`), 500; and 400 and 413
+//! - the responses any endpoint can give: 401, 403, 429 (with `Retry-After`), 500, 503 (with
+//!   `Retry-After`, a database outage, T87); and 400 and 413
 //!   on every operation with a body; 400 and 409 wherever `Idempotency-Key` is honoured (D37, D38);
 //! - the rate-limit headers on every response (spec, Endpoints; D8);
 //! - the `Idempotency-Key` header on every `POST` but `testWebhook`, and `Idempotency-Replayed` on
@@ -102,6 +103,11 @@ fn components(doc: &mut Value) {
         "`rate_limited`: the organization's or the key's budget is spent (D7); retry after `Retry-After`.",
     );
     rate_limited["headers"] = json!({"Retry-After": {"$ref": "#/components/headers/Retry-After"}});
+    let mut unavailable = error_response(
+        "`internal_error` while the database cannot be reached (an outage or a restart): temporary; retry \
+    after `Retry-After` (T87). Nothing of the request was committed.",
+    );
+    unavailable["headers"] = json!({"Retry-After": {"$ref": "#/components/headers/Retry-After"}});
     c["responses"] = json!({
         "Unauthorized": error_response("`unauthorized`, `invalid_token`, `key_revoked` or `key_expired`."),
         "Forbidden": error_response(
@@ -109,6 +115,7 @@ fn components(doc: &mut Value) {
         ),
         "RateLimited": rate_limited,
         "InternalError": error_response("`internal_error`: a server-side failure; retry."),
+        "ServiceUnavailable": unavailable,
         "PayloadTooLarge": error_response("`payload_too_large`: the body exceeds 1 MiB (D37)."),
         "ValidationError": error_response(
             "`validation_error`: invalid body, query parameter or header; `details.fields` names each (D37).",
@@ -164,6 +171,7 @@ fn operation(method: &str, op: &mut Value) {
     add("403", "Forbidden");
     add("429", "RateLimited");
     add("500", "InternalError");
+    add("503", "ServiceUnavailable");
     if idempotent {
         for (status, r) in responses.iter_mut() {
             if status.starts_with('2') {

@@ -60,7 +60,7 @@ cursors.",
         webhooks::delivery,
         webhooks::redeliver,
     ),
-    components(schemas(schemas::Label, schemas::LabelFilter, schemas::PersonStatus, schemas::AssessmentStatus, schemas::EmailAddress, schemas::Tag, schemas::InvitationStatus, schemas::InvitationVariant, schemas::DeliveryStatus, schemas::AssessmentCompletedData, schemas::PingData, schemas::EventType)),
+    components(schemas(schemas::Label, schemas::LabelFilter, schemas::PersonStatus, schemas::AssessmentStatus, schemas::EmailAddress, schemas::Tag, schemas::TagFilter, schemas::OneLine, schemas::SearchText, schemas::ExternalId, schemas::InvitationStatus, schemas::InvitationVariant, schemas::DeliveryStatus, schemas::AssessmentCompletedData, schemas::PingData, schemas::EventType)),
     tags(
         (name = "account", description = "The key, its organization, subscription and usage."),
         (name = "persons", description = "The talent pool (ATS sync)."),

@@ -25,19 +25,51 @@ pub enum Label {
     Employee,
 }
 
-/// A tag name in a request: 1 to 50 characters, not only white space (spec, Limits; D14).
+/// A tag name in a request body: 1 to 50 characters, not only white space (spec, Limits; D14),
+/// no control character but tab and line breaks around it, which are trimmed (T86). The length
+/// is that of the trimmed text, so the pattern states it rather than `maxLength`.
 #[derive(Serialize, ToSchema)]
-#[schema(min_length = 1, max_length = 50, pattern = r"\S")]
+#[schema(
+    pattern = r"^[\t\n\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*[^\u0000-\u001f\u007f-\u009f \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000](?:[^\u0000-\u001f\u007f-\u009f]{0,48}[^\u0000-\u001f\u007f-\u009f \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000])?[\t\n\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$"
+)]
 pub struct Tag(pub String);
+
+/// A tag name in a query filter: as [`Tag`] but no control character at all (T86).
+#[derive(Serialize, ToSchema)]
+#[schema(
+    pattern = r"^[ \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*[^\u0000-\u001f\u007f-\u009f \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000](?:[^\u0000-\u001f\u007f-\u009f]{0,48}[^\u0000-\u001f\u007f-\u009f \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000])?[ \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$"
+)]
+pub struct TagFilter(pub String);
+
+/// An external id (spec, Person `externalId`): 1 to 255 characters, kept as sent, one line (T86).
+#[derive(Serialize, ToSchema)]
+#[schema(min_length = 1, max_length = 255, pattern = r"^[^\u0000-\u001f\u007f-\u009f]*$")]
+pub struct ExternalId(pub String);
+
+/// The `q` search of `GET /persons`: at most 100 characters, one line (T86).
+#[derive(Serialize, ToSchema)]
+#[schema(max_length = 100, pattern = r"^[^\u0000-\u001f\u007f-\u009f]*$")]
+pub struct SearchText(pub String);
+
+/// One line of text in a query filter (`q`, `externalId`): no control character (T86).
+#[derive(Serialize, ToSchema)]
+#[schema(pattern = r"^[^\u0000-\u001f\u007f-\u009f]*$")]
+pub struct OneLine(pub String);
 
 /// An email address in a request (D9: trimmed and lower-cased; at most 254 characters).
 #[derive(Serialize, ToSchema)]
 #[schema(format = Email, max_length = 254)]
 pub struct EmailAddress(pub String);
 
-/// A person's first or last name in a request: 1 to 100 characters, not only white space.
+/// A person's first or last name in a request: 1 to 100 characters, not only white space, no
+/// control character but tab and line breaks around it, which are trimmed (T86). Both the text as
+/// sent and the trimmed text have 1 to 100 characters.
 #[derive(Serialize, ToSchema)]
-#[schema(min_length = 1, max_length = 100, pattern = r"\S")]
+#[schema(
+    min_length = 1,
+    max_length = 100,
+    pattern = r"^[\t\n\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*[^\u0000-\u001f\u007f-\u009f \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000](?:[^\u0000-\u001f\u007f-\u009f]{0,98}[^\u0000-\u001f\u007f-\u009f \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000])?[\t\n\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$"
+)]
 pub struct Name(pub String);
 
 /// A person's status (spec, Person status).
