@@ -4,7 +4,7 @@
 //! `60 s / limit` while a loop runs, so counts are checked against the measured elapsed time.
 use crate::support::{Opts, Resp, TestApp};
 use serde_json::json;
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 fn per_key() -> Opts {
     Opts { rate_limit_mode: "per-key" }
@@ -248,7 +248,7 @@ crate::e2e!(off_mode_never_refuses_requests, Default::default(), |app| {
 
 // D8: requests that fail authentication are limited per client IP (60 per minute); a valid key from
 // the same address keeps working.
-crate::e2e!(failed_authentication_is_limited_per_ip_after_60_attempts, per_key(), |app| {
+crate::e2e!(failed_authentication_is_limited_per_ip_after_60_attempts_then_checked_first_t88, per_key(), |app| {
     let org = app.org("professional", "active");
     let mut n = 0;
     let (seen, refused, secs) = until_429(100, || {
@@ -264,8 +264,21 @@ crate::e2e!(failed_authentication_is_limited_per_ip_after_60_attempts, per_key()
     assert!(seen.len() >= 60 && seen.len() as u64 <= 60 + secs, "{} failures answered in {secs} s", seen.len());
     let refused = refused.unwrap_or_else(|| panic!("no 429 within 100 failed authentications"));
     assert_eq!(assert_rate_limited(&refused).0, 60);
-    // The genuine key is unaffected by the IP's failures.
+    // T88: while the address is over its budget, its requests are refused before any key is
+    // looked up: a valid key, a revoked one and a made-up one get the same 429 (no oracle).
+    let (revoked, revoked_id) = app.key(&org.user_id, &["persons:read"]);
+    assert_eq!(app.admin("DELETE", &format!("/admin/v1/api-keys/{revoked_id}"), None).status, 200);
+    let mut waits = Vec::new();
+    for key in [org.key.as_str(), revoked.as_str(), "tk_made_up"] {
+        let r = app.get("/api/v1/me", key);
+        let (limit, _) = assert_rate_limited(&r);
+        assert_eq!(limit, 60, "the address's budget is reported: {r:?}");
+        waits.push(r.header("retry-after").and_then(|v| v.parse::<u64>().ok()).unwrap_or(60));
+    }
+    // Once its next request conforms, the genuine key's own budget answers, untouched.
+    std::thread::sleep(Duration::from_secs(waits.into_iter().max().unwrap_or(1)));
     let (r, (limit, remaining, _)) = timed(|| app.get("/api/v1/me", &org.key));
     assert_eq!(r.status, 200, "{}", r.text);
     assert_eq!((limit, remaining), (60, 59));
+    assert_eq!(app.get("/api/v1/me", &revoked).code(), "key_revoked");
 });

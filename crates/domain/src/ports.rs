@@ -146,6 +146,13 @@ pub struct RateDecision {
 pub trait RateLimiter: Send + Sync + 'static {
     /// Takes one request from the subject's budgets and reports the tightest one.
     fn check(&self, subject: RateSubject<'_>) -> Option<RateDecision>;
+
+    /// Whether the client IP `ip` is over its budget of requests failing authentication (D8)
+    /// now, without taking a request: `Some` (not allowed, with the header values) from a refusal
+    /// of [`RateSubject::Ip`] until the address's next request would conform. Checked before the
+    /// key is looked up, so that an address over its budget learns nothing about keys and costs
+    /// no database query (issue 13, T88). `None` also when limiting is off.
+    fn blocked(&self, ip: std::net::IpAddr) -> Option<RateDecision>;
 }
 
 /// An email to send (D22; the mailer adapter records it or sends it by SMTP).

@@ -47,12 +47,19 @@ pub async fn api_middleware<S: Store>(
         let e = ApiError(ClientError::internal());
         return Ok(req.into_response(e.error_response()).map_into_right_body());
     };
+    let ip = req.peer_addr().map(|a| a.ip()).unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
+    // An address over its budget of failed authentications is refused before its key is looked
+    // up (T88): the answer tells nothing about the key and costs no query.
+    if let Some(d) = state.limiter.blocked(ip) {
+        let mut resp = rate_limited(&d).error_response();
+        set_rate_headers(resp.headers_mut(), &d);
+        return Ok(req.into_response(resp).map_into_right_body());
+    }
     let header = req.headers().get("authorization").map(|v| v.to_str().unwrap_or("\u{0}invalid"));
     let auth = state.svc.authenticate(header).await;
     let principal = match auth {
         Ok(p) => p,
         Err(UseCaseError::Client(e)) => {
-            let ip = req.peer_addr().map(|a| a.ip()).unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
             let decision = state.limiter.check(RateSubject::Ip(ip));
             let err = match &decision {
                 Some(d) if !d.allowed => rate_limited(d),

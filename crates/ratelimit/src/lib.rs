@@ -174,6 +174,9 @@ pub struct GovernorRateLimiter<C: Clock = DefaultClock> {
     clock: C,
     /// One keyed limiter per requests-per-minute value, created lazily.
     limiters: RwLock<HashMap<NonZeroU32, Arc<Keyed<C>>>>,
+    /// IP addresses whose budget refused a request, with the instant their next request conforms
+    /// ([`RateLimiter::blocked`], T88). Expired entries go in [`GovernorRateLimiter::retain_recent`].
+    refused_ips: RwLock<HashMap<IpAddr, C::Instant>>,
 }
 
 impl GovernorRateLimiter<DefaultClock> {
@@ -198,7 +201,13 @@ impl<C: Clock + Clone> GovernorRateLimiter<C> {
     /// tests). The clock is cloned into every keyed limiter, so it must share its time between
     /// clones.
     pub fn with_clock(mode: Mode, ip_per_minute: u32, clock: C) -> Self {
-        Self { mode, ip_per_minute: non_zero(ip_per_minute), clock, limiters: RwLock::new(HashMap::new()) }
+        Self {
+            mode,
+            ip_per_minute: non_zero(ip_per_minute),
+            clock,
+            limiters: RwLock::new(HashMap::new()),
+            refused_ips: RwLock::new(HashMap::new()),
+        }
     }
 
     /// The mode (D7).
@@ -222,12 +231,18 @@ impl<C: Clock + Clone> GovernorRateLimiter<C> {
             limiter.retain_recent();
             limiter.shrink_to_fit();
         }
+        let now = self.clock.now();
+        let mut refused = self.refused_ips.write().unwrap_or_else(PoisonError::into_inner);
+        refused.retain(|_, until| *until > now);
+        refused.shrink_to_fit();
     }
 
     /// Number of subjects (organizations, keys and IP addresses, counted once per budget they are
-    /// tracked in) currently held in memory (D7, D8). May be approximate under concurrent use.
+    /// tracked in, and once more while an address is over its budget) currently held in memory
+    /// (D7, D8). May be approximate under concurrent use.
     pub fn len(&self) -> usize {
-        self.snapshot_limiters().iter().map(|l| l.len()).sum()
+        let refused = self.refused_ips.read().unwrap_or_else(PoisonError::into_inner).len();
+        self.snapshot_limiters().iter().map(|l| l.len()).sum::<usize>() + refused
     }
 
     /// Whether no subject is held in memory (see [`GovernorRateLimiter::len`]; D7, D8).
@@ -295,7 +310,14 @@ where
     fn check(&self, subject: RateSubject<'_>) -> Option<RateDecision> {
         let budget = match (self.mode, subject) {
             (Mode::Off, _) => return None,
-            (_, RateSubject::Ip(ip)) => self.take(self.ip_per_minute.get(), Subject::Ip(ip)),
+            (_, RateSubject::Ip(ip)) => {
+                let budget = self.take(self.ip_per_minute.get(), Subject::Ip(ip));
+                if let Some(wait) = budget.refused {
+                    let until = self.clock.now() + governor::nanos::Nanos::from(wait);
+                    self.refused_ips.write().unwrap_or_else(PoisonError::into_inner).insert(ip, until);
+                }
+                budget
+            }
             (Mode::OrgOnly, RateSubject::Key { org, plan, .. }) => self.take(plan.org_only_rpm, Subject::Org(org)),
             (Mode::PerKey, RateSubject::Key { org, key, plan }) => {
                 let key_budget = self.take(plan.key_rpm, Subject::Key(key));
@@ -310,6 +332,37 @@ where
                     }
                 }
             }
+        };
+        Some(decision(budget, unix_now()))
+    }
+
+    /// The refusal of `ip`'s budget while it lasts, without taking a request (T88): from the
+    /// moment a request failing authentication from `ip` is refused (D8) until its next request
+    /// would conform again. `None` in [`Mode::Off`] or when `ip` is within its budget. One read
+    /// lock and, in the common case of no refused address, no lookup.
+    fn blocked(&self, ip: IpAddr) -> Option<RateDecision> {
+        if self.mode == Mode::Off {
+            return None;
+        }
+        let until = {
+            let refused = self.refused_ips.read().unwrap_or_else(PoisonError::into_inner);
+            if refused.is_empty() {
+                return None;
+            }
+            *refused.get(&ip)?
+        };
+        let now = self.clock.now();
+        if until <= now {
+            return None;
+        }
+        let n = self.ip_per_minute;
+        let wait: Duration = governor::clock::Reference::duration_since(&until, now).into();
+        let interval = Quota::per_minute(n).replenish_interval();
+        let budget = Budget {
+            limit: n.get(),
+            remaining: 0,
+            full_in: wait.saturating_add(interval.saturating_mul(n.get() - 1)),
+            refused: Some(wait),
         };
         Some(decision(budget, unix_now()))
     }
@@ -492,6 +545,36 @@ mod tests {
         let d = check_key(&l, org(1), key(7), &p);
         assert!(!d.allowed);
         assert_eq!((d.limit, d.remaining, d.retry_after_secs), (5, 0, Some(12)));
+    }
+
+    /// T88: an address is blocked, without a request being taken, from its first refusal until
+    /// its next request would conform; other addresses are not; the entry is then dropped.
+    #[test]
+    fn an_address_over_its_budget_is_blocked_until_its_next_request_conforms_t88() {
+        let (l, clock) = fake(Mode::PerKey, 3);
+        let (ip, other) = (IpAddr::V4(Ipv4Addr::new(10, 0, 0, 1)), IpAddr::V4(Ipv4Addr::new(10, 0, 0, 2)));
+        for _ in 0..3 {
+            assert!(l.check(RateSubject::Ip(ip)).unwrap().allowed);
+            assert_eq!(l.blocked(ip), None, "within its budget");
+        }
+        let refused = l.check(RateSubject::Ip(ip)).unwrap();
+        assert!(!refused.allowed);
+        for _ in 0..100 {
+            let d = l.blocked(ip).unwrap();
+            assert_eq!((d.allowed, d.limit, d.remaining, d.retry_after_secs), (false, 3, 0, Some(20)));
+        }
+        assert_eq!(l.blocked(other), None);
+        clock.advance(Duration::from_secs(19));
+        assert_eq!(l.blocked(ip).unwrap().retry_after_secs, Some(1));
+        clock.advance(Duration::from_secs(1));
+        assert_eq!(l.blocked(ip), None, "blocking took no request: the next one conforms");
+        assert!(l.check(RateSubject::Ip(ip)).unwrap().allowed);
+        clock.advance(Duration::from_secs(120));
+        l.retain_recent();
+        assert!(l.is_empty(), "expired refusals are dropped");
+        let off = GovernorRateLimiter::new(Mode::Off, 1);
+        assert_eq!(off.check(RateSubject::Ip(ip)), None);
+        assert_eq!(off.blocked(ip), None);
     }
 
     #[test]
