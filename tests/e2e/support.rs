@@ -46,6 +46,8 @@ pub struct Extra {
     /// PostgreSQL: the server to create the test database on instead of `TEST_DATABASE_URL`'s
     /// (a [`PgCluster`] of the test's own).
     pub pg_admin_url: Option<String>,
+    /// `TALENT_ADMIN_LISTEN=127.0.0.1:0`: the admin API on a listener of its own (T89).
+    pub admin_listen: bool,
 }
 
 fn runtime() -> &'static tokio::runtime::Runtime {
@@ -56,6 +58,9 @@ fn runtime() -> &'static tokio::runtime::Runtime {
 /// A running `talent serve`; killed and its database dropped on drop.
 pub struct TestApp {
     pub base: String,
+    /// Where the admin API is served: `base`, or the `TALENT_ADMIN_LISTEN` listener
+    /// ([`Extra::admin_listen`]).
+    pub admin_base: String,
     pub admin_token: String,
     pub backend: Backend,
     child: Child,
@@ -136,6 +141,9 @@ pub fn spawn_with(backend: Backend, opts: Opts, extra: Extra) -> Option<TestApp>
     if extra.insecure_webhooks {
         cmd.env("TALENT_WEBHOOKS_ALLOW_INSECURE", "1");
     }
+    if extra.admin_listen {
+        cmd.env("TALENT_ADMIN_LISTEN", "127.0.0.1:0");
+    }
     let log =
         extra.keep_log.then(|| std::env::temp_dir().join(format!("talent-e2e-{}.log", uuid::Uuid::new_v4().simple())));
     let log_level = std::env::var("TALENT_TEST_LOG").unwrap_or_else(|_| "warn".into());
@@ -158,17 +166,21 @@ pub fn spawn_with(backend: Backend, opts: Opts, extra: Extra) -> Option<TestApp>
     let stdout = child.stdout.take().expect("stdout");
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let mut sent = false;
+        let (mut sent, mut admin) = (false, None);
         for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if let Some(addr) = line.strip_prefix("Admin API listening on ") {
+                admin = Some(addr.trim().to_string());
+            }
             if !sent {
                 if let Some(addr) = line.strip_prefix("Listening on ") {
-                    let _ = tx.send(addr.trim().to_string());
+                    let addr = addr.trim().to_string();
+                    let _ = tx.send((addr.clone(), admin.clone().unwrap_or(addr)));
                     sent = true;
                 }
             }
         }
     });
-    let base = match rx.recv_timeout(Duration::from_secs(60)) {
+    let (base, admin_base) = match rx.recv_timeout(Duration::from_secs(60)) {
         Ok(b) => b,
         Err(_) => {
             let _ = child.kill();
@@ -180,7 +192,7 @@ pub fn spawn_with(backend: Backend, opts: Opts, extra: Extra) -> Option<TestApp>
         .timeout_global(Some(Duration::from_secs(60)))
         .build()
         .into();
-    Some(TestApp { base, admin_token, backend, child, db: Some(db), agent, _dir: dir, log })
+    Some(TestApp { base, admin_base, admin_token, backend, child, db: Some(db), agent, _dir: dir, log })
 }
 
 impl TestApp {
@@ -252,7 +264,19 @@ pub const ALL_SCOPES: [&str; 8] = [
 impl TestApp {
     /// Any request. `headers` are added as given; `body` is sent raw.
     pub fn request(&self, method: &str, path: &str, headers: &[(&str, &str)], body: Option<&[u8]>) -> Resp {
-        let url = format!("{}{}", self.base, path);
+        self.request_to(&self.base, method, path, headers, body)
+    }
+
+    /// [`TestApp::request`] to another listener of the service (`base` = `http://host:port`).
+    pub fn request_to(
+        &self,
+        base: &str,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: Option<&[u8]>,
+    ) -> Resp {
+        let url = format!("{base}{path}");
         let mut b = ureq::http::Request::builder().method(method).uri(&url);
         for (k, v) in headers {
             b = b.header(*k, *v);
@@ -306,14 +330,15 @@ impl TestApp {
         match body {
             Some(b) => {
                 let s = b.to_string();
-                self.request(
+                self.request_to(
+                    &self.admin_base,
                     method,
                     path,
                     &[("Authorization", &auth), ("Content-Type", "application/json")],
                     Some(s.as_bytes()),
                 )
             }
-            None => self.request(method, path, &[("Authorization", &auth)], None),
+            None => self.request_to(&self.admin_base, method, path, &[("Authorization", &auth)], None),
         }
     }
 

@@ -243,7 +243,7 @@ fn killed_mid_burst_delivers_everything_after_restart(kind: &str) {
         eprintln!("skipped: TEST_DATABASE_URL unset");
         return;
     };
-    let admin = "adm_resilience";
+    let admin = "adm_resilience_0123456789abcdef0123456789";
     let hook = Receiver::start();
     let first = start(&db.url, admin);
     let key = setup(&first.base, admin, &hook.url);
@@ -284,7 +284,7 @@ fn two_instances_on_one_postgres_database_deliver_each_event_once() {
         eprintln!("skipped: TEST_DATABASE_URL unset");
         return;
     };
-    let admin = "adm_two";
+    let admin = "adm_two_0123456789abcdef0123456789abcdef";
     let hook = Receiver::start();
     let one = start(&db.url, admin);
     let two = start(&db.url, admin);
@@ -318,7 +318,7 @@ fn a_receiver_slower_than_ten_seconds_is_a_failed_attempt() {
             });
         }
     });
-    let admin = "adm_slow";
+    let admin = "adm_slow_0123456789abcdef0123456789abcdef";
     let inst = start(&db.url, admin);
     let key = setup(&inst.base, admin, &url);
     let a = agent();

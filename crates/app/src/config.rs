@@ -50,6 +50,9 @@ pub struct ImportArgs {
     pub api_key: String,
 }
 
+/// The shortest admin token `talent serve` accepts (`TALENT_ADMIN_TOKEN`, issue 13, T89).
+pub const ADMIN_TOKEN_MIN_CHARS: usize = 32;
+
 /// Settings (D40).
 #[derive(Args, Debug, Clone)]
 pub struct Config {
@@ -62,9 +65,14 @@ pub struct Config {
     /// Base URL of invitation links; default http:// + the listen address.
     #[arg(long, env = "TALENT_PUBLIC_URL", global = true)]
     pub public_url: Option<String>,
-    /// Bearer token of the admin API /admin/v1; unset disables it (demo generates one).
+    /// Bearer token of the admin API /admin/v1, at least 32 characters; unset disables it (demo
+    /// generates one).
     #[arg(long, env = "TALENT_ADMIN_TOKEN", global = true, hide_env_values = true)]
     pub admin_token: Option<String>,
+    /// Serve the admin API /admin/v1 only on this address (then not on TALENT_LISTEN), e.g. a
+    /// private interface (T89).
+    #[arg(long, env = "TALENT_ADMIN_LISTEN", global = true)]
+    pub admin_listen: Option<String>,
     /// 1: sandbox mode (the admin API may move the service clock).
     #[arg(long, env = "TALENT_SANDBOX", default_value = "0", global = true)]
     pub sandbox: String,

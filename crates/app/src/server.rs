@@ -238,9 +238,20 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         webhooks: Arc::new(talent_webhooks::UreqSender::new(webhooks_insecure, engine.concurrency as usize)),
     };
     let admin_token = match (&cfg.admin_token, demo) {
+        // T89: a guessable token would open every organization.
+        (Some(t), _) if !t.is_empty() && t.chars().count() < crate::config::ADMIN_TOKEN_MIN_CHARS => anyhow::bail!(
+            "TALENT_ADMIN_TOKEN must be at least {} characters (it has {}); generate one with `openssl rand -hex 32`",
+            crate::config::ADMIN_TOKEN_MIN_CHARS,
+            t.chars().count()
+        ),
         (Some(t), _) if !t.is_empty() => Some(t.clone()),
         (_, true) => Some(format!("adm_{}", secrets.random_token(24))),
         _ => None,
+    };
+    let admin_listener = match cfg.admin_listen.as_deref().filter(|a| !a.is_empty()) {
+        None => None,
+        Some(_) if admin_token.is_none() => anyhow::bail!("TALENT_ADMIN_LISTEN is set but TALENT_ADMIN_TOKEN is not"),
+        Some(a) => Some(std::net::TcpListener::bind(a).with_context(|| format!("binding TALENT_ADMIN_LISTEN {a}"))?),
     };
     let demo_out = if demo { Some(crate::demo::seed(&svc).await?) } else { None };
     let limiter = Arc::new(GovernorRateLimiter::new(mode, cfg.rate_limit_ip_per_minute));
@@ -256,14 +267,36 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
     }
     let state = web::Data::new(api_state);
 
+    // With TALENT_ADMIN_LISTEN the admin API has a server of its own and the public one does
+    // not serve it (T89).
+    let split = admin_listener.is_some();
+    let public_state = state.clone();
     let server = HttpServer::new(move || {
-        App::new().app_data(state.clone()).wrap(from_fn(access_log)).configure(talent_http::configure::<DbStore>)
+        let routes = if split { talent_http::configure_public::<DbStore> } else { talent_http::configure::<DbStore> };
+        App::new().app_data(public_state.clone()).wrap(from_fn(access_log)).configure(routes)
     })
     .listen(listener)
     .with_context(|| format!("listening on {bound}"))?
     .shutdown_timeout(30);
     let addrs = server.addrs();
     let addr = addrs.first().map(|a| a.to_string()).unwrap_or_else(|| cfg.listen.clone());
+    let admin_server = match admin_listener {
+        None => None,
+        Some(l) => {
+            let s = HttpServer::new(move || {
+                App::new()
+                    .app_data(state.clone())
+                    .wrap(from_fn(access_log))
+                    .configure(talent_http::configure_admin::<DbStore>)
+            })
+            .workers(1)
+            .listen(l)
+            .context("listening on TALENT_ADMIN_LISTEN")?
+            .shutdown_timeout(30);
+            let a = s.addrs().first().map(|a| a.to_string()).unwrap_or_default();
+            Some((s, a))
+        }
+    };
 
     // Background jobs: bounded limiter memory (governor retain_recent) and retention (D46).
     let lim = limiter.clone();
@@ -330,6 +363,9 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             let _ = writeln!(out, "Admin token: {t}");
         }
     }
+    if let Some((_, a)) = &admin_server {
+        let _ = writeln!(out, "Admin API listening on http://{a}");
+    }
     let _ = writeln!(out, "Listening on http://{addr}");
     if let Some(d) = &demo_out {
         let _ = writeln!(out, "Try: curl -H 'Authorization: Bearer {}' http://{addr}/api/v1/persons", d.api_key);
@@ -337,7 +373,12 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
     let _ = out.flush();
     drop(out);
     tracing::info!(%addr, backend = ?store.backend(), "serving");
-    server.run().await.context("serving")?;
+    match admin_server {
+        Some((admin, _)) => {
+            tokio::try_join!(server.run(), admin.run()).context("serving")?;
+        }
+        None => server.run().await.context("serving")?,
+    }
     tracing::info!("stopped");
     Ok(())
 }

@@ -16,7 +16,7 @@ use talent_domain::errors::{ClientError, Code};
 use talent_domain::ids::InvitationId;
 use talent_domain::ids::*;
 use talent_domain::model::{ApiKey, ArchiveReason, User};
-use talent_domain::ports::Store;
+use talent_domain::ports::{RateSubject, Store};
 use talent_domain::timefmt::{format, parse};
 use talent_domain::usecases::orgs::{parse_company_name, parse_domain, NewOrganization, OrganizationPatch};
 use talent_domain::values::*;
@@ -25,12 +25,20 @@ use time::OffsetDateTime;
 use validator::Validate;
 
 /// Checks the admin token; 404 when the admin API is disabled, 401 `unauthorized` /
-/// `invalid_token` otherwise.
+/// `invalid_token` otherwise. A failed check takes from the client IP's budget of failed
+/// authentications (D8), shared with `/api/v1`, and is 429 `rate_limited` once it is spent; an
+/// address over that budget is refused before its token is compared (T89, T88).
 pub async fn admin_middleware<S: Store>(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
     let state = req.app_data::<web::Data<ApiState<S>>>().cloned();
+    let ip = req.peer_addr().map(|a| a.ip()).unwrap_or(std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED));
+    if let Some(d) = state.as_ref().filter(|s| s.admin_enabled()).and_then(|s| s.limiter.blocked(ip)) {
+        let mut resp = crate::auth::rate_limited(&d).error_response();
+        crate::auth::set_rate_headers(resp.headers_mut(), &d);
+        return Ok(req.into_response(resp).map_into_right_body());
+    }
     let err = match &state {
         None => Some(ApiError(ClientError::internal())),
         Some(s) if !s.admin_enabled() => Some(ApiError::new(Code::NotFound, "Not found")),
@@ -46,7 +54,18 @@ pub async fn admin_middleware<S: Store>(
         },
     };
     if let Some(e) = err {
-        return Ok(req.into_response(e.error_response()).map_into_right_body());
+        let decision = match (&state, e.0.code) {
+            (Some(s), Code::Unauthorized | Code::InvalidToken) => s.limiter.check(RateSubject::Ip(ip)),
+            _ => None,
+        };
+        let mut resp = match &decision {
+            Some(d) if !d.allowed => crate::auth::rate_limited(d).error_response(),
+            _ => e.error_response(),
+        };
+        if let Some(d) = &decision {
+            crate::auth::set_rate_headers(resp.headers_mut(), d);
+        }
+        return Ok(req.into_response(resp).map_into_right_body());
     }
     Ok(next.call(req).await?.map_into_left_body())
 }

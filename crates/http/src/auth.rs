@@ -14,7 +14,7 @@ use talent_domain::ports::{RateDecision, RateSubject, Store};
 use talent_domain::usecases::access::{Principal, Requirement};
 use talent_domain::values::Scope;
 
-fn set_rate_headers(headers: &mut actix_web::http::header::HeaderMap, d: &RateDecision) {
+pub(crate) fn set_rate_headers(headers: &mut actix_web::http::header::HeaderMap, d: &RateDecision) {
     let mut put = |name: &'static str, v: String| {
         if let Ok(v) = HeaderValue::from_str(&v) {
             headers.insert(HeaderName::from_static(name), v);
@@ -28,7 +28,7 @@ fn set_rate_headers(headers: &mut actix_web::http::header::HeaderMap, d: &RateDe
     }
 }
 
-fn rate_limited(d: &RateDecision) -> ApiError {
+pub(crate) fn rate_limited(d: &RateDecision) -> ApiError {
     ApiError(
         ClientError::new(Code::RateLimited, "Rate limit exceeded; retry after the number of seconds in Retry-After")
             .with_details(serde_json::json!({"limit": d.limit, "retryAfter": d.retry_after_secs.unwrap_or(1).max(1)})),

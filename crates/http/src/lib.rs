@@ -68,8 +68,31 @@ fn resource(path: &str, allow: &'static str) -> actix_web::Resource {
     web::resource(path).default_service(web::to(method_not_allowed(allow)))
 }
 
-/// Registers every route. The caller adds `web::Data<ApiState<S>>` as app data.
+/// Registers every route: [`configure_public`] and [`configure_admin`] on one listener. The
+/// caller adds `web::Data<ApiState<S>>` as app data.
 pub fn configure<S: Store>(cfg: &mut web::ServiceConfig) {
+    public_routes::<S>(cfg);
+    admin_routes::<S>(cfg);
+    cfg.default_service(web::to(not_found));
+}
+
+/// The routes of the public listener when the admin API has a listener of its own
+/// (`TALENT_ADMIN_LISTEN`, T89): everything but `/admin/v1`, which is 404 here.
+pub fn configure_public<S: Store>(cfg: &mut web::ServiceConfig) {
+    public_routes::<S>(cfg);
+    cfg.default_service(web::to(not_found));
+}
+
+/// The routes of the admin listener (`TALENT_ADMIN_LISTEN`, T89): `/admin/v1` and the health
+/// probes; anything else is 404.
+pub fn configure_admin<S: Store>(cfg: &mut web::ServiceConfig) {
+    cfg.service(resource("/healthz", "GET").route(web::get().to(healthz)))
+        .service(resource("/readyz", "GET").route(web::get().to(readyz::<S>)));
+    admin_routes::<S>(cfg);
+    cfg.default_service(web::to(not_found));
+}
+
+fn public_routes<S: Store>(cfg: &mut web::ServiceConfig) {
     cfg.service(resource("/healthz", "GET").route(web::get().to(healthz)))
         .service(resource("/readyz", "GET").route(web::get().to(readyz::<S>)))
         .service(
@@ -133,39 +156,37 @@ pub fn configure<S: Store>(cfg: &mut web::ServiceConfig) {
                 .service(resource("/profiles/{id}", "GET").route(web::get().to(results::get_profile::<S>)))
                 .service(resource("/profiles/{id}/matches", "GET").route(web::get().to(results::profile_matches::<S>)))
                 .default_service(web::to(not_found)),
-        )
-        .service(
-            web::scope("/admin/v1")
-                .wrap(from_fn(admin::admin_middleware::<S>))
-                .service(resource("/organizations", "POST").route(web::post().to(admin::create_org::<S>)))
-                .service(
-                    resource("/organizations/{id}", "GET, PATCH")
-                        .route(web::get().to(admin::get_org::<S>))
-                        .route(web::patch().to(admin::patch_org::<S>)),
-                )
-                .service(resource("/organizations/{id}/users", "POST").route(web::post().to(admin::create_user::<S>)))
-                .service(resource("/organizations/{id}/teams", "POST").route(web::post().to(admin::create_team::<S>)))
-                .service(resource("/users/{id}/api-keys", "POST").route(web::post().to(admin::create_key::<S>)))
-                .service(resource("/api-keys/{id}", "DELETE").route(web::delete().to(admin::revoke_key::<S>)))
-                .service(resource("/persons/{id}/deactivate", "POST").route(web::post().to(admin::deactivate::<S>)))
-                .service(resource("/persons/{id}/withdraw", "POST").route(web::post().to(admin::withdraw::<S>)))
-                .service(resource("/persons/{id}/assessments", "POST").route(web::post().to(admin::assessment::<S>)))
-                .service(
-                    resource("/organizations/{id}/profiles", "POST").route(web::post().to(admin::create_profile::<S>)),
-                )
-                .service(
-                    resource("/invitations/{id}/accept", "POST").route(web::post().to(admin::accept_invitation::<S>)),
-                )
-                .service(resource("/emails", "GET").route(web::get().to(admin::emails::<S>)))
-                .service(resource("/humans/export", "GET").route(web::get().to(admin::export_human::<S>)))
-                .service(resource("/humans/erase", "POST").route(web::post().to(admin::erase_human::<S>)))
-                .service(resource("/clock", "POST").route(web::post().to(admin::clock::<S>)))
-                .service(
-                    resource("/teams/{id}/members", "GET, POST")
-                        .route(web::get().to(admin::members::<S>))
-                        .route(web::post().to(admin::add_member::<S>)),
-                )
-                .default_service(web::to(not_found)),
-        )
-        .default_service(web::to(not_found));
+        );
+}
+
+fn admin_routes<S: Store>(cfg: &mut web::ServiceConfig) {
+    cfg.service(
+        web::scope("/admin/v1")
+            .wrap(from_fn(admin::admin_middleware::<S>))
+            .service(resource("/organizations", "POST").route(web::post().to(admin::create_org::<S>)))
+            .service(
+                resource("/organizations/{id}", "GET, PATCH")
+                    .route(web::get().to(admin::get_org::<S>))
+                    .route(web::patch().to(admin::patch_org::<S>)),
+            )
+            .service(resource("/organizations/{id}/users", "POST").route(web::post().to(admin::create_user::<S>)))
+            .service(resource("/organizations/{id}/teams", "POST").route(web::post().to(admin::create_team::<S>)))
+            .service(resource("/users/{id}/api-keys", "POST").route(web::post().to(admin::create_key::<S>)))
+            .service(resource("/api-keys/{id}", "DELETE").route(web::delete().to(admin::revoke_key::<S>)))
+            .service(resource("/persons/{id}/deactivate", "POST").route(web::post().to(admin::deactivate::<S>)))
+            .service(resource("/persons/{id}/withdraw", "POST").route(web::post().to(admin::withdraw::<S>)))
+            .service(resource("/persons/{id}/assessments", "POST").route(web::post().to(admin::assessment::<S>)))
+            .service(resource("/organizations/{id}/profiles", "POST").route(web::post().to(admin::create_profile::<S>)))
+            .service(resource("/invitations/{id}/accept", "POST").route(web::post().to(admin::accept_invitation::<S>)))
+            .service(resource("/emails", "GET").route(web::get().to(admin::emails::<S>)))
+            .service(resource("/humans/export", "GET").route(web::get().to(admin::export_human::<S>)))
+            .service(resource("/humans/erase", "POST").route(web::post().to(admin::erase_human::<S>)))
+            .service(resource("/clock", "POST").route(web::post().to(admin::clock::<S>)))
+            .service(
+                resource("/teams/{id}/members", "GET, POST")
+                    .route(web::get().to(admin::members::<S>))
+                    .route(web::post().to(admin::add_member::<S>)),
+            )
+            .default_service(web::to(not_found)),
+    );
 }
