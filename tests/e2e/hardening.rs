@@ -253,3 +253,50 @@ mod the_admin_api_can_have_a_listener_of_its_own_t89 {
         run(Backend::Postgres);
     }
 }
+
+// T90 (D4, D39 sandbox clock): a trial ends at `trialEndsAt`. Before, the organization writes;
+// from then on writes are 403 `subscription_inactive`, the organization reads as `trial_expired`
+// with `importBlocked`, and reads keep working, without anyone changing the stored status.
+crate::e2e_with!(
+    a_trial_ends_at_trial_ends_at_on_the_service_clock_t90,
+    Extra { sandbox: true, ..Default::default() },
+    |app| {
+        let ends = time::OffsetDateTime::now_utc() + time::Duration::days(14);
+        let ends = ends.format(&time::format_description::well_known::Rfc3339).unwrap_or_default();
+        let org = app.org_with(json!({
+            "companyName": "Trial Co", "email": "owner@trial.example", "plan": "professional",
+            "subscriptionStatus": "trialing", "trialEndsAt": ends,
+        }));
+        let k = &org.key;
+        let o = app.get("/api/v1/organization", k);
+        assert_eq!(o.json["subscription"]["status"], "trialing", "{}", o.text);
+        assert_eq!(o.json["usage"]["persons"]["importBlocked"], false);
+        let p = app.send("POST", "/api/v1/persons", k, &json!({"email": "during@example.com"}));
+        assert_eq!(p.status, 201, "{}", p.text);
+
+        let c = app.admin("POST", "/admin/v1/clock", Some(&json!({"advanceSeconds": 14 * 86400 + 60})));
+        assert_eq!(c.status, 200, "{}", c.text);
+        let r = app.send("POST", "/api/v1/persons", k, &json!({"email": "after@example.com"}));
+        r.assert_error(403, "subscription_inactive");
+        assert_eq!(r.json["details"]["status"], "trial_expired", "{}", r.text);
+        let inv = app.send("POST", "/api/v1/invitations", k, &json!({"email": "x@example.com", "sendEmail": false}));
+        inv.assert_error(403, "subscription_inactive");
+        let o = app.get("/api/v1/organization", k);
+        assert_eq!(o.json["subscription"]["status"], "trial_expired", "{}", o.text);
+        assert_eq!(o.json["usage"]["persons"]["importBlocked"], true);
+        let admin_view = app.admin("GET", &format!("/admin/v1/organizations/{}", org.id), None);
+        assert_eq!(admin_view.json["subscription"]["status"], "trial_expired", "{}", admin_view.text);
+        let list = app.get("/api/v1/persons", k);
+        assert_eq!(list.status, 200, "reads keep working: {}", list.text);
+        assert_eq!(list.json["data"].as_array().map(Vec::len), Some(1));
+        // Activating the subscription lifts it at once.
+        let a = app.admin(
+            "PATCH",
+            &format!("/admin/v1/organizations/{}", org.id),
+            Some(&json!({"subscriptionStatus": "active"})),
+        );
+        assert_eq!(a.json["subscription"]["status"], "active", "{}", a.text);
+        let again = app.send("POST", "/api/v1/persons", k, &json!({"email": "after@example.com"}));
+        assert_eq!(again.status, 201, "{}", again.text);
+    }
+);

@@ -36,6 +36,23 @@ impl Organization {
         let d = email.domain();
         self.employee_domains.iter().any(|e| e == d)
     }
+
+    /// The subscription status in force at `now` (issue 13, T90): a `trialing` organization whose
+    /// `trialEndsAt` has passed is `trial_expired` (writes refused, D4), whatever was stored;
+    /// every other status is as stored.
+    pub fn status_at(&self, now: OffsetDateTime) -> SubscriptionStatus {
+        match (self.subscription_status, self.trial_ends_at) {
+            (SubscriptionStatus::Trialing, Some(end)) if end <= now => SubscriptionStatus::TrialExpired,
+            (s, _) => s,
+        }
+    }
+
+    /// This organization with [`Organization::status_at`] `now` as its status: what every answer
+    /// and every D4 check sees (T90).
+    pub fn as_of(mut self, now: OffsetDateTime) -> Organization {
+        self.subscription_status = self.status_at(now);
+        self
+    }
 }
 
 /// Usage figures of an organization (spec, Organization.usage; D6).

@@ -463,4 +463,30 @@ mod tests {
         let other = Email::parse("a@sub.acme.com").unwrap();
         assert_eq!(initial_labels(None, &org, &other), Labels::DEFAULT);
     }
+
+    /// T90: a trial is `trial_expired` from `trialEndsAt` on; other statuses are as stored.
+    #[test]
+    fn a_trial_expires_at_its_end_t90() {
+        use crate::values::SubscriptionStatus::*;
+        let end = t0() + time::Duration::days(14);
+        let org = |status, trial_ends_at| Organization {
+            id: OrgId(Uuid::from_u128(2)),
+            company_name: "X".into(),
+            email: Email::parse("x@x.com").unwrap(),
+            plan: "business".into(),
+            subscription_status: status,
+            trial_ends_at,
+            current_period_end: None,
+            employee_domains: vec![],
+            created_at: t0(),
+            updated_at: t0(),
+        };
+        let trial = org(Trialing, Some(end));
+        assert_eq!(trial.status_at(end - time::Duration::SECOND), Trialing);
+        assert_eq!(trial.status_at(end), TrialExpired);
+        assert!(!trial.clone().as_of(end).subscription_status.allows_writes());
+        assert_eq!(org(Trialing, None).status_at(end + time::Duration::days(999)), Trialing);
+        assert_eq!(org(Active, Some(end)).status_at(end + time::Duration::DAY), Active);
+        assert_eq!(org(PastDue, Some(end)).status_at(end + time::Duration::DAY), PastDue);
+    }
 }

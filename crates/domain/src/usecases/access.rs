@@ -87,7 +87,7 @@ impl<S: Store> Services<S> {
             _ => return Err(invalid().into()),
         };
         let prefix = key_prefix(token).ok_or_else(invalid)?;
-        let ctx = self.store.key_context(prefix).await?.ok_or_else(invalid)?;
+        let mut ctx = self.store.key_context(prefix).await?.ok_or_else(invalid)?;
         let hash = self.secrets.hash_api_key(token);
         if !self.secrets.constant_time_eq(&hash, &ctx.key.hash) {
             return Err(invalid().into());
@@ -95,9 +95,12 @@ impl<S: Store> Services<S> {
         if ctx.key.revoked_at.is_some() {
             return Err(ClientError::new(Code::KeyRevoked, "The API key was revoked").into());
         }
-        if ctx.key.expires_at.is_some_and(|e| e <= self.clock.now()) {
+        let now = self.clock.now();
+        if ctx.key.expires_at.is_some_and(|e| e <= now) {
             return Err(ClientError::new(Code::KeyExpired, "The API key has expired").into());
         }
+        // T90: a trial that has ended refuses writes (D4) from the moment it ends.
+        ctx.org.subscription_status = ctx.org.status_at(now);
         let plan = self.plans.get(&ctx.org.plan).cloned();
         Ok(Principal { ctx, plan })
     }

@@ -121,6 +121,7 @@ impl<S: Store> Services<S> {
             })
             .await?
             .ok_or_else(|| ClientError::not_found("Organization"))?;
+        let org = org.as_of(self.clock.now());
         let usage = self.usage(&org, used, profiles);
         Ok((org, usage))
     }
@@ -145,6 +146,7 @@ impl<S: Store> Services<S> {
         self.store
             .write(move |tx| Box::pin(async move { tx.insert_org(&o).await.map_err(UseCaseError::from) }))
             .await?;
+        let org = org.as_of(now);
         let usage = self.usage(&org, 0, 0);
         Ok((org, usage))
     }
@@ -193,6 +195,7 @@ impl<S: Store> Services<S> {
                 })
             })
             .await?;
+        let org = org.as_of(now);
         let usage = self.usage(&org, used, profiles);
         Ok((org, usage))
     }
