@@ -1,7 +1,7 @@
 //! Hardening (issue 13): what a hostile or careless client sends gets a clear 4xx, never a 5xx, on
 //! both backends alike. Decisions T86 onwards (docs/decisions.md).
 use crate::errors::validation_fields;
-use crate::support::{eventually, spawn_with, Backend, Extra, Opts, PgCluster};
+use crate::support::{eventually, spawn_with, Backend, Extra, Opts, PgCluster, TestApp};
 use serde_json::json;
 use std::time::Duration;
 
@@ -300,3 +300,60 @@ crate::e2e_with!(
         assert_eq!(again.status, 201, "{}", again.text);
     }
 );
+
+/// Sends `POST {path}` with a chunked body of `chunks` and returns the raw response head and body.
+fn chunked_post(app: &TestApp, path: &str, key: &str, chunks: &[Vec<u8>]) -> String {
+    use std::io::{Read, Write};
+    let addr = app.base.trim_start_matches("http://");
+    let mut s = std::net::TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(30))).ok();
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {key}\r\nContent-Type: application/json\r\n\
+         Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+    );
+    let _ = s.write_all(head.as_bytes());
+    for c in chunks {
+        // The service may answer and close before the whole body is sent: later writes may fail.
+        let _ = s.write_all(format!("{:x}\r\n", c.len()).as_bytes());
+        let _ = s.write_all(c);
+        let _ = s.write_all(b"\r\n");
+    }
+    let _ = s.write_all(b"0\r\n\r\n");
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+// T91 (issue 13, point 8): errors echo what a client sent within bounds, and a chunked body over
+// 1 MiB is 413 like one with a Content-Length (it was 400).
+crate::e2e!(errors_echo_within_bounds_and_chunked_bodies_are_limited_t91, Default::default(), |app| {
+    let org = app.org("professional", "active");
+    let k = &org.key;
+    let query: Vec<String> = (0..3000).map(|i| format!("x{i}=1")).collect();
+    let r = app.get(&format!("/api/v1/persons?{}", query.join("&")), k);
+    r.assert_error(400, "validation_error");
+    assert!(r.text.len() < 16 * 1024, "a 35 KB query gave a {} byte error", r.text.len());
+    assert_eq!(r.json["details"]["fields"].as_array().map(Vec::len), Some(20));
+    assert_eq!(r.json["error"], "3000 fields are invalid");
+    let long = "p".repeat(20_000);
+    let r = app.get(&format!("/api/v1/{long}"), k);
+    r.assert_error(404, "not_found");
+    assert!(r.text.len() < 1024, "{} bytes", r.text.len());
+    assert!(r.json["error"].as_str().is_some_and(|e| e.ends_with('…')), "{}", r.text);
+    let r = app.send("POST", "/api/v1/persons", k, &json!({"email": "a@example.com", "x".repeat(10_000): 1}));
+    r.assert_error(400, "validation_error");
+    assert!(r.text.len() < 2048, "{} bytes", r.text.len());
+
+    // Chunked: a small body is read as usual; over 1 MiB is 413 without reading on.
+    let small =
+        chunked_post(app, "/api/v1/persons", k, &[br#"{"email":"#.to_vec(), br#""chunked@example.com"}"#.to_vec()]);
+    assert!(small.starts_with("HTTP/1.1 201"), "{small}");
+    let big: Vec<Vec<u8>> = std::iter::once(br#"{"email":"big@example.com","firstName":""#.to_vec())
+        .chain(std::iter::repeat_n(vec![b'a'; 64 * 1024], 20))
+        .collect();
+    let answer = chunked_post(app, "/api/v1/persons", k, &big);
+    assert!(answer.starts_with("HTTP/1.1 413"), "{}", &answer[..answer.len().min(400)]);
+    assert!(answer.contains(r#""code":"payload_too_large""#), "{answer}");
+    let list = app.get("/api/v1/persons?q=big", k);
+    assert_eq!(list.json["data"].as_array().map(Vec::len), Some(0), "{}", list.text);
+});

@@ -115,6 +115,19 @@ pub enum StoreError {
 /// Seconds a client is told to wait (`Retry-After`) when the database is unavailable (T87).
 pub const UNAVAILABLE_RETRY_AFTER_SECS: u32 = 2;
 
+/// The most field errors a `validation_error` lists (T91).
+pub const MAX_ECHOED_FIELDS: usize = 20;
+/// The most characters of a client's text (a field name, a path) an error echoes (T91).
+pub const MAX_ECHOED_CHARS: usize = 200;
+
+/// `s` cut to at most `max` characters, with `…` in place of what was cut (T91).
+pub fn clip(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    match s.char_indices().nth(max) {
+        None => s.into(),
+        Some((end, _)) => format!("{}…", &s[..end]).into(),
+    }
+}
+
 /// An error as the client sees it: code, English message and optional details (spec, Errors).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClientError {
@@ -139,11 +152,25 @@ impl ClientError {
         self.details = Some(d);
         self
     }
-    /// `validation_error` with D37 details `{"fields":[{"field","message"}]}`.
+    /// `validation_error` with D37 details `{"fields":[{"field","message"}]}`. What a client sent is
+    /// echoed within bounds (T91): at most [`MAX_ECHOED_FIELDS`] fields are listed (the message
+    /// counts all of them), each field name cut to [`MAX_ECHOED_CHARS`] characters and each
+    /// message to four times that.
     pub fn validation(errs: &FieldErrors) -> Self {
-        let fields: Vec<Value> = errs.0.iter().map(|e| json!({"field": e.field, "message": e.message})).collect();
+        let fields: Vec<Value> = errs
+            .0
+            .iter()
+            .take(MAX_ECHOED_FIELDS)
+            .map(|e| json!({"field": clip(&e.field, MAX_ECHOED_CHARS), "message": clip(&e.message, 4 * MAX_ECHOED_CHARS)}))
+            .collect();
         let msg = match errs.0.first() {
-            Some(e) if errs.0.len() == 1 => format!("Invalid value for '{}': {}", e.field, e.message),
+            Some(e) if errs.0.len() == 1 => {
+                format!(
+                    "Invalid value for '{}': {}",
+                    clip(&e.field, MAX_ECHOED_CHARS),
+                    clip(&e.message, 4 * MAX_ECHOED_CHARS)
+                )
+            }
             _ => format!("{} fields are invalid", errs.0.len()),
         };
         Self::new(Code::ValidationError, msg).with_details(json!({ "fields": fields }))

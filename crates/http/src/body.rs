@@ -22,10 +22,12 @@ pub async fn read_body(req: &HttpRequest, payload: web::Payload) -> Result<web::
             return Err(too_large());
         }
     }
+    // The outer error is the limit (a chunked body has no Content-Length to check first, T91),
+    // the inner one the stream's.
     match payload.to_bytes_limited(MAX_BODY).await {
         Ok(Ok(b)) => Ok(b),
-        Ok(Err(_)) => Err(too_large()),
-        Err(_) => Err(ApiError::new(Code::ValidationError, "The request body could not be read")),
+        Err(_) => Err(too_large()),
+        Ok(Err(_)) => Err(ApiError::new(Code::ValidationError, "The request body could not be read")),
     }
 }
 

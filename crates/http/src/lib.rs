@@ -25,8 +25,14 @@ use talent_domain::ports::Store;
 /// 405 with the `Allow` header RFC 9110 requires, naming the resource's methods (D37).
 fn method_not_allowed(allow: &'static str) -> impl Fn(HttpRequest) -> std::future::Ready<HttpResponse> + Clone {
     move |req: HttpRequest| {
-        let e =
-            ApiError::new(Code::MethodNotAllowed, format!("Method {} is not allowed on {}", req.method(), req.path()));
+        let e = ApiError::new(
+            Code::MethodNotAllowed,
+            format!(
+                "Method {} is not allowed on {}",
+                req.method(),
+                talent_domain::errors::clip(req.path(), talent_domain::errors::MAX_ECHOED_CHARS)
+            ),
+        );
         let mut resp = actix_web::ResponseError::error_response(&e);
         resp.headers_mut()
             .insert(actix_web::http::header::ALLOW, actix_web::http::header::HeaderValue::from_static(allow));
@@ -35,7 +41,8 @@ fn method_not_allowed(allow: &'static str) -> impl Fn(HttpRequest) -> std::futur
 }
 
 async fn not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {
-    Err(ApiError::new(Code::NotFound, format!("No endpoint at {}", req.path())))
+    let path = talent_domain::errors::clip(req.path(), talent_domain::errors::MAX_ECHOED_CHARS);
+    Err(ApiError::new(Code::NotFound, format!("No endpoint at {path}")))
 }
 
 async fn healthz() -> HttpResponse {
