@@ -357,3 +357,65 @@ crate::e2e!(errors_echo_within_bounds_and_chunked_bodies_are_limited_t91, Defaul
     let list = app.get("/api/v1/persons?q=big", k);
     assert_eq!(list.json["data"].as_array().map(Vec::len), Some(0), "{}", list.text);
 });
+
+/// Sends a request head announcing a 100-byte body, then one byte a second; returns what the
+/// service answered and after how long it answered or closed the connection (at most `give_up`).
+fn dribble(app: &TestApp, path: &str, key: Option<&str>, give_up: Duration) -> (String, Duration) {
+    use std::io::{Read, Write};
+    let addr = app.base.trim_start_matches("http://");
+    let mut s = std::net::TcpStream::connect(addr).expect("connect");
+    let auth = key.map(|k| format!("Authorization: Bearer {k}\r\n")).unwrap_or_default();
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\n{auth}Content-Type: application/json\r\nContent-Length: 100\r\n\r\n"
+    );
+    let _ = s.write_all(head.as_bytes());
+    s.set_read_timeout(Some(Duration::from_millis(1000))).ok();
+    let start = std::time::Instant::now();
+    let mut got = Vec::new();
+    while start.elapsed() < give_up {
+        if s.write_all(b"x").is_err() {
+            break;
+        }
+        let mut buf = [0u8; 4096];
+        match s.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => got.extend_from_slice(&buf[..n]),
+            Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {}
+            Err(_) => break,
+        }
+        if !got.is_empty() {
+            break;
+        }
+    }
+    (String::from_utf8_lossy(&got).into_owned(), start.elapsed())
+}
+
+// T92 (issue 13, point 5): a body sent a byte a second no longer holds its connection for minutes:
+// past the body deadline (here 1 s, TALENT_BODY_TIMEOUT_MS) the request is answered 400 and the
+// connection closed, on every route, authenticated or not; other clients are served meanwhile.
+crate::e2e_with!(
+    a_slow_body_is_cut_off_at_the_body_deadline_t92,
+    Extra { env: vec![("TALENT_BODY_TIMEOUT_MS", "1000".into())], ..Default::default() },
+    |app| {
+        let org = app.org("professional", "active");
+        let give_up = Duration::from_secs(15);
+        std::thread::scope(|s| {
+            let page = s.spawn(|| dribble(app, "/i/not-a-token", None, give_up));
+            let api = s.spawn(|| dribble(app, "/api/v1/persons", Some(&org.key), give_up));
+            let nowhere = s.spawn(|| dribble(app, "/api/v1/no-such-endpoint", Some(&org.key), give_up));
+            // Served while three connections dribble.
+            assert_eq!(app.get("/api/v1/me", &org.key).status, 200);
+            for (name, h) in [("page", page), ("api", api), ("404", nowhere)] {
+                let (answer, took) = h.join().unwrap_or_default();
+                assert!(took < Duration::from_secs(8), "{name}: held for {took:?}: {answer}");
+                assert!(!answer.is_empty(), "{name}: an answer, not a silent close");
+                if name == "api" {
+                    assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
+                    assert!(answer.contains("was not received in time"), "{answer}");
+                }
+            }
+        });
+        let list = app.get("/api/v1/persons", &org.key);
+        assert_eq!(list.json["data"].as_array().map(Vec::len), Some(0), "{}", list.text);
+    }
+);

@@ -48,6 +48,8 @@ pub struct Extra {
     pub pg_admin_url: Option<String>,
     /// `TALENT_ADMIN_LISTEN=127.0.0.1:0`: the admin API on a listener of its own (T89).
     pub admin_listen: bool,
+    /// Any further environment variables.
+    pub env: Vec<(&'static str, String)>,
 }
 
 fn runtime() -> &'static tokio::runtime::Runtime {
@@ -143,6 +145,9 @@ pub fn spawn_with(backend: Backend, opts: Opts, extra: Extra) -> Option<TestApp>
     }
     if extra.admin_listen {
         cmd.env("TALENT_ADMIN_LISTEN", "127.0.0.1:0");
+    }
+    for (k, v) in &extra.env {
+        cmd.env(k, v);
     }
     let log =
         extra.keep_log.then(|| std::env::temp_dir().join(format!("talent-e2e-{}.log", uuid::Uuid::new_v4().simple())));

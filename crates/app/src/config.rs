@@ -94,6 +94,12 @@ pub struct Config {
     /// Largest number of database connections.
     #[arg(long, env = "TALENT_DB_POOL_SIZE", default_value_t = 16, global = true)]
     pub db_pool_size: usize,
+    /// Milliseconds a request's body may take to arrive, from its head (T92).
+    #[arg(long, env = "TALENT_BODY_TIMEOUT_MS", default_value_t = 10_000, global = true)]
+    pub body_timeout_ms: u64,
+    /// Open connections per worker (one worker per core); more wait in the listen backlog (T92).
+    #[arg(long, env = "TALENT_MAX_CONNECTIONS", default_value_t = 2048, global = true)]
+    pub max_connections: usize,
     /// Webhook attempts in flight on this instance (issue 10; 0 turns the delivery engine off).
     #[arg(long, env = "TALENT_WEBHOOK_CONCURRENCY", default_value_t = 64, global = true)]
     pub webhook_concurrency: u32,

@@ -16,6 +16,7 @@ use talent_domain::ports::{Secrets, Store};
 use talent_domain::usecases::invitations::InvitationKit;
 use talent_domain::usecases::AssessmentKit;
 use talent_domain::Services;
+use talent_http::deadline::{body_deadline, BodyDeadline};
 use talent_http::ApiState;
 use talent_ratelimit::{GovernorRateLimiter, Mode};
 use talent_report::{PdfReport, TemplatePersonality};
@@ -23,6 +24,11 @@ use talent_store::DbStore;
 
 /// Logs one line per request: method, path (never the query string, which can carry personal
 /// data), status and duration. Keys, tokens and bodies are never logged.
+/// How long a client may take to send a request's head (T92; actix-web's default, made explicit).
+const HEAD_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long an idle keep-alive connection is kept (T92).
+const KEEP_ALIVE: Duration = Duration::from_secs(5);
+
 async fn access_log(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
@@ -271,10 +277,20 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
     // not serve it (T89).
     let split = admin_listener.is_some();
     let public_state = state.clone();
+    let deadline = BodyDeadline(Duration::from_millis(cfg.body_timeout_ms.max(1)));
     let server = HttpServer::new(move || {
         let routes = if split { talent_http::configure_public::<DbStore> } else { talent_http::configure::<DbStore> };
-        App::new().app_data(public_state.clone()).wrap(from_fn(access_log)).configure(routes)
+        App::new()
+            .app_data(public_state.clone())
+            .app_data(deadline)
+            .wrap(from_fn(body_deadline))
+            .wrap(from_fn(access_log))
+            .configure(routes)
     })
+    .client_request_timeout(HEAD_TIMEOUT)
+    .keep_alive(KEEP_ALIVE)
+    .max_connections(cfg.max_connections.max(1))
+    .backlog(1024)
     .listen(listener)
     .with_context(|| format!("listening on {bound}"))?
     .shutdown_timeout(30);
@@ -286,9 +302,13 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             let s = HttpServer::new(move || {
                 App::new()
                     .app_data(state.clone())
+                    .app_data(deadline)
+                    .wrap(from_fn(body_deadline))
                     .wrap(from_fn(access_log))
                     .configure(talent_http::configure_admin::<DbStore>)
             })
+            .client_request_timeout(HEAD_TIMEOUT)
+            .keep_alive(KEEP_ALIVE)
             .workers(1)
             .listen(l)
             .context("listening on TALENT_ADMIN_LISTEN")?

@@ -27,7 +27,15 @@ pub async fn read_body(req: &HttpRequest, payload: web::Payload) -> Result<web::
     match payload.to_bytes_limited(MAX_BODY).await {
         Ok(Ok(b)) => Ok(b),
         Err(_) => Err(too_large()),
-        Ok(Err(_)) => Err(ApiError::new(Code::ValidationError, "The request body could not be read")),
+        Ok(Err(e)) => Err(ApiError::field(
+            "body",
+            match e.as_error::<actix_web::error::PayloadError>() {
+                Some(actix_web::error::PayloadError::Io(io)) if io.kind() == std::io::ErrorKind::TimedOut => {
+                    "was not received in time"
+                }
+                _ => "could not be read",
+            },
+        )),
     }
 }
 

@@ -7,6 +7,7 @@ pub mod api;
 pub mod auth;
 pub mod body;
 pub mod cursor;
+pub mod deadline;
 pub mod error;
 pub mod idempotency;
 pub mod invitations;
