@@ -419,3 +419,51 @@ crate::e2e_with!(
         assert_eq!(list.json["data"].as_array().map(Vec::len), Some(0), "{}", list.text);
     }
 );
+
+// T93 (issue 13, point 6): a resend within a minute of the invitation's last email, or after 10
+// emails of it in 24 hours, is 429 `rate_limited` with `Retry-After` and sends nothing; the
+// service clock (D39 sandbox) moves both windows.
+crate::e2e_with!(resends_have_a_cooldown_and_a_daily_cap_t93, Extra { sandbox: true, ..Default::default() }, |app| {
+    let org = app.org("professional", "active");
+    let k = &org.key;
+    let inv = app.send("POST", "/api/v1/invitations", k, &json!({"email": "often@example.com", "sendEmail": true}));
+    assert_eq!(inv.status, 201, "{}", inv.text);
+    let resend = || {
+        app.send(
+            "POST",
+            &format!("/api/v1/invitations/{}/resend", inv.json["id"].as_str().unwrap_or("")),
+            k,
+            &json!({}),
+        )
+    };
+    let mails = || {
+        let r = app.admin("GET", "/admin/v1/emails?to=often%40example.com", None);
+        r.json["data"].as_array().map(Vec::len).unwrap_or(0)
+    };
+    let advance = |secs: u64| {
+        let c = app.admin("POST", "/admin/v1/clock", Some(&json!({"advanceSeconds": secs})));
+        assert_eq!(c.status, 200, "{}", c.text);
+    };
+    let r = resend();
+    r.assert_error(429, "rate_limited");
+    let wait: u64 = r.header("Retry-After").and_then(|v| v.parse().ok()).unwrap_or(0);
+    assert!((1..=60).contains(&wait), "{r:?}");
+    assert_eq!(r.json["details"]["reason"], "cooldown");
+    assert_eq!(r.json["details"]["retryAfter"], wait);
+    assert_eq!(mails(), 1, "nothing sent");
+    advance(61);
+    for n in 2..=10 {
+        let r = resend();
+        assert_eq!(r.status, 200, "email {n}: {}", r.text);
+        advance(61);
+    }
+    assert_eq!(mails(), 10);
+    let r = resend();
+    r.assert_error(429, "rate_limited");
+    assert_eq!(r.json["details"]["reason"], "invitation_daily_cap", "{}", r.text);
+    let wait: u64 = r.header("Retry-After").and_then(|v| v.parse().ok()).unwrap_or(0);
+    assert!(wait > 20 * 3600 && wait <= 86_400, "until the first email is 24 h old: {wait}");
+    assert_eq!(mails(), 10);
+    advance(wait);
+    assert_eq!(resend().status, 200, "the first email left the window");
+});

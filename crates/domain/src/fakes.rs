@@ -623,6 +623,23 @@ impl Tx for FakeTx {
         });
         ok(u64::from(n))
     }
+    fn emails_to_since<'a>(
+        &'a mut self,
+        to: &'a Email,
+        since: OffsetDateTime,
+        limit: u32,
+    ) -> BoxFuture<'a, StoreResult<Vec<EmailStamp>>> {
+        let mut v: Vec<EmailStamp> = self
+            .s
+            .emails
+            .iter()
+            .filter(|e| &e.to == to && e.created_at >= since)
+            .map(|e| EmailStamp { invitation_id: e.invitation_id, created_at: e.created_at })
+            .collect();
+        v.sort_by_key(|e| std::cmp::Reverse(e.created_at));
+        v.truncate(limit as usize);
+        ok(v)
+    }
     fn delete_emails_to<'a>(&'a mut self, to: &'a Email) -> BoxFuture<'a, StoreResult<u64>> {
         let before = self.s.emails.len();
         self.s.emails.retain(|e| &e.to != to);

@@ -227,6 +227,16 @@ pub struct InvitationQuery {
     pub limit: u32,
 }
 
+/// When an email to an address was queued, and for which invitation ([`Tx::emails_to_since`],
+/// issue 13, T93).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EmailStamp {
+    /// The invitation the email belongs to, if any.
+    pub invitation_id: Option<InvitationId>,
+    /// When it was queued.
+    pub created_at: OffsetDateTime,
+}
+
 /// An email in the outbox (D22): sent by the mailer with retries; listed by the admin API.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EmailRecord {
@@ -659,6 +669,14 @@ pub trait Tx: Send {
     fn purge_emails(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>>;
     /// Deletes up to `limit` one-time codes created before `before`; returns how many (D46).
     fn purge_consent_codes(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>>;
+    /// The emails queued to `to` (any organization) at or after `since`, newest first, at most
+    /// `limit`: what the email limits of T93 count.
+    fn emails_to_since<'a>(
+        &'a mut self,
+        to: &'a Email,
+        since: OffsetDateTime,
+        limit: u32,
+    ) -> BoxFuture<'a, StoreResult<Vec<EmailStamp>>>;
     /// Deletes every stored email to `to`; returns how many (D45).
     fn delete_emails_to<'a>(&'a mut self, to: &'a Email) -> BoxFuture<'a, StoreResult<u64>>;
     /// Deletes a human's assessments with their responses and counts; returns how many (D45).

@@ -264,9 +264,13 @@ pub struct ResendIn {
 }
 
 /// `POST /api/v1/invitations/{id}/resend` (scope `invitations:write`, D21). An empty body is
-/// allowed.
+/// allowed. Email limits (T93): 429 `rate_limited` with `Retry-After` within a minute of the
+/// invitation's last email, after 10 of its emails or 20 to its address in 24 hours.
 #[utoipa::path(post, path = "/api/v1/invitations/{id}/resend", tag = "invitations", operation_id = "resendInvitation",
     summary = "Send a pending invitation's email again",
+    description = "At most one email a minute per invitation, 10 per invitation and 20 per recipient address in \
+24 hours (any organization): beyond, 429 `rate_limited` with `Retry-After` and `details.reason` \
+(`cooldown`, `invitation_daily_cap`, `address_daily_cap`); nothing is sent or changed.",
     params(InvitationIdParam),
     request_body(content = ResendIn, description = "Optional; an empty body keeps the expiry."),
     responses(

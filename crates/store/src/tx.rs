@@ -1352,6 +1352,30 @@ macro_rules! impl_tx {
                 })
             }
 
+            fn emails_to_since<'a>(
+                &'a mut self,
+                to: &'a Email,
+                since: OffsetDateTime,
+                limit: u32,
+            ) -> BoxFuture<'a, StoreResult<Vec<EmailStamp>>> {
+                Box::pin(async move {
+                    // emails_to_idx (to_address, created_at).
+                    let rows: Vec<(Option<DbUuid>, DbTime)> = emails::table
+                        .filter(emails::to_address.eq(to.as_str()))
+                        .filter(emails::created_at.ge(DbTime(since)))
+                        .order(emails::created_at.desc())
+                        .limit(i64::from(limit))
+                        .select((emails::invitation_id, emails::created_at))
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(rows
+                        .into_iter()
+                        .map(|(i, t)| EmailStamp { invitation_id: i.map(|u| InvitationId(u.0)), created_at: t.0 })
+                        .collect())
+                })
+            }
+
             fn delete_emails_to<'a>(&'a mut self, to: &'a Email) -> BoxFuture<'a, StoreResult<u64>> {
                 Box::pin(async move {
                     let n = diesel::delete(emails::table.filter(emails::to_address.eq(to.as_str())))

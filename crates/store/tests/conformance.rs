@@ -146,6 +146,7 @@ conformance!(
     the_humans_export_holds_every_record_and_the_admin_erasure_leaves_no_trace,
     retention_purges_emails_codes_and_idempotency_records_exactly_past_their_windows_in_batches,
     secrets_are_sealed_at_rest_and_a_database_from_before_is_resealed,
+    resends_are_limited_by_the_emails_stored_for_the_address,
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -2723,4 +2724,59 @@ async fn secrets_are_sealed_at_rest_and_a_database_from_before_is_resealed(store
             && k2.contains(&("settings".into(), "value".into()))
     );
     assert_eq!(svc.get_endpoint(org, e.id).await.unwrap().secret, rotated.secret);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Email limits (issue 13, T93)
+// ---------------------------------------------------------------------------------------------
+
+/// T93: `emails_to_since` lists the emails queued to one address since a moment (any
+/// organization, newest first, with their invitation), and the resend use case refuses within
+/// the cooldown with nothing written.
+async fn resends_are_limited_by_the_emails_stored_for_the_address(store: DbStore) {
+    use talent_domain::usecases::invitations::NewInvitation;
+    let (svc, clock) = services(store);
+    let org = new_org(&svc, "business", &[]).await.id;
+    let other = new_org(&svc, "business", &[]).await.id;
+    let invite = |e: &str| NewInvitation {
+        email: email(e),
+        first_name: None,
+        last_name: None,
+        external_id: None,
+        labels: None,
+        tags: None,
+        message: None,
+        send_email: true,
+        expires_in_days: None,
+    };
+    let t0 = clock.now();
+    let (a, _) = svc.create_invitation(org, invite("ada@example.com")).await.unwrap();
+    svc.create_invitation(org, invite("bob@example.com")).await.unwrap();
+    clock.advance(Duration::seconds(30));
+    let (b, _) = svc.create_invitation(other, invite("ada@example.com")).await.unwrap();
+    let e = client_err(svc.resend_invitation(org, a.invitation.id, Some(30)).await);
+    assert_eq!((e.code, e.retry_after), (Code::RateLimited, Some(30)), "{e:?}");
+    assert_eq!(svc.get_invitation(org, a.invitation.id).await.unwrap().invitation.expires_at, a.invitation.expires_at);
+    clock.advance(Duration::seconds(31));
+    svc.resend_invitation(org, a.invitation.id, None).await.unwrap();
+
+    let ada = email("ada@example.com");
+    let all = read(&svc, move |tx| Box::pin(async move { tx.emails_to_since(&ada, t0, 100).await })).await;
+    let ids: Vec<Option<InvitationId>> = all.iter().map(|s| s.invitation_id).collect();
+    assert_eq!(ids, [Some(a.invitation.id), Some(b.invitation.id), Some(a.invitation.id)], "newest first");
+    // The fake clock ticks a microsecond per reading.
+    for (s, at) in all.iter().zip([61, 30, 0]) {
+        let off = s.created_at - (t0 + Duration::seconds(at));
+        assert!(off >= Duration::ZERO && off < Duration::milliseconds(1), "{all:?}");
+    }
+    let ada = email("ada@example.com");
+    let recent =
+        read(&svc, move |tx| Box::pin(async move { tx.emails_to_since(&ada, t0 + Duration::seconds(1), 1).await }))
+            .await;
+    assert_eq!(recent.len(), 1);
+    assert_eq!(recent[0].created_at, all[0].created_at);
+    let since_last = all[0].created_at + Duration::microseconds(1);
+    let ada = email("ada@example.com");
+    let none = read(&svc, move |tx| Box::pin(async move { tx.emails_to_since(&ada, since_last, 10).await })).await;
+    assert!(none.is_empty());
 }

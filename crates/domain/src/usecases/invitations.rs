@@ -8,7 +8,7 @@ use crate::ids::*;
 use crate::invitation::{Invitation, InvitationStatus, Variant};
 use crate::model::*;
 use crate::person;
-use crate::ports::{EmailRecord, InvitationQuery, OutgoingEmail, Store, Tx};
+use crate::ports::{EmailRecord, EmailStamp, InvitationQuery, OutgoingEmail, Store, Tx};
 use crate::timefmt::format;
 use crate::values::*;
 use crate::wire::{invitation_json, person_json};
@@ -21,6 +21,59 @@ pub const REMINDER_AFTER: Duration = Duration::days(3);
 /// A claimed email is not picked up by another sender for this long (longer than an SMTP send
 /// may take); if its sender dies it is retried afterwards.
 pub const EMAIL_LEASE: Duration = Duration::minutes(5);
+
+/// The shortest time between two emails of one invitation that a resend may cause (issue 13, T93).
+pub const RESEND_COOLDOWN: Duration = Duration::minutes(1);
+/// The most emails of one invitation in [`EMAIL_WINDOW`] after which a resend is refused (T93).
+pub const EMAILS_PER_INVITATION: usize = 10;
+/// The most emails to one address, from any organization, in [`EMAIL_WINDOW`] after which a
+/// resend is refused (T93).
+pub const EMAILS_PER_ADDRESS: usize = 20;
+/// The window of the daily email caps (T93).
+pub const EMAIL_WINDOW: Duration = Duration::days(1);
+
+/// Whether invitation `inv` may be emailed once more at `now`, given the emails queued to its
+/// address since `now - EMAIL_WINDOW` (`recent`, newest first; T93). Errors: 429 `rate_limited`
+/// with `retry_after` (whole seconds, at least 1) and `details {retryAfter, reason}`, `reason`
+/// one of `cooldown`, `invitation_daily_cap`, `address_daily_cap`.
+pub fn email_allowance(inv: InvitationId, recent: &[EmailStamp], now: OffsetDateTime) -> Result<(), ClientError> {
+    let mine: Vec<OffsetDateTime> =
+        recent.iter().filter(|e| e.invitation_id == Some(inv)).map(|e| e.created_at).collect();
+    let all: Vec<OffsetDateTime> = recent.iter().map(|e| e.created_at).collect();
+    // The wait until the `cap`-th newest email leaves the window.
+    let cap_wait = |times: &[OffsetDateTime], cap: usize| {
+        let mut t = times.to_vec();
+        t.sort_unstable_by_key(|x| std::cmp::Reverse(*x));
+        t.get(cap - 1).map(|oldest_counted| *oldest_counted + EMAIL_WINDOW - now)
+    };
+    let waits = [
+        ("cooldown", mine.iter().max().map(|last| *last + RESEND_COOLDOWN - now)),
+        ("invitation_daily_cap", cap_wait(&mine, EMAILS_PER_INVITATION)),
+        ("address_daily_cap", cap_wait(&all, EMAILS_PER_ADDRESS)),
+    ];
+    let refusal = waits
+        .into_iter()
+        .filter_map(|(reason, wait)| wait.filter(|w| w.is_positive()).map(|w| (reason, w)))
+        .max_by_key(|(_, w)| *w);
+    match refusal {
+        None => Ok(()),
+        Some((reason, wait)) => {
+            let secs = u32::try_from(wait.whole_seconds() + i64::from(wait.subsec_nanoseconds() > 0))
+                .unwrap_or(u32::MAX)
+                .max(1);
+            let message = match reason {
+                "cooldown" => "This invitation was emailed less than a minute ago; retry after the number of seconds in Retry-After",
+                "invitation_daily_cap" => "This invitation was emailed 10 times in the last 24 hours; retry after the number of seconds in Retry-After",
+                _ => "This address received 20 emails in the last 24 hours; retry after the number of seconds in Retry-After",
+            };
+            Err(ClientError {
+                retry_after: Some(secs),
+                ..ClientError::new(Code::RateLimited, message)
+                    .with_details(serde_json::json!({"retryAfter": secs, "reason": reason}))
+            })
+        }
+    }
+}
 
 /// `POST /invitations` (D18), parsed.
 #[derive(Clone, Debug)]
@@ -306,6 +359,9 @@ impl<S: Store> Services<S> {
                     let mut inv =
                         tx.get_invitation(org_id, id).await?.ok_or_else(|| ClientError::not_found("Invitation"))?;
                     inv.resend(expires_in_days.map(|d| now + Duration::days(i64::from(d))), now)?;
+                    // T93: checked after the state rules (a revoked invitation stays 409).
+                    let recent = tx.emails_to_since(&inv.email, now - EMAIL_WINDOW, 1000).await?;
+                    email_allowance(id, &recent, now)?;
                     tx.update_invitation(&inv).await?;
                     queue_email(tx, &org.company_name, &inv, &url, email_id, now, false).await?;
                     Ok::<_, UseCaseError>(())
@@ -895,3 +951,56 @@ const NEVER: OffsetDateTime = time::macros::datetime!(9999-12-31 0:00 UTC);
 
 /// The domain has no logger; failures are recorded in the outbox row (`last_error`).
 fn tracing_free_log(_err: &str) {}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod email_limit_tests {
+    use super::*;
+    use uuid::Uuid;
+
+    fn at(secs: i64) -> OffsetDateTime {
+        OffsetDateTime::UNIX_EPOCH + Duration::days(20_000) + Duration::seconds(secs)
+    }
+
+    fn stamps(inv: InvitationId, times: &[i64]) -> Vec<EmailStamp> {
+        times.iter().map(|t| EmailStamp { invitation_id: Some(inv), created_at: at(*t) }).collect()
+    }
+
+    fn refusal(r: Result<(), ClientError>) -> (u32, String) {
+        let e = r.unwrap_err();
+        assert_eq!(e.code, Code::RateLimited);
+        assert_eq!(
+            e.details.as_ref().map(|d| d["retryAfter"].clone()),
+            Some(serde_json::json!(e.retry_after.unwrap()))
+        );
+        (e.retry_after.unwrap(), e.details.unwrap()["reason"].as_str().unwrap().to_string())
+    }
+
+    /// T93: a minute between two emails of an invitation, 10 per invitation and 20 per address in
+    /// 24 h; the wait is until the limiting email leaves its window, the longest one wins.
+    #[test]
+    fn resends_wait_for_the_cooldown_and_the_daily_caps_t93() {
+        let (inv, other) = (InvitationId(Uuid::from_u128(1)), InvitationId(Uuid::from_u128(2)));
+        assert_eq!(email_allowance(inv, &[], at(0)), Ok(()));
+        assert_eq!(refusal(email_allowance(inv, &stamps(inv, &[0]), at(15))), (45, "cooldown".into()));
+        assert_eq!(email_allowance(inv, &stamps(inv, &[0]), at(60)), Ok(()));
+        assert_eq!(email_allowance(inv, &stamps(other, &[0]), at(1)), Ok(()), "another invitation's email");
+        // Ten emails of this invitation, an hour apart: the eleventh waits for the first to age out.
+        let ten: Vec<i64> = (0..10).map(|h| h * 3600).collect();
+        let (wait, reason) = refusal(email_allowance(inv, &stamps(inv, &ten), at(9 * 3600 + 120)));
+        assert_eq!(reason, "invitation_daily_cap");
+        assert_eq!(i64::from(wait), 86_400 - (9 * 3600 + 120));
+        assert_eq!(email_allowance(inv, &stamps(inv, &ten[1..]), at(9 * 3600 + 120)), Ok(()));
+        // Twenty to the address from other invitations.
+        let twenty: Vec<i64> = (0..20).map(|m| m * 60).collect();
+        let (wait, reason) = refusal(email_allowance(inv, &stamps(other, &twenty), at(3600)));
+        assert_eq!((i64::from(wait), reason.as_str()), (86_400 - 3600, "address_daily_cap"));
+        // Waits round up to whole seconds.
+        let e = email_allowance(
+            inv,
+            &[EmailStamp { invitation_id: Some(inv), created_at: at(0) }],
+            at(0) + Duration::milliseconds(59_500),
+        );
+        assert_eq!(refusal(e).0, 1);
+    }
+}

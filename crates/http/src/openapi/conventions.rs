@@ -100,7 +100,8 @@ fn components(doc: &mut Value) {
         }
     });
     let mut rate_limited = error_response(
-        "`rate_limited`: the organization's or the key's budget is spent (D7); retry after `Retry-After`.",
+        "`rate_limited`: the organization's or the key's budget is spent (D7), or, on a resend, an email limit \
+    of the invitation or its address (T93); retry after `Retry-After`.",
     );
     rate_limited["headers"] = json!({"Retry-After": {"$ref": "#/components/headers/Retry-After"}});
     let mut unavailable = error_response(
