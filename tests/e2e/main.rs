@@ -21,6 +21,7 @@ mod persons;
 mod ratelimit;
 mod results;
 mod smoke;
+mod smtp_tls;
 mod sync;
 mod webhook_engine;
 mod webhook_resilience;

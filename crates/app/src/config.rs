@@ -85,9 +85,17 @@ pub struct Config {
     /// Budget of requests that fail authentication, per client IP address and minute (D8).
     #[arg(long, env = "TALENT_RATE_LIMIT_IP_PER_MINUTE", default_value_t = talent_ratelimit::DEFAULT_IP_PER_MINUTE, global = true)]
     pub rate_limit_ip_per_minute: u32,
-    /// SMTP server for emails; unset records emails in the database (D22).
+    /// SMTP server for emails (smtp://, smtp://…?tls=required, smtps://; user:password@ for
+    /// authentication); unset records emails in the database (D22, T94).
     #[arg(long, env = "TALENT_SMTP_URL", global = true, hide_env_values = true)]
     pub smtp_url: Option<String>,
+    /// Sender of emails sent by SMTP (`Name <address>`, T94).
+    #[arg(long, env = "TALENT_SMTP_FROM", default_value = "Talent <no-reply@talent.invalid>", global = true)]
+    pub smtp_from: String,
+    /// A PEM file with a CA certificate the SMTP relay's certificate may chain to, besides the
+    /// public roots (a private relay, T94).
+    #[arg(long, env = "TALENT_SMTP_CA_FILE", global = true)]
+    pub smtp_ca_file: Option<String>,
     /// Log filter (tracing EnvFilter syntax), e.g. info or talent=debug.
     #[arg(long, env = "TALENT_LOG", default_value = "info", global = true)]
     pub log: String,

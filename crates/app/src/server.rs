@@ -211,9 +211,13 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
     let bound = listener.local_addr().map(|a| a.to_string()).unwrap_or_else(|_| cfg.listen.clone());
     let public_url = cfg.public_url.clone().unwrap_or_else(|| format!("http://{bound}"));
     let mailer: Arc<dyn talent_domain::ports::Mailer> = match cfg.smtp_url.as_deref().filter(|u| !u.is_empty()) {
-        Some(url) => Arc::new(
-            talent_mailer::SmtpMailer::new(url, "Talent <no-reply@talent.invalid>").map_err(anyhow::Error::msg)?,
-        ),
+        Some(url) => {
+            let ca = match cfg.smtp_ca_file.as_deref().filter(|p| !p.is_empty()) {
+                Some(path) => Some(std::fs::read(path).with_context(|| format!("reading TALENT_SMTP_CA_FILE {path}"))?),
+                None => None,
+            };
+            Arc::new(talent_mailer::SmtpMailer::new(url, &cfg.smtp_from, ca.as_deref()).map_err(anyhow::Error::msg)?)
+        }
         None => Arc::new(talent_mailer::RecordingMailer),
     };
     let read_secret = |name: &'static str| {
