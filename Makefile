@@ -14,10 +14,12 @@ test: lint
 	cargo test --workspace
 	$(MAKE) schemathesis
 
-## schemathesis: validates docs/openapi.json and runs schemathesis (PyPI) against `talent demo`.
+## schemathesis: validates docs/openapi.json and runs schemathesis (PyPI) against `talent demo`,
+## on SQLite and (with TEST_DATABASE_URL) on PostgreSQL.
 schemathesis:
 	cargo build -p talent-app --bin talent
-	tests/schemathesis/run.sh target/debug/talent
+	tests/schemathesis/run.sh target/debug/talent sqlite
+	if [ -n "$(TEST_DATABASE_URL)" ]; then tests/schemathesis/run.sh target/debug/talent postgres; fi
 
 ## openapi: regenerates docs/openapi.json from the code (a test fails while it is stale).
 openapi:

@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
 # Runs schemathesis (PyPI) against the real `talent` binary (issue 6): starts `talent demo` on a
-# fresh SQLite file and a free port, creates one resource of each kind so that every operation
-# can reach its success path, then runs every check with the fixed seed of schemathesis.toml.
-# Exits non-zero on any failure. Usage: tests/schemathesis/run.sh [path/to/talent]
+# fresh database (a SQLite file, or with `postgres` a new database on TEST_DATABASE_URL's server,
+# dropped afterwards; issue 13) and a free port, creates one resource of each kind so that every
+# operation can reach its success path, then runs every check with the fixed seed of
+# schemathesis.toml. Exits non-zero on any failure.
+# Usage: tests/schemathesis/run.sh [path/to/talent] [sqlite|postgres]
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 bin="$(realpath "${1:-$root/target/debug/talent}")"
+backend="${2:-sqlite}"
 venv="${SCHEMATHESIS_VENV:-$root/target/schemathesis-venv}"
 work="$(mktemp -d)"
 pid=""
+pgdb=""
 cleanup() {
     if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
+    if [ -n "$pgdb" ]; then psql -q "$TEST_DATABASE_URL" -c "DROP DATABASE IF EXISTS $pgdb WITH (FORCE)" >/dev/null 2>&1 || true; fi
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -33,7 +38,19 @@ cd "$work"
 plans='[{"id":"starter","apiAccess":false,"personLimit":50,"profileLimit":3,"orgPerMinute":120,"keyPerMinute":60,"orgOnlyPerMinute":60},
 {"id":"professional","apiAccess":true,"personLimit":500,"profileLimit":25,"orgPerMinute":120,"keyPerMinute":60,"orgOnlyPerMinute":60},
 {"id":"business","apiAccess":true,"personLimit":5000,"profileLimit":250,"orgPerMinute":60000,"keyPerMinute":30000,"orgOnlyPerMinute":30000}]'
-DATABASE_URL="sqlite://$work/talent.db" TALENT_LISTEN=127.0.0.1:0 TALENT_WEBHOOKS_ALLOW_INSECURE=1 \
+case "$backend" in
+    sqlite) db_url="sqlite://$work/talent.db" ;;
+    postgres)
+        if [ -z "${TEST_DATABASE_URL:-}" ]; then echo "schemathesis: postgres needs TEST_DATABASE_URL" >&2; exit 1; fi
+        pgdb="talent_st_$(date +%s)_$$"
+        psql -q "$TEST_DATABASE_URL" -c "CREATE DATABASE $pgdb" >/dev/null
+        db_url="${TEST_DATABASE_URL%/*}/$pgdb"
+        export TALENT_SECRET_KEY=5ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2
+        ;;
+    *) echo "schemathesis: backend must be sqlite or postgres, not $backend" >&2; exit 2 ;;
+esac
+echo "schemathesis: $backend"
+DATABASE_URL="$db_url" TALENT_LISTEN=127.0.0.1:0 TALENT_WEBHOOKS_ALLOW_INSECURE=1 \
     TALENT_PLANS="$plans" TALENT_RATE_LIMIT_IP_PER_MINUTE=60000 TALENT_LOG=warn "$bin" demo >"$work/demo.log" 2>&1 &
 pid=$!
 for _ in $(seq 1 100); do
@@ -68,4 +85,5 @@ curl -fsS "$base/api/v1/openapi.json" | cmp -s - "$root/docs/openapi.json" || {
 
 "$venv/bin/schemathesis" --config-file "$root/tests/schemathesis/schemathesis.toml" run \
     "$base/api/v1/openapi.json" -H "Authorization: Bearer $key" --no-color \
-    --report junit,har --report-junit-path "$root/target/schemathesis-junit.xml" --report-har-path "$root/target/schemathesis.har"
+    --report junit,har --report-junit-path "$root/target/schemathesis-$backend-junit.xml" \
+    --report-har-path "$root/target/schemathesis-$backend.har"

@@ -49,8 +49,14 @@ pub struct CsvFile {
 /// columns. A malformed row is not an error: it becomes a failed row of the summary.
 pub fn read_csv(path: &Path) -> anyhow::Result<CsvFile> {
     let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-    let digest = hex::encode(ring::digest::digest(&ring::digest::SHA256, &bytes).as_ref())[..16].to_string();
-    let mut reader = csv::ReaderBuilder::new().flexible(true).trim(csv::Trim::All).from_reader(bytes.as_slice());
+    parse_csv(&bytes)
+}
+
+/// Parses the bytes of a CSV file as [`read_csv`] does. Errors: a header that is not the expected
+/// columns; any other malformation is a failed row, never a panic (fuzzed, issue 13).
+pub fn parse_csv(bytes: &[u8]) -> anyhow::Result<CsvFile> {
+    let digest = hex::encode(ring::digest::digest(&ring::digest::SHA256, bytes).as_ref())[..16].to_string();
+    let mut reader = csv::ReaderBuilder::new().flexible(true).trim(csv::Trim::All).from_reader(bytes);
     let header: Vec<String> = reader.headers().context("reading the CSV header")?.iter().map(str::to_string).collect();
     let mut index = HashMap::new();
     for (i, name) in header.iter().enumerate() {
@@ -323,7 +329,28 @@ pub fn command(args: &crate::config::ImportArgs) -> anyhow::Result<()> {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
     use serde_json::json;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, ..ProptestConfig::default() })]
+
+        /// Issue 13: any bytes after a valid header parse into rows (each a body or a reason),
+        /// never a panic; arbitrary headers are refused with an error.
+        #[test]
+        fn any_csv_parses_into_rows_or_a_header_error(
+            rows in prop::collection::vec("[a-z@.;,\"\r\n \t\x00-\x1f\u{80}-\u{10ffff}]{0,40}", 0..8),
+            junk in prop::collection::vec(any::<u8>(), 0..200),
+        ) {
+            let text = format!("email,firstName,tags\n{}", rows.join("\n"));
+            let parsed = parse_csv(text.as_bytes());
+            prop_assert!(parsed.is_ok(), "{parsed:?}");
+            let _ = parse_csv(&junk);
+            let mut with_header = b"email,labels\n".to_vec();
+            with_header.extend_from_slice(&junk);
+            prop_assert!(parse_csv(&with_header).is_ok());
+        }
+    }
 
     /// Answers by email: `taken@…` exists, `bad…` is rejected, `down@…` is fatal; records keys.
     #[derive(Default)]
