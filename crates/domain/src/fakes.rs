@@ -280,35 +280,8 @@ impl Tx for FakeTx {
         self.s.team_members.retain(|(_, p)| *p != person);
         ok((before - self.s.team_members.len()) as u64)
     }
-    fn append_event<'a>(&'a mut self, e: &'a OutboxEvent) -> BoxFuture<'a, StoreResult<()>> {
+    fn insert_event<'a>(&'a mut self, e: &'a OutboxEvent) -> BoxFuture<'a, StoreResult<()>> {
         self.s.events.push(e.clone());
-        if e.event_type != EventType::Ping {
-            let targets: Vec<WebhookId> = self
-                .s
-                .endpoints
-                .iter()
-                .filter(|w| w.org_id == e.org_id && w.events.includes(e.event_type))
-                .map(|w| w.id)
-                .collect();
-            for (n, ep) in targets.into_iter().enumerate() {
-                let id = DeliveryId(Uuid::from_u128(e.id.0.as_u128() ^ ((n as u128 + 1) << 100)));
-                let d = crate::webhook::Delivery {
-                    id,
-                    endpoint_id: ep,
-                    org_id: e.org_id,
-                    event_type: e.event_type,
-                    payload: crate::webhook::envelope(id, e.event_type, e.created_at, &e.data),
-                    status: crate::webhook::DeliveryStatus::Pending,
-                    attempts: 0,
-                    next_attempt_at: Some(e.created_at),
-                    last_attempt_at: None,
-                    last_response_status: None,
-                    last_error: None,
-                    created_at: e.created_at,
-                };
-                self.s.deliveries.push((d, None));
-            }
-        }
         ok(())
     }
     fn events_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<OutboxEvent>>> {

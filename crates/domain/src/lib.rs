@@ -10,6 +10,7 @@ pub mod errors;
 pub mod ids;
 pub mod invitation;
 pub mod model;
+pub mod outbox;
 pub mod person;
 pub mod ports;
 pub mod timefmt;

@@ -522,10 +522,9 @@ pub trait Tx: Send {
     fn remove_person_from_teams(&mut self, person: PersonId) -> BoxFuture<'_, StoreResult<u64>>;
 
     // --- outbox (D31) ---
-    /// Appends an event to the outbox and fans it out into one pending delivery per endpoint of
-    /// the organization that subscribes to its type (D31), in the same transaction. `ping` is not
-    /// fanned out (it goes to the tested endpoint only).
-    fn append_event<'a>(&'a mut self, e: &'a OutboxEvent) -> BoxFuture<'a, StoreResult<()>>;
+    /// Inserts an event into the outbox, nothing more: use cases append events with
+    /// [`crate::outbox::append`], which also fans them out (D31, T96).
+    fn insert_event<'a>(&'a mut self, e: &'a OutboxEvent) -> BoxFuture<'a, StoreResult<()>>;
     /// Events of an organization, oldest first (diagnostics and tests).
     fn events_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<OutboxEvent>>>;
 

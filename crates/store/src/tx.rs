@@ -589,7 +589,7 @@ macro_rules! impl_tx {
                 })
             }
 
-            fn append_event<'a>(&'a mut self, e: &'a OutboxEvent) -> BoxFuture<'a, StoreResult<()>> {
+            fn insert_event<'a>(&'a mut self, e: &'a OutboxEvent) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
                     diesel::insert_into(outbox_events::table)
                         .values(EventRow {
@@ -602,30 +602,6 @@ macro_rules! impl_tx {
                         .execute(self.conn)
                         .await
                         .map_err(db_err)?;
-                    if e.event_type != EventType::Ping {
-                        let endpoints = self.endpoints_of_org(e.org_id).await?;
-                        for ep in endpoints.iter().filter(|w| w.events.includes(e.event_type)) {
-                            let id = DeliveryId(uuid::Uuid::now_v7());
-                            let d = Delivery {
-                                id,
-                                endpoint_id: ep.id,
-                                org_id: e.org_id,
-                                event_type: e.event_type,
-                                payload: talent_domain::webhook::envelope(id, e.event_type, e.created_at, &e.data),
-                                status: DeliveryStatus::Pending,
-                                attempts: 0,
-                                next_attempt_at: Some(e.created_at),
-                                last_attempt_at: None,
-                                last_response_status: None,
-                                last_error: None,
-                                created_at: e.created_at,
-                            };
-                            self.insert_delivery(&d).await?;
-                            // A disabled endpoint's delivery waits for it to be enabled, which
-                            // wakes the engine itself: no wake-up (and no NOTIFY) for it.
-                            self.wake |= ep.enabled;
-                        }
-                    }
                     Ok(())
                 })
             }

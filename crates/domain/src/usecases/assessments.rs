@@ -117,7 +117,7 @@ impl<S: Store> Services<S> {
         let now = self.clock.now();
         let new_id = AssessmentId(self.ids.new_uuid());
         let event_ids: Vec<EventId> = (0..64).map(|_| EventId(self.ids.new_uuid())).collect();
-        let model = self.assessment.clone();
+        let (model, id_source) = (self.assessment.clone(), self.ids.clone());
         self.store
             .write(move |tx| {
                 Box::pin(async move {
@@ -187,7 +187,7 @@ impl<S: Store> Services<S> {
                                 }),
                                 created_at: now,
                             };
-                            tx.append_event(&e).await?;
+                            crate::outbox::append(tx, &*id_source, &e).await?;
                         }
                     }
                     Ok::<_, UseCaseError>(done)

@@ -377,6 +377,7 @@ impl<S: Store> Services<S> {
         let now = self.clock.now();
         let event_id = EventId(self.ids.new_uuid());
         let url = self.invitation_url(id);
+        let ids = self.ids.clone();
         let inv = self
             .store
             .write(move |tx| {
@@ -392,7 +393,7 @@ impl<S: Store> Services<S> {
                         data: invitation_json(&inv, &url, now),
                         created_at: now,
                     };
-                    tx.append_event(&e).await?;
+                    crate::outbox::append(tx, &*ids, &e).await?;
                     Ok::<_, UseCaseError>(inv)
                 })
             })
@@ -497,6 +498,7 @@ impl<S: Store> Services<S> {
             plans: self.plans.clone(),
             url: self.invitation_url(id),
             assessment: self.assessment.clone(),
+            ids: self.ids.clone(),
         }
     }
 
@@ -529,6 +531,7 @@ impl<S: Store> Services<S> {
         for id in due {
             let event_id = EventId(self.ids.new_uuid());
             let url = self.invitation_url(id);
+            let ids = self.ids.clone();
             let did = self
                 .store
                 .write(move |tx| {
@@ -544,7 +547,7 @@ impl<S: Store> Services<S> {
                                 data: invitation_json(&inv, &url, now),
                                 created_at: now,
                             };
-                            tx.append_event(&e).await?;
+                            crate::outbox::append(tx, &*ids, &e).await?;
                         }
                         Ok(true)
                     })
@@ -711,6 +714,8 @@ struct AcceptInput {
     url: String,
     /// The model the membership's summary totals are counted with (T85).
     assessment: std::sync::Arc<super::AssessmentKit>,
+    /// Ids of the deliveries the events fan out into (T96).
+    ids: std::sync::Arc<dyn crate::ports::Ids>,
 }
 
 /// A code to send if the post needs one and carries none.
@@ -834,6 +839,7 @@ async fn accept_in_tx(tx: &mut dyn Tx, input: AcceptInput) -> Result<(Invitation
         plans,
         url,
         assessment,
+        ids,
         ..
     } = input;
     let peek = tx.get_invitation_any(id).await?.ok_or_else(|| ClientError::not_found("Invitation"))?;
@@ -933,7 +939,7 @@ async fn accept_in_tx(tx: &mut dyn Tx, input: AcceptInput) -> Result<(Invitation
             data: person_json(&p),
             created_at: now,
         };
-        tx.append_event(&e).await?;
+        crate::outbox::append(tx, &*ids, &e).await?;
     }
     let e = OutboxEvent {
         id: accepted_id,
@@ -942,7 +948,7 @@ async fn accept_in_tx(tx: &mut dyn Tx, input: AcceptInput) -> Result<(Invitation
         data: invitation_json(&inv, &url, now),
         created_at: now,
     };
-    tx.append_event(&e).await?;
+    crate::outbox::append(tx, &*ids, &e).await?;
     Ok((inv, p))
 }
 

@@ -116,7 +116,7 @@ impl<S: Store> Services<S> {
         let (outcome, inv) = loop {
             let (input, tag_names, plans) = (input.clone(), tag_names.clone(), plans.clone());
             let (token_hash, url, nested) = (token_hash.clone(), url.clone(), input.invitation);
-            let (clock, kit) = (self.clock.clone(), self.assessment.clone());
+            let (clock, kit, ids) = (self.clock.clone(), self.assessment.clone(), self.ids.clone());
             let attempt = self
                 .store
                 .write(move |tx| {
@@ -171,7 +171,8 @@ impl<S: Store> Services<S> {
                                         summarize(&tx.assessments_of_human(p.human_id).await?, &p, &kit.model);
                                 }
                                 tx.update_person(&p).await?;
-                                tx.append_event(&event(event_id, &p, EventType::PersonCreated, now)).await?;
+                                crate::outbox::append(tx, &*ids, &event(event_id, &p, EventType::PersonCreated, now))
+                                    .await?;
                                 ImportOutcome { person: p, created: true, invitation: None }
                             }
                             _ => {
@@ -199,7 +200,8 @@ impl<S: Store> Services<S> {
                                     inactive_periods: vec![],
                                 };
                                 tx.insert_person(&p).await?;
-                                tx.append_event(&event(event_id, &p, EventType::PersonCreated, now)).await?;
+                                crate::outbox::append(tx, &*ids, &event(event_id, &p, EventType::PersonCreated, now))
+                                    .await?;
                                 ImportOutcome { person: p, created: true, invitation: None }
                             }
                         };
@@ -336,7 +338,7 @@ impl<S: Store> Services<S> {
     ) -> Result<Person, UseCaseError> {
         let now = self.clock.now();
         let event_id = EventId(self.ids.new_uuid());
-        let kit = self.assessment.clone();
+        let (kit, ids) = (self.assessment.clone(), self.ids.clone());
         self.store
             .write(move |tx| {
                 Box::pin(async move {
@@ -357,7 +359,7 @@ impl<S: Store> Services<S> {
                         tx.update_person(&p).await?;
                     }
                     if was_active {
-                        tx.append_event(&event(event_id, &p, EventType::PersonArchived, now)).await?;
+                        crate::outbox::append(tx, &*ids, &event(event_id, &p, EventType::PersonArchived, now)).await?;
                     }
                     Ok::<_, UseCaseError>(p)
                 })

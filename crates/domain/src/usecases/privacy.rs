@@ -8,7 +8,7 @@ use crate::ids::*;
 use crate::invitation::{Invitation, InvitationStatus};
 use crate::model::*;
 use crate::person;
-use crate::ports::{InvitationQuery, Store, Tx};
+use crate::ports::{Ids, InvitationQuery, Store, Tx};
 use crate::values::Email;
 use crate::wire::{invitation_json, person_json};
 use time::OffsetDateTime;
@@ -31,7 +31,7 @@ impl<S: Store> Services<S> {
         let ghost = HumanId(self.ids.new_uuid());
         let event_ids: Vec<EventId> = (0..101).map(|_| EventId(self.ids.new_uuid())).collect();
         let base = self.invites.public_url.clone();
-        let secrets = self.secrets.clone();
+        let (secrets, id_source) = (self.secrets.clone(), self.ids.clone());
         self.store
             .write(move |tx| {
                 Box::pin(async move {
@@ -39,7 +39,7 @@ impl<S: Store> Services<S> {
                     let mut ids = event_ids.into_iter();
                     let url =
                         |i: InvitationId| format!("{}/i/{}", base.trim_end_matches('/'), secrets.invitation_token(i));
-                    erase_in_tx(tx, &mut p, ghost, now, &mut ids, &url).await?;
+                    erase_in_tx(tx, &*id_source, &mut p, ghost, now, &mut ids, &url).await?;
                     Ok::<_, UseCaseError>(p)
                 })
             })
@@ -115,7 +115,7 @@ impl<S: Store> Services<S> {
         let ghosts: Vec<HumanId> = (0..100).map(|_| HumanId(self.ids.new_uuid())).collect();
         let event_ids: Vec<EventId> = (0..400).map(|_| EventId(self.ids.new_uuid())).collect();
         let base = self.invites.public_url.clone();
-        let secrets = self.secrets.clone();
+        let (secrets, id_source) = (self.secrets.clone(), self.ids.clone());
         self.store
             .write(move |tx| {
                 Box::pin(async move {
@@ -129,7 +129,7 @@ impl<S: Store> Services<S> {
                         for mut p in tx.persons_of_human(h).await? {
                             // Past the prepared ids: the membership's own id is as unique.
                             let ghost = ghosts.next().unwrap_or(HumanId(p.id.0));
-                            if erase_in_tx(tx, &mut p, ghost, now, &mut ids, &url).await? {
+                            if erase_in_tx(tx, &*id_source, &mut p, ghost, now, &mut ids, &url).await? {
                                 out.memberships += 1;
                             }
                         }
@@ -144,8 +144,16 @@ impl<S: Store> Services<S> {
                         fields.extend(i.last_name.as_ref().map(|n| n.as_str().to_string()));
                         fields.extend(i.external_id.as_ref().map(|n| n.as_str().to_string()));
                     }
-                    let (n, mails) =
-                        retire_invitations(tx, rest, &|i| Email::erased_record(i.id.0), now, &mut ids, &url).await?;
+                    let (n, mails) = retire_invitations(
+                        tx,
+                        &*id_source,
+                        rest,
+                        &|i| Email::erased_record(i.id.0),
+                        now,
+                        &mut ids,
+                        &url,
+                    )
+                    .await?;
                     out.invitations = n;
                     out.emails = mails + tx.delete_emails_to(&email).await?;
                     let personal = Personal {
@@ -269,6 +277,7 @@ pub struct HumanErasure {
 /// when it already was erased.
 pub(crate) async fn erase_in_tx(
     tx: &mut dyn Tx,
+    id_source: &dyn Ids,
     p: &mut Person,
     ghost: HumanId,
     now: OffsetDateTime,
@@ -284,7 +293,7 @@ pub(crate) async fn erase_in_tx(
     tx.update_person(p).await?;
     tx.remove_person_from_teams(p.id).await?;
     let invitations = invitations_of(tx, &before).await?;
-    retire_invitations(tx, invitations, &|_| erased.clone(), now, event_ids, url).await?;
+    retire_invitations(tx, id_source, invitations, &|_| erased.clone(), now, event_ids, url).await?;
     let personal = Personal::of(&before, erased.as_str());
     scrub_stored(tx, Some(p.org_id), &personal).await?;
     if let Some(eid) = event_ids.next() {
@@ -295,7 +304,7 @@ pub(crate) async fn erase_in_tx(
             data: person_json(p),
             created_at: now,
         };
-        tx.append_event(&e).await?;
+        crate::outbox::append(tx, id_source, &e).await?;
     }
     Ok(true)
 }
@@ -305,6 +314,7 @@ pub(crate) async fn erase_in_tx(
 /// Returns (invitations, emails deleted).
 async fn retire_invitations(
     tx: &mut dyn Tx,
+    id_source: &dyn Ids,
     invitations: Vec<Invitation>,
     address: &(dyn Fn(&Invitation) -> Email + Send + Sync),
     now: OffsetDateTime,
@@ -331,7 +341,7 @@ async fn retire_invitations(
                     data: invitation_json(&i, &url(i.id), now),
                     created_at: now,
                 };
-                tx.append_event(&e).await?;
+                crate::outbox::append(tx, id_source, &e).await?;
             }
         }
     }

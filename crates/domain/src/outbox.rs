@@ -1,0 +1,44 @@
+//! The transactional outbox and its fan-out (D31; issue 14, point 1, T96). A use case appends an
+//! event in the transaction of the change it describes; in the same transaction the event becomes
+//! one pending delivery per endpoint of the organization subscribed to its type. This rule lives
+//! here once: the store only inserts rows.
+
+use crate::ids::DeliveryId;
+use crate::model::{EventType, OutboxEvent};
+use crate::ports::{Ids, StoreResult, Tx};
+use crate::webhook::{envelope, Delivery, DeliveryStatus};
+
+/// Appends `e` to the outbox and, unless it is a `ping` (which goes to the tested endpoint only),
+/// fans it out: one pending delivery, due at the event's time, per endpoint of its organization
+/// whose subscriptions include its type, disabled endpoints included (their deliveries wait,
+/// D33), each with a new id from `ids` (UUIDv7, so deliveries list by time, D36). Wakes the
+/// delivery engine when an enabled endpoint got one. Errors: the store's.
+pub async fn append(tx: &mut dyn Tx, ids: &dyn Ids, e: &OutboxEvent) -> StoreResult<()> {
+    tx.insert_event(e).await?;
+    if e.event_type == EventType::Ping {
+        return Ok(());
+    }
+    let endpoints = tx.endpoints_of_org(e.org_id).await?;
+    for ep in endpoints.iter().filter(|w| w.events.includes(e.event_type)) {
+        let id = DeliveryId(ids.new_uuid());
+        let d = Delivery {
+            id,
+            endpoint_id: ep.id,
+            org_id: e.org_id,
+            event_type: e.event_type,
+            payload: envelope(id, e.event_type, e.created_at, &e.data),
+            status: DeliveryStatus::Pending,
+            attempts: 0,
+            next_attempt_at: Some(e.created_at),
+            last_attempt_at: None,
+            last_response_status: None,
+            last_error: None,
+            created_at: e.created_at,
+        };
+        tx.insert_delivery(&d).await?;
+        if ep.enabled {
+            tx.wake_deliveries();
+        }
+    }
+    Ok(())
+}
