@@ -70,6 +70,27 @@ impl Code {
         Code::InternalError,
     ];
 
+    /// The HTTP status of the code (spec, Errors: the one table of codes and statuses; issue 14,
+    /// point 9). `internal_error` is 500 here; a temporary one (a database outage) is answered
+    /// 503 by the HTTP layer (T87).
+    pub fn status(self) -> u16 {
+        match self {
+            Code::Unauthorized | Code::InvalidToken | Code::KeyRevoked | Code::KeyExpired => 401,
+            Code::PlanUpgradeRequired | Code::SubscriptionInactive | Code::InsufficientScope => 403,
+            Code::NotFound => 404,
+            Code::ValidationError => 400,
+            Code::Conflict
+            | Code::PersonLimitReached
+            | Code::PersonDeactivated
+            | Code::PersonSelfRevoked
+            | Code::IdempotencyKeyReused => 409,
+            Code::RateLimited => 429,
+            Code::PayloadTooLarge => 413,
+            Code::MethodNotAllowed => 405,
+            Code::InternalError => 500,
+        }
+    }
+
     /// The wire value.
     pub fn as_str(self) -> &'static str {
         match self {

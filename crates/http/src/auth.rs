@@ -76,23 +76,9 @@ pub async fn api_middleware<S: Store>(
             return Ok(req.into_response(resp).map_into_right_body());
         }
     };
-    let fallback;
-    let plan = match &principal.plan {
-        Some(p) => p,
-        None => {
-            fallback = state.svc.plans.get("professional").cloned().unwrap_or_else(|| talent_domain::values::Plan {
-                id: "unknown".into(),
-                api_access: false,
-                person_limit: 0,
-                profile_limit: 0,
-                org_rpm: 60,
-                key_rpm: 60,
-                org_only_rpm: 60,
-            });
-            &fallback
-        }
-    };
-    let decision = state.limiter.check(RateSubject::Key { org: principal.ctx.org.id, key: principal.ctx.key.id, plan });
+    let plan = principal.budget_plan(&state.svc.plans);
+    let decision =
+        state.limiter.check(RateSubject::Key { org: principal.ctx.org.id, key: principal.ctx.key.id, plan: &plan });
     if let Some(d) = &decision {
         if !d.allowed {
             let mut resp = rate_limited(d).error_response();

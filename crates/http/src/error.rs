@@ -1,5 +1,6 @@
-//! The error envelope `{error, code, details?}` and the one table of codes and statuses (spec,
-//! Errors; D37). A 500 logs its cause and shows the client nothing internal.
+//! The error envelope `{error, code, details?}` and its HTTP status (the one table of codes and
+//! statuses is the domain's `Code::status`; spec, Errors; D37). A 500 logs its cause and shows
+//! the client nothing internal.
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, ResponseError};
@@ -7,23 +8,9 @@ use serde_json::json;
 use std::fmt;
 use talent_domain::errors::{ClientError, Code, StoreError, UseCaseError};
 
-/// HTTP status of each error code: the contract in one place.
+/// HTTP status of each error code: the domain's table ([`Code::status`]).
 pub fn status_of(code: Code) -> StatusCode {
-    match code {
-        Code::Unauthorized | Code::InvalidToken | Code::KeyRevoked | Code::KeyExpired => StatusCode::UNAUTHORIZED,
-        Code::PlanUpgradeRequired | Code::SubscriptionInactive | Code::InsufficientScope => StatusCode::FORBIDDEN,
-        Code::NotFound => StatusCode::NOT_FOUND,
-        Code::ValidationError => StatusCode::BAD_REQUEST,
-        Code::Conflict
-        | Code::PersonLimitReached
-        | Code::PersonDeactivated
-        | Code::PersonSelfRevoked
-        | Code::IdempotencyKeyReused => StatusCode::CONFLICT,
-        Code::RateLimited => StatusCode::TOO_MANY_REQUESTS,
-        Code::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-        Code::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
-        Code::InternalError => StatusCode::INTERNAL_SERVER_ERROR,
-    }
+    StatusCode::from_u16(code.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
 }
 
 /// An error response of the API.

@@ -352,27 +352,12 @@ impl TryFrom<EventRow> for OutboxEvent {
         Ok(OutboxEvent {
             id: EventId(r.id.0),
             org_id: OrgId(r.org_id.0),
-            event_type: event_type_parse(&r.event_type).ok_or_else(|| corrupt("outbox_events.event_type"))?,
+            event_type: talent_domain::webhook::parse_event_type(&r.event_type)
+                .ok_or_else(|| corrupt("outbox_events.event_type"))?,
             data: serde_json::from_str(&r.data).map_err(|_| corrupt("outbox_events.data"))?,
             created_at: r.created_at.0,
         })
     }
-}
-
-pub fn event_type_parse(s: &str) -> Option<EventType> {
-    use EventType::*;
-    [
-        AssessmentCompleted,
-        PersonCreated,
-        PersonJoined,
-        PersonArchived,
-        InvitationAccepted,
-        InvitationRevoked,
-        InvitationExpired,
-        Ping,
-    ]
-    .into_iter()
-    .find(|t| t.as_str() == s)
 }
 
 #[derive(Queryable, Selectable, Insertable, AsChangeset, Clone, Debug)]
@@ -826,7 +811,8 @@ impl TryFrom<DeliveryRow> for Delivery {
             id: DeliveryId(r.id.0),
             endpoint_id: WebhookId(r.endpoint_id.0),
             org_id: OrgId(r.org_id.0),
-            event_type: event_type_parse(&r.event_type).ok_or_else(|| corrupt("deliveries.event_type"))?,
+            event_type: talent_domain::webhook::parse_event_type(&r.event_type)
+                .ok_or_else(|| corrupt("deliveries.event_type"))?,
             payload: r.payload,
             status: DeliveryStatus::parse(&r.status).map_err(|_| corrupt("deliveries.status"))?,
             attempts: u32::try_from(r.attempts).unwrap_or(u32::MAX),

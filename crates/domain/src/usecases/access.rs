@@ -4,7 +4,7 @@ use super::Services;
 use crate::errors::{ClientError, Code, UseCaseError};
 use crate::model::KeyContext;
 use crate::ports::Store;
-use crate::values::{Plan, Scope};
+use crate::values::{Plan, PlanCatalogue, Scope};
 
 /// An authenticated API key with its organization and plan.
 #[derive(Clone, Debug)]
@@ -25,6 +25,27 @@ pub struct Requirement {
 }
 
 impl Principal {
+    /// The plan whose request budgets (D7) apply to this key: the organization's, or, for a plan
+    /// id missing from the catalogue (such a key only ever gets 403 `plan_upgrade_required`,
+    /// D5), the `professional` budgets, or 60 requests a minute when the catalogue has no such
+    /// plan either (issue 14, point 9: the rule lives here, not in the HTTP adapter).
+    pub fn budget_plan<'a>(&'a self, plans: &'a PlanCatalogue) -> std::borrow::Cow<'a, Plan> {
+        use std::borrow::Cow;
+        match (&self.plan, plans.get("professional")) {
+            (Some(p), _) => Cow::Borrowed(p),
+            (None, Some(p)) => Cow::Borrowed(p),
+            (None, None) => Cow::Owned(Plan {
+                id: "unknown".into(),
+                api_access: false,
+                person_limit: 0,
+                profile_limit: 0,
+                org_rpm: 60,
+                key_rpm: 60,
+                org_only_rpm: 60,
+            }),
+        }
+    }
+
     /// Authorizes a request. Errors, in this order: 403 `plan_upgrade_required` (D5, `/me`
     /// included), 403 `insufficient_scope`, 403 `subscription_inactive` (writes only, D4).
     pub fn authorize(&self, req: Requirement) -> Result<(), ClientError> {
