@@ -467,3 +467,62 @@ crate::e2e_with!(resends_have_a_cooldown_and_a_daily_cap_t93, Extra { sandbox: t
     advance(wait);
     assert_eq!(resend().status, 200, "the first email left the window");
 });
+
+// T98: behind a trusted proxy (TALENT_TRUSTED_PROXIES), the per-address budget of failed
+// authentications (D8) is the forwarded client's: one client guessing keys waits alone; without
+// the setting, X-Forwarded-For is ignored, so a guesser cannot escape its budget by sending one.
+crate::e2e_with!(
+    behind_a_trusted_proxy_each_client_has_its_own_budget_t98,
+    Extra {
+        env: vec![("TALENT_RATE_LIMIT_MODE", "per-key".into()), ("TALENT_TRUSTED_PROXIES", "127.0.0.1/32".into())],
+        ..Default::default()
+    },
+    |app| {
+        let org = app.org("professional", "active");
+        let from = |client: &str, key: &str| {
+            app.request(
+                "GET",
+                "/api/v1/me",
+                &[("Authorization", &format!("Bearer {key}")), ("X-Forwarded-For", client)],
+                None,
+            )
+        };
+        let mut refused = None;
+        for i in 0..70 {
+            let r = from("198.51.100.1, 203.0.113.7", &format!("tk_guess_{i}"));
+            if r.status == 429 {
+                refused = Some(i);
+                break;
+            }
+            assert_eq!(r.status, 401, "{}", r.text);
+        }
+        assert!(refused.is_some_and(|i| i >= 60), "the guessing client is limited after its 60: {refused:?}");
+        from("203.0.113.7", &org.key).assert_error(429, "rate_limited");
+        let other = from("203.0.113.8", &org.key);
+        assert_eq!(other.status, 200, "another client behind the same proxy: {}", other.text);
+        assert_eq!(app.get("/api/v1/me", &org.key).status, 200, "the proxy's own address is not blocked");
+    }
+);
+
+// T98: without TALENT_TRUSTED_PROXIES the header does not name the client.
+crate::e2e_with!(
+    x_forwarded_for_is_ignored_unless_the_proxy_is_trusted_t98,
+    Extra { env: vec![("TALENT_RATE_LIMIT_MODE", "per-key".into())], ..Default::default() },
+    |app| {
+        let mut refused = None;
+        for i in 0..70 {
+            let xff = format!("203.0.113.{}", i % 250);
+            let r = app.request(
+                "GET",
+                "/api/v1/me",
+                &[("Authorization", "Bearer tk_nope"), ("X-Forwarded-For", &xff)],
+                None,
+            );
+            if r.status == 429 {
+                refused = Some(i);
+                break;
+            }
+        }
+        assert!(refused.is_some_and(|i| (60..70).contains(&i)), "{refused:?}");
+    }
+);

@@ -48,7 +48,7 @@ pub struct Extra {
     pub pg_admin_url: Option<String>,
     /// `TALENT_ADMIN_LISTEN=127.0.0.1:0`: the admin API on a listener of its own (T89).
     pub admin_listen: bool,
-    /// Any further environment variables.
+    /// Any further environment variables, set last (they override the harness's defaults).
     pub env: Vec<(&'static str, String)>,
 }
 
@@ -146,9 +146,6 @@ pub fn spawn_with(backend: Backend, opts: Opts, extra: Extra) -> Option<TestApp>
     if extra.admin_listen {
         cmd.env("TALENT_ADMIN_LISTEN", "127.0.0.1:0");
     }
-    for (k, v) in &extra.env {
-        cmd.env(k, v);
-    }
     let log =
         extra.keep_log.then(|| std::env::temp_dir().join(format!("talent-e2e-{}.log", uuid::Uuid::new_v4().simple())));
     let log_level = std::env::var("TALENT_TEST_LOG").unwrap_or_else(|_| "warn".into());
@@ -164,6 +161,8 @@ pub fn spawn_with(backend: Backend, opts: Opts, extra: Extra) -> Option<TestApp>
         .env("TALENT_RATE_LIMIT_MODE", opts.rate_limit_mode)
         .env("TALENT_DB_POOL_SIZE", "8")
         .env("TALENT_LOG", if log.is_some() { "info".to_string() } else { log_level })
+        // Last: the test's own variables win over the defaults above.
+        .envs(extra.env.iter().map(|(k, v)| (*k, v.as_str())))
         .stdout(Stdio::piped())
         .stderr(stderr)
         .spawn()

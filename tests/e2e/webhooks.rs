@@ -752,7 +752,17 @@ webhook_e2e!(rotation_signs_with_both_secrets_and_deliveries_page_newest_first, 
         app.import(&key, json!({"email": format!("p{i}@example.com")}));
     }
     let hits = rx.wait_for(5);
-    let sent: Vec<String> = hits.iter().map(|h| h.delivery_id().to_string()).collect();
+    // In the order the persons were imported (p0 … p4): deliveries of one endpoint may arrive in
+    // any order (several are in flight at once), the list is by creation.
+    let mut by_import: Vec<(String, String)> = hits
+        .iter()
+        .map(|h| {
+            let body: Value = serde_json::from_str(&h.body).unwrap_or(Value::Null);
+            (body["data"]["email"].as_str().unwrap_or_default().to_string(), h.delivery_id().to_string())
+        })
+        .collect();
+    by_import.sort();
+    let sent: Vec<String> = by_import.into_iter().map(|(_, id)| id).collect();
     for id in &sent {
         app.wait_attempts(&key, &hook, id, 1);
     }

@@ -102,6 +102,10 @@ pub struct Config {
     /// Largest number of database connections.
     #[arg(long, env = "TALENT_DB_POOL_SIZE", default_value_t = 16, global = true)]
     pub db_pool_size: usize,
+    /// Reverse proxies (addresses or networks, comma-separated) whose X-Forwarded-For names the
+    /// client for the per-address budget (T98); unset: the TCP peer is the client.
+    #[arg(long, env = "TALENT_TRUSTED_PROXIES", global = true)]
+    pub trusted_proxies: Option<String>,
     /// Milliseconds a request's body may take to arrive, from its head (T92).
     #[arg(long, env = "TALENT_BODY_TIMEOUT_MS", default_value_t = 10_000, global = true)]
     pub body_timeout_ms: u64,

@@ -275,6 +275,9 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
     if sandbox_flag || demo {
         api_state.clock_control = Some(clock.clone());
     }
+    if let Some(list) = cfg.trusted_proxies.as_deref() {
+        api_state.trusted_proxies = talent_http::client_ip::TrustedProxies::parse(list).map_err(anyhow::Error::msg)?;
+    }
     let state = web::Data::new(api_state);
 
     // With TALENT_ADMIN_LISTEN the admin API has a server of its own and the public one does

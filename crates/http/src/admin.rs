@@ -33,7 +33,10 @@ pub async fn admin_middleware<S: Store>(
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
     let state = req.app_data::<web::Data<ApiState<S>>>().cloned();
-    let ip = req.peer_addr().map(|a| a.ip()).unwrap_or(std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED));
+    let ip = match &state {
+        Some(s) => s.trusted_proxies.client_ip(req.peer_addr(), req.headers()),
+        None => std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED),
+    };
     if let Some(d) = state.as_ref().filter(|s| s.admin_enabled()).and_then(|s| s.limiter.blocked(ip)) {
         let mut resp = crate::auth::rate_limited(&d).error_response();
         crate::auth::set_rate_headers(resp.headers_mut(), &d);

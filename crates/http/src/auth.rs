@@ -8,7 +8,6 @@ use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{HeaderName, HeaderValue};
 use actix_web::middleware::Next;
 use actix_web::{web, HttpMessage, HttpRequest, ResponseError};
-use std::net::{IpAddr, Ipv4Addr};
 use talent_domain::errors::{ClientError, Code, UseCaseError};
 use talent_domain::ports::{RateDecision, RateSubject, Store};
 use talent_domain::usecases::access::{Principal, Requirement};
@@ -47,7 +46,8 @@ pub async fn api_middleware<S: Store>(
         let e = ApiError(ClientError::internal());
         return Ok(req.into_response(e.error_response()).map_into_right_body());
     };
-    let ip = req.peer_addr().map(|a| a.ip()).unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
+    // The TCP peer, or behind a trusted proxy the client it names (T98).
+    let ip = state.trusted_proxies.client_ip(req.peer_addr(), req.headers());
     // An address over its budget of failed authentications is refused before its key is looked
     // up (T88): the answer tells nothing about the key and costs no query.
     if let Some(d) = state.limiter.blocked(ip) {

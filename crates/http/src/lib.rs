@@ -6,6 +6,7 @@ pub mod admin;
 pub mod api;
 pub mod auth;
 pub mod body;
+pub mod client_ip;
 pub mod cursor;
 pub mod deadline;
 pub mod error;

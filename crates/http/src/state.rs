@@ -21,6 +21,9 @@ pub struct ApiState<S: Store> {
     pub sandbox: bool,
     /// The sandbox clock's control; `None` outside sandbox mode (`POST /admin/v1/clock` is 404).
     pub clock_control: Option<Arc<dyn ClockControl>>,
+    /// Reverse proxies whose `X-Forwarded-For` names the client (`TALENT_TRUSTED_PROXIES`, T98);
+    /// none by default.
+    pub trusted_proxies: crate::client_ip::TrustedProxies,
 }
 
 impl<S: Store> ApiState<S> {
@@ -42,6 +45,7 @@ impl<S: Store> ApiState<S> {
             admin_key,
             sandbox,
             clock_control: None,
+            trusted_proxies: Default::default(),
         }
     }
 
