@@ -518,6 +518,30 @@ impl Default for PlanCatalogue {
     }
 }
 
+impl Plan {
+    /// D6: the seats (active persons) of an organization on `plan`; a plan missing from the
+    /// catalogue has none.
+    pub fn seats(plan: Option<&Plan>) -> u32 {
+        plan.map_or(0, |p| p.person_limit)
+    }
+
+    /// D6: one more active person fits while `used` is below [`Plan::seats`]. The one place the
+    /// person limit is decided (import, invitation creation, acceptance; issue 14, point 4).
+    /// Errors: 409 `person_limit_reached` with `details {used, limit, plan}` (`plan_id`: the
+    /// organization's plan id as stored).
+    pub fn require_seat(plan: Option<&Plan>, plan_id: &str, used: u32) -> Result<(), crate::errors::ClientError> {
+        let limit = Plan::seats(plan);
+        if used < limit {
+            return Ok(());
+        }
+        Err(crate::errors::ClientError::new(
+            crate::errors::Code::PersonLimitReached,
+            format!("The plan's person limit of {limit} is reached; archive persons or upgrade"),
+        )
+        .with_details(serde_json::json!({"used": used, "limit": limit, "plan": plan_id})))
+    }
+}
+
 impl PlanCatalogue {
     /// Builds a catalogue from plans.
     pub fn new(plans: Vec<Plan>) -> Self {
@@ -537,6 +561,19 @@ impl PlanCatalogue {
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
+
+    /// D6: a seat is free while fewer than the plan's persons are active; a plan missing from the
+    /// catalogue has no seats; the error names used, limit and plan.
+    #[test]
+    fn a_seat_is_free_below_the_person_limit() {
+        let plan = PlanCatalogue::default().get("professional").cloned().unwrap();
+        assert_eq!(Plan::require_seat(Some(&plan), "professional", plan.person_limit - 1), Ok(()));
+        let e = Plan::require_seat(Some(&plan), "professional", plan.person_limit).unwrap_err();
+        assert_eq!(e.code, crate::errors::Code::PersonLimitReached);
+        assert_eq!(e.details.unwrap()["limit"], plan.person_limit);
+        assert_eq!(Plan::seats(None), 0);
+        assert!(Plan::require_seat(None, "gone", 0).is_err());
+    }
 
     /// T86: one-line values refuse every control character; multi-line text keeps tab and breaks.
     #[test]

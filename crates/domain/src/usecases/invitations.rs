@@ -149,14 +149,6 @@ pub(crate) struct CreateCtx<'a> {
     pub now: OffsetDateTime,
 }
 
-fn limit_error(used: u32, limit: u32, plan: &str) -> ClientError {
-    ClientError::new(
-        Code::PersonLimitReached,
-        format!("The plan's person limit of {limit} is reached; archive persons or upgrade"),
-    )
-    .with_details(serde_json::json!({"used": used, "limit": limit, "plan": plan}))
-}
-
 /// The invitation email (D21/D22): message, link and expiry date.
 pub(crate) fn invitation_email(company: &str, inv: &Invitation, url: &str, reminder: bool) -> (String, String) {
     let what = match inv.variant {
@@ -197,10 +189,7 @@ pub(crate) async fn create_in_tx(
     }
     if person.as_ref().is_none_or(|p| p.status != PersonStatus::Active) {
         let used = tx.count_active_persons(org_id).await?;
-        let limit = ctx.plan.map(|p| p.person_limit).unwrap_or(0);
-        if used >= limit {
-            return Err(limit_error(used, limit, &ctx.org.plan).into());
-        }
+        Plan::require_seat(ctx.plan, &ctx.org.plan, used)?;
     }
     let human = match &person {
         Some(p) => Some(p.human_id),
@@ -862,10 +851,7 @@ async fn accept_in_tx(tx: &mut dyn Tx, input: AcceptInput) -> Result<(Invitation
     let was_active = existing.as_ref().is_some_and(|p| p.status == PersonStatus::Active);
     if !was_active {
         let used = tx.count_active_persons(org.id).await?;
-        let limit = plans.get(&org.plan).map(|p| p.person_limit).unwrap_or(0);
-        if used >= limit {
-            return Err(limit_error(used, limit, &org.plan).into());
-        }
+        Plan::require_seat(plans.get(&org.plan), &org.plan, used)?;
     }
     let names: Vec<(TagName, TagId)> =
         inv.tags.clone().unwrap_or_default().iter().filter_map(|t| TagName::parse(t).ok()).zip(tag_ids).collect();

@@ -131,21 +131,13 @@ impl<S: Store> Services<S> {
                         let transition = person::import_transition(existing.as_ref())?;
                         if transition != ImportTransition::MergeExisting {
                             let used = tx.count_active_persons(org_id).await?;
-                            let limit = plans.get(&org.plan).map(|p| p.person_limit).unwrap_or(0);
+                            let plan = plans.get(&org.plan);
+                            let limit = Plan::seats(plan);
                             if !exclusive && used.saturating_add(tx.concurrent_writers().await?) > limit {
                                 // Near the limit: nothing is written yet; again, exclusively (T65).
                                 return Ok(None);
                             }
-                            if used >= limit {
-                                return Err(ClientError::new(
-                                    Code::PersonLimitReached,
-                                    format!(
-                                        "The plan's person limit of {limit} is reached; archive persons or upgrade"
-                                    ),
-                                )
-                                .with_details(serde_json::json!({"used": used, "limit": limit, "plan": org.plan}))
-                                .into());
-                            }
+                            Plan::require_seat(plan, &org.plan, used)?;
                         }
                         let tags = resolve(tx, org_id, &tag_names, now).await?;
                         let fields = ImportFields {
