@@ -419,6 +419,20 @@ fn completion_emits_one_event_per_active_membership_that_may_see_it_with_the_spe
     assert_eq!(w.get(d, pd.id).assessment, AssessmentSummary::NONE);
 }
 
+/// Issue 14 point 4 (T99): event ids come from `Ids` as they are needed. Before, 64 were
+/// prepared, and a human in more than 64 organizations silently got no event in the others.
+#[test]
+fn a_completion_reaches_every_one_of_many_organizations() {
+    let w = world();
+    let orgs: Vec<OrgId> = (0..70).map(|_| w.org("business")).collect();
+    let people: Vec<PersonId> = orgs.iter().map(|o| w.import(*o, "many@example.com", None).id).collect();
+    w.later();
+    w.complete_seed(people[0], 3);
+    for org in &orgs {
+        assert_eq!(w.completed_events(*org).len(), 1, "{org:?}");
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Lifecycle (spec "Assessment status of a person"; D39)
 // ---------------------------------------------------------------------------------------------

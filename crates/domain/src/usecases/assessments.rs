@@ -116,7 +116,6 @@ impl<S: Store> Services<S> {
         errs.into_result()?;
         let now = self.clock.now();
         let new_id = AssessmentId(self.ids.new_uuid());
-        let event_ids: Vec<EventId> = (0..64).map(|_| EventId(self.ids.new_uuid())).collect();
         let (model, id_source) = (self.assessment.clone(), self.ids.clone());
         self.store
             .write(move |tx| {
@@ -171,11 +170,9 @@ impl<S: Store> Services<S> {
                     };
                     refresh_summaries(tx, &memberships, &all, &model.model, now).await?;
                     if done.state == AssessmentState::Completed {
-                        let mut ids = event_ids.into_iter();
                         for p in memberships.iter().filter(|p| p.status == PersonStatus::Active && done.visible_to(p)) {
-                            let Some(eid) = ids.next() else { break };
                             let e = OutboxEvent {
-                                id: eid,
+                                id: EventId(id_source.new_uuid()),
                                 org_id: p.org_id,
                                 event_type: EventType::AssessmentCompleted,
                                 data: json!({

@@ -483,7 +483,6 @@ impl<S: Store> Services<S> {
             human_id: HumanId(self.ids.new_uuid()),
             joined_id: EventId(self.ids.new_uuid()),
             accepted_id: EventId(self.ids.new_uuid()),
-            tag_ids: (0..50).map(|_| TagId(self.ids.new_uuid())).collect(),
             plans: self.plans.clone(),
             url: self.invitation_url(id),
             assessment: self.assessment.clone(),
@@ -698,7 +697,6 @@ struct AcceptInput {
     human_id: HumanId,
     joined_id: EventId,
     accepted_id: EventId,
-    tag_ids: Vec<TagId>,
     plans: PlanCatalogue,
     url: String,
     /// The model the membership's summary totals are counted with (T85).
@@ -817,19 +815,7 @@ async fn respond_in_tx(tx: &mut dyn Tx, input: AcceptInput, issue: Issue) -> Res
 /// code reaches here only after [`respond_in_tx`] checked it.
 async fn accept_in_tx(tx: &mut dyn Tx, input: AcceptInput) -> Result<(Invitation, Person), UseCaseError> {
     let AcceptInput {
-        id,
-        share,
-        now,
-        person_id,
-        human_id,
-        joined_id,
-        accepted_id,
-        tag_ids,
-        plans,
-        url,
-        assessment,
-        ids,
-        ..
+        id, share, now, person_id, human_id, joined_id, accepted_id, plans, url, assessment, ids, ..
     } = input;
     let peek = tx.get_invitation_any(id).await?.ok_or_else(|| ClientError::not_found("Invitation"))?;
     let org = tx.lock_org(peek.org_id).await?.ok_or_else(|| ClientError::not_found("Organization"))?;
@@ -853,8 +839,14 @@ async fn accept_in_tx(tx: &mut dyn Tx, input: AcceptInput) -> Result<(Invitation
         let used = tx.count_active_persons(org.id).await?;
         Plan::require_seat(plans.get(&org.plan), &org.plan, used)?;
     }
-    let names: Vec<(TagName, TagId)> =
-        inv.tags.clone().unwrap_or_default().iter().filter_map(|t| TagName::parse(t).ok()).zip(tag_ids).collect();
+    let names: Vec<(TagName, TagId)> = inv
+        .tags
+        .clone()
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|t| TagName::parse(t).ok())
+        .map(|t| (t, TagId(ids.new_uuid())))
+        .collect();
     let mut tags = if names.is_empty() { vec![] } else { tx.resolve_tags(org.id, &names, now).await? };
     sort_tags(&mut tags);
     let fields = person::ImportFields {

@@ -29,17 +29,15 @@ impl<S: Store> Services<S> {
     pub async fn erase_person(&self, org: OrgId, id: PersonId) -> Result<Person, UseCaseError> {
         let now = self.clock.now();
         let ghost = HumanId(self.ids.new_uuid());
-        let event_ids: Vec<EventId> = (0..101).map(|_| EventId(self.ids.new_uuid())).collect();
         let base = self.invites.public_url.clone();
         let (secrets, id_source) = (self.secrets.clone(), self.ids.clone());
         self.store
             .write(move |tx| {
                 Box::pin(async move {
                     let mut p = tx.person_by_id(org, id).await?.ok_or_else(|| ClientError::not_found("Person"))?;
-                    let mut ids = event_ids.into_iter();
                     let url =
                         |i: InvitationId| format!("{}/i/{}", base.trim_end_matches('/'), secrets.invitation_token(i));
-                    erase_in_tx(tx, &*id_source, &mut p, ghost, now, &mut ids, &url).await?;
+                    erase_in_tx(tx, &*id_source, &mut p, ghost, now, &url).await?;
                     Ok::<_, UseCaseError>(p)
                 })
             })
@@ -112,8 +110,6 @@ impl<S: Store> Services<S> {
     /// Nothing held is not an error: every count is 0.
     pub async fn erase_human(&self, email: Email) -> Result<HumanErasure, UseCaseError> {
         let now = self.clock.now();
-        let ghosts: Vec<HumanId> = (0..100).map(|_| HumanId(self.ids.new_uuid())).collect();
-        let event_ids: Vec<EventId> = (0..400).map(|_| EventId(self.ids.new_uuid())).collect();
         let base = self.invites.public_url.clone();
         let (secrets, id_source) = (self.secrets.clone(), self.ids.clone());
         self.store
@@ -121,15 +117,12 @@ impl<S: Store> Services<S> {
                 Box::pin(async move {
                     let url =
                         |i: InvitationId| format!("{}/i/{}", base.trim_end_matches('/'), secrets.invitation_token(i));
-                    let mut ids = event_ids.into_iter();
                     let mut out = HumanErasure::default();
                     let human = tx.human_by_email(&email).await?;
                     if let Some(h) = human {
-                        let mut ghosts = ghosts.into_iter();
                         for mut p in tx.persons_of_human(h).await? {
-                            // Past the prepared ids: the membership's own id is as unique.
-                            let ghost = ghosts.next().unwrap_or(HumanId(p.id.0));
-                            if erase_in_tx(tx, &*id_source, &mut p, ghost, now, &mut ids, &url).await? {
+                            let ghost = HumanId(id_source.new_uuid());
+                            if erase_in_tx(tx, &*id_source, &mut p, ghost, now, &url).await? {
                                 out.memberships += 1;
                             }
                         }
@@ -144,16 +137,8 @@ impl<S: Store> Services<S> {
                         fields.extend(i.last_name.as_ref().map(|n| n.as_str().to_string()));
                         fields.extend(i.external_id.as_ref().map(|n| n.as_str().to_string()));
                     }
-                    let (n, mails) = retire_invitations(
-                        tx,
-                        &*id_source,
-                        rest,
-                        &|i| Email::erased_record(i.id.0),
-                        now,
-                        &mut ids,
-                        &url,
-                    )
-                    .await?;
+                    let (n, mails) =
+                        retire_invitations(tx, &*id_source, rest, &|i| Email::erased_record(i.id.0), now, &url).await?;
                     out.invitations = n;
                     out.emails = mails + tx.delete_emails_to(&email).await?;
                     let personal = Personal {
@@ -281,7 +266,6 @@ pub(crate) async fn erase_in_tx(
     p: &mut Person,
     ghost: HumanId,
     now: OffsetDateTime,
-    event_ids: &mut std::vec::IntoIter<EventId>,
     url: &(dyn Fn(InvitationId) -> String + Send + Sync),
 ) -> Result<bool, UseCaseError> {
     let before = p.clone();
@@ -293,19 +277,17 @@ pub(crate) async fn erase_in_tx(
     tx.update_person(p).await?;
     tx.remove_person_from_teams(p.id).await?;
     let invitations = invitations_of(tx, &before).await?;
-    retire_invitations(tx, id_source, invitations, &|_| erased.clone(), now, event_ids, url).await?;
+    retire_invitations(tx, id_source, invitations, &|_| erased.clone(), now, url).await?;
     let personal = Personal::of(&before, erased.as_str());
     scrub_stored(tx, Some(p.org_id), &personal).await?;
-    if let Some(eid) = event_ids.next() {
-        let e = OutboxEvent {
-            id: eid,
-            org_id: p.org_id,
-            event_type: EventType::PersonArchived,
-            data: person_json(p),
-            created_at: now,
-        };
-        crate::outbox::append(tx, id_source, &e).await?;
-    }
+    let e = OutboxEvent {
+        id: EventId(id_source.new_uuid()),
+        org_id: p.org_id,
+        event_type: EventType::PersonArchived,
+        data: person_json(p),
+        created_at: now,
+    };
+    crate::outbox::append(tx, id_source, &e).await?;
     Ok(true)
 }
 
@@ -318,7 +300,6 @@ async fn retire_invitations(
     invitations: Vec<Invitation>,
     address: &(dyn Fn(&Invitation) -> Email + Send + Sync),
     now: OffsetDateTime,
-    event_ids: &mut std::vec::IntoIter<EventId>,
     url: &(dyn Fn(InvitationId) -> String + Send + Sync),
 ) -> Result<(u32, u64), UseCaseError> {
     let (mut n, mut emails) = (0, 0);
@@ -333,16 +314,14 @@ async fn retire_invitations(
         emails += tx.delete_emails_of_invitation(i.id).await?;
         n += 1;
         if pending {
-            if let Some(eid) = event_ids.next() {
-                let e = OutboxEvent {
-                    id: eid,
-                    org_id: i.org_id,
-                    event_type: EventType::InvitationRevoked,
-                    data: invitation_json(&i, &url(i.id), now),
-                    created_at: now,
-                };
-                crate::outbox::append(tx, id_source, &e).await?;
-            }
+            let e = OutboxEvent {
+                id: EventId(id_source.new_uuid()),
+                org_id: i.org_id,
+                event_type: EventType::InvitationRevoked,
+                data: invitation_json(&i, &url(i.id), now),
+                created_at: now,
+            };
+            crate::outbox::append(tx, id_source, &e).await?;
         }
     }
     Ok((n, emails))
