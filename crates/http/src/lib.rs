@@ -54,20 +54,17 @@ async fn healthz() -> HttpResponse {
 async fn readyz<S: Store>(state: web::Data<ApiState<S>>) -> HttpResponse {
     match state.svc.store.ready().await {
         Ok(()) => HttpResponse::Ok().json(serde_json::json!({"status": "ready"})),
-        // A database outage is logged once by the store (T87).
-        Err(e @ talent_domain::errors::StoreError::Unavailable(_)) => {
-            tracing::debug!(error = %e, "not ready");
-            HttpResponse::ServiceUnavailable()
-                .insert_header((
-                    actix_web::http::header::RETRY_AFTER,
-                    talent_domain::errors::UNAVAILABLE_RETRY_AFTER_SECS.to_string(),
-                ))
-                .json(serde_json::json!({"error": "The service is not ready", "code": "internal_error"}))
-        }
         Err(e) => {
-            tracing::warn!(error = %e, "not ready");
-            HttpResponse::ServiceUnavailable()
-                .json(serde_json::json!({"error": "The service is not ready", "code": "internal_error"}))
+            let mut r = HttpResponse::ServiceUnavailable();
+            if matches!(e, talent_domain::errors::StoreError::Unavailable(_)) {
+                // A database outage is logged once by the store (T87).
+                tracing::debug!(error = %e, "not ready");
+                let secs = talent_domain::errors::UNAVAILABLE_RETRY_AFTER_SECS;
+                r.insert_header((actix_web::http::header::RETRY_AFTER, secs.to_string()));
+            } else {
+                tracing::warn!(error = %e, "not ready");
+            }
+            r.json(serde_json::json!({"error": "The service is not ready", "code": "internal_error"}))
         }
     }
 }
@@ -95,77 +92,80 @@ pub fn configure_public<S: Store>(cfg: &mut web::ServiceConfig) {
 /// The routes of the admin listener (`TALENT_ADMIN_LISTEN`, T89): `/admin/v1` and the health
 /// probes; anything else is 404.
 pub fn configure_admin<S: Store>(cfg: &mut web::ServiceConfig) {
-    cfg.service(resource("/healthz", "GET").route(web::get().to(healthz)))
-        .service(resource("/readyz", "GET").route(web::get().to(readyz::<S>)));
+    probes::<S>(cfg);
     admin_routes::<S>(cfg);
     cfg.default_service(web::to(not_found));
 }
 
-fn public_routes<S: Store>(cfg: &mut web::ServiceConfig) {
+/// `/healthz` and `/readyz`, on every listener.
+fn probes<S: Store>(cfg: &mut web::ServiceConfig) {
     cfg.service(resource("/healthz", "GET").route(web::get().to(healthz)))
-        .service(resource("/readyz", "GET").route(web::get().to(readyz::<S>)))
-        .service(
-            resource("/i/{token}", "GET, POST")
-                .wrap(invitations::page_headers())
-                .route(web::get().to(invitations::show_page::<S>))
-                .route(web::post().to(invitations::accept_page::<S>)),
-        )
-        .service(resource("/api/v1/openapi.json", "GET").route(web::get().to(openapi::serve)))
-        .service(
-            web::scope("/api/v1")
-                .wrap(from_fn(auth::api_middleware::<S>))
-                .service(resource("/me", "GET").route(web::get().to(api::me::<S>)))
-                .service(resource("/organization", "GET").route(web::get().to(api::organization::<S>)))
-                .service(
-                    resource("/persons", "GET, POST")
-                        .route(web::get().to(api::list_persons::<S>))
-                        .route(web::post().to(api::import_person::<S>)),
-                )
-                .service(
-                    resource("/persons/{id}", "GET, PATCH, DELETE")
-                        .route(web::get().to(api::get_person::<S>))
-                        .route(web::patch().to(api::patch_person::<S>))
-                        .route(web::delete().to(api::archive_person::<S>)),
-                )
-                .service(resource("/persons/{id}/erase", "POST").route(web::post().to(api::erase_person::<S>)))
-                .service(resource("/persons/{id}/results", "GET").route(web::get().to(results::person_results::<S>)))
-                .service(resource("/persons/{id}/matches", "GET").route(web::get().to(results::person_matches::<S>)))
-                .service(resource("/persons/{id}/report", "GET").route(web::get().to(results::person_report::<S>)))
-                .service(
-                    resource("/invitations", "GET, POST")
-                        .route(web::get().to(invitations::list::<S>))
-                        .route(web::post().to(invitations::create::<S>)),
-                )
-                .service(resource("/invitations/{id}", "GET").route(web::get().to(invitations::get::<S>)))
-                .service(resource("/invitations/{id}/resend", "POST").route(web::post().to(invitations::resend::<S>)))
-                .service(resource("/invitations/{id}/revoke", "POST").route(web::post().to(invitations::revoke::<S>)))
-                .service(
-                    resource("/webhooks", "GET, POST")
-                        .route(web::get().to(webhooks::list::<S>))
-                        .route(web::post().to(webhooks::create::<S>)),
-                )
-                .service(
-                    resource("/webhooks/{id}", "GET, PATCH, DELETE")
-                        .route(web::get().to(webhooks::get::<S>))
-                        .route(web::patch().to(webhooks::patch::<S>))
-                        .route(web::delete().to(webhooks::delete::<S>)),
-                )
-                .service(resource("/webhooks/{id}/rotate-secret", "POST").route(web::post().to(webhooks::rotate::<S>)))
-                .service(resource("/webhooks/{id}/test", "POST").route(web::post().to(webhooks::test::<S>)))
-                .service(resource("/webhooks/{id}/deliveries", "GET").route(web::get().to(webhooks::deliveries::<S>)))
-                .service(
-                    resource("/webhooks/{id}/deliveries/{deliveryId}", "GET")
-                        .route(web::get().to(webhooks::delivery::<S>)),
-                )
-                .service(
-                    resource("/webhooks/{id}/deliveries/{deliveryId}/redeliver", "POST")
-                        .route(web::post().to(webhooks::redeliver::<S>)),
-                )
-                .service(resource("/profiles", "GET").route(web::get().to(results::list_profiles::<S>)))
-                .service(resource("/profiles/{id}", "GET").route(web::get().to(results::get_profile::<S>)))
-                .service(resource("/profiles/{id}/matches", "GET").route(web::get().to(results::profile_matches::<S>)))
-                .default_service(web::to(not_found)),
-        );
+        .service(resource("/readyz", "GET").route(web::get().to(readyz::<S>)));
+}
+
+fn public_routes<S: Store>(cfg: &mut web::ServiceConfig) {
+    probes::<S>(cfg);
+    cfg.service(
+        resource("/i/{token}", "GET, POST")
+            .wrap(invitations::page_headers())
+            .route(web::get().to(invitations::show_page::<S>))
+            .route(web::post().to(invitations::accept_page::<S>)),
+    )
+    .service(resource("/api/v1/openapi.json", "GET").route(web::get().to(openapi::serve)))
+    .service(
+        web::scope("/api/v1")
+            .wrap(from_fn(auth::api_middleware::<S>))
+            .service(resource("/me", "GET").route(web::get().to(api::me::<S>)))
+            .service(resource("/organization", "GET").route(web::get().to(api::organization::<S>)))
+            .service(
+                resource("/persons", "GET, POST")
+                    .route(web::get().to(api::list_persons::<S>))
+                    .route(web::post().to(api::import_person::<S>)),
+            )
+            .service(
+                resource("/persons/{id}", "GET, PATCH, DELETE")
+                    .route(web::get().to(api::get_person::<S>))
+                    .route(web::patch().to(api::patch_person::<S>))
+                    .route(web::delete().to(api::archive_person::<S>)),
+            )
+            .service(resource("/persons/{id}/erase", "POST").route(web::post().to(api::erase_person::<S>)))
+            .service(resource("/persons/{id}/results", "GET").route(web::get().to(results::person_results::<S>)))
+            .service(resource("/persons/{id}/matches", "GET").route(web::get().to(results::person_matches::<S>)))
+            .service(resource("/persons/{id}/report", "GET").route(web::get().to(results::person_report::<S>)))
+            .service(
+                resource("/invitations", "GET, POST")
+                    .route(web::get().to(invitations::list::<S>))
+                    .route(web::post().to(invitations::create::<S>)),
+            )
+            .service(resource("/invitations/{id}", "GET").route(web::get().to(invitations::get::<S>)))
+            .service(resource("/invitations/{id}/resend", "POST").route(web::post().to(invitations::resend::<S>)))
+            .service(resource("/invitations/{id}/revoke", "POST").route(web::post().to(invitations::revoke::<S>)))
+            .service(
+                resource("/webhooks", "GET, POST")
+                    .route(web::get().to(webhooks::list::<S>))
+                    .route(web::post().to(webhooks::create::<S>)),
+            )
+            .service(
+                resource("/webhooks/{id}", "GET, PATCH, DELETE")
+                    .route(web::get().to(webhooks::get::<S>))
+                    .route(web::patch().to(webhooks::patch::<S>))
+                    .route(web::delete().to(webhooks::delete::<S>)),
+            )
+            .service(resource("/webhooks/{id}/rotate-secret", "POST").route(web::post().to(webhooks::rotate::<S>)))
+            .service(resource("/webhooks/{id}/test", "POST").route(web::post().to(webhooks::test::<S>)))
+            .service(resource("/webhooks/{id}/deliveries", "GET").route(web::get().to(webhooks::deliveries::<S>)))
+            .service(
+                resource("/webhooks/{id}/deliveries/{deliveryId}", "GET").route(web::get().to(webhooks::delivery::<S>)),
+            )
+            .service(
+                resource("/webhooks/{id}/deliveries/{deliveryId}/redeliver", "POST")
+                    .route(web::post().to(webhooks::redeliver::<S>)),
+            )
+            .service(resource("/profiles", "GET").route(web::get().to(results::list_profiles::<S>)))
+            .service(resource("/profiles/{id}", "GET").route(web::get().to(results::get_profile::<S>)))
+            .service(resource("/profiles/{id}/matches", "GET").route(web::get().to(results::profile_matches::<S>)))
+            .default_service(web::to(not_found)),
+    );
 }
 
 fn admin_routes<S: Store>(cfg: &mut web::ServiceConfig) {

@@ -153,6 +153,18 @@ struct Budget {
 }
 
 impl Budget {
+    /// A refused budget of `n` requests per minute whose next request conforms after `wait`: full
+    /// again `n - 1` emission intervals later (see the crate docs, header values).
+    fn refusal(n: NonZeroU32, wait: Duration) -> Budget {
+        let interval = Quota::per_minute(n).replenish_interval();
+        Budget {
+            limit: n.get(),
+            remaining: 0,
+            full_in: wait.saturating_add(interval.saturating_mul(n.get() - 1)),
+            refused: Some(wait),
+        }
+    }
+
     /// Whether `self` should be reported rather than `other` (fewer remaining; a refusal has 0;
     /// tie: the one that takes longer to be full again).
     fn tighter_than(&self, other: &Budget) -> bool {
@@ -287,15 +299,7 @@ impl<C: Clock + Clone> GovernorRateLimiter<C> {
                     refused: None,
                 }
             }
-            Err(not_until) => {
-                let wait = not_until.wait_time_from(limiter.clock().now());
-                Budget {
-                    limit: n.get(),
-                    remaining: 0,
-                    full_in: wait.saturating_add(interval.saturating_mul(n.get() - 1)),
-                    refused: Some(wait),
-                }
-            }
+            Err(not_until) => Budget::refusal(n, not_until.wait_time_from(limiter.clock().now())),
         }
     }
 }
@@ -355,16 +359,8 @@ where
         if until <= now {
             return None;
         }
-        let n = self.ip_per_minute;
         let wait: Duration = governor::clock::Reference::duration_since(&until, now).into();
-        let interval = Quota::per_minute(n).replenish_interval();
-        let budget = Budget {
-            limit: n.get(),
-            remaining: 0,
-            full_in: wait.saturating_add(interval.saturating_mul(n.get() - 1)),
-            refused: Some(wait),
-        };
-        Some(decision(budget, unix_now()))
+        Some(decision(Budget::refusal(self.ip_per_minute, wait), unix_now()))
     }
 }
 

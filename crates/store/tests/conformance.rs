@@ -229,6 +229,21 @@ fn code<T: std::fmt::Debug>(r: Result<T, UseCaseError>) -> Code {
     client_err(r).code
 }
 
+/// An invitation to `e` that Talent emails, with nothing else set.
+fn emailed_invitation(e: &str) -> talent_domain::usecases::invitations::NewInvitation {
+    talent_domain::usecases::invitations::NewInvitation {
+        email: email(e),
+        first_name: None,
+        last_name: None,
+        external_id: None,
+        labels: None,
+        tags: None,
+        message: None,
+        send_email: true,
+        expires_in_days: None,
+    }
+}
+
 async fn new_org(svc: &Svc, plan: &str, domains: &[&str]) -> Organization {
     let (org, _) = svc
         .create_organization(NewOrganization {
@@ -2593,15 +2608,8 @@ async fn retention_purges_emails_codes_and_idempotency_records_exactly_past_thei
     let (svc, clock) = services(store);
     let org = new_org(&svc, "business", &[]).await.id;
     let invite = |e: &str| talent_domain::usecases::invitations::NewInvitation {
-        email: email(e),
-        first_name: None,
-        last_name: None,
-        external_id: None,
-        labels: None,
-        tags: None,
-        message: None,
-        send_email: true,
         expires_in_days: Some(90),
+        ..emailed_invitation(e)
     };
     let idem = |k: String| idem_req(org, "/v1/persons", &k, "h");
     let mails = || async { svc.emails(None, 1000).await.unwrap() };
@@ -2734,21 +2742,10 @@ async fn secrets_are_sealed_at_rest_and_a_database_from_before_is_resealed(store
 /// organization, newest first, with their invitation), and the resend use case refuses within
 /// the cooldown with nothing written.
 async fn resends_are_limited_by_the_emails_stored_for_the_address(store: DbStore) {
-    use talent_domain::usecases::invitations::NewInvitation;
     let (svc, clock) = services(store);
     let org = new_org(&svc, "business", &[]).await.id;
     let other = new_org(&svc, "business", &[]).await.id;
-    let invite = |e: &str| NewInvitation {
-        email: email(e),
-        first_name: None,
-        last_name: None,
-        external_id: None,
-        labels: None,
-        tags: None,
-        message: None,
-        send_email: true,
-        expires_in_days: None,
-    };
+    let invite = emailed_invitation;
     let t0 = clock.now();
     let (a, _) = svc.create_invitation(org, invite("ada@example.com")).await.unwrap();
     svc.create_invitation(org, invite("bob@example.com")).await.unwrap();
