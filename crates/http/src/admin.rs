@@ -16,7 +16,7 @@ use talent_domain::errors::{ClientError, Code};
 use talent_domain::ids::InvitationId;
 use talent_domain::ids::*;
 use talent_domain::model::{ApiKey, ArchiveReason, User};
-use talent_domain::ports::{RateSubject, Store};
+use talent_domain::ports::Store;
 use talent_domain::timefmt::{format, parse};
 use talent_domain::usecases::orgs::{parse_company_name, parse_domain, NewOrganization, OrganizationPatch};
 use talent_domain::values::*;
@@ -38,9 +38,7 @@ pub async fn admin_middleware<S: Store>(
         None => std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED),
     };
     if let Some(d) = state.as_ref().filter(|s| s.admin_enabled()).and_then(|s| s.limiter.blocked(ip)) {
-        let mut resp = crate::auth::rate_limited(&d).error_response();
-        crate::auth::set_rate_headers(resp.headers_mut(), &d);
-        return Ok(req.into_response(resp).map_into_right_body());
+        return Ok(req.into_response(crate::auth::refused(&d)).map_into_right_body());
     }
     let err = match &state {
         None => Some(ApiError(ClientError::internal())),
@@ -57,17 +55,12 @@ pub async fn admin_middleware<S: Store>(
         },
     };
     if let Some(e) = err {
-        let decision = match (&state, e.0.code) {
-            (Some(s), Code::Unauthorized | Code::InvalidToken) => s.limiter.check(RateSubject::Ip(ip)),
-            _ => None,
-        };
-        let mut resp = match &decision {
-            Some(d) if !d.allowed => crate::auth::rate_limited(d).error_response(),
+        let resp = match (&state, e.0.code) {
+            (Some(s), Code::Unauthorized | Code::InvalidToken) => {
+                crate::auth::failed_authentication(&*s.limiter, ip, e)
+            }
             _ => e.error_response(),
         };
-        if let Some(d) = &decision {
-            crate::auth::set_rate_headers(resp.headers_mut(), d);
-        }
         return Ok(req.into_response(resp).map_into_right_body());
     }
     Ok(next.call(req).await?.map_into_left_body())

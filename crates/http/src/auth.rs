@@ -7,13 +7,14 @@ use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{HeaderName, HeaderValue};
 use actix_web::middleware::Next;
-use actix_web::{web, HttpMessage, HttpRequest, ResponseError};
+use actix_web::{web, HttpMessage, HttpRequest, HttpResponse, ResponseError};
+use std::net::IpAddr;
 use talent_domain::errors::{ClientError, Code, UseCaseError};
-use talent_domain::ports::{RateDecision, RateSubject, Store};
+use talent_domain::ports::{RateDecision, RateLimiter, RateSubject, Store};
 use talent_domain::usecases::access::{Principal, Requirement};
 use talent_domain::values::Scope;
 
-pub(crate) fn set_rate_headers(headers: &mut actix_web::http::header::HeaderMap, d: &RateDecision) {
+fn set_rate_headers(headers: &mut actix_web::http::header::HeaderMap, d: &RateDecision) {
     let mut put = |name: &'static str, v: String| {
         if let Ok(v) = HeaderValue::from_str(&v) {
             headers.insert(HeaderName::from_static(name), v);
@@ -27,11 +28,34 @@ pub(crate) fn set_rate_headers(headers: &mut actix_web::http::header::HeaderMap,
     }
 }
 
-pub(crate) fn rate_limited(d: &RateDecision) -> ApiError {
+fn rate_limited(d: &RateDecision) -> ApiError {
     ApiError(
         ClientError::new(Code::RateLimited, "Rate limit exceeded; retry after the number of seconds in Retry-After")
             .with_details(serde_json::json!({"limit": d.limit, "retryAfter": d.retry_after_secs.unwrap_or(1).max(1)})),
     )
+}
+
+/// 429 `rate_limited` for the refusal `d`, with its rate-limit headers and `Retry-After`.
+pub(crate) fn refused(d: &RateDecision) -> HttpResponse {
+    let mut resp = rate_limited(d).error_response();
+    set_rate_headers(resp.headers_mut(), d);
+    resp
+}
+
+/// The answer to a failed authentication from `ip` (D8): one request is taken from the
+/// address's budget; `err` (401) while the budget lasts, 429 once it is spent, with the
+/// address's rate-limit headers either way (none when limiting is off). For `/api/v1` and
+/// `/admin/v1` alike (T89).
+pub(crate) fn failed_authentication(limiter: &dyn RateLimiter, ip: IpAddr, err: ApiError) -> HttpResponse {
+    match limiter.check(RateSubject::Ip(ip)) {
+        Some(d) if !d.allowed => refused(&d),
+        Some(d) => {
+            let mut resp = err.error_response();
+            set_rate_headers(resp.headers_mut(), &d);
+            resp
+        }
+        None => err.error_response(),
+    }
 }
 
 /// The middleware: authenticate the key, take one request from its budgets, put the
@@ -51,24 +75,14 @@ pub async fn api_middleware<S: Store>(
     // An address over its budget of failed authentications is refused before its key is looked
     // up (T88): the answer tells nothing about the key and costs no query.
     if let Some(d) = state.limiter.blocked(ip) {
-        let mut resp = rate_limited(&d).error_response();
-        set_rate_headers(resp.headers_mut(), &d);
-        return Ok(req.into_response(resp).map_into_right_body());
+        return Ok(req.into_response(refused(&d)).map_into_right_body());
     }
     let header = req.headers().get("authorization").map(|v| v.to_str().unwrap_or("\u{0}invalid"));
     let auth = state.svc.authenticate(header).await;
     let principal = match auth {
         Ok(p) => p,
         Err(UseCaseError::Client(e)) => {
-            let decision = state.limiter.check(RateSubject::Ip(ip));
-            let err = match &decision {
-                Some(d) if !d.allowed => rate_limited(d),
-                _ => ApiError(e),
-            };
-            let mut resp = err.error_response();
-            if let Some(d) = &decision {
-                set_rate_headers(resp.headers_mut(), d);
-            }
+            let resp = failed_authentication(&*state.limiter, ip, ApiError(e));
             return Ok(req.into_response(resp).map_into_right_body());
         }
         Err(e @ UseCaseError::Store(_)) => {
@@ -81,9 +95,7 @@ pub async fn api_middleware<S: Store>(
         state.limiter.check(RateSubject::Key { org: principal.ctx.org.id, key: principal.ctx.key.id, plan: &plan });
     if let Some(d) = &decision {
         if !d.allowed {
-            let mut resp = rate_limited(d).error_response();
-            set_rate_headers(resp.headers_mut(), d);
-            return Ok(req.into_response(resp).map_into_right_body());
+            return Ok(req.into_response(refused(d)).map_into_right_body());
         }
     }
     req.extensions_mut().insert(principal);

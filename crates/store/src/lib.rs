@@ -132,11 +132,6 @@ impl Health {
             tracing::warn!("database available again");
         }
     }
-
-    /// Whether the last checkout failed.
-    pub fn is_down(&self) -> bool {
-        self.down.load(std::sync::atomic::Ordering::Relaxed)
-    }
 }
 
 /// SQLite file path of a `sqlite://PATH` (or `sqlite:PATH`) URL.
