@@ -11,15 +11,14 @@ run:
 ## test: formatting, clippy, every test (domain, store on SQLite and PostgreSQL, end-to-end), and
 ## schemathesis against the running binary.
 test: lint
-	cargo test --workspace
+	cargo test --workspace -- --test-threads 8
 	$(MAKE) schemathesis
 
 ## schemathesis: validates docs/openapi.json and runs schemathesis (PyPI) against `talent demo`,
-## on SQLite and (with TEST_DATABASE_URL) on PostgreSQL.
+## on SQLite and (with TEST_DATABASE_URL) on PostgreSQL, side by side.
 schemathesis:
 	cargo build -p talent-app --bin talent
-	tests/schemathesis/run.sh target/debug/talent sqlite
-	if [ -n "$(TEST_DATABASE_URL)" ]; then tests/schemathesis/run.sh target/debug/talent postgres; fi
+	tests/schemathesis/run.sh target/debug/talent sqlite $(if $(TEST_DATABASE_URL),postgres)
 
 ## openapi: regenerates docs/openapi.json from the code (a test fails while it is stale).
 openapi:

@@ -16,7 +16,11 @@ crate::e2e!(health_and_me_work, Default::default(), |app| {
 /// D40: SIGTERM drains in-flight requests and exits cleanly (exit status 0).
 #[test]
 fn sigterm_stops_the_service_cleanly() {
-    let Some(mut app) = crate::support::spawn(crate::support::Backend::Sqlite, Default::default()) else { return };
+    use crate::support::{spawn_with, Backend, Extra};
+    let Some(mut app) = spawn_with(Backend::Sqlite, Default::default(), Extra { process: true, ..Default::default() })
+    else {
+        return;
+    };
     let org = app.org("business", "active");
     // Requests in flight while the signal arrives still get complete answers.
     let base = app.base.clone();

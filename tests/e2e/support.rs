@@ -1,6 +1,8 @@
-//! End-to-end harness: starts the real `talent` binary on a free port against a fresh database
-//! (SQLite file, or a new PostgreSQL database when `TEST_DATABASE_URL` is set) and drives it over
-//! HTTP with ureq.
+//! End-to-end harness: starts the service on a free port against a fresh database (SQLite file,
+//! or a new PostgreSQL database when `TEST_DATABASE_URL` is set) and drives it over real HTTP with
+//! ureq. The service is built in this process by `Application::build`, exactly as the binary
+//! builds it (issue 14 point 7); tests of signals, crashes and the log spawn the real `talent`
+//! binary instead ([`Extra::process`]).
 #![allow(dead_code)]
 
 use serde_json::{json, Value};
@@ -50,6 +52,9 @@ pub struct Extra {
     pub admin_listen: bool,
     /// Any further environment variables, set last (they override the harness's defaults).
     pub env: Vec<(&'static str, String)>,
+    /// Spawn the `talent` binary instead of building the service in this process: for tests of
+    /// signals ([`TestApp::terminate`]) and of the log ([`Extra::keep_log`] implies it).
+    pub process: bool,
 }
 
 fn runtime() -> &'static tokio::runtime::Runtime {
@@ -65,12 +70,21 @@ pub struct TestApp {
     pub admin_base: String,
     pub admin_token: String,
     pub backend: Backend,
-    child: Child,
+    running: Running,
     db: Option<TestDb>,
     agent: ureq::Agent,
     _dir: Option<std::path::PathBuf>,
     /// The file the service logs to ([`Extra::keep_log`]).
     log: Option<std::path::PathBuf>,
+}
+
+/// How the service under test runs.
+enum Running {
+    /// The `talent` binary ([`Extra::process`]).
+    Process(Child),
+    /// `Application::build` on a runtime of its own, on a thread of its own; stopping the server
+    /// ends the thread, and dropping the runtime ends the background jobs.
+    InProcess { stop: talent_app::server::StopHandle, thread: Option<std::thread::JoinHandle<()>> },
 }
 
 /// A response: status, headers (lower-case names) and the body parsed as JSON (Null if empty or
@@ -125,44 +139,116 @@ pub fn spawn_with(backend: Backend, opts: Opts, extra: Extra) -> Option<TestApp>
                     return None;
                 }
             };
-            (runtime().block_on(TestDb::postgres(&admin)).expect("create test database"), None)
+            (runtime().block_on(TestDb::postgres_migrated(&admin)).expect("create test database"), None)
         }
     };
     let admin_token = format!("adm_test_{}", uuid::Uuid::new_v4().simple());
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_talent"));
+    // The service's settings as the binary reads them from its environment (D40).
+    let mut env: Vec<(&str, String)> = vec![
+        ("DATABASE_URL", db.url.clone()),
+        ("TALENT_LISTEN", "127.0.0.1:0".into()),
+        ("TALENT_ADMIN_TOKEN", admin_token.clone()),
+        ("TALENT_RATE_LIMIT_MODE", opts.rate_limit_mode.into()),
+        ("TALENT_DB_POOL_SIZE", "4".into()),
+    ];
     // PostgreSQL needs the key (T84); SQLite runs generate their key file, as the demo does.
     if backend == Backend::Postgres {
-        cmd.env("TALENT_SECRET_KEY", "5ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2");
+        env.push(("TALENT_SECRET_KEY", "5ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2".into()));
     }
     if extra.sandbox {
-        cmd.env("TALENT_SANDBOX", "1");
+        env.push(("TALENT_SANDBOX", "1".into()));
     }
     if let Some(url) = &extra.smtp_url {
-        cmd.env("TALENT_SMTP_URL", url);
+        env.push(("TALENT_SMTP_URL", url.clone()));
     }
     if extra.insecure_webhooks {
-        cmd.env("TALENT_WEBHOOKS_ALLOW_INSECURE", "1");
+        env.push(("TALENT_WEBHOOKS_ALLOW_INSECURE", "1".into()));
     }
     if extra.admin_listen {
-        cmd.env("TALENT_ADMIN_LISTEN", "127.0.0.1:0");
+        env.push(("TALENT_ADMIN_LISTEN", "127.0.0.1:0".into()));
+    }
+    // Last: the test's own variables win over the defaults above.
+    for (name, value) in &extra.env {
+        env.retain(|(n, _)| n != name);
+        env.push((name, value.clone()));
     }
     let log =
         extra.keep_log.then(|| std::env::temp_dir().join(format!("talent-e2e-{}.log", uuid::Uuid::new_v4().simple())));
+    let (base, admin_base, running) =
+        if extra.process || log.is_some() { start_process(&env, log.as_deref()) } else { start_in_process(&env) };
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(60)))
+        .build()
+        .into();
+    Some(TestApp { base, admin_base, admin_token, backend, running, db: Some(db), agent, _dir: dir, log })
+}
+
+/// Builds the service in this process from `env` (the binary's variables, mapped to its
+/// command-line options), on a thread and runtime of its own.
+fn start_in_process(env: &[(&str, String)]) -> (String, String, Running) {
+    use clap::{CommandFactory, Parser};
+    init_test_log();
+    let command = talent_app::config::Cli::command();
+    let mut args = vec!["talent".to_string(), "serve".to_string()];
+    for (name, value) in env {
+        let arg = command
+            .get_arguments()
+            .find(|a| a.get_env().is_some_and(|e| e == std::ffi::OsStr::new(name)))
+            .unwrap_or_else(|| panic!("no option reads {name}"));
+        let long = arg.get_long().unwrap_or_else(|| panic!("{name} has no long option"));
+        args.push(format!("--{long}={value}"));
+    }
+    let cli = talent_app::config::Cli::try_parse_from(&args).unwrap_or_else(|e| panic!("{args:?}: {e}"));
+    let (tx, rx) = std::sync::mpsc::channel();
+    let thread = std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+        rt.block_on(async move {
+            match talent_app::server::Application::build(cli.config, false).await {
+                Ok(app) => {
+                    let _ = tx.send(Ok((app.addr().to_string(), app.admin_addr().to_string(), app.stop_handle())));
+                    let _ = app.run_until_stopped().await;
+                }
+                Err(e) => {
+                    let _ = tx.send(Err(format!("{e:#}")));
+                }
+            }
+        });
+        rt.shutdown_timeout(Duration::from_secs(5));
+    });
+    match rx.recv_timeout(Duration::from_secs(60)) {
+        Ok(Ok((addr, admin, stop))) => {
+            (format!("http://{addr}"), format!("http://{admin}"), Running::InProcess { stop, thread: Some(thread) })
+        }
+        Ok(Err(e)) => panic!("talent did not start: {e}"),
+        Err(_) => panic!("talent did not start within 60 s"),
+    }
+}
+
+/// The service's log in this process: `TALENT_TEST_LOG` (default `warn`) to the test's output.
+fn init_test_log() {
+    static ONCE: OnceLock<()> = OnceLock::new();
+    ONCE.get_or_init(|| {
+        let level = std::env::var("TALENT_TEST_LOG").unwrap_or_else(|_| "warn".into());
+        let _ = tracing_subscriber::fmt()
+            .with_env_filter(tracing_subscriber::EnvFilter::new(level))
+            .with_test_writer()
+            .try_init();
+    });
+}
+
+/// Spawns `talent serve` with `env`; its log goes to `log` when given (at `info`), else to the
+/// test's stderr at `TALENT_TEST_LOG` (default `warn`).
+fn start_process(env: &[(&str, String)], log: Option<&std::path::Path>) -> (String, String, Running) {
     let log_level = std::env::var("TALENT_TEST_LOG").unwrap_or_else(|_| "warn".into());
-    let stderr = match &log {
+    let stderr = match log {
         Some(path) => Stdio::from(std::fs::File::create(path).expect("create the log file")),
         None => Stdio::inherit(),
     };
-    let mut child = cmd
+    let mut child = Command::new(env!("CARGO_BIN_EXE_talent"))
         .arg("serve")
-        .env("DATABASE_URL", &db.url)
-        .env("TALENT_LISTEN", "127.0.0.1:0")
-        .env("TALENT_ADMIN_TOKEN", &admin_token)
-        .env("TALENT_RATE_LIMIT_MODE", opts.rate_limit_mode)
-        .env("TALENT_DB_POOL_SIZE", "8")
         .env("TALENT_LOG", if log.is_some() { "info".to_string() } else { log_level })
-        // Last: the test's own variables win over the defaults above.
-        .envs(extra.env.iter().map(|(k, v)| (*k, v.as_str())))
+        .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
         .stdout(Stdio::piped())
         .stderr(stderr)
         .spawn()
@@ -184,19 +270,13 @@ pub fn spawn_with(backend: Backend, opts: Opts, extra: Extra) -> Option<TestApp>
             }
         }
     });
-    let (base, admin_base) = match rx.recv_timeout(Duration::from_secs(60)) {
-        Ok(b) => b,
+    match rx.recv_timeout(Duration::from_secs(60)) {
+        Ok((base, admin_base)) => (base, admin_base, Running::Process(child)),
         Err(_) => {
             let _ = child.kill();
             panic!("talent did not start within 60 s");
         }
-    };
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .timeout_global(Some(Duration::from_secs(60)))
-        .build()
-        .into();
-    Some(TestApp { base, admin_base, admin_token, backend, child, db: Some(db), agent, _dir: dir, log })
+    }
 }
 
 impl TestApp {
@@ -215,12 +295,14 @@ impl TestApp {
     }
 
     /// Sends SIGTERM and waits (at most 40 s) for the process to exit; returns its exit status.
+    /// Panics unless started with [`Extra::process`].
     pub fn terminate(&mut self) -> Option<std::process::ExitStatus> {
-        let pid = self.child.id().to_string();
+        let Running::Process(child) = &mut self.running else { panic!("started with Extra {{ process: true }}") };
+        let pid = child.id().to_string();
         let _ = Command::new("kill").args(["-TERM", &pid]).status();
         let start = Instant::now();
         while start.elapsed() < Duration::from_secs(40) {
-            if let Ok(Some(st)) = self.child.try_wait() {
+            if let Ok(Some(st)) = child.try_wait() {
                 return Some(st);
             }
             std::thread::sleep(Duration::from_millis(20));
@@ -231,8 +313,18 @@ impl TestApp {
 
 impl Drop for TestApp {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        match &mut self.running {
+            Running::Process(child) => {
+                let _ = child.kill();
+                let _ = child.wait();
+            }
+            Running::InProcess { stop, thread } => {
+                runtime().block_on(stop.stop(false));
+                if let Some(t) = thread.take() {
+                    let _ = t.join();
+                }
+            }
+        }
         if let Some(db) = self.db.take() {
             let _ = runtime().block_on(db.drop_db());
         }

@@ -4,7 +4,9 @@
 # dropped afterwards; issue 13) and a free port, creates one resource of each kind so that every
 # operation can reach its success path, then runs every check with the fixed seed of
 # schemathesis.toml. Exits non-zero on any failure.
-# Usage: tests/schemathesis/run.sh [path/to/talent] [sqlite|postgres]
+# With several backends (`sqlite postgres`) the runs go side by side, each on its own demo, and
+# their outputs are printed one after the other when both are done (issue 14 point 7).
+# Usage: tests/schemathesis/run.sh [path/to/talent] [sqlite|postgres]...
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -30,6 +32,21 @@ fi
 
 # The committed document must be a valid OpenAPI 3.1 document.
 "$venv/bin/openapi-spec-validator" "$root/docs/openapi.json"
+
+if [ "$#" -gt 2 ]; then
+    shift
+    status=0
+    pids=()
+    for b in "$@"; do
+        "$0" "$bin" "$b" >"$work/$b.out" 2>&1 &
+        pids+=("$!")
+    done
+    for i in "${!pids[@]}"; do
+        wait "${pids[$i]}" || status=1
+    done
+    for b in "$@"; do cat "$work/$b.out"; done
+    exit "$status"
+fi
 
 # Start the demo on a free port (port 0: the bound address is printed).
 cd "$work"

@@ -1,6 +1,6 @@
 //! Configuration from the command line and environment (D40), validated at load.
 
-use clap::{Args, Parser, Subcommand};
+use clap::{ArgAction, Args, Parser, Subcommand};
 use talent_domain::values::{Plan, PlanCatalogue};
 
 /// Talent: the integration API of the talent-assessment platform.
@@ -74,14 +74,14 @@ pub struct Config {
     #[arg(long, env = "TALENT_ADMIN_LISTEN", global = true)]
     pub admin_listen: Option<String>,
     /// 1: sandbox mode (the admin API may move the service clock).
-    #[arg(long, env = "TALENT_SANDBOX", default_value = "0", global = true)]
-    pub sandbox: String,
+    #[arg(long, env = "TALENT_SANDBOX", default_value = "0", global = true, action = ArgAction::Set, value_parser = switch)]
+    pub sandbox: bool,
     /// 1: allow http and local webhook URLs (development and tests, D35).
-    #[arg(long, env = "TALENT_WEBHOOKS_ALLOW_INSECURE", default_value = "0", global = true)]
-    pub webhooks_allow_insecure: String,
+    #[arg(long, env = "TALENT_WEBHOOKS_ALLOW_INSECURE", default_value = "0", global = true, action = ArgAction::Set, value_parser = switch)]
+    pub webhooks_allow_insecure: bool,
     /// Rate limits: per-key (Set A, default), org-only (Set B) or off (D7).
     #[arg(long, env = "TALENT_RATE_LIMIT_MODE", default_value = "per-key", global = true)]
-    pub rate_limit_mode: String,
+    pub rate_limit_mode: talent_ratelimit::Mode,
     /// Budget of requests that fail authentication, per client IP address and minute (D8).
     #[arg(long, env = "TALENT_RATE_LIMIT_IP_PER_MINUTE", default_value_t = talent_ratelimit::DEFAULT_IP_PER_MINUTE, global = true)]
     pub rate_limit_ip_per_minute: u32,
@@ -219,12 +219,13 @@ impl Config {
     }
 }
 
-/// Parses a `0`/`1` (also `true`/`false`) switch. Errors name the variable.
-pub fn switch(name: &str, v: &str) -> anyhow::Result<bool> {
+/// Parses a `0`/`1` switch (also `true`/`false`, `yes`/`no`, `on`/`off`; empty is off). The
+/// error is clap's, naming the option and its variable.
+pub fn switch(v: &str) -> Result<bool, String> {
     match v.trim().to_ascii_lowercase().as_str() {
         "1" | "true" | "yes" | "on" => Ok(true),
         "0" | "false" | "no" | "off" | "" => Ok(false),
-        other => anyhow::bail!("{name} must be 0 or 1, not '{other}'"),
+        other => Err(format!("must be 0 or 1, not '{other}'")),
     }
 }
 

@@ -1,34 +1,34 @@
 //! Start-up: connect, migrate, build the adapters and serve; background jobs.
 
 use crate::adapters::{RingSecrets, SystemClock, UuidV7Ids};
-use crate::config::{switch, Cli, Command, Config};
+use crate::config::{Cli, Command, Config};
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::middleware::{from_fn, Next};
 use actix_web::{web, App, HttpServer};
 use anyhow::Context;
 use std::io::Write;
-use std::str::FromStr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use talent_domain::assessment::AssessmentModel;
+use talent_domain::errors::UseCaseError;
 use talent_domain::ports::{Secrets, Store};
 use talent_domain::usecases::invitations::InvitationKit;
 use talent_domain::usecases::AssessmentKit;
 use talent_domain::Services;
 use talent_http::deadline::{body_deadline, BodyDeadline};
 use talent_http::ApiState;
-use talent_ratelimit::{GovernorRateLimiter, Mode};
+use talent_ratelimit::GovernorRateLimiter;
 use talent_report::{PdfReport, TemplatePersonality};
 use talent_store::DbStore;
 
-/// Logs one line per request: method, path (never the query string, which can carry personal
-/// data), status and duration. Keys, tokens and bodies are never logged.
 /// How long a client may take to send a request's head (T92; actix-web's default, made explicit).
 const HEAD_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long an idle keep-alive connection is kept (T92).
 const KEEP_ALIVE: Duration = Duration::from_secs(5);
 
+/// Logs one line per request: method, path (never the query string, which can carry personal
+/// data), status and duration. Keys, tokens and bodies are never logged.
 async fn access_log(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
@@ -191,223 +191,324 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Import(args) => return crate::import::command(args),
         Command::Serve | Command::Migrate | Command::Demo => {}
     }
-    let cfg = cli.config;
-    let logging = init_tracing(&cfg.log);
+    let logging = init_tracing(&cli.config.log);
     logging.report_drops();
-    let sandbox_flag = switch("TALENT_SANDBOX", &cfg.sandbox)?;
-    let webhooks_insecure = switch("TALENT_WEBHOOKS_ALLOW_INSECURE", &cfg.webhooks_allow_insecure)?;
-    let mode = Mode::from_str(&cfg.rate_limit_mode).map_err(|e| anyhow::anyhow!("TALENT_RATE_LIMIT_MODE: {e}"))?;
-    let engine = cfg.engine()?;
-    let store = open_store(&cfg).await?;
     if cli.command == Command::Migrate {
+        open_store(&cli.config).await?;
         println!("Migrations applied.");
         return Ok(());
     }
-    let demo = cli.command == Command::Demo;
-    let clock = Arc::new(SystemClock::default());
-    // Bound before the services are built: with port 0 the default `TALENT_PUBLIC_URL` must name
-    // the port actually bound, or invitation links point at port 0 (D20, D40).
-    let listener = std::net::TcpListener::bind(&cfg.listen).with_context(|| format!("binding {}", cfg.listen))?;
-    let bound = listener.local_addr().map(|a| a.to_string()).unwrap_or_else(|_| cfg.listen.clone());
-    let public_url = cfg.public_url.clone().unwrap_or_else(|| format!("http://{bound}"));
-    let mailer: Arc<dyn talent_domain::ports::Mailer> = match cfg.smtp_url.as_deref().filter(|u| !u.is_empty()) {
-        Some(url) => {
-            let ca = match cfg.smtp_ca_file.as_deref().filter(|p| !p.is_empty()) {
-                Some(path) => Some(std::fs::read(path).with_context(|| format!("reading TALENT_SMTP_CA_FILE {path}"))?),
-                None => None,
-            };
-            Arc::new(talent_mailer::SmtpMailer::new(url, &cfg.smtp_from, ca.as_deref()).map_err(anyhow::Error::msg)?)
-        }
-        None => Arc::new(talent_mailer::RecordingMailer),
-    };
-    let read_secret = |name: &'static str| {
-        let fresh = crate::adapters::random_token(32);
-        let store = store.clone();
-        async move {
-            store
-                .write(move |tx| Box::pin(async move { tx.setting_get_or_insert(name, &fresh).await }))
-                .await
-                .with_context(|| format!("reading the {name}"))
-        }
-    };
-    let cursor_secret = read_secret("cursor_secret").await?;
-    let invitation_secret = read_secret("invitation_secret").await?;
-    let secrets = Arc::new(RingSecrets::new(invitation_secret.as_bytes()));
-    let svc = Services {
-        store: Arc::new(store.clone()),
-        clock: clock.clone(),
-        ids: Arc::new(UuidV7Ids),
-        secrets: secrets.clone(),
-        plans: crate::config::plan_catalogue(cfg.plans.as_deref())?,
-        assessment: Arc::new(AssessmentKit {
-            model: AssessmentModel::builtin().context("loading the assessment model")?,
-            personality: Arc::new(TemplatePersonality),
-            reports: Arc::new(PdfReport),
-        }),
-        invites: Arc::new(InvitationKit { mailer, public_url: public_url.clone(), sandbox: sandbox_flag || demo }),
-        webhooks: Arc::new(talent_webhooks::UreqSender::new(webhooks_insecure, engine.concurrency as usize)),
-    };
-    let admin_token = match (&cfg.admin_token, demo) {
-        // T89: a guessable token would open every organization.
-        (Some(t), _) if !t.is_empty() && t.chars().count() < crate::config::ADMIN_TOKEN_MIN_CHARS => anyhow::bail!(
-            "TALENT_ADMIN_TOKEN must be at least {} characters (it has {}); generate one with `openssl rand -hex 32`",
-            crate::config::ADMIN_TOKEN_MIN_CHARS,
-            t.chars().count()
-        ),
-        (Some(t), _) if !t.is_empty() => Some(t.clone()),
-        (_, true) => Some(format!("adm_{}", secrets.random_token(24))),
-        _ => None,
-    };
-    let admin_listener = match cfg.admin_listen.as_deref().filter(|a| !a.is_empty()) {
-        None => None,
-        Some(_) if admin_token.is_none() => anyhow::bail!("TALENT_ADMIN_LISTEN is set but TALENT_ADMIN_TOKEN is not"),
-        Some(a) => Some(std::net::TcpListener::bind(a).with_context(|| format!("binding TALENT_ADMIN_LISTEN {a}"))?),
-    };
-    let demo_out = if demo { Some(crate::demo::seed(&svc).await?) } else { None };
-    let limiter = Arc::new(GovernorRateLimiter::new(mode, cfg.rate_limit_ip_per_minute));
-    let mut api_state = ApiState::new(
-        svc.clone(),
-        limiter.clone(),
-        cursor_secret.as_bytes(),
-        admin_token.as_deref(),
-        sandbox_flag || demo,
-    );
-    if sandbox_flag || demo {
-        api_state.clock_control = Some(clock.clone());
-    }
-    if let Some(list) = cfg.trusted_proxies.as_deref() {
-        api_state.trusted_proxies = talent_http::client_ip::TrustedProxies::parse(list).map_err(anyhow::Error::msg)?;
-    }
-    let state = web::Data::new(api_state);
-
-    // With TALENT_ADMIN_LISTEN the admin API has a server of its own and the public one does
-    // not serve it (T89).
-    let split = admin_listener.is_some();
-    let public_state = state.clone();
-    let deadline = BodyDeadline(Duration::from_millis(cfg.body_timeout_ms.max(1)));
-    let server = HttpServer::new(move || {
-        let routes = if split { talent_http::configure_public::<DbStore> } else { talent_http::configure::<DbStore> };
-        App::new()
-            .app_data(public_state.clone())
-            .app_data(deadline)
-            .wrap(from_fn(body_deadline))
-            .wrap(from_fn(access_log))
-            .configure(routes)
-    })
-    .client_request_timeout(HEAD_TIMEOUT)
-    .keep_alive(KEEP_ALIVE)
-    .max_connections(cfg.max_connections.max(1))
-    .backlog(1024)
-    .listen(listener)
-    .with_context(|| format!("listening on {bound}"))?
-    .shutdown_timeout(30);
-    let addrs = server.addrs();
-    let addr = addrs.first().map(|a| a.to_string()).unwrap_or_else(|| cfg.listen.clone());
-    let admin_server = match admin_listener {
-        None => None,
-        Some(l) => {
-            let s = HttpServer::new(move || {
-                App::new()
-                    .app_data(state.clone())
-                    .app_data(deadline)
-                    .wrap(from_fn(body_deadline))
-                    .wrap(from_fn(access_log))
-                    .configure(talent_http::configure_admin::<DbStore>)
-            })
-            .client_request_timeout(HEAD_TIMEOUT)
-            .keep_alive(KEEP_ALIVE)
-            .workers(1)
-            .listen(l)
-            .context("listening on TALENT_ADMIN_LISTEN")?
-            .shutdown_timeout(30);
-            let a = s.addrs().first().map(|a| a.to_string()).unwrap_or_default();
-            Some((s, a))
-        }
-    };
-
-    // Background jobs: bounded limiter memory (governor retain_recent) and retention (D46).
-    let lim = limiter.clone();
-    tokio::spawn(async move {
-        let mut tick = tokio::time::interval(Duration::from_secs(60));
-        loop {
-            tick.tick().await;
-            lim.retain_recent();
-        }
-    });
-    let svc_sweep = svc.clone();
-    tokio::spawn(async move {
-        let mut tick = tokio::time::interval(Duration::from_secs(15));
-        loop {
-            tick.tick().await;
-            match svc_sweep.sweep_invitations().await {
-                Ok((e, r)) if e + r > 0 => tracing::info!(expired = e, reminded = r, "invitation sweep"),
-                Ok(_) => {}
-                // A database outage is logged once by the store (T87).
-                Err(e) if e.is_unavailable() => tracing::debug!(error = %e, "invitation sweep failed"),
-                Err(e) => tracing::warn!(error = %e, "invitation sweep failed"),
-            }
-            match svc_sweep.deliver_emails().await {
-                Err(e) if e.is_unavailable() => tracing::debug!(error = %e, "email delivery failed"),
-                Err(e) => tracing::warn!(error = %e, "email delivery failed"),
-                Ok(_) => {}
-            }
-        }
-    });
-    // The webhook delivery engine (D31, T60), woken by commits (and on PostgreSQL by NOTIFY).
-    store.listen();
-    let engine_svc = Services { store: Arc::new(store.with_own_pool(2)?), ..svc.clone() };
-    talent_webhooks::engine::spawn(engine_svc, engine, store.delivery_wakeups());
-    let svc_bg = svc.clone();
-    let retention_days = cfg.retention_days;
-    tokio::spawn(async move {
-        let mut tick = tokio::time::interval(Duration::from_secs(3600));
-        loop {
-            tick.tick().await;
-            // Retention (D46, T61, T82): 1,000 rows per transaction until nothing is left.
-            match svc_bg.retention(retention_days, 1000).await {
-                Ok(r) if r.total() > 0 => tracing::info!(
-                    idempotency = r.idempotency,
-                    deliveries = r.deliveries,
-                    events = r.events,
-                    emails = r.emails,
-                    codes = r.codes,
-                    "retention purged"
-                ),
-                Ok(_) => {}
-                Err(e) if e.is_unavailable() => tracing::debug!(error = %e, "retention failed"),
-                Err(e) => tracing::warn!(error = %e, "retention failed"),
-            }
-        }
-    });
-
+    let app = Application::build(cli.config, cli.command == Command::Demo).await?;
     let mut out = std::io::stdout().lock();
-    if let Some(d) = &demo_out {
-        let _ = writeln!(out, "Demo organization: {} ({})", d.org_name, d.org_id);
-        let _ = writeln!(out, "API key: {}", d.api_key);
-    }
-    if demo {
-        if let Some(t) = &admin_token {
-            let _ = writeln!(out, "Admin token: {t}");
-        }
-    }
-    if let Some((_, a)) = &admin_server {
-        let _ = writeln!(out, "Admin API listening on http://{a}");
-    }
-    let _ = writeln!(out, "Listening on http://{addr}");
-    if let Some(d) = &demo_out {
-        let _ = writeln!(out, "Try: curl -H 'Authorization: Bearer {}' http://{addr}/api/v1/persons", d.api_key);
-    }
+    let _ = out.write_all(app.banner().as_bytes());
     let _ = out.flush();
     drop(out);
-    tracing::info!(%addr, backend = ?store.backend(), "serving");
-    match admin_server {
-        Some((admin, _)) => {
-            tokio::try_join!(server.run(), admin.run()).context("serving")?;
-        }
-        None => server.run().await.context("serving")?,
-    }
+    tracing::info!(addr = %app.addr(), backend = ?app.backend, "serving");
+    app.run_until_stopped().await?;
     tracing::info!("stopped");
     Ok(())
+}
+
+/// The service, built: database opened and migrated, listeners bound, background jobs started,
+/// the demo organization seeded (`talent demo`). Nothing is served until
+/// [`Application::run_until_stopped`] is polled; connections wait in the listen backlog until then.
+/// The binary and the in-process end-to-end tests build it the same way (issue 14 point 6).
+pub struct Application {
+    server: actix_web::dev::Server,
+    admin: Option<(actix_web::dev::Server, String)>,
+    addr: String,
+    admin_token: Option<String>,
+    demo: Option<crate::demo::DemoOutput>,
+    backend: talent_store::Backend,
+}
+
+/// Stops a running [`Application`] (both listeners).
+#[derive(Clone)]
+pub struct StopHandle {
+    public: actix_web::dev::ServerHandle,
+    admin: Option<actix_web::dev::ServerHandle>,
+}
+
+impl StopHandle {
+    /// Stops accepting connections; `graceful` waits (at most 30 s) for requests in flight.
+    pub async fn stop(&self, graceful: bool) {
+        if let Some(a) = &self.admin {
+            a.stop(graceful).await;
+        }
+        self.public.stop(graceful).await;
+    }
+}
+
+impl Application {
+    /// Builds the service of `talent serve` (`demo`: of `talent demo`, D40) from `cfg`. Must be
+    /// called inside a tokio runtime: the background jobs are spawned on it. Errors (at start-up,
+    /// naming the setting): invalid settings, an unreachable database or failed migration, a
+    /// listen address that cannot be bound, a failed demo seed.
+    pub async fn build(cfg: Config, demo: bool) -> anyhow::Result<Application> {
+        let engine = cfg.engine()?;
+        let store = open_store(&cfg).await?;
+        let sandbox = cfg.sandbox || demo;
+        let clock = Arc::new(SystemClock::default());
+        // Bound before the services are built: with port 0 the default `TALENT_PUBLIC_URL` must
+        // name the port actually bound, or invitation links point at port 0 (D20, D40).
+        let listener = std::net::TcpListener::bind(&cfg.listen).with_context(|| format!("binding {}", cfg.listen))?;
+        let bound = listener.local_addr().map(|a| a.to_string()).unwrap_or_else(|_| cfg.listen.clone());
+        let public_url = cfg.public_url.clone().unwrap_or_else(|| format!("http://{bound}"));
+        let mailer = mailer(&cfg)?;
+        let cursor_secret = server_secret(&store, "cursor_secret").await?;
+        let invitation_secret = server_secret(&store, "invitation_secret").await?;
+        let secrets = Arc::new(RingSecrets::new(invitation_secret.as_bytes()));
+        let svc = Services {
+            store: Arc::new(store.clone()),
+            clock: clock.clone(),
+            ids: Arc::new(UuidV7Ids),
+            secrets: secrets.clone(),
+            plans: crate::config::plan_catalogue(cfg.plans.as_deref())?,
+            assessment: Arc::new(AssessmentKit {
+                model: AssessmentModel::builtin().context("loading the assessment model")?,
+                personality: Arc::new(TemplatePersonality),
+                reports: Arc::new(PdfReport),
+            }),
+            invites: Arc::new(InvitationKit { mailer, public_url, sandbox }),
+            webhooks: Arc::new(talent_webhooks::UreqSender::new(
+                cfg.webhooks_allow_insecure,
+                engine.concurrency as usize,
+            )),
+        };
+        let admin_token = match (&cfg.admin_token, demo) {
+            // T89: a guessable token would open every organization.
+            (Some(t), _) if !t.is_empty() && t.chars().count() < crate::config::ADMIN_TOKEN_MIN_CHARS => anyhow::bail!(
+                "TALENT_ADMIN_TOKEN must be at least {} characters (it has {}); generate one with `openssl rand -hex 32`",
+                crate::config::ADMIN_TOKEN_MIN_CHARS,
+                t.chars().count()
+            ),
+            (Some(t), _) if !t.is_empty() => Some(t.clone()),
+            (_, true) => Some(format!("adm_{}", secrets.random_token(24))),
+            _ => None,
+        };
+        let admin_listener = match cfg.admin_listen.as_deref().filter(|a| !a.is_empty()) {
+            None => None,
+            Some(_) if admin_token.is_none() => {
+                anyhow::bail!("TALENT_ADMIN_LISTEN is set but TALENT_ADMIN_TOKEN is not")
+            }
+            Some(a) => {
+                Some(std::net::TcpListener::bind(a).with_context(|| format!("binding TALENT_ADMIN_LISTEN {a}"))?)
+            }
+        };
+        let demo_out = if demo { Some(crate::demo::seed(&svc).await?) } else { None };
+        let limiter = Arc::new(GovernorRateLimiter::new(cfg.rate_limit_mode, cfg.rate_limit_ip_per_minute));
+        let mut api_state =
+            ApiState::new(svc.clone(), limiter.clone(), cursor_secret.as_bytes(), admin_token.as_deref(), sandbox);
+        if sandbox {
+            api_state.clock_control = Some(clock.clone());
+        }
+        if let Some(list) = cfg.trusted_proxies.as_deref() {
+            api_state.trusted_proxies =
+                talent_http::client_ip::TrustedProxies::parse(list).map_err(anyhow::Error::msg)?;
+        }
+        let state = web::Data::new(api_state);
+
+        // With TALENT_ADMIN_LISTEN the admin API has a server of its own and the public one does
+        // not serve it (T89).
+        let split = admin_listener.is_some();
+        let public_state = state.clone();
+        let deadline = BodyDeadline(Duration::from_millis(cfg.body_timeout_ms.max(1)));
+        let server = HttpServer::new(move || {
+            let routes =
+                if split { talent_http::configure_public::<DbStore> } else { talent_http::configure::<DbStore> };
+            App::new()
+                .app_data(public_state.clone())
+                .app_data(deadline)
+                .wrap(from_fn(body_deadline))
+                .wrap(from_fn(access_log))
+                .configure(routes)
+        })
+        .client_request_timeout(HEAD_TIMEOUT)
+        .keep_alive(KEEP_ALIVE)
+        .max_connections(cfg.max_connections.max(1))
+        .backlog(1024)
+        .listen(listener)
+        .with_context(|| format!("listening on {bound}"))?
+        .shutdown_timeout(30);
+        let addr = server.addrs().first().map(|a| a.to_string()).unwrap_or(bound);
+        let server = server.run();
+        let admin = match admin_listener {
+            None => None,
+            Some(l) => {
+                let s = HttpServer::new(move || {
+                    App::new()
+                        .app_data(state.clone())
+                        .app_data(deadline)
+                        .wrap(from_fn(body_deadline))
+                        .wrap(from_fn(access_log))
+                        .configure(talent_http::configure_admin::<DbStore>)
+                })
+                .client_request_timeout(HEAD_TIMEOUT)
+                .keep_alive(KEEP_ALIVE)
+                .workers(1)
+                .listen(l)
+                .context("listening on TALENT_ADMIN_LISTEN")?
+                .shutdown_timeout(30);
+                let a = s.addrs().first().map(|a| a.to_string()).unwrap_or_default();
+                Some((s.run(), a))
+            }
+        };
+
+        // Background jobs: bounded limiter memory (governor retain_recent), the invitation sweep
+        // and email delivery (D21, D22), retention (D46, T61, T82).
+        every(Duration::from_secs(60), "rate limiter memory", move || {
+            let limiter = limiter.clone();
+            async move {
+                limiter.retain_recent();
+                Ok(())
+            }
+        });
+        let jobs = svc.clone();
+        every(Duration::from_secs(15), "invitation sweep and email delivery", move || {
+            let svc = jobs.clone();
+            async move {
+                let swept = svc.sweep_invitations().await;
+                if let Ok((expired, reminded)) = swept {
+                    if expired + reminded > 0 {
+                        tracing::info!(expired, reminded, "invitation sweep");
+                    }
+                }
+                // Emails are sent even when the sweep failed: they are due either way.
+                let sent = svc.deliver_emails().await;
+                swept.and(sent.map(drop))
+            }
+        });
+        let jobs = svc.clone();
+        let retention_days = cfg.retention_days;
+        every(Duration::from_secs(3600), "retention", move || {
+            let svc = jobs.clone();
+            async move {
+                // 1,000 rows per transaction until nothing is left.
+                let r = svc.retention(retention_days, 1000).await?;
+                if r.total() > 0 {
+                    tracing::info!(
+                        idempotency = r.idempotency,
+                        deliveries = r.deliveries,
+                        events = r.events,
+                        emails = r.emails,
+                        codes = r.codes,
+                        "retention purged"
+                    );
+                }
+                Ok(())
+            }
+        });
+        // The webhook delivery engine (D31, T60), woken by commits (and on PostgreSQL by NOTIFY).
+        store.listen();
+        let engine_svc = Services { store: Arc::new(store.with_own_pool(2)?), ..svc };
+        talent_webhooks::engine::spawn(engine_svc, engine, store.delivery_wakeups());
+
+        Ok(Application { server, admin, addr, admin_token, demo: demo_out, backend: store.backend() })
+    }
+
+    /// The public API's bound address, `host:port` (the real port when `TALENT_LISTEN` asked for 0).
+    pub fn addr(&self) -> &str {
+        &self.addr
+    }
+
+    /// Where `/admin/v1` is served, `host:port`: the `TALENT_ADMIN_LISTEN` listener, else
+    /// [`Application::addr`] (T89).
+    pub fn admin_addr(&self) -> &str {
+        self.admin.as_ref().map(|(_, a)| a.as_str()).unwrap_or(&self.addr)
+    }
+
+    /// The admin token in force (`TALENT_ADMIN_TOKEN`, or the one `talent demo` generated).
+    pub fn admin_token(&self) -> Option<&str> {
+        self.admin_token.as_deref()
+    }
+
+    /// What `talent demo` seeded: the organization and a working API key.
+    pub fn demo(&self) -> Option<&crate::demo::DemoOutput> {
+        self.demo.as_ref()
+    }
+
+    /// A handle that stops both listeners.
+    pub fn stop_handle(&self) -> StopHandle {
+        StopHandle { public: self.server.handle(), admin: self.admin.as_ref().map(|(s, _)| s.handle()) }
+    }
+
+    /// What the binary prints at start-up (D40): the demo organization and key, the admin token
+    /// of `talent demo`, and the bound addresses (the end-to-end harness reads the last ones).
+    pub fn banner(&self) -> String {
+        let mut out = String::new();
+        if let Some(d) = &self.demo {
+            out.push_str(&format!("Demo organization: {} ({})\nAPI key: {}\n", d.org_name, d.org_id, d.api_key));
+            if let Some(t) = &self.admin_token {
+                out.push_str(&format!("Admin token: {t}\n"));
+            }
+        }
+        if let Some((_, a)) = &self.admin {
+            out.push_str(&format!("Admin API listening on http://{a}\n"));
+        }
+        out.push_str(&format!("Listening on http://{}\n", self.addr));
+        if let Some(d) = &self.demo {
+            out.push_str(&format!(
+                "Try: curl -H 'Authorization: Bearer {}' http://{}/api/v1/persons\n",
+                d.api_key, self.addr
+            ));
+        }
+        out
+    }
+
+    /// Serves until stopped (SIGINT/SIGTERM, or a [`StopHandle`]); graceful shutdown waits at
+    /// most 30 s for requests in flight.
+    pub async fn run_until_stopped(self) -> anyhow::Result<()> {
+        match self.admin {
+            Some((admin, _)) => {
+                tokio::try_join!(self.server, admin).context("serving")?;
+            }
+            None => self.server.await.context("serving")?,
+        }
+        Ok(())
+    }
+}
+
+/// The mailer: SMTP when `TALENT_SMTP_URL` is set (T94), else the recording mailer (D22).
+fn mailer(cfg: &Config) -> anyhow::Result<Arc<dyn talent_domain::ports::Mailer>> {
+    let Some(url) = cfg.smtp_url.as_deref().filter(|u| !u.is_empty()) else {
+        return Ok(Arc::new(talent_mailer::RecordingMailer));
+    };
+    let ca = match cfg.smtp_ca_file.as_deref().filter(|p| !p.is_empty()) {
+        Some(path) => Some(std::fs::read(path).with_context(|| format!("reading TALENT_SMTP_CA_FILE {path}"))?),
+        None => None,
+    };
+    Ok(Arc::new(talent_mailer::SmtpMailer::new(url, &cfg.smtp_from, ca.as_deref()).map_err(anyhow::Error::msg)?))
+}
+
+/// A server secret kept in the database (`settings`), made on first start: every instance
+/// reads the same one.
+async fn server_secret(store: &DbStore, name: &'static str) -> anyhow::Result<String> {
+    let fresh = crate::adapters::random_token(32);
+    store
+        .write(move |tx| Box::pin(async move { tx.setting_get_or_insert(name, &fresh).await }))
+        .await
+        .with_context(|| format!("reading the {name}"))
+}
+
+/// Runs `job` now and then every `period` on the current runtime, for as long as the runtime
+/// lives. A failure is logged with `name` and the job runs again at the next tick: a database
+/// outage at `DEBUG` (the store logs the outage itself, once, T87), anything else at `WARN`.
+fn every<F, Fut>(period: Duration, name: &'static str, mut job: F)
+where
+    F: FnMut() -> Fut + Send + 'static,
+    Fut: std::future::Future<Output = Result<(), UseCaseError>> + Send + 'static,
+{
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(period);
+        loop {
+            tick.tick().await;
+            match job().await {
+                Ok(()) => {}
+                Err(e) if e.is_unavailable() => tracing::debug!(job = name, error = %e, "background job failed"),
+                Err(e) => tracing::warn!(job = name, error = %e, "background job failed"),
+            }
+        }
+    });
 }
 
 #[cfg(test)]

@@ -42,6 +42,32 @@ impl TestDb {
         Ok(TestDb { url: with_database(admin_url, &name), admin_url: Some(admin_url.to_string()), name })
     }
 
+    /// A new PostgreSQL database on the server of `admin_url` with every migration applied:
+    /// a copy of a template database that the migrations were applied to once per server and
+    /// migration set (`talent_tpl_{hash of migrations/postgres}`), ~0.1 s instead of ~0.6 s for
+    /// a fresh database and its migrations (issue 14 point 7). Tests of the migrations themselves
+    /// use [`TestDb::postgres`].
+    pub async fn postgres_migrated(admin_url: &str) -> Result<TestDb, StoreError> {
+        let template = format!("talent_tpl_{:016x}", migrations_hash());
+        let name = format!("talent_t_{}", uuid::Uuid::new_v4().simple());
+        let mut c = AsyncPgConnection::establish(admin_url).await.map_err(internal)?;
+        // FILE_COPY: a copy of the files, not a WAL record of every block (WAL_LOG, the default).
+        let clone = format!("CREATE DATABASE {name} TEMPLATE {template} STRATEGY FILE_COPY");
+        if c.batch_execute(&clone).await.is_err() {
+            make_template(admin_url, &template).await?;
+            // Another process may hold the template for its own copy for a moment: retry briefly.
+            let mut tries = 0;
+            while let Err(e) = c.batch_execute(&clone).await {
+                tries += 1;
+                if tries >= 50 {
+                    return Err(internal(e));
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            }
+        }
+        Ok(TestDb { url: with_database(admin_url, &name), admin_url: Some(admin_url.to_string()), name })
+    }
+
     /// A new SQLite file under `dir`.
     pub fn sqlite(dir: &std::path::Path) -> TestDb {
         let name = format!("talent_t_{}.db", uuid::Uuid::new_v4().simple());
@@ -193,6 +219,54 @@ pub async fn tables_containing(url: &str, needle: &str) -> Result<Vec<(String, S
         }
     }
     Ok(hits)
+}
+
+/// A hash of the PostgreSQL migrations (names and SQL), naming the template database of
+/// [`TestDb::postgres_migrated`]: a changed migration gets a new template.
+fn migrations_hash() -> u64 {
+    use std::hash::{Hash, Hasher};
+    let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../migrations/postgres"));
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .flat_map(|d| std::fs::read_dir(d.path()).into_iter().flatten().filter_map(Result::ok).map(|f| f.path()))
+        .collect();
+    files.sort();
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    for f in files {
+        f.hash(&mut h);
+        std::fs::read(&f).unwrap_or_default().hash(&mut h);
+    }
+    h.finish()
+}
+
+/// Makes the template `name` unless it exists: a fresh database, migrated by [`crate::DbStore`],
+/// then renamed to `name` in one statement, so a concurrent process sees it whole or not at all.
+async fn make_template(admin_url: &str, name: &str) -> Result<(), StoreError> {
+    let building = TestDb::postgres(admin_url).await?;
+    let store = crate::DbStore::connect(&building.url, 1)?;
+    store.migrate().await?;
+    drop(store);
+    let mut c = AsyncPgConnection::establish(admin_url).await.map_err(internal)?;
+    let rename = format!("ALTER DATABASE {} RENAME TO {name}", building.name);
+    let mut tries = 0;
+    loop {
+        match c.batch_execute(&rename).await {
+            Ok(()) => break,
+            // The pool's connections close in the background: wait for them.
+            Err(e) if e.to_string().contains("being accessed by other users") && tries < 100 => {
+                tries += 1;
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            }
+            // Another process made it first: ours goes.
+            Err(_) => {
+                building.drop_db().await?;
+                break;
+            }
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -40,9 +40,11 @@ enum Kind {
     Postgres,
 }
 
-/// Creates a fresh database of `kind`, checks that it is not ready before migrating, migrates it,
-/// runs `body` on a connected store and drops the database whatever the outcome.
-async fn run<F, Fut>(kind: Kind, body: F)
+/// Creates a database of `kind`, migrates it, runs `body` on a connected store and drops the
+/// database whatever the outcome. `fresh`: an empty database, checked not to be ready before its
+/// migrations ran; otherwise, on PostgreSQL, a copy of a migrated template (~0.1 s instead of
+/// ~0.6 s, issue 14 point 7), checked to have no migration left.
+async fn run<F, Fut>(kind: Kind, fresh: bool, body: F)
 where
     F: FnOnce(DbStore) -> Fut + Send + 'static,
     Fut: Future<Output = ()> + Send + 'static,
@@ -58,15 +60,21 @@ where
                 println!("skipped: TEST_DATABASE_URL unset");
                 return;
             };
-            TestDb::postgres(&admin).await.expect("create the PostgreSQL test database")
+            let db = if fresh { TestDb::postgres(&admin).await } else { TestDb::postgres_migrated(&admin).await };
+            db.expect("create the PostgreSQL test database")
         }
     };
     let url = db.url.clone();
+    let migrated = matches!(kind, Kind::Postgres) && !fresh;
     let outcome = tokio::spawn(async move {
         let store = DbStore::connect(&url, 8).expect("connect");
-        assert!(store.ready().await.is_err(), "a fresh database is not ready before migrations ran");
-        let applied = store.migrate().await.expect("migrate");
-        assert!(applied > 0, "migrations applied to a fresh database");
+        if migrated {
+            assert_eq!(store.migrate().await.expect("migrate"), 0, "the template has every migration");
+        } else {
+            assert!(store.ready().await.is_err(), "a fresh database is not ready before migrations ran");
+            let applied = store.migrate().await.expect("migrate");
+            assert!(applied > 0, "migrations applied to a fresh database");
+        }
         body(store).await;
     })
     .await;
@@ -79,6 +87,11 @@ where
     }
 }
 
+/// Whether the test `name` needs an empty database: the tests of the migrations themselves.
+fn fresh(name: &str) -> bool {
+    name == "migrations_apply_once_and_the_store_is_ready"
+}
+
 /// Generates `sqlite::NAME` and `postgres::NAME` tests for every body `NAME(store: DbStore)`.
 macro_rules! conformance {
     ($($name:ident),* $(,)?) => {
@@ -86,7 +99,7 @@ macro_rules! conformance {
             $(
                 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
                 async fn $name() {
-                    super::run(super::Kind::Sqlite, super::$name).await;
+                    super::run(super::Kind::Sqlite, true, super::$name).await;
                 }
             )*
         }
@@ -94,7 +107,7 @@ macro_rules! conformance {
             $(
                 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
                 async fn $name() {
-                    super::run(super::Kind::Postgres, super::$name).await;
+                    super::run(super::Kind::Postgres, super::fresh(stringify!($name)), super::$name).await;
                 }
             )*
         }
