@@ -14,9 +14,9 @@ use talent_client::{Client, Error};
 use uuid::Uuid;
 
 /// Runs `f` on a server of each backend.
-fn each_backend(opts: Opts, extra: Extra, f: impl Fn(&TestApp)) {
+fn each_backend(opts: Opts, f: impl Fn(&TestApp)) {
     for b in [Backend::Sqlite, Backend::Postgres] {
-        if let Some(app) = spawn_with(b, opts.clone(), extra.clone()) {
+        if let Some(app) = spawn(b, opts.clone()) {
             f(&app);
         }
     }
@@ -37,7 +37,7 @@ fn import(email: &str) -> ImportPerson {
 
 #[test]
 fn the_client_covers_account_persons_results_profiles_and_invitations() {
-    each_backend(Opts::default(), Extra::default(), |app| {
+    each_backend(Opts::default(), |app| {
         let org = app.org("business", "active");
         let api = Client::new(&app.base, &org.key);
 
@@ -204,8 +204,7 @@ fn receiver() -> (String, Hits) {
 
 #[test]
 fn webhooks_through_the_client_reach_a_real_receiver_and_verify() {
-    let extra = Extra { insecure_webhooks: true, ..Default::default() };
-    each_backend(Opts::default(), extra, |app| {
+    each_backend(Opts { insecure_webhooks: true, ..Default::default() }, |app| {
         let org = app.org("business", "active");
         let api = Client::new(&app.base, &org.key);
         let (url, hits) = receiver();
@@ -272,7 +271,7 @@ fn webhooks_through_the_client_reach_a_real_receiver_and_verify() {
 
 #[test]
 fn the_client_waits_out_a_real_429_and_then_succeeds() {
-    each_backend(Opts { rate_limit_mode: "per-key" }, Extra::default(), |app| {
+    each_backend(Opts { rate_limit_mode: "per-key", ..Default::default() }, |app| {
         let org = app.org("professional", "active");
         let auth = format!("Bearer {}", org.key);
         // Spend the key's budget (60/minute, D7) with raw requests until the service says 429.

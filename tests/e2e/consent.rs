@@ -2,13 +2,13 @@
 //! 2; D42, D43): the organization cannot give the person's consent by posting the invitation
 //! link itself, with any key; a person's later results stay invisible to an organization they
 //! withdrew from, on every read path and in webhooks; rejoining after a withdrawal needs the code.
-use crate::support::{Extra, Org, Resp, TestApp};
+use crate::support::{Opts, Org, Resp, TestApp};
 use serde_json::{json, Value};
 
 const DRIVE: &str = "9b51d491-f098-59ce-a81a-e3eba994b8ad";
 
-fn sandbox() -> Extra {
-    Extra { sandbox: true, insecure_webhooks: true, ..Default::default() }
+fn sandbox() -> Opts {
+    Opts { sandbox: true, insecure_webhooks: true, ..Default::default() }
 }
 
 fn org(app: &TestApp, name: &str) -> Org {
@@ -62,7 +62,7 @@ fn completed_deliveries(app: &TestApp, o: &Org, hook: &str) -> usize {
 // Issue 12, hole 1; D43: B invites a human with results in A (access_request, sendEmail) and
 // posts the url itself with share=true, with a full key and with an invitations:read key. Nothing
 // changes; the person, with the code from the email, gives consent.
-crate::e2e_with!(the_organization_cannot_give_the_persons_consent_by_posting_the_link, sandbox(), |app| {
+crate::e2e!(the_organization_cannot_give_the_persons_consent_by_posting_the_link, sandbox(), |app| {
     let (a, b) = (org(app, "Alpha"), org(app, "Beta"));
     let pa = app.import(&a.key, json!({"email": "ada@example.com"}));
     complete(app, &id(&pa), 1);
@@ -106,7 +106,7 @@ crate::e2e_with!(the_organization_cannot_give_the_persons_consent_by_posting_the
 // Issue 12, hole 2; D42: the person withdraws from B, later completes an assessment for A. B's
 // person, results, matches, report and webhooks stay as they were at the withdrawal. Rejoining B
 // afterwards needs the code (D43), and the assessment taken while withdrawn stays hidden.
-crate::e2e_with!(results_taken_after_the_persons_withdrawal_reach_no_read_path_and_no_webhook, sandbox(), |app| {
+crate::e2e!(results_taken_after_the_persons_withdrawal_reach_no_read_path_and_no_webhook, sandbox(), |app| {
     let (a, b) = (org(app, "Alpha"), org(app, "Beta"));
     let hook = created(app.send(
         "POST",
@@ -167,7 +167,7 @@ crate::e2e_with!(results_taken_after_the_persons_withdrawal_reach_no_read_path_a
 // D45 over HTTP: the operator's export and erasure of one address, with two organizations. The
 // database side (no table holds the address afterwards) is the conformance test
 // `the_humans_export_holds_every_record_and_the_admin_erasure_leaves_no_trace`.
-crate::e2e_with!(the_operator_exports_and_erases_a_humans_data, sandbox(), |app| {
+crate::e2e!(the_operator_exports_and_erases_a_humans_data, sandbox(), |app| {
     let (a, b) = (org(app, "Alpha"), org(app, "Beta"));
     let pa = app.import(&a.key, json!({"email": "hedda@example.com", "firstName": "Hedda"}));
     let pb = app.import(&b.key, json!({"email": "hedda@example.com", "externalId": "ats-h"}));
@@ -214,7 +214,7 @@ crate::e2e_with!(the_operator_exports_and_erases_a_humans_data, sandbox(), |app|
 // Issue 12, T84: secrets at rest. A copy of the database alone holds neither a webhook signing
 // secret nor the secret behind invitation links: every stored secret is sealed. With SQLite and
 // no TALENT_SECRET_KEY the key sits next to the database, readable by its owner only.
-crate::e2e_with!(the_database_holds_no_secret_in_clear, sandbox(), |app| {
+crate::e2e!(the_database_holds_no_secret_in_clear, sandbox(), |app| {
     let o = org(app, "Alpha");
     let body = json!({"url": "http://127.0.0.1:9/in", "events": ["*"]});
     let hook = created(app.send_with("POST", "/api/v1/webhooks", &o.key, &body, &[("Idempotency-Key", "h-1")]));

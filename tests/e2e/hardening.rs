@@ -1,7 +1,7 @@
 //! Hardening (issue 13): what a hostile or careless client sends gets a clear 4xx, never a 5xx, on
 //! both backends alike. Decisions T86 onwards (docs/decisions.md).
 use crate::errors::validation_fields;
-use crate::support::{eventually, spawn_with, Backend, Extra, Opts, PgCluster, TestApp};
+use crate::support::{eventually, spawn, Backend, Opts, PgCluster, TestApp};
 use serde_json::json;
 use std::time::Duration;
 
@@ -82,8 +82,8 @@ fn a_database_outage_is_503_with_retry_after_and_recovers_t87() {
         return;
     }
     let Some(cluster) = PgCluster::start() else { return };
-    let extra = Extra { pg_admin_url: Some(cluster.url()), keep_log: true, ..Default::default() };
-    let app = spawn_with(Backend::Postgres, Opts::default(), extra).expect("start talent");
+    let opts = Opts { pg_admin_url: Some(cluster.url()), keep_log: true, ..Default::default() };
+    let app = spawn(Backend::Postgres, opts).expect("start talent");
     let org = app.org("professional", "active");
     let k = &org.key;
     for i in 0..3 {
@@ -190,44 +190,49 @@ fn a_short_admin_token_is_refused_at_start_up_t89() {
 // T89: wrong admin tokens take from the address's budget of failed authentications (D8): 401
 // with the IP's rate-limit headers, then 429; while the address is over it even the right token
 // waits, and the public API from that address too (one budget per address).
-crate::e2e!(admin_token_guesses_are_limited_per_address_t89, Opts { rate_limit_mode: "per-key" }, |app| {
-    let org = app.org("professional", "active");
-    let wrong =
-        |token: &str| app.request("GET", "/admin/v1/emails", &[("Authorization", &format!("Bearer {token}"))], None);
-    let mut answered = Vec::new();
-    let refused = loop {
-        let r = if answered.len() % 5 == 4 {
-            app.request("GET", "/admin/v1/emails", &[], None)
-        } else {
-            wrong(&format!("adm_guess_{}", answered.len()))
+crate::e2e!(
+    admin_token_guesses_are_limited_per_address_t89,
+    Opts { rate_limit_mode: "per-key", ..Default::default() },
+    |app| {
+        let org = app.org("professional", "active");
+        let wrong = |token: &str| {
+            app.request("GET", "/admin/v1/emails", &[("Authorization", &format!("Bearer {token}"))], None)
         };
-        if r.status == 429 {
-            break r;
-        }
-        assert_eq!(r.status, 401, "{}", r.text);
-        assert_eq!(r.header("X-RateLimit-Limit"), Some("60"), "{r:?}");
-        answered.push(r);
-        assert!(answered.len() <= 70, "no 429 after 70 wrong admin tokens");
-    };
-    assert!(answered.len() >= 60, "{} guesses answered before the 429", answered.len());
-    refused.assert_error(429, "rate_limited");
-    assert!(refused.header("Retry-After").is_some());
-    let right = app.admin("GET", "/admin/v1/emails", None);
-    right.assert_error(429, "rate_limited");
-    app.get("/api/v1/me", &org.key).assert_error(429, "rate_limited");
-    let wait: u64 = right.header("Retry-After").and_then(|v| v.parse().ok()).unwrap_or(60);
-    std::thread::sleep(Duration::from_secs(wait));
-    assert_eq!(app.admin("GET", "/admin/v1/emails", None).status, 200);
-});
+        let mut answered = Vec::new();
+        let refused = loop {
+            let r = if answered.len() % 5 == 4 {
+                app.request("GET", "/admin/v1/emails", &[], None)
+            } else {
+                wrong(&format!("adm_guess_{}", answered.len()))
+            };
+            if r.status == 429 {
+                break r;
+            }
+            assert_eq!(r.status, 401, "{}", r.text);
+            assert_eq!(r.header("X-RateLimit-Limit"), Some("60"), "{r:?}");
+            answered.push(r);
+            assert!(answered.len() <= 70, "no 429 after 70 wrong admin tokens");
+        };
+        assert!(answered.len() >= 60, "{} guesses answered before the 429", answered.len());
+        refused.assert_error(429, "rate_limited");
+        assert!(refused.header("Retry-After").is_some());
+        let right = app.admin("GET", "/admin/v1/emails", None);
+        right.assert_error(429, "rate_limited");
+        app.get("/api/v1/me", &org.key).assert_error(429, "rate_limited");
+        let wait: u64 = right.header("Retry-After").and_then(|v| v.parse().ok()).unwrap_or(60);
+        std::thread::sleep(Duration::from_secs(wait));
+        assert_eq!(app.admin("GET", "/admin/v1/emails", None).status, 200);
+    }
+);
 
 // T89: with TALENT_ADMIN_LISTEN the admin API is served there only; the public listener answers
 // 404 for it, and the admin listener serves nothing of the public API.
 mod the_admin_api_can_have_a_listener_of_its_own_t89 {
-    use crate::support::{spawn_with, Backend, Extra, Opts};
+    use crate::support::{spawn, Backend, Opts};
 
     fn run(backend: Backend) {
-        let extra = Extra { admin_listen: true, ..Default::default() };
-        let Some(app) = spawn_with(backend, Opts::default(), extra) else { return };
+        let opts = Opts { admin_listen: true, ..Default::default() };
+        let Some(app) = spawn(backend, opts) else { return };
         assert_ne!(app.admin_base, app.base);
         let org = app.org("professional", "active");
         assert_eq!(app.get("/api/v1/me", &org.key).status, 200);
@@ -257,9 +262,9 @@ mod the_admin_api_can_have_a_listener_of_its_own_t89 {
 // T90 (D4, D39 sandbox clock): a trial ends at `trialEndsAt`. Before, the organization writes;
 // from then on writes are 403 `subscription_inactive`, the organization reads as `trial_expired`
 // with `importBlocked`, and reads keep working, without anyone changing the stored status.
-crate::e2e_with!(
+crate::e2e!(
     a_trial_ends_at_trial_ends_at_on_the_service_clock_t90,
-    Extra { sandbox: true, ..Default::default() },
+    Opts { sandbox: true, ..Default::default() },
     |app| {
         let ends = time::OffsetDateTime::now_utc() + time::Duration::days(14);
         let ends = ends.format(&time::format_description::well_known::Rfc3339).unwrap_or_default();
@@ -393,9 +398,9 @@ fn dribble(app: &TestApp, path: &str, key: Option<&str>, give_up: Duration) -> (
 // T92 (issue 13, point 5): a body sent a byte a second no longer holds its connection for minutes:
 // past the body deadline (here 1 s, TALENT_BODY_TIMEOUT_MS) the request is answered 400 and the
 // connection closed, on every route, authenticated or not; other clients are served meanwhile.
-crate::e2e_with!(
+crate::e2e!(
     a_slow_body_is_cut_off_at_the_body_deadline_t92,
-    Extra { env: vec![("TALENT_BODY_TIMEOUT_MS", "1000".into())], ..Default::default() },
+    Opts { env: vec![("TALENT_BODY_TIMEOUT_MS", "1000".into())], ..Default::default() },
     |app| {
         let org = app.org("professional", "active");
         let give_up = Duration::from_secs(15);
@@ -423,7 +428,7 @@ crate::e2e_with!(
 // T93 (issue 13, point 6): a resend within a minute of the invitation's last email, or after 10
 // emails of it in 24 hours, is 429 `rate_limited` with `Retry-After` and sends nothing; the
 // service clock (D39 sandbox) moves both windows.
-crate::e2e_with!(resends_have_a_cooldown_and_a_daily_cap_t93, Extra { sandbox: true, ..Default::default() }, |app| {
+crate::e2e!(resends_have_a_cooldown_and_a_daily_cap_t93, Opts { sandbox: true, ..Default::default() }, |app| {
     let org = app.org("professional", "active");
     let k = &org.key;
     let inv = app.send("POST", "/api/v1/invitations", k, &json!({"email": "often@example.com", "sendEmail": true}));
@@ -471,9 +476,9 @@ crate::e2e_with!(resends_have_a_cooldown_and_a_daily_cap_t93, Extra { sandbox: t
 // T98: behind a trusted proxy (TALENT_TRUSTED_PROXIES), the per-address budget of failed
 // authentications (D8) is the forwarded client's: one client guessing keys waits alone; without
 // the setting, X-Forwarded-For is ignored, so a guesser cannot escape its budget by sending one.
-crate::e2e_with!(
+crate::e2e!(
     behind_a_trusted_proxy_each_client_has_its_own_budget_t98,
-    Extra {
+    Opts {
         env: vec![("TALENT_RATE_LIMIT_MODE", "per-key".into()), ("TALENT_TRUSTED_PROXIES", "127.0.0.1/32".into())],
         ..Default::default()
     },
@@ -505,9 +510,9 @@ crate::e2e_with!(
 );
 
 // T98: without TALENT_TRUSTED_PROXIES the header does not name the client.
-crate::e2e_with!(
+crate::e2e!(
     x_forwarded_for_is_ignored_unless_the_proxy_is_trusted_t98,
-    Extra { env: vec![("TALENT_RATE_LIMIT_MODE", "per-key".into())], ..Default::default() },
+    Opts { env: vec![("TALENT_RATE_LIMIT_MODE", "per-key".into())], ..Default::default() },
     |app| {
         let mut refused = None;
         for i in 0..70 {

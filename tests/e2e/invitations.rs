@@ -2,7 +2,7 @@
 //! `invitation` of `POST /persons`, `sharedExistingProfile`; D6, D11, D15, D17-D22, D38-D40): the
 //! public endpoints, the person-facing pages `GET`/`POST /i/{token}`, the admin API's accept,
 //! emails and sandbox clock, and a real SMTP round trip into a sink started by the test.
-use crate::support::{Backend, Extra, Opts, Org, Resp, TestApp};
+use crate::support::{Backend, Opts, Org, Resp, TestApp};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Write};
@@ -587,9 +587,9 @@ crate::e2e!(the_invitation_page_accepts_once_and_then_reads_gone, Default::defau
 
 // D11, D19, D20, D43: an access request asks for consent; `share=true` with the code from the
 // email sets `sharedExistingProfile` and shows the earlier results; without it they stay hidden.
-crate::e2e_with!(
+crate::e2e!(
     an_access_request_page_asks_for_consent_and_sharing_reveals_earlier_results,
-    Extra { sandbox: true, ..Default::default() },
+    Opts { sandbox: true, ..Default::default() },
     |app| {
         let o = org(app, "Acme", &[]);
         completed_elsewhere(app, "shared@example.com");
@@ -638,9 +638,9 @@ crate::e2e_with!(
 
 // D20, D43: a self-revoked person rejoins through an invitation with the code from the email; a
 // deactivated one cannot (409 page, 409 `person_deactivated` on the admin accept).
-crate::e2e_with!(
+crate::e2e!(
     acceptance_readmits_a_self_revoked_person_but_not_a_deactivated_one,
-    Extra { sandbox: true, ..Default::default() },
+    Opts { sandbox: true, ..Default::default() },
     |app| {
         let o = org(app, "Acme", &[]);
         let s = app.import(&o.key, json!({"email": "sam@example.com"}));
@@ -866,61 +866,56 @@ crate::e2e!(recorded_emails_carry_the_link_and_the_admin_can_accept, Default::de
 
 // D21, D39: in sandbox mode the clock moves expiry and reminders; the sweep persists the expiry
 // and emits `invitation.expired` once (a second clock call expires nothing more).
-crate::e2e_with!(
-    invitations_expire_and_remind_on_the_sandbox_clock,
-    Extra { sandbox: true, ..Default::default() },
-    |app| {
-        let o = org(app, "Acme", &[]);
-        let soon = invite(app, &o.key, json!({"email": "soon@example.com", "sendEmail": true}));
-        let later = invite(app, &o.key, json!({"email": "later@example.com", "sendEmail": true, "expiresInDays": 30}));
-        let quiet = invite(app, &o.key, json!({"email": "quiet@example.com", "sendEmail": false, "expiresInDays": 30}));
+crate::e2e!(invitations_expire_and_remind_on_the_sandbox_clock, Opts { sandbox: true, ..Default::default() }, |app| {
+    let o = org(app, "Acme", &[]);
+    let soon = invite(app, &o.key, json!({"email": "soon@example.com", "sendEmail": true}));
+    let later = invite(app, &o.key, json!({"email": "later@example.com", "sendEmail": true, "expiresInDays": 30}));
+    let quiet = invite(app, &o.key, json!({"email": "quiet@example.com", "sendEmail": false, "expiresInDays": 30}));
 
-        let c = app.admin("POST", "/admin/v1/clock", Some(&json!({"advanceSeconds": 15 * 86400})));
-        assert_eq!(c.status, 200, "{}", c.text);
-        assert_eq!(c.json["expired"], 1, "{}", c.text);
-        assert_eq!(c.json["reminded"], 1, "one reminder for the 30-day invitation that was emailed: {}", c.text);
-        assert!(ts(&c.json["now"]) - ts(&soon["createdAt"]) >= Duration::days(15));
+    let c = app.admin("POST", "/admin/v1/clock", Some(&json!({"advanceSeconds": 15 * 86400})));
+    assert_eq!(c.status, 200, "{}", c.text);
+    assert_eq!(c.json["expired"], 1, "{}", c.text);
+    assert_eq!(c.json["reminded"], 1, "one reminder for the 30-day invitation that was emailed: {}", c.text);
+    assert!(ts(&c.json["now"]) - ts(&soon["createdAt"]) >= Duration::days(15));
 
-        let s = get_invitation(app, &o.key, &id(&soon));
-        assert_eq!(s["status"], "expired");
-        assert_eq!(s["acceptedAt"], Value::Null);
-        assert_eq!(get_invitation(app, &o.key, &id(&later))["status"], "pending");
-        assert_eq!(get_invitation(app, &o.key, &id(&quiet))["status"], "pending");
-        assert_eq!(listed(app, &o.key, "status=expired"), set(&[&id(&soon)]));
-        assert_eq!(listed(app, &o.key, "status=pending"), set(&[&id(&later), &id(&quiet)]));
+    let s = get_invitation(app, &o.key, &id(&soon));
+    assert_eq!(s["status"], "expired");
+    assert_eq!(s["acceptedAt"], Value::Null);
+    assert_eq!(get_invitation(app, &o.key, &id(&later))["status"], "pending");
+    assert_eq!(get_invitation(app, &o.key, &id(&quiet))["status"], "pending");
+    assert_eq!(listed(app, &o.key, "status=expired"), set(&[&id(&soon)]));
+    assert_eq!(listed(app, &o.key, "status=pending"), set(&[&id(&later), &id(&quiet)]));
 
-        let again = app.admin("POST", "/admin/v1/clock", Some(&json!({"advanceSeconds": 0})));
-        assert_eq!(again.status, 200, "{}", again.text);
-        assert_eq!(again.json["expired"], 0, "invitation.expired only once: {}", again.text);
-        assert_eq!(again.json["reminded"], 0, "one reminder only: {}", again.text);
+    let again = app.admin("POST", "/admin/v1/clock", Some(&json!({"advanceSeconds": 0})));
+    assert_eq!(again.status, 200, "{}", again.text);
+    assert_eq!(again.json["expired"], 0, "invitation.expired only once: {}", again.text);
+    assert_eq!(again.json["reminded"], 0, "one reminder only: {}", again.text);
 
-        let reminders = emails_to(app, "later@example.com");
-        assert_eq!(reminders.len(), 2, "invitation and reminder: {reminders:?}");
-        assert!(reminders.iter().any(|m| m["subject"].as_str().unwrap().starts_with("Reminder")), "{reminders:?}");
-        assert!(reminders.iter().all(|m| m["invitationUrl"] == later["url"]));
-        assert_eq!(emails_to(app, "soon@example.com").len(), 1, "no reminder after expiry");
-        assert!(emails_to(app, "quiet@example.com").is_empty());
+    let reminders = emails_to(app, "later@example.com");
+    assert_eq!(reminders.len(), 2, "invitation and reminder: {reminders:?}");
+    assert!(reminders.iter().any(|m| m["subject"].as_str().unwrap().starts_with("Reminder")), "{reminders:?}");
+    assert!(reminders.iter().all(|m| m["invitationUrl"] == later["url"]));
+    assert_eq!(emails_to(app, "soon@example.com").len(), 1, "no reminder after expiry");
+    assert!(emails_to(app, "quiet@example.com").is_empty());
 
-        // An expired invitation: 410 pages, 409 for revoke, resend and accept.
-        assert_html(&open_page(app, &soon), 410);
-        assert_html(&submit_page(app, &soon, ""), 410);
-        action(app, &o.key, &id(&soon), "revoke", json!({})).assert_error(409, "conflict");
-        action(app, &o.key, &id(&soon), "resend", json!({})).assert_error(409, "conflict");
-        app.admin("POST", &format!("/admin/v1/invitations/{}/accept", id(&soon)), None).assert_error(409, "conflict");
-        assert_eq!(get_invitation(app, &o.key, &id(&soon))["status"], "expired");
-        // A new invitation for that email can be created (D18: only pending ones are returned).
-        let fresh = invite(app, &o.key, json!({"email": "soon@example.com", "sendEmail": false}));
-        assert_ne!(id(&fresh), id(&soon));
+    // An expired invitation: 410 pages, 409 for revoke, resend and accept.
+    assert_html(&open_page(app, &soon), 410);
+    assert_html(&submit_page(app, &soon, ""), 410);
+    action(app, &o.key, &id(&soon), "revoke", json!({})).assert_error(409, "conflict");
+    action(app, &o.key, &id(&soon), "resend", json!({})).assert_error(409, "conflict");
+    app.admin("POST", &format!("/admin/v1/invitations/{}/accept", id(&soon)), None).assert_error(409, "conflict");
+    assert_eq!(get_invitation(app, &o.key, &id(&soon))["status"], "expired");
+    // A new invitation for that email can be created (D18: only pending ones are returned).
+    let fresh = invite(app, &o.key, json!({"email": "soon@example.com", "sendEmail": false}));
+    assert_ne!(id(&fresh), id(&soon));
 
-        // Past the 30 days the others (and the fresh 14-day one) expire too, each once.
-        let c = app.admin("POST", "/admin/v1/clock", Some(&json!({"advanceSeconds": 16 * 86400})));
-        assert_eq!(c.json["expired"], 3, "{}", c.text);
-        assert_eq!(listed(app, &o.key, "status=pending"), set(&[]));
-        assert_eq!(app.admin("POST", "/admin/v1/clock", Some(&json!({"advanceSeconds": 1}))).json["expired"], 0);
-        app.admin("POST", "/admin/v1/clock", Some(&json!({"advanceSeconds": -1})))
-            .assert_error(400, "validation_error");
-    }
-);
+    // Past the 30 days the others (and the fresh 14-day one) expire too, each once.
+    let c = app.admin("POST", "/admin/v1/clock", Some(&json!({"advanceSeconds": 16 * 86400})));
+    assert_eq!(c.json["expired"], 3, "{}", c.text);
+    assert_eq!(listed(app, &o.key, "status=pending"), set(&[]));
+    assert_eq!(app.admin("POST", "/admin/v1/clock", Some(&json!({"advanceSeconds": 1}))).json["expired"], 0);
+    app.admin("POST", "/admin/v1/clock", Some(&json!({"advanceSeconds": -1}))).assert_error(400, "validation_error");
+});
 
 // ---------------------------------------------------------------------------------------------
 // A real SMTP round trip (D22, D40 TALENT_SMTP_URL)
@@ -1017,13 +1012,13 @@ fn smtp_session(stream: TcpStream, received: &Mutex<Vec<Received>>, refuse: &Ato
 }
 
 /// Sandbox mode (to move the clock past the retry delay) and SMTP to the sink.
-fn sink_extra(sink: &SmtpSink) -> Extra {
-    Extra { sandbox: true, smtp_url: Some(format!("smtp://127.0.0.1:{}", sink.port)), ..Default::default() }
+fn sink_opts(sink: &SmtpSink) -> Opts {
+    Opts { sandbox: true, smtp_url: Some(format!("smtp://127.0.0.1:{}", sink.port)), ..Default::default() }
 }
 
 fn smtp_round_trip(backend: Backend) {
     let sink = SmtpSink::start();
-    let Some(app) = crate::support::spawn_with(backend, Opts::default(), sink_extra(&sink)) else { return };
+    let Some(app) = crate::support::spawn(backend, sink_opts(&sink)) else { return };
     let o = org(&app, "Acme", &[]);
     let inv = invite(
         &app,
@@ -1092,7 +1087,7 @@ mod an_smtp_relay_receives_the_invitation_email_with_its_link {
 // same time (each request delivers the due emails of the outbox after its commit).
 fn concurrent_sends(backend: Backend) {
     let sink = SmtpSink::start();
-    let Some(app) = crate::support::spawn_with(backend, Opts::default(), sink_extra(&sink)) else { return };
+    let Some(app) = crate::support::spawn(backend, sink_opts(&sink)) else { return };
     let o = org(&app, "Acme", &[]);
     let n = 8;
     let results: Vec<Resp> = std::thread::scope(|s| {
@@ -1132,9 +1127,9 @@ mod concurrent_invitations_send_each_email_exactly_once {
 // Issue 12: the person pages are a credential in a URL. Every answer under `/i/{token}` (the page,
 // the unknown-token page, the accepted page, a 405) forbids scripts, framing, sniffing, referrers
 // and caching; the access log writes the path as `/i/…`, never the token.
-crate::e2e_with!(
+crate::e2e!(
     person_pages_send_security_headers_and_the_log_never_holds_their_token,
-    Extra { keep_log: true, ..Default::default() },
+    Opts { keep_log: true, ..Default::default() },
     |app| {
         let o = org(app, "Acme", &[]);
         let inv = invite(app, &o.key, json!({"email": "ada@example.com", "sendEmail": false}));

@@ -7,11 +7,11 @@ use serde_json::json;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 fn per_key() -> Opts {
-    Opts { rate_limit_mode: "per-key" }
+    Opts { rate_limit_mode: "per-key", ..Default::default() }
 }
 
 fn org_only() -> Opts {
-    Opts { rate_limit_mode: "org-only" }
+    Opts { rate_limit_mode: "org-only", ..Default::default() }
 }
 
 fn unix_now() -> u64 {

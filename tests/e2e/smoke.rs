@@ -16,9 +16,8 @@ crate::e2e!(health_and_me_work, Default::default(), |app| {
 /// D40: SIGTERM drains in-flight requests and exits cleanly (exit status 0).
 #[test]
 fn sigterm_stops_the_service_cleanly() {
-    use crate::support::{spawn_with, Backend, Extra};
-    let Some(mut app) = spawn_with(Backend::Sqlite, Default::default(), Extra { process: true, ..Default::default() })
-    else {
+    use crate::support::{spawn, Backend, Opts};
+    let Some(mut app) = spawn(Backend::Sqlite, Opts { process: true, ..Default::default() }) else {
         return;
     };
     let org = app.org("business", "active");

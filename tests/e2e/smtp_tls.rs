@@ -2,7 +2,7 @@
 //! and implicit TLS (`smtps://…`), credentials in the URL, and a private CA
 //! (`TALENT_SMTP_CA_FILE`), against a local TLS-capable SMTP sink: a CA and a server certificate
 //! for 127.0.0.1 made with the `openssl` command, rustls on the sink's side.
-use crate::support::{eventually, spawn_with, Backend, Extra, Opts, TestApp};
+use crate::support::{eventually, spawn, Backend, Opts, TestApp};
 use base64::Engine;
 use serde_json::json;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -280,7 +280,7 @@ fn start(url: String, ca: Option<&Path>) -> Option<TestApp> {
     if let Some(ca) = ca {
         env.push(("TALENT_SMTP_CA_FILE", ca.display().to_string()));
     }
-    spawn_with(Backend::Sqlite, Opts::default(), Extra { smtp_url: Some(url), env, ..Default::default() })
+    spawn(Backend::Sqlite, Opts { smtp_url: Some(url), env, ..Default::default() })
 }
 
 fn invite(app: &TestApp, key: &str, to: &str) -> serde_json::Value {

@@ -2,7 +2,7 @@
 //! or a new PostgreSQL database when `TEST_DATABASE_URL` is set) and drives it over real HTTP with
 //! ureq. The service is built in this process by `Application::build`, exactly as the binary
 //! builds it (issue 14 point 7); tests of signals, crashes and the log spawn the real `talent`
-//! binary instead ([`Extra::process`]).
+//! binary instead ([`Opts::process`]).
 #![allow(dead_code)]
 
 use serde_json::{json, Value};
@@ -19,24 +19,12 @@ pub enum Backend {
     Postgres,
 }
 
-/// Start-up options.
+/// Start-up options, one struct for every test; write only what differs:
+/// `Opts { sandbox: true, ..Default::default() }`.
 #[derive(Clone, Debug)]
 pub struct Opts {
-    /// `TALENT_RATE_LIMIT_MODE`.
+    /// `TALENT_RATE_LIMIT_MODE` (default `off`).
     pub rate_limit_mode: &'static str,
-}
-
-impl Default for Opts {
-    fn default() -> Self {
-        Opts { rate_limit_mode: "off" }
-    }
-}
-
-/// Further start-up environment, for [`spawn_with`] (kept apart from [`Opts`] so that its struct
-/// literals stay valid). The default adds nothing, so `spawn_with(b, o, Extra::default())` is
-/// `spawn(b, o)`.
-#[derive(Clone, Debug, Default)]
-pub struct Extra {
     /// `TALENT_SANDBOX=1` (the admin API may move the clock, D39).
     pub sandbox: bool,
     /// `TALENT_SMTP_URL` (D22, D40).
@@ -53,8 +41,24 @@ pub struct Extra {
     /// Any further environment variables, set last (they override the harness's defaults).
     pub env: Vec<(&'static str, String)>,
     /// Spawn the `talent` binary instead of building the service in this process: for tests of
-    /// signals ([`TestApp::terminate`]) and of the log ([`Extra::keep_log`] implies it).
+    /// signals ([`TestApp::terminate`]) and of the log ([`Opts::keep_log`] implies it).
     pub process: bool,
+}
+
+impl Default for Opts {
+    fn default() -> Self {
+        Opts {
+            rate_limit_mode: "off",
+            sandbox: false,
+            smtp_url: None,
+            insecure_webhooks: false,
+            keep_log: false,
+            pg_admin_url: None,
+            admin_listen: false,
+            env: Vec::new(),
+            process: false,
+        }
+    }
 }
 
 fn runtime() -> &'static tokio::runtime::Runtime {
@@ -74,13 +78,13 @@ pub struct TestApp {
     db: Option<TestDb>,
     agent: ureq::Agent,
     _dir: Option<std::path::PathBuf>,
-    /// The file the service logs to ([`Extra::keep_log`]).
+    /// The file the service logs to ([`Opts::keep_log`]).
     log: Option<std::path::PathBuf>,
 }
 
 /// How the service under test runs.
 enum Running {
-    /// The `talent` binary ([`Extra::process`]).
+    /// The `talent` binary ([`Opts::process`]).
     Process(Child),
     /// `Application::build` on a runtime of its own, on a thread of its own; stopping the server
     /// ends the thread, and dropping the runtime ends the background jobs.
@@ -118,13 +122,10 @@ impl Resp {
     }
 }
 
-/// Starts the binary; `None` when the backend is PostgreSQL and `TEST_DATABASE_URL` is unset.
+/// Starts the service on `backend` with `opts`; `None` when the backend is PostgreSQL and
+/// `TEST_DATABASE_URL` is unset.
 pub fn spawn(backend: Backend, opts: Opts) -> Option<TestApp> {
-    spawn_with(backend, opts, Extra::default())
-}
-
-/// [`spawn`] with further environment variables.
-pub fn spawn_with(backend: Backend, opts: Opts, extra: Extra) -> Option<TestApp> {
+    let extra = &opts;
     let (db, dir) = match backend {
         Backend::Sqlite => {
             let dir = std::env::temp_dir().join(format!("talent-e2e-{}", uuid::Uuid::new_v4().simple()));
@@ -281,9 +282,9 @@ fn start_process(env: &[(&str, String)], log: Option<&std::path::Path>) -> (Stri
 
 impl TestApp {
     /// The service's log so far, once it holds `until` (waits up to 10 s for the log's writer
-    /// threads). Panics unless started with [`Extra::keep_log`].
+    /// threads). Panics unless started with [`Opts::keep_log`].
     pub fn log_text(&self, until: &str) -> String {
-        let path = self.log.as_ref().expect("started with Extra { keep_log: true }");
+        let path = self.log.as_ref().expect("started with Opts { keep_log: true }");
         let start = Instant::now();
         loop {
             let text = std::fs::read_to_string(path).unwrap_or_default();
@@ -295,9 +296,9 @@ impl TestApp {
     }
 
     /// Sends SIGTERM and waits (at most 40 s) for the process to exit; returns its exit status.
-    /// Panics unless started with [`Extra::process`].
+    /// Panics unless started with [`Opts::process`].
     pub fn terminate(&mut self) -> Option<std::process::ExitStatus> {
-        let Running::Process(child) = &mut self.running else { panic!("started with Extra {{ process: true }}") };
+        let Running::Process(child) = &mut self.running else { panic!("started with Opts {{ process: true }}") };
         let pid = child.id().to_string();
         let _ = Command::new("kill").args(["-TERM", &pid]).status();
         let start = Instant::now();
@@ -546,32 +547,6 @@ impl TestApp {
         assert_eq!(code.len(), 6, "{body}");
         code
     }
-}
-
-/// [`e2e!`] with extra start-up environment ([`Extra`]).
-#[macro_export]
-macro_rules! e2e_with {
-    ($name:ident, $extra:expr, |$app:ident| $body:block) => {
-        mod $name {
-            #[allow(unused_imports)]
-            use super::*;
-            #[allow(unused_imports)]
-            use $crate::support::*;
-            fn run($app: &TestApp) $body
-            #[test]
-            fn sqlite() {
-                if let Some(app) = spawn_with(Backend::Sqlite, Opts::default(), $extra) {
-                    run(&app);
-                }
-            }
-            #[test]
-            fn postgres() {
-                if let Some(app) = spawn_with(Backend::Postgres, Opts::default(), $extra) {
-                    run(&app);
-                }
-            }
-        }
-    };
 }
 
 /// A PostgreSQL cluster of a test's own (`initdb` into a temporary directory, a free port, fsync

@@ -1,21 +1,16 @@
 //! Webhooks end to end (spec, Events; D1, D29-D35, D38, D39): the real binary delivers to a real
 //! HTTP receiver on loopback started by each test, on SQLite and on PostgreSQL.
 //!
-//! The binary is started here rather than through `support::spawn`: these tests need
-//! `TALENT_WEBHOOKS_ALLOW_INSECURE` (D35) per server, and `support::Opts`/`Extra` cannot take a new
-//! field without breaking the struct literals of other test modules. The rest of the harness
-//! (`Backend`, `Resp`, `eventually`, `ALL_SCOPES`) is shared.
+//! [`App`] is the harness's [`TestApp`] in sandbox mode with this module's helpers.
 
-use crate::support::{eventually, Backend, Resp, ALL_SCOPES};
+use crate::support::{eventually, Backend, Opts, Resp, TestApp, ALL_SCOPES};
 use serde_json::{json, Value};
 use std::collections::{HashSet, VecDeque};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
-use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use talent_client::webhooks::{verify, VerifyError};
-use talent_store::testing::TestDb;
 
 /// Bound for every wait: the worker runs every second (D31).
 const WAIT: Duration = Duration::from_secs(10);
@@ -24,87 +19,16 @@ const WAIT: Duration = Duration::from_secs(10);
 // The server
 // ---------------------------------------------------------------------------------------------
 
-fn runtime() -> &'static tokio::runtime::Runtime {
-    static RT: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
-    RT.get_or_init(|| tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap())
-}
-
 /// `talent serve` in sandbox mode (D39), with or without the D35 insecure switch.
 struct App {
-    base: String,
+    app: TestApp,
     admin_token: String,
-    child: Child,
-    db: Option<TestDb>,
-    dir: Option<std::path::PathBuf>,
-    agent: ureq::Agent,
-}
-
-impl Drop for App {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        if let Some(db) = self.db.take() {
-            let _ = runtime().block_on(db.drop_db());
-        }
-        if let Some(d) = &self.dir {
-            let _ = std::fs::remove_dir_all(d);
-        }
-    }
 }
 
 fn spawn(backend: Backend, insecure: bool) -> Option<App> {
-    let (db, dir) = match backend {
-        Backend::Sqlite => {
-            let dir = std::env::temp_dir().join(format!("talent-e2e-wh-{}", uuid::Uuid::new_v4().simple()));
-            std::fs::create_dir_all(&dir).unwrap();
-            (TestDb::sqlite(&dir), Some(dir))
-        }
-        Backend::Postgres => match std::env::var("TEST_DATABASE_URL") {
-            Ok(u) if !u.is_empty() => (runtime().block_on(TestDb::postgres(&u)).expect("create test database"), None),
-            _ => {
-                eprintln!("skipped: TEST_DATABASE_URL unset");
-                return None;
-            }
-        },
-    };
-    let admin_token = format!("adm_test_{}", uuid::Uuid::new_v4().simple());
-    let mut child = Command::new(env!("CARGO_BIN_EXE_talent"))
-        .arg("serve")
-        .env("DATABASE_URL", &db.url)
-        .env("TALENT_LISTEN", "127.0.0.1:0")
-        .env("TALENT_ADMIN_TOKEN", &admin_token)
-        .env("TALENT_SECRET_KEY", "5ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2")
-        .env("TALENT_RATE_LIMIT_MODE", "off")
-        .env("TALENT_DB_POOL_SIZE", "8")
-        .env("TALENT_SANDBOX", "1")
-        .env("TALENT_WEBHOOKS_ALLOW_INSECURE", if insecure { "1" } else { "0" })
-        .env("TALENT_LOG", std::env::var("TALENT_TEST_LOG").unwrap_or_else(|_| "warn".into()))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("start talent");
-    let stdout = child.stdout.take().expect("stdout");
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if let Some(addr) = line.strip_prefix("Listening on ") {
-                let _ = tx.send(addr.trim().to_string());
-            }
-        }
-    });
-    let base = match rx.recv_timeout(Duration::from_secs(60)) {
-        Ok(b) => b,
-        Err(_) => {
-            let _ = child.kill();
-            panic!("talent did not start within 60 s");
-        }
-    };
-    let agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .timeout_global(Some(Duration::from_secs(60)))
-        .build()
-        .into();
-    Some(App { base, admin_token, child, db: Some(db), dir, agent })
+    let app =
+        crate::support::spawn(backend, Opts { sandbox: true, insecure_webhooks: insecure, ..Default::default() })?;
+    Some(App { admin_token: app.admin_token.clone(), app })
 }
 
 impl App {
@@ -119,30 +43,14 @@ impl App {
         body: Option<&Value>,
         extra: &[(&str, &str)],
     ) -> Resp {
-        let mut b = ureq::http::Request::builder()
-            .method(method)
-            .uri(format!("{}{}", self.base, path))
-            .header("Authorization", format!("Bearer {token}"));
-        for (k, v) in extra {
-            b = b.header(*k, *v);
+        let auth = format!("Bearer {token}");
+        let mut headers = vec![("Authorization", auth.as_str())];
+        headers.extend_from_slice(extra);
+        let payload = body.map(|v| v.to_string());
+        if payload.is_some() {
+            headers.push(("Content-Type", "application/json"));
         }
-        let payload = match body {
-            Some(v) => {
-                b = b.header("Content-Type", "application/json");
-                v.to_string().into_bytes()
-            }
-            None => vec![],
-        };
-        let mut resp = self.agent.run(b.body(payload).unwrap()).unwrap_or_else(|e| panic!("{method} {path}: {e}"));
-        let status = resp.status().as_u16();
-        let headers = resp
-            .headers()
-            .iter()
-            .map(|(k, v)| (k.as_str().to_ascii_lowercase(), v.to_str().unwrap_or("").to_string()))
-            .collect();
-        let text = resp.body_mut().read_to_string().unwrap_or_default();
-        let json = serde_json::from_str(&text).unwrap_or(Value::Null);
-        Resp { status, headers, json, text }
+        self.app.request(method, path, &headers, payload.as_deref().map(str::as_bytes))
     }
     fn get(&self, path: &str, key: &str) -> Resp {
         self.request("GET", path, key, None)
