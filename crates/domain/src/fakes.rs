@@ -78,6 +78,36 @@ pub struct FakeStore {
     /// Runs when a write transaction begins, before its closure: stands for the wait for a
     /// connection or a lock (tests move a clock in it).
     pub on_begin: Option<Arc<dyn Fn() + Send + Sync>>,
+    /// Held by the write transaction in progress: write transactions run one at a time, as the
+    /// databases' locks make them (without it two concurrent writes would each commit their own
+    /// copy and the later would undo the earlier).
+    writing: Arc<std::sync::atomic::AtomicBool>,
+}
+
+/// The write turn of a [`FakeStore`], given back on drop (also when the transaction panics or
+/// its future is dropped).
+struct WriteTurn<'a>(&'a std::sync::atomic::AtomicBool);
+
+impl WriteTurn<'_> {
+    /// Waits (yielding to the executor) until no other write transaction runs.
+    async fn take(flag: &std::sync::atomic::AtomicBool) -> WriteTurn<'_> {
+        std::future::poll_fn(|cx| {
+            if flag.compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire).is_ok() {
+                std::task::Poll::Ready(())
+            } else {
+                cx.waker().wake_by_ref();
+                std::task::Poll::Pending
+            }
+        })
+        .await;
+        WriteTurn(flag)
+    }
+}
+
+impl Drop for WriteTurn<'_> {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Release);
+    }
 }
 
 impl FakeStore {
@@ -140,7 +170,9 @@ impl Tx for FakeTx {
         ok(self.s.keys.iter().find(|k| k.id == id).cloned())
     }
     fn api_keys_of_user(&mut self, user: UserId) -> BoxFuture<'_, StoreResult<Vec<ApiKey>>> {
-        ok(self.s.keys.iter().filter(|k| k.user_id == user).cloned().collect())
+        let mut v: Vec<ApiKey> = self.s.keys.iter().filter(|k| k.user_id == user).cloned().collect();
+        v.sort_by_key(|k| (k.created_at, k.id.0));
+        ok(v)
     }
     fn revoke_api_key(&mut self, id: ApiKeyId, at: OffsetDateTime) -> BoxFuture<'_, StoreResult<()>> {
         for k in self.s.keys.iter_mut().filter(|k| k.id == id) {
@@ -331,10 +363,15 @@ impl Tx for FakeTx {
         ok(())
     }
     fn assessments_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<Vec<Assessment>>> {
-        ok(self.s.assessments.iter().filter(|a| a.human_id == human).cloned().collect())
+        let mut v: Vec<Assessment> = self.s.assessments.iter().filter(|a| a.human_id == human).cloned().collect();
+        v.sort_by_key(|a| (a.started_at, a.id.0));
+        ok(v)
     }
     fn assessments_of_humans<'a>(&'a mut self, humans: &'a [HumanId]) -> BoxFuture<'a, StoreResult<Vec<Assessment>>> {
-        ok(self.s.assessments.iter().filter(|a| humans.contains(&a.human_id)).cloned().collect())
+        let mut v: Vec<Assessment> =
+            self.s.assessments.iter().filter(|a| humans.contains(&a.human_id)).cloned().collect();
+        v.sort_by_key(|a| (a.started_at, a.id.0));
+        ok(v)
     }
     fn set_need_counts<'a>(
         &'a mut self,
@@ -364,7 +401,9 @@ impl Tx for FakeTx {
         ok(self.s.persons.iter().filter(|p| p.human_id == human).cloned().collect())
     }
     fn persons_with_results(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<Person>>> {
-        ok(self.s.persons.iter().filter(|p| holds_results(p, org)).cloned().collect())
+        let mut v: Vec<Person> = self.s.persons.iter().filter(|p| holds_results(p, org)).cloned().collect();
+        v.sort_by_key(|p| std::cmp::Reverse(p.id.0));
+        ok(v)
     }
     fn result_holders(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<ResultHolder>>> {
         let mut v: Vec<ResultHolder> =
@@ -884,9 +923,10 @@ impl Store for FakeStore {
             if let Some(hook) = &self.on_begin {
                 hook();
             }
+            let _turn = WriteTurn::take(&self.writing).await;
             let snapshot = self.snapshot();
             let mut tx = FakeTx { s: snapshot };
-            let r = f(&mut tx).await?;
+            let r = unwound(f(&mut tx)).await?;
             let mut guard = self.state.lock().map_err(|_| StoreError::Internal("poisoned".into()))?;
             *guard = tx.s;
             Ok(r)
@@ -900,12 +940,24 @@ impl Store for FakeStore {
     {
         Box::pin(async move {
             let mut tx = FakeTx { s: self.snapshot() };
-            f(&mut tx).await
+            unwound(f(&mut tx)).await
         })
     }
     fn ready(&self) -> BoxFuture<'_, StoreResult<()>> {
         ok(())
     }
+}
+
+/// Runs a transaction's future; a panic in it becomes `StoreError::Internal`, as the stores
+/// report it (T74), and the transaction's working copy is dropped (nothing is written).
+async fn unwound<'c, R, E: From<StoreError>>(mut fut: BoxFuture<'c, Result<R, E>>) -> Result<R, E> {
+    std::future::poll_fn(move |cx| {
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| fut.as_mut().poll(cx))) {
+            Ok(poll) => poll,
+            Err(_) => std::task::Poll::Ready(Err(StoreError::Internal("the transaction panicked".into()).into())),
+        }
+    })
+    .await
 }
 
 /// A clock that tests move by hand.

@@ -22,4 +22,7 @@ pub mod wire;
 #[cfg(any(test, feature = "fakes"))]
 pub mod fakes;
 
+#[cfg(feature = "conformance")]
+pub mod conformance;
+
 pub use usecases::Services;

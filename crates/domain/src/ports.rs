@@ -572,7 +572,8 @@ pub trait Tx: Send {
     fn completed_counts_of_result_holders(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<CountedAssessment>>>;
     /// Every membership of a human, in any organization and status.
     fn persons_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<Vec<Person>>>;
-    /// Active persons of an organization with at least one visible completed assessment.
+    /// Active persons of an organization with at least one visible completed assessment, newest
+    /// first (id descending).
     fn persons_with_results(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<Person>>>;
     /// [`Tx::persons_with_results`], only what matching needs of each ([`ResultHolder`]), newest
     /// first. Errors: `Internal`.

@@ -1,0 +1,2449 @@
+//! The store conformance suite (issue 14 point 3): one set of test bodies, generic over the
+//! [`Store`] port, that every backend must pass; run on the in-memory fake (`tests/conformance.rs`
+//! of this crate), on SQLite and on PostgreSQL (`crates/store/tests/conformance.rs`). A new
+//! backend is one crate that runs [`store_conformance_suite!`](crate::store_conformance_suite)
+//! with a runner giving each test a fresh, migrated store.
+//!
+//! The bodies drive the store through the use cases, plus direct [`Tx`] calls where a port method
+//! has no use case; each is named as the rule it checks. Behind the `conformance` feature (which
+//! brings `tokio` for the races: the domain itself has no runtime).
+#![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use crate::assessment::{score_counts, seed_responses, NeedCounts, Response};
+use crate::errors::{ClientError, Code, StoreError, UseCaseError};
+use crate::fakes::{FakeClock, FakeSecrets};
+use crate::ids::*;
+use crate::model::*;
+use crate::ports::*;
+use crate::usecases::assessments::{AssessmentCommand, NewProfile};
+use crate::usecases::idempotency::{IdempotencyBegin, IdempotentRequest, StoredResponse};
+use crate::usecases::orgs::{NewOrganization, OrganizationPatch};
+use crate::usecases::persons::{ImportOutcome, ImportPerson, PatchPerson};
+use crate::values::*;
+use crate::wire::person_json;
+use crate::Services;
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use time::macros::datetime;
+use time::{Duration, OffsetDateTime};
+use tokio::sync::Barrier;
+use uuid::Uuid;
+
+/// Generates one `#[tokio::test]` per body of this suite, each running `$run(body).await`, where
+/// `$run` is the backend's runner: `async fn run<F, Fut>(body: F) where F: FnOnce(MyStore) -> Fut,
+/// Fut: Future<Output = ()>` gives `body` a fresh store with every migration applied and removes
+/// it afterwards. The test crate needs `tokio` (macros, rt-multi-thread).
+#[macro_export]
+macro_rules! store_conformance_suite {
+    ($run:path) => {
+        $crate::store_conformance_suite!(@tests $run;
+            organizations_users_and_keys_round_trip,
+            person_round_trips_every_field,
+            concurrent_imports_of_one_email_create_one_person,
+            concurrent_imports_respect_the_person_limit,
+            active_person_count_follows_concurrent_imports_archives_and_reactivations,
+            a_panicking_transaction_writes_nothing_and_the_pool_stays_usable,
+            concurrent_imports_crossing_into_the_exclusive_zone_stop_exactly_at_the_limit,
+            concurrent_imports_in_many_organizations_share_one_human,
+            concurrent_tag_spellings_resolve_to_one_catalogue_entry,
+            concurrent_new_tags_in_any_order_do_not_deadlock,
+            concurrent_updates_of_one_person_are_serialized,
+            concurrent_idempotency_begin_lets_exactly_one_proceed,
+            idempotency_records_replay_reuse_takeover_and_expiry,
+            idempotency_purge_deletes_old_records,
+            list_filters_select_exactly_the_matching_persons,
+            keyset_pagination_walks_every_page_newest_first,
+            patch_archive_and_reactivate_persist,
+            removing_employee_removes_the_person_from_every_team,
+            failed_use_cases_write_nothing,
+            documented_unique_violations_are_reported,
+            setting_get_or_insert_keeps_the_first_value,
+            assessment_round_trips_responses_and_timestamps,
+            assessments_of_humans_returns_those_of_every_listed_human,
+            completion_stores_need_counts_that_score_like_the_responses,
+            persons_of_human_spans_organizations,
+            persons_with_results_lists_active_members_with_visible_completions,
+            completion_persists_summaries_and_one_event_per_visible_membership,
+            concurrent_completions_through_memberships_of_one_human_all_count,
+            concurrent_starts_of_one_human_create_one_running_assessment,
+            profiles_round_trip_list_newest_first_and_count,
+            delivery_claims_keep_the_per_endpoint_and_per_org_caps,
+            concurrent_claims_never_take_one_delivery_twice,
+            open_breakers_and_disabled_endpoints_are_not_claimed,
+            outcomes_of_a_batch_are_recorded_in_one_transaction,
+            retention_purges_only_history_older_than_the_window,
+            retention_purges_emails_codes_and_idempotency_records_exactly_past_their_windows_in_batches,
+            resends_are_limited_by_the_emails_stored_for_the_address,
+            invitations_round_trip_and_acceptance_makes_one_member,
+            concurrent_email_deliveries_send_each_email_once,
+            fan_out_makes_one_delivery_per_subscribed_endpoint_of_the_organization,
+            concurrent_expiry_sweeps_expire_each_invitation_once,
+        );
+    };
+    (@tests $run:path; $($name:ident),* $(,)?) => {
+        $(
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn $name() {
+                $run($crate::conformance::$name).await;
+            }
+        )*
+    };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------------------------
+
+/// The services of a suite run: a store of the backend under test and fakes for the rest.
+pub type Svc<S> = Services<S>;
+
+/// Production-like ids: UUIDv7, ordered by creation within the process.
+pub struct V7Ids;
+
+impl Ids for V7Ids {
+    fn new_uuid(&self) -> Uuid {
+        Uuid::now_v7()
+    }
+}
+
+pub fn services<S: Store + Clone>(store: S) -> (Svc<S>, Arc<FakeClock>) {
+    services_with(store, PlanCatalogue::default())
+}
+
+pub fn services_with<S: Store + Clone>(store: S, plans: PlanCatalogue) -> (Svc<S>, Arc<FakeClock>) {
+    let clock = Arc::new(FakeClock::new());
+    // Sub-second digits in every timestamp the use cases write.
+    clock.advance(Duration::days(30) + Duration::microseconds(123_457));
+    let svc = Services {
+        store: Arc::new(store),
+        clock: clock.clone(),
+        ids: Arc::new(V7Ids),
+        secrets: Arc::new(FakeSecrets::default()),
+        plans,
+        assessment: Arc::new(crate::fakes::fake_assessment_kit()),
+        invites: Arc::new(crate::usecases::invitations::InvitationKit {
+            mailer: Arc::new(crate::fakes::FakeMailer::default()),
+            public_url: "http://talent.test".into(),
+            sandbox: true,
+        }),
+        webhooks: Arc::new(crate::fakes::FakeSender::default()),
+    };
+    (svc, clock)
+}
+
+pub fn email(s: &str) -> Email {
+    Email::parse(s).unwrap()
+}
+
+pub fn name(s: &str) -> PersonName {
+    PersonName::parse(s).unwrap()
+}
+
+pub fn ext(s: &str) -> ExternalId {
+    ExternalId::parse(s).unwrap()
+}
+
+pub fn tag_names(v: &[&str]) -> Vec<TagName> {
+    v.iter().map(|t| TagName::parse(t).unwrap()).collect()
+}
+
+pub fn import(e: &str) -> ImportPerson {
+    ImportPerson {
+        email: email(e),
+        first_name: None,
+        last_name: None,
+        external_id: None,
+        labels: None,
+        tags: vec![],
+        invitation: None,
+    }
+}
+
+pub fn client_err<T: std::fmt::Debug>(r: Result<T, UseCaseError>) -> ClientError {
+    match r {
+        Ok(v) => panic!("expected a client error, got {v:?}"),
+        Err(UseCaseError::Client(c)) => c,
+        Err(e) => panic!("expected a client error, got {e}"),
+    }
+}
+
+pub fn code<T: std::fmt::Debug>(r: Result<T, UseCaseError>) -> Code {
+    client_err(r).code
+}
+
+/// An invitation to `e` that Talent emails, with nothing else set.
+pub fn emailed_invitation(e: &str) -> crate::usecases::invitations::NewInvitation {
+    crate::usecases::invitations::NewInvitation {
+        email: email(e),
+        first_name: None,
+        last_name: None,
+        external_id: None,
+        labels: None,
+        tags: None,
+        message: None,
+        send_email: true,
+        expires_in_days: None,
+    }
+}
+
+pub async fn new_org<S: Store + Clone>(svc: &Svc<S>, plan: &str, domains: &[&str]) -> Organization {
+    let (org, _) = svc
+        .create_organization(NewOrganization {
+            company_name: "Acme".into(),
+            email: email("billing@acme.com"),
+            plan: plan.into(),
+            subscription_status: Some(SubscriptionStatus::Active),
+            trial_ends_at: None,
+            current_period_end: None,
+            employee_domains: domains.iter().map(|d| d.to_string()).collect(),
+        })
+        .await
+        .unwrap();
+    org
+}
+
+pub async fn imported<S: Store + Clone>(svc: &Svc<S>, org: OrgId, input: ImportPerson) -> Person {
+    svc.import_person(org, input).await.unwrap().person
+}
+
+/// Runs `f` in a read transaction of the store.
+pub async fn read<S: Store + Clone, R, F>(svc: &Svc<S>, f: F) -> R
+where
+    R: Send + 'static,
+    F: for<'c> FnOnce(&'c mut dyn Tx) -> BoxFuture<'c, StoreResult<R>> + Send + 'static,
+{
+    svc.store.read(f).await.unwrap()
+}
+
+/// Runs `f` in a write transaction of the store (committed on `Ok`).
+pub async fn write<S: Store + Clone, R, F>(svc: &Svc<S>, f: F) -> StoreResult<R>
+where
+    R: Send + 'static,
+    F: for<'c> FnOnce(&'c mut dyn Tx) -> BoxFuture<'c, StoreResult<R>> + Send + 'static,
+{
+    svc.store.write(f).await
+}
+
+pub async fn events<S: Store + Clone>(svc: &Svc<S>, org: OrgId) -> Vec<OutboxEvent> {
+    read(svc, move |tx| Box::pin(async move { tx.events_of_org(org).await })).await
+}
+
+pub async fn count_active<S: Store + Clone>(svc: &Svc<S>, org: OrgId) -> u32 {
+    read(svc, move |tx| Box::pin(async move { tx.count_active_persons(org).await })).await
+}
+
+pub async fn team_members<S: Store + Clone>(svc: &Svc<S>, team: TeamId) -> Vec<PersonId> {
+    svc.team_members(team).await.unwrap()
+}
+
+/// Ends a probing transaction: carries its finding out through a rollback.
+pub enum Probe<T> {
+    Found(T),
+    Store(StoreError),
+}
+
+impl<T> From<StoreError> for Probe<T> {
+    fn from(e: StoreError) -> Self {
+        Probe::Store(e)
+    }
+}
+
+/// The catalogue entry of `tag` (case-insensitive) if it exists. Asks `resolve_tags` with a fresh
+/// id inside a transaction that is rolled back, so the probe itself never writes.
+pub async fn probe_tag<S: Store + Clone>(svc: &Svc<S>, org: OrgId, tag: &str) -> Option<Tag> {
+    let fresh = TagId(Uuid::now_v7());
+    let names = vec![(TagName::parse(tag).unwrap(), fresh)];
+    let now = svc.clock.now();
+    let r: Result<(), Probe<Vec<Tag>>> = svc
+        .store
+        .write(move |tx| {
+            Box::pin(async move {
+                let tags = tx.resolve_tags(org, &names, now).await?;
+                Err(Probe::Found(tags))
+            })
+        })
+        .await;
+    match r {
+        Err(Probe::Found(mut tags)) => {
+            assert_eq!(tags.len(), 1);
+            let t = tags.remove(0);
+            (t.id != fresh).then_some(t)
+        }
+        Err(Probe::Store(e)) => panic!("probe failed: {e}"),
+        Ok(()) => unreachable!(),
+    }
+}
+
+pub fn query(org: OrgId) -> PersonQuery {
+    PersonQuery { org_id: Some(org), limit: 100, ..Default::default() }
+}
+
+/// Emails of one page that must hold every match; checks newest-first order.
+pub async fn emails<S: Store + Clone>(svc: &Svc<S>, q: PersonQuery) -> BTreeSet<String> {
+    let page = svc.list_persons(q).await.unwrap();
+    assert!(!page.has_more);
+    assert!(page.items.windows(2).all(|w| w[0].id > w[1].id), "newest first (id descending)");
+    page.items.iter().map(|p| p.email.as_str().to_string()).collect()
+}
+
+pub fn set(v: &[&str]) -> BTreeSet<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Migrations
+// ---------------------------------------------------------------------------------------------
+
+// ---------------------------------------------------------------------------------------------
+// Organizations, users, API keys
+// ---------------------------------------------------------------------------------------------
+
+pub async fn organizations_users_and_keys_round_trip<S: Store + Clone>(store: S) {
+    let (svc, clock) = services(store);
+
+    // Organizations: every field, Some and None timestamps with microseconds, domains.
+    let (org, usage) = svc
+        .create_organization(NewOrganization {
+            company_name: "Acme «Ünïcode» & Co".into(),
+            email: email("Billing@Acme.com"),
+            plan: "business".into(),
+            subscription_status: Some(SubscriptionStatus::PastDue),
+            trial_ends_at: Some(datetime!(2026-02-03 04:05:06.789012 UTC)),
+            current_period_end: None,
+            employee_domains: vec!["acme.com".into(), "acme.co.uk".into()],
+        })
+        .await
+        .unwrap();
+    assert_eq!(usage.persons_used, 0);
+    assert_ne!(org.created_at.microsecond(), 0);
+    assert_eq!(svc.organization(org.id).await.unwrap().0, org);
+
+    clock.advance(Duration::seconds(1));
+    let (twin, _) = svc
+        .create_organization(NewOrganization {
+            company_name: "Acme «Ünïcode» & Co".into(),
+            email: email("other@example.org"),
+            plan: "starter".into(),
+            subscription_status: None,
+            trial_ends_at: None,
+            current_period_end: Some(datetime!(2027-12-31 23:59:59.999999 UTC)),
+            employee_domains: vec![],
+        })
+        .await
+        .unwrap();
+    assert_eq!(twin.subscription_status, SubscriptionStatus::Trialing);
+    assert_eq!(svc.organization(twin.id).await.unwrap().0, twin);
+
+    let oldest = read(&svc, |tx| Box::pin(async move { tx.find_org_by_name("Acme «Ünïcode» & Co").await })).await;
+    assert_eq!(oldest, Some(org.clone()), "find_org_by_name returns the oldest");
+    let none = read(&svc, |tx| Box::pin(async move { tx.find_org_by_name("Acme").await })).await;
+    assert_eq!(none, None);
+    let unknown = OrgId(Uuid::now_v7());
+    assert_eq!(code(svc.organization(unknown).await), Code::NotFound);
+
+    // update_org: Some -> None, None -> Some, domains replaced.
+    let (org, _) = svc
+        .patch_organization(
+            org.id,
+            OrganizationPatch {
+                company_name: Some("Acme Renamed".into()),
+                email: Some(email("new@acme.com")),
+                plan: Some("professional".into()),
+                subscription_status: Some(SubscriptionStatus::Canceled),
+                trial_ends_at: Some(None),
+                current_period_end: Some(Some(datetime!(2026-06-30 12:00:00.000001 UTC))),
+                employee_domains: Some(vec!["acme.io".into()]),
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(org.trial_ends_at, None);
+    assert_eq!(svc.organization(org.id).await.unwrap().0, org);
+    assert_eq!(svc.organization(twin.id).await.unwrap().0, twin, "the other organization is untouched");
+
+    // Users.
+    let admin = svc.create_user(org.id, email("Admin@Acme.com"), OrgRole::Admin).await.unwrap();
+    let member = svc.create_user(org.id, email("member@acme.com"), OrgRole::Member).await.unwrap();
+    assert_eq!(code(svc.create_user(org.id, email("ADMIN@acme.com"), OrgRole::Member).await), Code::Conflict);
+    let (a, m, o) = (admin.id, member.id, org.id);
+    assert_eq!(read(&svc, move |tx| Box::pin(async move { tx.get_user(a).await })).await, Some(admin.clone()));
+    assert_eq!(read(&svc, move |tx| Box::pin(async move { tx.get_user(m).await })).await, Some(member.clone()));
+    let all = read(&svc, move |tx| Box::pin(async move { tx.users_of_org(o).await })).await;
+    assert_eq!(all, vec![admin.clone(), member.clone()], "oldest first");
+
+    // API keys: every field.
+    let k1 = svc
+        .create_api_key(
+            admin.id,
+            Some("CI key ✓".into()),
+            Scopes::new(vec![Scope::WebhooksManage, Scope::PersonsWrite, Scope::OrganizationRead]),
+            Some(datetime!(2027-01-02 03:04:05.000001 UTC)),
+        )
+        .await
+        .unwrap();
+    let k2 = svc.create_api_key(member.id, None, Scopes::new(vec![Scope::PersonsRead]), None).await.unwrap();
+    let id1 = k1.key.id;
+    assert_eq!(read(&svc, move |tx| Box::pin(async move { tx.get_api_key(id1).await })).await, Some(k1.key.clone()));
+    let keys = read(&svc, move |tx| Box::pin(async move { tx.api_keys_of_user(a).await })).await;
+    assert_eq!(keys, vec![k1.key.clone()]);
+
+    // A key written directly: binary hash, no name, no expiry.
+    let raw = ApiKey {
+        id: ApiKeyId(Uuid::now_v7()),
+        user_id: admin.id,
+        org_id: org.id,
+        name: None,
+        prefix: "rawprefix0000001".into(),
+        hash: vec![0, 255, 128, 7, 0, 1],
+        scopes: Scopes::new(Scope::ALL.to_vec()),
+        expires_at: None,
+        revoked_at: Some(datetime!(2026-01-05 06:07:08.090807 UTC)),
+        created_at: datetime!(2026-01-04 00:00:00.000001 UTC),
+    };
+    let r = raw.clone();
+    write(&svc, move |tx| Box::pin(async move { tx.insert_api_key(&r).await })).await.unwrap();
+    let rid = raw.id;
+    assert_eq!(read(&svc, move |tx| Box::pin(async move { tx.get_api_key(rid).await })).await, Some(raw.clone()));
+    let keys = read(&svc, move |tx| Box::pin(async move { tx.api_keys_of_user(a).await })).await;
+    assert_eq!(keys, vec![raw.clone(), k1.key.clone()], "oldest first");
+
+    // key_context: key + owner's role + organization, by prefix.
+    let p1 = k1.key.prefix.clone();
+    let ctx = read(&svc, move |tx| Box::pin(async move { tx.key_context(&p1).await })).await.unwrap();
+    assert_eq!(ctx, KeyContext { key: k1.key.clone(), role: OrgRole::Admin, org: org.clone() });
+    let p2 = k2.key.prefix.clone();
+    let ctx2 = read(&svc, move |tx| Box::pin(async move { tx.key_context(&p2).await })).await.unwrap();
+    assert_eq!(ctx2, KeyContext { key: k2.key.clone(), role: OrgRole::Member, org: org.clone() });
+    assert_eq!(read(&svc, |tx| Box::pin(async move { tx.key_context("0000000000000099").await })).await, None);
+    let principal = svc.authenticate(Some(&format!("Bearer {}", k1.value))).await.unwrap();
+    assert_eq!(principal.ctx, ctx);
+
+    // Revocation is visible to every reader.
+    let revoked = svc.revoke_api_key(k2.key.id).await.unwrap();
+    let at = revoked.revoked_at.expect("revoked_at set");
+    let p2 = k2.key.prefix.clone();
+    let ctx2 = read(&svc, move |tx| Box::pin(async move { tx.key_context(&p2).await })).await.unwrap();
+    assert_eq!(ctx2.key.revoked_at, Some(at));
+    assert_eq!(ctx2.key, revoked);
+    assert_eq!(code(svc.authenticate(Some(&format!("Bearer {}", k2.value))).await), Code::KeyRevoked);
+    clock.advance(Duration::minutes(1));
+    assert_eq!(svc.revoke_api_key(k2.key.id).await.unwrap().revoked_at, Some(at), "revoking twice keeps the time");
+    let id2 = k2.key.id;
+    let stored = read(&svc, move |tx| Box::pin(async move { tx.get_api_key(id2).await })).await.unwrap();
+    assert_eq!(stored.revoked_at, Some(at));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Persons
+// ---------------------------------------------------------------------------------------------
+
+pub async fn person_round_trips_every_field<S: Store + Clone>(store: S) {
+    let (svc, clock) = services(store);
+    let org = new_org(&svc, "business", &["acme.com"]).await;
+    let out = svc
+        .import_person(
+            org.id,
+            ImportPerson {
+                invitation: None,
+                email: email("  Zoe.Nunez@ACME.com "),
+                first_name: Some(name("Zoë")),
+                last_name: Some(name("Núñez-O'Brien")),
+                external_id: Some(ext("ATS/42?x=1&y=%_\\ \"q\"")),
+                labels: Some(Labels { candidate: true, employee: false }),
+                tags: tag_names(&["beta", "Alpha", "ALPHA", "gamma ray"]),
+            },
+        )
+        .await
+        .unwrap();
+    assert!(out.created);
+    let p = out.person;
+    assert_eq!(p.email.as_str(), "zoe.nunez@acme.com");
+    assert_eq!(p.labels, Labels { candidate: true, employee: true }, "employee domain rule");
+    assert_eq!(p.tags.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), vec!["Alpha", "beta", "gamma ray"]);
+    assert_ne!(p.member_since.microsecond(), 0);
+
+    assert_eq!(svc.get_person(org.id, p.id).await.unwrap(), p);
+    let (o, e) = (org.id, p.email.clone());
+    assert_eq!(read(&svc, move |tx| Box::pin(async move { tx.person_by_email(o, &e).await })).await, Some(p.clone()));
+    let id = p.id;
+    assert_eq!(read(&svc, move |tx| Box::pin(async move { tx.person_by_id_any(id).await })).await, Some(p.clone()));
+    let listed = svc.list_persons(query(org.id)).await.unwrap();
+    assert_eq!(listed.items, vec![p.clone()]);
+    assert_eq!(count_active(&svc, org.id).await, 1);
+
+    // The event carries the Person object, in the same transaction.
+    let ev = events(&svc, org.id).await;
+    assert_eq!(ev.len(), 1);
+    assert_eq!(ev[0].event_type, EventType::PersonCreated);
+    assert_eq!(ev[0].data, person_json(&p));
+    assert_eq!(ev[0].created_at, p.member_since);
+
+    // Another organization cannot read it by id; the human is shared by email.
+    let other = new_org(&svc, "business", &[]).await;
+    assert_eq!(code(svc.get_person(other.id, p.id).await), Code::NotFound);
+    let q = imported(&svc, other.id, import("zoe.nunez@acme.com")).await;
+    assert_eq!(q.human_id, p.human_id);
+    assert_ne!(q.id, p.id);
+    assert_eq!(q.labels, Labels::DEFAULT);
+
+    // Every other field, through a direct update: None/Some both ways, archived, assessment.
+    let mut changed = p.clone();
+    changed.first_name = None;
+    changed.external_id = None;
+    changed.status = PersonStatus::Archived;
+    changed.archive_reason = Some(ArchiveReason::Deactivated);
+    changed.archived_at = Some(datetime!(2026-03-04 05:06:07.000001 UTC));
+    changed.labels = Labels::default();
+    changed.tags = vec![];
+    changed.joined_via = JoinedVia::InvitationPersonal;
+    changed.shared_existing_profile = true;
+    changed.assessment = AssessmentSummary {
+        status: AssessmentStatus::Completed,
+        completed_at: Some(datetime!(2026-03-01 00:00:00.654321 UTC)),
+        count: 3,
+        // T85: the summed need counts round-trip with the summary.
+        totals: Some(NeedCounts { model: "m@1".into(), responses: 7, exposure: vec![3, 0, 11], chosen: vec![1, 0, 6] }),
+    };
+    changed.updated_at = clock.now();
+    let c = changed.clone();
+    write(&svc, move |tx| Box::pin(async move { tx.update_person(&c).await })).await.unwrap();
+    assert_eq!(svc.get_person(org.id, p.id).await.unwrap(), changed);
+    assert_eq!(count_active(&svc, org.id).await, 0);
+
+    // And back, with new tags.
+    let mut back = changed.clone();
+    back.first_name = Some(name("Zoé"));
+    back.external_id = Some(ext("X"));
+    back.status = PersonStatus::Active;
+    back.archive_reason = None;
+    back.archived_at = None;
+    back.labels = Labels { candidate: false, employee: true };
+    back.joined_via = JoinedVia::InvitationLink;
+    back.assessment =
+        AssessmentSummary { status: AssessmentStatus::InProgress, completed_at: None, count: 0, totals: None };
+    back.tags = p.tags[1..].to_vec();
+    back.updated_at = clock.now();
+    let b = back.clone();
+    write(&svc, move |tx| Box::pin(async move { tx.update_person(&b).await })).await.unwrap();
+    assert_eq!(svc.get_person(org.id, p.id).await.unwrap(), back);
+    let mut qq = query(org.id);
+    qq.tag_key = Some("alpha".into());
+    assert!(emails(&svc, qq).await.is_empty(), "removed tags leave the tag filter");
+    let mut qq = query(org.id);
+    qq.tag_key = Some("beta".into());
+    assert_eq!(emails(&svc, qq).await, set(&["zoe.nunez@acme.com"]));
+}
+
+pub async fn concurrent_imports_of_one_email_create_one_person<S: Store + Clone>(store: S) {
+    let (svc, _) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let barrier = Arc::new(Barrier::new(8));
+    let tasks: Vec<_> = (0..8)
+        .map(|i| {
+            let (svc, barrier) = (svc.clone(), barrier.clone());
+            tokio::spawn(async move {
+                let mut input = import(if i % 2 == 0 { "race@example.com" } else { " Race@Example.COM " });
+                input.tags = tag_names(&[&format!("t{i}")]);
+                barrier.wait().await;
+                svc.import_person(org.id, input).await
+            })
+        })
+        .collect();
+    let mut outcomes: Vec<ImportOutcome> = Vec::new();
+    for t in tasks {
+        outcomes.push(t.await.unwrap().unwrap());
+    }
+    assert_eq!(outcomes.iter().filter(|o| o.created).count(), 1, "exactly one import creates");
+    let id = outcomes[0].person.id;
+    assert!(outcomes.iter().all(|o| o.person.id == id), "all imports return the same person");
+    assert_eq!(count_active(&svc, org.id).await, 1);
+    let created: Vec<_> =
+        events(&svc, org.id).await.into_iter().filter(|e| e.event_type == EventType::PersonCreated).collect();
+    assert_eq!(created.len(), 1, "exactly one person.created");
+    assert_eq!(created[0].data["id"], id.to_string());
+    // Merges were serialized: every import's tag was added, none lost.
+    let p = svc.get_person(org.id, id).await.unwrap();
+    let names: BTreeSet<_> = p.tags.iter().map(|t| t.name.clone()).collect();
+    assert_eq!(names, (0..8).map(|i| format!("t{i}")).collect::<BTreeSet<_>>());
+}
+
+pub async fn concurrent_imports_respect_the_person_limit<S: Store + Clone>(store: S) {
+    let tiny = Plan {
+        id: "tiny".into(),
+        api_access: true,
+        person_limit: 5,
+        profile_limit: 1,
+        org_rpm: 100,
+        key_rpm: 100,
+        org_only_rpm: 100,
+    };
+    let (svc, _) = services_with(store, PlanCatalogue::new(vec![tiny]));
+    let org = new_org(&svc, "tiny", &[]).await;
+    let barrier = Arc::new(Barrier::new(12));
+    let tasks: Vec<_> = (0..12)
+        .map(|i| {
+            let (svc, barrier) = (svc.clone(), barrier.clone());
+            tokio::spawn(async move {
+                barrier.wait().await;
+                svc.import_person(org.id, import(&format!("p{i}@example.com"))).await
+            })
+        })
+        .collect();
+    let (mut ok, mut refused) = (0, 0);
+    for t in tasks {
+        match t.await.unwrap() {
+            Ok(o) => {
+                assert!(o.created);
+                ok += 1;
+            }
+            Err(e) => {
+                let c = client_err::<()>(Err(e));
+                assert_eq!(c.code, Code::PersonLimitReached);
+                let d = c.details.expect("details");
+                assert_eq!(
+                    (d["used"].as_u64(), d["limit"].as_u64(), d["plan"].as_str()),
+                    (Some(5), Some(5), Some("tiny"))
+                );
+                refused += 1;
+            }
+        }
+    }
+    assert_eq!((ok, refused), (5, 7));
+    assert_eq!(count_active(&svc, org.id).await, 5);
+    assert_eq!(events(&svc, org.id).await.len(), 5);
+    assert_eq!(svc.list_persons(query(org.id)).await.unwrap().items.len(), 5);
+    assert_eq!(svc.organization(org.id).await.unwrap().1.persons_used, 5);
+}
+
+/// T69: the count of active persons that the person limit reads is kept by triggers on both
+/// backends. After imports, archives and reactivations, eight of each at once, it equals the
+/// persons listed, and another organization's count is its own.
+pub async fn active_person_count_follows_concurrent_imports_archives_and_reactivations<S: Store + Clone>(store: S) {
+    let (svc, _) = services(store);
+    let o = new_org(&svc, "business", &[]).await.id;
+    let other = new_org(&svc, "business", &[]).await.id;
+    let mut first = vec![];
+    for i in 0..12 {
+        first.push(imported(&svc, o, import(&format!("c{i}@example.com"))).await.id);
+    }
+    imported(&svc, other, import("c0@example.com")).await;
+    assert_eq!(count_active(&svc, o).await, 12);
+    let barrier = Arc::new(Barrier::new(16));
+    let mut tasks = vec![];
+    for (i, id) in first.iter().copied().enumerate().take(8) {
+        let (svc, barrier) = (svc.clone(), barrier.clone());
+        tasks.push(tokio::spawn(async move {
+            barrier.wait().await;
+            svc.archive_person(o, id).await.unwrap();
+            if i % 2 == 0 {
+                assert!(svc.import_person(o, import(&format!("c{i}@example.com"))).await.unwrap().created);
+            }
+        }));
+    }
+    for i in 12..20 {
+        let (svc, barrier) = (svc.clone(), barrier.clone());
+        tasks.push(tokio::spawn(async move {
+            barrier.wait().await;
+            svc.import_person(o, import(&format!("c{i}@example.com"))).await.unwrap();
+        }));
+    }
+    for t in tasks {
+        t.await.unwrap();
+    }
+    // 12 imported, 8 archived, 4 of them reactivated, 8 new.
+    assert_eq!(count_active(&svc, o).await, 16);
+    assert_eq!(emails(&svc, query(o)).await.len(), 16);
+    assert_eq!(svc.organization(o).await.unwrap().1.persons_used, 16);
+    assert_eq!(count_active(&svc, other).await, 1);
+}
+
+/// T74: a use case that panics inside its transaction is rolled back and reported as an error,
+/// and the connection it held serves the transactions that follow (SQLite's transactions are
+/// written out by the store; PostgreSQL's are diesel's).
+pub async fn a_panicking_transaction_writes_nothing_and_the_pool_stays_usable<S: Store + Clone>(store: S) {
+    let (svc, _) = services(store);
+    let o = new_org(&svc, "business", &[]).await.id;
+    for _ in 0..3 {
+        let r: StoreResult<()> = write(&svc, move |tx| {
+            Box::pin(async move {
+                let now = OffsetDateTime::UNIX_EPOCH;
+                tx.ensure_human(HumanId(uuid::Uuid::now_v7()), &email("ghost@example.com"), now).await?;
+                panic!("a use case that panics half-way");
+            })
+        })
+        .await;
+        assert!(matches!(r, Err(StoreError::Internal(_))), "{r:?}");
+    }
+    let ghost =
+        read(&svc, move |tx| Box::pin(async move { tx.human_by_email(&email("ghost@example.com")).await })).await;
+    assert_eq!(ghost, None, "the panicking transaction's insert was rolled back");
+    for i in 0..6 {
+        imported(&svc, o, import(&format!("after{i}@example.com"))).await;
+    }
+    assert_eq!(count_active(&svc, o).await, 6);
+}
+
+/// T65: far from the limit imports hold the organization in shared mode and run side by side;
+/// within `writers` (PostgreSQL: max_connections, 100 here) of it they go exclusive. 16 clients
+/// import 160 persons into a limit of `writers + 30`: exactly the limit is created, the rest is
+/// refused with 409, across the switch from shared to exclusive.
+pub async fn concurrent_imports_crossing_into_the_exclusive_zone_stop_exactly_at_the_limit<S: Store + Clone>(store: S) {
+    let writers = {
+        let (svc, _) = services(store.clone());
+        write(&svc, |tx| Box::pin(async move { tx.concurrent_writers().await })).await.unwrap()
+    };
+    let limit = writers + 30;
+    let plan = Plan {
+        id: "edge".into(),
+        api_access: true,
+        person_limit: limit,
+        profile_limit: 1,
+        org_rpm: 100,
+        key_rpm: 100,
+        org_only_rpm: 100,
+    };
+    let (svc, _) = services_with(store, PlanCatalogue::new(vec![plan]));
+    let org = new_org(&svc, "edge", &[]).await;
+    // Fill up to `writers` below the limit plus 10 at once: the next 20 are shared, then exclusive.
+    let pre = limit.saturating_sub(writers + 20);
+    for i in 0..pre {
+        svc.import_person(org.id, import(&format!("pre{i}@example.com"))).await.unwrap();
+    }
+    let barrier = Arc::new(Barrier::new(16));
+    let tasks: Vec<_> = (0..16)
+        .map(|t| {
+            let (svc, barrier) = (svc.clone(), barrier.clone());
+            tokio::spawn(async move {
+                barrier.wait().await;
+                let (mut ok, mut refused) = (0u32, 0u32);
+                for i in 0..10 {
+                    match svc.import_person(org.id, import(&format!("c{t}x{i}@example.com"))).await {
+                        Ok(o) if o.created => ok += 1,
+                        Err(e) => {
+                            assert_eq!(client_err::<()>(Err(e)).code, Code::PersonLimitReached);
+                            refused += 1;
+                        }
+                        Ok(_) => panic!("a new email merged"),
+                    }
+                }
+                (ok, refused)
+            })
+        })
+        .collect();
+    let (mut ok, mut refused) = (0, 0);
+    for t in tasks {
+        let (o, r) = t.await.unwrap();
+        ok += o;
+        refused += r;
+    }
+    assert_eq!(pre + ok, limit, "exactly the limit is created");
+    assert_eq!(ok + refused, 160);
+    assert_eq!(count_active(&svc, org.id).await, limit);
+}
+
+pub async fn concurrent_imports_in_many_organizations_share_one_human<S: Store + Clone>(store: S) {
+    let (svc, _) = services(store);
+    let mut orgs = Vec::new();
+    for _ in 0..8 {
+        orgs.push(new_org(&svc, "business", &[]).await.id);
+    }
+    let barrier = Arc::new(Barrier::new(8));
+    let tasks: Vec<_> = orgs
+        .iter()
+        .map(|&org| {
+            let (svc, barrier) = (svc.clone(), barrier.clone());
+            tokio::spawn(async move {
+                barrier.wait().await;
+                svc.import_person(org, import("shared@example.com")).await
+            })
+        })
+        .collect();
+    let mut persons = Vec::new();
+    for t in tasks {
+        let o = t.await.unwrap().unwrap();
+        assert!(o.created);
+        persons.push(o.person);
+    }
+    let human = persons[0].human_id;
+    assert!(persons.iter().all(|p| p.human_id == human), "one human behind every membership");
+    let ids: BTreeSet<_> = persons.iter().map(|p| p.id).collect();
+    assert_eq!(ids.len(), 8, "one membership per organization");
+}
+
+pub async fn concurrent_tag_spellings_resolve_to_one_catalogue_entry<S: Store + Clone>(store: S) {
+    let (svc, _) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    const VIP: [&str; 8] = ["VIP", "vip", "Vip", "vIP", "ViP", "VIp", "vIp", "viP"];
+    let barrier = Arc::new(Barrier::new(8));
+    let tasks: Vec<_> = VIP
+        .iter()
+        .enumerate()
+        .map(|(i, spelling)| {
+            let (svc, barrier) = (svc.clone(), barrier.clone());
+            let mut input = import(&format!("tag{i}@example.com"));
+            input.tags = tag_names(&[spelling]);
+            tokio::spawn(async move {
+                barrier.wait().await;
+                svc.import_person(org.id, input).await
+            })
+        })
+        .collect();
+    let mut persons = Vec::new();
+    for t in tasks {
+        persons.push(t.await.unwrap().unwrap().person);
+    }
+    let tag = persons[0].tags[0].clone();
+    assert!(VIP.contains(&tag.name.as_str()));
+    for p in &persons {
+        assert_eq!(p.tags, vec![tag.clone()], "one canonical spelling for everyone");
+        assert_eq!(svc.get_person(org.id, p.id).await.unwrap().tags, vec![tag.clone()]);
+    }
+    assert_eq!(probe_tag(&svc, org.id, "vIp").await, Some(tag.clone()), "the catalogue entry");
+    assert_eq!(probe_tag(&svc, org.id, "vip2").await, None, "the probe itself writes nothing");
+    assert_eq!(probe_tag(&svc, org.id, "vip2").await, None);
+    let mut q = query(org.id);
+    q.tag_key = Some("vip".into());
+    assert_eq!(svc.list_persons(q).await.unwrap().items.len(), 8);
+
+    // Patches do not lock the organization: concurrent first spellings race on the catalogue.
+    const GOLD: [&str; 8] = ["gold", "GOLD", "Gold", "gOLD", "GoLd", "gOlD", "GOld", "goLD"];
+    let barrier = Arc::new(Barrier::new(8));
+    let tasks: Vec<_> = persons
+        .iter()
+        .zip(GOLD)
+        .map(|(p, spelling)| {
+            let (svc, barrier, id) = (svc.clone(), barrier.clone(), p.id);
+            let patch = PatchPerson { tags: Some(tag_names(&[spelling, "vip"])), ..Default::default() };
+            tokio::spawn(async move {
+                barrier.wait().await;
+                svc.patch_person(org.id, id, patch).await
+            })
+        })
+        .collect();
+    let mut patched = Vec::new();
+    for t in tasks {
+        patched.push(t.await.unwrap().unwrap());
+    }
+    let gold = probe_tag(&svc, org.id, "GOLD").await.expect("gold in the catalogue");
+    assert!(GOLD.contains(&gold.name.as_str()));
+    for p in &patched {
+        assert_eq!(p.tags, vec![gold.clone(), tag.clone()]);
+        assert_eq!(svc.get_person(org.id, p.id).await.unwrap(), *p);
+    }
+}
+
+pub async fn concurrent_new_tags_in_any_order_do_not_deadlock<S: Store + Clone>(store: S) {
+    // Transactions that insert the same new catalogue entries in different orders must not
+    // deadlock (PostgreSQL aborts one with "deadlock detected" after deadlock_timeout).
+    let (svc, _) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let mut ids = Vec::new();
+    for i in 0..8 {
+        ids.push(imported(&svc, org.id, import(&format!("order{i}@example.com"))).await.id);
+    }
+    const ORDERS: [[usize; 4]; 8] = [
+        [0, 1, 2, 3],
+        [3, 2, 1, 0],
+        [1, 0, 3, 2],
+        [2, 3, 0, 1],
+        [0, 2, 1, 3],
+        [3, 1, 2, 0],
+        [1, 3, 0, 2],
+        [2, 0, 3, 1],
+    ];
+    for round in 0..3 {
+        let names: Vec<String> = (0..4).map(|i| format!("r{round}-t{i}")).collect();
+        let barrier = Arc::new(Barrier::new(8));
+        let tasks: Vec<_> = ids
+            .iter()
+            .zip(ORDERS)
+            .map(|(&id, order)| {
+                let (svc, barrier) = (svc.clone(), barrier.clone());
+                let tags: Vec<&str> = order.iter().map(|&i| names[i].as_str()).collect();
+                let patch = PatchPerson { tags: Some(tag_names(&tags)), ..Default::default() };
+                tokio::spawn(async move {
+                    barrier.wait().await;
+                    svc.patch_person(org.id, id, patch).await
+                })
+            })
+            .collect();
+        let mut patched = Vec::new();
+        for t in tasks {
+            patched.push(t.await.unwrap().expect("no deadlock"));
+        }
+        let mut catalogue = Vec::new();
+        for n in &names {
+            catalogue.push(probe_tag(&svc, org.id, n).await.expect("tag in the catalogue"));
+        }
+        for p in &patched {
+            assert_eq!(p.tags, catalogue, "round {round}");
+        }
+    }
+}
+
+pub async fn concurrent_updates_of_one_person_are_serialized<S: Store + Clone>(store: S) {
+    // Read-modify-write use cases of one person must not lose each other's changes.
+    let (svc, _) = services(store);
+    let org = new_org(&svc, "business", &["acme.com"]).await;
+    let o = org.id;
+
+    // D13: of eight concurrent patches filling the first name, exactly one wins.
+    let p = imported(&svc, o, import("names@example.com")).await;
+    let barrier = Arc::new(Barrier::new(8));
+    let tasks: Vec<_> = (0..8)
+        .map(|i| {
+            let (svc, barrier) = (svc.clone(), barrier.clone());
+            let patch = PatchPerson { first_name: Some(name(&format!("N{i}"))), ..Default::default() };
+            tokio::spawn(async move {
+                barrier.wait().await;
+                svc.patch_person(o, p.id, patch).await
+            })
+        })
+        .collect();
+    let mut winners = Vec::new();
+    for t in tasks {
+        match t.await.unwrap() {
+            Ok(p) => winners.push(p),
+            other => assert_eq!(code(other), Code::Conflict),
+        }
+    }
+    assert_eq!(winners.len(), 1, "exactly one first name is set");
+    assert_eq!(svc.get_person(o, p.id).await.unwrap(), winners[0]);
+
+    // Patches of different fields all persist.
+    let p = imported(&svc, o, import("fields@acme.com")).await;
+    let patches = [
+        PatchPerson { first_name: Some(name("First")), ..Default::default() },
+        PatchPerson { last_name: Some(name("Last")), ..Default::default() },
+        PatchPerson { external_id: Some(Some(ext("EXT"))), ..Default::default() },
+        PatchPerson { tags: Some(tag_names(&["Tagged"])), ..Default::default() },
+    ];
+    let barrier = Arc::new(Barrier::new(patches.len()));
+    let tasks: Vec<_> = patches
+        .into_iter()
+        .map(|patch| {
+            let (svc, barrier) = (svc.clone(), barrier.clone());
+            tokio::spawn(async move {
+                barrier.wait().await;
+                svc.patch_person(o, p.id, patch).await
+            })
+        })
+        .collect();
+    for t in tasks {
+        t.await.unwrap().unwrap();
+    }
+    let got = svc.get_person(o, p.id).await.unwrap();
+    assert_eq!(got.first_name, Some(name("First")));
+    assert_eq!(got.last_name, Some(name("Last")));
+    assert_eq!(got.external_id, Some(ext("EXT")));
+    assert_eq!(got.tags.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), vec!["Tagged"]);
+
+    // Archive (by the organization or an administrator) racing a patch: the person stays archived.
+    for round in 0..6 {
+        let p = imported(&svc, o, import(&format!("race{round}@example.com"))).await;
+        let barrier = Arc::new(Barrier::new(2));
+        let (s1, b1) = (svc.clone(), barrier.clone());
+        let archive = tokio::spawn(async move {
+            b1.wait().await;
+            if round % 2 == 0 {
+                s1.archive_person(o, p.id).await
+            } else {
+                s1.admin_archive_person(p.id, ArchiveReason::Deactivated).await
+            }
+        });
+        let (s2, b2) = (svc.clone(), barrier.clone());
+        let patch = tokio::spawn(async move {
+            b2.wait().await;
+            let patch = PatchPerson { last_name: Some(name("Late")), ..Default::default() };
+            s2.patch_person(o, p.id, patch).await
+        });
+        let archived = archive.await.unwrap().unwrap();
+        patch.await.unwrap().unwrap();
+        let got = svc.get_person(o, p.id).await.unwrap();
+        assert_eq!(got.status, PersonStatus::Archived, "round {round}: the patch must not undo the archive");
+        assert_eq!(got.archive_reason, archived.archive_reason);
+        assert_eq!(got.archived_at, archived.archived_at);
+        assert_eq!(got.last_name, Some(name("Late")), "round {round}: the archive must not undo the patch");
+    }
+    let archived_events = events(&svc, o).await.iter().filter(|e| e.event_type == EventType::PersonArchived).count();
+    assert_eq!(archived_events, 6);
+    assert_eq!(count_active(&svc, o).await, 2);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Idempotency
+// ---------------------------------------------------------------------------------------------
+
+pub fn idem_req(org: OrgId, path: &str, key: &str, hash: &str) -> IdempotentRequest {
+    IdempotentRequest { org_id: org, path: path.into(), key: key.into(), request_hash: hash.into() }
+}
+
+pub async fn idem_get<S: Store + Clone>(svc: &Svc<S>, org: OrgId, path: &str, key: &str) -> Option<IdempotencyRecord> {
+    let (path, key) = (path.to_string(), key.to_string());
+    read(svc, move |tx| Box::pin(async move { tx.idem_get(org, &path, &key).await })).await
+}
+
+pub async fn concurrent_idempotency_begin_lets_exactly_one_proceed<S: Store + Clone>(store: S) {
+    let (svc, clock) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let barrier = Arc::new(Barrier::new(8));
+    let tasks: Vec<_> = (0..8)
+        .map(|_| {
+            let (svc, barrier) = (svc.clone(), barrier.clone());
+            tokio::spawn(async move {
+                barrier.wait().await;
+                svc.idempotency_begin(idem_req(org.id, "/v1/persons", "key-1", "h1")).await
+            })
+        })
+        .collect();
+    let (mut proceed, mut conflict) = (0, 0);
+    for t in tasks {
+        match t.await.unwrap() {
+            Ok(IdempotencyBegin::Proceed) => proceed += 1,
+            other => {
+                assert_eq!(code(other), Code::Conflict);
+                conflict += 1;
+            }
+        }
+    }
+    assert_eq!((proceed, conflict), (1, 7));
+    let r = idem_get(&svc, org.id, "/v1/persons", "key-1").await.expect("record");
+    assert_eq!(r.state, IdempotencyState::InFlight);
+    assert_eq!(r.request_hash, "h1");
+
+    // An abandoned in-flight record, then an expired stored one: exactly one request takes over.
+    clock.advance(Duration::minutes(6));
+    assert_eq!(race_begin(&svc, org.id, "h2").await, 1);
+    let resp = StoredResponse { status: 201, body: "{}".into(), existing_resource: false };
+    svc.idempotency_finish(idem_req(org.id, "/v1/persons", "key-1", "h2"), resp).await.unwrap();
+    clock.advance(Duration::hours(25));
+    assert_eq!(race_begin(&svc, org.id, "h3").await, 1);
+}
+
+/// Eight concurrent `idempotency_begin` of `key-1` with body hash `hash`: how many proceed (the
+/// others must get `conflict`).
+pub async fn race_begin<S: Store + Clone>(svc: &Svc<S>, org: OrgId, hash: &'static str) -> usize {
+    let barrier = Arc::new(Barrier::new(8));
+    let tasks: Vec<_> = (0..8)
+        .map(|_| {
+            let (svc, barrier) = (svc.clone(), barrier.clone());
+            tokio::spawn(async move {
+                barrier.wait().await;
+                svc.idempotency_begin(idem_req(org, "/v1/persons", "key-1", hash)).await
+            })
+        })
+        .collect();
+    let mut proceed = 0;
+    for t in tasks {
+        match t.await.unwrap() {
+            Ok(IdempotencyBegin::Proceed) => proceed += 1,
+            other => assert_eq!(code(other), Code::Conflict),
+        }
+    }
+    proceed
+}
+
+pub async fn idempotency_records_replay_reuse_takeover_and_expiry<S: Store + Clone>(store: S) {
+    let (svc, clock) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let other = new_org(&svc, "business", &[]).await;
+    let req = |k: &str, h: &str| idem_req(org.id, "/v1/persons", k, h);
+
+    assert_eq!(svc.idempotency_begin(req("k1", "h1")).await.unwrap(), IdempotencyBegin::Proceed);
+    let body = r#"{"id":"x","note":"ünïcode"}"#.to_string();
+    let resp = StoredResponse { status: 201, body: body.clone(), existing_resource: true };
+    svc.idempotency_finish(req("k1", "h1"), resp).await.unwrap();
+    let r = idem_get(&svc, org.id, "/v1/persons", "k1").await.unwrap();
+    assert_eq!(r.state, IdempotencyState::Done { status: 201, body: body.clone(), existing_resource: true });
+    assert_ne!(r.created_at.microsecond(), 0);
+    assert_eq!(
+        svc.idempotency_begin(req("k1", "h1")).await.unwrap(),
+        IdempotencyBegin::Replay { status: 201, body: body.clone(), existing_resource: true }
+    );
+    assert_eq!(code(svc.idempotency_begin(req("k1", "h2")).await), Code::IdempotencyKeyReused);
+
+    // Scope: organization + path.
+    assert_eq!(
+        svc.idempotency_begin(idem_req(org.id, "/v1/other", "k1", "h1")).await.unwrap(),
+        IdempotencyBegin::Proceed
+    );
+    assert_eq!(
+        svc.idempotency_begin(idem_req(other.id, "/v1/persons", "k1", "h1")).await.unwrap(),
+        IdempotencyBegin::Proceed
+    );
+
+    // Responses that are not stored forget the key.
+    assert_eq!(svc.idempotency_begin(req("k2", "h1")).await.unwrap(), IdempotencyBegin::Proceed);
+    let resp = StoredResponse { status: 503, body: "{}".into(), existing_resource: false };
+    svc.idempotency_finish(req("k2", "h1"), resp).await.unwrap();
+    assert_eq!(idem_get(&svc, org.id, "/v1/persons", "k2").await, None);
+    assert_eq!(svc.idempotency_begin(req("k2", "h1")).await.unwrap(), IdempotencyBegin::Proceed);
+
+    // An abandoned in-flight record is taken over, once.
+    assert_eq!(code(svc.idempotency_begin(req("k2", "h1")).await), Code::Conflict);
+    clock.advance(Duration::minutes(6));
+    assert_eq!(svc.idempotency_begin(req("k2", "h9")).await.unwrap(), IdempotencyBegin::Proceed);
+    assert_eq!(code(svc.idempotency_begin(req("k2", "h9")).await), Code::Conflict);
+    assert_eq!(idem_get(&svc, org.id, "/v1/persons", "k2").await.unwrap().request_hash, "h9");
+
+    // After 24 h the key is fresh again.
+    clock.advance(Duration::hours(24));
+    assert_eq!(svc.idempotency_begin(req("k1", "h2")).await.unwrap(), IdempotencyBegin::Proceed);
+    let r = idem_get(&svc, org.id, "/v1/persons", "k1").await.unwrap();
+    assert_eq!((r.state, r.request_hash.as_str()), (IdempotencyState::InFlight, "h2"));
+}
+
+pub async fn idempotency_purge_deletes_old_records<S: Store + Clone>(store: S) {
+    let (svc, clock) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let req = |k: &str| idem_req(org.id, "/v1/persons", k, "h");
+    svc.idempotency_begin(req("old-1")).await.unwrap();
+    svc.idempotency_begin(req("old-2")).await.unwrap();
+    let resp = StoredResponse { status: 200, body: "{}".into(), existing_resource: false };
+    svc.idempotency_finish(req("old-2"), resp).await.unwrap();
+    clock.advance(Duration::hours(24) + Duration::seconds(1));
+    svc.idempotency_begin(req("new")).await.unwrap();
+    assert_eq!(svc.idempotency_purge().await.unwrap(), 2);
+    assert_eq!(idem_get(&svc, org.id, "/v1/persons", "old-1").await, None);
+    assert_eq!(idem_get(&svc, org.id, "/v1/persons", "old-2").await, None);
+    assert!(idem_get(&svc, org.id, "/v1/persons", "new").await.is_some());
+    assert_eq!(svc.idempotency_purge().await.unwrap(), 0);
+
+    // The boundary is exclusive: a record created exactly at `before` stays.
+    let at = clock.now();
+    let r = IdempotencyRecord {
+        org_id: org.id,
+        path: "/p".into(),
+        key: "edge".into(),
+        request_hash: "h".into(),
+        state: IdempotencyState::InFlight,
+        created_at: at,
+    };
+    let dup = r.clone();
+    assert!(write(&svc, move |tx| Box::pin(async move { tx.idem_insert(&r).await })).await.unwrap());
+    assert!(
+        !write(&svc, move |tx| Box::pin(async move { tx.idem_insert(&dup).await })).await.unwrap(),
+        "insert is once"
+    );
+    let purged = write(&svc, move |tx| Box::pin(async move { tx.idem_purge(at, 1000).await })).await.unwrap();
+    assert_eq!(purged, 1, "only the older record ('new')");
+    assert_eq!(idem_get(&svc, org.id, "/v1/persons", "new").await, None);
+    assert!(idem_get(&svc, org.id, "/p", "edge").await.is_some());
+    let after = at + Duration::microseconds(1);
+    assert_eq!(write(&svc, move |tx| Box::pin(async move { tx.idem_purge(after, 1000).await })).await.unwrap(), 1);
+    assert_eq!(idem_get(&svc, org.id, "/p", "edge").await, None);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Listing
+// ---------------------------------------------------------------------------------------------
+
+pub async fn list_filters_select_exactly_the_matching_persons<S: Store + Clone>(store: S) {
+    let (svc, clock) = services(store);
+    let org = new_org(&svc, "business", &["acme.com"]).await;
+    let other = new_org(&svc, "business", &[]).await;
+    let o = org.id;
+    let with = |e: &str, first: &str, last: Option<&str>, labels: Option<Labels>, tags: &[&str]| ImportPerson {
+        invitation: None,
+        email: email(e),
+        first_name: Some(name(first)),
+        last_name: last.map(name),
+        external_id: None,
+        labels,
+        tags: tag_names(tags),
+    };
+    let mut ada_in = with("ada@example.com", "Ada", Some("Lovelace"), None, &["VIP"]);
+    ada_in.external_id = Some(ext("EXT-1"));
+    let ada = imported(&svc, o, ada_in).await;
+    let pct = imported(&svc, o, with("pct@example.com", "100%", Some("Sure"), None, &[])).await;
+    imported(&svc, o, with("near@example.com", "1000", Some("Surely"), None, &[])).await;
+    imported(&svc, o, with("x_y@example.com", "Under_score", None, None, &[])).await;
+    imported(&svc, o, with("xzy@example.com", "Plain", None, None, &[])).await;
+    imported(&svc, o, with("bs@example.com", "Back\\slash", None, None, &[])).await;
+    imported(&svc, o, with("nobs@example.com", "Backslash", None, None, &[])).await;
+    imported(&svc, o, with("zoe@example.com", "Zoë", Some("Ünal"), None, &[])).await;
+    let eve = imported(
+        &svc,
+        o,
+        with("eve@acme.com", "Eve", None, Some(Labels { candidate: false, employee: true }), &["Vip"]),
+    )
+    .await;
+    let otto = imported(&svc, o, with("otto@example.com", "Otto", None, Some(Labels::default()), &["misc"])).await;
+    let both = imported(&svc, o, with("both@acme.com", "Bo", None, None, &[])).await;
+    let arch = imported(&svc, o, with("arch@example.com", "Archie", None, None, &["vIP"])).await;
+    svc.archive_person(o, arch.id).await.unwrap();
+    imported(&svc, other.id, with("ada@example.com", "Ada", Some("Lovelace"), None, &["VIP"])).await;
+    assert_eq!(eve.labels, Labels { candidate: false, employee: true });
+    assert_eq!(otto.labels, Labels::default());
+    assert_eq!(both.labels, Labels { candidate: true, employee: true });
+
+    // Assessment states (no use case sets them yet).
+    for (p, status) in [(&ada, AssessmentStatus::InProgress), (&otto, AssessmentStatus::Completed)] {
+        let mut p = p.clone();
+        p.assessment.status = status;
+        write(&svc, move |tx| Box::pin(async move { tx.update_person(&p).await })).await.unwrap();
+    }
+
+    let active = set(&[
+        "ada@example.com",
+        "pct@example.com",
+        "near@example.com",
+        "x_y@example.com",
+        "xzy@example.com",
+        "bs@example.com",
+        "nobs@example.com",
+        "zoe@example.com",
+        "eve@acme.com",
+        "otto@example.com",
+        "both@acme.com",
+    ]);
+    assert_eq!(emails(&svc, query(o)).await, active, "default: active persons of the organization");
+    let all = svc.list_persons(query(o)).await.unwrap().items;
+    for p in &all {
+        assert_eq!(svc.get_person(o, p.id).await.unwrap(), *p, "list rows are whole persons");
+    }
+
+    let q = |f: &dyn Fn(&mut PersonQuery)| {
+        let mut q = query(o);
+        f(&mut q);
+        q
+    };
+    // status
+    assert_eq!(emails(&svc, q(&|q| q.status = Some(PersonStatus::Archived))).await, set(&["arch@example.com"]));
+    assert_eq!(emails(&svc, q(&|q| q.status = Some(PersonStatus::Active))).await, active);
+    // q: substring of names and email; `%`, `_` and `\` are literal.
+    let search = |s: &str| q(&|q| q.q = Some(s.to_string()));
+    assert_eq!(emails(&svc, search("lovelace")).await, set(&["ada@example.com"]));
+    assert_eq!(emails(&svc, search("ada lovelace ada@")).await, set(&["ada@example.com"]));
+    assert_eq!(emails(&svc, search("100%")).await, set(&["pct@example.com"]));
+    assert_eq!(emails(&svc, search("%")).await, set(&["pct@example.com"]));
+    assert_eq!(emails(&svc, search("100")).await, set(&["pct@example.com", "near@example.com"]));
+    assert_eq!(emails(&svc, search("x_y")).await, set(&["x_y@example.com"]));
+    assert_eq!(emails(&svc, search("_")).await, set(&["x_y@example.com"]));
+    assert_eq!(emails(&svc, search("k\\s")).await, set(&["bs@example.com"]));
+    assert_eq!(emails(&svc, search("zoë ünal")).await, set(&["zoe@example.com"]));
+    assert_eq!(emails(&svc, search("acme.com")).await, set(&["eve@acme.com", "both@acme.com"]));
+    assert_eq!(emails(&svc, search("archie")).await, set(&[]), "archived persons are not listed by default");
+    // email, externalId (exact, case-sensitive)
+    assert_eq!(emails(&svc, q(&|q| q.email = Some(email("ada@example.com")))).await, set(&["ada@example.com"]));
+    assert_eq!(emails(&svc, q(&|q| q.email = Some(email("ada@example.co")))).await, set(&[]));
+    assert_eq!(emails(&svc, q(&|q| q.external_id = Some("EXT-1".into()))).await, set(&["ada@example.com"]));
+    assert_eq!(emails(&svc, q(&|q| q.external_id = Some("ext-1".into()))).await, set(&[]));
+    // assessmentStatus
+    let assess = |s| q(&move |q| q.assessment_status = Some(s));
+    assert_eq!(emails(&svc, assess(AssessmentStatus::InProgress)).await, set(&["ada@example.com"]));
+    assert_eq!(emails(&svc, assess(AssessmentStatus::Completed)).await, set(&["otto@example.com"]));
+    let not_started: BTreeSet<_> =
+        active.iter().filter(|e| !["ada@example.com", "otto@example.com"].contains(&e.as_str())).cloned().collect();
+    assert_eq!(emails(&svc, assess(AssessmentStatus::NotStarted)).await, not_started);
+    // label
+    let label = |l| q(&move |q| q.label = Some(l));
+    assert_eq!(emails(&svc, label(LabelFilter::Employee)).await, set(&["eve@acme.com", "both@acme.com"]));
+    assert_eq!(emails(&svc, label(LabelFilter::Other)).await, set(&["otto@example.com"]));
+    let candidates: BTreeSet<_> =
+        active.iter().filter(|e| !["eve@acme.com", "otto@example.com"].contains(&e.as_str())).cloned().collect();
+    assert_eq!(emails(&svc, label(LabelFilter::Candidate)).await, candidates);
+    // tag: case-insensitive, canonical spelling shown
+    assert_eq!(emails(&svc, q(&|q| q.tag_key = Some("vip".into()))).await, set(&["ada@example.com", "eve@acme.com"]));
+    assert_eq!(
+        emails(
+            &svc,
+            q(&|q| {
+                q.tag_key = Some("vip".into());
+                q.status = Some(PersonStatus::Archived);
+            })
+        )
+        .await,
+        set(&["arch@example.com"])
+    );
+    assert_eq!(emails(&svc, q(&|q| q.tag_key = Some("nope".into()))).await, set(&[]));
+    let e = svc.get_person(o, eve.id).await.unwrap();
+    assert_eq!(e.tags.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), vec!["VIP"]);
+    // combined filters
+    assert_eq!(
+        emails(
+            &svc,
+            q(&|q| {
+                q.tag_key = Some("vip".into());
+                q.label = Some(LabelFilter::Candidate);
+            })
+        )
+        .await,
+        set(&["ada@example.com"])
+    );
+    // updatedAfter (exclusive)
+    let t = clock.now();
+    let patched = svc
+        .patch_person(o, pct.id, PatchPerson { external_id: Some(Some(ext("P"))), ..Default::default() })
+        .await
+        .unwrap();
+    assert!(patched.updated_at > t);
+    let after = |u: OffsetDateTime| q(&move |q| q.updated_after = Some(u));
+    assert_eq!(emails(&svc, after(t)).await, set(&["pct@example.com"]));
+    assert_eq!(emails(&svc, after(patched.updated_at)).await, set(&[]));
+    assert_eq!(emails(&svc, after(patched.updated_at - Duration::microseconds(1))).await, set(&["pct@example.com"]));
+    // no organization (admin): every organization
+    let mut admin = query(o);
+    admin.org_id = None;
+    admin.q = Some("lovelace".into());
+    assert_eq!(svc.list_persons(admin).await.unwrap().items.len(), 2);
+    // limit
+    let mut small = query(o);
+    small.limit = 3;
+    let page = svc.list_persons(small).await.unwrap();
+    assert_eq!((page.items.len(), page.has_more), (3, true));
+    assert_eq!(page.items, all[..3].to_vec(), "the first page holds the newest persons");
+}
+
+pub async fn keyset_pagination_walks_every_page_newest_first<S: Store + Clone>(store: S) {
+    let (svc, _) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let mut created = Vec::new();
+    for i in 0..23 {
+        let mut input = import(&format!("page{i:02}@example.com"));
+        if i % 3 == 0 {
+            input.tags = tag_names(&["Third"]);
+        }
+        created.push(imported(&svc, org.id, input).await);
+    }
+    let newest_first: Vec<PersonId> = created.iter().rev().map(|p| p.id).collect();
+    let mut sorted = newest_first.clone();
+    sorted.sort_by(|a, b| b.cmp(a));
+    assert_eq!(sorted, newest_first, "UUIDv7 ids follow creation order");
+
+    for (size, tag) in
+        [(1u32, None), (5, None), (7, None), (23, None), (100, None), (2, Some("third")), (4, Some("third"))]
+    {
+        let expected: Vec<PersonId> = created
+            .iter()
+            .rev()
+            .filter(|p| tag.is_none() || p.tags.iter().any(|t| t.name.to_lowercase() == "third"))
+            .map(|p| p.id)
+            .collect();
+        let mut seen = Vec::new();
+        let mut before = None;
+        let mut pages = 0;
+        loop {
+            let mut q = query(org.id);
+            q.limit = size;
+            q.before_id = before;
+            q.tag_key = tag.map(str::to_string);
+            let page = svc.list_persons(q).await.unwrap();
+            pages += 1;
+            assert!(page.items.len() <= size as usize);
+            seen.extend(page.items.iter().map(|p| p.id));
+            if !page.has_more {
+                break;
+            }
+            assert_eq!(page.items.len(), size as usize, "a page with more after it is full");
+            before = page.items.last().map(|p| p.id);
+        }
+        assert_eq!(seen, expected, "size {size}, tag {tag:?}: no duplicates, no gaps, newest first");
+        assert_eq!(pages, expected.len().div_ceil(size as usize).max(1), "size {size}, tag {tag:?}");
+    }
+
+    // A cursor that is not itself in the result set (archived person) still works.
+    let middle = created[11].id;
+    svc.archive_person(org.id, middle).await.unwrap();
+    let mut q = query(org.id);
+    q.before_id = Some(middle);
+    let ids: Vec<_> = svc.list_persons(q).await.unwrap().items.iter().map(|p| p.id).collect();
+    assert_eq!(ids, created[..11].iter().rev().map(|p| p.id).collect::<Vec<_>>());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Patch, archive, reactivate, teams
+// ---------------------------------------------------------------------------------------------
+
+pub async fn patch_archive_and_reactivate_persist<S: Store + Clone>(store: S) {
+    let (svc, clock) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let o = org.id;
+    let mut input = import("pat@example.com");
+    input.tags = tag_names(&["One", "Two"]);
+    let p = imported(&svc, o, input).await;
+
+    // Patch: fill names, set externalId, replace tags and labels.
+    clock.advance(Duration::seconds(3));
+    let patched = svc
+        .patch_person(
+            o,
+            p.id,
+            PatchPerson {
+                external_id: Some(Some(ext("E-1"))),
+                first_name: Some(name("Pat")),
+                last_name: Some(name("Doe")),
+                labels: Some(Labels { candidate: false, employee: true }),
+                tags: Some(tag_names(&["two", "Three"])),
+            },
+        )
+        .await
+        .unwrap();
+    assert!(patched.updated_at > p.updated_at);
+    assert_eq!(patched.tags.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), vec!["Three", "Two"]);
+    assert_eq!(svc.get_person(o, p.id).await.unwrap(), patched);
+    let mut q = query(o);
+    q.q = Some("pat doe".into());
+    assert_eq!(emails(&svc, q).await, set(&["pat@example.com"]), "search text follows the patch");
+    let mut q = query(o);
+    q.tag_key = Some("one".into());
+    assert_eq!(emails(&svc, q).await, set(&[]), "replaced tags leave the tag filter");
+
+    // Clearing externalId; a patch that changes nothing writes nothing.
+    let cleared =
+        svc.patch_person(o, p.id, PatchPerson { external_id: Some(None), ..Default::default() }).await.unwrap();
+    assert_eq!(cleared.external_id, None);
+    assert_eq!(svc.get_person(o, p.id).await.unwrap(), cleared);
+    let same = svc.patch_person(o, p.id, PatchPerson::default()).await.unwrap();
+    assert_eq!(same, cleared);
+    assert_eq!(svc.get_person(o, p.id).await.unwrap(), cleared);
+
+    // Archive.
+    let archived = svc.archive_person(o, p.id).await.unwrap();
+    assert_eq!((archived.status, archived.archive_reason), (PersonStatus::Archived, Some(ArchiveReason::Archived)));
+    assert!(archived.archived_at.is_some());
+    assert_eq!(svc.get_person(o, p.id).await.unwrap(), archived);
+    assert_eq!(count_active(&svc, o).await, 0);
+    assert_eq!(code(svc.archive_person(o, p.id).await), Code::NotFound);
+
+    // Reactivate by import: same membership, memberSince kept, new tag merged, the archived
+    // period recorded (D42).
+    clock.advance(Duration::seconds(5));
+    let mut again = import("PAT@example.com");
+    again.tags = tag_names(&["four"]);
+    let out = svc.import_person(o, again).await.unwrap();
+    assert!(out.created);
+    let r = out.person;
+    assert_eq!(r.id, p.id);
+    assert_eq!(r.member_since, p.member_since);
+    assert_eq!((r.status, r.archive_reason, r.archived_at), (PersonStatus::Active, None, None));
+    let gap = Period { from: archived.archived_at.unwrap(), until: r.updated_at };
+    assert_eq!(r.inactive_periods, vec![gap]);
+    assert_eq!(r.tags.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), vec!["four", "Three", "Two"]);
+    assert_eq!(svc.get_person(o, p.id).await.unwrap(), r);
+    assert_eq!(count_active(&svc, o).await, 1);
+    let types: Vec<_> = events(&svc, o).await.iter().map(|e| e.event_type).collect();
+    assert_eq!(types, vec![EventType::PersonCreated, EventType::PersonArchived, EventType::PersonCreated]);
+
+    // Withdrawal and deactivation persist their reason; a later import is refused.
+    let s = svc.admin_archive_person(p.id, ArchiveReason::SelfRevoked).await.unwrap();
+    assert_eq!(s.archive_reason, Some(ArchiveReason::SelfRevoked));
+    assert_eq!(svc.get_person(o, p.id).await.unwrap(), s);
+    assert_eq!(code(svc.import_person(o, import("pat@example.com")).await), Code::PersonSelfRevoked);
+    let d = svc.admin_archive_person(p.id, ArchiveReason::Deactivated).await.unwrap();
+    assert_eq!(d.archive_reason, Some(ArchiveReason::Deactivated));
+    assert_eq!(svc.get_person(o, p.id).await.unwrap(), d);
+    assert_eq!(code(svc.import_person(o, import("pat@example.com")).await), Code::PersonDeactivated);
+    assert_eq!(events(&svc, o).await.len(), 4, "no second person.archived");
+}
+
+pub async fn removing_employee_removes_the_person_from_every_team<S: Store + Clone>(store: S) {
+    let (svc, _) = services(store);
+    let org = new_org(&svc, "business", &["acme.com"]).await;
+    let o = org.id;
+    let p1 = imported(&svc, o, import("one@acme.com")).await;
+    let p2 = imported(&svc, o, import("two@acme.com")).await;
+    let p3 = imported(&svc, o, import("three@acme.com")).await;
+    assert!(p1.labels.employee && p2.labels.employee);
+    let blue = svc.create_team(o, "Blue".into()).await.unwrap();
+    let red = svc.create_team(o, "Red".into()).await.unwrap();
+    let tid = blue.id;
+    let got = read(&svc, move |tx| Box::pin(async move { tx.get_team(tid).await })).await;
+    assert_eq!(got, Some(blue.clone()));
+
+    svc.add_team_member(blue.id, p1.id).await.unwrap();
+    svc.add_team_member(blue.id, p2.id).await.unwrap();
+    assert_eq!(svc.add_team_member(blue.id, p1.id).await.unwrap(), vec![p1.id, p2.id], "adding twice is a no-op");
+    svc.add_team_member(red.id, p1.id).await.unwrap();
+    svc.add_team_member(red.id, p3.id).await.unwrap();
+    let foreign_org = new_org(&svc, "business", &[]).await;
+    let foreign = imported(&svc, foreign_org.id, import("x@example.com")).await;
+    assert_eq!(code(svc.add_team_member(blue.id, foreign.id).await), Code::NotFound);
+
+    // Keeping employee keeps membership.
+    let kept = svc
+        .patch_person(
+            o,
+            p2.id,
+            PatchPerson { labels: Some(Labels { candidate: false, employee: true }), ..Default::default() },
+        )
+        .await
+        .unwrap();
+    assert!(kept.labels.employee);
+    assert_eq!(team_members(&svc, blue.id).await, vec![p1.id, p2.id]);
+
+    // Removing employee removes p1 from both teams, nobody else.
+    svc.patch_person(o, p1.id, PatchPerson { labels: Some(Labels::DEFAULT), ..Default::default() }).await.unwrap();
+    assert_eq!(svc.get_person(o, p1.id).await.unwrap().labels, Labels::DEFAULT);
+    assert_eq!(team_members(&svc, blue.id).await, vec![p2.id]);
+    assert_eq!(team_members(&svc, red.id).await, vec![p3.id]);
+
+    // The port directly: returns how many memberships it removed.
+    svc.add_team_member(red.id, p2.id).await.unwrap();
+    let id = p2.id;
+    let n = write(&svc, move |tx| Box::pin(async move { tx.remove_person_from_teams(id).await })).await.unwrap();
+    assert_eq!(n, 2);
+    let n = write(&svc, move |tx| Box::pin(async move { tx.remove_person_from_teams(id).await })).await.unwrap();
+    assert_eq!(n, 0);
+    assert_eq!(team_members(&svc, blue.id).await, Vec::<PersonId>::new());
+    assert_eq!(team_members(&svc, red.id).await, vec![p3.id]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Failures and rollback
+// ---------------------------------------------------------------------------------------------
+
+pub async fn failed_use_cases_write_nothing<S: Store + Clone>(store: S) {
+    let (svc, _) = services(store);
+    let org = new_org(&svc, "business", &["acme.com"]).await;
+    let o = org.id;
+
+    // Import of a person who withdrew: refused, nothing written.
+    let gone = imported(&svc, o, import("gone@example.com")).await;
+    let gone = svc.admin_archive_person(gone.id, ArchiveReason::SelfRevoked).await.unwrap();
+    let before_events = events(&svc, o).await;
+    let r = svc
+        .import_person(
+            o,
+            ImportPerson {
+                invitation: None,
+                email: email("gone@example.com"),
+                first_name: Some(name("G")),
+                last_name: Some(name("One")),
+                external_id: Some(ext("G-1")),
+                labels: None,
+                tags: tag_names(&["Brand New"]),
+            },
+        )
+        .await;
+    assert_eq!(code(r), Code::PersonSelfRevoked);
+    assert_eq!(svc.get_person(o, gone.id).await.unwrap(), gone);
+    assert_eq!(events(&svc, o).await, before_events);
+    assert_eq!(probe_tag(&svc, o, "brand new").await, None);
+
+    // A patch that fails after it resolved (inserted) new tags: the whole transaction rolls back.
+    let mut input = import("named@acme.com");
+    input.first_name = Some(name("Named"));
+    let named = imported(&svc, o, input).await;
+    let team = svc.create_team(o, "T".into()).await.unwrap();
+    svc.add_team_member(team.id, named.id).await.unwrap();
+    let before_events = events(&svc, o).await;
+    let r = svc
+        .patch_person(
+            o,
+            named.id,
+            PatchPerson {
+                first_name: Some(name("Other")),
+                labels: Some(Labels::DEFAULT),
+                tags: Some(tag_names(&["Fresh"])),
+                ..Default::default()
+            },
+        )
+        .await;
+    assert_eq!(code(r), Code::Conflict);
+    assert_eq!(probe_tag(&svc, o, "fresh").await, None, "the tag inserted before the failure is rolled back");
+    assert_eq!(svc.get_person(o, named.id).await.unwrap(), named);
+    assert_eq!(team_members(&svc, team.id).await, vec![named.id]);
+    assert_eq!(events(&svc, o).await, before_events);
+    assert_eq!(count_active(&svc, o).await, 1);
+
+    // The store's contract directly: an `Err` from the body rolls back every write before it.
+    let ghost = Organization { id: OrgId(Uuid::now_v7()), ..org.clone() };
+    let g = ghost.clone();
+    let r: Result<(), Probe<()>> = svc
+        .store
+        .write(move |tx| {
+            Box::pin(async move {
+                tx.insert_org(&g).await?;
+                assert!(tx.get_org(g.id).await?.is_some(), "visible inside the transaction");
+                Err(Probe::Found(()))
+            })
+        })
+        .await;
+    assert!(matches!(r, Err(Probe::Found(()))));
+    let gid = ghost.id;
+    assert_eq!(read(&svc, move |tx| Box::pin(async move { tx.get_org(gid).await })).await, None);
+}
+
+pub async fn documented_unique_violations_are_reported<S: Store + Clone>(store: S) {
+    let (svc, _) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let p = imported(&svc, org.id, import("dup@example.com")).await;
+
+    // insert_person: same organization and email.
+    let dup = Person { id: PersonId(Uuid::now_v7()), tags: vec![], ..p.clone() };
+    let r = write(&svc, move |tx| Box::pin(async move { tx.insert_person(&dup).await })).await;
+    assert_eq!(r, Err(StoreError::UniqueViolation));
+    assert_eq!(count_active(&svc, org.id).await, 1);
+
+    // insert_user: same organization and email.
+    let u = svc.create_user(org.id, email("u@example.com"), OrgRole::Member).await.unwrap();
+    let dup = User { id: UserId(Uuid::now_v7()), ..u.clone() };
+    let r = write(&svc, move |tx| Box::pin(async move { tx.insert_user(&dup).await })).await;
+    assert_eq!(r, Err(StoreError::UniqueViolation));
+    let o = org.id;
+    assert_eq!(read(&svc, move |tx| Box::pin(async move { tx.users_of_org(o).await })).await, vec![u]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Settings
+// ---------------------------------------------------------------------------------------------
+
+pub async fn setting_get_or_insert_keeps_the_first_value<S: Store + Clone>(store: S) {
+    let (svc, _) = services(store);
+    let set = |n: &'static str, v: String| {
+        let svc = svc.clone();
+        async move { write(&svc, move |tx| Box::pin(async move { tx.setting_get_or_insert(n, &v).await })).await.unwrap() }
+    };
+    assert_eq!(set("webhook_secret", "first".into()).await, "first");
+    assert_eq!(set("webhook_secret", "second".into()).await, "first");
+    assert_eq!(set("other", "x".into()).await, "x");
+
+    let barrier = Arc::new(Barrier::new(8));
+    let tasks: Vec<_> = (0..8)
+        .map(|i| {
+            let (barrier, fut) = (barrier.clone(), set("raced", format!("v{i}")));
+            tokio::spawn(async move {
+                barrier.wait().await;
+                fut.await
+            })
+        })
+        .collect();
+    let mut values = BTreeSet::new();
+    for t in tasks {
+        values.insert(t.await.unwrap());
+    }
+    assert_eq!(values.len(), 1, "every caller sees the one stored value: {values:?}");
+    let v = values.into_iter().next().unwrap();
+    assert_eq!(set("raced", "late".into()).await, v);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Assessments and profiles (D10, D11, D23, D25, D26)
+// ---------------------------------------------------------------------------------------------
+
+pub fn forced(a: &str, b: &str, chosen: &str) -> Response {
+    Response { shown: [a.into(), b.into()], chosen: chosen.into() }
+}
+
+pub fn seeded(seed: u64) -> AssessmentCommand {
+    AssessmentCommand { complete: true, responses: None, seed: Some(seed) }
+}
+
+pub async fn assessments_of<S: Store + Clone>(svc: &Svc<S>, human: HumanId) -> Vec<Assessment> {
+    read(svc, move |tx| Box::pin(async move { tx.assessments_of_human(human).await })).await
+}
+
+pub async fn assessment_round_trips_responses_and_timestamps<S: Store + Clone>(store: S) {
+    // D10: assessments belong to the human; responses stored as JSON, times to the microsecond.
+    let (svc, _) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let p = imported(&svc, org.id, import("ada@example.com")).await;
+    let other = imported(&svc, org.id, import("bob@example.com")).await;
+    let started = Assessment {
+        id: AssessmentId(Uuid::now_v7()),
+        human_id: p.human_id,
+        state: AssessmentState::InProgress,
+        started_at: datetime!(2026-02-03 04:05:06.789012 UTC),
+        completed_at: None,
+        responses: vec![],
+    };
+    let s = started.clone();
+    write(&svc, move |tx| Box::pin(async move { tx.insert_assessment(&s).await })).await.unwrap();
+    assert_eq!(assessments_of(&svc, p.human_id).await, vec![started.clone()]);
+    assert!(assessments_of(&svc, other.human_id).await.is_empty(), "another human has none");
+
+    let mut done = started.clone();
+    done.state = AssessmentState::Completed;
+    done.completed_at = Some(datetime!(2026-02-03 04:35:00.000001 UTC));
+    done.responses = vec![
+        forced("mastery", "results", "mastery"),
+        forced("helping", "influence", "influence"),
+        forced("stability", "variety", "stability"),
+    ];
+    let d = done.clone();
+    write(&svc, move |tx| Box::pin(async move { tx.update_assessment(&d).await })).await.unwrap();
+    assert_eq!(assessments_of(&svc, p.human_id).await, vec![done.clone()]);
+
+    // A second one, started earlier: the list is ordered by start time.
+    let earlier = Assessment {
+        id: AssessmentId(Uuid::now_v7()),
+        human_id: p.human_id,
+        state: AssessmentState::Completed,
+        started_at: datetime!(2026-01-01 00:00:00.5 UTC),
+        completed_at: Some(datetime!(2026-01-01 00:10:00.25 UTC)),
+        responses: seed_responses(&svc.assessment.model, 3),
+    };
+    let e = earlier.clone();
+    write(&svc, move |tx| Box::pin(async move { tx.insert_assessment(&e).await })).await.unwrap();
+    assert_eq!(assessments_of(&svc, p.human_id).await, vec![earlier, done]);
+
+    // A failed transaction leaves no assessment behind.
+    let ghost = Assessment { id: AssessmentId(Uuid::now_v7()), ..started };
+    let r: Result<(), Probe<()>> = svc
+        .store
+        .write(move |tx| {
+            Box::pin(async move {
+                tx.insert_assessment(&ghost).await?;
+                Err(Probe::Found(()))
+            })
+        })
+        .await;
+    assert!(matches!(r, Err(Probe::Found(()))));
+    assert_eq!(assessments_of(&svc, p.human_id).await.len(), 2);
+}
+
+pub async fn assessments_of_humans_returns_those_of_every_listed_human<S: Store + Clone>(store: S) {
+    let (svc, _) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let mut persons = Vec::new();
+    for (i, n) in [2usize, 1, 3, 1].iter().enumerate() {
+        let p = imported(&svc, org.id, import(&format!("h{i}@example.com"))).await;
+        for k in 0..*n {
+            svc.admin_assessment(p.id, seeded(k as u64)).await.unwrap();
+        }
+        persons.push(p);
+    }
+    let listed: Vec<HumanId> = persons[..3].iter().map(|p| p.human_id).collect();
+    let l = listed.clone();
+    let got = read(&svc, move |tx| Box::pin(async move { tx.assessments_of_humans(&l).await })).await;
+    assert_eq!(got.len(), 6, "2 + 1 + 3, not the unlisted human's");
+    for h in &listed {
+        let mine: Vec<_> = got.iter().filter(|a| a.human_id == *h).cloned().collect();
+        assert_eq!(mine, assessments_of(&svc, *h).await, "same rows, same order as one by one");
+    }
+    assert!(got.iter().all(|a| a.human_id != persons[3].human_id));
+    let none = read(&svc, move |tx| Box::pin(async move { tx.assessments_of_humans(&[]).await })).await;
+    assert!(none.is_empty());
+}
+
+pub async fn completion_stores_need_counts_that_score_like_the_responses<S: Store + Clone>(store: S) {
+    // Issue 11: matches read the counts stored at completion; they must round-trip and equal the
+    // counts of the stored responses. Running and never-completed assessments are not listed.
+    let (svc, _) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let ada = imported(&svc, org.id, import("ada@example.com")).await;
+    let bob = imported(&svc, org.id, import("bob@example.com")).await;
+    svc.admin_assessment(ada.id, seeded(1)).await.unwrap();
+    svc.admin_assessment(ada.id, seeded(2)).await.unwrap();
+    svc.admin_assessment(bob.id, AssessmentCommand { complete: false, responses: None, seed: None }).await.unwrap();
+    let o = org.id;
+    let got = read(&svc, move |tx| Box::pin(async move { tx.completed_counts_of_result_holders(o).await })).await;
+    let full = assessments_of(&svc, ada.human_id).await;
+    assert_eq!(got.len(), 2, "Ada's two completions, not Bob's running assessment");
+    let model = crate::assessment::AssessmentModel::builtin().unwrap();
+    let mut ids: Vec<_> = got.iter().map(|(a, _)| a.id).collect();
+    ids.sort_by_key(|id| full.iter().position(|f| f.id == *id));
+    assert_eq!(ids, full.iter().map(|f| f.id).collect::<Vec<_>>(), "both completions, in no particular order");
+    for (a, counts) in &got {
+        let f = full.iter().find(|f| f.id == a.id).unwrap();
+        assert!(a.responses.is_empty(), "responses are not read");
+        let want = crate::assessment::need_counts(&model, &f.responses);
+        let have = counts.clone().expect("counts stored at completion");
+        assert_eq!(have, want);
+        assert!(have.responses > 0 && have.fits(&model));
+    }
+    // Setting counts again overwrites them (here with counts of no model).
+    let id = got[0].0.id;
+    write(&svc, move |tx| {
+        Box::pin(async move { tx.set_need_counts(id, &crate::assessment::NeedCounts::default()).await })
+    })
+    .await
+    .unwrap();
+    let again = read(&svc, move |tx| Box::pin(async move { tx.completed_counts_of_result_holders(o).await })).await;
+    let overwritten = again.iter().find(|(a, _)| a.id == id).unwrap();
+    assert_eq!(overwritten.1, Some(crate::assessment::NeedCounts::default()), "overwritten");
+}
+
+pub async fn persons_of_human_spans_organizations<S: Store + Clone>(store: S) {
+    // D10: one human, one membership (person id) per organization, archived ones included.
+    let (svc, _) = services(store);
+    let mut memberships = Vec::new();
+    for _ in 0..3 {
+        let org = new_org(&svc, "business", &[]).await;
+        memberships.push(imported(&svc, org.id, import("ada@example.com")).await);
+    }
+    let lone = new_org(&svc, "business", &[]).await;
+    let bob = imported(&svc, lone.id, import("bob@example.com")).await;
+    svc.archive_person(memberships[1].org_id, memberships[1].id).await.unwrap();
+    let human = memberships[0].human_id;
+    let got = read(&svc, move |tx| Box::pin(async move { tx.persons_of_human(human).await })).await;
+    let mut want: Vec<Person> = Vec::new();
+    for m in &memberships {
+        want.push(svc.get_person(m.org_id, m.id).await.unwrap());
+    }
+    want.sort_by_key(|p| p.id);
+    assert_eq!(got, want, "every membership, by id");
+    assert_eq!(got.iter().filter(|p| p.status == PersonStatus::Archived).count(), 1);
+    let bh = bob.human_id;
+    let got = write(&svc, move |tx| Box::pin(async move { tx.persons_of_human(bh).await })).await.unwrap();
+    assert_eq!(got, vec![bob], "also in a write transaction (locks the rows on PostgreSQL)");
+}
+
+pub async fn persons_with_results_lists_active_members_with_visible_completions<S: Store + Clone>(store: S) {
+    // D26: profile matches list active persons with results only; D11: visible ones.
+    let (svc, clock) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let other = new_org(&svc, "business", &[]).await;
+    let done1 = imported(&svc, org.id, import("done1@example.com")).await;
+    let running = imported(&svc, org.id, import("running@example.com")).await;
+    let _never = imported(&svc, org.id, import("never@example.com")).await;
+    let gone = imported(&svc, org.id, import("gone@example.com")).await;
+    let elsewhere = imported(&svc, other.id, import("else@example.com")).await;
+    // Completed in `other` before joining `org`: not visible to `org`.
+    let early = imported(&svc, other.id, import("early@example.com")).await;
+    svc.admin_assessment(early.id, seeded(1)).await.unwrap();
+    clock.advance(Duration::minutes(1));
+    let early_here = imported(&svc, org.id, import("early@example.com")).await;
+    clock.advance(Duration::minutes(1));
+    let done2 = imported(&svc, org.id, import("done2@example.com")).await;
+    for p in [&done1, &gone, &elsewhere, &done2] {
+        svc.admin_assessment(p.id, seeded(2)).await.unwrap();
+    }
+    svc.admin_assessment(done2.id, seeded(3)).await.unwrap();
+    svc.admin_assessment(running.id, AssessmentCommand::default()).await.unwrap();
+    svc.archive_person(org.id, gone.id).await.unwrap();
+
+    let o = org.id;
+    let got = read(&svc, move |tx| Box::pin(async move { tx.persons_with_results(o).await })).await;
+    let ids: Vec<PersonId> = got.iter().map(|p| p.id).collect();
+    let mut want = vec![done1.id, done2.id];
+    want.sort_by(|a, b| b.cmp(a));
+    assert_eq!(ids, want, "active, visible completions, newest first");
+    assert!(!ids.contains(&early_here.id));
+    assert_eq!(got.iter().map(|p| p.assessment.count).sum::<u32>(), 3, "summaries persisted");
+    for p in &got {
+        assert_eq!(*p, svc.get_person(org.id, p.id).await.unwrap(), "whole rows");
+    }
+    // The light read of matching (issue 11): the same memberships, in the same order.
+    let holders = read(&svc, move |tx| Box::pin(async move { tx.result_holders(o).await })).await;
+    let projected: Vec<ResultHolder> = got.iter().map(ResultHolder::from).collect();
+    assert_eq!(holders, projected);
+    let ot = other.id;
+    let there = read(&svc, move |tx| Box::pin(async move { tx.persons_with_results(ot).await })).await;
+    let mut want: Vec<PersonId> = vec![elsewhere.id, early.id];
+    want.sort_by(|a, b| b.cmp(a));
+    assert_eq!(there.iter().map(|p| p.id).collect::<Vec<_>>(), want);
+}
+
+pub async fn completion_persists_summaries_and_one_event_per_visible_membership<S: Store + Clone>(store: S) {
+    // D11 on stored rows (microsecond timestamps compared with memberSince), D31 outbox.
+    let (svc, clock) = services(store);
+    let a = new_org(&svc, "business", &[]).await;
+    let b = new_org(&svc, "business", &[]).await;
+    let pa = imported(&svc, a.id, import("ada@example.com")).await;
+    clock.advance(Duration::minutes(1));
+    let first = svc.admin_assessment(pa.id, seeded(1)).await.unwrap();
+    clock.advance(Duration::minutes(1));
+    let pb = imported(&svc, b.id, import("ada@example.com")).await;
+    clock.advance(Duration::minutes(1));
+    let second = svc.admin_assessment(pb.id, seeded(2)).await.unwrap();
+
+    let (sa, sb) = (svc.get_person(a.id, pa.id).await.unwrap(), svc.get_person(b.id, pb.id).await.unwrap());
+    let summary = |s: &AssessmentSummary| (s.status, s.completed_at, s.count);
+    assert_eq!(summary(&sa.assessment), (AssessmentStatus::Completed, second.completed_at, 2));
+    assert_eq!(summary(&sb.assessment), (AssessmentStatus::Completed, second.completed_at, 1));
+    let ra = svc.results(a.id, pa.id).await.unwrap().scores.unwrap();
+    let rb = svc.results(b.id, pb.id).await.unwrap().scores.unwrap();
+    assert_eq!((ra.assessments, rb.assessments), (2, 1));
+    // T85: each membership's stored totals are its visible assessments summed: they score the same.
+    let model = &svc.assessment.model;
+    let scored = |s: &AssessmentSummary| {
+        let x = score_counts(model, &[s.totals.as_ref().expect("totals stored")]);
+        (x.responses, x.needs, x.competencies)
+    };
+    let ra = (ra.responses, ra.needs, ra.competencies);
+    let rb = (rb.responses, rb.needs, rb.competencies);
+    assert_eq!((scored(&sa.assessment), scored(&sb.assessment)), (ra, rb));
+    let completed = |v: Vec<OutboxEvent>| -> Vec<serde_json::Value> {
+        v.into_iter().filter(|e| e.event_type == EventType::AssessmentCompleted).map(|e| e.data).collect()
+    };
+    let ea = completed(events(&svc, a.id).await);
+    let eb = completed(events(&svc, b.id).await);
+    assert_eq!(ea.len(), 2);
+    assert_eq!(ea[0]["assessmentId"], first.id.to_string());
+    assert_eq!(eb.len(), 1);
+    assert_eq!(eb[0]["assessmentId"], second.id.to_string());
+    assert_eq!(eb[0]["personId"], pb.id.to_string());
+    assert_eq!(
+        assessments_of(&svc, pa.human_id).await.iter().map(|x| x.id).collect::<Vec<_>>(),
+        vec![first.id, second.id]
+    );
+}
+
+pub async fn concurrent_completions_through_memberships_of_one_human_all_count<S: Store + Clone>(store: S) {
+    // A human in two organizations: completions through either membership run concurrently;
+    // each must commit (no deadlock between the memberships' row locks) and count everywhere.
+    let (svc, _) = services(store);
+    let a = new_org(&svc, "business", &[]).await;
+    let b = new_org(&svc, "business", &[]).await;
+    let pa = imported(&svc, a.id, import("ada@example.com")).await;
+    let pb = imported(&svc, b.id, import("ada@example.com")).await;
+    let barrier = Arc::new(Barrier::new(8));
+    let tasks: Vec<_> = (0..8u64)
+        .map(|i| {
+            let (svc, barrier) = (svc.clone(), barrier.clone());
+            let id = if i % 2 == 0 { pa.id } else { pb.id };
+            tokio::spawn(async move {
+                barrier.wait().await;
+                svc.admin_assessment(id, seeded(i)).await
+            })
+        })
+        .collect();
+    for t in tasks {
+        t.await.unwrap().expect("every completion commits");
+    }
+    assert_eq!(svc.get_person(a.id, pa.id).await.unwrap().assessment.count, 8);
+    assert_eq!(svc.get_person(b.id, pb.id).await.unwrap().assessment.count, 8);
+    assert_eq!(assessments_of(&svc, pa.human_id).await.len(), 8);
+    for org in [a.id, b.id] {
+        let n = events(&svc, org).await.iter().filter(|e| e.event_type == EventType::AssessmentCompleted).count();
+        assert_eq!(n, 8, "one event per completion in each organization");
+    }
+}
+
+pub async fn concurrent_starts_of_one_human_create_one_running_assessment<S: Store + Clone>(store: S) {
+    let (svc, _) = services(store);
+    let a = new_org(&svc, "business", &[]).await;
+    let b = new_org(&svc, "business", &[]).await;
+    let pa = imported(&svc, a.id, import("ada@example.com")).await;
+    let pb = imported(&svc, b.id, import("ada@example.com")).await;
+    let barrier = Arc::new(Barrier::new(8));
+    let tasks: Vec<_> = (0..8)
+        .map(|i| {
+            let (svc, barrier) = (svc.clone(), barrier.clone());
+            let id = if i % 2 == 0 { pa.id } else { pb.id };
+            tokio::spawn(async move {
+                barrier.wait().await;
+                svc.admin_assessment(id, AssessmentCommand::default()).await
+            })
+        })
+        .collect();
+    let mut ids = BTreeSet::new();
+    for t in tasks {
+        ids.insert(t.await.unwrap().expect("every start commits").id);
+    }
+    assert_eq!(ids.len(), 1, "all starts return the one running assessment");
+    assert_eq!(assessments_of(&svc, pa.human_id).await.len(), 1);
+    assert_eq!(svc.get_person(b.id, pb.id).await.unwrap().assessment.status, AssessmentStatus::InProgress);
+}
+
+pub fn profile_input(name: &str, weights: &[(usize, f64)], model: &crate::assessment::AssessmentModel) -> NewProfile {
+    NewProfile {
+        name: name.into(),
+        description: Some(format!("«{name}» — für Zoë's team; 100% \"quoted\"")),
+        competencies: weights
+            .iter()
+            .map(|(i, w)| ProfileCompetency { competency_id: model.competencies[*i].id, weight: *w })
+            .collect(),
+    }
+}
+
+pub async fn profiles_round_trip_list_newest_first_and_count<S: Store + Clone>(store: S) {
+    // D25: profile fields; D36 keyset (newest first); D5 usage counts.
+    let (svc, _) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let other = new_org(&svc, "business", &[]).await;
+    let model = svc.assessment.model.clone();
+    let mut made = Vec::new();
+    for i in 0..7usize {
+        let weights = [(i, 0.1 + 0.05 * i as f64), ((i + 3) % model.competencies.len(), 1.0 / 3.0)];
+        made.push(svc.create_profile(org.id, profile_input(&format!("Role {i}"), &weights, &model)).await.unwrap());
+    }
+    let plain = svc
+        .create_profile(org.id, NewProfile { description: None, ..profile_input("Plain", &[(0, 1.0)], &model) })
+        .await
+        .unwrap();
+    made.push(plain.clone());
+    svc.create_profile(other.id, profile_input("Theirs", &[(1, 0.5)], &model)).await.unwrap();
+
+    for p in &made {
+        assert_eq!(svc.get_profile(org.id, p.id).await.unwrap(), *p, "every field, weights exactly");
+        assert_eq!(code(svc.get_profile(other.id, p.id).await), Code::NotFound);
+    }
+    assert_eq!(plain.description, None);
+    assert_ne!(made[0].created_at.microsecond(), 0, "sub-second digits kept");
+
+    let (o, ot) = (org.id, other.id);
+    assert_eq!(read(&svc, move |tx| Box::pin(async move { tx.count_profiles(o).await })).await, 8);
+    assert_eq!(read(&svc, move |tx| Box::pin(async move { tx.count_profiles(ot).await })).await, 1);
+    assert_eq!(svc.organization(org.id).await.unwrap().1.profiles_used, 8);
+
+    let newest_first: Vec<ProfileId> = made.iter().rev().map(|p| p.id).collect();
+    for size in [1u32, 3, 8, 100] {
+        let mut seen = Vec::new();
+        let mut before = None;
+        loop {
+            let page = svc.list_profiles(org.id, before, size).await.unwrap();
+            assert!(page.items.len() <= size as usize);
+            seen.extend(page.items.iter().map(|p| p.id));
+            if !page.has_more {
+                break;
+            }
+            before = page.items.last().map(|p| p.id);
+        }
+        assert_eq!(seen, newest_first, "size {size}: no gaps, no duplicates, newest first");
+    }
+    // The store's own limit and cursor, with an "everything" limit (person matches use it).
+    let all = read(&svc, move |tx| Box::pin(async move { tx.list_profiles(o, None, u32::MAX).await })).await;
+    assert_eq!(all.iter().map(|p| p.id).collect::<Vec<_>>(), newest_first);
+    let cut = made[3].id;
+    let older = read(&svc, move |tx| Box::pin(async move { tx.list_profiles(o, Some(cut), 2).await })).await;
+    assert_eq!(older.iter().map(|p| p.id).collect::<Vec<_>>(), vec![made[2].id, made[1].id]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The delivery engine's store operations (issue 10; T59-T61)
+// ---------------------------------------------------------------------------------------------
+
+use crate::invitation::InvitationStatus;
+use crate::usecases::webhooks::{ClaimCaps, FinishedAttempt, NewEndpoint};
+use crate::webhook::{AttemptOutcome, Breaker, Delivery, DeliveryStatus, Endpoint, Subscription};
+
+pub async fn hook<S: Store + Clone>(svc: &Svc<S>, org: OrgId, n: usize) -> Endpoint {
+    let url = format!("https://hooks{n}.example.com/");
+    svc.create_endpoint(org, NewEndpoint { url, events: Subscription::All, description: None }).await.unwrap()
+}
+
+pub fn caps(limit: u32, per_endpoint: u32, per_org: u32) -> ClaimCaps {
+    ClaimCaps { limit, per_endpoint, per_org, ..Default::default() }
+}
+
+pub fn ok200() -> AttemptOutcome {
+    AttemptOutcome { status: Some(200), duration_ms: 2, error: None, response_body: Some("ok".into()) }
+}
+
+pub async fn claim_counts<S: Store + Clone>(
+    svc: &Svc<S>,
+    c: ClaimCaps,
+) -> std::collections::BTreeMap<WebhookId, usize> {
+    let mut m = std::collections::BTreeMap::new();
+    for j in svc.claim_due(c).await.unwrap() {
+        *m.entry(j.delivery.endpoint_id).or_insert(0) += 1;
+    }
+    m
+}
+
+pub async fn delivery_claims_keep_the_per_endpoint_and_per_org_caps<S: Store + Clone>(store: S) {
+    let (svc, _) = services(store);
+    let a = new_org(&svc, "business", &[]).await;
+    let b = new_org(&svc, "business", &[]).await;
+    let (a1, a2, b1) = (hook(&svc, a.id, 1).await, hook(&svc, a.id, 2).await, hook(&svc, b.id, 3).await);
+    for i in 0..6 {
+        imported(&svc, a.id, import(&format!("a{i}@example.com"))).await;
+    }
+    imported(&svc, b.id, import("b@example.com")).await;
+    // 12 due for organization a (6 per endpoint), 1 for b (created last).
+    let mut c = caps(100, 4, 5);
+    c.busy_endpoints = vec![(a1.id, 1)];
+    let got = claim_counts(&svc, c).await;
+    let a_total = got.get(&a1.id).unwrap_or(&0) + got.get(&a2.id).unwrap_or(&0);
+    assert_eq!(a_total, 5, "at most 5 per organization: {got:?}");
+    assert!(*got.get(&a1.id).unwrap_or(&0) <= 3, "a1 had one in flight: at most 3 more: {got:?}");
+    assert_eq!(got.get(&b1.id), Some(&1), "the other organization is not starved: {got:?}");
+    // An organization at its cap gets nothing; the limit counts across all; a cap is spent by the
+    // rows claimed, not by an endpoint's allowance (a1 has 3 left, a2 4: one claim takes all 7).
+    let mut c = caps(100, 4, 5);
+    c.busy_orgs = vec![(a.id, 5)];
+    assert!(claim_counts(&svc, c).await.is_empty());
+    let got = claim_counts(&svc, caps(3, 10, 10)).await;
+    assert_eq!(got.values().sum::<usize>(), 3, "the limit: {got:?}");
+    let got = claim_counts(&svc, caps(100, 10, 10)).await;
+    assert_eq!(got.values().sum::<usize>(), 12 - 5 - 3, "the rest: {got:?}");
+}
+
+pub async fn concurrent_claims_never_take_one_delivery_twice<S: Store + Clone>(store: S) {
+    let (svc, _) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    for n in 0..3 {
+        hook(&svc, org.id, n).await;
+    }
+    for i in 0..40 {
+        imported(&svc, org.id, import(&format!("p{i}@example.com"))).await;
+    }
+    let tasks: Vec<_> = (0..8)
+        .map(|_| {
+            let svc = svc.clone();
+            tokio::spawn(async move {
+                let mut ids = vec![];
+                loop {
+                    let jobs = svc.claim_due(caps(7, 100, 100)).await.unwrap();
+                    if jobs.is_empty() {
+                        return ids;
+                    }
+                    ids.extend(jobs.into_iter().map(|j| j.delivery.id));
+                }
+            })
+        })
+        .collect();
+    let mut all = vec![];
+    for t in tasks {
+        all.extend(t.await.unwrap());
+    }
+    let distinct: BTreeSet<_> = all.iter().map(|d| d.0).collect();
+    assert_eq!(all.len(), 120, "every delivery claimed");
+    assert_eq!(distinct.len(), 120, "none twice");
+}
+
+pub async fn open_breakers_and_disabled_endpoints_are_not_claimed<S: Store + Clone>(store: S) {
+    let (svc, clock) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let (open, off, fine) = (hook(&svc, org.id, 1).await, hook(&svc, org.id, 2).await, hook(&svc, org.id, 3).await);
+    let now = clock.now();
+    let (mut o, mut f) = (open.clone(), off.clone());
+    o.breaker = Breaker { failed_attempts: 5, open_until: Some(now + Duration::seconds(15)) };
+    f.enabled = false;
+    write(&svc, move |tx| {
+        Box::pin(async move {
+            tx.update_endpoint(&o).await?;
+            tx.update_endpoint(&f).await
+        })
+    })
+    .await
+    .unwrap();
+    imported(&svc, org.id, import("p@example.com")).await;
+    let got = claim_counts(&svc, ClaimCaps::total(10)).await;
+    assert_eq!(got.keys().copied().collect::<Vec<_>>(), vec![fine.id]);
+    let stored = svc.get_endpoint(org.id, open.id).await.unwrap();
+    assert_eq!(stored.breaker.failed_attempts, 5, "the breaker round-trips");
+    clock.advance(Duration::seconds(15));
+    let got = claim_counts(&svc, ClaimCaps::total(10)).await;
+    assert_eq!(got.keys().copied().collect::<Vec<_>>(), vec![open.id], "claimable once open_until has passed");
+}
+
+pub async fn outcomes_of_a_batch_are_recorded_in_one_transaction<S: Store + Clone>(store: S) {
+    let (svc, clock) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let e = hook(&svc, org.id, 1).await;
+    for i in 0..3 {
+        imported(&svc, org.id, import(&format!("p{i}@example.com"))).await;
+    }
+    let fail =
+        AttemptOutcome { status: None, duration_ms: 10_000, error: Some("timed out".into()), response_body: None };
+    for round in 0..2 {
+        let jobs = svc.claim_due(ClaimCaps::total(10)).await.unwrap();
+        assert_eq!(jobs.len(), 3, "round {round}");
+        let at = clock.now();
+        let done = jobs
+            .iter()
+            .map(|j| FinishedAttempt {
+                delivery: j.delivery.id,
+                at,
+                outcome: if round == 0 { fail.clone() } else { ok200() },
+            })
+            .collect();
+        svc.record_attempts(done).await.unwrap();
+        clock.advance(Duration::minutes(1) + Duration::seconds(1));
+    }
+    let page = svc.list_deliveries(org.id, e.id, None, None, 10).await.unwrap();
+    assert_eq!(page.items.len(), 3);
+    for d in page.items {
+        assert_eq!((d.status, d.attempts), (DeliveryStatus::Succeeded, 2));
+        let (_, attempts) = svc.get_delivery(org.id, e.id, d.id).await.unwrap();
+        assert_eq!(attempts.len(), 2, "two attempts, numbered in order");
+        assert_eq!(attempts[0].1.error.as_deref(), Some("timed out"));
+        assert_eq!(attempts[1].1.status, Some(200));
+    }
+    let ep = svc.get_endpoint(org.id, e.id).await.unwrap();
+    assert_eq!(ep.breaker, Breaker::default(), "closed by the successes");
+    // A redelivered delivery keeps numbering after its earlier attempts.
+    let d = svc.list_deliveries(org.id, e.id, None, None, 1).await.unwrap().items.remove(0);
+    svc.redeliver(org.id, e.id, d.id).await.unwrap();
+    assert_eq!(svc.run_deliveries(10).await.unwrap(), 1);
+    assert_eq!(svc.get_delivery(org.id, e.id, d.id).await.unwrap().1.len(), 3);
+}
+
+pub async fn retention_purges_only_history_older_than_the_window<S: Store + Clone>(store: S) {
+    let (svc, clock) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let e = hook(&svc, org.id, 1).await;
+    for i in 0..5 {
+        imported(&svc, org.id, import(&format!("old{i}@example.com"))).await;
+    }
+    assert_eq!(svc.run_deliveries(10).await.unwrap(), 5);
+    clock.advance(Duration::days(10));
+    imported(&svc, org.id, import("new@example.com")).await;
+    assert_eq!(svc.run_deliveries(10).await.unwrap(), 1);
+    clock.advance(Duration::days(20) + Duration::seconds(1));
+    let before = events(&svc, org.id).await.len();
+    // 30 days and 1 s after the first five, 20 days after the last: batches of 2.
+    assert_eq!(svc.purge_webhook_history(30, 2).await.unwrap(), (5, 5));
+    let left = svc.list_deliveries(org.id, e.id, None, None, 100).await.unwrap().items;
+    assert_eq!(left.len(), 1);
+    assert_eq!(svc.get_delivery(org.id, e.id, left[0].id).await.unwrap().1.len(), 1, "its attempt stays");
+    assert_eq!(events(&svc, org.id).await.len(), before - 5);
+    assert_eq!(svc.purge_webhook_history(30, 2).await.unwrap(), (0, 0));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Erasure (D44)
+// ---------------------------------------------------------------------------------------------
+
+// ---------------------------------------------------------------------------------------------
+// Retention (D46)
+// ---------------------------------------------------------------------------------------------
+
+/// D46: in batches of 2, the retention job deletes exactly the stored emails older than the
+/// window (30 days), the one-time codes and idempotency records older than 24 hours, and keeps
+/// the younger ones, whatever the batch boundaries.
+pub async fn retention_purges_emails_codes_and_idempotency_records_exactly_past_their_windows_in_batches<
+    S: Store + Clone,
+>(
+    store: S,
+) {
+    let (svc, clock) = services(store);
+    let org = new_org(&svc, "business", &[]).await.id;
+    let invite =
+        |e: &str| crate::usecases::invitations::NewInvitation { expires_in_days: Some(90), ..emailed_invitation(e) };
+    let idem = |k: String| idem_req(org, "/v1/persons", &k, "h");
+    let mails = || async { svc.emails(None, 1000).await.unwrap() };
+    // t0: five invitation emails and five idempotency records; an access request and its code.
+    for i in 0..5 {
+        svc.create_invitation(org, invite(&format!("old{i}@example.com"))).await.unwrap();
+        svc.idempotency_begin(idem(format!("old-{i}"))).await.unwrap();
+    }
+    let other = new_org(&svc, "business", &[]).await.id;
+    let pa = imported(&svc, other, import("coded@example.com")).await;
+    svc.admin_assessment(pa.id, AssessmentCommand { complete: true, ..Default::default() }).await.unwrap();
+    let (access, _) = svc.create_invitation(org, invite("coded@example.com")).await.unwrap();
+    let token = access.url.rsplit('/').next().unwrap().to_string();
+    let code = || async {
+        let sent = svc.respond_by_token(&token, true, None).await.unwrap();
+        assert!(matches!(sent, crate::usecases::invitations::PageAnswer::CodeSent(_)), "{sent:?}");
+    };
+    code().await;
+    assert_eq!(mails().await.len(), 7, "six invitations and one code");
+    // t0 + 2 h: two more records and a second code (its email stays: 30 days are not over).
+    clock.advance(Duration::hours(2));
+    for i in 0..2 {
+        svc.idempotency_begin(idem(format!("mid-{i}"))).await.unwrap();
+    }
+    code().await;
+    // t0 + 29 d + 1 h: two emails, two records and a code inside every window.
+    clock.advance(Duration::days(29) - Duration::hours(1));
+    for i in 0..2 {
+        svc.create_invitation(org, invite(&format!("new{i}@example.com"))).await.unwrap();
+        svc.idempotency_begin(idem(format!("new-{i}"))).await.unwrap();
+    }
+    code().await;
+    // t0 + 30 d + 1 s, batches of 2.
+    clock.advance(Duration::hours(23) + Duration::seconds(1));
+    let r = svc.retention(30, 2).await.unwrap();
+    assert_eq!((r.emails, r.codes, r.idempotency), (7, 2, 7), "{r:?}");
+    let left: Vec<String> = mails().await.iter().map(|e| e.to.to_string()).collect();
+    assert_eq!(left.len(), 4, "{left:?}");
+    assert_eq!(
+        left.iter().cloned().collect::<BTreeSet<_>>(),
+        set(&["coded@example.com", "new0@example.com", "new1@example.com"])
+    );
+    for k in ["new-0", "new-1"] {
+        assert!(idem_get(&svc, org, "/v1/persons", k).await.is_some(), "{k} is younger than 24 h");
+    }
+    assert_eq!(idem_get(&svc, org, "/v1/persons", "mid-0").await, None);
+    assert_eq!(svc.retention(30, 2).await.unwrap().total(), 0, "nothing else is past its window");
+    // A day on, the third code and the two younger records go too.
+    clock.advance(Duration::days(1));
+    let r = svc.retention(30, 2).await.unwrap();
+    assert_eq!((r.codes, r.idempotency), (1, 2), "{r:?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Secrets at rest (issue 12, T84)
+// ---------------------------------------------------------------------------------------------
+
+// ---------------------------------------------------------------------------------------------
+// Email limits (issue 13, T93)
+// ---------------------------------------------------------------------------------------------
+
+/// T93: `emails_to_since` lists the emails queued to one address since a moment (any
+/// organization, newest first, with their invitation), and the resend use case refuses within
+/// the cooldown with nothing written.
+pub async fn resends_are_limited_by_the_emails_stored_for_the_address<S: Store + Clone>(store: S) {
+    let (svc, clock) = services(store);
+    let org = new_org(&svc, "business", &[]).await.id;
+    let other = new_org(&svc, "business", &[]).await.id;
+    let invite = emailed_invitation;
+    let t0 = clock.now();
+    let (a, _) = svc.create_invitation(org, invite("ada@example.com")).await.unwrap();
+    svc.create_invitation(org, invite("bob@example.com")).await.unwrap();
+    clock.advance(Duration::seconds(30));
+    let (b, _) = svc.create_invitation(other, invite("ada@example.com")).await.unwrap();
+    let e = client_err(svc.resend_invitation(org, a.invitation.id, Some(30)).await);
+    assert_eq!((e.code, e.retry_after), (Code::RateLimited, Some(30)), "{e:?}");
+    assert_eq!(svc.get_invitation(org, a.invitation.id).await.unwrap().invitation.expires_at, a.invitation.expires_at);
+    clock.advance(Duration::seconds(31));
+    svc.resend_invitation(org, a.invitation.id, None).await.unwrap();
+
+    let ada = email("ada@example.com");
+    let all = read(&svc, move |tx| Box::pin(async move { tx.emails_to_since(&ada, t0, 100).await })).await;
+    let ids: Vec<Option<InvitationId>> = all.iter().map(|s| s.invitation_id).collect();
+    assert_eq!(ids, [Some(a.invitation.id), Some(b.invitation.id), Some(a.invitation.id)], "newest first");
+    // The fake clock ticks a microsecond per reading.
+    for (s, at) in all.iter().zip([61, 30, 0]) {
+        let off = s.created_at - (t0 + Duration::seconds(at));
+        assert!(off >= Duration::ZERO && off < Duration::milliseconds(1), "{all:?}");
+    }
+    let ada = email("ada@example.com");
+    let recent =
+        read(&svc, move |tx| Box::pin(async move { tx.emails_to_since(&ada, t0 + Duration::seconds(1), 1).await }))
+            .await;
+    assert_eq!(recent.len(), 1);
+    assert_eq!(recent[0].created_at, all[0].created_at);
+    let since_last = all[0].created_at + Duration::microseconds(1);
+    let ada = email("ada@example.com");
+    let none = read(&svc, move |tx| Box::pin(async move { tx.emails_to_since(&ada, since_last, 10).await })).await;
+    assert!(none.is_empty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Invitations, email claims, fan-out, expiry sweeps (issue 14 point 3)
+// ---------------------------------------------------------------------------------------------
+
+/// The deliveries of an endpoint, newest first.
+pub async fn deliveries_of<S: Store + Clone>(svc: &Svc<S>, org: OrgId, hook: WebhookId) -> Vec<Delivery> {
+    svc.list_deliveries(org, hook, None, None, 100).await.unwrap().items
+}
+
+/// D18, D19, D21: an invitation round-trips; inviting the same email again answers the pending
+/// invitation; acceptance makes one active member and answers 409 `conflict` the second time.
+pub async fn invitations_round_trip_and_acceptance_makes_one_member<S: Store + Clone>(store: S) {
+    let (svc, _) = services(store);
+    let o = new_org(&svc, "business", &[]).await.id;
+    let mut input = emailed_invitation("Invitee@Example.com");
+    input.first_name = Some(name("Ida"));
+    input.external_id = Some(ext("ats-77"));
+    let (made, created) = svc.create_invitation(o, input.clone()).await.unwrap();
+    assert!(created);
+    let inv = made.invitation;
+    assert_eq!(inv.email.as_str(), "invitee@example.com");
+    assert_eq!(inv.status, InvitationStatus::Pending);
+    assert_eq!(svc.get_invitation(o, inv.id).await.unwrap().invitation, inv, "round trip");
+    let (again, created) = svc.create_invitation(o, input).await.unwrap();
+    assert!(!created, "D18: the pending invitation of that email");
+    assert_eq!(again.invitation.id, inv.id);
+    let other = new_org(&svc, "business", &[]).await.id;
+    assert_eq!(code(svc.get_invitation(other, inv.id).await), Code::NotFound, "another organization's");
+
+    let (accepted, person) = svc.accept_invitation(inv.id, false).await.unwrap();
+    assert_eq!(accepted.invitation.status, InvitationStatus::Accepted);
+    assert_eq!(accepted.invitation.person_id, Some(person.id));
+    assert_eq!(person.email.as_str(), "invitee@example.com");
+    assert_eq!(person.external_id, Some(ext("ats-77")));
+    assert_eq!(count_active(&svc, o).await, 1);
+    assert_eq!(code(svc.accept_invitation(inv.id, false).await), Code::Conflict, "not pending any more");
+    assert_eq!(count_active(&svc, o).await, 1);
+    let types: Vec<EventType> = events(&svc, o).await.iter().map(|e| e.event_type).collect();
+    assert_eq!(types.iter().filter(|t| **t == EventType::InvitationAccepted).count(), 1, "{types:?}");
+    assert_eq!(types.iter().filter(|t| **t == EventType::PersonJoined).count(), 1, "{types:?}");
+}
+
+/// D22, T58: an email whose first send failed is retried later; eight concurrent email runs then
+/// send it exactly once (the claim decides) and record it as sent; a revoked invitation's queued
+/// email is never sent.
+pub async fn concurrent_email_deliveries_send_each_email_once<S: Store + Clone>(store: S) {
+    use std::sync::atomic::Ordering::SeqCst;
+    let (mut svc, clock) = services(store);
+    let mailer = Arc::new(crate::fakes::FakeMailer::default());
+    svc.invites = Arc::new(crate::usecases::invitations::InvitationKit {
+        mailer: mailer.clone(),
+        public_url: "http://talent.test".into(),
+        sandbox: true,
+    });
+    let o = new_org(&svc, "business", &[]).await.id;
+    // The relay is down while the invitations are made: their emails stay queued.
+    mailer.fail.store(true, SeqCst);
+    svc.create_invitation(o, emailed_invitation("once@example.com")).await.unwrap();
+    let (revoked, _) = svc.create_invitation(o, emailed_invitation("never@example.com")).await.unwrap();
+    svc.revoke_invitation(o, revoked.invitation.id).await.unwrap();
+    mailer.fail.store(false, SeqCst);
+    assert_eq!(svc.deliver_emails().await.unwrap(), 0, "not due before the retry delay");
+    clock.advance(Duration::minutes(2));
+    let runs: Vec<_> = (0..8)
+        .map(|_| {
+            let svc = svc.clone();
+            tokio::spawn(async move { svc.deliver_emails().await.unwrap() })
+        })
+        .collect();
+    let mut sent = 0;
+    for r in runs {
+        sent += r.await.unwrap();
+    }
+    assert_eq!(sent, 1, "one run sent it");
+    let to: Vec<String> = mailer.sent.lock().unwrap().iter().map(|m| m.to.as_str().to_string()).collect();
+    assert_eq!(to, ["once@example.com"], "the revoked invitation's email is never sent");
+    assert_eq!(svc.deliver_emails().await.unwrap(), 0, "nothing is due any more");
+    let stored = svc.emails(Some(email("once@example.com")), 10).await.unwrap();
+    assert_eq!(stored.len(), 1);
+    assert!(stored[0].sent_at.is_some(), "{:?}", stored[0]);
+    let never = svc.emails(Some(email("never@example.com")), 10).await.unwrap();
+    assert!(never[0].sent_at.is_none(), "{:?}", never[0]);
+}
+
+/// D29, D31, T96: an event is delivered once to each endpoint of its organization subscribed to
+/// its type, and to no endpoint of another organization.
+pub async fn fan_out_makes_one_delivery_per_subscribed_endpoint_of_the_organization<S: Store + Clone>(store: S) {
+    let (svc, _) = services(store);
+    let o = new_org(&svc, "business", &[]).await.id;
+    let other = new_org(&svc, "business", &[]).await.id;
+    let all = hook(&svc, o, 1).await;
+    let typed = |url: &str, t: EventType| NewEndpoint {
+        url: url.into(),
+        events: Subscription::Types(vec![t]),
+        description: None,
+    };
+    let created =
+        svc.create_endpoint(o, typed("https://created.example.com/", EventType::PersonCreated)).await.unwrap();
+    let archived =
+        svc.create_endpoint(o, typed("https://archived.example.com/", EventType::PersonArchived)).await.unwrap();
+    let elsewhere = hook(&svc, other, 2).await;
+    imported(&svc, o, import("fan@example.com")).await;
+    for (h, n) in [(&all, 1), (&created, 1), (&archived, 0)] {
+        let ds = deliveries_of(&svc, o, h.id).await;
+        assert_eq!(ds.len(), n, "{}: {ds:?}", h.url);
+        for d in &ds {
+            assert_eq!((d.event_type, d.org_id, d.endpoint_id), (EventType::PersonCreated, o, h.id));
+            assert_eq!(d.status, DeliveryStatus::Pending);
+            assert_eq!(d.attempts, 0);
+            let env: serde_json::Value = serde_json::from_str(&d.payload).unwrap();
+            assert_eq!(env["type"], "person.created", "{}", d.payload);
+            assert_eq!(env["id"], serde_json::json!(d.id.0.to_string()), "the envelope id is the delivery id");
+        }
+    }
+    assert!(deliveries_of(&svc, other, elsewhere.id).await.is_empty(), "another organization's endpoint");
+    let a = deliveries_of(&svc, o, all.id).await;
+    let c = deliveries_of(&svc, o, created.id).await;
+    assert_ne!(a[0].id, c[0].id, "one delivery per endpoint");
+}
+
+/// D21: four concurrent sweeps expire a due invitation exactly once, with one
+/// `invitation.expired` event; an invitation not yet due stays pending.
+pub async fn concurrent_expiry_sweeps_expire_each_invitation_once<S: Store + Clone>(store: S) {
+    let (svc, clock) = services(store);
+    let o = new_org(&svc, "business", &[]).await.id;
+    let mut short = emailed_invitation("short@example.com");
+    short.send_email = false;
+    short.expires_in_days = Some(1);
+    let (due, _) = svc.create_invitation(o, short).await.unwrap();
+    let mut long = emailed_invitation("long@example.com");
+    long.send_email = false;
+    long.expires_in_days = Some(30);
+    let (later, _) = svc.create_invitation(o, long).await.unwrap();
+    clock.advance(Duration::days(2));
+    let sweeps: Vec<_> = (0..4)
+        .map(|_| {
+            let svc = svc.clone();
+            tokio::spawn(async move { svc.sweep_invitations().await.unwrap().0 })
+        })
+        .collect();
+    let mut expired = 0;
+    for s in sweeps {
+        expired += s.await.unwrap();
+    }
+    assert_eq!(expired, 1, "exactly one sweep expired it");
+    assert_eq!(svc.sweep_invitations().await.unwrap().0, 0, "nothing left to expire");
+    let stored = |id| read(&svc, move |tx| Box::pin(async move { tx.get_invitation_any(id).await }));
+    assert_eq!(stored(due.invitation.id).await.unwrap().status, InvitationStatus::Expired);
+    assert_eq!(stored(later.invitation.id).await.unwrap().status, InvitationStatus::Pending);
+    let n = events(&svc, o).await.iter().filter(|e| e.event_type == EventType::InvitationExpired).count();
+    assert_eq!(n, 1);
+}
