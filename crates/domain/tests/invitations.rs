@@ -1092,3 +1092,53 @@ fn outside_the_sandbox_the_stored_code_email_does_not_hold_the_code() {
     assert_eq!(failed, 2);
     assert_eq!(w.sent().iter().filter(|m| m.subject.contains("confirmation code")).count(), 1);
 }
+
+/// T102: an invitation email is queued already claimed by the request that queued it. Another
+/// deliverer (a second instance, the background job) that looks for due emails between the
+/// creation's commit and the request's own send finds nothing to claim, and the answer says the
+/// email was sent. Before, that deliverer took the email and the answer said `emailSentAt: null`
+/// although it was being sent.
+#[test]
+fn the_request_that_queues_an_invitation_email_sends_it_and_says_so_t102() {
+    use std::sync::atomic::AtomicU32;
+    use talent_domain::errors::StoreError;
+    use talent_domain::ports::{Clock, Store, Tx};
+    let mut w = world();
+    let other = w.store.clone();
+    let clock = w.clock.clone();
+    let claimed = Arc::new(AtomicU32::new(0));
+    let seen = claimed.clone();
+    let mut store = w.store.clone();
+    // Before every write transaction of the request, a second deliverer claims whatever is due
+    // (and is still sending when the request answers).
+    store.on_begin = Some(Arc::new(move || {
+        let now = clock.now();
+        let n = block_on(other.write(move |tx: &mut dyn Tx| {
+            Box::pin(async move {
+                let mut n = 0;
+                for e in tx.due_emails(now, 100).await? {
+                    if tx.claim_email(e.id, now, now + Duration::minutes(5)).await? {
+                        n += 1;
+                    }
+                }
+                Ok::<_, StoreError>(n)
+            })
+        }))
+        .unwrap();
+        seen.fetch_add(n, Ordering::SeqCst);
+    }));
+    w.svc.store = Arc::new(store);
+    let mut input = invite("sent@example.com");
+    input.send_email = true;
+    let (v, created) = block_on(w.svc.create_invitation(w.org, input)).unwrap();
+    assert!(created);
+    assert!(v.invitation.email_sent_at.is_some(), "the answer says it was sent: {:?}", v.invitation);
+    assert_eq!(claimed.load(Ordering::SeqCst), 0, "no other deliverer could claim it");
+    assert_eq!(w.mailer.sent.lock().unwrap().len(), 1);
+    // The same for a resend (after the T93 cooldown).
+    w.clock.advance(Duration::minutes(2));
+    let r = block_on(w.svc.resend_invitation(w.org, v.invitation.id, None)).unwrap();
+    assert!(r.invitation.email_sent_at > v.invitation.email_sent_at, "{:?}", r.invitation);
+    assert_eq!(claimed.load(Ordering::SeqCst), 0);
+    assert_eq!(w.mailer.sent.lock().unwrap().len(), 2);
+}

@@ -178,10 +178,10 @@ pub(crate) async fn create_in_tx(
     ctx: CreateCtx<'_>,
     input: NewInvitation,
     tags: Option<Vec<String>>,
-) -> Result<(Invitation, bool), UseCaseError> {
+) -> Result<(Invitation, bool, Option<EmailRecord>), UseCaseError> {
     let org_id = ctx.org.id;
     if let Some(existing) = tx.pending_invitation_by_email(org_id, &input.email, ctx.now).await? {
-        return Ok((existing, false));
+        return Ok((existing, false, None));
     }
     let person = tx.person_by_email(org_id, &input.email).await?;
     if let Some(p) = person.as_ref().filter(|p| p.archive_reason == Some(ArchiveReason::Erased)) {
@@ -228,12 +228,19 @@ pub(crate) async fn create_in_tx(
         updated_at: ctx.now,
     };
     tx.insert_invitation(&inv).await?;
-    if inv.send_email {
-        queue_email(tx, &ctx.org.company_name, &inv, &ctx.url, ctx.email_id, ctx.now, false).await?;
-    }
-    Ok((inv, true))
+    let email = match inv.send_email {
+        true => Some(queue_email(tx, &ctx.org.company_name, &inv, &ctx.url, ctx.email_id, ctx.now, false).await?),
+        false => None,
+    };
+    Ok((inv, true, email))
 }
 
+/// Queues an invitation email (D22) and returns it. A reminder is due at once, for the sweep
+/// that queued it to send. An invitation email (a creation or a resend) is queued already
+/// claimed by the request that queued it, for [`EMAIL_LEASE`] (T102): that request sends it with
+/// [`Services::send_own_email`] and answers whether it was sent, and no other deliverer (another
+/// request, the background job, another instance) can take it meanwhile; if the request dies
+/// first, the job sends it once the lease ends.
 async fn queue_email(
     tx: &mut dyn Tx,
     company: &str,
@@ -242,7 +249,7 @@ async fn queue_email(
     id: EmailId,
     now: OffsetDateTime,
     reminder: bool,
-) -> Result<(), UseCaseError> {
+) -> Result<EmailRecord, UseCaseError> {
     let (subject, body) = invitation_email(company, inv, url, reminder);
     let e = EmailRecord {
         id,
@@ -255,11 +262,11 @@ async fn queue_email(
         sent_at: None,
         attempts: 0,
         last_error: None,
-        next_attempt_at: now,
+        next_attempt_at: if reminder { now } else { now + EMAIL_LEASE },
         created_at: now,
     };
     tx.insert_email(&e).await?;
-    Ok(())
+    Ok(e)
 }
 
 impl<S: Store> Services<S> {
@@ -288,7 +295,7 @@ impl<S: Store> Services<S> {
         let token = self.secrets.invitation_token(pre_id);
         let token_hash = self.secrets.hash_token(&token);
         let url = self.invitation_url(pre_id);
-        let (inv, created) = self
+        let (inv, created, email) = self
             .store
             .write(move |tx| {
                 Box::pin(async move {
@@ -299,9 +306,10 @@ impl<S: Store> Services<S> {
                 })
             })
             .await?;
-        if created && inv.send_email {
+        if let Some(e) = email {
+            self.send_own_email(e).await?;
             self.deliver_emails().await?;
-            return Ok((self.get_invitation(org_id, inv.id).await?, true));
+            return Ok((self.get_invitation(org_id, inv.id).await?, created));
         }
         Ok((self.view(inv), created))
     }
@@ -341,7 +349,8 @@ impl<S: Store> Services<S> {
         let now = self.clock.now();
         let email_id = EmailId(self.ids.new_uuid());
         let url = self.invitation_url(id);
-        self.store
+        let email = self
+            .store
             .write(move |tx| {
                 Box::pin(async move {
                     let org = tx.get_org(org_id).await?.ok_or_else(|| ClientError::not_found("Organization"))?;
@@ -352,11 +361,11 @@ impl<S: Store> Services<S> {
                     let recent = tx.emails_to_since(&inv.email, now - EMAIL_WINDOW, 1000).await?;
                     email_allowance(id, &recent, now)?;
                     tx.update_invitation(&inv).await?;
-                    queue_email(tx, &org.company_name, &inv, &url, email_id, now, false).await?;
-                    Ok::<_, UseCaseError>(())
+                    queue_email(tx, &org.company_name, &inv, &url, email_id, now, false).await
                 })
             })
             .await?;
+        self.send_own_email(email).await?;
         self.deliver_emails().await?;
         self.get_invitation(org_id, id).await
     }
@@ -617,45 +626,80 @@ impl<S: Store> Services<S> {
             if !claimed {
                 continue;
             }
-            let out = OutgoingEmail {
-                to: e.to.clone(),
-                subject: e.subject.clone(),
-                body: e.body.clone(),
-                invitation_url: e.invitation_url.clone(),
-            };
-            let result = self.invites.mailer.send(&out).await;
-            let at = self.clock.now();
-            let backoff = Duration::minutes(1 << e.attempts.min(6)).min(Duration::hours(1));
-            let (id, inv_id) = (e.id, e.invitation_id);
-            let ok = result.is_ok();
-            if let Err(err) = &result {
-                tracing_free_log(err);
-            }
-            let err_text = result.err().unwrap_or_default();
-            self.store
-                .write(move |tx| {
-                    Box::pin(async move {
-                        if ok {
-                            tx.record_email_attempt(id, Ok(at)).await?;
-                            if let Some(iid) = inv_id {
-                                if let Some(mut inv) = tx.get_invitation_any(iid).await? {
-                                    inv.email_sent_at = Some(at);
-                                    inv.updated_at = at;
-                                    tx.update_invitation(&inv).await?;
-                                }
-                            }
-                        } else {
-                            tx.record_email_attempt(id, Err((&err_text, at + backoff))).await?;
-                        }
-                        Ok::<_, UseCaseError>(())
-                    })
-                })
-                .await?;
-            if ok {
+            if self.send_and_record(&e).await? {
                 sent += 1;
             }
         }
         Ok(sent)
+    }
+
+    /// Sends an invitation email that this request queued already claimed (T102) and records the
+    /// outcome; true when it was sent. An invitation that is no longer pending by now (revoked,
+    /// expired or accepted meanwhile) closes its email instead (T58).
+    pub(crate) async fn send_own_email(&self, e: EmailRecord) -> Result<bool, UseCaseError> {
+        let now = self.clock.now();
+        let (id, invitation) = (e.id, e.invitation_id);
+        let pending = self
+            .store
+            .write(move |tx| {
+                Box::pin(async move {
+                    let Some(iid) = invitation else { return Ok::<_, UseCaseError>(true) };
+                    match tx.get_invitation_any(iid).await?.map(|i| i.status_at(now)) {
+                        Some(s) if s != InvitationStatus::Pending => {
+                            let why = format!("not sent: the invitation is {}", s.as_str());
+                            tx.record_email_attempt(id, Err((&why, NEVER))).await?;
+                            Ok(false)
+                        }
+                        _ => Ok(true),
+                    }
+                })
+            })
+            .await?;
+        if !pending {
+            return Ok(false);
+        }
+        self.send_and_record(&e).await
+    }
+
+    /// Sends a claimed email through the mailer and records the attempt: `sent_at` (and the
+    /// invitation's `emailSentAt`) on success, else the error and the next attempt (1 min,
+    /// doubling, at most 1 h). True when it was sent.
+    async fn send_and_record(&self, e: &EmailRecord) -> Result<bool, UseCaseError> {
+        let out = OutgoingEmail {
+            to: e.to.clone(),
+            subject: e.subject.clone(),
+            body: e.body.clone(),
+            invitation_url: e.invitation_url.clone(),
+        };
+        let result = self.invites.mailer.send(&out).await;
+        let at = self.clock.now();
+        let backoff = Duration::minutes(1 << e.attempts.min(6)).min(Duration::hours(1));
+        let (id, inv_id) = (e.id, e.invitation_id);
+        let ok = result.is_ok();
+        if let Err(err) = &result {
+            tracing_free_log(err);
+        }
+        let err_text = result.err().unwrap_or_default();
+        self.store
+            .write(move |tx| {
+                Box::pin(async move {
+                    if ok {
+                        tx.record_email_attempt(id, Ok(at)).await?;
+                        if let Some(iid) = inv_id {
+                            if let Some(mut inv) = tx.get_invitation_any(iid).await? {
+                                inv.email_sent_at = Some(at);
+                                inv.updated_at = at;
+                                tx.update_invitation(&inv).await?;
+                            }
+                        }
+                    } else {
+                        tx.record_email_attempt(id, Err((&err_text, at + backoff))).await?;
+                    }
+                    Ok::<_, UseCaseError>(())
+                })
+            })
+            .await?;
+        Ok(ok)
     }
 
     /// Recorded emails, newest first (admin API, D22).

@@ -244,8 +244,9 @@ impl<S: Store> Services<S> {
             }
         };
         let mut outcome = outcome;
-        if let Some((inv, created)) = inv {
-            if created && inv.send_email {
+        if let Some((inv, _, email)) = inv {
+            if let Some(e) = email {
+                self.send_own_email(e).await?;
                 self.deliver_emails().await?;
                 outcome.invitation = Some(self.get_invitation(org_id, inv.id).await?);
             } else {
