@@ -317,7 +317,55 @@ pub struct Person {
     pub inactive_periods: Vec<Period>,
 }
 
+/// Who a new member is: the membership's ids and the address it is known by (D9, D10).
+#[derive(Clone, Debug)]
+pub struct NewMember {
+    /// Membership id.
+    pub id: PersonId,
+    /// Organization.
+    pub org_id: OrgId,
+    /// The human behind it (made or found by the caller, `Tx::ensure_human`).
+    pub human_id: HumanId,
+    /// The address.
+    pub email: Email,
+}
+
 impl Person {
+    /// A new active member (spec, Person; D12, D15): the given fields, tags sorted
+    /// case-insensitively (D14), no assessment yet, no consent to share an earlier profile,
+    /// `memberSince` and `updatedAt` at `now`. The one constructor of a membership, for the import
+    /// and for an invitation's acceptance.
+    pub fn new_member(
+        who: NewMember,
+        fields: crate::person::ImportFields,
+        labels: Labels,
+        joined_via: JoinedVia,
+        now: OffsetDateTime,
+    ) -> Person {
+        let mut tags = fields.tags;
+        sort_tags(&mut tags);
+        Person {
+            id: who.id,
+            org_id: who.org_id,
+            human_id: who.human_id,
+            email: who.email,
+            first_name: fields.first_name,
+            last_name: fields.last_name,
+            external_id: fields.external_id,
+            status: PersonStatus::Active,
+            archive_reason: None,
+            labels,
+            tags,
+            joined_via,
+            shared_existing_profile: false,
+            assessment: AssessmentSummary::NONE,
+            member_since: now,
+            updated_at: now,
+            archived_at: None,
+            inactive_periods: vec![],
+        }
+    }
+
     /// What decides which assessments this membership sees (D42).
     pub fn visibility(&self) -> Visibility {
         Visibility {

@@ -40,6 +40,47 @@ pub fn import_transition(existing: Option<&Person>) -> Result<ImportTransition, 
     }
 }
 
+impl ImportTransition {
+    /// Whether the transition takes a seat of the plan (D6): every one but a merge.
+    pub fn needs_seat(self) -> bool {
+        self != ImportTransition::MergeExisting
+    }
+}
+
+/// What accepting an invitation does to the person of its email in the organization (spec,
+/// States: Person status; D16, D19, D43, D44).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AcceptTransition {
+    /// No person with this email: a new member (`person.joined`), if a seat is free.
+    Create,
+    /// Active member: the invitation's fields merge in (no `person.joined`).
+    MergeExisting,
+    /// Archived by the organization, or withdrawn by the person: the acceptance, which the
+    /// person gives, rejoins (reopened, `person.joined`), if a seat is free.
+    Rejoin,
+}
+
+impl AcceptTransition {
+    /// Whether the transition takes a seat of the plan (D6): every one but a merge.
+    pub fn needs_seat(self) -> bool {
+        self != AcceptTransition::MergeExisting
+    }
+}
+
+/// Decides the acceptance transition. Errors: 409 `conflict` for an erased membership (D44);
+/// 409 `person_deactivated` for a person an administrator deactivated.
+pub fn accept_transition(existing: Option<&Person>) -> Result<AcceptTransition, ClientError> {
+    match existing {
+        None => Ok(AcceptTransition::Create),
+        Some(p) if p.archive_reason == Some(ArchiveReason::Erased) => Err(erased_error(p.id)),
+        Some(p) if p.status == PersonStatus::Active => Ok(AcceptTransition::MergeExisting),
+        Some(p) if p.archive_reason == Some(ArchiveReason::Deactivated) => {
+            Err(ClientError::new(Code::PersonDeactivated, "The person was deactivated by an administrator"))
+        }
+        Some(_) => Ok(AcceptTransition::Rejoin),
+    }
+}
+
 /// 409 `conflict` for an address that belongs to an erased membership (D44, T80): nothing can
 /// import, invite or reactivate a tombstone.
 pub fn erased_error(id: PersonId) -> ClientError {
@@ -299,6 +340,53 @@ mod tests {
         assert_eq!(import_transition(Some(&selfrev)).unwrap_err().code, Code::PersonSelfRevoked);
         let deact = person(PersonStatus::Archived, Some(Deactivated));
         assert_eq!(import_transition(Some(&deact)).unwrap_err().code, Code::PersonDeactivated);
+    }
+
+    #[test]
+    fn accept_transitions_follow_the_state_table() {
+        use ArchiveReason::*;
+        let cases: [(Option<Person>, Result<AcceptTransition, Code>); 6] = [
+            (None, Ok(AcceptTransition::Create)),
+            (Some(person(PersonStatus::Active, None)), Ok(AcceptTransition::MergeExisting)),
+            (Some(person(PersonStatus::Archived, Some(Archived))), Ok(AcceptTransition::Rejoin)),
+            // D43: the person's own acceptance is what may undo their own withdrawal.
+            (Some(person(PersonStatus::Archived, Some(SelfRevoked))), Ok(AcceptTransition::Rejoin)),
+            (Some(person(PersonStatus::Archived, Some(Deactivated))), Err(Code::PersonDeactivated)),
+            (Some(person(PersonStatus::Archived, Some(Erased))), Err(Code::Conflict)),
+        ];
+        for (existing, want) in cases {
+            let got = accept_transition(existing.as_ref()).map_err(|e| e.code);
+            assert_eq!(got, want, "{existing:?}");
+            if let Ok(t) = got {
+                assert_eq!(t.needs_seat(), t != AcceptTransition::MergeExisting);
+            }
+        }
+        assert!(ImportTransition::Create.needs_seat() && ImportTransition::Reactivate.needs_seat());
+        assert!(!ImportTransition::MergeExisting.needs_seat());
+    }
+
+    #[test]
+    fn a_new_member_is_active_with_sorted_tags_and_no_history() {
+        let t = |n: u128, name: &str| Tag { id: TagId(Uuid::from_u128(n)), name: name.into() };
+        let fields = ImportFields {
+            first_name: Some(PersonName::parse("Ada").unwrap()),
+            last_name: None,
+            external_id: Some(ExternalId::parse("ats-1").unwrap()),
+            tags: vec![t(1, "zeta"), t(2, "Alpha")],
+        };
+        let who = NewMember {
+            id: PersonId(Uuid::from_u128(1)),
+            org_id: OrgId(Uuid::from_u128(2)),
+            human_id: HumanId(Uuid::from_u128(3)),
+            email: Email::parse("a@b.com").unwrap(),
+        };
+        let p = Person::new_member(who, fields, Labels::DEFAULT, JoinedVia::Api, t0());
+        assert_eq!((p.status, p.archive_reason, p.archived_at), (PersonStatus::Active, None, None));
+        assert_eq!(p.tags.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["Alpha", "zeta"]);
+        assert_eq!((p.member_since, p.updated_at), (t0(), t0()));
+        assert_eq!(p.assessment, AssessmentSummary::NONE);
+        assert!(!p.shared_existing_profile && p.inactive_periods.is_empty());
+        assert_eq!(p.first_name.unwrap().as_str(), "Ada");
     }
 
     #[test]

@@ -7,7 +7,7 @@ use crate::errors::{ClientError, Code, UseCaseError};
 use crate::ids::*;
 use crate::invitation::{Invitation, InvitationStatus, Variant};
 use crate::model::*;
-use crate::person;
+use crate::person::{self, AcceptTransition};
 use crate::ports::{EmailRecord, EmailStamp, InvitationQuery, OutgoingEmail, Store, Tx};
 use crate::timefmt::format;
 use crate::values::*;
@@ -868,18 +868,8 @@ async fn accept_in_tx(tx: &mut dyn Tx, input: AcceptInput) -> Result<(Invitation
         inv.accept(person_id, now)?;
     }
     let existing = tx.person_by_email(org.id, &inv.email).await?;
-    if let Some(p) = existing.as_ref().filter(|p| p.archive_reason == Some(ArchiveReason::Erased)) {
-        return Err(person::erased_error(p.id).into());
-    }
-    if let Some(p) = &existing {
-        if p.status == PersonStatus::Archived && p.archive_reason == Some(ArchiveReason::Deactivated) {
-            return Err(
-                ClientError::new(Code::PersonDeactivated, "The person was deactivated by an administrator").into()
-            );
-        }
-    }
-    let was_active = existing.as_ref().is_some_and(|p| p.status == PersonStatus::Active);
-    if !was_active {
+    let transition = person::accept_transition(existing.as_ref())?;
+    if transition.needs_seat() {
         let used = tx.count_active_persons(org.id).await?;
         Plan::require_seat(plans.get(&org.plan), &org.plan, used)?;
     }
@@ -902,7 +892,7 @@ async fn accept_in_tx(tx: &mut dyn Tx, input: AcceptInput) -> Result<(Invitation
     let mut p = match existing {
         Some(mut p) => {
             person::merge_import(&mut p, &fields);
-            if !was_active {
+            if transition == AcceptTransition::Rejoin {
                 person::reopen(&mut p, now);
                 p.joined_via = JoinedVia::InvitationPersonal;
             }
@@ -912,32 +902,10 @@ async fn accept_in_tx(tx: &mut dyn Tx, input: AcceptInput) -> Result<(Invitation
             p
         }
         None => {
-            let human = tx.ensure_human(human_id, &inv.email, now).await?;
-            let mut t = fields.tags.clone();
-            sort_tags(&mut t);
-            Person {
-                id: person_id,
-                org_id: org.id,
-                human_id: human,
-                email: inv.email.clone(),
-                first_name: fields.first_name.clone(),
-                last_name: fields.last_name.clone(),
-                external_id: fields.external_id.clone(),
-                status: PersonStatus::Active,
-                archive_reason: None,
-                labels: match inv.labels {
-                    Some(l) => l,
-                    None => person::initial_labels(None, &org, &inv.email),
-                },
-                tags: t,
-                joined_via: JoinedVia::InvitationPersonal,
-                shared_existing_profile: false,
-                assessment: AssessmentSummary::NONE,
-                member_since: now,
-                updated_at: now,
-                archived_at: None,
-                inactive_periods: vec![],
-            }
+            let human_id = tx.ensure_human(human_id, &inv.email, now).await?;
+            let labels = inv.labels.unwrap_or_else(|| person::initial_labels(None, &org, &inv.email));
+            let who = NewMember { id: person_id, org_id: org.id, human_id, email: inv.email.clone() };
+            Person::new_member(who, fields, labels, JoinedVia::InvitationPersonal, now)
         }
     };
     if share && inv.variant == Variant::AccessRequest {
@@ -953,7 +921,7 @@ async fn accept_in_tx(tx: &mut dyn Tx, input: AcceptInput) -> Result<(Invitation
     }
     inv.accept(p.id, now)?;
     tx.update_invitation(&inv).await?;
-    if !was_active {
+    if transition.needs_seat() {
         let e = OutboxEvent {
             id: joined_id,
             org_id: org.id,

@@ -129,7 +129,7 @@ impl<S: Store> Services<S> {
                         let org = org.ok_or_else(|| ClientError::not_found("Organization"))?;
                         let existing = tx.person_by_email(org_id, &input.email).await?;
                         let transition = person::import_transition(existing.as_ref())?;
-                        if transition != ImportTransition::MergeExisting {
+                        if transition.needs_seat() {
                             let used = tx.count_active_persons(org_id).await?;
                             let plan = plans.get(&org.plan);
                             let limit = Plan::seats(plan);
@@ -168,29 +168,10 @@ impl<S: Store> Services<S> {
                                 ImportOutcome { person: p, created: true, invitation: None }
                             }
                             _ => {
-                                let human = tx.ensure_human(human_id, &input.email, now).await?;
-                                let mut tags = fields.tags;
-                                sort_tags(&mut tags);
-                                let p = Person {
-                                    id: person_id,
-                                    org_id,
-                                    human_id: human,
-                                    labels: person::initial_labels(input.labels, &org, &input.email),
-                                    email: input.email,
-                                    first_name: fields.first_name,
-                                    last_name: fields.last_name,
-                                    external_id: fields.external_id,
-                                    status: PersonStatus::Active,
-                                    archive_reason: None,
-                                    tags,
-                                    joined_via: JoinedVia::Api,
-                                    shared_existing_profile: false,
-                                    assessment: AssessmentSummary::NONE,
-                                    member_since: now,
-                                    updated_at: now,
-                                    archived_at: None,
-                                    inactive_periods: vec![],
-                                };
+                                let human_id = tx.ensure_human(human_id, &input.email, now).await?;
+                                let labels = person::initial_labels(input.labels, &org, &input.email);
+                                let who = NewMember { id: person_id, org_id, human_id, email: input.email };
+                                let p = Person::new_member(who, fields, labels, JoinedVia::Api, now);
                                 tx.insert_person(&p).await?;
                                 crate::outbox::append(tx, &*ids, &event(event_id, &p, EventType::PersonCreated, now))
                                     .await?;
