@@ -1,0 +1,184 @@
+//! Fakes of the ports other than the store: a clock tests move by hand, sequential ids,
+//! reversible secrets, a recording mailer and webhook sender, a personality writer and a report
+//! renderer.
+
+use crate::ids::*;
+use crate::ports::*;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+/// A clock that tests move by hand.
+#[derive(Default)]
+pub struct FakeClock {
+    /// Microseconds since the Unix epoch.
+    pub micros: AtomicU64,
+}
+
+impl FakeClock {
+    /// Starts at 2026-01-01T00:00:00Z.
+    pub fn new() -> Self {
+        Self { micros: AtomicU64::new(1_767_225_600_000_000) }
+    }
+    /// Moves forward.
+    pub fn advance(&self, d: time::Duration) {
+        self.micros.fetch_add(d.whole_microseconds() as u64, Ordering::SeqCst);
+    }
+}
+
+impl Clock for FakeClock {
+    fn now(&self) -> OffsetDateTime {
+        let m = self.micros.fetch_add(1, Ordering::SeqCst);
+        OffsetDateTime::from_unix_timestamp_nanos(m as i128 * 1000).unwrap_or(OffsetDateTime::UNIX_EPOCH)
+    }
+}
+
+/// Sequential ids (increasing, so newest-first ordering is deterministic).
+#[derive(Default)]
+pub struct FakeIds {
+    n: AtomicU64,
+}
+
+impl Ids for FakeIds {
+    fn new_uuid(&self) -> Uuid {
+        let n = self.n.fetch_add(1, Ordering::SeqCst) + 1;
+        Uuid::from_u128(((0x0190_0000_0000_7000u128) << 64) | n as u128)
+    }
+}
+
+/// Deterministic "crypto": keys from a counter, hash = reversed bytes. Good enough to test the
+/// use cases' logic, never for production.
+#[derive(Default)]
+pub struct FakeSecrets {
+    n: AtomicU64,
+}
+
+impl Secrets for FakeSecrets {
+    fn new_api_key(&self) -> NewKeyMaterial {
+        let n = self.n.fetch_add(1, Ordering::SeqCst);
+        let prefix = format!("{n:016}");
+        let value = format!("tk_{prefix}{}", "s".repeat(43));
+        NewKeyMaterial { hash: self.hash_api_key(&value), value, prefix }
+    }
+    fn hash_api_key(&self, value: &str) -> Vec<u8> {
+        value.bytes().rev().collect()
+    }
+    fn constant_time_eq(&self, a: &[u8], b: &[u8]) -> bool {
+        a == b
+    }
+    fn random_token(&self, bytes: usize) -> String {
+        "t".repeat(bytes)
+    }
+    fn invitation_token(&self, id: InvitationId) -> String {
+        format!("tok{}", id.0.simple())
+    }
+    fn hash_token(&self, token: &str) -> Vec<u8> {
+        token.bytes().rev().collect()
+    }
+    fn one_time_code(&self) -> String {
+        format!("{:06}", (self.n.fetch_add(1, Ordering::SeqCst) * 7919 + 100_003) % 1_000_000)
+    }
+    fn hash_code(&self, invitation: InvitationId, code: &str) -> Vec<u8> {
+        format!("{}:{code}", invitation.0.simple()).bytes().rev().collect()
+    }
+}
+
+/// Personality text that names the top competency, for tests.
+#[derive(Default)]
+pub struct FakePersonality;
+
+impl PersonalityWriter for FakePersonality {
+    fn describe(&self, model: &crate::assessment::AssessmentModel, scores: &crate::assessment::Scores) -> String {
+        let top = scores
+            .competencies
+            .iter()
+            .max_by(|a, b| a.score.total_cmp(&b.score))
+            .and_then(|c| model.competency(c.competency_id))
+            .map(|c| c.name.as_str())
+            .unwrap_or("none");
+        format!("Top: {top}")
+    }
+}
+
+/// A "PDF" that is the person's email, for tests.
+#[derive(Default)]
+pub struct FakeReports;
+
+impl ReportRenderer for FakeReports {
+    fn render(&self, input: &ReportInput<'_>) -> Result<Vec<u8>, String> {
+        Ok(format!("%PDF-fake {}", input.person.email).into_bytes())
+    }
+}
+
+
+/// A mailer that records what it sent, or fails while `fail` is set.
+#[derive(Default)]
+pub struct FakeMailer {
+    /// Sent emails.
+    pub sent: Mutex<Vec<OutgoingEmail>>,
+    /// Fail every send.
+    pub fail: std::sync::atomic::AtomicBool,
+}
+
+impl Mailer for FakeMailer {
+    fn send<'a>(&'a self, email: &'a OutgoingEmail) -> BoxFuture<'a, Result<(), String>> {
+        let r = if self.fail.load(Ordering::SeqCst) {
+            Err("smtp down".to_string())
+        } else {
+            if let Ok(mut v) = self.sent.lock() {
+                v.push(email.clone());
+            }
+            Ok(())
+        };
+        Box::pin(std::future::ready(r))
+    }
+}
+
+/// One recorded webhook request: (url, event type, delivery id, body, secrets).
+pub type SentHook = (String, String, String, String, Vec<String>);
+
+/// A webhook sender that records requests and answers with the queued statuses (default 200).
+#[derive(Default)]
+pub struct FakeSender {
+    /// Sent (url, event type, delivery id, body, secrets).
+    pub sent: Mutex<Vec<SentHook>>,
+    /// Statuses to answer, front first; empty = 200.
+    pub answers: Mutex<std::collections::VecDeque<u16>>,
+}
+
+impl WebhookSender for FakeSender {
+    fn send<'a>(
+        &'a self,
+        url: &'a str,
+        secrets: &'a [&'a str],
+        delivery_id: &'a str,
+        event_type: &'a str,
+        body: &'a str,
+        _now: OffsetDateTime,
+    ) -> BoxFuture<'a, SendResult> {
+        if let Ok(mut v) = self.sent.lock() {
+            v.push((
+                url.into(),
+                event_type.into(),
+                delivery_id.into(),
+                body.into(),
+                secrets.iter().map(|s| s.to_string()).collect(),
+            ));
+        }
+        let status = self.answers.lock().ok().and_then(|mut q| q.pop_front()).unwrap_or(200);
+        Box::pin(std::future::ready(crate::webhook::AttemptOutcome {
+            status: Some(status),
+            duration_ms: 1,
+            error: None,
+            response_body: Some("ok".into()),
+        }))
+    }
+    fn check_url(&self, url: &str) -> Result<(), String> {
+        if url.starts_with("https://") || url.starts_with("http://") {
+            Ok(())
+        } else {
+            Err("must be an https URL".into())
+        }
+    }
+}

@@ -1,0 +1,58 @@
+//! In-memory fakes of the ports, for domain tests (no database). The fake store keeps all rows in
+//! one struct; a transaction works on a copy and replaces the state on commit, so a failed use
+//! case leaves nothing behind, like a real transaction. Futures are always ready: [`block_on`]
+//! drives them without a runtime.
+//!
+//! `store`: the fake store and its transactions; `adapters`: the clock, ids, secrets, mailer,
+//! webhook sender, personality writer and report renderer.
+
+mod adapters;
+mod store;
+
+pub use adapters::*;
+pub use store::*;
+
+use crate::values::PlanCatalogue;
+use std::future::Future;
+use std::sync::Arc;
+use std::task::{Context, Poll, Waker};
+
+/// Drives an always-ready future to completion. Panics if it is ever pending (fakes never are).
+pub fn block_on<F: Future>(f: F) -> F::Output {
+    let mut f = std::pin::pin!(f);
+    let mut cx = Context::from_waker(Waker::noop());
+    match f.as_mut().poll(&mut cx) {
+        Poll::Ready(v) => v,
+        Poll::Pending => panic!("fake futures never wait"),
+    }
+}
+
+/// Services over the fakes, with handles to the fake clock and store.
+pub fn services() -> (crate::Services<FakeStore>, FakeStore, Arc<FakeClock>) {
+    let store = FakeStore::default();
+    let clock = Arc::new(FakeClock::new());
+    let svc = crate::Services {
+        store: Arc::new(store.clone()),
+        clock: clock.clone(),
+        ids: Arc::new(FakeIds::default()),
+        secrets: Arc::new(FakeSecrets::default()),
+        plans: PlanCatalogue::default(),
+        assessment: Arc::new(fake_assessment_kit()),
+        invites: Arc::new(crate::usecases::invitations::InvitationKit {
+            mailer: Arc::new(FakeMailer::default()),
+            public_url: "http://talent.test".into(),
+            sandbox: true,
+        }),
+        webhooks: Arc::new(FakeSender::default()),
+    };
+    (svc, store, clock)
+}
+
+/// The built-in model with the fake adapters.
+pub fn fake_assessment_kit() -> crate::usecases::AssessmentKit {
+    crate::usecases::AssessmentKit {
+        model: crate::assessment::AssessmentModel::builtin().unwrap_or_else(|e| panic!("built-in model: {e}")),
+        personality: Arc::new(FakePersonality),
+        reports: Arc::new(FakeReports),
+    }
+}
