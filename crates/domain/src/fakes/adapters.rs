@@ -111,7 +111,6 @@ impl ReportRenderer for FakeReports {
     }
 }
 
-
 /// A mailer that records what it sent, or fails while `fail` is set.
 #[derive(Default)]
 pub struct FakeMailer {

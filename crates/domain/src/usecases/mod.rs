@@ -2,8 +2,10 @@
 //! the outbox in that same transaction (D31). They take parsed value objects and return domain
 //! entities or a [`UseCaseError`].
 
+pub mod acceptance;
 pub mod access;
 pub mod assessments;
+pub mod emails;
 pub mod idempotency;
 pub mod invitations;
 pub mod orgs;

@@ -1,0 +1,308 @@
+//! The email outbox (D22, T58, T93, T102): invitation emails queued in the use case's
+//! transaction, sent through the [`crate::ports::Mailer`] port by the request that queued them or
+//! by the background job, retried with a backoff, and the resend limits.
+
+use super::Services;
+use crate::errors::{ClientError, Code, UseCaseError};
+use crate::ids::*;
+use crate::invitation::{Invitation, InvitationStatus, Variant};
+use crate::ports::{EmailRecord, EmailStamp, OutgoingEmail, Store, Tx};
+use crate::timefmt::format;
+use crate::values::*;
+use time::{Duration, OffsetDateTime};
+
+/// A claimed email is not picked up by another sender for this long (longer than an SMTP send
+/// may take); if its sender dies it is retried afterwards.
+pub const EMAIL_LEASE: Duration = Duration::minutes(5);
+
+/// The shortest time between two emails of one invitation that a resend may cause (issue 13, T93).
+pub const RESEND_COOLDOWN: Duration = Duration::minutes(1);
+/// The most emails of one invitation in [`EMAIL_WINDOW`] after which a resend is refused (T93).
+pub const EMAILS_PER_INVITATION: usize = 10;
+/// The most emails to one address, from any organization, in [`EMAIL_WINDOW`] after which a
+/// resend is refused (T93).
+pub const EMAILS_PER_ADDRESS: usize = 20;
+/// The window of the daily email caps (T93).
+pub const EMAIL_WINDOW: Duration = Duration::days(1);
+
+/// Whether invitation `inv` may be emailed once more at `now`, given the emails queued to its
+/// address since `now - EMAIL_WINDOW` (`recent`, newest first; T93). Errors: 429 `rate_limited`
+/// with `retry_after` (whole seconds, at least 1) and `details {retryAfter, reason}`, `reason`
+/// one of `cooldown`, `invitation_daily_cap`, `address_daily_cap`.
+pub fn email_allowance(inv: InvitationId, recent: &[EmailStamp], now: OffsetDateTime) -> Result<(), ClientError> {
+    let mine: Vec<OffsetDateTime> =
+        recent.iter().filter(|e| e.invitation_id == Some(inv)).map(|e| e.created_at).collect();
+    let all: Vec<OffsetDateTime> = recent.iter().map(|e| e.created_at).collect();
+    // The wait until the `cap`-th newest email leaves the window.
+    let cap_wait = |times: &[OffsetDateTime], cap: usize| {
+        let mut t = times.to_vec();
+        t.sort_unstable_by_key(|x| std::cmp::Reverse(*x));
+        t.get(cap - 1).map(|oldest_counted| *oldest_counted + EMAIL_WINDOW - now)
+    };
+    let waits = [
+        ("cooldown", mine.iter().max().map(|last| *last + RESEND_COOLDOWN - now)),
+        ("invitation_daily_cap", cap_wait(&mine, EMAILS_PER_INVITATION)),
+        ("address_daily_cap", cap_wait(&all, EMAILS_PER_ADDRESS)),
+    ];
+    let refusal = waits
+        .into_iter()
+        .filter_map(|(reason, wait)| wait.filter(|w| w.is_positive()).map(|w| (reason, w)))
+        .max_by_key(|(_, w)| *w);
+    match refusal {
+        None => Ok(()),
+        Some((reason, wait)) => {
+            let secs = u32::try_from(wait.whole_seconds() + i64::from(wait.subsec_nanoseconds() > 0))
+                .unwrap_or(u32::MAX)
+                .max(1);
+            let message = match reason {
+                "cooldown" => "This invitation was emailed less than a minute ago; retry after the number of seconds in Retry-After",
+                "invitation_daily_cap" => "This invitation was emailed 10 times in the last 24 hours; retry after the number of seconds in Retry-After",
+                _ => "This address received 20 emails in the last 24 hours; retry after the number of seconds in Retry-After",
+            };
+            Err(ClientError {
+                retry_after: Some(secs),
+                ..ClientError::new(Code::RateLimited, message)
+                    .with_details(serde_json::json!({"retryAfter": secs, "reason": reason}))
+            })
+        }
+    }
+}
+
+/// The invitation email (D21/D22): message, link and expiry date.
+pub(crate) fn invitation_email(company: &str, inv: &Invitation, url: &str, reminder: bool) -> (String, String) {
+    let what = match inv.variant {
+        Variant::Assessment => "to take an assessment",
+        Variant::AccessRequest => "to share your existing assessment profile",
+    };
+    let subject = format!("{}{company} invites you {what}", if reminder { "Reminder: " } else { "" });
+    let greeting = match &inv.first_name {
+        Some(n) => format!("Hello {},", n.as_str()),
+        None => "Hello,".to_string(),
+    };
+    let mut body = format!("{greeting}\n\n{company} invites you {what}.\n\n");
+    if let Some(m) = &inv.message {
+        body.push_str(&format!("Message from {company}:\n{m}\n\n"));
+    }
+    body.push_str(&format!(
+        "Open this link to respond:\n{url}\n\nThe link is valid until {} (UTC).\n",
+        format(inv.expires_at)
+    ));
+    (subject, body)
+}
+
+/// Queues an invitation email (D22) and returns it. A reminder is due at once, for the sweep
+/// that queued it to send. An invitation email (a creation or a resend) is queued already
+/// claimed by the request that queued it, for [`EMAIL_LEASE`] (T102): that request sends it with
+/// [`Services::send_own_email`] and answers whether it was sent, and no other deliverer (another
+/// request, the background job, another instance) can take it meanwhile; if the request dies
+/// first, the job sends it once the lease ends.
+pub(super) async fn queue_email(
+    tx: &mut dyn Tx,
+    company: &str,
+    inv: &Invitation,
+    url: &str,
+    id: EmailId,
+    now: OffsetDateTime,
+    reminder: bool,
+) -> Result<EmailRecord, UseCaseError> {
+    let (subject, body) = invitation_email(company, inv, url, reminder);
+    let e = EmailRecord {
+        id,
+        org_id: inv.org_id,
+        invitation_id: Some(inv.id),
+        to: inv.email.clone(),
+        subject,
+        body,
+        invitation_url: Some(url.to_string()),
+        sent_at: None,
+        attempts: 0,
+        last_error: None,
+        next_attempt_at: if reminder { now } else { now + EMAIL_LEASE },
+        created_at: now,
+    };
+    tx.insert_email(&e).await?;
+    Ok(e)
+}
+
+/// `next_attempt_at` of an email that will never be sent (it is then never due).
+pub(super) const NEVER: OffsetDateTime = time::macros::datetime!(9999-12-31 0:00 UTC);
+
+/// The domain has no logger; failures are recorded in the outbox row (`last_error`).
+fn tracing_free_log(_err: &str) {}
+
+impl<S: Store> Services<S> {
+    /// Sends due emails of the outbox through the mailer (D22). A failure is recorded and retried
+    /// later (1 min, doubling, at most 1 h); `emailSentAt` is set only after a successful send.
+    /// Returns how many were sent.
+    pub async fn deliver_emails(&self) -> Result<u32, UseCaseError> {
+        let now = self.clock.now();
+        let due = self
+            .store
+            .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.due_emails(now, 100).await?) }))
+            .await?;
+        let mut sent = 0;
+        for e in due {
+            // Claim first: requests and the background job deliver concurrently (also across
+            // instances); without the claim each of them would send the same email.
+            // An email whose invitation is no longer pending (revoked, expired or accepted since it
+            // was queued) is never sent: it is closed with the reason instead (T58).
+            let (id, lease, invitation) = (e.id, now + EMAIL_LEASE, e.invitation_id);
+            let claimed = self
+                .store
+                .write(move |tx| {
+                    Box::pin(async move {
+                        if !tx.claim_email(id, now, lease).await? {
+                            return Ok::<_, UseCaseError>(false);
+                        }
+                        let Some(iid) = invitation else { return Ok(true) };
+                        let status = tx.get_invitation_any(iid).await?.map(|i| i.status_at(now));
+                        match status {
+                            Some(s) if s != InvitationStatus::Pending => {
+                                let why = format!("not sent: the invitation is {}", s.as_str());
+                                tx.record_email_attempt(id, Err((&why, NEVER))).await?;
+                                Ok(false)
+                            }
+                            _ => Ok(true),
+                        }
+                    })
+                })
+                .await?;
+            if !claimed {
+                continue;
+            }
+            if self.send_and_record(&e).await? {
+                sent += 1;
+            }
+        }
+        Ok(sent)
+    }
+
+    /// Sends an invitation email that this request queued already claimed (T102) and records the
+    /// outcome; true when it was sent. An invitation that is no longer pending by now (revoked,
+    /// expired or accepted meanwhile) closes its email instead (T58).
+    pub(crate) async fn send_own_email(&self, e: EmailRecord) -> Result<bool, UseCaseError> {
+        let now = self.clock.now();
+        let (id, invitation) = (e.id, e.invitation_id);
+        let pending = self
+            .store
+            .write(move |tx| {
+                Box::pin(async move {
+                    let Some(iid) = invitation else { return Ok::<_, UseCaseError>(true) };
+                    match tx.get_invitation_any(iid).await?.map(|i| i.status_at(now)) {
+                        Some(s) if s != InvitationStatus::Pending => {
+                            let why = format!("not sent: the invitation is {}", s.as_str());
+                            tx.record_email_attempt(id, Err((&why, NEVER))).await?;
+                            Ok(false)
+                        }
+                        _ => Ok(true),
+                    }
+                })
+            })
+            .await?;
+        if !pending {
+            return Ok(false);
+        }
+        self.send_and_record(&e).await
+    }
+
+    /// Sends a claimed email through the mailer and records the attempt: `sent_at` (and the
+    /// invitation's `emailSentAt`) on success, else the error and the next attempt (1 min,
+    /// doubling, at most 1 h). True when it was sent.
+    async fn send_and_record(&self, e: &EmailRecord) -> Result<bool, UseCaseError> {
+        let out = OutgoingEmail {
+            to: e.to.clone(),
+            subject: e.subject.clone(),
+            body: e.body.clone(),
+            invitation_url: e.invitation_url.clone(),
+        };
+        let result = self.invites.mailer.send(&out).await;
+        let at = self.clock.now();
+        let backoff = Duration::minutes(1 << e.attempts.min(6)).min(Duration::hours(1));
+        let (id, inv_id) = (e.id, e.invitation_id);
+        let ok = result.is_ok();
+        if let Err(err) = &result {
+            tracing_free_log(err);
+        }
+        let err_text = result.err().unwrap_or_default();
+        self.store
+            .write(move |tx| {
+                Box::pin(async move {
+                    if ok {
+                        tx.record_email_attempt(id, Ok(at)).await?;
+                        if let Some(iid) = inv_id {
+                            if let Some(mut inv) = tx.get_invitation_any(iid).await? {
+                                inv.email_sent_at = Some(at);
+                                inv.updated_at = at;
+                                tx.update_invitation(&inv).await?;
+                            }
+                        }
+                    } else {
+                        tx.record_email_attempt(id, Err((&err_text, at + backoff))).await?;
+                    }
+                    Ok::<_, UseCaseError>(())
+                })
+            })
+            .await?;
+        Ok(ok)
+    }
+
+    /// Recorded emails, newest first (admin API, D22).
+    pub async fn emails(&self, to: Option<Email>, limit: u32) -> Result<Vec<EmailRecord>, UseCaseError> {
+        self.store
+            .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.list_emails(to.as_ref(), limit).await?) }))
+            .await
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod email_limit_tests {
+    use super::*;
+    use uuid::Uuid;
+
+    fn at(secs: i64) -> OffsetDateTime {
+        OffsetDateTime::UNIX_EPOCH + Duration::days(20_000) + Duration::seconds(secs)
+    }
+
+    fn stamps(inv: InvitationId, times: &[i64]) -> Vec<EmailStamp> {
+        times.iter().map(|t| EmailStamp { invitation_id: Some(inv), created_at: at(*t) }).collect()
+    }
+
+    fn refusal(r: Result<(), ClientError>) -> (u32, String) {
+        let e = r.unwrap_err();
+        assert_eq!(e.code, Code::RateLimited);
+        assert_eq!(
+            e.details.as_ref().map(|d| d["retryAfter"].clone()),
+            Some(serde_json::json!(e.retry_after.unwrap()))
+        );
+        (e.retry_after.unwrap(), e.details.unwrap()["reason"].as_str().unwrap().to_string())
+    }
+
+    /// T93: a minute between two emails of an invitation, 10 per invitation and 20 per address in
+    /// 24 h; the wait is until the limiting email leaves its window, the longest one wins.
+    #[test]
+    fn resends_wait_for_the_cooldown_and_the_daily_caps_t93() {
+        let (inv, other) = (InvitationId(Uuid::from_u128(1)), InvitationId(Uuid::from_u128(2)));
+        assert_eq!(email_allowance(inv, &[], at(0)), Ok(()));
+        assert_eq!(refusal(email_allowance(inv, &stamps(inv, &[0]), at(15))), (45, "cooldown".into()));
+        assert_eq!(email_allowance(inv, &stamps(inv, &[0]), at(60)), Ok(()));
+        assert_eq!(email_allowance(inv, &stamps(other, &[0]), at(1)), Ok(()), "another invitation's email");
+        // Ten emails of this invitation, an hour apart: the eleventh waits for the first to age out.
+        let ten: Vec<i64> = (0..10).map(|h| h * 3600).collect();
+        let (wait, reason) = refusal(email_allowance(inv, &stamps(inv, &ten), at(9 * 3600 + 120)));
+        assert_eq!(reason, "invitation_daily_cap");
+        assert_eq!(i64::from(wait), 86_400 - (9 * 3600 + 120));
+        assert_eq!(email_allowance(inv, &stamps(inv, &ten[1..]), at(9 * 3600 + 120)), Ok(()));
+        // Twenty to the address from other invitations.
+        let twenty: Vec<i64> = (0..20).map(|m| m * 60).collect();
+        let (wait, reason) = refusal(email_allowance(inv, &stamps(other, &twenty), at(3600)));
+        assert_eq!((i64::from(wait), reason.as_str()), (86_400 - 3600, "address_daily_cap"));
+        // Waits round up to whole seconds.
+        let e = email_allowance(
+            inv,
+            &[EmailStamp { invitation_id: Some(inv), created_at: at(0) }],
+            at(0) + Duration::milliseconds(59_500),
+        );
+        assert_eq!(refusal(e).0, 1);
+    }
+}
