@@ -23,7 +23,6 @@ pub const CODE_RETENTION: Duration = Duration::hours(24);
 /// One code as stored: only its keyed hash ([`crate::ports::Secrets::hash_code`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConsentCode {
-    /// Id.
     pub id: ConsentCodeId,
     /// The invitation whose email address received it.
     pub invitation_id: InvitationId,

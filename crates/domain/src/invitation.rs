@@ -71,7 +71,6 @@ impl Variant {
 /// A personal invitation (spec, Invitation).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Invitation {
-    /// Id.
     pub id: InvitationId,
     /// Organization.
     pub org_id: OrgId,

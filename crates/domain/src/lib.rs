@@ -3,16 +3,21 @@
 //! Pure: no I/O, no async runtime, no framework types. Adapters (store, HTTP, rate limiter) live in
 //! their own crates and depend on this one; the app crate wires them together.
 
+pub mod api_key;
 pub mod assessment;
 pub mod consent;
 pub mod erasure;
 pub mod errors;
+pub mod events;
 pub mod ids;
 pub mod invitation;
+pub mod membership;
 pub mod model;
+pub mod organization;
 pub mod outbox;
 pub mod person;
 pub mod ports;
+pub mod results;
 pub mod timefmt;
 pub mod usecases;
 pub mod values;

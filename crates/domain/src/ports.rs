@@ -240,7 +240,6 @@ pub struct EmailStamp {
 /// An email in the outbox (D22): sent by the mailer with retries; listed by the admin API.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EmailRecord {
-    /// Id.
     pub id: EmailId,
     /// Organization.
     pub org_id: OrgId,
@@ -248,7 +247,6 @@ pub struct EmailRecord {
     pub invitation_id: Option<InvitationId>,
     /// Recipient.
     pub to: Email,
-    /// Subject.
     pub subject: String,
     /// Plain-text body.
     pub body: String,

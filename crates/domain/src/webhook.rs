@@ -128,7 +128,6 @@ impl Subscription {
 /// A registered webhook endpoint (D29).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Endpoint {
-    /// Id.
     pub id: WebhookId,
     /// Organization.
     pub org_id: OrgId,
@@ -136,7 +135,6 @@ pub struct Endpoint {
     pub url: String,
     /// Subscribed events.
     pub events: Subscription,
-    /// Description.
     pub description: Option<String>,
     /// Deliveries are attempted only while enabled.
     pub enabled: bool,
@@ -213,7 +211,6 @@ pub struct Delivery {
     pub event_type: EventType,
     /// The envelope JSON, exactly as sent.
     pub payload: String,
-    /// Status.
     pub status: DeliveryStatus,
     /// Attempts made.
     pub attempts: u32,

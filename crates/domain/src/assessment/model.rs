@@ -62,7 +62,6 @@ pub struct MappingWeight {
 pub struct Mapping {
     /// `competencies.mappingName`.
     pub name: String,
-    /// Weights.
     pub weights: Vec<MappingWeight>,
 }
 

@@ -16,17 +16,13 @@ use time::OffsetDateTime;
 pub struct FakeState {
     /// Organizations.
     pub orgs: Vec<Organization>,
-    /// Users.
     pub users: Vec<User>,
-    /// Keys.
     pub keys: Vec<ApiKey>,
     /// Humans (id, email).
     pub humans: Vec<(HumanId, Email)>,
-    /// Persons.
     pub persons: Vec<Person>,
     /// Tag catalogue.
     pub tags: Vec<(OrgId, Tag)>,
-    /// Teams.
     pub teams: Vec<Team>,
     /// Team members.
     pub team_members: Vec<(TeamId, PersonId)>,
@@ -34,15 +30,11 @@ pub struct FakeState {
     pub events: Vec<OutboxEvent>,
     /// Idempotency records.
     pub idem: Vec<IdempotencyRecord>,
-    /// Settings.
     pub settings: Vec<(String, String)>,
-    /// Assessments.
     pub assessments: Vec<Assessment>,
     /// Stored need counts of completed assessments.
     pub need_counts: Vec<(AssessmentId, crate::assessment::NeedCounts)>,
-    /// Profiles.
     pub profiles: Vec<Profile>,
-    /// Invitations.
     pub invitations: Vec<crate::invitation::Invitation>,
     /// Email outbox.
     pub emails: Vec<EmailRecord>,
@@ -52,7 +44,6 @@ pub struct FakeState {
     pub endpoints: Vec<crate::webhook::Endpoint>,
     /// Deliveries with their claim.
     pub deliveries: Vec<(crate::webhook::Delivery, Option<OffsetDateTime>)>,
-    /// Attempts.
     pub attempts: Vec<(DeliveryId, OffsetDateTime, crate::webhook::AttemptOutcome)>,
 }
 

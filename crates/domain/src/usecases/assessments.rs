@@ -54,9 +54,7 @@ pub struct Match {
 /// A new profile (admin API, D25), parsed: competencies as (id, weight).
 #[derive(Clone, Debug)]
 pub struct NewProfile {
-    /// Name.
     pub name: String,
-    /// Description.
     pub description: Option<String>,
     /// Weighted competencies.
     pub competencies: Vec<ProfileCompetency>,

@@ -14,22 +14,17 @@ use time::{Duration, OffsetDateTime};
 pub struct NewEndpoint {
     /// Target URL.
     pub url: String,
-    /// Events.
     pub events: Subscription,
-    /// Description.
     pub description: Option<String>,
 }
 
 /// `PATCH /webhooks/{id}` (D29), parsed; `None` = unchanged.
 #[derive(Clone, Debug, Default)]
 pub struct EndpointPatch {
-    /// URL.
     pub url: Option<String>,
-    /// Events.
     pub events: Option<Subscription>,
     /// Description (`Some(None)` clears).
     pub description: Option<Option<String>>,
-    /// Enabled.
     pub enabled: Option<bool>,
 }
 

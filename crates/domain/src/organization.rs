@@ -1,0 +1,82 @@
+//! Organizations (tenants), their usage and their users (spec, Organization; D5, D6).
+
+use crate::ids::*;
+use crate::values::*;
+use time::OffsetDateTime;
+
+/// An organization (tenant) with its subscription (spec, Organization).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Organization {
+    pub id: OrgId,
+    /// `companyName`.
+    pub company_name: String,
+    /// `email` (contact address).
+    pub email: Email,
+    /// Plan id of the catalogue (D5).
+    pub plan: String,
+    /// `subscription.status`.
+    pub subscription_status: SubscriptionStatus,
+    /// `subscription.trialEndsAt`.
+    pub trial_ends_at: Option<OffsetDateTime>,
+    /// `subscription.currentPeriodEnd`.
+    pub current_period_end: Option<OffsetDateTime>,
+    /// Employee email-domain rule (D15): lower-case domains.
+    pub employee_domains: Vec<String>,
+    /// `createdAt`.
+    pub created_at: OffsetDateTime,
+    /// Last change.
+    pub updated_at: OffsetDateTime,
+}
+
+impl Organization {
+    /// D15: true when the email's domain is one of the employee domains (exact, case-insensitive).
+    pub fn is_employee_email(&self, email: &Email) -> bool {
+        let d = email.domain();
+        self.employee_domains.iter().any(|e| e == d)
+    }
+
+    /// The subscription status in force at `now` (issue 13, T90): a `trialing` organization whose
+    /// `trialEndsAt` has passed is `trial_expired` (writes refused, D4), whatever was stored;
+    /// every other status is as stored.
+    pub fn status_at(&self, now: OffsetDateTime) -> SubscriptionStatus {
+        match (self.subscription_status, self.trial_ends_at) {
+            (SubscriptionStatus::Trialing, Some(end)) if end <= now => SubscriptionStatus::TrialExpired,
+            (s, _) => s,
+        }
+    }
+
+    /// This organization with [`Organization::status_at`] `now` as its status: what every answer
+    /// and every D4 check sees (T90).
+    pub fn as_of(mut self, now: OffsetDateTime) -> Organization {
+        self.subscription_status = self.status_at(now);
+        self
+    }
+}
+
+/// Usage figures of an organization (spec, Organization.usage; D6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Usage {
+    /// Active persons.
+    pub persons_used: u32,
+    /// Plan's person limit.
+    pub persons_limit: u32,
+    /// D6: writes refused by D4, or `used >= limit`.
+    pub import_blocked: bool,
+    /// Competency profiles.
+    pub profiles_used: u32,
+    /// Plan's profile limit.
+    pub profiles_limit: u32,
+}
+
+/// A dashboard user (D39).
+#[derive(Clone, Debug, PartialEq)]
+pub struct User {
+    pub id: UserId,
+    /// Organization.
+    pub org_id: OrgId,
+    /// Login email.
+    pub email: Email,
+    pub role: OrgRole,
+    /// Creation time.
+    pub created_at: OffsetDateTime,
+}
