@@ -418,11 +418,8 @@ pub struct IdempotencyRecord {
     pub created_at: OffsetDateTime,
 }
 
-/// The store's operations inside one transaction. Every method runs on the transaction's
-/// connection; nothing is visible to others before commit. Errors: [`StoreError::Internal`] for
-/// infrastructure failures; [`StoreError::UniqueViolation`] only where a method says so.
-pub trait Tx: Send {
-    // --- organizations ---
+/// Organizations, their users and API keys (spec, Organization, Authentication; D5, D39, D41). Part of [`Tx`].
+pub trait OrgRepo: Send {
     /// Inserts an organization.
     fn insert_org<'a>(&'a mut self, org: &'a Organization) -> BoxFuture<'a, StoreResult<()>>;
     /// Overwrites an organization's fields.
@@ -453,7 +450,6 @@ pub trait Tx: Send {
     /// the count as counters updated with every change of persons (T69) rather than count rows.
     fn count_active_persons(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<u32>>;
 
-    // --- users and keys ---
     /// Inserts a user. Errors: `UniqueViolation` when the email is already a user of the organization.
     fn insert_user<'a>(&'a mut self, user: &'a User) -> BoxFuture<'a, StoreResult<()>>;
     /// Reads a user.
@@ -470,8 +466,10 @@ pub trait Tx: Send {
     fn revoke_api_key(&mut self, id: ApiKeyId, at: OffsetDateTime) -> BoxFuture<'_, StoreResult<()>>;
     /// Key, owner role and organization by key prefix: one indexed lookup (authentication).
     fn key_context<'a>(&'a mut self, prefix: &'a str) -> BoxFuture<'a, StoreResult<Option<KeyContext>>>;
+}
 
-    // --- persons ---
+/// Persons (memberships), the humans behind them, tags and teams (D9-D16). Part of [`Tx`].
+pub trait PersonRepo: Send {
     /// The human with this email, created with `new_id` when absent (race-safe).
     fn ensure_human<'a>(
         &'a mut self,
@@ -506,7 +504,6 @@ pub trait Tx: Send {
     /// One page of persons (at most `q.limit` rows), newest first.
     fn list_persons<'a>(&'a mut self, q: &'a PersonQuery) -> BoxFuture<'a, StoreResult<Vec<Person>>>;
 
-    // --- teams (D16) ---
     /// Inserts a team.
     fn insert_team<'a>(&'a mut self, team: &'a Team) -> BoxFuture<'a, StoreResult<()>>;
     /// Reads a team.
@@ -518,81 +515,10 @@ pub trait Tx: Send {
     fn team_members(&mut self, team: TeamId) -> BoxFuture<'_, StoreResult<Vec<PersonId>>>;
     /// Removes a person from every team; returns how many memberships were removed.
     fn remove_person_from_teams(&mut self, person: PersonId) -> BoxFuture<'_, StoreResult<u64>>;
+}
 
-    // --- outbox (D31) ---
-    /// Inserts an event into the outbox, nothing more: use cases append events with
-    /// [`crate::outbox::append`], which also fans them out (D31, T96).
-    fn insert_event<'a>(&'a mut self, e: &'a OutboxEvent) -> BoxFuture<'a, StoreResult<()>>;
-    /// Events of an organization, oldest first (diagnostics and tests).
-    fn events_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<OutboxEvent>>>;
-
-    // --- idempotency (D38) ---
-    /// Reads a record.
-    fn idem_get<'a>(
-        &'a mut self,
-        org: OrgId,
-        path: &'a str,
-        key: &'a str,
-    ) -> BoxFuture<'a, StoreResult<Option<IdempotencyRecord>>>;
-    /// Inserts a record unless (org, path, key) exists (race-safe); returns whether it inserted.
-    fn idem_insert<'a>(&'a mut self, r: &'a IdempotencyRecord) -> BoxFuture<'a, StoreResult<bool>>;
-    /// Overwrites a record's state.
-    fn idem_update<'a>(&'a mut self, r: &'a IdempotencyRecord) -> BoxFuture<'a, StoreResult<()>>;
-    /// Deletes a record.
-    fn idem_delete<'a>(&'a mut self, org: OrgId, path: &'a str, key: &'a str) -> BoxFuture<'a, StoreResult<()>>;
-    /// Deletes the oldest records created before `before`, about `limit` of them (records created
-    /// at the same instant as the `limit`-th go together); returns how many (D46).
-    fn idem_purge(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>>;
-
-    // --- assessments (D10, D11, D23) ---
-    /// Inserts an assessment.
-    fn insert_assessment<'a>(&'a mut self, a: &'a Assessment) -> BoxFuture<'a, StoreResult<()>>;
-    /// Overwrites an assessment's state, completion time and responses.
-    fn update_assessment<'a>(&'a mut self, a: &'a Assessment) -> BoxFuture<'a, StoreResult<()>>;
-    /// Assessments of a human, oldest first.
-    fn assessments_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<Vec<Assessment>>>;
-    /// Assessments of several humans, oldest first.
-    fn assessments_of_humans<'a>(&'a mut self, humans: &'a [HumanId]) -> BoxFuture<'a, StoreResult<Vec<Assessment>>>;
-    /// Stores the [`NeedCounts`] of a completed assessment, so matching reads them instead of its
-    /// responses (issue 11). Errors: `Internal`.
-    ///
-    /// [`NeedCounts`]: crate::assessment::NeedCounts
-    fn set_need_counts<'a>(
-        &'a mut self,
-        id: AssessmentId,
-        counts: &'a crate::assessment::NeedCounts,
-    ) -> BoxFuture<'a, StoreResult<()>>;
-    /// The completed assessments of the humans of the organization's [`Tx::result_holders`], in
-    /// one query (no list of humans sent), in no particular order, *without* their responses (`responses`
-    /// empty), each with its stored counts: `None` for one completed before counts were stored
-    /// (the caller scores its responses instead). Visibility per membership (D11) is the caller's.
-    /// Errors: `Internal`, also for counts that do not parse.
-    fn completed_counts_of_result_holders(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<CountedAssessment>>>;
-    /// Every membership of a human, in any organization and status.
-    fn persons_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<Vec<Person>>>;
-    /// Active persons of an organization with at least one visible completed assessment, newest
-    /// first (id descending).
-    fn persons_with_results(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<Person>>>;
-    /// [`Tx::persons_with_results`], only what matching needs of each ([`ResultHolder`]), newest
-    /// first. Errors: `Internal`.
-    fn result_holders(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<ResultHolder>>>;
-
-    // --- profiles (D25) ---
-    /// Inserts a profile.
-    fn insert_profile<'a>(&'a mut self, p: &'a Profile) -> BoxFuture<'a, StoreResult<()>>;
-    /// A profile of the organization.
-    fn get_profile(&mut self, org: OrgId, id: ProfileId) -> BoxFuture<'_, StoreResult<Option<Profile>>>;
-    /// Profiles of the organization, newest first (id descending), with an id lower than `before`.
-    fn list_profiles(
-        &mut self,
-        org: OrgId,
-        before: Option<ProfileId>,
-        limit: u32,
-    ) -> BoxFuture<'_, StoreResult<Vec<Profile>>>;
-    /// Number of profiles of the organization.
-    fn count_profiles(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<u32>>;
-
-    // --- invitations (D17-D21) ---
+/// Invitations and the one-time codes of consent (D17-D21, D43). Part of [`Tx`].
+pub trait InvitationRepo: Send {
     /// Inserts an invitation.
     fn insert_invitation<'a>(&'a mut self, i: &'a crate::invitation::Invitation) -> BoxFuture<'a, StoreResult<()>>;
     /// Overwrites an invitation.
@@ -645,44 +571,6 @@ pub trait Tx: Send {
     /// Sets `reminder_sent_at` if still unset; returns whether it did (exactly-once reminders).
     fn mark_reminder_if_unset(&mut self, id: InvitationId, now: OffsetDateTime) -> BoxFuture<'_, StoreResult<bool>>;
 
-    // --- erasure (D44, D45) ---
-    /// Stored JSON texts that may carry a person's data and contain one of `needles` (plain
-    /// substrings, matched case-insensitively or not as the backend's `LIKE` does; the caller
-    /// checks): outbox events' `data`, deliveries' payloads and stored idempotent responses, of
-    /// `org` or of every organization.
-    fn texts_mentioning<'a>(
-        &'a mut self,
-        org: Option<OrgId>,
-        needles: &'a [String],
-    ) -> BoxFuture<'a, StoreResult<Vec<StoredText>>>;
-    /// Overwrites one stored text found by [`Tx::texts_mentioning`].
-    fn rewrite_text<'a>(&'a mut self, t: &'a StoredText) -> BoxFuture<'a, StoreResult<()>>;
-    /// Deletes the stored emails of an invitation; returns how many.
-    fn delete_emails_of_invitation(&mut self, id: InvitationId) -> BoxFuture<'_, StoreResult<u64>>;
-    /// Outbox events (any organization) whose `data` contains `needle` (as
-    /// [`Tx::texts_mentioning`] matches), oldest first (D45 export).
-    fn events_mentioning<'a>(&'a mut self, needle: &'a str) -> BoxFuture<'a, StoreResult<Vec<OutboxEvent>>>;
-    /// Deletes up to `limit` stored emails created before `before`, oldest first; returns how
-    /// many (D46).
-    fn purge_emails(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>>;
-    /// Deletes up to `limit` one-time codes created before `before`; returns how many (D46).
-    fn purge_consent_codes(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>>;
-    /// The emails queued to `to` (any organization) at or after `since`, newest first, at most
-    /// `limit`: what the email limits of T93 count.
-    fn emails_to_since<'a>(
-        &'a mut self,
-        to: &'a Email,
-        since: OffsetDateTime,
-        limit: u32,
-    ) -> BoxFuture<'a, StoreResult<Vec<EmailStamp>>>;
-    /// Deletes every stored email to `to`; returns how many (D45).
-    fn delete_emails_to<'a>(&'a mut self, to: &'a Email) -> BoxFuture<'a, StoreResult<u64>>;
-    /// Deletes a human's assessments with their responses and counts; returns how many (D45).
-    fn delete_assessments_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<u64>>;
-    /// Deletes a human that no membership and no assessment refers to any more (D45).
-    fn delete_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<()>>;
-
-    // --- one-time codes (D43) ---
     /// Inserts a code.
     fn insert_consent_code<'a>(&'a mut self, c: &'a crate::consent::ConsentCode) -> BoxFuture<'a, StoreResult<()>>;
     /// Overwrites a code's `tries` and `used_at`.
@@ -694,32 +582,68 @@ pub trait Tx: Send {
         invitation: InvitationId,
         since: OffsetDateTime,
     ) -> BoxFuture<'_, StoreResult<Vec<crate::consent::ConsentCode>>>;
+}
 
-    // --- email outbox (D22) ---
-    /// Inserts an email.
-    fn insert_email<'a>(&'a mut self, e: &'a EmailRecord) -> BoxFuture<'a, StoreResult<()>>;
-    /// Unsent emails due at `now`, oldest first.
-    fn due_emails(&mut self, now: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<Vec<EmailRecord>>>;
-    /// Claims an unsent email due at `now` for one sender: moves `next_attempt_at` to
-    /// `lease_until`; true for the one caller that claimed it (concurrent deliverers skip it, so
-    /// each email is sent once; a crashed sender's email is retried after the lease).
-    fn claim_email(
-        &mut self,
-        id: EmailId,
-        now: OffsetDateTime,
-        lease_until: OffsetDateTime,
-    ) -> BoxFuture<'_, StoreResult<bool>>;
-    /// Records a send attempt: `Ok` sets `sent_at`; `Err` records the error and the next attempt.
-    fn record_email_attempt<'a>(
+/// Assessments, their need counts, and competency profiles (D10, D11, D23, D25). Part of [`Tx`].
+pub trait AssessmentRepo: Send {
+    /// Inserts an assessment.
+    fn insert_assessment<'a>(&'a mut self, a: &'a Assessment) -> BoxFuture<'a, StoreResult<()>>;
+    /// Overwrites an assessment's state, completion time and responses.
+    fn update_assessment<'a>(&'a mut self, a: &'a Assessment) -> BoxFuture<'a, StoreResult<()>>;
+    /// Assessments of a human, oldest first.
+    fn assessments_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<Vec<Assessment>>>;
+    /// Assessments of several humans, oldest first.
+    fn assessments_of_humans<'a>(&'a mut self, humans: &'a [HumanId]) -> BoxFuture<'a, StoreResult<Vec<Assessment>>>;
+    /// Stores the [`NeedCounts`] of a completed assessment, so matching reads them instead of its
+    /// responses (issue 11). Errors: `Internal`.
+    ///
+    /// [`NeedCounts`]: crate::assessment::NeedCounts
+    fn set_need_counts<'a>(
         &'a mut self,
-        id: EmailId,
-        result: Result<OffsetDateTime, (&'a str, OffsetDateTime)>,
+        id: AssessmentId,
+        counts: &'a crate::assessment::NeedCounts,
     ) -> BoxFuture<'a, StoreResult<()>>;
-    /// Emails, newest first, optionally to one address (admin API).
-    fn list_emails<'a>(&'a mut self, to: Option<&'a Email>, limit: u32)
-        -> BoxFuture<'a, StoreResult<Vec<EmailRecord>>>;
+    /// The completed assessments of the humans of the organization's [`Tx::result_holders`], in
+    /// one query (no list of humans sent), in no particular order, *without* their responses (`responses`
+    /// empty), each with its stored counts: `None` for one completed before counts were stored
+    /// (the caller scores its responses instead). Visibility per membership (D11) is the caller's.
+    /// Errors: `Internal`, also for counts that do not parse.
+    fn completed_counts_of_result_holders(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<CountedAssessment>>>;
+    /// Every membership of a human, in any organization and status.
+    fn persons_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<Vec<Person>>>;
+    /// Active persons of an organization with at least one visible completed assessment, newest
+    /// first (id descending).
+    fn persons_with_results(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<Person>>>;
+    /// [`Tx::persons_with_results`], only what matching needs of each ([`ResultHolder`]), newest
+    /// first. Errors: `Internal`.
+    fn result_holders(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<ResultHolder>>>;
 
-    // --- webhooks (D29-D33) ---
+    /// Inserts a profile.
+    fn insert_profile<'a>(&'a mut self, p: &'a Profile) -> BoxFuture<'a, StoreResult<()>>;
+    /// A profile of the organization.
+    fn get_profile(&mut self, org: OrgId, id: ProfileId) -> BoxFuture<'_, StoreResult<Option<Profile>>>;
+    /// Profiles of the organization, newest first (id descending), with an id lower than `before`.
+    fn list_profiles(
+        &mut self,
+        org: OrgId,
+        before: Option<ProfileId>,
+        limit: u32,
+    ) -> BoxFuture<'_, StoreResult<Vec<Profile>>>;
+    /// Number of profiles of the organization.
+    fn count_profiles(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<u32>>;
+}
+
+/// The event outbox (D31): events are written in the use case's transaction. Part of [`Tx`].
+pub trait OutboxRepo: Send {
+    /// Inserts an event into the outbox, nothing more: use cases append events with
+    /// [`crate::outbox::append`], which also fans them out (D31, T96).
+    fn insert_event<'a>(&'a mut self, e: &'a OutboxEvent) -> BoxFuture<'a, StoreResult<()>>;
+    /// Events of an organization, oldest first (diagnostics and tests).
+    fn events_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<OutboxEvent>>>;
+}
+
+/// Webhook endpoints, deliveries and attempts (D29-D35, T60). Part of [`Tx`].
+pub trait WebhookRepo: Send {
     /// Inserts an endpoint.
     fn insert_endpoint<'a>(&'a mut self, e: &'a crate::webhook::Endpoint) -> BoxFuture<'a, StoreResult<()>>;
     /// Overwrites an endpoint.
@@ -810,6 +734,95 @@ pub trait Tx: Send {
     /// delivery due now (fan-out, redeliver, re-enabling an endpoint). A rolled-back transaction
     /// wakes nobody.
     fn wake_deliveries(&mut self);
+}
+
+/// The email outbox (D22, T58, T93). Part of [`Tx`].
+pub trait EmailRepo: Send {
+    /// Inserts an email.
+    fn insert_email<'a>(&'a mut self, e: &'a EmailRecord) -> BoxFuture<'a, StoreResult<()>>;
+    /// Unsent emails due at `now`, oldest first.
+    fn due_emails(&mut self, now: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<Vec<EmailRecord>>>;
+    /// Claims an unsent email due at `now` for one sender: moves `next_attempt_at` to
+    /// `lease_until`; true for the one caller that claimed it (concurrent deliverers skip it, so
+    /// each email is sent once; a crashed sender's email is retried after the lease).
+    fn claim_email(
+        &mut self,
+        id: EmailId,
+        now: OffsetDateTime,
+        lease_until: OffsetDateTime,
+    ) -> BoxFuture<'_, StoreResult<bool>>;
+    /// Records a send attempt: `Ok` sets `sent_at`; `Err` records the error and the next attempt.
+    fn record_email_attempt<'a>(
+        &'a mut self,
+        id: EmailId,
+        result: Result<OffsetDateTime, (&'a str, OffsetDateTime)>,
+    ) -> BoxFuture<'a, StoreResult<()>>;
+    /// Emails, newest first, optionally to one address (admin API).
+    fn list_emails<'a>(&'a mut self, to: Option<&'a Email>, limit: u32)
+        -> BoxFuture<'a, StoreResult<Vec<EmailRecord>>>;
+}
+
+/// Idempotency records (D38). Part of [`Tx`].
+pub trait IdempotencyRepo: Send {
+    /// Reads a record.
+    fn idem_get<'a>(
+        &'a mut self,
+        org: OrgId,
+        path: &'a str,
+        key: &'a str,
+    ) -> BoxFuture<'a, StoreResult<Option<IdempotencyRecord>>>;
+    /// Inserts a record unless (org, path, key) exists (race-safe); returns whether it inserted.
+    fn idem_insert<'a>(&'a mut self, r: &'a IdempotencyRecord) -> BoxFuture<'a, StoreResult<bool>>;
+    /// Overwrites a record's state.
+    fn idem_update<'a>(&'a mut self, r: &'a IdempotencyRecord) -> BoxFuture<'a, StoreResult<()>>;
+    /// Deletes a record.
+    fn idem_delete<'a>(&'a mut self, org: OrgId, path: &'a str, key: &'a str) -> BoxFuture<'a, StoreResult<()>>;
+    /// Deletes the oldest records created before `before`, about `limit` of them (records created
+    /// at the same instant as the `limit`-th go together); returns how many (D46).
+    fn idem_purge(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>>;
+}
+
+/// Export and erasure of a human's data (D44, D45) and retention (D46). Part of [`Tx`].
+pub trait PrivacyRepo: Send {
+    /// Stored JSON texts that may carry a person's data and contain one of `needles` (plain
+    /// substrings, matched case-insensitively or not as the backend's `LIKE` does; the caller
+    /// checks): outbox events' `data`, deliveries' payloads and stored idempotent responses, of
+    /// `org` or of every organization.
+    fn texts_mentioning<'a>(
+        &'a mut self,
+        org: Option<OrgId>,
+        needles: &'a [String],
+    ) -> BoxFuture<'a, StoreResult<Vec<StoredText>>>;
+    /// Overwrites one stored text found by [`Tx::texts_mentioning`].
+    fn rewrite_text<'a>(&'a mut self, t: &'a StoredText) -> BoxFuture<'a, StoreResult<()>>;
+    /// Deletes the stored emails of an invitation; returns how many.
+    fn delete_emails_of_invitation(&mut self, id: InvitationId) -> BoxFuture<'_, StoreResult<u64>>;
+    /// Outbox events (any organization) whose `data` contains `needle` (as
+    /// [`Tx::texts_mentioning`] matches), oldest first (D45 export).
+    fn events_mentioning<'a>(&'a mut self, needle: &'a str) -> BoxFuture<'a, StoreResult<Vec<OutboxEvent>>>;
+    /// Deletes up to `limit` stored emails created before `before`, oldest first; returns how
+    /// many (D46).
+    fn purge_emails(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>>;
+    /// Deletes up to `limit` one-time codes created before `before`; returns how many (D46).
+    fn purge_consent_codes(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>>;
+    /// The emails queued to `to` (any organization) at or after `since`, newest first, at most
+    /// `limit`: what the email limits of T93 count.
+    fn emails_to_since<'a>(
+        &'a mut self,
+        to: &'a Email,
+        since: OffsetDateTime,
+        limit: u32,
+    ) -> BoxFuture<'a, StoreResult<Vec<EmailStamp>>>;
+    /// Deletes every stored email to `to`; returns how many (D45).
+    fn delete_emails_to<'a>(&'a mut self, to: &'a Email) -> BoxFuture<'a, StoreResult<u64>>;
+    /// Deletes a human's assessments with their responses and counts; returns how many (D45).
+    fn delete_assessments_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<u64>>;
+    /// Deletes a human that no membership and no assessment refers to any more (D45).
+    fn delete_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<()>>;
+}
+
+/// Server settings and secrets at rest (T84), and the transaction's durability. Part of [`Tx`].
+pub trait SettingsRepo: Send {
     /// Lets this transaction's commit return before it is durable (PostgreSQL: `SET LOCAL
     /// synchronous_commit = off`; SQLite in WAL with `synchronous=NORMAL` already is). For the
     /// delivery engine's claims and outcomes only (T60): a crash may lose the last few of them,
@@ -824,10 +837,45 @@ pub trait Tx: Send {
     /// key. Returns how many values were rewritten. Errors: a value no configured key opens.
     fn reseal_secrets(&mut self) -> BoxFuture<'_, StoreResult<u64>>;
 
-    // --- settings ---
     /// The value of a setting, inserting `value` first when absent (race-safe); returns the stored
     /// value. Values are secrets: the store seals them ([`SecretBox`]).
     fn setting_get_or_insert<'a>(&'a mut self, name: &'a str, value: &'a str) -> BoxFuture<'a, StoreResult<String>>;
+}
+
+/// The store's operations inside one transaction. Every method runs on the transaction's
+/// connection; nothing is visible to others before commit. Errors: [`StoreError::Internal`] for
+/// infrastructure failures; [`StoreError::UniqueViolation`] only where a method says so.
+///
+/// It is the sum of the aggregate ports ([`OrgRepo`], [`PersonRepo`], [`InvitationRepo`], [`AssessmentRepo`], [`OutboxRepo`], [`WebhookRepo`], [`EmailRepo`], [`IdempotencyRepo`], [`PrivacyRepo`], [`SettingsRepo`]); a backend implements each of them
+/// and gets `Tx` from the blanket implementation.
+pub trait Tx:
+    OrgRepo
+    + PersonRepo
+    + InvitationRepo
+    + AssessmentRepo
+    + OutboxRepo
+    + WebhookRepo
+    + EmailRepo
+    + IdempotencyRepo
+    + PrivacyRepo
+    + SettingsRepo
+{
+}
+
+impl<
+        T: OrgRepo
+            + PersonRepo
+            + InvitationRepo
+            + AssessmentRepo
+            + OutboxRepo
+            + WebhookRepo
+            + EmailRepo
+            + IdempotencyRepo
+            + PrivacyRepo
+            + SettingsRepo
+            + ?Sized,
+    > Tx for T
+{
 }
 
 /// The store: runs one use case in one transaction. The closure and its results are `'static` so

@@ -153,7 +153,7 @@ fn like_escape(s: &str) -> String {
 
 macro_rules! impl_tx {
     ($conn:ty) => {
-        impl<'c> Tx for DbTx<'c, $conn> {
+        impl<'c> OrgRepo for DbTx<'c, $conn> {
             fn insert_org<'a>(&'a mut self, org: &'a Organization) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
                     diesel::insert_into(organizations::table)
@@ -342,7 +342,9 @@ macro_rules! impl_tx {
                     }))
                 })
             }
+        }
 
+        impl<'c> PersonRepo for DbTx<'c, $conn> {
             fn ensure_human<'a>(
                 &'a mut self,
                 new_id: HumanId,
@@ -588,17 +590,13 @@ macro_rules! impl_tx {
                     Ok(n as u64)
                 })
             }
+        }
 
-            fn insert_event<'a>(&'a mut self, e: &'a OutboxEvent) -> BoxFuture<'a, StoreResult<()>> {
+        impl<'c> InvitationRepo for DbTx<'c, $conn> {
+            fn insert_invitation<'a>(&'a mut self, i: &'a Invitation) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
-                    diesel::insert_into(outbox_events::table)
-                        .values(EventRow {
-                            id: DbUuid(e.id.0),
-                            org_id: DbUuid(e.org_id.0),
-                            event_type: e.event_type.as_str().to_string(),
-                            data: e.data.to_string(),
-                            created_at: DbTime(e.created_at),
-                        })
+                    diesel::insert_into(invitations::table)
+                        .values(InvitationRow::from(i))
                         .execute(self.conn)
                         .await
                         .map_err(db_err)?;
@@ -606,102 +604,279 @@ macro_rules! impl_tx {
                 })
             }
 
-            fn events_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<OutboxEvent>>> {
+            fn update_invitation<'a>(&'a mut self, i: &'a Invitation) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
-                    let rows: Vec<EventRow> = outbox_events::table
-                        .filter(outbox_events::org_id.eq(DbUuid(org.0)))
-                        .order((outbox_events::created_at.asc(), outbox_events::id.asc()))
-                        .select(EventRow::as_select())
-                        .load(self.conn)
+                    diesel::update(invitations::table.find(DbUuid(i.id.0)))
+                        .set(InvitationRow::from(i))
+                        .execute(self.conn)
                         .await
                         .map_err(db_err)?;
-                    rows.into_iter().map(OutboxEvent::try_from).collect()
+                    Ok(())
                 })
             }
 
-            fn idem_get<'a>(
-                &'a mut self,
+            fn get_invitation(
+                &mut self,
                 org: OrgId,
-                path: &'a str,
-                key: &'a str,
-            ) -> BoxFuture<'a, StoreResult<Option<IdempotencyRecord>>> {
+                id: InvitationId,
+            ) -> BoxFuture<'_, StoreResult<Option<Invitation>>> {
                 Box::pin(async move {
-                    self.lock_idem_row(org, path, key).await?;
-                    idempotency_keys::table
-                        .find((DbUuid(org.0), path, key))
-                        .select(IdemRow::as_select())
+                    self.lock_invitation_row(id).await?;
+                    invitations::table
+                        .find(DbUuid(id.0))
+                        .filter(invitations::org_id.eq(DbUuid(org.0)))
+                        .select(InvitationRow::as_select())
                         .get_result(self.conn)
                         .await
                         .optional()
                         .map_err(db_err)?
-                        .map(|row| self.open_idem(row))
+                        .map(Invitation::try_from)
                         .transpose()
                 })
             }
 
-            fn idem_insert<'a>(&'a mut self, r: &'a IdempotencyRecord) -> BoxFuture<'a, StoreResult<bool>> {
+            fn get_invitation_any(&mut self, id: InvitationId) -> BoxFuture<'_, StoreResult<Option<Invitation>>> {
                 Box::pin(async move {
-                    let n = diesel::insert_into(idempotency_keys::table)
-                        .values(self.idem_row(r))
-                        .on_conflict_do_nothing()
-                        .execute(self.conn)
+                    self.lock_invitation_row(id).await?;
+                    invitations::table
+                        .find(DbUuid(id.0))
+                        .select(InvitationRow::as_select())
+                        .get_result(self.conn)
                         .await
-                        .map_err(db_err)?;
-                    Ok(n == 1)
+                        .optional()
+                        .map_err(db_err)?
+                        .map(Invitation::try_from)
+                        .transpose()
                 })
             }
 
-            fn idem_update<'a>(&'a mut self, r: &'a IdempotencyRecord) -> BoxFuture<'a, StoreResult<()>> {
-                Box::pin(async move {
-                    diesel::update(idempotency_keys::table.find((DbUuid(r.org_id.0), r.path.as_str(), r.key.as_str())))
-                        .set(self.idem_row(r))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(())
-                })
-            }
-
-            fn idem_delete<'a>(
+            fn invitation_by_token_hash<'a>(
                 &'a mut self,
-                org: OrgId,
-                path: &'a str,
-                key: &'a str,
-            ) -> BoxFuture<'a, StoreResult<()>> {
+                hash: &'a [u8],
+            ) -> BoxFuture<'a, StoreResult<Option<Invitation>>> {
                 Box::pin(async move {
-                    diesel::delete(idempotency_keys::table.find((DbUuid(org.0), path, key)))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(())
-                })
-            }
-
-            fn idem_purge(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>> {
-                Box::pin(async move {
-                    // The creation time of the `limit`-th oldest record bounds the batch: the
-                    // table's key is composite, so the batch is a range of `created_at`.
-                    let old = idempotency_keys::table.filter(idempotency_keys::created_at.lt(DbTime(before)));
-                    let edge: Option<DbTime> = old
-                        .order(idempotency_keys::created_at.asc())
-                        .offset(i64::from(limit.max(1) - 1))
-                        .select(idempotency_keys::created_at)
+                    let found: Option<DbUuid> = invitations::table
+                        .filter(invitations::token_hash.eq(hash.to_vec()))
+                        .select(invitations::id)
                         .get_result(self.conn)
                         .await
                         .optional()
                         .map_err(db_err)?;
-                    let target = idempotency_keys::table.filter(idempotency_keys::created_at.lt(DbTime(before)));
-                    let n = match edge {
-                        Some(t) => {
-                            diesel::delete(target.filter(idempotency_keys::created_at.le(t))).execute(self.conn).await
-                        }
-                        None => diesel::delete(target).execute(self.conn).await,
+                    match found {
+                        Some(id) => self.get_invitation_any(InvitationId(id.0)).await,
+                        None => Ok(None),
                     }
-                    .map_err(db_err)?;
-                    Ok(n as u64)
                 })
             }
 
+            fn pending_invitation_by_email<'a>(
+                &'a mut self,
+                org: OrgId,
+                email: &'a Email,
+                now: OffsetDateTime,
+            ) -> BoxFuture<'a, StoreResult<Option<Invitation>>> {
+                Box::pin(async move {
+                    invitations::table
+                        .filter(invitations::org_id.eq(DbUuid(org.0)))
+                        .filter(invitations::email.eq(email.as_str()))
+                        .filter(invitations::status.eq("pending"))
+                        .filter(invitations::expires_at.gt(DbTime(now)))
+                        .order(invitations::id.desc())
+                        .select(InvitationRow::as_select())
+                        .first(self.conn)
+                        .await
+                        .optional()
+                        .map_err(db_err)?
+                        .map(Invitation::try_from)
+                        .transpose()
+                })
+            }
+
+            fn list_invitations<'a>(
+                &'a mut self,
+                q: &'a InvitationQuery,
+            ) -> BoxFuture<'a, StoreResult<Vec<Invitation>>> {
+                Box::pin(async move {
+                    let mut query = invitations::table.into_boxed();
+                    if let Some(org) = q.org_id {
+                        query = query.filter(invitations::org_id.eq(DbUuid(org.0)));
+                    }
+                    let now = DbTime(q.now.unwrap_or(OffsetDateTime::UNIX_EPOCH));
+                    match q.status {
+                        None => {}
+                        Some(InvitationStatus::Pending) => {
+                            query =
+                                query.filter(invitations::status.eq("pending")).filter(invitations::expires_at.gt(now))
+                        }
+                        Some(InvitationStatus::Expired) => {
+                            query = query.filter(
+                                invitations::status
+                                    .eq("expired")
+                                    .or(invitations::status.eq("pending").and(invitations::expires_at.le(now))),
+                            )
+                        }
+                        Some(st) => query = query.filter(invitations::status.eq(st.as_str())),
+                    }
+                    if let Some(v) = q.variant {
+                        query = query.filter(invitations::variant.eq(v.as_str()));
+                    }
+                    if let Some(e) = &q.email {
+                        query = query.filter(invitations::email.eq(e.as_str().to_string()));
+                    }
+                    if let Some(x) = &q.external_id {
+                        query = query.filter(invitations::external_id.eq(x.clone()));
+                    }
+                    if let Some(p) = q.person_id {
+                        query = query.filter(invitations::person_id.eq(DbUuid(p.0)));
+                    }
+                    if let Some(u) = q.updated_after {
+                        query = query.filter(invitations::updated_at.gt(DbTime(u)));
+                    }
+                    if let Some(b) = q.before_id {
+                        query = query.filter(invitations::id.lt(DbUuid(b.0)));
+                    }
+                    query
+                        .order(invitations::id.desc())
+                        .limit(i64::from(q.limit))
+                        .select(InvitationRow::as_select())
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?
+                        .into_iter()
+                        .map(Invitation::try_from)
+                        .collect()
+                })
+            }
+
+            fn due_invitations(
+                &mut self,
+                now: OffsetDateTime,
+                limit: u32,
+            ) -> BoxFuture<'_, StoreResult<Vec<InvitationId>>> {
+                Box::pin(async move {
+                    let v: Vec<DbUuid> = invitations::table
+                        .filter(invitations::status.eq("pending"))
+                        .filter(invitations::expires_at.le(DbTime(now)))
+                        .order(invitations::expires_at.asc())
+                        .limit(i64::from(limit))
+                        .select(invitations::id)
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(v.into_iter().map(|u| InvitationId(u.0)).collect())
+                })
+            }
+
+            fn reminders_due(
+                &mut self,
+                sent_before: OffsetDateTime,
+                now: OffsetDateTime,
+                limit: u32,
+            ) -> BoxFuture<'_, StoreResult<Vec<InvitationId>>> {
+                Box::pin(async move {
+                    let v: Vec<DbUuid> = invitations::table
+                        .filter(invitations::status.eq("pending"))
+                        .filter(invitations::expires_at.gt(DbTime(now)))
+                        .filter(invitations::reminder_sent_at.is_null())
+                        .filter(invitations::email_sent_at.le(DbTime(sent_before)))
+                        .limit(i64::from(limit))
+                        .select(invitations::id)
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(v.into_iter().map(|u| InvitationId(u.0)).collect())
+                })
+            }
+
+            fn expire_invitation_if_pending(
+                &mut self,
+                id: InvitationId,
+                now: OffsetDateTime,
+            ) -> BoxFuture<'_, StoreResult<bool>> {
+                Box::pin(async move {
+                    let n = diesel::update(
+                        invitations::table
+                            .find(DbUuid(id.0))
+                            .filter(invitations::status.eq("pending"))
+                            .filter(invitations::expires_at.le(DbTime(now))),
+                    )
+                    .set((invitations::status.eq("expired"), invitations::updated_at.eq(DbTime(now))))
+                    .execute(self.conn)
+                    .await
+                    .map_err(db_err)?;
+                    Ok(n == 1)
+                })
+            }
+
+            fn mark_reminder_if_unset(
+                &mut self,
+                id: InvitationId,
+                now: OffsetDateTime,
+            ) -> BoxFuture<'_, StoreResult<bool>> {
+                Box::pin(async move {
+                    let n = diesel::update(
+                        invitations::table.find(DbUuid(id.0)).filter(invitations::reminder_sent_at.is_null()),
+                    )
+                    .set(invitations::reminder_sent_at.eq(Some(DbTime(now))))
+                    .execute(self.conn)
+                    .await
+                    .map_err(db_err)?;
+                    Ok(n == 1)
+                })
+            }
+
+            fn insert_consent_code<'a>(
+                &'a mut self,
+                c: &'a talent_domain::consent::ConsentCode,
+            ) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::insert_into(consent_codes::table)
+                        .values(ConsentCodeRow::from(c))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn update_consent_code<'a>(
+                &'a mut self,
+                c: &'a talent_domain::consent::ConsentCode,
+            ) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::update(consent_codes::table.find(DbUuid(c.id.0)))
+                        .set((
+                            consent_codes::tries.eq(i64::from(c.tries)),
+                            consent_codes::used_at.eq(c.used_at.map(DbTime)),
+                        ))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn consent_codes_since(
+                &mut self,
+                invitation: InvitationId,
+                since: OffsetDateTime,
+            ) -> BoxFuture<'_, StoreResult<Vec<talent_domain::consent::ConsentCode>>> {
+                Box::pin(async move {
+                    consent_codes::table
+                        .filter(consent_codes::invitation_id.eq(DbUuid(invitation.0)))
+                        .filter(consent_codes::created_at.gt(DbTime(since)))
+                        .select(ConsentCodeRow::as_select())
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?
+                        .into_iter()
+                        .map(talent_domain::consent::ConsentCode::try_from)
+                        .collect()
+                })
+            }
+        }
+
+        impl<'c> AssessmentRepo for DbTx<'c, $conn> {
             fn insert_assessment<'a>(&'a mut self, a: &'a Assessment) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
                     diesel::insert_into(assessments::table)
@@ -951,11 +1126,19 @@ macro_rules! impl_tx {
                     Ok(u32::try_from(n).unwrap_or(u32::MAX))
                 })
             }
+        }
 
-            fn insert_invitation<'a>(&'a mut self, i: &'a Invitation) -> BoxFuture<'a, StoreResult<()>> {
+        impl<'c> OutboxRepo for DbTx<'c, $conn> {
+            fn insert_event<'a>(&'a mut self, e: &'a OutboxEvent) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
-                    diesel::insert_into(invitations::table)
-                        .values(InvitationRow::from(i))
+                    diesel::insert_into(outbox_events::table)
+                        .values(EventRow {
+                            id: DbUuid(e.id.0),
+                            org_id: DbUuid(e.org_id.0),
+                            event_type: e.event_type.as_str().to_string(),
+                            data: e.data.to_string(),
+                            created_at: DbTime(e.created_at),
+                        })
                         .execute(self.conn)
                         .await
                         .map_err(db_err)?;
@@ -963,326 +1146,10 @@ macro_rules! impl_tx {
                 })
             }
 
-            fn update_invitation<'a>(&'a mut self, i: &'a Invitation) -> BoxFuture<'a, StoreResult<()>> {
-                Box::pin(async move {
-                    diesel::update(invitations::table.find(DbUuid(i.id.0)))
-                        .set(InvitationRow::from(i))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(())
-                })
-            }
-
-            fn get_invitation(
-                &mut self,
-                org: OrgId,
-                id: InvitationId,
-            ) -> BoxFuture<'_, StoreResult<Option<Invitation>>> {
-                Box::pin(async move {
-                    self.lock_invitation_row(id).await?;
-                    invitations::table
-                        .find(DbUuid(id.0))
-                        .filter(invitations::org_id.eq(DbUuid(org.0)))
-                        .select(InvitationRow::as_select())
-                        .get_result(self.conn)
-                        .await
-                        .optional()
-                        .map_err(db_err)?
-                        .map(Invitation::try_from)
-                        .transpose()
-                })
-            }
-
-            fn get_invitation_any(&mut self, id: InvitationId) -> BoxFuture<'_, StoreResult<Option<Invitation>>> {
-                Box::pin(async move {
-                    self.lock_invitation_row(id).await?;
-                    invitations::table
-                        .find(DbUuid(id.0))
-                        .select(InvitationRow::as_select())
-                        .get_result(self.conn)
-                        .await
-                        .optional()
-                        .map_err(db_err)?
-                        .map(Invitation::try_from)
-                        .transpose()
-                })
-            }
-
-            fn invitation_by_token_hash<'a>(
-                &'a mut self,
-                hash: &'a [u8],
-            ) -> BoxFuture<'a, StoreResult<Option<Invitation>>> {
-                Box::pin(async move {
-                    let found: Option<DbUuid> = invitations::table
-                        .filter(invitations::token_hash.eq(hash.to_vec()))
-                        .select(invitations::id)
-                        .get_result(self.conn)
-                        .await
-                        .optional()
-                        .map_err(db_err)?;
-                    match found {
-                        Some(id) => self.get_invitation_any(InvitationId(id.0)).await,
-                        None => Ok(None),
-                    }
-                })
-            }
-
-            fn pending_invitation_by_email<'a>(
-                &'a mut self,
-                org: OrgId,
-                email: &'a Email,
-                now: OffsetDateTime,
-            ) -> BoxFuture<'a, StoreResult<Option<Invitation>>> {
-                Box::pin(async move {
-                    invitations::table
-                        .filter(invitations::org_id.eq(DbUuid(org.0)))
-                        .filter(invitations::email.eq(email.as_str()))
-                        .filter(invitations::status.eq("pending"))
-                        .filter(invitations::expires_at.gt(DbTime(now)))
-                        .order(invitations::id.desc())
-                        .select(InvitationRow::as_select())
-                        .first(self.conn)
-                        .await
-                        .optional()
-                        .map_err(db_err)?
-                        .map(Invitation::try_from)
-                        .transpose()
-                })
-            }
-
-            fn list_invitations<'a>(
-                &'a mut self,
-                q: &'a InvitationQuery,
-            ) -> BoxFuture<'a, StoreResult<Vec<Invitation>>> {
-                Box::pin(async move {
-                    let mut query = invitations::table.into_boxed();
-                    if let Some(org) = q.org_id {
-                        query = query.filter(invitations::org_id.eq(DbUuid(org.0)));
-                    }
-                    let now = DbTime(q.now.unwrap_or(OffsetDateTime::UNIX_EPOCH));
-                    match q.status {
-                        None => {}
-                        Some(InvitationStatus::Pending) => {
-                            query =
-                                query.filter(invitations::status.eq("pending")).filter(invitations::expires_at.gt(now))
-                        }
-                        Some(InvitationStatus::Expired) => {
-                            query = query.filter(
-                                invitations::status
-                                    .eq("expired")
-                                    .or(invitations::status.eq("pending").and(invitations::expires_at.le(now))),
-                            )
-                        }
-                        Some(st) => query = query.filter(invitations::status.eq(st.as_str())),
-                    }
-                    if let Some(v) = q.variant {
-                        query = query.filter(invitations::variant.eq(v.as_str()));
-                    }
-                    if let Some(e) = &q.email {
-                        query = query.filter(invitations::email.eq(e.as_str().to_string()));
-                    }
-                    if let Some(x) = &q.external_id {
-                        query = query.filter(invitations::external_id.eq(x.clone()));
-                    }
-                    if let Some(p) = q.person_id {
-                        query = query.filter(invitations::person_id.eq(DbUuid(p.0)));
-                    }
-                    if let Some(u) = q.updated_after {
-                        query = query.filter(invitations::updated_at.gt(DbTime(u)));
-                    }
-                    if let Some(b) = q.before_id {
-                        query = query.filter(invitations::id.lt(DbUuid(b.0)));
-                    }
-                    query
-                        .order(invitations::id.desc())
-                        .limit(i64::from(q.limit))
-                        .select(InvitationRow::as_select())
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?
-                        .into_iter()
-                        .map(Invitation::try_from)
-                        .collect()
-                })
-            }
-
-            fn due_invitations(
-                &mut self,
-                now: OffsetDateTime,
-                limit: u32,
-            ) -> BoxFuture<'_, StoreResult<Vec<InvitationId>>> {
-                Box::pin(async move {
-                    let v: Vec<DbUuid> = invitations::table
-                        .filter(invitations::status.eq("pending"))
-                        .filter(invitations::expires_at.le(DbTime(now)))
-                        .order(invitations::expires_at.asc())
-                        .limit(i64::from(limit))
-                        .select(invitations::id)
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(v.into_iter().map(|u| InvitationId(u.0)).collect())
-                })
-            }
-
-            fn reminders_due(
-                &mut self,
-                sent_before: OffsetDateTime,
-                now: OffsetDateTime,
-                limit: u32,
-            ) -> BoxFuture<'_, StoreResult<Vec<InvitationId>>> {
-                Box::pin(async move {
-                    let v: Vec<DbUuid> = invitations::table
-                        .filter(invitations::status.eq("pending"))
-                        .filter(invitations::expires_at.gt(DbTime(now)))
-                        .filter(invitations::reminder_sent_at.is_null())
-                        .filter(invitations::email_sent_at.le(DbTime(sent_before)))
-                        .limit(i64::from(limit))
-                        .select(invitations::id)
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(v.into_iter().map(|u| InvitationId(u.0)).collect())
-                })
-            }
-
-            fn expire_invitation_if_pending(
-                &mut self,
-                id: InvitationId,
-                now: OffsetDateTime,
-            ) -> BoxFuture<'_, StoreResult<bool>> {
-                Box::pin(async move {
-                    let n = diesel::update(
-                        invitations::table
-                            .find(DbUuid(id.0))
-                            .filter(invitations::status.eq("pending"))
-                            .filter(invitations::expires_at.le(DbTime(now))),
-                    )
-                    .set((invitations::status.eq("expired"), invitations::updated_at.eq(DbTime(now))))
-                    .execute(self.conn)
-                    .await
-                    .map_err(db_err)?;
-                    Ok(n == 1)
-                })
-            }
-
-            fn mark_reminder_if_unset(
-                &mut self,
-                id: InvitationId,
-                now: OffsetDateTime,
-            ) -> BoxFuture<'_, StoreResult<bool>> {
-                Box::pin(async move {
-                    let n = diesel::update(
-                        invitations::table.find(DbUuid(id.0)).filter(invitations::reminder_sent_at.is_null()),
-                    )
-                    .set(invitations::reminder_sent_at.eq(Some(DbTime(now))))
-                    .execute(self.conn)
-                    .await
-                    .map_err(db_err)?;
-                    Ok(n == 1)
-                })
-            }
-
-            fn texts_mentioning<'a>(
-                &'a mut self,
-                org: Option<OrgId>,
-                needles: &'a [String],
-            ) -> BoxFuture<'a, StoreResult<Vec<StoredText>>> {
-                Box::pin(async move {
-                    let mut found: Vec<StoredText> = vec![];
-                    for needle in needles {
-                        let pattern = format!("%{}%", like_escape(needle));
-                        let mut q = outbox_events::table
-                            .filter(outbox_events::data.like(pattern.clone()).escape('\\'))
-                            .select((outbox_events::id, outbox_events::data))
-                            .into_boxed();
-                        if let Some(o) = org {
-                            q = q.filter(outbox_events::org_id.eq(DbUuid(o.0)));
-                        }
-                        for (id, text) in q.load::<(DbUuid, String)>(self.conn).await.map_err(db_err)? {
-                            found.push(StoredText { at: TextRef::Event(EventId(id.0)), text });
-                        }
-                        let mut q = deliveries::table
-                            .filter(deliveries::payload.like(pattern.clone()).escape('\\'))
-                            .select((deliveries::id, deliveries::payload))
-                            .into_boxed();
-                        if let Some(o) = org {
-                            q = q.filter(deliveries::org_id.eq(DbUuid(o.0)));
-                        }
-                        for (id, text) in q.load::<(DbUuid, String)>(self.conn).await.map_err(db_err)? {
-                            found.push(StoredText { at: TextRef::Delivery(DeliveryId(id.0)), text });
-                        }
-                        let mut q = idempotency_keys::table
-                            .filter(idempotency_keys::response_body.like(pattern).escape('\\'))
-                            .select((
-                                idempotency_keys::org_id,
-                                idempotency_keys::path,
-                                idempotency_keys::key,
-                                idempotency_keys::response_body,
-                            ))
-                            .into_boxed();
-                        if let Some(o) = org {
-                            q = q.filter(idempotency_keys::org_id.eq(DbUuid(o.0)));
-                        }
-                        for (o, path, key, text) in
-                            q.load::<(DbUuid, String, String, Option<String>)>(self.conn).await.map_err(db_err)?
-                        {
-                            let at = TextRef::Idempotency { org: OrgId(o.0), path, key };
-                            found.push(StoredText { at, text: text.unwrap_or_default() });
-                        }
-                    }
-                    let mut unique: Vec<StoredText> = vec![];
-                    for t in found {
-                        if !unique.iter().any(|u| u.at == t.at) {
-                            unique.push(t);
-                        }
-                    }
-                    Ok(unique)
-                })
-            }
-
-            fn rewrite_text<'a>(&'a mut self, t: &'a StoredText) -> BoxFuture<'a, StoreResult<()>> {
-                Box::pin(async move {
-                    match &t.at {
-                        TextRef::Event(id) => {
-                            diesel::update(outbox_events::table.find(DbUuid(id.0)))
-                                .set(outbox_events::data.eq(&t.text))
-                                .execute(self.conn)
-                                .await
-                        }
-                        TextRef::Delivery(id) => {
-                            diesel::update(deliveries::table.find(DbUuid(id.0)))
-                                .set(deliveries::payload.eq(&t.text))
-                                .execute(self.conn)
-                                .await
-                        }
-                        TextRef::Idempotency { org, path, key } => {
-                            diesel::update(idempotency_keys::table.find((DbUuid(org.0), path, key)))
-                                .set(idempotency_keys::response_body.eq(Some(&t.text)))
-                                .execute(self.conn)
-                                .await
-                        }
-                    }
-                    .map_err(db_err)?;
-                    Ok(())
-                })
-            }
-
-            fn delete_emails_of_invitation(&mut self, id: InvitationId) -> BoxFuture<'_, StoreResult<u64>> {
-                Box::pin(async move {
-                    let n = diesel::delete(emails::table.filter(emails::invitation_id.eq(Some(DbUuid(id.0)))))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(n as u64)
-                })
-            }
-
-            fn events_mentioning<'a>(&'a mut self, needle: &'a str) -> BoxFuture<'a, StoreResult<Vec<OutboxEvent>>> {
+            fn events_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<OutboxEvent>>> {
                 Box::pin(async move {
                     let rows: Vec<EventRow> = outbox_events::table
-                        .filter(outbox_events::data.like(format!("%{}%", like_escape(needle))).escape('\\'))
+                        .filter(outbox_events::org_id.eq(DbUuid(org.0)))
                         .order((outbox_events::created_at.asc(), outbox_events::id.asc()))
                         .select(EventRow::as_select())
                         .load(self.conn)
@@ -1291,246 +1158,9 @@ macro_rules! impl_tx {
                     rows.into_iter().map(OutboxEvent::try_from).collect()
                 })
             }
+        }
 
-            fn purge_emails(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>> {
-                Box::pin(async move {
-                    let ids: Vec<DbUuid> = emails::table
-                        .filter(emails::created_at.lt(DbTime(before)))
-                        .order(emails::created_at.asc())
-                        .limit(i64::from(limit))
-                        .select(emails::id)
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    let n = diesel::delete(emails::table.filter(emails::id.eq_any(&ids)))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(n as u64)
-                })
-            }
-
-            fn purge_consent_codes(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>> {
-                Box::pin(async move {
-                    let ids: Vec<DbUuid> = consent_codes::table
-                        .filter(consent_codes::created_at.lt(DbTime(before)))
-                        .order(consent_codes::created_at.asc())
-                        .limit(i64::from(limit))
-                        .select(consent_codes::id)
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    let n = diesel::delete(consent_codes::table.filter(consent_codes::id.eq_any(&ids)))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(n as u64)
-                })
-            }
-
-            fn emails_to_since<'a>(
-                &'a mut self,
-                to: &'a Email,
-                since: OffsetDateTime,
-                limit: u32,
-            ) -> BoxFuture<'a, StoreResult<Vec<EmailStamp>>> {
-                Box::pin(async move {
-                    // emails_to_idx (to_address, created_at).
-                    let rows: Vec<(Option<DbUuid>, DbTime)> = emails::table
-                        .filter(emails::to_address.eq(to.as_str()))
-                        .filter(emails::created_at.ge(DbTime(since)))
-                        .order(emails::created_at.desc())
-                        .limit(i64::from(limit))
-                        .select((emails::invitation_id, emails::created_at))
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(rows
-                        .into_iter()
-                        .map(|(i, t)| EmailStamp { invitation_id: i.map(|u| InvitationId(u.0)), created_at: t.0 })
-                        .collect())
-                })
-            }
-
-            fn delete_emails_to<'a>(&'a mut self, to: &'a Email) -> BoxFuture<'a, StoreResult<u64>> {
-                Box::pin(async move {
-                    let n = diesel::delete(emails::table.filter(emails::to_address.eq(to.as_str())))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(n as u64)
-                })
-            }
-
-            fn delete_assessments_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<u64>> {
-                Box::pin(async move {
-                    let n = diesel::delete(assessments::table.filter(assessments::human_id.eq(DbUuid(human.0))))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(n as u64)
-                })
-            }
-
-            fn delete_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<()>> {
-                Box::pin(async move {
-                    diesel::delete(humans::table.find(DbUuid(human.0))).execute(self.conn).await.map_err(db_err)?;
-                    Ok(())
-                })
-            }
-
-            fn insert_consent_code<'a>(
-                &'a mut self,
-                c: &'a talent_domain::consent::ConsentCode,
-            ) -> BoxFuture<'a, StoreResult<()>> {
-                Box::pin(async move {
-                    diesel::insert_into(consent_codes::table)
-                        .values(ConsentCodeRow::from(c))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(())
-                })
-            }
-
-            fn update_consent_code<'a>(
-                &'a mut self,
-                c: &'a talent_domain::consent::ConsentCode,
-            ) -> BoxFuture<'a, StoreResult<()>> {
-                Box::pin(async move {
-                    diesel::update(consent_codes::table.find(DbUuid(c.id.0)))
-                        .set((
-                            consent_codes::tries.eq(i64::from(c.tries)),
-                            consent_codes::used_at.eq(c.used_at.map(DbTime)),
-                        ))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(())
-                })
-            }
-
-            fn consent_codes_since(
-                &mut self,
-                invitation: InvitationId,
-                since: OffsetDateTime,
-            ) -> BoxFuture<'_, StoreResult<Vec<talent_domain::consent::ConsentCode>>> {
-                Box::pin(async move {
-                    consent_codes::table
-                        .filter(consent_codes::invitation_id.eq(DbUuid(invitation.0)))
-                        .filter(consent_codes::created_at.gt(DbTime(since)))
-                        .select(ConsentCodeRow::as_select())
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?
-                        .into_iter()
-                        .map(talent_domain::consent::ConsentCode::try_from)
-                        .collect()
-                })
-            }
-
-            fn insert_email<'a>(&'a mut self, e: &'a EmailRecord) -> BoxFuture<'a, StoreResult<()>> {
-                Box::pin(async move {
-                    diesel::insert_into(emails::table)
-                        .values(EmailRow::from(e))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(())
-                })
-            }
-
-            fn due_emails(&mut self, now: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<Vec<EmailRecord>>> {
-                Box::pin(async move {
-                    emails::table
-                        .filter(emails::sent_at.is_null())
-                        .filter(emails::next_attempt_at.le(DbTime(now)))
-                        .order((emails::created_at.asc(), emails::id.asc()))
-                        .limit(i64::from(limit))
-                        .select(EmailRow::as_select())
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?
-                        .into_iter()
-                        .map(EmailRecord::try_from)
-                        .collect()
-                })
-            }
-
-            fn claim_email(
-                &mut self,
-                id: EmailId,
-                now: OffsetDateTime,
-                lease_until: OffsetDateTime,
-            ) -> BoxFuture<'_, StoreResult<bool>> {
-                Box::pin(async move {
-                    // Conditional update: of concurrent claimers exactly one sees a due row.
-                    let n = diesel::update(
-                        emails::table
-                            .find(DbUuid(id.0))
-                            .filter(emails::sent_at.is_null())
-                            .filter(emails::next_attempt_at.le(DbTime(now))),
-                    )
-                    .set(emails::next_attempt_at.eq(DbTime(lease_until)))
-                    .execute(self.conn)
-                    .await
-                    .map_err(db_err)?;
-                    Ok(n == 1)
-                })
-            }
-
-            fn record_email_attempt<'a>(
-                &'a mut self,
-                id: EmailId,
-                result: Result<OffsetDateTime, (&'a str, OffsetDateTime)>,
-            ) -> BoxFuture<'a, StoreResult<()>> {
-                Box::pin(async move {
-                    let target = emails::table.find(DbUuid(id.0));
-                    match result {
-                        Ok(at) => {
-                            diesel::update(target)
-                                .set((emails::sent_at.eq(Some(DbTime(at))), emails::attempts.eq(emails::attempts + 1)))
-                                .execute(self.conn)
-                                .await
-                        }
-                        Err((err, next)) => {
-                            diesel::update(target)
-                                .set((
-                                    emails::last_error.eq(Some(err.chars().take(500).collect::<String>())),
-                                    emails::next_attempt_at.eq(DbTime(next)),
-                                    emails::attempts.eq(emails::attempts + 1),
-                                ))
-                                .execute(self.conn)
-                                .await
-                        }
-                    }
-                    .map_err(db_err)?;
-                    Ok(())
-                })
-            }
-
-            fn list_emails<'a>(
-                &'a mut self,
-                to: Option<&'a Email>,
-                limit: u32,
-            ) -> BoxFuture<'a, StoreResult<Vec<EmailRecord>>> {
-                Box::pin(async move {
-                    let mut q = emails::table.into_boxed();
-                    if let Some(t) = to {
-                        q = q.filter(emails::to_address.eq(t.as_str().to_string()));
-                    }
-                    q.order((emails::created_at.desc(), emails::id.desc()))
-                        .limit(i64::from(limit))
-                        .select(EmailRow::as_select())
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?
-                        .into_iter()
-                        .map(EmailRecord::try_from)
-                        .collect()
-                })
-            }
-
+        impl<'c> WebhookRepo for DbTx<'c, $conn> {
             fn insert_endpoint<'a>(&'a mut self, e: &'a Endpoint) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
                     diesel::insert_into(webhook_endpoints::table)
@@ -1743,10 +1373,6 @@ macro_rules! impl_tx {
                 self.wake = true;
             }
 
-            fn relax_durability(&mut self) -> BoxFuture<'_, StoreResult<()>> {
-                Box::pin(async move { self.relax_impl().await })
-            }
-
             fn get_delivery(
                 &mut self,
                 endpoint: WebhookId,
@@ -1858,6 +1484,398 @@ macro_rules! impl_tx {
                     }
                     out.into_iter().map(Delivery::try_from).collect()
                 })
+            }
+        }
+
+        impl<'c> EmailRepo for DbTx<'c, $conn> {
+            fn insert_email<'a>(&'a mut self, e: &'a EmailRecord) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::insert_into(emails::table)
+                        .values(EmailRow::from(e))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn due_emails(&mut self, now: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<Vec<EmailRecord>>> {
+                Box::pin(async move {
+                    emails::table
+                        .filter(emails::sent_at.is_null())
+                        .filter(emails::next_attempt_at.le(DbTime(now)))
+                        .order((emails::created_at.asc(), emails::id.asc()))
+                        .limit(i64::from(limit))
+                        .select(EmailRow::as_select())
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?
+                        .into_iter()
+                        .map(EmailRecord::try_from)
+                        .collect()
+                })
+            }
+
+            fn claim_email(
+                &mut self,
+                id: EmailId,
+                now: OffsetDateTime,
+                lease_until: OffsetDateTime,
+            ) -> BoxFuture<'_, StoreResult<bool>> {
+                Box::pin(async move {
+                    // Conditional update: of concurrent claimers exactly one sees a due row.
+                    let n = diesel::update(
+                        emails::table
+                            .find(DbUuid(id.0))
+                            .filter(emails::sent_at.is_null())
+                            .filter(emails::next_attempt_at.le(DbTime(now))),
+                    )
+                    .set(emails::next_attempt_at.eq(DbTime(lease_until)))
+                    .execute(self.conn)
+                    .await
+                    .map_err(db_err)?;
+                    Ok(n == 1)
+                })
+            }
+
+            fn record_email_attempt<'a>(
+                &'a mut self,
+                id: EmailId,
+                result: Result<OffsetDateTime, (&'a str, OffsetDateTime)>,
+            ) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    let target = emails::table.find(DbUuid(id.0));
+                    match result {
+                        Ok(at) => {
+                            diesel::update(target)
+                                .set((emails::sent_at.eq(Some(DbTime(at))), emails::attempts.eq(emails::attempts + 1)))
+                                .execute(self.conn)
+                                .await
+                        }
+                        Err((err, next)) => {
+                            diesel::update(target)
+                                .set((
+                                    emails::last_error.eq(Some(err.chars().take(500).collect::<String>())),
+                                    emails::next_attempt_at.eq(DbTime(next)),
+                                    emails::attempts.eq(emails::attempts + 1),
+                                ))
+                                .execute(self.conn)
+                                .await
+                        }
+                    }
+                    .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn list_emails<'a>(
+                &'a mut self,
+                to: Option<&'a Email>,
+                limit: u32,
+            ) -> BoxFuture<'a, StoreResult<Vec<EmailRecord>>> {
+                Box::pin(async move {
+                    let mut q = emails::table.into_boxed();
+                    if let Some(t) = to {
+                        q = q.filter(emails::to_address.eq(t.as_str().to_string()));
+                    }
+                    q.order((emails::created_at.desc(), emails::id.desc()))
+                        .limit(i64::from(limit))
+                        .select(EmailRow::as_select())
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?
+                        .into_iter()
+                        .map(EmailRecord::try_from)
+                        .collect()
+                })
+            }
+        }
+
+        impl<'c> IdempotencyRepo for DbTx<'c, $conn> {
+            fn idem_get<'a>(
+                &'a mut self,
+                org: OrgId,
+                path: &'a str,
+                key: &'a str,
+            ) -> BoxFuture<'a, StoreResult<Option<IdempotencyRecord>>> {
+                Box::pin(async move {
+                    self.lock_idem_row(org, path, key).await?;
+                    idempotency_keys::table
+                        .find((DbUuid(org.0), path, key))
+                        .select(IdemRow::as_select())
+                        .get_result(self.conn)
+                        .await
+                        .optional()
+                        .map_err(db_err)?
+                        .map(|row| self.open_idem(row))
+                        .transpose()
+                })
+            }
+
+            fn idem_insert<'a>(&'a mut self, r: &'a IdempotencyRecord) -> BoxFuture<'a, StoreResult<bool>> {
+                Box::pin(async move {
+                    let n = diesel::insert_into(idempotency_keys::table)
+                        .values(self.idem_row(r))
+                        .on_conflict_do_nothing()
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(n == 1)
+                })
+            }
+
+            fn idem_update<'a>(&'a mut self, r: &'a IdempotencyRecord) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::update(idempotency_keys::table.find((DbUuid(r.org_id.0), r.path.as_str(), r.key.as_str())))
+                        .set(self.idem_row(r))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn idem_delete<'a>(
+                &'a mut self,
+                org: OrgId,
+                path: &'a str,
+                key: &'a str,
+            ) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::delete(idempotency_keys::table.find((DbUuid(org.0), path, key)))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn idem_purge(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>> {
+                Box::pin(async move {
+                    // The creation time of the `limit`-th oldest record bounds the batch: the
+                    // table's key is composite, so the batch is a range of `created_at`.
+                    let old = idempotency_keys::table.filter(idempotency_keys::created_at.lt(DbTime(before)));
+                    let edge: Option<DbTime> = old
+                        .order(idempotency_keys::created_at.asc())
+                        .offset(i64::from(limit.max(1) - 1))
+                        .select(idempotency_keys::created_at)
+                        .get_result(self.conn)
+                        .await
+                        .optional()
+                        .map_err(db_err)?;
+                    let target = idempotency_keys::table.filter(idempotency_keys::created_at.lt(DbTime(before)));
+                    let n = match edge {
+                        Some(t) => {
+                            diesel::delete(target.filter(idempotency_keys::created_at.le(t))).execute(self.conn).await
+                        }
+                        None => diesel::delete(target).execute(self.conn).await,
+                    }
+                    .map_err(db_err)?;
+                    Ok(n as u64)
+                })
+            }
+        }
+
+        impl<'c> PrivacyRepo for DbTx<'c, $conn> {
+            fn texts_mentioning<'a>(
+                &'a mut self,
+                org: Option<OrgId>,
+                needles: &'a [String],
+            ) -> BoxFuture<'a, StoreResult<Vec<StoredText>>> {
+                Box::pin(async move {
+                    let mut found: Vec<StoredText> = vec![];
+                    for needle in needles {
+                        let pattern = format!("%{}%", like_escape(needle));
+                        let mut q = outbox_events::table
+                            .filter(outbox_events::data.like(pattern.clone()).escape('\\'))
+                            .select((outbox_events::id, outbox_events::data))
+                            .into_boxed();
+                        if let Some(o) = org {
+                            q = q.filter(outbox_events::org_id.eq(DbUuid(o.0)));
+                        }
+                        for (id, text) in q.load::<(DbUuid, String)>(self.conn).await.map_err(db_err)? {
+                            found.push(StoredText { at: TextRef::Event(EventId(id.0)), text });
+                        }
+                        let mut q = deliveries::table
+                            .filter(deliveries::payload.like(pattern.clone()).escape('\\'))
+                            .select((deliveries::id, deliveries::payload))
+                            .into_boxed();
+                        if let Some(o) = org {
+                            q = q.filter(deliveries::org_id.eq(DbUuid(o.0)));
+                        }
+                        for (id, text) in q.load::<(DbUuid, String)>(self.conn).await.map_err(db_err)? {
+                            found.push(StoredText { at: TextRef::Delivery(DeliveryId(id.0)), text });
+                        }
+                        let mut q = idempotency_keys::table
+                            .filter(idempotency_keys::response_body.like(pattern).escape('\\'))
+                            .select((
+                                idempotency_keys::org_id,
+                                idempotency_keys::path,
+                                idempotency_keys::key,
+                                idempotency_keys::response_body,
+                            ))
+                            .into_boxed();
+                        if let Some(o) = org {
+                            q = q.filter(idempotency_keys::org_id.eq(DbUuid(o.0)));
+                        }
+                        for (o, path, key, text) in
+                            q.load::<(DbUuid, String, String, Option<String>)>(self.conn).await.map_err(db_err)?
+                        {
+                            let at = TextRef::Idempotency { org: OrgId(o.0), path, key };
+                            found.push(StoredText { at, text: text.unwrap_or_default() });
+                        }
+                    }
+                    let mut unique: Vec<StoredText> = vec![];
+                    for t in found {
+                        if !unique.iter().any(|u| u.at == t.at) {
+                            unique.push(t);
+                        }
+                    }
+                    Ok(unique)
+                })
+            }
+
+            fn rewrite_text<'a>(&'a mut self, t: &'a StoredText) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    match &t.at {
+                        TextRef::Event(id) => {
+                            diesel::update(outbox_events::table.find(DbUuid(id.0)))
+                                .set(outbox_events::data.eq(&t.text))
+                                .execute(self.conn)
+                                .await
+                        }
+                        TextRef::Delivery(id) => {
+                            diesel::update(deliveries::table.find(DbUuid(id.0)))
+                                .set(deliveries::payload.eq(&t.text))
+                                .execute(self.conn)
+                                .await
+                        }
+                        TextRef::Idempotency { org, path, key } => {
+                            diesel::update(idempotency_keys::table.find((DbUuid(org.0), path, key)))
+                                .set(idempotency_keys::response_body.eq(Some(&t.text)))
+                                .execute(self.conn)
+                                .await
+                        }
+                    }
+                    .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn delete_emails_of_invitation(&mut self, id: InvitationId) -> BoxFuture<'_, StoreResult<u64>> {
+                Box::pin(async move {
+                    let n = diesel::delete(emails::table.filter(emails::invitation_id.eq(Some(DbUuid(id.0)))))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(n as u64)
+                })
+            }
+
+            fn events_mentioning<'a>(&'a mut self, needle: &'a str) -> BoxFuture<'a, StoreResult<Vec<OutboxEvent>>> {
+                Box::pin(async move {
+                    let rows: Vec<EventRow> = outbox_events::table
+                        .filter(outbox_events::data.like(format!("%{}%", like_escape(needle))).escape('\\'))
+                        .order((outbox_events::created_at.asc(), outbox_events::id.asc()))
+                        .select(EventRow::as_select())
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    rows.into_iter().map(OutboxEvent::try_from).collect()
+                })
+            }
+
+            fn purge_emails(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>> {
+                Box::pin(async move {
+                    let ids: Vec<DbUuid> = emails::table
+                        .filter(emails::created_at.lt(DbTime(before)))
+                        .order(emails::created_at.asc())
+                        .limit(i64::from(limit))
+                        .select(emails::id)
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    let n = diesel::delete(emails::table.filter(emails::id.eq_any(&ids)))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(n as u64)
+                })
+            }
+
+            fn purge_consent_codes(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>> {
+                Box::pin(async move {
+                    let ids: Vec<DbUuid> = consent_codes::table
+                        .filter(consent_codes::created_at.lt(DbTime(before)))
+                        .order(consent_codes::created_at.asc())
+                        .limit(i64::from(limit))
+                        .select(consent_codes::id)
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    let n = diesel::delete(consent_codes::table.filter(consent_codes::id.eq_any(&ids)))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(n as u64)
+                })
+            }
+
+            fn emails_to_since<'a>(
+                &'a mut self,
+                to: &'a Email,
+                since: OffsetDateTime,
+                limit: u32,
+            ) -> BoxFuture<'a, StoreResult<Vec<EmailStamp>>> {
+                Box::pin(async move {
+                    // emails_to_idx (to_address, created_at).
+                    let rows: Vec<(Option<DbUuid>, DbTime)> = emails::table
+                        .filter(emails::to_address.eq(to.as_str()))
+                        .filter(emails::created_at.ge(DbTime(since)))
+                        .order(emails::created_at.desc())
+                        .limit(i64::from(limit))
+                        .select((emails::invitation_id, emails::created_at))
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(rows
+                        .into_iter()
+                        .map(|(i, t)| EmailStamp { invitation_id: i.map(|u| InvitationId(u.0)), created_at: t.0 })
+                        .collect())
+                })
+            }
+
+            fn delete_emails_to<'a>(&'a mut self, to: &'a Email) -> BoxFuture<'a, StoreResult<u64>> {
+                Box::pin(async move {
+                    let n = diesel::delete(emails::table.filter(emails::to_address.eq(to.as_str())))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(n as u64)
+                })
+            }
+
+            fn delete_assessments_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<u64>> {
+                Box::pin(async move {
+                    let n = diesel::delete(assessments::table.filter(assessments::human_id.eq(DbUuid(human.0))))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(n as u64)
+                })
+            }
+
+            fn delete_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::delete(humans::table.find(DbUuid(human.0))).execute(self.conn).await.map_err(db_err)?;
+                    Ok(())
+                })
+            }
+        }
+
+        impl<'c> SettingsRepo for DbTx<'c, $conn> {
+            fn relax_durability(&mut self) -> BoxFuture<'_, StoreResult<()>> {
+                Box::pin(async move { self.relax_impl().await })
             }
 
             fn reseal_secrets(&mut self) -> BoxFuture<'_, StoreResult<u64>> {

@@ -103,7 +103,7 @@ fn ok<'a, T: Send + 'a>(v: T) -> BoxFuture<'a, StoreResult<T>> {
     Box::pin(std::future::ready(Ok(v)))
 }
 
-impl Tx for FakeTx {
+impl OrgRepo for FakeTx {
     fn insert_org<'a>(&'a mut self, org: &'a Organization) -> BoxFuture<'a, StoreResult<()>> {
         self.s.orgs.push(org.clone());
         ok(())
@@ -165,6 +165,9 @@ impl Tx for FakeTx {
         });
         ok(ctx)
     }
+}
+
+impl PersonRepo for FakeTx {
     fn ensure_human<'a>(
         &'a mut self,
         new_id: HumanId,
@@ -289,127 +292,9 @@ impl Tx for FakeTx {
         self.s.team_members.retain(|(_, p)| *p != person);
         ok((before - self.s.team_members.len()) as u64)
     }
-    fn insert_event<'a>(&'a mut self, e: &'a OutboxEvent) -> BoxFuture<'a, StoreResult<()>> {
-        self.s.events.push(e.clone());
-        ok(())
-    }
-    fn events_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<OutboxEvent>>> {
-        ok(self.s.events.iter().filter(|e| e.org_id == org).cloned().collect())
-    }
-    fn idem_get<'a>(
-        &'a mut self,
-        org: OrgId,
-        path: &'a str,
-        key: &'a str,
-    ) -> BoxFuture<'a, StoreResult<Option<IdempotencyRecord>>> {
-        ok(self.s.idem.iter().find(|r| r.org_id == org && r.path == path && r.key == key).cloned())
-    }
-    fn idem_insert<'a>(&'a mut self, r: &'a IdempotencyRecord) -> BoxFuture<'a, StoreResult<bool>> {
-        if self.s.idem.iter().any(|x| x.org_id == r.org_id && x.path == r.path && x.key == r.key) {
-            return ok(false);
-        }
-        self.s.idem.push(r.clone());
-        ok(true)
-    }
-    fn idem_update<'a>(&'a mut self, r: &'a IdempotencyRecord) -> BoxFuture<'a, StoreResult<()>> {
-        for x in self.s.idem.iter_mut().filter(|x| x.org_id == r.org_id && x.path == r.path && x.key == r.key) {
-            *x = r.clone();
-        }
-        ok(())
-    }
-    fn idem_delete<'a>(&'a mut self, org: OrgId, path: &'a str, key: &'a str) -> BoxFuture<'a, StoreResult<()>> {
-        self.s.idem.retain(|x| !(x.org_id == org && x.path == path && x.key == key));
-        ok(())
-    }
-    fn idem_purge(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>> {
-        let mut old: Vec<OffsetDateTime> = self.s.idem.iter().map(|x| x.created_at).filter(|t| *t < before).collect();
-        old.sort();
-        let Some(edge) = old.get((limit as usize).saturating_sub(1)).or(old.last()).copied() else { return ok(0) };
-        let n = self.s.idem.len();
-        self.s.idem.retain(|x| !(x.created_at < before && x.created_at <= edge));
-        ok((n - self.s.idem.len()) as u64)
-    }
-    fn insert_assessment<'a>(&'a mut self, a: &'a Assessment) -> BoxFuture<'a, StoreResult<()>> {
-        self.s.assessments.push(a.clone());
-        ok(())
-    }
-    fn update_assessment<'a>(&'a mut self, a: &'a Assessment) -> BoxFuture<'a, StoreResult<()>> {
-        for x in self.s.assessments.iter_mut().filter(|x| x.id == a.id) {
-            *x = a.clone();
-        }
-        ok(())
-    }
-    fn assessments_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<Vec<Assessment>>> {
-        let mut v: Vec<Assessment> = self.s.assessments.iter().filter(|a| a.human_id == human).cloned().collect();
-        v.sort_by_key(|a| (a.started_at, a.id.0));
-        ok(v)
-    }
-    fn assessments_of_humans<'a>(&'a mut self, humans: &'a [HumanId]) -> BoxFuture<'a, StoreResult<Vec<Assessment>>> {
-        let mut v: Vec<Assessment> =
-            self.s.assessments.iter().filter(|a| humans.contains(&a.human_id)).cloned().collect();
-        v.sort_by_key(|a| (a.started_at, a.id.0));
-        ok(v)
-    }
-    fn set_need_counts<'a>(
-        &'a mut self,
-        id: AssessmentId,
-        counts: &'a crate::assessment::NeedCounts,
-    ) -> BoxFuture<'a, StoreResult<()>> {
-        self.s.need_counts.retain(|(a, _)| *a != id);
-        self.s.need_counts.push((id, counts.clone()));
-        ok(())
-    }
-    fn completed_counts_of_result_holders(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<CountedAssessment>>> {
-        let humans: Vec<HumanId> =
-            self.s.persons.iter().filter(|p| holds_results(p, org)).map(|p| p.human_id).collect();
-        let counts = &self.s.need_counts;
-        ok(self
-            .s
-            .assessments
-            .iter()
-            .filter(|a| humans.contains(&a.human_id) && a.state == crate::model::AssessmentState::Completed)
-            .map(|a| {
-                let c = counts.iter().find(|(id, _)| *id == a.id).map(|(_, c)| c.clone());
-                (Assessment { responses: vec![], ..a.clone() }, c)
-            })
-            .collect())
-    }
-    fn persons_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<Vec<Person>>> {
-        ok(self.s.persons.iter().filter(|p| p.human_id == human).cloned().collect())
-    }
-    fn persons_with_results(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<Person>>> {
-        let mut v: Vec<Person> = self.s.persons.iter().filter(|p| holds_results(p, org)).cloned().collect();
-        v.sort_by_key(|p| std::cmp::Reverse(p.id.0));
-        ok(v)
-    }
-    fn result_holders(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<ResultHolder>>> {
-        let mut v: Vec<ResultHolder> =
-            self.s.persons.iter().filter(|p| holds_results(p, org)).map(ResultHolder::from).collect();
-        v.sort_by_key(|h| std::cmp::Reverse(h.person_id.0));
-        ok(v)
-    }
-    fn insert_profile<'a>(&'a mut self, p: &'a Profile) -> BoxFuture<'a, StoreResult<()>> {
-        self.s.profiles.push(p.clone());
-        ok(())
-    }
-    fn get_profile(&mut self, org: OrgId, id: ProfileId) -> BoxFuture<'_, StoreResult<Option<Profile>>> {
-        ok(self.s.profiles.iter().find(|p| p.org_id == org && p.id == id).cloned())
-    }
-    fn list_profiles(
-        &mut self,
-        org: OrgId,
-        before: Option<ProfileId>,
-        limit: u32,
-    ) -> BoxFuture<'_, StoreResult<Vec<Profile>>> {
-        let mut v: Vec<Profile> =
-            self.s.profiles.iter().filter(|p| p.org_id == org && before.is_none_or(|b| p.id < b)).cloned().collect();
-        v.sort_by_key(|p| std::cmp::Reverse(p.id));
-        v.truncate(limit as usize);
-        ok(v)
-    }
-    fn count_profiles(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<u32>> {
-        ok(self.s.profiles.iter().filter(|p| p.org_id == org).count() as u32)
-    }
+}
+
+impl InvitationRepo for FakeTx {
     fn insert_invitation<'a>(&'a mut self, i: &'a crate::invitation::Invitation) -> BoxFuture<'a, StoreResult<()>> {
         self.s.invitations.push(i.clone());
         ok(())
@@ -532,119 +417,6 @@ impl Tx for FakeTx {
         }
         ok(done)
     }
-    fn texts_mentioning<'a>(
-        &'a mut self,
-        org: Option<OrgId>,
-        needles: &'a [String],
-    ) -> BoxFuture<'a, StoreResult<Vec<StoredText>>> {
-        let hit = |o: OrgId, t: &str| org.is_none_or(|x| x == o) && needles.iter().any(|n| t.contains(n.as_str()));
-        let mut v: Vec<StoredText> = vec![];
-        for e in &self.s.events {
-            let text = e.data.to_string();
-            if hit(e.org_id, &text) {
-                v.push(StoredText { at: TextRef::Event(e.id), text });
-            }
-        }
-        for (d, _) in &self.s.deliveries {
-            if hit(d.org_id, &d.payload) {
-                v.push(StoredText { at: TextRef::Delivery(d.id), text: d.payload.clone() });
-            }
-        }
-        for r in &self.s.idem {
-            if let IdempotencyState::Done { body, .. } = &r.state {
-                if hit(r.org_id, body) {
-                    let at = TextRef::Idempotency { org: r.org_id, path: r.path.clone(), key: r.key.clone() };
-                    v.push(StoredText { at, text: body.clone() });
-                }
-            }
-        }
-        ok(v)
-    }
-    fn rewrite_text<'a>(&'a mut self, t: &'a StoredText) -> BoxFuture<'a, StoreResult<()>> {
-        match &t.at {
-            TextRef::Event(id) => {
-                for e in self.s.events.iter_mut().filter(|e| e.id == *id) {
-                    e.data = serde_json::from_str(&t.text).unwrap_or(serde_json::Value::Null);
-                }
-            }
-            TextRef::Delivery(id) => {
-                for (d, _) in self.s.deliveries.iter_mut().filter(|(d, _)| d.id == *id) {
-                    d.payload = t.text.clone();
-                }
-            }
-            TextRef::Idempotency { org, path, key } => {
-                for r in self.s.idem.iter_mut().filter(|r| r.org_id == *org && &r.path == path && &r.key == key) {
-                    if let IdempotencyState::Done { body, .. } = &mut r.state {
-                        *body = t.text.clone();
-                    }
-                }
-            }
-        }
-        ok(())
-    }
-    fn delete_emails_of_invitation(&mut self, id: InvitationId) -> BoxFuture<'_, StoreResult<u64>> {
-        let before = self.s.emails.len();
-        self.s.emails.retain(|e| e.invitation_id != Some(id));
-        ok((before - self.s.emails.len()) as u64)
-    }
-    fn reseal_secrets(&mut self) -> BoxFuture<'_, StoreResult<u64>> {
-        ok(0)
-    }
-    fn events_mentioning<'a>(&'a mut self, needle: &'a str) -> BoxFuture<'a, StoreResult<Vec<OutboxEvent>>> {
-        ok(self.s.events.iter().filter(|e| e.data.to_string().contains(needle)).cloned().collect())
-    }
-    fn purge_emails(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>> {
-        let mut old: Vec<(OffsetDateTime, EmailId)> =
-            self.s.emails.iter().filter(|e| e.created_at < before).map(|e| (e.created_at, e.id)).collect();
-        old.sort_by_key(|(t, _)| *t);
-        old.truncate(limit as usize);
-        self.s.emails.retain(|e| !old.iter().any(|(_, id)| *id == e.id));
-        ok(old.len() as u64)
-    }
-    fn purge_consent_codes(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>> {
-        let mut n = 0u32;
-        self.s.consent_codes.retain(|c| {
-            let purge = c.created_at < before && n < limit;
-            if purge {
-                n += 1;
-            }
-            !purge
-        });
-        ok(u64::from(n))
-    }
-    fn emails_to_since<'a>(
-        &'a mut self,
-        to: &'a Email,
-        since: OffsetDateTime,
-        limit: u32,
-    ) -> BoxFuture<'a, StoreResult<Vec<EmailStamp>>> {
-        let mut v: Vec<EmailStamp> = self
-            .s
-            .emails
-            .iter()
-            .filter(|e| &e.to == to && e.created_at >= since)
-            .map(|e| EmailStamp { invitation_id: e.invitation_id, created_at: e.created_at })
-            .collect();
-        v.sort_by_key(|e| std::cmp::Reverse(e.created_at));
-        v.truncate(limit as usize);
-        ok(v)
-    }
-    fn delete_emails_to<'a>(&'a mut self, to: &'a Email) -> BoxFuture<'a, StoreResult<u64>> {
-        let before = self.s.emails.len();
-        self.s.emails.retain(|e| &e.to != to);
-        ok((before - self.s.emails.len()) as u64)
-    }
-    fn delete_assessments_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<u64>> {
-        let before = self.s.assessments.len();
-        self.s.assessments.retain(|a| a.human_id != human);
-        let kept: Vec<AssessmentId> = self.s.assessments.iter().map(|a| a.id).collect();
-        self.s.need_counts.retain(|(id, _)| kept.contains(id));
-        ok((before - self.s.assessments.len()) as u64)
-    }
-    fn delete_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<()>> {
-        self.s.humans.retain(|(id, _)| *id != human);
-        ok(())
-    }
     fn insert_consent_code<'a>(&'a mut self, c: &'a crate::consent::ConsentCode) -> BoxFuture<'a, StoreResult<()>> {
         self.s.consent_codes.push(c.clone());
         ok(())
@@ -669,60 +441,103 @@ impl Tx for FakeTx {
             .cloned()
             .collect())
     }
-    fn insert_email<'a>(&'a mut self, e: &'a EmailRecord) -> BoxFuture<'a, StoreResult<()>> {
-        self.s.emails.push(e.clone());
+}
+
+impl AssessmentRepo for FakeTx {
+    fn insert_assessment<'a>(&'a mut self, a: &'a Assessment) -> BoxFuture<'a, StoreResult<()>> {
+        self.s.assessments.push(a.clone());
         ok(())
     }
-    fn due_emails(&mut self, now: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<Vec<EmailRecord>>> {
+    fn update_assessment<'a>(&'a mut self, a: &'a Assessment) -> BoxFuture<'a, StoreResult<()>> {
+        for x in self.s.assessments.iter_mut().filter(|x| x.id == a.id) {
+            *x = a.clone();
+        }
+        ok(())
+    }
+    fn assessments_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<Vec<Assessment>>> {
+        let mut v: Vec<Assessment> = self.s.assessments.iter().filter(|a| a.human_id == human).cloned().collect();
+        v.sort_by_key(|a| (a.started_at, a.id.0));
+        ok(v)
+    }
+    fn assessments_of_humans<'a>(&'a mut self, humans: &'a [HumanId]) -> BoxFuture<'a, StoreResult<Vec<Assessment>>> {
+        let mut v: Vec<Assessment> =
+            self.s.assessments.iter().filter(|a| humans.contains(&a.human_id)).cloned().collect();
+        v.sort_by_key(|a| (a.started_at, a.id.0));
+        ok(v)
+    }
+    fn set_need_counts<'a>(
+        &'a mut self,
+        id: AssessmentId,
+        counts: &'a crate::assessment::NeedCounts,
+    ) -> BoxFuture<'a, StoreResult<()>> {
+        self.s.need_counts.retain(|(a, _)| *a != id);
+        self.s.need_counts.push((id, counts.clone()));
+        ok(())
+    }
+    fn completed_counts_of_result_holders(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<CountedAssessment>>> {
+        let humans: Vec<HumanId> =
+            self.s.persons.iter().filter(|p| holds_results(p, org)).map(|p| p.human_id).collect();
+        let counts = &self.s.need_counts;
         ok(self
             .s
-            .emails
+            .assessments
             .iter()
-            .filter(|e| e.sent_at.is_none() && e.next_attempt_at <= now)
-            .take(limit as usize)
-            .cloned()
+            .filter(|a| humans.contains(&a.human_id) && a.state == crate::model::AssessmentState::Completed)
+            .map(|a| {
+                let c = counts.iter().find(|(id, _)| *id == a.id).map(|(_, c)| c.clone());
+                (Assessment { responses: vec![], ..a.clone() }, c)
+            })
             .collect())
     }
-    fn claim_email(
-        &mut self,
-        id: EmailId,
-        now: OffsetDateTime,
-        lease_until: OffsetDateTime,
-    ) -> BoxFuture<'_, StoreResult<bool>> {
-        let mut done = false;
-        for e in self.s.emails.iter_mut().filter(|e| e.id == id && e.sent_at.is_none() && e.next_attempt_at <= now) {
-            e.next_attempt_at = lease_until;
-            done = true;
-        }
-        ok(done)
+    fn persons_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<Vec<Person>>> {
+        ok(self.s.persons.iter().filter(|p| p.human_id == human).cloned().collect())
     }
-    fn record_email_attempt<'a>(
-        &'a mut self,
-        id: EmailId,
-        result: Result<OffsetDateTime, (&'a str, OffsetDateTime)>,
-    ) -> BoxFuture<'a, StoreResult<()>> {
-        for e in self.s.emails.iter_mut().filter(|e| e.id == id) {
-            e.attempts += 1;
-            match result {
-                Ok(at) => e.sent_at = Some(at),
-                Err((err, next)) => {
-                    e.last_error = Some(err.to_string());
-                    e.next_attempt_at = next;
-                }
-            }
-        }
+    fn persons_with_results(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<Person>>> {
+        let mut v: Vec<Person> = self.s.persons.iter().filter(|p| holds_results(p, org)).cloned().collect();
+        v.sort_by_key(|p| std::cmp::Reverse(p.id.0));
+        ok(v)
+    }
+    fn result_holders(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<ResultHolder>>> {
+        let mut v: Vec<ResultHolder> =
+            self.s.persons.iter().filter(|p| holds_results(p, org)).map(ResultHolder::from).collect();
+        v.sort_by_key(|h| std::cmp::Reverse(h.person_id.0));
+        ok(v)
+    }
+    fn insert_profile<'a>(&'a mut self, p: &'a Profile) -> BoxFuture<'a, StoreResult<()>> {
+        self.s.profiles.push(p.clone());
         ok(())
     }
-    fn list_emails<'a>(
-        &'a mut self,
-        to: Option<&'a Email>,
+    fn get_profile(&mut self, org: OrgId, id: ProfileId) -> BoxFuture<'_, StoreResult<Option<Profile>>> {
+        ok(self.s.profiles.iter().find(|p| p.org_id == org && p.id == id).cloned())
+    }
+    fn list_profiles(
+        &mut self,
+        org: OrgId,
+        before: Option<ProfileId>,
         limit: u32,
-    ) -> BoxFuture<'a, StoreResult<Vec<EmailRecord>>> {
-        let mut v: Vec<_> = self.s.emails.iter().filter(|e| to.is_none_or(|t| &e.to == t)).cloned().collect();
-        v.reverse();
+    ) -> BoxFuture<'_, StoreResult<Vec<Profile>>> {
+        let mut v: Vec<Profile> =
+            self.s.profiles.iter().filter(|p| p.org_id == org && before.is_none_or(|b| p.id < b)).cloned().collect();
+        v.sort_by_key(|p| std::cmp::Reverse(p.id));
         v.truncate(limit as usize);
         ok(v)
     }
+    fn count_profiles(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<u32>> {
+        ok(self.s.profiles.iter().filter(|p| p.org_id == org).count() as u32)
+    }
+}
+
+impl OutboxRepo for FakeTx {
+    fn insert_event<'a>(&'a mut self, e: &'a OutboxEvent) -> BoxFuture<'a, StoreResult<()>> {
+        self.s.events.push(e.clone());
+        ok(())
+    }
+    fn events_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<OutboxEvent>>> {
+        ok(self.s.events.iter().filter(|e| e.org_id == org).cloned().collect())
+    }
+}
+
+impl WebhookRepo for FakeTx {
     fn insert_endpoint<'a>(&'a mut self, e: &'a crate::webhook::Endpoint) -> BoxFuture<'a, StoreResult<()>> {
         self.s.endpoints.push(e.clone());
         ok(())
@@ -877,6 +692,218 @@ impl Tx for FakeTx {
         ok((old.len() as u64, events))
     }
     fn wake_deliveries(&mut self) {}
+}
+
+impl EmailRepo for FakeTx {
+    fn insert_email<'a>(&'a mut self, e: &'a EmailRecord) -> BoxFuture<'a, StoreResult<()>> {
+        self.s.emails.push(e.clone());
+        ok(())
+    }
+    fn due_emails(&mut self, now: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<Vec<EmailRecord>>> {
+        ok(self
+            .s
+            .emails
+            .iter()
+            .filter(|e| e.sent_at.is_none() && e.next_attempt_at <= now)
+            .take(limit as usize)
+            .cloned()
+            .collect())
+    }
+    fn claim_email(
+        &mut self,
+        id: EmailId,
+        now: OffsetDateTime,
+        lease_until: OffsetDateTime,
+    ) -> BoxFuture<'_, StoreResult<bool>> {
+        let mut done = false;
+        for e in self.s.emails.iter_mut().filter(|e| e.id == id && e.sent_at.is_none() && e.next_attempt_at <= now) {
+            e.next_attempt_at = lease_until;
+            done = true;
+        }
+        ok(done)
+    }
+    fn record_email_attempt<'a>(
+        &'a mut self,
+        id: EmailId,
+        result: Result<OffsetDateTime, (&'a str, OffsetDateTime)>,
+    ) -> BoxFuture<'a, StoreResult<()>> {
+        for e in self.s.emails.iter_mut().filter(|e| e.id == id) {
+            e.attempts += 1;
+            match result {
+                Ok(at) => e.sent_at = Some(at),
+                Err((err, next)) => {
+                    e.last_error = Some(err.to_string());
+                    e.next_attempt_at = next;
+                }
+            }
+        }
+        ok(())
+    }
+    fn list_emails<'a>(
+        &'a mut self,
+        to: Option<&'a Email>,
+        limit: u32,
+    ) -> BoxFuture<'a, StoreResult<Vec<EmailRecord>>> {
+        let mut v: Vec<_> = self.s.emails.iter().filter(|e| to.is_none_or(|t| &e.to == t)).cloned().collect();
+        v.reverse();
+        v.truncate(limit as usize);
+        ok(v)
+    }
+}
+
+impl IdempotencyRepo for FakeTx {
+    fn idem_get<'a>(
+        &'a mut self,
+        org: OrgId,
+        path: &'a str,
+        key: &'a str,
+    ) -> BoxFuture<'a, StoreResult<Option<IdempotencyRecord>>> {
+        ok(self.s.idem.iter().find(|r| r.org_id == org && r.path == path && r.key == key).cloned())
+    }
+    fn idem_insert<'a>(&'a mut self, r: &'a IdempotencyRecord) -> BoxFuture<'a, StoreResult<bool>> {
+        if self.s.idem.iter().any(|x| x.org_id == r.org_id && x.path == r.path && x.key == r.key) {
+            return ok(false);
+        }
+        self.s.idem.push(r.clone());
+        ok(true)
+    }
+    fn idem_update<'a>(&'a mut self, r: &'a IdempotencyRecord) -> BoxFuture<'a, StoreResult<()>> {
+        for x in self.s.idem.iter_mut().filter(|x| x.org_id == r.org_id && x.path == r.path && x.key == r.key) {
+            *x = r.clone();
+        }
+        ok(())
+    }
+    fn idem_delete<'a>(&'a mut self, org: OrgId, path: &'a str, key: &'a str) -> BoxFuture<'a, StoreResult<()>> {
+        self.s.idem.retain(|x| !(x.org_id == org && x.path == path && x.key == key));
+        ok(())
+    }
+    fn idem_purge(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>> {
+        let mut old: Vec<OffsetDateTime> = self.s.idem.iter().map(|x| x.created_at).filter(|t| *t < before).collect();
+        old.sort();
+        let Some(edge) = old.get((limit as usize).saturating_sub(1)).or(old.last()).copied() else { return ok(0) };
+        let n = self.s.idem.len();
+        self.s.idem.retain(|x| !(x.created_at < before && x.created_at <= edge));
+        ok((n - self.s.idem.len()) as u64)
+    }
+}
+
+impl PrivacyRepo for FakeTx {
+    fn texts_mentioning<'a>(
+        &'a mut self,
+        org: Option<OrgId>,
+        needles: &'a [String],
+    ) -> BoxFuture<'a, StoreResult<Vec<StoredText>>> {
+        let hit = |o: OrgId, t: &str| org.is_none_or(|x| x == o) && needles.iter().any(|n| t.contains(n.as_str()));
+        let mut v: Vec<StoredText> = vec![];
+        for e in &self.s.events {
+            let text = e.data.to_string();
+            if hit(e.org_id, &text) {
+                v.push(StoredText { at: TextRef::Event(e.id), text });
+            }
+        }
+        for (d, _) in &self.s.deliveries {
+            if hit(d.org_id, &d.payload) {
+                v.push(StoredText { at: TextRef::Delivery(d.id), text: d.payload.clone() });
+            }
+        }
+        for r in &self.s.idem {
+            if let IdempotencyState::Done { body, .. } = &r.state {
+                if hit(r.org_id, body) {
+                    let at = TextRef::Idempotency { org: r.org_id, path: r.path.clone(), key: r.key.clone() };
+                    v.push(StoredText { at, text: body.clone() });
+                }
+            }
+        }
+        ok(v)
+    }
+    fn rewrite_text<'a>(&'a mut self, t: &'a StoredText) -> BoxFuture<'a, StoreResult<()>> {
+        match &t.at {
+            TextRef::Event(id) => {
+                for e in self.s.events.iter_mut().filter(|e| e.id == *id) {
+                    e.data = serde_json::from_str(&t.text).unwrap_or(serde_json::Value::Null);
+                }
+            }
+            TextRef::Delivery(id) => {
+                for (d, _) in self.s.deliveries.iter_mut().filter(|(d, _)| d.id == *id) {
+                    d.payload = t.text.clone();
+                }
+            }
+            TextRef::Idempotency { org, path, key } => {
+                for r in self.s.idem.iter_mut().filter(|r| r.org_id == *org && &r.path == path && &r.key == key) {
+                    if let IdempotencyState::Done { body, .. } = &mut r.state {
+                        *body = t.text.clone();
+                    }
+                }
+            }
+        }
+        ok(())
+    }
+    fn delete_emails_of_invitation(&mut self, id: InvitationId) -> BoxFuture<'_, StoreResult<u64>> {
+        let before = self.s.emails.len();
+        self.s.emails.retain(|e| e.invitation_id != Some(id));
+        ok((before - self.s.emails.len()) as u64)
+    }
+    fn events_mentioning<'a>(&'a mut self, needle: &'a str) -> BoxFuture<'a, StoreResult<Vec<OutboxEvent>>> {
+        ok(self.s.events.iter().filter(|e| e.data.to_string().contains(needle)).cloned().collect())
+    }
+    fn purge_emails(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>> {
+        let mut old: Vec<(OffsetDateTime, EmailId)> =
+            self.s.emails.iter().filter(|e| e.created_at < before).map(|e| (e.created_at, e.id)).collect();
+        old.sort_by_key(|(t, _)| *t);
+        old.truncate(limit as usize);
+        self.s.emails.retain(|e| !old.iter().any(|(_, id)| *id == e.id));
+        ok(old.len() as u64)
+    }
+    fn purge_consent_codes(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>> {
+        let mut n = 0u32;
+        self.s.consent_codes.retain(|c| {
+            let purge = c.created_at < before && n < limit;
+            if purge {
+                n += 1;
+            }
+            !purge
+        });
+        ok(u64::from(n))
+    }
+    fn emails_to_since<'a>(
+        &'a mut self,
+        to: &'a Email,
+        since: OffsetDateTime,
+        limit: u32,
+    ) -> BoxFuture<'a, StoreResult<Vec<EmailStamp>>> {
+        let mut v: Vec<EmailStamp> = self
+            .s
+            .emails
+            .iter()
+            .filter(|e| &e.to == to && e.created_at >= since)
+            .map(|e| EmailStamp { invitation_id: e.invitation_id, created_at: e.created_at })
+            .collect();
+        v.sort_by_key(|e| std::cmp::Reverse(e.created_at));
+        v.truncate(limit as usize);
+        ok(v)
+    }
+    fn delete_emails_to<'a>(&'a mut self, to: &'a Email) -> BoxFuture<'a, StoreResult<u64>> {
+        let before = self.s.emails.len();
+        self.s.emails.retain(|e| &e.to != to);
+        ok((before - self.s.emails.len()) as u64)
+    }
+    fn delete_assessments_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<u64>> {
+        let before = self.s.assessments.len();
+        self.s.assessments.retain(|a| a.human_id != human);
+        let kept: Vec<AssessmentId> = self.s.assessments.iter().map(|a| a.id).collect();
+        self.s.need_counts.retain(|(id, _)| kept.contains(id));
+        ok((before - self.s.assessments.len()) as u64)
+    }
+    fn delete_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<()>> {
+        self.s.humans.retain(|(id, _)| *id != human);
+        ok(())
+    }
+}
+
+impl SettingsRepo for FakeTx {
+    fn reseal_secrets(&mut self) -> BoxFuture<'_, StoreResult<u64>> {
+        ok(0)
+    }
     fn relax_durability(&mut self) -> BoxFuture<'_, StoreResult<()>> {
         ok(())
     }
