@@ -1,0 +1,262 @@
+//! [`AssessmentRepo`] on both backends (assessments, need counts and profiles): one body, compiled for PostgreSQL and SQLite.
+
+use super::*;
+
+macro_rules! impl_assessment_repo {
+    ($conn:ty) => {
+        impl<'c> AssessmentRepo for DbTx<'c, $conn> {
+            fn insert_assessment<'a>(&'a mut self, a: &'a Assessment) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::insert_into(assessments::table)
+                        .values(AssessmentRow::from(a))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn update_assessment<'a>(&'a mut self, a: &'a Assessment) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::update(assessments::table.find(DbUuid(a.id.0)))
+                        .set(AssessmentRow::from(a))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn assessments_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<Vec<Assessment>>> {
+                Box::pin(async move {
+                    assessments::table
+                        .filter(assessments::human_id.eq(DbUuid(human.0)))
+                        .order((assessments::started_at.asc(), assessments::id.asc()))
+                        .select(AssessmentRow::as_select())
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?
+                        .into_iter()
+                        .map(Assessment::try_from)
+                        .collect()
+                })
+            }
+
+            fn assessments_of_humans<'a>(
+                &'a mut self,
+                humans: &'a [HumanId],
+            ) -> BoxFuture<'a, StoreResult<Vec<Assessment>>> {
+                Box::pin(async move {
+                    let mut out = Vec::new();
+                    for chunk in humans.chunks(500) {
+                        let ids: Vec<DbUuid> = chunk.iter().map(|h| DbUuid(h.0)).collect();
+                        let rows: Vec<AssessmentRow> = assessments::table
+                            .filter(assessments::human_id.eq_any(ids))
+                            .order((assessments::started_at.asc(), assessments::id.asc()))
+                            .select(AssessmentRow::as_select())
+                            .load(self.conn)
+                            .await
+                            .map_err(db_err)?;
+                        for r in rows {
+                            out.push(Assessment::try_from(r)?);
+                        }
+                    }
+                    Ok(out)
+                })
+            }
+
+            fn set_need_counts<'a>(
+                &'a mut self,
+                id: AssessmentId,
+                counts: &'a talent_domain::assessment::NeedCounts,
+            ) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::update(assessments::table.find(DbUuid(id.0)))
+                        .set(assessments::need_counts.eq(Some(need_counts_json(counts)?)))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn completed_counts_of_result_holders(
+                &mut self,
+                org: OrgId,
+            ) -> BoxFuture<'_, StoreResult<Vec<CountedAssessment>>> {
+                Box::pin(async move {
+                    // The holders as a subquery: a semi-join in the database, no list of ids.
+                    let holders = persons::table
+                        .filter(persons::org_id.eq(DbUuid(org.0)))
+                        .filter(persons::status.eq("active"))
+                        .filter(persons::assessment_count.gt(0))
+                        .select(persons::human_id);
+                    let rows: Vec<(DbUuid, DbUuid, String, DbTime, Option<DbTime>, Option<String>)> =
+                        assessments::table
+                            .filter(assessments::human_id.eq_any(holders))
+                            .filter(assessments::state.eq("completed"))
+                            // No order: the caller sums counts per person, and sorting 5,000
+                            // rows with their counts was a tenth of the request on SQLite.
+                            .select((
+                                assessments::id,
+                                assessments::human_id,
+                                assessments::state,
+                                assessments::started_at,
+                                assessments::completed_at,
+                                assessments::need_counts,
+                            ))
+                            .load(self.conn)
+                            .await
+                            .map_err(db_err)?;
+                    rows.into_iter()
+                        .map(|(id, human, state, started, completed, counts)| {
+                            let a = Assessment::try_from(AssessmentRow {
+                                id,
+                                human_id: human,
+                                state,
+                                started_at: started,
+                                completed_at: completed,
+                                responses: "[]".into(),
+                            })?;
+                            Ok((a, counts.as_deref().map(parse_need_counts).transpose()?))
+                        })
+                        .collect()
+                })
+            }
+
+            fn persons_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<Vec<Person>>> {
+                Box::pin(async move {
+                    self.lock_person_row(PersonKey::Human(human)).await?;
+                    persons::table
+                        .filter(persons::human_id.eq(DbUuid(human.0)))
+                        .order(persons::id.asc())
+                        .select(PersonRow::as_select())
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?
+                        .into_iter()
+                        .map(Person::try_from)
+                        .collect()
+                })
+            }
+
+            fn persons_with_results(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<Person>>> {
+                Box::pin(async move {
+                    persons::table
+                        .filter(persons::org_id.eq(DbUuid(org.0)))
+                        .filter(persons::status.eq("active"))
+                        .filter(persons::assessment_count.gt(0))
+                        .order(persons::id.desc())
+                        .select(PersonRow::as_select())
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?
+                        .into_iter()
+                        .map(Person::try_from)
+                        .collect()
+                })
+            }
+
+            fn result_holders(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<ResultHolder>>> {
+                Box::pin(async move {
+                    let rows: Vec<(DbUuid, DbUuid, DbTime, bool, String, Option<String>)> = persons::table
+                        .filter(persons::org_id.eq(DbUuid(org.0)))
+                        .filter(persons::status.eq("active"))
+                        .filter(persons::assessment_count.gt(0))
+                        .order(persons::id.desc())
+                        .select((
+                            persons::id,
+                            persons::human_id,
+                            persons::member_since,
+                            persons::shared_existing_profile,
+                            persons::inactive_periods,
+                            persons::need_totals,
+                        ))
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    rows.into_iter()
+                        .map(|(id, human, since, shared, gaps, totals)| {
+                            Ok(ResultHolder {
+                                person_id: PersonId(id.0),
+                                human_id: HumanId(human.0),
+                                // Active holders only: nothing is archived (D42).
+                                visibility: Visibility {
+                                    member_since: since.0,
+                                    archived_at: None,
+                                    inactive_periods: decode_periods(&gaps)?,
+                                    shared_existing_profile: shared,
+                                },
+                                totals: totals.as_deref().map(parse_need_counts).transpose()?,
+                            })
+                        })
+                        .collect()
+                })
+            }
+
+            fn insert_profile<'a>(&'a mut self, p: &'a Profile) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::insert_into(profiles::table)
+                        .values(ProfileRow::from(p))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn get_profile(&mut self, org: OrgId, id: ProfileId) -> BoxFuture<'_, StoreResult<Option<Profile>>> {
+                Box::pin(async move {
+                    profiles::table
+                        .find(DbUuid(id.0))
+                        .filter(profiles::org_id.eq(DbUuid(org.0)))
+                        .select(ProfileRow::as_select())
+                        .get_result(self.conn)
+                        .await
+                        .optional()
+                        .map_err(db_err)?
+                        .map(Profile::try_from)
+                        .transpose()
+                })
+            }
+
+            fn list_profiles(
+                &mut self,
+                org: OrgId,
+                before: Option<ProfileId>,
+                limit: u32,
+            ) -> BoxFuture<'_, StoreResult<Vec<Profile>>> {
+                Box::pin(async move {
+                    let mut q = profiles::table.filter(profiles::org_id.eq(DbUuid(org.0))).into_boxed();
+                    if let Some(b) = before {
+                        q = q.filter(profiles::id.lt(DbUuid(b.0)));
+                    }
+                    q.order(profiles::id.desc())
+                        .limit(i64::from(limit.min(100_000)))
+                        .select(ProfileRow::as_select())
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?
+                        .into_iter()
+                        .map(Profile::try_from)
+                        .collect()
+                })
+            }
+
+            fn count_profiles(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<u32>> {
+                Box::pin(async move {
+                    let n: i64 = profiles::table
+                        .filter(profiles::org_id.eq(DbUuid(org.0)))
+                        .count()
+                        .get_result(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(u32::try_from(n).unwrap_or(u32::MAX))
+                })
+            }
+        }
+    };
+}
+
+impl_assessment_repo!(diesel_async::AsyncPgConnection);
+impl_assessment_repo!(crate::SqliteConn);

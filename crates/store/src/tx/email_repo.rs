@@ -1,0 +1,114 @@
+//! [`EmailRepo`] on both backends (the email outbox): one body, compiled for PostgreSQL and SQLite.
+
+use super::*;
+
+macro_rules! impl_email_repo {
+    ($conn:ty) => {
+        impl<'c> EmailRepo for DbTx<'c, $conn> {
+            fn insert_email<'a>(&'a mut self, e: &'a EmailRecord) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::insert_into(emails::table)
+                        .values(EmailRow::from(e))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn due_emails(&mut self, now: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<Vec<EmailRecord>>> {
+                Box::pin(async move {
+                    emails::table
+                        .filter(emails::sent_at.is_null())
+                        .filter(emails::next_attempt_at.le(DbTime(now)))
+                        .order((emails::created_at.asc(), emails::id.asc()))
+                        .limit(i64::from(limit))
+                        .select(EmailRow::as_select())
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?
+                        .into_iter()
+                        .map(EmailRecord::try_from)
+                        .collect()
+                })
+            }
+
+            fn claim_email(
+                &mut self,
+                id: EmailId,
+                now: OffsetDateTime,
+                lease_until: OffsetDateTime,
+            ) -> BoxFuture<'_, StoreResult<bool>> {
+                Box::pin(async move {
+                    // Conditional update: of concurrent claimers exactly one sees a due row.
+                    let n = diesel::update(
+                        emails::table
+                            .find(DbUuid(id.0))
+                            .filter(emails::sent_at.is_null())
+                            .filter(emails::next_attempt_at.le(DbTime(now))),
+                    )
+                    .set(emails::next_attempt_at.eq(DbTime(lease_until)))
+                    .execute(self.conn)
+                    .await
+                    .map_err(db_err)?;
+                    Ok(n == 1)
+                })
+            }
+
+            fn record_email_attempt<'a>(
+                &'a mut self,
+                id: EmailId,
+                result: Result<OffsetDateTime, (&'a str, OffsetDateTime)>,
+            ) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    let target = emails::table.find(DbUuid(id.0));
+                    match result {
+                        Ok(at) => {
+                            diesel::update(target)
+                                .set((emails::sent_at.eq(Some(DbTime(at))), emails::attempts.eq(emails::attempts + 1)))
+                                .execute(self.conn)
+                                .await
+                        }
+                        Err((err, next)) => {
+                            diesel::update(target)
+                                .set((
+                                    emails::last_error.eq(Some(err.chars().take(500).collect::<String>())),
+                                    emails::next_attempt_at.eq(DbTime(next)),
+                                    emails::attempts.eq(emails::attempts + 1),
+                                ))
+                                .execute(self.conn)
+                                .await
+                        }
+                    }
+                    .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn list_emails<'a>(
+                &'a mut self,
+                to: Option<&'a Email>,
+                limit: u32,
+            ) -> BoxFuture<'a, StoreResult<Vec<EmailRecord>>> {
+                Box::pin(async move {
+                    let mut q = emails::table.into_boxed();
+                    if let Some(t) = to {
+                        q = q.filter(emails::to_address.eq(t.as_str().to_string()));
+                    }
+                    q.order((emails::created_at.desc(), emails::id.desc()))
+                        .limit(i64::from(limit))
+                        .select(EmailRow::as_select())
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?
+                        .into_iter()
+                        .map(EmailRecord::try_from)
+                        .collect()
+                })
+            }
+        }
+    };
+}
+
+impl_email_repo!(diesel_async::AsyncPgConnection);
+impl_email_repo!(crate::SqliteConn);

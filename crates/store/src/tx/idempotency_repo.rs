@@ -1,0 +1,95 @@
+//! [`IdempotencyRepo`] on both backends (idempotency records): one body, compiled for PostgreSQL and SQLite.
+
+use super::*;
+
+macro_rules! impl_idempotency_repo {
+    ($conn:ty) => {
+        impl<'c> IdempotencyRepo for DbTx<'c, $conn> {
+            fn idem_get<'a>(
+                &'a mut self,
+                org: OrgId,
+                path: &'a str,
+                key: &'a str,
+            ) -> BoxFuture<'a, StoreResult<Option<IdempotencyRecord>>> {
+                Box::pin(async move {
+                    self.lock_idem_row(org, path, key).await?;
+                    idempotency_keys::table
+                        .find((DbUuid(org.0), path, key))
+                        .select(IdemRow::as_select())
+                        .get_result(self.conn)
+                        .await
+                        .optional()
+                        .map_err(db_err)?
+                        .map(|row| self.open_idem(row))
+                        .transpose()
+                })
+            }
+
+            fn idem_insert<'a>(&'a mut self, r: &'a IdempotencyRecord) -> BoxFuture<'a, StoreResult<bool>> {
+                Box::pin(async move {
+                    let n = diesel::insert_into(idempotency_keys::table)
+                        .values(self.idem_row(r))
+                        .on_conflict_do_nothing()
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(n == 1)
+                })
+            }
+
+            fn idem_update<'a>(&'a mut self, r: &'a IdempotencyRecord) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::update(idempotency_keys::table.find((DbUuid(r.org_id.0), r.path.as_str(), r.key.as_str())))
+                        .set(self.idem_row(r))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn idem_delete<'a>(
+                &'a mut self,
+                org: OrgId,
+                path: &'a str,
+                key: &'a str,
+            ) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::delete(idempotency_keys::table.find((DbUuid(org.0), path, key)))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn idem_purge(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>> {
+                Box::pin(async move {
+                    // The creation time of the `limit`-th oldest record bounds the batch: the
+                    // table's key is composite, so the batch is a range of `created_at`.
+                    let old = idempotency_keys::table.filter(idempotency_keys::created_at.lt(DbTime(before)));
+                    let edge: Option<DbTime> = old
+                        .order(idempotency_keys::created_at.asc())
+                        .offset(i64::from(limit.max(1) - 1))
+                        .select(idempotency_keys::created_at)
+                        .get_result(self.conn)
+                        .await
+                        .optional()
+                        .map_err(db_err)?;
+                    let target = idempotency_keys::table.filter(idempotency_keys::created_at.lt(DbTime(before)));
+                    let n = match edge {
+                        Some(t) => {
+                            diesel::delete(target.filter(idempotency_keys::created_at.le(t))).execute(self.conn).await
+                        }
+                        None => diesel::delete(target).execute(self.conn).await,
+                    }
+                    .map_err(db_err)?;
+                    Ok(n as u64)
+                })
+            }
+        }
+    };
+}
+
+impl_idempotency_repo!(diesel_async::AsyncPgConnection);
+impl_idempotency_repo!(crate::SqliteConn);

@@ -1,0 +1,294 @@
+//! [`InvitationRepo`] on both backends (invitations and one-time codes): one body, compiled for PostgreSQL and SQLite.
+
+use super::*;
+
+macro_rules! impl_invitation_repo {
+    ($conn:ty) => {
+        impl<'c> InvitationRepo for DbTx<'c, $conn> {
+            fn insert_invitation<'a>(&'a mut self, i: &'a Invitation) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::insert_into(invitations::table)
+                        .values(InvitationRow::from(i))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn update_invitation<'a>(&'a mut self, i: &'a Invitation) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::update(invitations::table.find(DbUuid(i.id.0)))
+                        .set(InvitationRow::from(i))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn get_invitation(
+                &mut self,
+                org: OrgId,
+                id: InvitationId,
+            ) -> BoxFuture<'_, StoreResult<Option<Invitation>>> {
+                Box::pin(async move {
+                    self.lock_invitation_row(id).await?;
+                    invitations::table
+                        .find(DbUuid(id.0))
+                        .filter(invitations::org_id.eq(DbUuid(org.0)))
+                        .select(InvitationRow::as_select())
+                        .get_result(self.conn)
+                        .await
+                        .optional()
+                        .map_err(db_err)?
+                        .map(Invitation::try_from)
+                        .transpose()
+                })
+            }
+
+            fn get_invitation_any(&mut self, id: InvitationId) -> BoxFuture<'_, StoreResult<Option<Invitation>>> {
+                Box::pin(async move {
+                    self.lock_invitation_row(id).await?;
+                    invitations::table
+                        .find(DbUuid(id.0))
+                        .select(InvitationRow::as_select())
+                        .get_result(self.conn)
+                        .await
+                        .optional()
+                        .map_err(db_err)?
+                        .map(Invitation::try_from)
+                        .transpose()
+                })
+            }
+
+            fn invitation_by_token_hash<'a>(
+                &'a mut self,
+                hash: &'a [u8],
+            ) -> BoxFuture<'a, StoreResult<Option<Invitation>>> {
+                Box::pin(async move {
+                    let found: Option<DbUuid> = invitations::table
+                        .filter(invitations::token_hash.eq(hash.to_vec()))
+                        .select(invitations::id)
+                        .get_result(self.conn)
+                        .await
+                        .optional()
+                        .map_err(db_err)?;
+                    match found {
+                        Some(id) => self.get_invitation_any(InvitationId(id.0)).await,
+                        None => Ok(None),
+                    }
+                })
+            }
+
+            fn pending_invitation_by_email<'a>(
+                &'a mut self,
+                org: OrgId,
+                email: &'a Email,
+                now: OffsetDateTime,
+            ) -> BoxFuture<'a, StoreResult<Option<Invitation>>> {
+                Box::pin(async move {
+                    invitations::table
+                        .filter(invitations::org_id.eq(DbUuid(org.0)))
+                        .filter(invitations::email.eq(email.as_str()))
+                        .filter(invitations::status.eq("pending"))
+                        .filter(invitations::expires_at.gt(DbTime(now)))
+                        .order(invitations::id.desc())
+                        .select(InvitationRow::as_select())
+                        .first(self.conn)
+                        .await
+                        .optional()
+                        .map_err(db_err)?
+                        .map(Invitation::try_from)
+                        .transpose()
+                })
+            }
+
+            fn list_invitations<'a>(
+                &'a mut self,
+                q: &'a InvitationQuery,
+            ) -> BoxFuture<'a, StoreResult<Vec<Invitation>>> {
+                Box::pin(async move {
+                    let mut query = invitations::table.into_boxed();
+                    if let Some(org) = q.org_id {
+                        query = query.filter(invitations::org_id.eq(DbUuid(org.0)));
+                    }
+                    let now = DbTime(q.now.unwrap_or(OffsetDateTime::UNIX_EPOCH));
+                    match q.status {
+                        None => {}
+                        Some(InvitationStatus::Pending) => {
+                            query =
+                                query.filter(invitations::status.eq("pending")).filter(invitations::expires_at.gt(now))
+                        }
+                        Some(InvitationStatus::Expired) => {
+                            query = query.filter(
+                                invitations::status
+                                    .eq("expired")
+                                    .or(invitations::status.eq("pending").and(invitations::expires_at.le(now))),
+                            )
+                        }
+                        Some(st) => query = query.filter(invitations::status.eq(st.as_str())),
+                    }
+                    if let Some(v) = q.variant {
+                        query = query.filter(invitations::variant.eq(v.as_str()));
+                    }
+                    if let Some(e) = &q.email {
+                        query = query.filter(invitations::email.eq(e.as_str().to_string()));
+                    }
+                    if let Some(x) = &q.external_id {
+                        query = query.filter(invitations::external_id.eq(x.clone()));
+                    }
+                    if let Some(p) = q.person_id {
+                        query = query.filter(invitations::person_id.eq(DbUuid(p.0)));
+                    }
+                    if let Some(u) = q.updated_after {
+                        query = query.filter(invitations::updated_at.gt(DbTime(u)));
+                    }
+                    if let Some(b) = q.before_id {
+                        query = query.filter(invitations::id.lt(DbUuid(b.0)));
+                    }
+                    query
+                        .order(invitations::id.desc())
+                        .limit(i64::from(q.limit))
+                        .select(InvitationRow::as_select())
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?
+                        .into_iter()
+                        .map(Invitation::try_from)
+                        .collect()
+                })
+            }
+
+            fn due_invitations(
+                &mut self,
+                now: OffsetDateTime,
+                limit: u32,
+            ) -> BoxFuture<'_, StoreResult<Vec<InvitationId>>> {
+                Box::pin(async move {
+                    let v: Vec<DbUuid> = invitations::table
+                        .filter(invitations::status.eq("pending"))
+                        .filter(invitations::expires_at.le(DbTime(now)))
+                        .order(invitations::expires_at.asc())
+                        .limit(i64::from(limit))
+                        .select(invitations::id)
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(v.into_iter().map(|u| InvitationId(u.0)).collect())
+                })
+            }
+
+            fn reminders_due(
+                &mut self,
+                sent_before: OffsetDateTime,
+                now: OffsetDateTime,
+                limit: u32,
+            ) -> BoxFuture<'_, StoreResult<Vec<InvitationId>>> {
+                Box::pin(async move {
+                    let v: Vec<DbUuid> = invitations::table
+                        .filter(invitations::status.eq("pending"))
+                        .filter(invitations::expires_at.gt(DbTime(now)))
+                        .filter(invitations::reminder_sent_at.is_null())
+                        .filter(invitations::email_sent_at.le(DbTime(sent_before)))
+                        .limit(i64::from(limit))
+                        .select(invitations::id)
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(v.into_iter().map(|u| InvitationId(u.0)).collect())
+                })
+            }
+
+            fn expire_invitation_if_pending(
+                &mut self,
+                id: InvitationId,
+                now: OffsetDateTime,
+            ) -> BoxFuture<'_, StoreResult<bool>> {
+                Box::pin(async move {
+                    let n = diesel::update(
+                        invitations::table
+                            .find(DbUuid(id.0))
+                            .filter(invitations::status.eq("pending"))
+                            .filter(invitations::expires_at.le(DbTime(now))),
+                    )
+                    .set((invitations::status.eq("expired"), invitations::updated_at.eq(DbTime(now))))
+                    .execute(self.conn)
+                    .await
+                    .map_err(db_err)?;
+                    Ok(n == 1)
+                })
+            }
+
+            fn mark_reminder_if_unset(
+                &mut self,
+                id: InvitationId,
+                now: OffsetDateTime,
+            ) -> BoxFuture<'_, StoreResult<bool>> {
+                Box::pin(async move {
+                    let n = diesel::update(
+                        invitations::table.find(DbUuid(id.0)).filter(invitations::reminder_sent_at.is_null()),
+                    )
+                    .set(invitations::reminder_sent_at.eq(Some(DbTime(now))))
+                    .execute(self.conn)
+                    .await
+                    .map_err(db_err)?;
+                    Ok(n == 1)
+                })
+            }
+
+            fn insert_consent_code<'a>(
+                &'a mut self,
+                c: &'a talent_domain::consent::ConsentCode,
+            ) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::insert_into(consent_codes::table)
+                        .values(ConsentCodeRow::from(c))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn update_consent_code<'a>(
+                &'a mut self,
+                c: &'a talent_domain::consent::ConsentCode,
+            ) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::update(consent_codes::table.find(DbUuid(c.id.0)))
+                        .set((
+                            consent_codes::tries.eq(i64::from(c.tries)),
+                            consent_codes::used_at.eq(c.used_at.map(DbTime)),
+                        ))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn consent_codes_since(
+                &mut self,
+                invitation: InvitationId,
+                since: OffsetDateTime,
+            ) -> BoxFuture<'_, StoreResult<Vec<talent_domain::consent::ConsentCode>>> {
+                Box::pin(async move {
+                    consent_codes::table
+                        .filter(consent_codes::invitation_id.eq(DbUuid(invitation.0)))
+                        .filter(consent_codes::created_at.gt(DbTime(since)))
+                        .select(ConsentCodeRow::as_select())
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?
+                        .into_iter()
+                        .map(talent_domain::consent::ConsentCode::try_from)
+                        .collect()
+                })
+            }
+        }
+    };
+}
+
+impl_invitation_repo!(diesel_async::AsyncPgConnection);
+impl_invitation_repo!(crate::SqliteConn);

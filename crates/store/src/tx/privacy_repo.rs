@@ -1,0 +1,207 @@
+//! [`PrivacyRepo`] on both backends (export, erasure and retention): one body, compiled for PostgreSQL and SQLite.
+
+use super::*;
+
+macro_rules! impl_privacy_repo {
+    ($conn:ty) => {
+        impl<'c> PrivacyRepo for DbTx<'c, $conn> {
+            fn texts_mentioning<'a>(
+                &'a mut self,
+                org: Option<OrgId>,
+                needles: &'a [String],
+            ) -> BoxFuture<'a, StoreResult<Vec<StoredText>>> {
+                Box::pin(async move {
+                    let mut found: Vec<StoredText> = vec![];
+                    for needle in needles {
+                        let pattern = format!("%{}%", like_escape(needle));
+                        let mut q = outbox_events::table
+                            .filter(outbox_events::data.like(pattern.clone()).escape('\\'))
+                            .select((outbox_events::id, outbox_events::data))
+                            .into_boxed();
+                        if let Some(o) = org {
+                            q = q.filter(outbox_events::org_id.eq(DbUuid(o.0)));
+                        }
+                        for (id, text) in q.load::<(DbUuid, String)>(self.conn).await.map_err(db_err)? {
+                            found.push(StoredText { at: TextRef::Event(EventId(id.0)), text });
+                        }
+                        let mut q = deliveries::table
+                            .filter(deliveries::payload.like(pattern.clone()).escape('\\'))
+                            .select((deliveries::id, deliveries::payload))
+                            .into_boxed();
+                        if let Some(o) = org {
+                            q = q.filter(deliveries::org_id.eq(DbUuid(o.0)));
+                        }
+                        for (id, text) in q.load::<(DbUuid, String)>(self.conn).await.map_err(db_err)? {
+                            found.push(StoredText { at: TextRef::Delivery(DeliveryId(id.0)), text });
+                        }
+                        let mut q = idempotency_keys::table
+                            .filter(idempotency_keys::response_body.like(pattern).escape('\\'))
+                            .select((
+                                idempotency_keys::org_id,
+                                idempotency_keys::path,
+                                idempotency_keys::key,
+                                idempotency_keys::response_body,
+                            ))
+                            .into_boxed();
+                        if let Some(o) = org {
+                            q = q.filter(idempotency_keys::org_id.eq(DbUuid(o.0)));
+                        }
+                        for (o, path, key, text) in
+                            q.load::<(DbUuid, String, String, Option<String>)>(self.conn).await.map_err(db_err)?
+                        {
+                            let at = TextRef::Idempotency { org: OrgId(o.0), path, key };
+                            found.push(StoredText { at, text: text.unwrap_or_default() });
+                        }
+                    }
+                    let mut unique: Vec<StoredText> = vec![];
+                    for t in found {
+                        if !unique.iter().any(|u| u.at == t.at) {
+                            unique.push(t);
+                        }
+                    }
+                    Ok(unique)
+                })
+            }
+
+            fn rewrite_text<'a>(&'a mut self, t: &'a StoredText) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    match &t.at {
+                        TextRef::Event(id) => {
+                            diesel::update(outbox_events::table.find(DbUuid(id.0)))
+                                .set(outbox_events::data.eq(&t.text))
+                                .execute(self.conn)
+                                .await
+                        }
+                        TextRef::Delivery(id) => {
+                            diesel::update(deliveries::table.find(DbUuid(id.0)))
+                                .set(deliveries::payload.eq(&t.text))
+                                .execute(self.conn)
+                                .await
+                        }
+                        TextRef::Idempotency { org, path, key } => {
+                            diesel::update(idempotency_keys::table.find((DbUuid(org.0), path, key)))
+                                .set(idempotency_keys::response_body.eq(Some(&t.text)))
+                                .execute(self.conn)
+                                .await
+                        }
+                    }
+                    .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn delete_emails_of_invitation(&mut self, id: InvitationId) -> BoxFuture<'_, StoreResult<u64>> {
+                Box::pin(async move {
+                    let n = diesel::delete(emails::table.filter(emails::invitation_id.eq(Some(DbUuid(id.0)))))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(n as u64)
+                })
+            }
+
+            fn events_mentioning<'a>(&'a mut self, needle: &'a str) -> BoxFuture<'a, StoreResult<Vec<OutboxEvent>>> {
+                Box::pin(async move {
+                    let rows: Vec<EventRow> = outbox_events::table
+                        .filter(outbox_events::data.like(format!("%{}%", like_escape(needle))).escape('\\'))
+                        .order((outbox_events::created_at.asc(), outbox_events::id.asc()))
+                        .select(EventRow::as_select())
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    rows.into_iter().map(OutboxEvent::try_from).collect()
+                })
+            }
+
+            fn purge_emails(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>> {
+                Box::pin(async move {
+                    let ids: Vec<DbUuid> = emails::table
+                        .filter(emails::created_at.lt(DbTime(before)))
+                        .order(emails::created_at.asc())
+                        .limit(i64::from(limit))
+                        .select(emails::id)
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    let n = diesel::delete(emails::table.filter(emails::id.eq_any(&ids)))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(n as u64)
+                })
+            }
+
+            fn purge_consent_codes(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>> {
+                Box::pin(async move {
+                    let ids: Vec<DbUuid> = consent_codes::table
+                        .filter(consent_codes::created_at.lt(DbTime(before)))
+                        .order(consent_codes::created_at.asc())
+                        .limit(i64::from(limit))
+                        .select(consent_codes::id)
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    let n = diesel::delete(consent_codes::table.filter(consent_codes::id.eq_any(&ids)))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(n as u64)
+                })
+            }
+
+            fn emails_to_since<'a>(
+                &'a mut self,
+                to: &'a Email,
+                since: OffsetDateTime,
+                limit: u32,
+            ) -> BoxFuture<'a, StoreResult<Vec<EmailStamp>>> {
+                Box::pin(async move {
+                    // emails_to_idx (to_address, created_at).
+                    let rows: Vec<(Option<DbUuid>, DbTime)> = emails::table
+                        .filter(emails::to_address.eq(to.as_str()))
+                        .filter(emails::created_at.ge(DbTime(since)))
+                        .order(emails::created_at.desc())
+                        .limit(i64::from(limit))
+                        .select((emails::invitation_id, emails::created_at))
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(rows
+                        .into_iter()
+                        .map(|(i, t)| EmailStamp { invitation_id: i.map(|u| InvitationId(u.0)), created_at: t.0 })
+                        .collect())
+                })
+            }
+
+            fn delete_emails_to<'a>(&'a mut self, to: &'a Email) -> BoxFuture<'a, StoreResult<u64>> {
+                Box::pin(async move {
+                    let n = diesel::delete(emails::table.filter(emails::to_address.eq(to.as_str())))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(n as u64)
+                })
+            }
+
+            fn delete_assessments_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<u64>> {
+                Box::pin(async move {
+                    let n = diesel::delete(assessments::table.filter(assessments::human_id.eq(DbUuid(human.0))))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(n as u64)
+                })
+            }
+
+            fn delete_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::delete(humans::table.find(DbUuid(human.0))).execute(self.conn).await.map_err(db_err)?;
+                    Ok(())
+                })
+            }
+        }
+    };
+}
+
+impl_privacy_repo!(diesel_async::AsyncPgConnection);
+impl_privacy_repo!(crate::SqliteConn);
