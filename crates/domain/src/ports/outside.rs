@@ -1,0 +1,123 @@
+//! Ports to the world outside: the rate limiter (D7, D8), the mailer (D22), the personality writer (D24), the report renderer (D27) and the webhook sender (D30-D35).
+
+use super::*;
+use crate::ids::*;
+use crate::model::*;
+use crate::values::*;
+use std::net::IpAddr;
+use time::OffsetDateTime;
+
+/// Who a rate budget belongs to (D7, D8).
+#[derive(Clone, Debug)]
+pub enum RateSubject<'a> {
+    /// An authenticated request: the organization's budget and the key's budget (Set A), or the
+    /// organization's alone (Set B).
+    Key {
+        /// Organization.
+        org: OrgId,
+        /// Key.
+        key: ApiKeyId,
+        /// The organization's plan (its budgets).
+        plan: &'a Plan,
+    },
+    /// A request that failed authentication, limited per client IP (D8).
+    Ip(IpAddr),
+}
+
+/// A rate-limit decision and the header values of the reported budget (D8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RateDecision {
+    /// False: answer 429 `rate_limited`.
+    pub allowed: bool,
+    /// `X-RateLimit-Limit`: requests per minute of the reported budget.
+    pub limit: u32,
+    /// `X-RateLimit-Remaining`: whole requests left now.
+    pub remaining: u32,
+    /// `X-RateLimit-Reset`: Unix seconds at which the reported budget is full again.
+    pub reset_unix: i64,
+    /// `Retry-After` seconds (at least 1) when not allowed.
+    pub retry_after_secs: Option<u64>,
+}
+
+/// The rate limiter (GCRA; governor in production). `None` from [`RateLimiter::check`] means rate
+/// limiting is off (`TALENT_RATE_LIMIT_MODE=off`): no headers.
+pub trait RateLimiter: Send + Sync + 'static {
+    /// Takes one request from the subject's budgets and reports the tightest one.
+    fn check(&self, subject: RateSubject<'_>) -> Option<RateDecision>;
+
+    /// Whether the client IP `ip` is over its budget of requests failing authentication (D8)
+    /// now, without taking a request: `Some` (not allowed, with the header values) from a refusal
+    /// of [`RateSubject::Ip`] until the address's next request would conform. Checked before the
+    /// key is looked up, so that an address over its budget learns nothing about keys and costs
+    /// no database query (issue 13, T88). `None` also when limiting is off.
+    fn blocked(&self, ip: std::net::IpAddr) -> Option<RateDecision>;
+}
+
+/// An email to send (D22; the mailer adapter records it or sends it by SMTP).
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutgoingEmail {
+    /// Recipient.
+    pub to: Email,
+    /// Subject line.
+    pub subject: String,
+    /// Plain-text body.
+    pub body: String,
+    /// The invitation link the email carries, if any.
+    pub invitation_url: Option<String>,
+}
+
+/// Sends email (D22). Implemented by the mailer adapter (invitations issue).
+pub trait Mailer: Send + Sync + 'static {
+    /// Sends one email. Errors: the transport's failure, as text.
+    fn send<'a>(&'a self, email: &'a OutgoingEmail) -> BoxFuture<'a, Result<(), String>>;
+}
+
+/// Writes the `personality` text of a person's results (D24). The default adapter composes
+/// markdown from the person's own results with templates; it never sees other persons.
+pub trait PersonalityWriter: Send + Sync + 'static {
+    /// Markdown describing `scores` of `model`.
+    fn describe(&self, model: &crate::assessment::AssessmentModel, scores: &crate::assessment::Scores) -> String;
+}
+
+/// What a PDF report shows: one person, never a comparison (D27).
+#[derive(Clone, Debug)]
+pub struct ReportInput<'a> {
+    /// The person.
+    pub person: &'a Person,
+    /// The latest visible completion.
+    pub completed_at: OffsetDateTime,
+    /// The model.
+    pub model: &'a crate::assessment::AssessmentModel,
+    /// The person's cumulative scores.
+    pub scores: &'a crate::assessment::Scores,
+    /// The personality markdown.
+    pub personality: &'a str,
+}
+
+/// Renders a person's report (D27). Errors: the renderer's failure, as text (a 500).
+pub trait ReportRenderer: Send + Sync + 'static {
+    /// The report as `application/pdf` bytes.
+    fn render(&self, input: &ReportInput<'_>) -> Result<Vec<u8>, String>;
+}
+
+/// The HTTP result of sending one webhook request (D31, D33).
+pub type SendResult = crate::webhook::AttemptOutcome;
+
+/// Sends signed webhook requests (D30-D35): the sender adapter signs `body` with every secret
+/// given, posts it with the `Talent-*` headers, never follows redirects, times out after 10 s, and
+/// refuses destinations D35 forbids (checked on the resolved address at connect time). It never
+/// fails: transport errors are in the outcome.
+pub trait WebhookSender: Send + Sync + 'static {
+    /// Posts one delivery.
+    fn send<'a>(
+        &'a self,
+        url: &'a str,
+        secrets: &'a [&'a str],
+        delivery_id: &'a str,
+        event_type: &'a str,
+        body: &'a str,
+        now: OffsetDateTime,
+    ) -> BoxFuture<'a, SendResult>;
+    /// Checks a URL at registration (D35): scheme and literal addresses. Errors: the reason.
+    fn check_url(&self, url: &str) -> Result<(), String>;
+}

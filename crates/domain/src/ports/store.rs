@@ -1,0 +1,41 @@
+//! The store: runs a use case's closure in one transaction ([`Store::write`], [`Store::read`]).
+
+use super::*;
+use crate::errors::StoreError;
+use crate::model::*;
+
+/// The store: runs one use case in one transaction. The closure and its results are `'static` so
+/// an adapter may run the transaction in its own task: a caller that goes away (a client that
+/// disconnects) cannot cancel a transaction half-way.
+pub trait Store: Send + Sync + 'static {
+    /// Runs `f` in a read-write transaction: commit when it returns `Ok`, roll back on `Err`.
+    /// On SQLite the transaction takes the write lock at once (`BEGIN IMMEDIATE`).
+    fn write<'s, R, E, F>(&'s self, f: F) -> BoxFuture<'s, Result<R, E>>
+    where
+        F: for<'c> FnOnce(&'c mut dyn Tx) -> BoxFuture<'c, Result<R, E>> + Send + 'static,
+        R: Send + 'static,
+        E: From<StoreError> + Send + 'static;
+
+    /// Runs `f` for reads only (a consistent snapshot where the backend offers one); `f` must not write.
+    fn read<'s, R, E, F>(&'s self, f: F) -> BoxFuture<'s, Result<R, E>>
+    where
+        F: for<'c> FnOnce(&'c mut dyn Tx) -> BoxFuture<'c, Result<R, E>> + Send + 'static,
+        R: Send + 'static,
+        E: From<StoreError> + Send + 'static;
+
+    /// Checks that the database answers and migrations are applied (`/readyz`).
+    fn ready(&self) -> BoxFuture<'_, StoreResult<()>>;
+
+    /// The key, its owner's role and its organization for the key lookup `prefix` (D41), for
+    /// authentication; `None` when no key has that prefix. An adapter may serve it from a cache
+    /// (issue 11, T63) provided that a committed `Tx::update_org` or `Tx::revoke_api_key` is seen
+    /// by the next call on the same instance and within 1 s on any other; unknown prefixes must not
+    /// be cached. Default: one read.
+    ///
+    /// # Errors
+    /// `StoreError::Internal` when the database fails.
+    fn key_context<'s>(&'s self, prefix: &'s str) -> BoxFuture<'s, StoreResult<Option<KeyContext>>> {
+        let owned = prefix.to_string();
+        self.read(move |tx| Box::pin(async move { tx.key_context(&owned).await }))
+    }
+}
