@@ -266,6 +266,21 @@ async fn make_template(admin_url: &str, name: &str) -> Result<(), StoreError> {
             }
         }
     }
+    // Templates of earlier migration sets are not used any more; one in use right now (a
+    // process of an older checkout copying it) refuses the drop, which is fine.
+    #[derive(diesel::QueryableByName)]
+    struct Name {
+        #[diesel(sql_type = diesel::sql_types::Text)]
+        datname: String,
+    }
+    use diesel_async::RunQueryDsl;
+    let old: Vec<Name> = diesel::sql_query("SELECT datname FROM pg_database WHERE datname LIKE 'talent\\_tpl\\_%'")
+        .load(&mut c)
+        .await
+        .unwrap_or_default();
+    for n in old.into_iter().filter(|n| n.datname != name) {
+        let _ = c.batch_execute(&format!("DROP DATABASE IF EXISTS {}", n.datname)).await;
+    }
     Ok(())
 }
 

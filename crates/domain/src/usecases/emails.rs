@@ -125,6 +125,26 @@ pub(super) async fn queue_email(
 }
 
 /// `next_attempt_at` of an email that will never be sent (it is then never due).
+/// Whether the email `id` of `invitation` is still to be sent at `now`: an invitation that is no
+/// longer pending (revoked, expired or accepted since the email was queued) closes its email
+/// with the reason instead, never to be sent (T58).
+async fn still_wanted(
+    tx: &mut dyn Tx,
+    id: EmailId,
+    invitation: Option<InvitationId>,
+    now: OffsetDateTime,
+) -> Result<bool, UseCaseError> {
+    let Some(iid) = invitation else { return Ok(true) };
+    match tx.get_invitation_any(iid).await?.map(|i| i.status_at(now)) {
+        Some(s) if s != InvitationStatus::Pending => {
+            let why = format!("not sent: the invitation is {}", s.as_str());
+            tx.record_email_attempt(id, Err((&why, NEVER))).await?;
+            Ok(false)
+        }
+        _ => Ok(true),
+    }
+}
+
 pub(super) const NEVER: OffsetDateTime = time::macros::datetime!(9999-12-31 0:00 UTC);
 
 /// The domain has no logger; failures are recorded in the outbox row (`last_error`).
@@ -154,16 +174,7 @@ impl<S: Store> Services<S> {
                         if !tx.claim_email(id, now, lease).await? {
                             return Ok::<_, UseCaseError>(false);
                         }
-                        let Some(iid) = invitation else { return Ok(true) };
-                        let status = tx.get_invitation_any(iid).await?.map(|i| i.status_at(now));
-                        match status {
-                            Some(s) if s != InvitationStatus::Pending => {
-                                let why = format!("not sent: the invitation is {}", s.as_str());
-                                tx.record_email_attempt(id, Err((&why, NEVER))).await?;
-                                Ok(false)
-                            }
-                            _ => Ok(true),
-                        }
+                        still_wanted(tx, id, invitation, now).await
                     })
                 })
                 .await?;
@@ -183,22 +194,8 @@ impl<S: Store> Services<S> {
     pub(crate) async fn send_own_email(&self, e: EmailRecord) -> Result<bool, UseCaseError> {
         let now = self.clock.now();
         let (id, invitation) = (e.id, e.invitation_id);
-        let pending = self
-            .store
-            .write(move |tx| {
-                Box::pin(async move {
-                    let Some(iid) = invitation else { return Ok::<_, UseCaseError>(true) };
-                    match tx.get_invitation_any(iid).await?.map(|i| i.status_at(now)) {
-                        Some(s) if s != InvitationStatus::Pending => {
-                            let why = format!("not sent: the invitation is {}", s.as_str());
-                            tx.record_email_attempt(id, Err((&why, NEVER))).await?;
-                            Ok(false)
-                        }
-                        _ => Ok(true),
-                    }
-                })
-            })
-            .await?;
+        let pending =
+            self.store.write(move |tx| Box::pin(async move { still_wanted(tx, id, invitation, now).await })).await?;
         if !pending {
             return Ok(false);
         }
