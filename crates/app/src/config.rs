@@ -113,7 +113,8 @@ pub struct Config {
     #[arg(long, env = "TALENT_MAX_CONNECTIONS", default_value_t = 2048, global = true)]
     pub max_connections: usize,
     /// Webhook attempts in flight on this instance (issue 10; 0 turns the delivery engine off).
-    #[arg(long, env = "TALENT_WEBHOOK_CONCURRENCY", default_value_t = 64, global = true)]
+    #[arg(long, env = "TALENT_WEBHOOK_CONCURRENCY", default_value_t = 64, global = true,
+          value_parser = clap::value_parser!(u32).range(0..=4096))]
     pub webhook_concurrency: u32,
     /// Webhook attempts in flight per endpoint on this instance.
     #[arg(long, env = "TALENT_WEBHOOK_PER_ENDPOINT", default_value_t = 8, global = true)]
@@ -123,12 +124,14 @@ pub struct Config {
     pub webhook_per_org: u32,
     /// The delivery engine claims due deliveries at least this often, in milliseconds (wake-ups
     /// make it sooner).
-    #[arg(long, env = "TALENT_WEBHOOK_POLL_MS", default_value_t = 1000, global = true)]
+    #[arg(long, env = "TALENT_WEBHOOK_POLL_MS", default_value_t = 1000, global = true,
+          value_parser = clap::value_parser!(u64).range(10..=60_000))]
     pub webhook_poll_ms: u64,
     /// How long, in milliseconds, an authenticated key's context is served from memory (T63;
     /// 0..=60000, 0 turns the cache off). Changes on this instance, and on PostgreSQL on any
     /// instance, empty it at once; this bounds the staleness otherwise.
-    #[arg(long, env = "TALENT_AUTH_CACHE_MS", default_value_t = 1000, global = true)]
+    #[arg(long, env = "TALENT_AUTH_CACHE_MS", default_value_t = 1000, global = true,
+          value_parser = clap::value_parser!(u64).range(0..=60_000))]
     pub auth_cache_ms: u64,
     /// The 256-bit key (64 hex digits) that seals webhook signing secrets and the server secrets
     /// at rest (issue 12, T84). Required with PostgreSQL (every instance needs the same key);
@@ -140,7 +143,8 @@ pub struct Config {
     #[arg(long, env = "TALENT_SECRET_KEY_PREVIOUS", global = true, hide_env_values = true)]
     pub secret_key_previous: Option<String>,
     /// Deliveries, their attempts and outbox events older than this many days are purged (T61).
-    #[arg(long, env = "TALENT_RETENTION_DAYS", default_value_t = 30, global = true)]
+    #[arg(long, env = "TALENT_RETENTION_DAYS", default_value_t = 30, global = true,
+          value_parser = clap::value_parser!(u32).range(1..))]
     pub retention_days: u32,
     /// The plan catalogue as JSON, replacing the D5/D7 defaults: an array of {"id", "apiAccess",
     /// "personLimit", "profileLimit", "orgPerMinute", "keyPerMinute", "orgOnlyPerMinute"}.
@@ -191,11 +195,11 @@ pub fn plan_catalogue(raw: Option<&str>) -> anyhow::Result<PlanCatalogue> {
 }
 
 impl Config {
-    /// The delivery engine's limits. Errors (at start-up, naming the variable): a cap of 0 while
-    /// the engine is on, a cap above the concurrency, or a poll interval outside 10 ms..60 s.
+    /// The delivery engine's limits. Errors (at start-up, naming the variable): a per-endpoint or
+    /// per-organization cap of 0 while the engine is on.
     pub fn engine(&self) -> anyhow::Result<talent_webhooks::engine::EngineConfig> {
+        // Ranges (concurrency <= 4096, poll 10 ms..60 s, retention >= 1 day) are clap's.
         let c = self.webhook_concurrency;
-        anyhow::ensure!(c <= 4096, "TALENT_WEBHOOK_CONCURRENCY must be at most 4096");
         if c > 0 {
             for (name, v) in [
                 ("TALENT_WEBHOOK_PER_ENDPOINT", self.webhook_per_endpoint),
@@ -204,11 +208,6 @@ impl Config {
                 anyhow::ensure!(v >= 1, "{name} must be at least 1");
             }
         }
-        anyhow::ensure!(
-            (10..=60_000).contains(&self.webhook_poll_ms),
-            "TALENT_WEBHOOK_POLL_MS must be between 10 and 60000"
-        );
-        anyhow::ensure!(self.retention_days >= 1, "TALENT_RETENTION_DAYS must be at least 1");
         Ok(talent_webhooks::engine::EngineConfig {
             concurrency: c,
             per_endpoint: self.webhook_per_endpoint.min(c.max(1)),
@@ -233,6 +232,23 @@ pub fn switch(v: &str) -> Result<bool, String> {
 #[allow(clippy::unwrap_used)]
 mod plan_tests {
     use super::*;
+
+    #[test]
+    fn settings_out_of_their_range_are_refused_at_start_up_naming_the_option() {
+        for (flag, bad, good) in [
+            ("--webhook-poll-ms", "9", "10"),
+            ("--webhook-poll-ms", "60001", "60000"),
+            ("--auth-cache-ms", "60001", "0"),
+            ("--webhook-concurrency", "4097", "0"),
+            ("--retention-days", "0", "1"),
+            ("--sandbox", "maybe", "yes"),
+            ("--rate-limit-mode", "fast", "org-only"),
+        ] {
+            let e = Cli::try_parse_from(["talent", "serve", flag, bad]).unwrap_err().to_string();
+            assert!(e.contains(flag), "{flag} {bad}: {e}");
+            assert!(Cli::try_parse_from(["talent", "serve", flag, good]).is_ok(), "{flag} {good}");
+        }
+    }
 
     #[test]
     fn the_catalogue_defaults_to_d5_and_reads_talent_plans() {

@@ -107,7 +107,6 @@ impl Logging {
 
 /// Connects and migrates. Errors: bad URL, unreachable database, failed migration.
 pub async fn open_store(cfg: &Config) -> anyhow::Result<DbStore> {
-    anyhow::ensure!(cfg.auth_cache_ms <= 60_000, "TALENT_AUTH_CACHE_MS must be between 0 and 60000");
     let mut store = DbStore::connect(&cfg.database_url, cfg.db_pool_size.max(1)).context("opening the database")?;
     store.set_auth_cache_ttl(std::time::Duration::from_millis(cfg.auth_cache_ms));
     store.set_secret_box(Arc::new(secret_box(cfg)?));
