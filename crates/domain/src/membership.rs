@@ -148,7 +148,7 @@ pub struct NewMember {
     pub id: PersonId,
     /// Organization.
     pub org_id: OrgId,
-    /// The human behind it (made or found by the caller, `Tx::ensure_human`).
+    /// The human behind it (made or found by the caller, `PersonRepo::ensure_human`).
     pub human_id: HumanId,
     /// The address.
     pub email: Email,

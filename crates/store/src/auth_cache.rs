@@ -3,7 +3,7 @@
 //!
 //! - **Freshness.** An entry is served for at most [`TTL`] (1 s) after it was read. A write
 //!   transaction on this instance that changes what authentication reads (an organization's plan
-//!   or subscription, a key's revocation: `Tx::update_org`, `Tx::revoke_api_key`) empties the cache
+//!   or subscription, a key's revocation: `OrgRepo::update_org`, `OrgRepo::revoke_api_key`) empties the cache
 //!   when it commits, so the very next request reads again; on PostgreSQL the same transaction
 //!   sends `NOTIFY talent_auth`, which empties the cache of every other instance within
 //!   milliseconds. The TTL bounds the staleness when that signal is lost (a listener reconnecting)

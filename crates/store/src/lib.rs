@@ -211,7 +211,7 @@ impl DbStore {
         })
     }
 
-    /// The plan of `GET /api/v1/persons` for `q` (the SQL [`Tx::list_persons`] sends, with its
+    /// The plan of `GET /api/v1/persons` for `q` (the SQL [`PersonRepo::list_persons`] sends, with its
     /// parameters): on PostgreSQL `EXPLAIN (ANALYZE, BUFFERS)` (the query runs), on SQLite
     /// `EXPLAIN QUERY PLAN`; one string per line. For `make bench` and operators (issue 11).
     /// Errors: the database's.
@@ -323,7 +323,7 @@ impl DbStore {
 
     /// The delivery engine's wake-up (T60): notified (`notify_one`, so a wake-up that comes while
     /// the engine is busy is kept) after every committed transaction that called
-    /// `Tx::wake_deliveries` on this instance, and, on PostgreSQL once [`DbStore::listen`] runs,
+    /// `WebhookRepo::wake_deliveries` on this instance, and, on PostgreSQL once [`DbStore::listen`] runs,
     /// after such a transaction on any instance (`LISTEN talent_deliveries`).
     pub fn delivery_wakeups(&self) -> Arc<Notify> {
         self.wake.clone()

@@ -30,7 +30,7 @@ pub struct InvitationQuery {
     pub limit: u32,
 }
 
-/// When an email to an address was queued, and for which invitation ([`Tx::emails_to_since`],
+/// When an email to an address was queued, and for which invitation ([`PrivacyRepo::emails_to_since`](crate::ports::PrivacyRepo::emails_to_since),
 /// issue 13, T93).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EmailStamp {
@@ -67,7 +67,7 @@ pub struct EmailRecord {
     pub created_at: OffsetDateTime,
 }
 
-/// Where a stored JSON text lives ([`Tx::texts_mentioning`]).
+/// Where a stored JSON text lives ([`PrivacyRepo::texts_mentioning`](crate::ports::PrivacyRepo::texts_mentioning)).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TextRef {
     /// An outbox event's `data`.
@@ -94,7 +94,7 @@ pub struct StoredText {
     pub text: String,
 }
 
-/// One attempt to record ([`Tx::insert_attempts`]).
+/// One attempt to record ([`WebhookRepo::insert_attempts`](crate::ports::WebhookRepo::insert_attempts)).
 #[derive(Clone, Debug, PartialEq)]
 pub struct AttemptRecord {
     /// The delivery.
@@ -105,7 +105,7 @@ pub struct AttemptRecord {
     pub outcome: crate::webhook::AttemptOutcome,
 }
 
-/// What a delivery engine asks of [`Tx::claim_deliveries`] (T60).
+/// What a delivery engine asks of [`WebhookRepo::claim_deliveries`](crate::ports::WebhookRepo::claim_deliveries) (T60).
 #[derive(Clone, Debug)]
 pub struct ClaimRequest {
     /// Now (service clock): deliveries due at or before it are claimable.
@@ -136,7 +136,7 @@ pub enum LabelFilter {
 }
 
 /// A completed assessment without its responses and its stored need counts (`None`: completed
-/// before counts were stored), as [`Tx::completed_counts_of_result_holders`] returns them.
+/// before counts were stored), as [`AssessmentRepo::completed_counts_of_result_holders`](crate::ports::AssessmentRepo::completed_counts_of_result_holders) returns them.
 pub type CountedAssessment = (Assessment, Option<crate::assessment::NeedCounts>);
 
 /// A page request of `GET /persons`: filters, keyset position and size (spec; D36).

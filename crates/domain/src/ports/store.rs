@@ -28,7 +28,7 @@ pub trait Store: Send + Sync + 'static {
 
     /// The key, its owner's role and its organization for the key lookup `prefix` (D41), for
     /// authentication; `None` when no key has that prefix. An adapter may serve it from a cache
-    /// (issue 11, T63) provided that a committed `Tx::update_org` or `Tx::revoke_api_key` is seen
+    /// (issue 11, T63) provided that a committed `OrgRepo::update_org` or `OrgRepo::revoke_api_key` is seen
     /// by the next call on the same instance and within 1 s on any other; unknown prefixes must not
     /// be cached. Default: one read.
     ///

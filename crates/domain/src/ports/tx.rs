@@ -7,6 +7,18 @@ use crate::values::*;
 use time::OffsetDateTime;
 
 /// Organizations, their users and API keys (spec, Organization, Authentication; D5, D39, D41). Part of [`Tx`].
+///
+/// # Errors
+/// Every method: [`StoreError::Unavailable`](crate::errors::StoreError::Unavailable) when the
+/// database cannot be reached (answered 503, T87), `Internal` for any other failure;
+/// `UniqueViolation` only where a method says so.
+///
+/// # Locking
+/// On SQLite a write transaction holds the database's write lock from its start (`BEGIN
+/// IMMEDIATE`, grouped commits, T75), so nothing below needs a row lock there. On PostgreSQL the
+/// organization row is locked by [`OrgRepo::lock_org`] (exclusive) and
+/// [`OrgRepo::lock_org_shared`] (shared, T65) until the transaction ends; a use case that checks
+/// a limit of the organization (persons D6, profiles D25, keys) takes one of them first.
 pub trait OrgRepo: Send {
     /// Inserts an organization.
     fn insert_org<'a>(&'a mut self, org: &'a Organization) -> BoxFuture<'a, StoreResult<()>>;
@@ -18,7 +30,7 @@ pub trait OrgRepo: Send {
     /// checks per organization).
     fn lock_org(&mut self, id: OrgId) -> BoxFuture<'_, StoreResult<Option<Organization>>>;
     /// Reads an organization and locks it in *shared* mode until the transaction ends (T65): shared
-    /// holders do not wait for each other; [`Tx::lock_org`] waits for all of them and blocks new
+    /// holders do not wait for each other; [`OrgRepo::lock_org`] waits for all of them and blocks new
     /// ones. A backend whose write transactions never overlap (SQLite) may treat it as
     /// `lock_org`, the default.
     fn lock_org_shared(&mut self, id: OrgId) -> BoxFuture<'_, StoreResult<Option<Organization>>> {
@@ -57,6 +69,18 @@ pub trait OrgRepo: Send {
 }
 
 /// Persons (memberships), the humans behind them, tags and teams (D9-D16). Part of [`Tx`].
+///
+/// # Errors
+/// Every method: [`StoreError::Unavailable`](crate::errors::StoreError::Unavailable) when the
+/// database cannot be reached (answered 503, T87), `Internal` for any other failure;
+/// `UniqueViolation` only where a method says so.
+///
+/// # Locking
+/// On SQLite a write transaction holds the database's write lock from its start (`BEGIN
+/// IMMEDIATE`, grouped commits, T75), so nothing below needs a row lock there. On PostgreSQL the
+/// reads a use case updates next lock the person's row in a write transaction, as each method
+/// says ([`PersonRepo::person_by_email`]); two imports of one new email both find none and the
+/// second insert fails with `UniqueViolation` (T70).
 pub trait PersonRepo: Send {
     /// The human with this email, created with `new_id` when absent (race-safe).
     fn ensure_human<'a>(
@@ -70,7 +94,7 @@ pub trait PersonRepo: Send {
     /// The person of the organization with this email (any status). Errors: `Internal`.
     /// # Locking: in a write transaction the person's row, when there is one, until commit.
     /// Nothing is locked when there is none: two imports of one new email both find none, and
-    /// the second's [`Tx::insert_person`] then fails with `UniqueViolation` (T70).
+    /// the second's [`PersonRepo::insert_person`] then fails with `UniqueViolation` (T70).
     fn person_by_email<'a>(&'a mut self, org: OrgId, email: &'a Email) -> BoxFuture<'a, StoreResult<Option<Person>>>;
     /// The person of the organization with this id (any status).
     fn person_by_id(&mut self, org: OrgId, id: PersonId) -> BoxFuture<'_, StoreResult<Option<Person>>>;
@@ -106,6 +130,18 @@ pub trait PersonRepo: Send {
 }
 
 /// Invitations and the one-time codes of consent (D17-D21, D43). Part of [`Tx`].
+///
+/// # Errors
+/// Every method: [`StoreError::Unavailable`](crate::errors::StoreError::Unavailable) when the
+/// database cannot be reached (answered 503, T87), `Internal` for any other failure;
+/// `UniqueViolation` only where a method says so.
+///
+/// # Locking
+/// On SQLite a write transaction holds the database's write lock from its start (`BEGIN
+/// IMMEDIATE`, grouped commits, T75), so nothing below needs a row lock there. On PostgreSQL an
+/// invitation read in a write transaction is locked until commit
+/// ([`InvitationRepo::get_invitation`]); the expiry and the reminder are conditional updates
+/// that exactly one of concurrent sweeps wins.
 pub trait InvitationRepo: Send {
     /// Inserts an invitation.
     fn insert_invitation<'a>(&'a mut self, i: &'a crate::invitation::Invitation) -> BoxFuture<'a, StoreResult<()>>;
@@ -164,7 +200,7 @@ pub trait InvitationRepo: Send {
     /// Overwrites a code's `tries` and `used_at`.
     fn update_consent_code<'a>(&'a mut self, c: &'a crate::consent::ConsentCode) -> BoxFuture<'a, StoreResult<()>>;
     /// The invitation's codes created after `since`, in any order. The caller serializes issuing
-    /// and checking by locking the invitation first ([`Tx::get_invitation`]).
+    /// and checking by locking the invitation first ([`InvitationRepo::get_invitation`]).
     fn consent_codes_since(
         &mut self,
         invitation: InvitationId,
@@ -173,6 +209,17 @@ pub trait InvitationRepo: Send {
 }
 
 /// Assessments, their need counts, and competency profiles (D10, D11, D23, D25). Part of [`Tx`].
+///
+/// # Errors
+/// Every method: [`StoreError::Unavailable`](crate::errors::StoreError::Unavailable) when the
+/// database cannot be reached (answered 503, T87), `Internal` for any other failure;
+/// `UniqueViolation` only where a method says so.
+///
+/// # Locking
+/// On SQLite a write transaction holds the database's write lock from its start (`BEGIN
+/// IMMEDIATE`, grouped commits, T75), so nothing below needs a row lock there. On PostgreSQL the
+/// callers serialize per human through the person's row (a human's concurrent starts make one
+/// running assessment).
 pub trait AssessmentRepo: Send {
     /// Inserts an assessment.
     fn insert_assessment<'a>(&'a mut self, a: &'a Assessment) -> BoxFuture<'a, StoreResult<()>>;
@@ -191,7 +238,7 @@ pub trait AssessmentRepo: Send {
         id: AssessmentId,
         counts: &'a crate::assessment::NeedCounts,
     ) -> BoxFuture<'a, StoreResult<()>>;
-    /// The completed assessments of the humans of the organization's [`Tx::result_holders`], in
+    /// The completed assessments of the humans of the organization's [`AssessmentRepo::result_holders`], in
     /// one query (no list of humans sent), in no particular order, *without* their responses (`responses`
     /// empty), each with its stored counts: `None` for one completed before counts were stored
     /// (the caller scores its responses instead). Visibility per membership (D11) is the caller's.
@@ -202,7 +249,7 @@ pub trait AssessmentRepo: Send {
     /// Active persons of an organization with at least one visible completed assessment, newest
     /// first (id descending).
     fn persons_with_results(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<Person>>>;
-    /// [`Tx::persons_with_results`], only what matching needs of each ([`ResultHolder`]), newest
+    /// [`AssessmentRepo::persons_with_results`], only what matching needs of each ([`ResultHolder`]), newest
     /// first. Errors: `Internal`.
     fn result_holders(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<ResultHolder>>>;
 
@@ -222,6 +269,16 @@ pub trait AssessmentRepo: Send {
 }
 
 /// The event outbox (D31): events are written in the use case's transaction. Part of [`Tx`].
+///
+/// # Errors
+/// Every method: [`StoreError::Unavailable`](crate::errors::StoreError::Unavailable) when the
+/// database cannot be reached (answered 503, T87), `Internal` for any other failure;
+/// `UniqueViolation` only where a method says so.
+///
+/// # Locking
+/// On SQLite a write transaction holds the database's write lock from its start (`BEGIN
+/// IMMEDIATE`, grouped commits, T75), so nothing below needs a row lock there. On PostgreSQL events
+/// are plain inserts: nothing is locked.
 pub trait OutboxRepo: Send {
     /// Inserts an event into the outbox, nothing more: use cases append events with
     /// [`crate::outbox::append`], which also fans them out (D31, T96).
@@ -231,6 +288,17 @@ pub trait OutboxRepo: Send {
 }
 
 /// Webhook endpoints, deliveries and attempts (D29-D35, T60). Part of [`Tx`].
+///
+/// # Errors
+/// Every method: [`StoreError::Unavailable`](crate::errors::StoreError::Unavailable) when the
+/// database cannot be reached (answered 503, T87), `Internal` for any other failure;
+/// `UniqueViolation` only where a method says so.
+///
+/// # Locking
+/// On SQLite a write transaction holds the database's write lock from its start (`BEGIN
+/// IMMEDIATE`, grouped commits, T75), so nothing below needs a row lock there. On PostgreSQL claims
+/// take due deliveries with `FOR UPDATE SKIP LOCKED` ([`WebhookRepo::claim_deliveries`]) and
+/// deliveries read to record outcomes are locked ([`WebhookRepo::deliveries_by_ids`]).
 pub trait WebhookRepo: Send {
     /// Inserts an endpoint.
     fn insert_endpoint<'a>(&'a mut self, e: &'a crate::webhook::Endpoint) -> BoxFuture<'a, StoreResult<()>>;
@@ -250,7 +318,7 @@ pub trait WebhookRepo: Send {
     fn insert_delivery<'a>(&'a mut self, d: &'a crate::webhook::Delivery) -> BoxFuture<'a, StoreResult<()>>;
     /// Overwrites a delivery's state and releases its claim.
     fn update_delivery<'a>(&'a mut self, d: &'a crate::webhook::Delivery) -> BoxFuture<'a, StoreResult<()>>;
-    /// [`Tx::update_delivery`] for many deliveries: their state (status, attempts, next and last
+    /// [`WebhookRepo::update_delivery`] for many deliveries: their state (status, attempts, next and last
     /// attempt, last response status and error), claims released. An adapter may do it in one
     /// statement (the engine's outcome batches, T60). Default: one `update_delivery` each.
     fn update_deliveries<'a>(&'a mut self, ds: &'a [crate::webhook::Delivery]) -> BoxFuture<'a, StoreResult<()>> {
@@ -325,6 +393,17 @@ pub trait WebhookRepo: Send {
 }
 
 /// The email outbox (D22, T58, T93). Part of [`Tx`].
+///
+/// # Errors
+/// Every method: [`StoreError::Unavailable`](crate::errors::StoreError::Unavailable) when the
+/// database cannot be reached (answered 503, T87), `Internal` for any other failure;
+/// `UniqueViolation` only where a method says so.
+///
+/// # Locking
+/// On SQLite a write transaction holds the database's write lock from its start (`BEGIN
+/// IMMEDIATE`, grouped commits, T75), so nothing below needs a row lock there. On PostgreSQL an
+/// email is claimed by one conditional update ([`EmailRepo::claim_email`]): of concurrent
+/// claimers exactly one wins.
 pub trait EmailRepo: Send {
     /// Inserts an email.
     fn insert_email<'a>(&'a mut self, e: &'a EmailRecord) -> BoxFuture<'a, StoreResult<()>>;
@@ -351,6 +430,17 @@ pub trait EmailRepo: Send {
 }
 
 /// Idempotency records (D38). Part of [`Tx`].
+///
+/// # Errors
+/// Every method: [`StoreError::Unavailable`](crate::errors::StoreError::Unavailable) when the
+/// database cannot be reached (answered 503, T87), `Internal` for any other failure;
+/// `UniqueViolation` only where a method says so.
+///
+/// # Locking
+/// On SQLite a write transaction holds the database's write lock from its start (`BEGIN
+/// IMMEDIATE`, grouped commits, T75), so nothing below needs a row lock there. On PostgreSQL the
+/// record of a key is locked while a request holds it (D38): concurrent requests with one key
+/// see exactly one `Proceed`.
 pub trait IdempotencyRepo: Send {
     /// Reads a record.
     fn idem_get<'a>(
@@ -371,6 +461,17 @@ pub trait IdempotencyRepo: Send {
 }
 
 /// Export and erasure of a human's data (D44, D45) and retention (D46). Part of [`Tx`].
+///
+/// # Errors
+/// Every method: [`StoreError::Unavailable`](crate::errors::StoreError::Unavailable) when the
+/// database cannot be reached (answered 503, T87), `Internal` for any other failure;
+/// `UniqueViolation` only where a method says so.
+///
+/// # Locking
+/// On SQLite a write transaction holds the database's write lock from its start (`BEGIN
+/// IMMEDIATE`, grouped commits, T75), so nothing below needs a row lock there. On PostgreSQL erasure
+/// and export read and write by human across organizations in one transaction; retention deletes
+/// in batches of a given size, each its own transaction.
 pub trait PrivacyRepo: Send {
     /// Stored JSON texts that may carry a person's data and contain one of `needles` (plain
     /// substrings, matched case-insensitively or not as the backend's `LIKE` does; the caller
@@ -381,12 +482,12 @@ pub trait PrivacyRepo: Send {
         org: Option<OrgId>,
         needles: &'a [String],
     ) -> BoxFuture<'a, StoreResult<Vec<StoredText>>>;
-    /// Overwrites one stored text found by [`Tx::texts_mentioning`].
+    /// Overwrites one stored text found by [`PrivacyRepo::texts_mentioning`].
     fn rewrite_text<'a>(&'a mut self, t: &'a StoredText) -> BoxFuture<'a, StoreResult<()>>;
     /// Deletes the stored emails of an invitation; returns how many.
     fn delete_emails_of_invitation(&mut self, id: InvitationId) -> BoxFuture<'_, StoreResult<u64>>;
     /// Outbox events (any organization) whose `data` contains `needle` (as
-    /// [`Tx::texts_mentioning`] matches), oldest first (D45 export).
+    /// [`PrivacyRepo::texts_mentioning`] matches), oldest first (D45 export).
     fn events_mentioning<'a>(&'a mut self, needle: &'a str) -> BoxFuture<'a, StoreResult<Vec<OutboxEvent>>>;
     /// Deletes up to `limit` stored emails created before `before`, oldest first; returns how
     /// many (D46).
@@ -410,6 +511,17 @@ pub trait PrivacyRepo: Send {
 }
 
 /// Server settings and secrets at rest (T84), and the transaction's durability. Part of [`Tx`].
+///
+/// # Errors
+/// Every method: [`StoreError::Unavailable`](crate::errors::StoreError::Unavailable) when the
+/// database cannot be reached (answered 503, T87), `Internal` for any other failure;
+/// `UniqueViolation` only where a method says so.
+///
+/// # Locking
+/// On SQLite a write transaction holds the database's write lock from its start (`BEGIN
+/// IMMEDIATE`, grouped commits, T75), so nothing below needs a row lock there. On PostgreSQL a
+/// setting is inserted once with `ON CONFLICT DO NOTHING` and read back, so every instance reads
+/// the same value.
 pub trait SettingsRepo: Send {
     /// Lets this transaction's commit return before it is durable (PostgreSQL: `SET LOCAL
     /// synchronous_commit = off`; SQLite in WAL with `synchronous=NORMAL` already is). For the

@@ -1,6 +1,6 @@
 //! Use cases: one per operation, each in one transaction of the [`Store`] port, events written to
 //! the outbox in that same transaction (D31). They take parsed value objects and return domain
-//! entities or a [`UseCaseError`].
+//! entities or a [`UseCaseError`](crate::errors::UseCaseError).
 
 pub mod acceptance;
 pub mod access;

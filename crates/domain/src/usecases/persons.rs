@@ -95,12 +95,12 @@ impl<S: Store> Services<S> {
     /// `person_self_revoked`; 404 when the organization does not exist.
     /// Race-safe (T65): the organization row is locked in *shared* mode, so concurrent imports of one
     /// organization run side by side while it is far from its person limit: with `writers` the
-    /// most transactions the database can have in flight ([`Tx::concurrent_writers`]), an import
+    /// most transactions the database can have in flight ([`OrgRepo::concurrent_writers`](crate::ports::OrgRepo::concurrent_writers)), an import
     /// that sees `active + writers <= limit` cannot overshoot whatever the others do. Nearer the
     /// limit the transaction ends without writing and runs again with the row locked exclusively,
     /// which waits for every shared holder and counts exactly.
     ///
-    /// [`Tx::concurrent_writers`]: crate::ports::Tx::concurrent_writers
+    /// [`OrgRepo::concurrent_writers`](crate::ports::OrgRepo::concurrent_writers): crate::ports::OrgRepo::concurrent_writers
     pub async fn import_person(&self, org_id: OrgId, input: ImportPerson) -> Result<ImportOutcome, UseCaseError> {
         let person_id = PersonId(self.ids.new_uuid());
         let human_id = HumanId(self.ids.new_uuid());

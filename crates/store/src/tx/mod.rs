@@ -65,7 +65,7 @@ pub struct DbTx<'c, C> {
     /// may then update (persons, idempotency records) lock them (`FOR UPDATE`), so concurrent
     /// read-modify-write use cases of one row are serialized as they are on SQLite.
     pub write: bool,
-    /// Set by [`Tx::wake_deliveries`] (and fan-out): wake the delivery engines after commit.
+    /// Set by [`WebhookRepo::wake_deliveries`] (and fan-out): wake the delivery engines after commit.
     pub wake: bool,
     /// Set by writes that change what authentication reads (an organization, a key's revocation):
     /// the authentication caches are emptied after commit (T63).

@@ -270,7 +270,7 @@ macro_rules! impl_person_repo {
 
             /// The `GET /persons` query of `q` (with `tag_ids` from [`Self::tag_filter`]): its
             /// filters and keyset cursor, newest first, at most `q.limit` rows. Shared by
-            /// [`Tx::list_persons`] and [`crate::DbStore::explain_persons`], so the plan explained
+            /// [`PersonRepo::list_persons`] and [`crate::DbStore::explain_persons`], so the plan explained
             /// is the plan served.
             pub(crate) fn persons_query(
                 q: &PersonQuery,
