@@ -130,13 +130,13 @@ pub async fn seed<S: Store>(svc: &Services<S>) -> anyhow::Result<DemoOutput> {
     let org_id = org.id;
     let users = svc
         .store
-        .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.users_of_org(org_id).await?) }))
+        .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.list_users_of_org(org_id).await?) }))
         .await?;
     let user = users.first().cloned().context("the demo organization has no user")?;
     let uid = user.id;
     let keys = svc
         .store
-        .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.api_keys_of_user(uid).await?) }))
+        .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.list_api_keys_of_user(uid).await?) }))
         .await?;
     for k in keys.iter().filter(|k| k.name.as_deref() == Some(DEMO_KEY_NAME) && k.revoked_at.is_none()) {
         svc.revoke_api_key(k.id).await?;

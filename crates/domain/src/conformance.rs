@@ -225,7 +225,7 @@ where
 }
 
 pub async fn events<S: Store + Clone>(svc: &Svc<S>, org: OrgId) -> Vec<OutboxEvent> {
-    read(svc, move |tx| Box::pin(async move { tx.events_of_org(org).await })).await
+    read(svc, move |tx| Box::pin(async move { tx.list_events_of_org(org).await })).await
 }
 
 pub async fn count_active<S: Store + Clone>(svc: &Svc<S>, org: OrgId) -> u32 {
@@ -368,7 +368,7 @@ pub async fn organizations_users_and_keys_round_trip<S: Store + Clone>(store: S)
     let (a, m, o) = (admin.id, member.id, org.id);
     assert_eq!(read(&svc, move |tx| Box::pin(async move { tx.get_user(a).await })).await, Some(admin.clone()));
     assert_eq!(read(&svc, move |tx| Box::pin(async move { tx.get_user(m).await })).await, Some(member.clone()));
-    let all = read(&svc, move |tx| Box::pin(async move { tx.users_of_org(o).await })).await;
+    let all = read(&svc, move |tx| Box::pin(async move { tx.list_users_of_org(o).await })).await;
     assert_eq!(all, vec![admin.clone(), member.clone()], "oldest first");
 
     // API keys: every field.
@@ -384,7 +384,7 @@ pub async fn organizations_users_and_keys_round_trip<S: Store + Clone>(store: S)
     let k2 = svc.create_api_key(member.id, None, Scopes::new(vec![Scope::PersonsRead]), None).await.unwrap();
     let id1 = k1.key.id;
     assert_eq!(read(&svc, move |tx| Box::pin(async move { tx.get_api_key(id1).await })).await, Some(k1.key.clone()));
-    let keys = read(&svc, move |tx| Box::pin(async move { tx.api_keys_of_user(a).await })).await;
+    let keys = read(&svc, move |tx| Box::pin(async move { tx.list_api_keys_of_user(a).await })).await;
     assert_eq!(keys, vec![k1.key.clone()]);
 
     // A key written directly: binary hash, no name, no expiry.
@@ -404,17 +404,17 @@ pub async fn organizations_users_and_keys_round_trip<S: Store + Clone>(store: S)
     write(&svc, move |tx| Box::pin(async move { tx.insert_api_key(&r).await })).await.unwrap();
     let rid = raw.id;
     assert_eq!(read(&svc, move |tx| Box::pin(async move { tx.get_api_key(rid).await })).await, Some(raw.clone()));
-    let keys = read(&svc, move |tx| Box::pin(async move { tx.api_keys_of_user(a).await })).await;
+    let keys = read(&svc, move |tx| Box::pin(async move { tx.list_api_keys_of_user(a).await })).await;
     assert_eq!(keys, vec![raw.clone(), k1.key.clone()], "oldest first");
 
     // key_context: key + owner's role + organization, by prefix.
     let p1 = k1.key.prefix.clone();
-    let ctx = read(&svc, move |tx| Box::pin(async move { tx.key_context(&p1).await })).await.unwrap();
+    let ctx = read(&svc, move |tx| Box::pin(async move { tx.find_key_context(&p1).await })).await.unwrap();
     assert_eq!(ctx, KeyContext { key: k1.key.clone(), role: OrgRole::Admin, org: org.clone() });
     let p2 = k2.key.prefix.clone();
-    let ctx2 = read(&svc, move |tx| Box::pin(async move { tx.key_context(&p2).await })).await.unwrap();
+    let ctx2 = read(&svc, move |tx| Box::pin(async move { tx.find_key_context(&p2).await })).await.unwrap();
     assert_eq!(ctx2, KeyContext { key: k2.key.clone(), role: OrgRole::Member, org: org.clone() });
-    assert_eq!(read(&svc, |tx| Box::pin(async move { tx.key_context("0000000000000099").await })).await, None);
+    assert_eq!(read(&svc, |tx| Box::pin(async move { tx.find_key_context("0000000000000099").await })).await, None);
     let principal = svc.authenticate(Some(&format!("Bearer {}", k1.value))).await.unwrap();
     assert_eq!(principal.ctx, ctx);
 
@@ -422,7 +422,7 @@ pub async fn organizations_users_and_keys_round_trip<S: Store + Clone>(store: S)
     let revoked = svc.revoke_api_key(k2.key.id).await.unwrap();
     let at = revoked.revoked_at.expect("revoked_at set");
     let p2 = k2.key.prefix.clone();
-    let ctx2 = read(&svc, move |tx| Box::pin(async move { tx.key_context(&p2).await })).await.unwrap();
+    let ctx2 = read(&svc, move |tx| Box::pin(async move { tx.find_key_context(&p2).await })).await.unwrap();
     assert_eq!(ctx2.key.revoked_at, Some(at));
     assert_eq!(ctx2.key, revoked);
     assert_eq!(code(svc.authenticate(Some(&format!("Bearer {}", k2.value))).await), Code::KeyRevoked);
@@ -464,9 +464,12 @@ pub async fn person_round_trips_every_field<S: Store + Clone>(store: S) {
 
     assert_eq!(svc.get_person(org.id, p.id).await.unwrap(), p);
     let (o, e) = (org.id, p.email.clone());
-    assert_eq!(read(&svc, move |tx| Box::pin(async move { tx.person_by_email(o, &e).await })).await, Some(p.clone()));
+    assert_eq!(
+        read(&svc, move |tx| Box::pin(async move { tx.find_person_by_email(o, &e).await })).await,
+        Some(p.clone())
+    );
     let id = p.id;
-    assert_eq!(read(&svc, move |tx| Box::pin(async move { tx.person_by_id_any(id).await })).await, Some(p.clone()));
+    assert_eq!(read(&svc, move |tx| Box::pin(async move { tx.get_person_any(id).await })).await, Some(p.clone()));
     let listed = svc.list_persons(query(org.id)).await.unwrap();
     assert_eq!(listed.items, vec![p.clone()]);
     assert_eq!(count_active(&svc, org.id).await, 1);
@@ -675,7 +678,7 @@ pub async fn a_panicking_transaction_writes_nothing_and_the_pool_stays_usable<S:
         assert!(matches!(r, Err(StoreError::Internal(_))), "{r:?}");
     }
     let ghost =
-        read(&svc, move |tx| Box::pin(async move { tx.human_by_email(&email("ghost@example.com")).await })).await;
+        read(&svc, move |tx| Box::pin(async move { tx.find_human_by_email(&email("ghost@example.com")).await })).await;
     assert_eq!(ghost, None, "the panicking transaction's insert was rolled back");
     for i in 0..6 {
         imported(&svc, o, import(&format!("after{i}@example.com"))).await;
@@ -980,7 +983,7 @@ pub fn idem_req(org: OrgId, path: &str, key: &str, hash: &str) -> IdempotentRequ
 
 pub async fn idem_get<S: Store + Clone>(svc: &Svc<S>, org: OrgId, path: &str, key: &str) -> Option<IdempotencyRecord> {
     let (path, key) = (path.to_string(), key.to_string());
-    read(svc, move |tx| Box::pin(async move { tx.idem_get(org, &path, &key).await })).await
+    read(svc, move |tx| Box::pin(async move { tx.find_idempotency(org, &path, &key).await })).await
 }
 
 pub async fn concurrent_idempotency_begin_lets_exactly_one_proceed<S: Store + Clone>(store: S) {
@@ -1582,7 +1585,7 @@ pub async fn documented_unique_violations_are_reported<S: Store + Clone>(store: 
     let r = write(&svc, move |tx| Box::pin(async move { tx.insert_user(&dup).await })).await;
     assert_eq!(r, Err(StoreError::UniqueViolation));
     let o = org.id;
-    assert_eq!(read(&svc, move |tx| Box::pin(async move { tx.users_of_org(o).await })).await, vec![u]);
+    assert_eq!(read(&svc, move |tx| Box::pin(async move { tx.list_users_of_org(o).await })).await, vec![u]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1631,7 +1634,7 @@ pub fn seeded(seed: u64) -> AssessmentCommand {
 }
 
 pub async fn assessments_of<S: Store + Clone>(svc: &Svc<S>, human: HumanId) -> Vec<Assessment> {
-    read(svc, move |tx| Box::pin(async move { tx.assessments_of_human(human).await })).await
+    read(svc, move |tx| Box::pin(async move { tx.list_assessments_of_human(human).await })).await
 }
 
 pub async fn assessment_round_trips_responses_and_timestamps<S: Store + Clone>(store: S) {
@@ -1706,14 +1709,14 @@ pub async fn assessments_of_humans_returns_those_of_every_listed_human<S: Store 
     }
     let listed: Vec<HumanId> = persons[..3].iter().map(|p| p.human_id).collect();
     let l = listed.clone();
-    let got = read(&svc, move |tx| Box::pin(async move { tx.assessments_of_humans(&l).await })).await;
+    let got = read(&svc, move |tx| Box::pin(async move { tx.list_assessments_of_humans(&l).await })).await;
     assert_eq!(got.len(), 6, "2 + 1 + 3, not the unlisted human's");
     for h in &listed {
         let mine: Vec<_> = got.iter().filter(|a| a.human_id == *h).cloned().collect();
         assert_eq!(mine, assessments_of(&svc, *h).await, "same rows, same order as one by one");
     }
     assert!(got.iter().all(|a| a.human_id != persons[3].human_id));
-    let none = read(&svc, move |tx| Box::pin(async move { tx.assessments_of_humans(&[]).await })).await;
+    let none = read(&svc, move |tx| Box::pin(async move { tx.list_assessments_of_humans(&[]).await })).await;
     assert!(none.is_empty());
 }
 
@@ -1728,7 +1731,7 @@ pub async fn completion_stores_need_counts_that_score_like_the_responses<S: Stor
     svc.admin_assessment(ada.id, seeded(2)).await.unwrap();
     svc.admin_assessment(bob.id, AssessmentCommand { complete: false, responses: None, seed: None }).await.unwrap();
     let o = org.id;
-    let got = read(&svc, move |tx| Box::pin(async move { tx.completed_counts_of_result_holders(o).await })).await;
+    let got = read(&svc, move |tx| Box::pin(async move { tx.list_completed_counts_of_result_holders(o).await })).await;
     let full = assessments_of(&svc, ada.human_id).await;
     assert_eq!(got.len(), 2, "Ada's two completions, not Bob's running assessment");
     let model = crate::assessment::AssessmentModel::builtin().unwrap();
@@ -1750,7 +1753,8 @@ pub async fn completion_stores_need_counts_that_score_like_the_responses<S: Stor
     })
     .await
     .unwrap();
-    let again = read(&svc, move |tx| Box::pin(async move { tx.completed_counts_of_result_holders(o).await })).await;
+    let again =
+        read(&svc, move |tx| Box::pin(async move { tx.list_completed_counts_of_result_holders(o).await })).await;
     let overwritten = again.iter().find(|(a, _)| a.id == id).unwrap();
     assert_eq!(overwritten.1, Some(crate::assessment::NeedCounts::default()), "overwritten");
 }
@@ -1767,7 +1771,7 @@ pub async fn persons_of_human_spans_organizations<S: Store + Clone>(store: S) {
     let bob = imported(&svc, lone.id, import("bob@example.com")).await;
     svc.archive_person(memberships[1].org_id, memberships[1].id).await.unwrap();
     let human = memberships[0].human_id;
-    let got = read(&svc, move |tx| Box::pin(async move { tx.persons_of_human(human).await })).await;
+    let got = read(&svc, move |tx| Box::pin(async move { tx.list_persons_of_human(human).await })).await;
     let mut want: Vec<Person> = Vec::new();
     for m in &memberships {
         want.push(svc.get_person(m.org_id, m.id).await.unwrap());
@@ -1776,7 +1780,7 @@ pub async fn persons_of_human_spans_organizations<S: Store + Clone>(store: S) {
     assert_eq!(got, want, "every membership, by id");
     assert_eq!(got.iter().filter(|p| p.status == PersonStatus::Archived).count(), 1);
     let bh = bob.human_id;
-    let got = write(&svc, move |tx| Box::pin(async move { tx.persons_of_human(bh).await })).await.unwrap();
+    let got = write(&svc, move |tx| Box::pin(async move { tx.list_persons_of_human(bh).await })).await.unwrap();
     assert_eq!(got, vec![bob], "also in a write transaction (locks the rows on PostgreSQL)");
 }
 
@@ -1805,7 +1809,7 @@ pub async fn persons_with_results_lists_active_members_with_visible_completions<
     svc.archive_person(org.id, gone.id).await.unwrap();
 
     let o = org.id;
-    let got = read(&svc, move |tx| Box::pin(async move { tx.persons_with_results(o).await })).await;
+    let got = read(&svc, move |tx| Box::pin(async move { tx.list_persons_with_results(o).await })).await;
     let ids: Vec<PersonId> = got.iter().map(|p| p.id).collect();
     let mut want = vec![done1.id, done2.id];
     want.sort_by(|a, b| b.cmp(a));
@@ -1816,11 +1820,11 @@ pub async fn persons_with_results_lists_active_members_with_visible_completions<
         assert_eq!(*p, svc.get_person(org.id, p.id).await.unwrap(), "whole rows");
     }
     // The light read of matching (issue 11): the same memberships, in the same order.
-    let holders = read(&svc, move |tx| Box::pin(async move { tx.result_holders(o).await })).await;
+    let holders = read(&svc, move |tx| Box::pin(async move { tx.list_result_holders(o).await })).await;
     let projected: Vec<ResultHolder> = got.iter().map(ResultHolder::from).collect();
     assert_eq!(holders, projected);
     let ot = other.id;
-    let there = read(&svc, move |tx| Box::pin(async move { tx.persons_with_results(ot).await })).await;
+    let there = read(&svc, move |tx| Box::pin(async move { tx.list_persons_with_results(ot).await })).await;
     let mut want: Vec<PersonId> = vec![elsewhere.id, early.id];
     want.sort_by(|a, b| b.cmp(a));
     assert_eq!(there.iter().map(|p| p.id).collect::<Vec<_>>(), want);
@@ -2255,7 +2259,7 @@ pub async fn retention_purges_emails_codes_and_idempotency_records_exactly_past_
 // Email limits (issue 13, T93)
 // ---------------------------------------------------------------------------------------------
 
-/// T93: `emails_to_since` lists the emails queued to one address since a moment (any
+/// T93: `list_emails_to_since` lists the emails queued to one address since a moment (any
 /// organization, newest first, with their invitation), and the resend use case refuses within
 /// the cooldown with nothing written.
 pub async fn resends_are_limited_by_the_emails_stored_for_the_address<S: Store + Clone>(store: S) {
@@ -2275,7 +2279,7 @@ pub async fn resends_are_limited_by_the_emails_stored_for_the_address<S: Store +
     svc.resend_invitation(org, a.invitation.id, None).await.unwrap();
 
     let ada = email("ada@example.com");
-    let all = read(&svc, move |tx| Box::pin(async move { tx.emails_to_since(&ada, t0, 100).await })).await;
+    let all = read(&svc, move |tx| Box::pin(async move { tx.list_emails_to_since(&ada, t0, 100).await })).await;
     let ids: Vec<Option<InvitationId>> = all.iter().map(|s| s.invitation_id).collect();
     assert_eq!(ids, [Some(a.invitation.id), Some(b.invitation.id), Some(a.invitation.id)], "newest first");
     // The fake clock ticks a microsecond per reading.
@@ -2284,14 +2288,15 @@ pub async fn resends_are_limited_by_the_emails_stored_for_the_address<S: Store +
         assert!(off >= Duration::ZERO && off < Duration::milliseconds(1), "{all:?}");
     }
     let ada = email("ada@example.com");
-    let recent =
-        read(&svc, move |tx| Box::pin(async move { tx.emails_to_since(&ada, t0 + Duration::seconds(1), 1).await }))
-            .await;
+    let recent = read(&svc, move |tx| {
+        Box::pin(async move { tx.list_emails_to_since(&ada, t0 + Duration::seconds(1), 1).await })
+    })
+    .await;
     assert_eq!(recent.len(), 1);
     assert_eq!(recent[0].created_at, all[0].created_at);
     let since_last = all[0].created_at + Duration::microseconds(1);
     let ada = email("ada@example.com");
-    let none = read(&svc, move |tx| Box::pin(async move { tx.emails_to_since(&ada, since_last, 10).await })).await;
+    let none = read(&svc, move |tx| Box::pin(async move { tx.list_emails_to_since(&ada, since_last, 10).await })).await;
     assert!(none.is_empty());
 }
 

@@ -18,7 +18,7 @@ pub async fn append(tx: &mut dyn Tx, ids: &dyn Ids, e: &OutboxEvent) -> StoreRes
     if e.event_type == EventType::Ping {
         return Ok(());
     }
-    let endpoints = tx.endpoints_of_org(e.org_id).await?;
+    let endpoints = tx.list_endpoints_of_org(e.org_id).await?;
     for ep in endpoints.iter().filter(|w| w.events.includes(e.event_type)) {
         let id = DeliveryId(ids.new_uuid());
         let d = Delivery {

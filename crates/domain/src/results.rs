@@ -121,7 +121,7 @@ impl Assessment {
 /// D11, D42: a person's visible assessment summary: `completed` once a visible assessment is completed,
 /// else `in_progress` while a visible one is running, else `not_started`; with the summed need
 /// counts of the visible completed assessments under `model` (T85). `assessments` carry their
-/// responses (as [`crate::ports::AssessmentRepo::assessments_of_human`] reads them).
+/// responses (as [`crate::ports::AssessmentRepo::list_assessments_of_human`] reads them).
 pub fn summarize(assessments: &[Assessment], p: &Person, model: &AssessmentModel) -> AssessmentSummary {
     let v = p.visibility();
     let visible: Vec<&Assessment> = assessments.iter().filter(|a| a.visible_in(&v)).collect();

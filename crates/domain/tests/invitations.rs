@@ -1116,7 +1116,7 @@ fn the_request_that_queues_an_invitation_email_sends_it_and_says_so_t102() {
         let n = block_on(other.write(move |tx: &mut dyn Tx| {
             Box::pin(async move {
                 let mut n = 0;
-                for e in tx.due_emails(now, 100).await? {
+                for e in tx.list_due_emails(now, 100).await? {
                     if tx.claim_email(e.id, now, now + Duration::minutes(5)).await? {
                         n += 1;
                     }

@@ -488,7 +488,7 @@ impl Store for DbStore {
             }
             let (gen, started) = (self.auth.generation(), std::time::Instant::now());
             let owned = prefix.to_string();
-            let ctx = self.read(move |tx| Box::pin(async move { tx.key_context(&owned).await })).await?;
+            let ctx = self.read(move |tx| Box::pin(async move { tx.find_key_context(&owned).await })).await?;
             if let Some(c) = &ctx {
                 self.auth.put(prefix, c, gen, started);
             }

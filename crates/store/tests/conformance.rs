@@ -275,7 +275,7 @@ async fn transactions_committed_in_one_group_keep_their_own_outcomes(store: DbSt
         ("kept5", true),
     ] {
         let e = email(&format!("{name}@example.com"));
-        let found = read(&svc, move |tx| Box::pin(async move { tx.human_by_email(&e).await })).await;
+        let found = read(&svc, move |tx| Box::pin(async move { tx.find_human_by_email(&e).await })).await;
         assert_eq!(found.is_some(), kept, "{name}");
     }
 }
@@ -499,9 +499,9 @@ async fn the_humans_export_holds_every_record_and_the_admin_erasure_leaves_no_tr
     for needle in [subject, "Kunigunde", "Exportwald", "ats-kx-1"] {
         assert_eq!(talent_store::testing::tables_containing(&url, needle).await.unwrap(), vec![], "{needle}");
     }
-    let human = read(&svc, move |tx| Box::pin(async move { tx.human_by_email(&email(subject)).await })).await;
+    let human = read(&svc, move |tx| Box::pin(async move { tx.find_human_by_email(&email(subject)).await })).await;
     assert_eq!(human, None);
-    let left = read(&svc, move |tx| Box::pin(async move { tx.assessments_of_human(pa.human_id).await })).await;
+    let left = read(&svc, move |tx| Box::pin(async move { tx.list_assessments_of_human(pa.human_id).await })).await;
     assert_eq!(left, vec![], "assessments and their responses deleted");
     assert_eq!(code(svc.export_human(email(subject)).await), Code::NotFound);
     assert_eq!(svc.erase_human(email(subject)).await.unwrap(), Default::default(), "repeatable");

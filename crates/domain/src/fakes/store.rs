@@ -136,7 +136,7 @@ impl OrgRepo for FakeTx {
     fn get_user(&mut self, id: UserId) -> BoxFuture<'_, StoreResult<Option<User>>> {
         ok(self.s.users.iter().find(|u| u.id == id).cloned())
     }
-    fn users_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<User>>> {
+    fn list_users_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<User>>> {
         ok(self.s.users.iter().filter(|u| u.org_id == org).cloned().collect())
     }
     fn insert_api_key<'a>(&'a mut self, key: &'a ApiKey) -> BoxFuture<'a, StoreResult<()>> {
@@ -146,7 +146,7 @@ impl OrgRepo for FakeTx {
     fn get_api_key(&mut self, id: ApiKeyId) -> BoxFuture<'_, StoreResult<Option<ApiKey>>> {
         ok(self.s.keys.iter().find(|k| k.id == id).cloned())
     }
-    fn api_keys_of_user(&mut self, user: UserId) -> BoxFuture<'_, StoreResult<Vec<ApiKey>>> {
+    fn list_api_keys_of_user(&mut self, user: UserId) -> BoxFuture<'_, StoreResult<Vec<ApiKey>>> {
         let mut v: Vec<ApiKey> = self.s.keys.iter().filter(|k| k.user_id == user).cloned().collect();
         v.sort_by_key(|k| (k.created_at, k.id.0));
         ok(v)
@@ -157,7 +157,7 @@ impl OrgRepo for FakeTx {
         }
         ok(())
     }
-    fn key_context<'a>(&'a mut self, prefix: &'a str) -> BoxFuture<'a, StoreResult<Option<KeyContext>>> {
+    fn find_key_context<'a>(&'a mut self, prefix: &'a str) -> BoxFuture<'a, StoreResult<Option<KeyContext>>> {
         let ctx = self.s.keys.iter().find(|k| k.prefix == prefix).and_then(|k| {
             let u = self.s.users.iter().find(|u| u.id == k.user_id)?;
             let o = self.s.orgs.iter().find(|o| o.id == k.org_id)?;
@@ -180,16 +180,20 @@ impl PersonRepo for FakeTx {
         self.s.humans.push((new_id, email.clone()));
         ok(new_id)
     }
-    fn human_by_email<'a>(&'a mut self, email: &'a Email) -> BoxFuture<'a, StoreResult<Option<HumanId>>> {
+    fn find_human_by_email<'a>(&'a mut self, email: &'a Email) -> BoxFuture<'a, StoreResult<Option<HumanId>>> {
         ok(self.s.humans.iter().find(|(_, e)| e == email).map(|(id, _)| *id))
     }
-    fn person_by_email<'a>(&'a mut self, org: OrgId, email: &'a Email) -> BoxFuture<'a, StoreResult<Option<Person>>> {
+    fn find_person_by_email<'a>(
+        &'a mut self,
+        org: OrgId,
+        email: &'a Email,
+    ) -> BoxFuture<'a, StoreResult<Option<Person>>> {
         ok(self.s.persons.iter().find(|p| p.org_id == org && &p.email == email).cloned())
     }
-    fn person_by_id(&mut self, org: OrgId, id: PersonId) -> BoxFuture<'_, StoreResult<Option<Person>>> {
+    fn get_person(&mut self, org: OrgId, id: PersonId) -> BoxFuture<'_, StoreResult<Option<Person>>> {
         ok(self.s.persons.iter().find(|p| p.org_id == org && p.id == id).cloned())
     }
-    fn person_by_id_any(&mut self, id: PersonId) -> BoxFuture<'_, StoreResult<Option<Person>>> {
+    fn get_person_any(&mut self, id: PersonId) -> BoxFuture<'_, StoreResult<Option<Person>>> {
         ok(self.s.persons.iter().find(|p| p.id == id).cloned())
     }
     fn insert_person<'a>(&'a mut self, p: &'a Person) -> BoxFuture<'a, StoreResult<()>> {
@@ -284,7 +288,7 @@ impl PersonRepo for FakeTx {
         }
         ok(())
     }
-    fn team_members(&mut self, team: TeamId) -> BoxFuture<'_, StoreResult<Vec<PersonId>>> {
+    fn list_team_members(&mut self, team: TeamId) -> BoxFuture<'_, StoreResult<Vec<PersonId>>> {
         ok(self.s.team_members.iter().filter(|(t, _)| *t == team).map(|(_, p)| *p).collect())
     }
     fn remove_person_from_teams(&mut self, person: PersonId) -> BoxFuture<'_, StoreResult<u64>> {
@@ -318,13 +322,13 @@ impl InvitationRepo for FakeTx {
     ) -> BoxFuture<'_, StoreResult<Option<crate::invitation::Invitation>>> {
         ok(self.s.invitations.iter().find(|i| i.id == id).cloned())
     }
-    fn invitation_by_token_hash<'a>(
+    fn find_invitation_by_token_hash<'a>(
         &'a mut self,
         hash: &'a [u8],
     ) -> BoxFuture<'a, StoreResult<Option<crate::invitation::Invitation>>> {
         ok(self.s.invitations.iter().find(|i| i.token_hash == hash).cloned())
     }
-    fn pending_invitation_by_email<'a>(
+    fn find_pending_invitation_by_email<'a>(
         &'a mut self,
         org: OrgId,
         email: &'a Email,
@@ -368,7 +372,11 @@ impl InvitationRepo for FakeTx {
         v.truncate(q.limit as usize);
         ok(v)
     }
-    fn due_invitations(&mut self, now: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<Vec<InvitationId>>> {
+    fn list_due_invitations(
+        &mut self,
+        now: OffsetDateTime,
+        limit: u32,
+    ) -> BoxFuture<'_, StoreResult<Vec<InvitationId>>> {
         ok(self
             .s
             .invitations
@@ -378,7 +386,7 @@ impl InvitationRepo for FakeTx {
             .map(|i| i.id)
             .collect())
     }
-    fn reminders_due(
+    fn list_reminders_due(
         &mut self,
         sent_before: OffsetDateTime,
         now: OffsetDateTime,
@@ -428,7 +436,7 @@ impl InvitationRepo for FakeTx {
         }
         ok(())
     }
-    fn consent_codes_since(
+    fn list_consent_codes_since(
         &mut self,
         invitation: InvitationId,
         since: OffsetDateTime,
@@ -454,12 +462,15 @@ impl AssessmentRepo for FakeTx {
         }
         ok(())
     }
-    fn assessments_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<Vec<Assessment>>> {
+    fn list_assessments_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<Vec<Assessment>>> {
         let mut v: Vec<Assessment> = self.s.assessments.iter().filter(|a| a.human_id == human).cloned().collect();
         v.sort_by_key(|a| (a.started_at, a.id.0));
         ok(v)
     }
-    fn assessments_of_humans<'a>(&'a mut self, humans: &'a [HumanId]) -> BoxFuture<'a, StoreResult<Vec<Assessment>>> {
+    fn list_assessments_of_humans<'a>(
+        &'a mut self,
+        humans: &'a [HumanId],
+    ) -> BoxFuture<'a, StoreResult<Vec<Assessment>>> {
         let mut v: Vec<Assessment> =
             self.s.assessments.iter().filter(|a| humans.contains(&a.human_id)).cloned().collect();
         v.sort_by_key(|a| (a.started_at, a.id.0));
@@ -474,7 +485,10 @@ impl AssessmentRepo for FakeTx {
         self.s.need_counts.push((id, counts.clone()));
         ok(())
     }
-    fn completed_counts_of_result_holders(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<CountedAssessment>>> {
+    fn list_completed_counts_of_result_holders(
+        &mut self,
+        org: OrgId,
+    ) -> BoxFuture<'_, StoreResult<Vec<CountedAssessment>>> {
         let humans: Vec<HumanId> =
             self.s.persons.iter().filter(|p| holds_results(p, org)).map(|p| p.human_id).collect();
         let counts = &self.s.need_counts;
@@ -489,15 +503,15 @@ impl AssessmentRepo for FakeTx {
             })
             .collect())
     }
-    fn persons_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<Vec<Person>>> {
+    fn list_persons_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<Vec<Person>>> {
         ok(self.s.persons.iter().filter(|p| p.human_id == human).cloned().collect())
     }
-    fn persons_with_results(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<Person>>> {
+    fn list_persons_with_results(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<Person>>> {
         let mut v: Vec<Person> = self.s.persons.iter().filter(|p| holds_results(p, org)).cloned().collect();
         v.sort_by_key(|p| std::cmp::Reverse(p.id.0));
         ok(v)
     }
-    fn result_holders(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<ResultHolder>>> {
+    fn list_result_holders(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<ResultHolder>>> {
         let mut v: Vec<ResultHolder> =
             self.s.persons.iter().filter(|p| holds_results(p, org)).map(ResultHolder::from).collect();
         v.sort_by_key(|h| std::cmp::Reverse(h.person_id.0));
@@ -532,7 +546,7 @@ impl OutboxRepo for FakeTx {
         self.s.events.push(e.clone());
         ok(())
     }
-    fn events_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<OutboxEvent>>> {
+    fn list_events_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<OutboxEvent>>> {
         ok(self.s.events.iter().filter(|e| e.org_id == org).cloned().collect())
     }
 }
@@ -555,7 +569,7 @@ impl WebhookRepo for FakeTx {
     ) -> BoxFuture<'_, StoreResult<Option<crate::webhook::Endpoint>>> {
         ok(self.s.endpoints.iter().find(|e| e.org_id == org && e.id == id).cloned())
     }
-    fn endpoints_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<crate::webhook::Endpoint>>> {
+    fn list_endpoints_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<crate::webhook::Endpoint>>> {
         ok(self.s.endpoints.iter().filter(|e| e.org_id == org).cloned().collect())
     }
     fn delete_endpoint(&mut self, org: OrgId, id: WebhookId) -> BoxFuture<'_, StoreResult<()>> {
@@ -585,13 +599,13 @@ impl WebhookRepo for FakeTx {
         }
         ok(())
     }
-    fn endpoints_by_ids<'a>(
+    fn list_endpoints_by_ids<'a>(
         &'a mut self,
         ids: &'a [WebhookId],
     ) -> BoxFuture<'a, StoreResult<Vec<crate::webhook::Endpoint>>> {
         ok(self.s.endpoints.iter().filter(|e| ids.contains(&e.id)).cloned().collect())
     }
-    fn deliveries_by_ids<'a>(
+    fn list_deliveries_by_ids<'a>(
         &'a mut self,
         ids: &'a [DeliveryId],
     ) -> BoxFuture<'a, StoreResult<Vec<crate::webhook::Delivery>>> {
@@ -604,7 +618,7 @@ impl WebhookRepo for FakeTx {
     ) -> BoxFuture<'_, StoreResult<Option<crate::webhook::Delivery>>> {
         ok(self.s.deliveries.iter().find(|(d, _)| d.endpoint_id == endpoint && d.id == id).map(|(d, _)| d.clone()))
     }
-    fn attempts_of(
+    fn list_attempts_of(
         &mut self,
         delivery: DeliveryId,
     ) -> BoxFuture<'_, StoreResult<Vec<(OffsetDateTime, crate::webhook::AttemptOutcome)>>> {
@@ -699,7 +713,7 @@ impl EmailRepo for FakeTx {
         self.s.emails.push(e.clone());
         ok(())
     }
-    fn due_emails(&mut self, now: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<Vec<EmailRecord>>> {
+    fn list_due_emails(&mut self, now: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<Vec<EmailRecord>>> {
         ok(self
             .s
             .emails
@@ -752,7 +766,7 @@ impl EmailRepo for FakeTx {
 }
 
 impl IdempotencyRepo for FakeTx {
-    fn idem_get<'a>(
+    fn find_idempotency<'a>(
         &'a mut self,
         org: OrgId,
         path: &'a str,
@@ -788,7 +802,7 @@ impl IdempotencyRepo for FakeTx {
 }
 
 impl PrivacyRepo for FakeTx {
-    fn texts_mentioning<'a>(
+    fn list_texts_mentioning<'a>(
         &'a mut self,
         org: Option<OrgId>,
         needles: &'a [String],
@@ -843,7 +857,7 @@ impl PrivacyRepo for FakeTx {
         self.s.emails.retain(|e| e.invitation_id != Some(id));
         ok((before - self.s.emails.len()) as u64)
     }
-    fn events_mentioning<'a>(&'a mut self, needle: &'a str) -> BoxFuture<'a, StoreResult<Vec<OutboxEvent>>> {
+    fn list_events_mentioning<'a>(&'a mut self, needle: &'a str) -> BoxFuture<'a, StoreResult<Vec<OutboxEvent>>> {
         ok(self.s.events.iter().filter(|e| e.data.to_string().contains(needle)).cloned().collect())
     }
     fn purge_emails(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>> {
@@ -865,7 +879,7 @@ impl PrivacyRepo for FakeTx {
         });
         ok(u64::from(n))
     }
-    fn emails_to_since<'a>(
+    fn list_emails_to_since<'a>(
         &'a mut self,
         to: &'a Email,
         since: OffsetDateTime,

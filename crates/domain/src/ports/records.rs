@@ -30,7 +30,7 @@ pub struct InvitationQuery {
     pub limit: u32,
 }
 
-/// When an email to an address was queued, and for which invitation ([`PrivacyRepo::emails_to_since`](crate::ports::PrivacyRepo::emails_to_since),
+/// When an email to an address was queued, and for which invitation ([`PrivacyRepo::list_emails_to_since`](crate::ports::PrivacyRepo::list_emails_to_since),
 /// issue 13, T93).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EmailStamp {
@@ -67,7 +67,7 @@ pub struct EmailRecord {
     pub created_at: OffsetDateTime,
 }
 
-/// Where a stored JSON text lives ([`PrivacyRepo::texts_mentioning`](crate::ports::PrivacyRepo::texts_mentioning)).
+/// Where a stored JSON text lives ([`PrivacyRepo::list_texts_mentioning`](crate::ports::PrivacyRepo::list_texts_mentioning)).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TextRef {
     /// An outbox event's `data`.
@@ -136,7 +136,7 @@ pub enum LabelFilter {
 }
 
 /// A completed assessment without its responses and its stored need counts (`None`: completed
-/// before counts were stored), as [`AssessmentRepo::completed_counts_of_result_holders`](crate::ports::AssessmentRepo::completed_counts_of_result_holders) returns them.
+/// before counts were stored), as [`AssessmentRepo::list_completed_counts_of_result_holders`](crate::ports::AssessmentRepo::list_completed_counts_of_result_holders) returns them.
 pub type CountedAssessment = (Assessment, Option<crate::assessment::NeedCounts>);
 
 /// A page request of `GET /persons`: filters, keyset position and size (spec; D36).

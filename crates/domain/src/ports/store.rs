@@ -36,6 +36,6 @@ pub trait Store: Send + Sync + 'static {
     /// `StoreError::Internal` when the database fails.
     fn key_context<'s>(&'s self, prefix: &'s str) -> BoxFuture<'s, StoreResult<Option<KeyContext>>> {
         let owned = prefix.to_string();
-        self.read(move |tx| Box::pin(async move { tx.key_context(&owned).await }))
+        self.read(move |tx| Box::pin(async move { tx.find_key_context(&owned).await }))
     }
 }

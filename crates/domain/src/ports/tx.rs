@@ -55,17 +55,17 @@ pub trait OrgRepo: Send {
     /// Reads a user.
     fn get_user(&mut self, id: UserId) -> BoxFuture<'_, StoreResult<Option<User>>>;
     /// Users of an organization, oldest first.
-    fn users_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<User>>>;
+    fn list_users_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<User>>>;
     /// Inserts an API key record.
     fn insert_api_key<'a>(&'a mut self, key: &'a ApiKey) -> BoxFuture<'a, StoreResult<()>>;
     /// Reads an API key record.
     fn get_api_key(&mut self, id: ApiKeyId) -> BoxFuture<'_, StoreResult<Option<ApiKey>>>;
     /// Keys of a user (active or not), oldest first.
-    fn api_keys_of_user(&mut self, user: UserId) -> BoxFuture<'_, StoreResult<Vec<ApiKey>>>;
+    fn list_api_keys_of_user(&mut self, user: UserId) -> BoxFuture<'_, StoreResult<Vec<ApiKey>>>;
     /// Sets `revoked_at` of a key.
     fn revoke_api_key(&mut self, id: ApiKeyId, at: OffsetDateTime) -> BoxFuture<'_, StoreResult<()>>;
     /// Key, owner role and organization by key prefix: one indexed lookup (authentication).
-    fn key_context<'a>(&'a mut self, prefix: &'a str) -> BoxFuture<'a, StoreResult<Option<KeyContext>>>;
+    fn find_key_context<'a>(&'a mut self, prefix: &'a str) -> BoxFuture<'a, StoreResult<Option<KeyContext>>>;
 }
 
 /// Persons (memberships), the humans behind them, tags and teams (D9-D16). Part of [`Tx`].
@@ -79,7 +79,7 @@ pub trait OrgRepo: Send {
 /// On SQLite a write transaction holds the database's write lock from its start (`BEGIN
 /// IMMEDIATE`, grouped commits, T75), so nothing below needs a row lock there. On PostgreSQL the
 /// reads a use case updates next lock the person's row in a write transaction, as each method
-/// says ([`PersonRepo::person_by_email`]); two imports of one new email both find none and the
+/// says ([`PersonRepo::find_person_by_email`]); two imports of one new email both find none and the
 /// second insert fails with `UniqueViolation` (T70).
 pub trait PersonRepo: Send {
     /// The human with this email, created with `new_id` when absent (race-safe).
@@ -90,16 +90,20 @@ pub trait PersonRepo: Send {
         now: OffsetDateTime,
     ) -> BoxFuture<'a, StoreResult<HumanId>>;
     /// The human with this email, if any (read only).
-    fn human_by_email<'a>(&'a mut self, email: &'a Email) -> BoxFuture<'a, StoreResult<Option<HumanId>>>;
+    fn find_human_by_email<'a>(&'a mut self, email: &'a Email) -> BoxFuture<'a, StoreResult<Option<HumanId>>>;
     /// The person of the organization with this email (any status). Errors: `Internal`.
     /// # Locking: in a write transaction the person's row, when there is one, until commit.
     /// Nothing is locked when there is none: two imports of one new email both find none, and
     /// the second's [`PersonRepo::insert_person`] then fails with `UniqueViolation` (T70).
-    fn person_by_email<'a>(&'a mut self, org: OrgId, email: &'a Email) -> BoxFuture<'a, StoreResult<Option<Person>>>;
+    fn find_person_by_email<'a>(
+        &'a mut self,
+        org: OrgId,
+        email: &'a Email,
+    ) -> BoxFuture<'a, StoreResult<Option<Person>>>;
     /// The person of the organization with this id (any status).
-    fn person_by_id(&mut self, org: OrgId, id: PersonId) -> BoxFuture<'_, StoreResult<Option<Person>>>;
+    fn get_person(&mut self, org: OrgId, id: PersonId) -> BoxFuture<'_, StoreResult<Option<Person>>>;
     /// The person with this id in any organization (admin API).
-    fn person_by_id_any(&mut self, id: PersonId) -> BoxFuture<'_, StoreResult<Option<Person>>>;
+    fn get_person_any(&mut self, id: PersonId) -> BoxFuture<'_, StoreResult<Option<Person>>>;
     /// Inserts a person with its tags. Errors: `UniqueViolation` when the organization already has
     /// a person with this email.
     fn insert_person<'a>(&'a mut self, p: &'a Person) -> BoxFuture<'a, StoreResult<()>>;
@@ -124,7 +128,7 @@ pub trait PersonRepo: Send {
     fn add_team_member(&mut self, team: TeamId, person: PersonId, at: OffsetDateTime)
         -> BoxFuture<'_, StoreResult<()>>;
     /// Members of a team, in the order they were added.
-    fn team_members(&mut self, team: TeamId) -> BoxFuture<'_, StoreResult<Vec<PersonId>>>;
+    fn list_team_members(&mut self, team: TeamId) -> BoxFuture<'_, StoreResult<Vec<PersonId>>>;
     /// Removes a person from every team; returns how many memberships were removed.
     fn remove_person_from_teams(&mut self, person: PersonId) -> BoxFuture<'_, StoreResult<u64>>;
 }
@@ -159,13 +163,13 @@ pub trait InvitationRepo: Send {
         id: InvitationId,
     ) -> BoxFuture<'_, StoreResult<Option<crate::invitation::Invitation>>>;
     /// The invitation whose token hashes to `hash`.
-    fn invitation_by_token_hash<'a>(
+    fn find_invitation_by_token_hash<'a>(
         &'a mut self,
         hash: &'a [u8],
     ) -> BoxFuture<'a, StoreResult<Option<crate::invitation::Invitation>>>;
     /// The newest invitation of the organization for `email` stored as pending and not past
     /// `now`.
-    fn pending_invitation_by_email<'a>(
+    fn find_pending_invitation_by_email<'a>(
         &'a mut self,
         org: OrgId,
         email: &'a Email,
@@ -177,9 +181,13 @@ pub trait InvitationRepo: Send {
         q: &'a InvitationQuery,
     ) -> BoxFuture<'a, StoreResult<Vec<crate::invitation::Invitation>>>;
     /// Ids of invitations stored as pending whose `expiresAt` is at or before `now`.
-    fn due_invitations(&mut self, now: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<Vec<InvitationId>>>;
+    fn list_due_invitations(
+        &mut self,
+        now: OffsetDateTime,
+        limit: u32,
+    ) -> BoxFuture<'_, StoreResult<Vec<InvitationId>>>;
     /// Pending, unexpired invitations sent at or before `sent_before` without a reminder yet.
-    fn reminders_due(
+    fn list_reminders_due(
         &mut self,
         sent_before: OffsetDateTime,
         now: OffsetDateTime,
@@ -201,7 +209,7 @@ pub trait InvitationRepo: Send {
     fn update_consent_code<'a>(&'a mut self, c: &'a crate::consent::ConsentCode) -> BoxFuture<'a, StoreResult<()>>;
     /// The invitation's codes created after `since`, in any order. The caller serializes issuing
     /// and checking by locking the invitation first ([`InvitationRepo::get_invitation`]).
-    fn consent_codes_since(
+    fn list_consent_codes_since(
         &mut self,
         invitation: InvitationId,
         since: OffsetDateTime,
@@ -226,9 +234,12 @@ pub trait AssessmentRepo: Send {
     /// Overwrites an assessment's state, completion time and responses.
     fn update_assessment<'a>(&'a mut self, a: &'a Assessment) -> BoxFuture<'a, StoreResult<()>>;
     /// Assessments of a human, oldest first.
-    fn assessments_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<Vec<Assessment>>>;
+    fn list_assessments_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<Vec<Assessment>>>;
     /// Assessments of several humans, oldest first.
-    fn assessments_of_humans<'a>(&'a mut self, humans: &'a [HumanId]) -> BoxFuture<'a, StoreResult<Vec<Assessment>>>;
+    fn list_assessments_of_humans<'a>(
+        &'a mut self,
+        humans: &'a [HumanId],
+    ) -> BoxFuture<'a, StoreResult<Vec<Assessment>>>;
     /// Stores the [`NeedCounts`] of a completed assessment, so matching reads them instead of its
     /// responses (issue 11). Errors: `Internal`.
     ///
@@ -238,20 +249,23 @@ pub trait AssessmentRepo: Send {
         id: AssessmentId,
         counts: &'a crate::assessment::NeedCounts,
     ) -> BoxFuture<'a, StoreResult<()>>;
-    /// The completed assessments of the humans of the organization's [`AssessmentRepo::result_holders`], in
+    /// The completed assessments of the humans of the organization's [`AssessmentRepo::list_result_holders`], in
     /// one query (no list of humans sent), in no particular order, *without* their responses (`responses`
     /// empty), each with its stored counts: `None` for one completed before counts were stored
     /// (the caller scores its responses instead). Visibility per membership (D11) is the caller's.
     /// Errors: `Internal`, also for counts that do not parse.
-    fn completed_counts_of_result_holders(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<CountedAssessment>>>;
+    fn list_completed_counts_of_result_holders(
+        &mut self,
+        org: OrgId,
+    ) -> BoxFuture<'_, StoreResult<Vec<CountedAssessment>>>;
     /// Every membership of a human, in any organization and status.
-    fn persons_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<Vec<Person>>>;
+    fn list_persons_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<Vec<Person>>>;
     /// Active persons of an organization with at least one visible completed assessment, newest
     /// first (id descending).
-    fn persons_with_results(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<Person>>>;
-    /// [`AssessmentRepo::persons_with_results`], only what matching needs of each ([`ResultHolder`]), newest
+    fn list_persons_with_results(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<Person>>>;
+    /// [`AssessmentRepo::list_persons_with_results`], only what matching needs of each ([`ResultHolder`]), newest
     /// first. Errors: `Internal`.
-    fn result_holders(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<ResultHolder>>>;
+    fn list_result_holders(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<ResultHolder>>>;
 
     /// Inserts a profile.
     fn insert_profile<'a>(&'a mut self, p: &'a Profile) -> BoxFuture<'a, StoreResult<()>>;
@@ -284,7 +298,7 @@ pub trait OutboxRepo: Send {
     /// [`crate::outbox::append`], which also fans them out (D31, T96).
     fn insert_event<'a>(&'a mut self, e: &'a OutboxEvent) -> BoxFuture<'a, StoreResult<()>>;
     /// Events of an organization, oldest first (diagnostics and tests).
-    fn events_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<OutboxEvent>>>;
+    fn list_events_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<OutboxEvent>>>;
 }
 
 /// Webhook endpoints, deliveries and attempts (D29-D35, T60). Part of [`Tx`].
@@ -298,7 +312,7 @@ pub trait OutboxRepo: Send {
 /// On SQLite a write transaction holds the database's write lock from its start (`BEGIN
 /// IMMEDIATE`, grouped commits, T75), so nothing below needs a row lock there. On PostgreSQL claims
 /// take due deliveries with `FOR UPDATE SKIP LOCKED` ([`WebhookRepo::claim_deliveries`]) and
-/// deliveries read to record outcomes are locked ([`WebhookRepo::deliveries_by_ids`]).
+/// deliveries read to record outcomes are locked ([`WebhookRepo::list_deliveries_by_ids`]).
 pub trait WebhookRepo: Send {
     /// Inserts an endpoint.
     fn insert_endpoint<'a>(&'a mut self, e: &'a crate::webhook::Endpoint) -> BoxFuture<'a, StoreResult<()>>;
@@ -311,7 +325,7 @@ pub trait WebhookRepo: Send {
         id: WebhookId,
     ) -> BoxFuture<'_, StoreResult<Option<crate::webhook::Endpoint>>>;
     /// Endpoints of the organization, oldest first.
-    fn endpoints_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<crate::webhook::Endpoint>>>;
+    fn list_endpoints_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<crate::webhook::Endpoint>>>;
     /// Deletes an endpoint and its deliveries.
     fn delete_endpoint(&mut self, org: OrgId, id: WebhookId) -> BoxFuture<'_, StoreResult<()>>;
     /// Inserts a delivery (test pings).
@@ -337,7 +351,7 @@ pub trait WebhookRepo: Send {
     fn insert_attempts<'a>(&'a mut self, attempts: &'a [AttemptRecord]) -> BoxFuture<'a, StoreResult<()>>;
     /// Endpoints by id, in any organization (the delivery engine's batch read); missing ids are
     /// left out.
-    fn endpoints_by_ids<'a>(
+    fn list_endpoints_by_ids<'a>(
         &'a mut self,
         ids: &'a [WebhookId],
     ) -> BoxFuture<'a, StoreResult<Vec<crate::webhook::Endpoint>>>;
@@ -346,7 +360,7 @@ pub trait WebhookRepo: Send {
     /// # Locking
     /// In a write transaction on PostgreSQL the rows are locked (`FOR UPDATE`), so recording
     /// outcomes does not race a concurrent redeliver.
-    fn deliveries_by_ids<'a>(
+    fn list_deliveries_by_ids<'a>(
         &'a mut self,
         ids: &'a [DeliveryId],
     ) -> BoxFuture<'a, StoreResult<Vec<crate::webhook::Delivery>>>;
@@ -357,7 +371,7 @@ pub trait WebhookRepo: Send {
         id: DeliveryId,
     ) -> BoxFuture<'_, StoreResult<Option<crate::webhook::Delivery>>>;
     /// Attempts of a delivery, oldest first.
-    fn attempts_of(
+    fn list_attempts_of(
         &mut self,
         delivery: DeliveryId,
     ) -> BoxFuture<'_, StoreResult<Vec<(OffsetDateTime, crate::webhook::AttemptOutcome)>>>;
@@ -408,7 +422,7 @@ pub trait EmailRepo: Send {
     /// Inserts an email.
     fn insert_email<'a>(&'a mut self, e: &'a EmailRecord) -> BoxFuture<'a, StoreResult<()>>;
     /// Unsent emails due at `now`, oldest first.
-    fn due_emails(&mut self, now: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<Vec<EmailRecord>>>;
+    fn list_due_emails(&mut self, now: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<Vec<EmailRecord>>>;
     /// Claims an unsent email due at `now` for one sender: moves `next_attempt_at` to
     /// `lease_until`; true for the one caller that claimed it (concurrent deliverers skip it, so
     /// each email is sent once; a crashed sender's email is retried after the lease).
@@ -443,7 +457,7 @@ pub trait EmailRepo: Send {
 /// see exactly one `Proceed`.
 pub trait IdempotencyRepo: Send {
     /// Reads a record.
-    fn idem_get<'a>(
+    fn find_idempotency<'a>(
         &'a mut self,
         org: OrgId,
         path: &'a str,
@@ -477,18 +491,18 @@ pub trait PrivacyRepo: Send {
     /// substrings, matched case-insensitively or not as the backend's `LIKE` does; the caller
     /// checks): outbox events' `data`, deliveries' payloads and stored idempotent responses, of
     /// `org` or of every organization.
-    fn texts_mentioning<'a>(
+    fn list_texts_mentioning<'a>(
         &'a mut self,
         org: Option<OrgId>,
         needles: &'a [String],
     ) -> BoxFuture<'a, StoreResult<Vec<StoredText>>>;
-    /// Overwrites one stored text found by [`PrivacyRepo::texts_mentioning`].
+    /// Overwrites one stored text found by [`PrivacyRepo::list_texts_mentioning`].
     fn rewrite_text<'a>(&'a mut self, t: &'a StoredText) -> BoxFuture<'a, StoreResult<()>>;
     /// Deletes the stored emails of an invitation; returns how many.
     fn delete_emails_of_invitation(&mut self, id: InvitationId) -> BoxFuture<'_, StoreResult<u64>>;
     /// Outbox events (any organization) whose `data` contains `needle` (as
-    /// [`PrivacyRepo::texts_mentioning`] matches), oldest first (D45 export).
-    fn events_mentioning<'a>(&'a mut self, needle: &'a str) -> BoxFuture<'a, StoreResult<Vec<OutboxEvent>>>;
+    /// [`PrivacyRepo::list_texts_mentioning`] matches), oldest first (D45 export).
+    fn list_events_mentioning<'a>(&'a mut self, needle: &'a str) -> BoxFuture<'a, StoreResult<Vec<OutboxEvent>>>;
     /// Deletes up to `limit` stored emails created before `before`, oldest first; returns how
     /// many (D46).
     fn purge_emails(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>>;
@@ -496,7 +510,7 @@ pub trait PrivacyRepo: Send {
     fn purge_consent_codes(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>>;
     /// The emails queued to `to` (any organization) at or after `since`, newest first, at most
     /// `limit`: what the email limits of T93 count.
-    fn emails_to_since<'a>(
+    fn list_emails_to_since<'a>(
         &'a mut self,
         to: &'a Email,
         since: OffsetDateTime,

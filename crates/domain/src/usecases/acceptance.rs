@@ -114,7 +114,7 @@ async fn respond_in_tx(tx: &mut dyn Tx, input: AcceptInput, issue: Issue) -> Res
         // The 409 `conflict` of accepting what is not pending.
         inv.clone().accept(input.person_id, now)?;
     }
-    let existing = tx.person_by_email(org.id, &inv.email).await?;
+    let existing = tx.find_person_by_email(org.id, &inv.email).await?;
     let (entry, secrets) = match &input.proof {
         Proof::Code { entry, secrets } if needs_code(&inv, input.share, existing.as_ref()) => {
             (entry.clone(), secrets.clone())
@@ -124,7 +124,7 @@ async fn respond_in_tx(tx: &mut dyn Tx, input: AcceptInput, issue: Issue) -> Res
             return Ok(Responded::Accepted(Box::new((i, p))));
         }
     };
-    let mut codes = tx.consent_codes_since(inv.id, now - consent::ISSUE_WINDOW).await?;
+    let mut codes = tx.list_consent_codes_since(inv.id, now - consent::ISSUE_WINDOW).await?;
     let Some(entry) = entry else {
         if let Err(r) = consent::may_issue(&codes, now) {
             return Ok(Responded::Refused(r));
@@ -183,7 +183,7 @@ async fn accept_in_tx(tx: &mut dyn Tx, input: AcceptInput) -> Result<(Invitation
     if inv.status_at(now) != InvitationStatus::Pending {
         inv.accept(person_id, now)?;
     }
-    let existing = tx.person_by_email(org.id, &inv.email).await?;
+    let existing = tx.find_person_by_email(org.id, &inv.email).await?;
     let transition = person::accept_transition(existing.as_ref())?;
     if transition.needs_seat() {
         let used = tx.count_active_persons(org.id).await?;
@@ -227,7 +227,7 @@ async fn accept_in_tx(tx: &mut dyn Tx, input: AcceptInput) -> Result<(Invitation
     if share && inv.variant == Variant::AccessRequest {
         p.shared_existing_profile = true;
     }
-    let all = tx.assessments_of_human(p.human_id).await?;
+    let all = tx.list_assessments_of_human(p.human_id).await?;
     p.assessment = summarize(&all, &p, &assessment.model);
     p.updated_at = now;
     if p.id == person_id {
@@ -268,7 +268,7 @@ impl<S: Store> Services<S> {
             .read(move |tx| {
                 Box::pin(async move {
                     let inv = tx
-                        .invitation_by_token_hash(&hash)
+                        .find_invitation_by_token_hash(&hash)
                         .await?
                         .ok_or_else(|| ClientError::not_found("Invitation"))?;
                     let org = tx.get_org(inv.org_id).await?.ok_or_else(|| ClientError::not_found("Organization"))?;
@@ -296,7 +296,9 @@ impl<S: Store> Services<S> {
         let hash = self.secrets.hash_token(token);
         let id = self
             .store
-            .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.invitation_by_token_hash(&hash).await?) }))
+            .read(move |tx| {
+                Box::pin(async move { Ok::<_, UseCaseError>(tx.find_invitation_by_token_hash(&hash).await?) })
+            })
             .await?
             .ok_or_else(|| ClientError::not_found("Invitation"))?
             .id;

@@ -118,10 +118,9 @@ impl<S: Store> Services<S> {
         self.store
             .write(move |tx| {
                 Box::pin(async move {
-                    let person =
-                        tx.person_by_id_any(person_id).await?.ok_or_else(|| ClientError::not_found("Person"))?;
-                    let memberships = tx.persons_of_human(person.human_id).await?;
-                    let mut all = tx.assessments_of_human(person.human_id).await?;
+                    let person = tx.get_person_any(person_id).await?.ok_or_else(|| ClientError::not_found("Person"))?;
+                    let memberships = tx.list_persons_of_human(person.human_id).await?;
+                    let mut all = tx.list_assessments_of_human(person.human_id).await?;
                     let running = all.iter().position(|a| a.state == AssessmentState::InProgress);
                     let done = if !cmd.complete {
                         if let Some(i) = running {
@@ -197,8 +196,8 @@ impl<S: Store> Services<S> {
             .store
             .read(move |tx| {
                 Box::pin(async move {
-                    let p = tx.person_by_id(org, person_id).await?.ok_or_else(|| ClientError::not_found("Person"))?;
-                    let all = tx.assessments_of_human(p.human_id).await?;
+                    let p = tx.get_person(org, person_id).await?.ok_or_else(|| ClientError::not_found("Person"))?;
+                    let all = tx.list_assessments_of_human(p.human_id).await?;
                     Ok::<_, UseCaseError>((p, all))
                 })
             })
@@ -331,8 +330,8 @@ impl<S: Store> Services<S> {
             .store
             .read(move |tx| {
                 Box::pin(async move {
-                    let p = tx.person_by_id(org, person_id).await?.ok_or_else(|| ClientError::not_found("Person"))?;
-                    let all = tx.assessments_of_human(p.human_id).await?;
+                    let p = tx.get_person(org, person_id).await?.ok_or_else(|| ClientError::not_found("Person"))?;
+                    let all = tx.list_assessments_of_human(p.human_id).await?;
                     let profiles = tx.list_profiles(org, None, u32::MAX).await?;
                     Ok::<_, UseCaseError>((p, all, profiles))
                 })
@@ -366,7 +365,7 @@ impl<S: Store> Services<S> {
                     let profile =
                         tx.get_profile(org, profile_id).await?.ok_or_else(|| ClientError::not_found("Profile"))?;
                     let persons: Vec<ResultHolder> = tx
-                        .result_holders(org)
+                        .list_result_holders(org)
                         .await?
                         .into_iter()
                         .filter(|p| person.is_none_or(|id| p.person_id == id))
@@ -377,11 +376,11 @@ impl<S: Store> Services<S> {
                     let fits = |c: &Option<NeedCounts>| c.as_ref().is_some_and(|c| c.fits(&model.model));
                     let mut counted = Vec::new();
                     if persons.iter().any(|p| !fits(&p.totals)) {
-                        counted = tx.completed_counts_of_result_holders(org).await?;
+                        counted = tx.list_completed_counts_of_result_holders(org).await?;
                         let legacy: Vec<HumanId> =
                             counted.iter().filter(|(_, c)| !fits(c)).map(|(a, _)| a.human_id).collect();
                         if !legacy.is_empty() {
-                            let full = tx.assessments_of_humans(&legacy).await?;
+                            let full = tx.list_assessments_of_humans(&legacy).await?;
                             for (a, c) in counted.iter_mut().filter(|(_, c)| !fits(c)) {
                                 if let Some(f) = full.iter().find(|f| f.id == a.id) {
                                     *c = Some(need_counts(&model.model, &f.responses));

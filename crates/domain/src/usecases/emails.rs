@@ -158,7 +158,7 @@ impl<S: Store> Services<S> {
         let now = self.clock.now();
         let due = self
             .store
-            .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.due_emails(now, 100).await?) }))
+            .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.list_due_emails(now, 100).await?) }))
             .await?;
         let mut sent = 0;
         for e in due {

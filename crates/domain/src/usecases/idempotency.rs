@@ -86,7 +86,7 @@ impl<S: Store> Services<S> {
                         state: IdempotencyState::InFlight,
                         created_at: now,
                     };
-                    if let Some(r) = tx.idem_get(org_id, &path, &key).await? {
+                    if let Some(r) = tx.find_idempotency(org_id, &path, &key).await? {
                         let expired = r.created_at + RETENTION <= now;
                         let abandoned = r.state == IdempotencyState::InFlight && r.created_at + IN_FLIGHT_LEASE <= now;
                         if expired || abandoned {

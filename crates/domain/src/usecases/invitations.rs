@@ -95,10 +95,10 @@ pub(crate) async fn create_in_tx(
     tags: Option<Vec<String>>,
 ) -> Result<(Invitation, bool, Option<EmailRecord>), UseCaseError> {
     let org_id = ctx.org.id;
-    if let Some(existing) = tx.pending_invitation_by_email(org_id, &input.email, ctx.now).await? {
+    if let Some(existing) = tx.find_pending_invitation_by_email(org_id, &input.email, ctx.now).await? {
         return Ok((existing, false, None));
     }
-    let person = tx.person_by_email(org_id, &input.email).await?;
+    let person = tx.find_person_by_email(org_id, &input.email).await?;
     if let Some(p) = person.as_ref().filter(|p| p.archive_reason == Some(ArchiveReason::Erased)) {
         return Err(person::erased_error(p.id).into());
     }
@@ -108,11 +108,11 @@ pub(crate) async fn create_in_tx(
     }
     let human = match &person {
         Some(p) => Some(p.human_id),
-        None => tx.human_by_email(&input.email).await?,
+        None => tx.find_human_by_email(&input.email).await?,
     };
     let hidden_results = match human {
         Some(h) => tx
-            .assessments_of_human(h)
+            .list_assessments_of_human(h)
             .await?
             .iter()
             .any(|a| a.state == AssessmentState::Completed && person.as_ref().is_none_or(|p| !a.visible_to(p))),
@@ -239,7 +239,7 @@ impl<S: Store> Services<S> {
                         tx.get_invitation(org_id, id).await?.ok_or_else(|| ClientError::not_found("Invitation"))?;
                     inv.resend(expires_in_days.map(|d| now + Duration::days(i64::from(d))), now)?;
                     // T93: checked after the state rules (a revoked invitation stays 409).
-                    let recent = tx.emails_to_since(&inv.email, now - EMAIL_WINDOW, 1000).await?;
+                    let recent = tx.list_emails_to_since(&inv.email, now - EMAIL_WINDOW, 1000).await?;
                     email_allowance(id, &recent, now)?;
                     tx.update_invitation(&inv).await?;
                     queue_email(tx, &org.company_name, &inv, &url, email_id, now, false).await
@@ -287,7 +287,7 @@ impl<S: Store> Services<S> {
         let now = self.clock.now();
         let due = self
             .store
-            .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.due_invitations(now, 500).await?) }))
+            .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.list_due_invitations(now, 500).await?) }))
             .await?;
         let mut expired = 0;
         for id in due {
@@ -322,7 +322,9 @@ impl<S: Store> Services<S> {
         let remind = self
             .store
             .read(move |tx| {
-                Box::pin(async move { Ok::<_, UseCaseError>(tx.reminders_due(now - REMINDER_AFTER, now, 500).await?) })
+                Box::pin(
+                    async move { Ok::<_, UseCaseError>(tx.list_reminders_due(now - REMINDER_AFTER, now, 500).await?) },
+                )
             })
             .await?;
         let mut reminded = 0;

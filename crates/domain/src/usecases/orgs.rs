@@ -209,7 +209,7 @@ impl<S: Store> Services<S> {
             .write(move |tx| {
                 Box::pin(async move {
                     tx.lock_org(org_id).await?.ok_or_else(|| ClientError::not_found("Organization"))?;
-                    let existing = tx.users_of_org(org_id).await?;
+                    let existing = tx.list_users_of_org(org_id).await?;
                     if existing.iter().any(|x| x.email == u.email) {
                         return Err(ClientError::new(
                             Code::Conflict,
@@ -256,7 +256,7 @@ impl<S: Store> Services<S> {
                         )
                         .into());
                     }
-                    let active = tx.api_keys_of_user(user_id).await?.iter().filter(|k| k.is_active(now)).count();
+                    let active = tx.list_api_keys_of_user(user_id).await?.iter().filter(|k| k.is_active(now)).count();
                     if active >= 10 {
                         return Err(ClientError::new(Code::Conflict, "A user can have at most 10 active API keys")
                             .with_details(serde_json::json!({"active": active, "limit": 10}))

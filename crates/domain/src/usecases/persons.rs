@@ -127,7 +127,7 @@ impl<S: Store> Services<S> {
                         let org =
                             if exclusive { tx.lock_org(org_id).await? } else { tx.lock_org_shared(org_id).await? };
                         let org = org.ok_or_else(|| ClientError::not_found("Organization"))?;
-                        let existing = tx.person_by_email(org_id, &input.email).await?;
+                        let existing = tx.find_person_by_email(org_id, &input.email).await?;
                         let transition = person::import_transition(existing.as_ref())?;
                         if transition.needs_seat() {
                             let used = tx.count_active_persons(org_id).await?;
@@ -160,7 +160,7 @@ impl<S: Store> Services<S> {
                                 // again (D42); without it the summary cannot change.
                                 if p.shared_existing_profile {
                                     p.assessment =
-                                        summarize(&tx.assessments_of_human(p.human_id).await?, &p, &kit.model);
+                                        summarize(&tx.list_assessments_of_human(p.human_id).await?, &p, &kit.model);
                                 }
                                 tx.update_person(&p).await?;
                                 crate::outbox::append(tx, &*ids, &event(event_id, &p, EventType::PersonCreated, now))
@@ -240,7 +240,7 @@ impl<S: Store> Services<S> {
     /// `GET /persons/{id}`: any status (D28). Errors: 404 `not_found` outside the organization.
     pub async fn get_person(&self, org_id: OrgId, id: PersonId) -> Result<Person, UseCaseError> {
         self.store
-            .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.person_by_id(org_id, id).await?) }))
+            .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.get_person(org_id, id).await?) }))
             .await?
             .ok_or_else(|| ClientError::not_found("Person").into())
     }
@@ -266,7 +266,7 @@ impl<S: Store> Services<S> {
         self.store
             .write(move |tx| {
                 Box::pin(async move {
-                    let mut p = tx.person_by_id(org_id, id).await?.ok_or_else(|| ClientError::not_found("Person"))?;
+                    let mut p = tx.get_person(org_id, id).await?.ok_or_else(|| ClientError::not_found("Person"))?;
                     let tags = match &tag_names {
                         Some(names) => Some(resolve(tx, org_id, names, now).await?),
                         None => None,
@@ -317,8 +317,8 @@ impl<S: Store> Services<S> {
             .write(move |tx| {
                 Box::pin(async move {
                     let found = match org {
-                        Some(o) => tx.person_by_id(o, id).await?,
-                        None => tx.person_by_id_any(id).await?,
+                        Some(o) => tx.get_person(o, id).await?,
+                        None => tx.get_person_any(id).await?,
                     };
                     let mut p =
                         found.ok_or_else(|| ClientError::new(Code::NotFound, "No active person with this id"))?;
@@ -327,7 +327,7 @@ impl<S: Store> Services<S> {
                     if p.shared_existing_profile != before.shared_existing_profile {
                         // The withdrawal withdrew consent: the summary shrinks to the active
                         // periods (D42).
-                        p.assessment = summarize(&tx.assessments_of_human(p.human_id).await?, &p, &kit.model);
+                        p.assessment = summarize(&tx.list_assessments_of_human(p.human_id).await?, &p, &kit.model);
                     }
                     if p != before {
                         tx.update_person(&p).await?;

@@ -34,7 +34,7 @@ impl<S: Store> Services<S> {
         self.store
             .write(move |tx| {
                 Box::pin(async move {
-                    let mut p = tx.person_by_id(org, id).await?.ok_or_else(|| ClientError::not_found("Person"))?;
+                    let mut p = tx.get_person(org, id).await?.ok_or_else(|| ClientError::not_found("Person"))?;
                     let url =
                         |i: InvitationId| format!("{}/i/{}", base.trim_end_matches('/'), secrets.invitation_token(i));
                     erase_in_tx(tx, &*id_source, &mut p, ghost, now, &url).await?;
@@ -52,9 +52,9 @@ impl<S: Store> Services<S> {
             .store
             .read(move |tx| {
                 Box::pin(async move {
-                    let human = tx.human_by_email(&email).await?;
+                    let human = tx.find_human_by_email(&email).await?;
                     let (persons, assessments) = match human {
-                        Some(h) => (tx.persons_of_human(h).await?, tx.assessments_of_human(h).await?),
+                        Some(h) => (tx.list_persons_of_human(h).await?, tx.list_assessments_of_human(h).await?),
                         None => (vec![], vec![]),
                     };
                     let mut memberships = vec![];
@@ -68,7 +68,7 @@ impl<S: Store> Services<S> {
                     let invitations = tx.list_invitations(&q).await?;
                     let emails = tx.list_emails(Some(&email), INVITATION_SCAN).await?;
                     let events: Vec<OutboxEvent> = tx
-                        .events_mentioning(&needle)
+                        .list_events_mentioning(&needle)
                         .await?
                         .into_iter()
                         .filter(|e| crate::erasure::mentions(&e.data, &needle))
@@ -118,9 +118,9 @@ impl<S: Store> Services<S> {
                     let url =
                         |i: InvitationId| format!("{}/i/{}", base.trim_end_matches('/'), secrets.invitation_token(i));
                     let mut out = HumanErasure::default();
-                    let human = tx.human_by_email(&email).await?;
+                    let human = tx.find_human_by_email(&email).await?;
                     if let Some(h) = human {
-                        for mut p in tx.persons_of_human(h).await? {
+                        for mut p in tx.list_persons_of_human(h).await? {
                             let ghost = HumanId(id_source.new_uuid());
                             if erase_in_tx(tx, &*id_source, &mut p, ghost, now, &url).await? {
                                 out.memberships += 1;
@@ -369,7 +369,7 @@ pub(crate) async fn scrub_stored(
 ) -> Result<u32, UseCaseError> {
     let needles = personal.needles();
     let mut changed = 0;
-    for mut t in tx.texts_mentioning(org, &needles).await? {
+    for mut t in tx.list_texts_mentioning(org, &needles).await? {
         if let Some(text) = personal.scrub_text(&t.text) {
             t.text = text;
             tx.rewrite_text(&t).await?;

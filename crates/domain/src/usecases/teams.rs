@@ -31,9 +31,9 @@ impl<S: Store> Services<S> {
             .write(move |tx| {
                 Box::pin(async move {
                     let team = tx.get_team(team_id).await?.ok_or_else(|| ClientError::not_found("Team"))?;
-                    tx.person_by_id(team.org_id, person_id).await?.ok_or_else(|| ClientError::not_found("Person"))?;
+                    tx.get_person(team.org_id, person_id).await?.ok_or_else(|| ClientError::not_found("Person"))?;
                     tx.add_team_member(team_id, person_id, now).await?;
-                    Ok::<_, UseCaseError>(tx.team_members(team_id).await?)
+                    Ok::<_, UseCaseError>(tx.list_team_members(team_id).await?)
                 })
             })
             .await
@@ -45,7 +45,7 @@ impl<S: Store> Services<S> {
             .read(move |tx| {
                 Box::pin(async move {
                     tx.get_team(team_id).await?.ok_or_else(|| ClientError::not_found("Team"))?;
-                    Ok::<_, UseCaseError>(tx.team_members(team_id).await?)
+                    Ok::<_, UseCaseError>(tx.list_team_members(team_id).await?)
                 })
             })
             .await

@@ -87,7 +87,7 @@ impl<S: Store> Services<S> {
             .write(move |tx| {
                 Box::pin(async move {
                     tx.lock_org(org).await?.ok_or_else(|| ClientError::not_found("Organization"))?;
-                    let n = tx.endpoints_of_org(org).await?.len() as u32;
+                    let n = tx.list_endpoints_of_org(org).await?.len() as u32;
                     if n >= MAX_ENDPOINTS {
                         return Err(ClientError::new(
                             Code::Conflict,
@@ -106,7 +106,9 @@ impl<S: Store> Services<S> {
 
     /// Endpoints of the organization, oldest first.
     pub async fn list_endpoints(&self, org: OrgId) -> Result<Vec<Endpoint>, UseCaseError> {
-        self.store.read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.endpoints_of_org(org).await?) })).await
+        self.store
+            .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.list_endpoints_of_org(org).await?) }))
+            .await
     }
 
     /// One endpoint. Errors: 404.
@@ -222,7 +224,7 @@ impl<S: Store> Services<S> {
                 Box::pin(async move {
                     tx.get_endpoint(org, id).await?.ok_or_else(|| ClientError::not_found("Webhook endpoint"))?;
                     let d = tx.get_delivery(id, delivery).await?.ok_or_else(|| ClientError::not_found("Delivery"))?;
-                    let a = tx.attempts_of(delivery).await?;
+                    let a = tx.list_attempts_of(delivery).await?;
                     Ok::<_, UseCaseError>((d, a))
                 })
             })
@@ -333,7 +335,7 @@ impl<S: Store> Services<S> {
                     let mut ids: Vec<WebhookId> = claimed.iter().map(|d| d.endpoint_id).collect();
                     ids.sort_by_key(|i| i.0);
                     ids.dedup();
-                    let endpoints = tx.endpoints_by_ids(&ids).await?;
+                    let endpoints = tx.list_endpoints_by_ids(&ids).await?;
                     Ok(claimed
                         .into_iter()
                         .filter_map(|d| {
@@ -364,11 +366,11 @@ impl<S: Store> Services<S> {
                 Box::pin(async move {
                     tx.relax_durability().await?;
                     let ids: Vec<DeliveryId> = done.iter().map(|f| f.delivery).collect();
-                    let mut current = tx.deliveries_by_ids(&ids).await?;
+                    let mut current = tx.list_deliveries_by_ids(&ids).await?;
                     let mut ep_ids: Vec<WebhookId> = current.iter().map(|d| d.endpoint_id).collect();
                     ep_ids.sort_by_key(|i| i.0);
                     ep_ids.dedup();
-                    let mut endpoints = tx.endpoints_by_ids(&ep_ids).await?;
+                    let mut endpoints = tx.list_endpoints_by_ids(&ep_ids).await?;
                     // Rows are written in id order: two recorders never wait on each other in a cycle.
                     endpoints.sort_by_key(|e| e.id.0);
                     current.sort_by_key(|d| d.id.0);
@@ -459,7 +461,7 @@ async fn notify_disabled(
     ids: &dyn crate::ports::Ids,
 ) -> Result<(), UseCaseError> {
     let company = tx.get_org(e.org_id).await?.map(|o| o.company_name).unwrap_or_default();
-    let admins = tx.users_of_org(e.org_id).await?;
+    let admins = tx.list_users_of_org(e.org_id).await?;
     for u in admins.iter().filter(|u| u.role == OrgRole::Admin) {
         let mail = EmailRecord {
             id: EmailId(ids.new_uuid()),

@@ -27,7 +27,7 @@ macro_rules! impl_assessment_repo {
                 })
             }
 
-            fn assessments_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<Vec<Assessment>>> {
+            fn list_assessments_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<Vec<Assessment>>> {
                 Box::pin(async move {
                     assessments::table
                         .filter(assessments::human_id.eq(DbUuid(human.0)))
@@ -42,7 +42,7 @@ macro_rules! impl_assessment_repo {
                 })
             }
 
-            fn assessments_of_humans<'a>(
+            fn list_assessments_of_humans<'a>(
                 &'a mut self,
                 humans: &'a [HumanId],
             ) -> BoxFuture<'a, StoreResult<Vec<Assessment>>> {
@@ -80,7 +80,7 @@ macro_rules! impl_assessment_repo {
                 })
             }
 
-            fn completed_counts_of_result_holders(
+            fn list_completed_counts_of_result_holders(
                 &mut self,
                 org: OrgId,
             ) -> BoxFuture<'_, StoreResult<Vec<CountedAssessment>>> {
@@ -124,7 +124,7 @@ macro_rules! impl_assessment_repo {
                 })
             }
 
-            fn persons_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<Vec<Person>>> {
+            fn list_persons_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<Vec<Person>>> {
                 Box::pin(async move {
                     self.lock_person_row(PersonKey::Human(human)).await?;
                     persons::table
@@ -140,7 +140,7 @@ macro_rules! impl_assessment_repo {
                 })
             }
 
-            fn persons_with_results(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<Person>>> {
+            fn list_persons_with_results(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<Person>>> {
                 Box::pin(async move {
                     persons::table
                         .filter(persons::org_id.eq(DbUuid(org.0)))
@@ -157,7 +157,7 @@ macro_rules! impl_assessment_repo {
                 })
             }
 
-            fn result_holders(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<ResultHolder>>> {
+            fn list_result_holders(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<ResultHolder>>> {
                 Box::pin(async move {
                     let rows: Vec<(DbUuid, DbUuid, DbTime, bool, String, Option<String>)> = persons::table
                         .filter(persons::org_id.eq(DbUuid(org.0)))

@@ -16,7 +16,11 @@ macro_rules! impl_email_repo {
                 })
             }
 
-            fn due_emails(&mut self, now: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<Vec<EmailRecord>>> {
+            fn list_due_emails(
+                &mut self,
+                now: OffsetDateTime,
+                limit: u32,
+            ) -> BoxFuture<'_, StoreResult<Vec<EmailRecord>>> {
                 Box::pin(async move {
                     emails::table
                         .filter(emails::sent_at.is_null())

@@ -5,7 +5,7 @@ use super::*;
 macro_rules! impl_idempotency_repo {
     ($conn:ty) => {
         impl<'c> IdempotencyRepo for DbTx<'c, $conn> {
-            fn idem_get<'a>(
+            fn find_idempotency<'a>(
                 &'a mut self,
                 org: OrgId,
                 path: &'a str,

@@ -62,7 +62,7 @@ macro_rules! impl_invitation_repo {
                 })
             }
 
-            fn invitation_by_token_hash<'a>(
+            fn find_invitation_by_token_hash<'a>(
                 &'a mut self,
                 hash: &'a [u8],
             ) -> BoxFuture<'a, StoreResult<Option<Invitation>>> {
@@ -81,7 +81,7 @@ macro_rules! impl_invitation_repo {
                 })
             }
 
-            fn pending_invitation_by_email<'a>(
+            fn find_pending_invitation_by_email<'a>(
                 &'a mut self,
                 org: OrgId,
                 email: &'a Email,
@@ -160,7 +160,7 @@ macro_rules! impl_invitation_repo {
                 })
             }
 
-            fn due_invitations(
+            fn list_due_invitations(
                 &mut self,
                 now: OffsetDateTime,
                 limit: u32,
@@ -179,7 +179,7 @@ macro_rules! impl_invitation_repo {
                 })
             }
 
-            fn reminders_due(
+            fn list_reminders_due(
                 &mut self,
                 sent_before: OffsetDateTime,
                 now: OffsetDateTime,
@@ -268,7 +268,7 @@ macro_rules! impl_invitation_repo {
                 })
             }
 
-            fn consent_codes_since(
+            fn list_consent_codes_since(
                 &mut self,
                 invitation: InvitationId,
                 since: OffsetDateTime,

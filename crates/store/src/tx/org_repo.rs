@@ -107,7 +107,7 @@ macro_rules! impl_org_repo {
                 })
             }
 
-            fn users_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<User>>> {
+            fn list_users_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<User>>> {
                 Box::pin(async move {
                     users::table
                         .filter(users::org_id.eq(DbUuid(org.0)))
@@ -147,7 +147,7 @@ macro_rules! impl_org_repo {
                 })
             }
 
-            fn api_keys_of_user(&mut self, user: UserId) -> BoxFuture<'_, StoreResult<Vec<ApiKey>>> {
+            fn list_api_keys_of_user(&mut self, user: UserId) -> BoxFuture<'_, StoreResult<Vec<ApiKey>>> {
                 Box::pin(async move {
                     api_keys::table
                         .filter(api_keys::user_id.eq(DbUuid(user.0)))
@@ -174,7 +174,7 @@ macro_rules! impl_org_repo {
                 })
             }
 
-            fn key_context<'a>(&'a mut self, prefix: &'a str) -> BoxFuture<'a, StoreResult<Option<KeyContext>>> {
+            fn find_key_context<'a>(&'a mut self, prefix: &'a str) -> BoxFuture<'a, StoreResult<Option<KeyContext>>> {
                 Box::pin(async move {
                     let row: Option<(KeyRow, String, OrgRow)> = api_keys::table
                         .inner_join(users::table)

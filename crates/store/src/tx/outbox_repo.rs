@@ -22,7 +22,7 @@ macro_rules! impl_outbox_repo {
                 })
             }
 
-            fn events_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<OutboxEvent>>> {
+            fn list_events_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<OutboxEvent>>> {
                 Box::pin(async move {
                     let rows: Vec<EventRow> = outbox_events::table
                         .filter(outbox_events::org_id.eq(DbUuid(org.0)))

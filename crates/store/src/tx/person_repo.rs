@@ -39,7 +39,7 @@ macro_rules! impl_person_repo {
                 })
             }
 
-            fn human_by_email<'a>(&'a mut self, email: &'a Email) -> BoxFuture<'a, StoreResult<Option<HumanId>>> {
+            fn find_human_by_email<'a>(&'a mut self, email: &'a Email) -> BoxFuture<'a, StoreResult<Option<HumanId>>> {
                 Box::pin(async move {
                     let id: Option<DbUuid> = humans::table
                         .filter(humans::email.eq(email.as_str()))
@@ -52,7 +52,7 @@ macro_rules! impl_person_repo {
                 })
             }
 
-            fn person_by_email<'a>(
+            fn find_person_by_email<'a>(
                 &'a mut self,
                 org: OrgId,
                 email: &'a Email,
@@ -60,7 +60,7 @@ macro_rules! impl_person_repo {
                 Box::pin(async move { self.person_by_email_impl(org, email).await?.map(Person::try_from).transpose() })
             }
 
-            fn person_by_id(&mut self, org: OrgId, id: PersonId) -> BoxFuture<'_, StoreResult<Option<Person>>> {
+            fn get_person(&mut self, org: OrgId, id: PersonId) -> BoxFuture<'_, StoreResult<Option<Person>>> {
                 Box::pin(async move {
                     self.lock_person_row(PersonKey::Id(org, id)).await?;
                     persons::table
@@ -76,7 +76,7 @@ macro_rules! impl_person_repo {
                 })
             }
 
-            fn person_by_id_any(&mut self, id: PersonId) -> BoxFuture<'_, StoreResult<Option<Person>>> {
+            fn get_person_any(&mut self, id: PersonId) -> BoxFuture<'_, StoreResult<Option<Person>>> {
                 Box::pin(async move {
                     self.lock_person_row(PersonKey::AnyOrg(id)).await?;
                     persons::table
@@ -228,7 +228,7 @@ macro_rules! impl_person_repo {
                 })
             }
 
-            fn team_members(&mut self, team: TeamId) -> BoxFuture<'_, StoreResult<Vec<PersonId>>> {
+            fn list_team_members(&mut self, team: TeamId) -> BoxFuture<'_, StoreResult<Vec<PersonId>>> {
                 Box::pin(async move {
                     let v: Vec<DbUuid> = team_members::table
                         .filter(team_members::team_id.eq(DbUuid(team.0)))

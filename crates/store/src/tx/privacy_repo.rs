@@ -5,7 +5,7 @@ use super::*;
 macro_rules! impl_privacy_repo {
     ($conn:ty) => {
         impl<'c> PrivacyRepo for DbTx<'c, $conn> {
-            fn texts_mentioning<'a>(
+            fn list_texts_mentioning<'a>(
                 &'a mut self,
                 org: Option<OrgId>,
                 needles: &'a [String],
@@ -100,7 +100,10 @@ macro_rules! impl_privacy_repo {
                 })
             }
 
-            fn events_mentioning<'a>(&'a mut self, needle: &'a str) -> BoxFuture<'a, StoreResult<Vec<OutboxEvent>>> {
+            fn list_events_mentioning<'a>(
+                &'a mut self,
+                needle: &'a str,
+            ) -> BoxFuture<'a, StoreResult<Vec<OutboxEvent>>> {
                 Box::pin(async move {
                     let rows: Vec<EventRow> = outbox_events::table
                         .filter(outbox_events::data.like(format!("%{}%", like_escape(needle))).escape('\\'))
@@ -149,7 +152,7 @@ macro_rules! impl_privacy_repo {
                 })
             }
 
-            fn emails_to_since<'a>(
+            fn list_emails_to_since<'a>(
                 &'a mut self,
                 to: &'a Email,
                 since: OffsetDateTime,

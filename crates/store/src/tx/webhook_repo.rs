@@ -42,7 +42,7 @@ macro_rules! impl_webhook_repo {
                 })
             }
 
-            fn endpoints_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<Endpoint>>> {
+            fn list_endpoints_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<Endpoint>>> {
                 Box::pin(async move {
                     webhook_endpoints::table
                         .filter(webhook_endpoints::org_id.eq(DbUuid(org.0)))
@@ -143,7 +143,10 @@ macro_rules! impl_webhook_repo {
                 })
             }
 
-            fn endpoints_by_ids<'a>(&'a mut self, ids: &'a [WebhookId]) -> BoxFuture<'a, StoreResult<Vec<Endpoint>>> {
+            fn list_endpoints_by_ids<'a>(
+                &'a mut self,
+                ids: &'a [WebhookId],
+            ) -> BoxFuture<'a, StoreResult<Vec<Endpoint>>> {
                 Box::pin(async move {
                     let ids: Vec<DbUuid> = ids.iter().map(|i| DbUuid(i.0)).collect();
                     webhook_endpoints::table
@@ -158,7 +161,10 @@ macro_rules! impl_webhook_repo {
                 })
             }
 
-            fn deliveries_by_ids<'a>(&'a mut self, ids: &'a [DeliveryId]) -> BoxFuture<'a, StoreResult<Vec<Delivery>>> {
+            fn list_deliveries_by_ids<'a>(
+                &'a mut self,
+                ids: &'a [DeliveryId],
+            ) -> BoxFuture<'a, StoreResult<Vec<Delivery>>> {
                 Box::pin(async move {
                     let ids: Vec<DbUuid> = ids.iter().map(|i| DbUuid(i.0)).collect();
                     self.lock_deliveries(&ids).await?;
@@ -236,7 +242,7 @@ macro_rules! impl_webhook_repo {
                 })
             }
 
-            fn attempts_of(
+            fn list_attempts_of(
                 &mut self,
                 delivery: DeliveryId,
             ) -> BoxFuture<'_, StoreResult<Vec<(OffsetDateTime, AttemptOutcome)>>> {
