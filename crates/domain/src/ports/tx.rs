@@ -351,11 +351,6 @@ pub trait WebhookRepo: Send {
     fn insert_attempts<'a>(&'a mut self, attempts: &'a [AttemptRecord]) -> BoxFuture<'a, StoreResult<()>>;
     /// Endpoints by id, in any organization (the delivery engine's batch read); missing ids are
     /// left out.
-    ///
-    /// # Locking
-    /// In a write transaction on PostgreSQL the rows are locked (`FOR UPDATE`, in id order), so
-    /// two recorders of one endpoint's outcomes never count its failures from the same stored
-    /// value (T104).
     fn list_endpoints_by_ids<'a>(
         &'a mut self,
         ids: &'a [WebhookId],

@@ -435,25 +435,6 @@ impl DbTx<'_, diesel_async::AsyncPgConnection> {
 
     /// In a write transaction, `SELECT ... FOR UPDATE` of deliveries about to be updated, in id
     /// order (no deadlock between two recorders).
-    /// In a write transaction, locks the endpoints' rows (`FOR UPDATE`, in id order) until commit:
-    /// two recorders of outcomes of one endpoint (the engine and the sandbox clock's delivery
-    /// pass, or two instances) would otherwise each count failures from the same stored value
-    /// and one count would be lost (D31's disable-after-failures, the breaker).
-    async fn lock_endpoints(&mut self, ids: &[DbUuid]) -> StoreResult<()> {
-        if !self.write {
-            return Ok(());
-        }
-        webhook_endpoints::table
-            .filter(webhook_endpoints::id.eq_any(ids))
-            .order(webhook_endpoints::id.asc())
-            .select(webhook_endpoints::id)
-            .for_update()
-            .load::<DbUuid>(self.conn)
-            .await
-            .map_err(db_err)?;
-        Ok(())
-    }
-
     async fn lock_deliveries(&mut self, ids: &[DbUuid]) -> StoreResult<()> {
         if !self.write {
             return Ok(());
@@ -482,10 +463,6 @@ impl DbTx<'_, crate::SqliteConn> {
 
     /// Writers are serialized by `BEGIN IMMEDIATE`: nothing to lock.
     async fn lock_deliveries(&mut self, _ids: &[DbUuid]) -> StoreResult<()> {
-        Ok(())
-    }
-
-    async fn lock_endpoints(&mut self, _ids: &[DbUuid]) -> StoreResult<()> {
         Ok(())
     }
 

@@ -149,7 +149,6 @@ macro_rules! impl_webhook_repo {
             ) -> BoxFuture<'a, StoreResult<Vec<Endpoint>>> {
                 Box::pin(async move {
                     let ids: Vec<DbUuid> = ids.iter().map(|i| DbUuid(i.0)).collect();
-                    self.lock_endpoints(&ids).await?;
                     webhook_endpoints::table
                         .filter(webhook_endpoints::id.eq_any(ids))
                         .select(EndpointRow::as_select())
