@@ -27,7 +27,4 @@ pub mod wire;
 #[cfg(any(test, feature = "fakes"))]
 pub mod fakes;
 
-#[cfg(feature = "conformance")]
-pub mod conformance;
-
 pub use usecases::Services;

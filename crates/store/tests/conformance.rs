@@ -1,5 +1,5 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
-//! Store conformance: the domain's suite (`talent_domain::conformance`, which the in-memory fake
+//! Store conformance: the domain's suite (`talent_conformance`, which the in-memory fake
 //! passes too) and the tests of what only this store has (migrations, group commit, wake-ups,
 //! what the tables hold, secrets at rest), run against embedded SQLite always and against
 //! PostgreSQL when `TEST_DATABASE_URL` names a server (and a database to connect to for
@@ -11,7 +11,7 @@
 use std::collections::BTreeSet;
 use std::future::Future;
 use std::sync::Arc;
-use talent_domain::conformance::*;
+use talent_conformance::*;
 use talent_domain::errors::{Code, StoreError};
 use talent_domain::ids::*;
 use talent_domain::model::*;
@@ -106,13 +106,13 @@ where
     run(Kind::Postgres, false, body).await
 }
 
-/// The domain's suite (`talent_domain::conformance`) on both backends.
+/// The domain's suite (`talent_conformance`) on both backends.
 mod suite {
     mod sqlite {
-        talent_domain::store_conformance_suite!(super::super::sqlite);
+        talent_conformance::store_conformance_suite!(super::super::sqlite);
     }
     mod postgres {
-        talent_domain::store_conformance_suite!(super::super::postgres);
+        talent_conformance::store_conformance_suite!(super::super::postgres);
     }
 }
 

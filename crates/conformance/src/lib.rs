@@ -1,29 +1,30 @@
-//! The store conformance suite (issue 14 point 3): one set of test bodies, generic over the
-//! [`Store`] port, that every backend must pass; run on the in-memory fake (`tests/conformance.rs`
-//! of this crate), on SQLite and on PostgreSQL (`crates/store/tests/conformance.rs`). A new
-//! backend is one crate that runs [`store_conformance_suite!`](crate::store_conformance_suite)
-//! with a runner giving each test a fresh, migrated store.
+//! The store conformance suite (issue 14 point 3, T101): one set of test bodies, generic over
+//! the domain's [`Store`] port, that every backend must pass; run on the in-memory fake
+//! (`tests/fake.rs` of this crate), on SQLite and on PostgreSQL
+//! (`crates/store/tests/conformance.rs`). A new backend is one crate that runs
+//! [`store_conformance_suite!`](crate::store_conformance_suite) with a runner giving each test a
+//! fresh, migrated store. A crate of its own, used only by tests: the races need an async
+//! runtime (tokio), which the domain crate does not depend on.
 //!
 //! The bodies drive the store through the use cases, plus direct [`Tx`] calls where a port method
-//! has no use case; each is named as the rule it checks. Behind the `conformance` feature (which
-//! brings `tokio` for the races: the domain itself has no runtime).
+//! has no use case; each is named as the rule it checks.
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use crate::assessment::{score_counts, seed_responses, NeedCounts, Response};
-use crate::errors::{ClientError, Code, StoreError, UseCaseError};
-use crate::fakes::{FakeClock, FakeSecrets};
-use crate::ids::*;
-use crate::model::*;
-use crate::ports::*;
-use crate::usecases::assessments::{AssessmentCommand, NewProfile};
-use crate::usecases::idempotency::{IdempotencyBegin, IdempotentRequest, StoredResponse};
-use crate::usecases::orgs::{NewOrganization, OrganizationPatch};
-use crate::usecases::persons::{ImportOutcome, ImportPerson, PatchPerson};
-use crate::values::*;
-use crate::wire::person_json;
-use crate::Services;
 use std::collections::BTreeSet;
 use std::sync::Arc;
+use talent_domain::assessment::{score_counts, seed_responses, NeedCounts, Response};
+use talent_domain::errors::{ClientError, Code, StoreError, UseCaseError};
+use talent_domain::fakes::{FakeClock, FakeSecrets};
+use talent_domain::ids::*;
+use talent_domain::model::*;
+use talent_domain::ports::*;
+use talent_domain::usecases::assessments::{AssessmentCommand, NewProfile};
+use talent_domain::usecases::idempotency::{IdempotencyBegin, IdempotentRequest, StoredResponse};
+use talent_domain::usecases::orgs::{NewOrganization, OrganizationPatch};
+use talent_domain::usecases::persons::{ImportOutcome, ImportPerson, PatchPerson};
+use talent_domain::values::*;
+use talent_domain::wire::person_json;
+use talent_domain::Services;
 use time::macros::datetime;
 use time::{Duration, OffsetDateTime};
 use tokio::sync::Barrier;
@@ -84,7 +85,7 @@ macro_rules! store_conformance_suite {
         $(
             #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
             async fn $name() {
-                $run($crate::conformance::$name).await;
+                $run($crate::$name).await;
             }
         )*
     };
@@ -120,13 +121,13 @@ pub fn services_with<S: Store + Clone>(store: S, plans: PlanCatalogue) -> (Svc<S
         ids: Arc::new(V7Ids),
         secrets: Arc::new(FakeSecrets::default()),
         plans,
-        assessment: Arc::new(crate::fakes::fake_assessment_kit()),
-        invites: Arc::new(crate::usecases::invitations::InvitationKit {
-            mailer: Arc::new(crate::fakes::FakeMailer::default()),
+        assessment: Arc::new(talent_domain::fakes::fake_assessment_kit()),
+        invites: Arc::new(talent_domain::usecases::invitations::InvitationKit {
+            mailer: Arc::new(talent_domain::fakes::FakeMailer::default()),
             public_url: "http://talent.test".into(),
             sandbox: true,
         }),
-        webhooks: Arc::new(crate::fakes::FakeSender::default()),
+        webhooks: Arc::new(talent_domain::fakes::FakeSender::default()),
     };
     (svc, clock)
 }
@@ -172,8 +173,8 @@ pub fn code<T: std::fmt::Debug>(r: Result<T, UseCaseError>) -> Code {
 }
 
 /// An invitation to `e` that Talent emails, with nothing else set.
-pub fn emailed_invitation(e: &str) -> crate::usecases::invitations::NewInvitation {
-    crate::usecases::invitations::NewInvitation {
+pub fn emailed_invitation(e: &str) -> talent_domain::usecases::invitations::NewInvitation {
+    talent_domain::usecases::invitations::NewInvitation {
         email: email(e),
         first_name: None,
         last_name: None,
@@ -1734,14 +1735,14 @@ pub async fn completion_stores_need_counts_that_score_like_the_responses<S: Stor
     let got = read(&svc, move |tx| Box::pin(async move { tx.list_completed_counts_of_result_holders(o).await })).await;
     let full = assessments_of(&svc, ada.human_id).await;
     assert_eq!(got.len(), 2, "Ada's two completions, not Bob's running assessment");
-    let model = crate::assessment::AssessmentModel::builtin().unwrap();
+    let model = talent_domain::assessment::AssessmentModel::builtin().unwrap();
     let mut ids: Vec<_> = got.iter().map(|(a, _)| a.id).collect();
     ids.sort_by_key(|id| full.iter().position(|f| f.id == *id));
     assert_eq!(ids, full.iter().map(|f| f.id).collect::<Vec<_>>(), "both completions, in no particular order");
     for (a, counts) in &got {
         let f = full.iter().find(|f| f.id == a.id).unwrap();
         assert!(a.responses.is_empty(), "responses are not read");
-        let want = crate::assessment::need_counts(&model, &f.responses);
+        let want = talent_domain::assessment::need_counts(&model, &f.responses);
         let have = counts.clone().expect("counts stored at completion");
         assert_eq!(have, want);
         assert!(have.responses > 0 && have.fits(&model));
@@ -1749,14 +1750,14 @@ pub async fn completion_stores_need_counts_that_score_like_the_responses<S: Stor
     // Setting counts again overwrites them (here with counts of no model).
     let id = got[0].0.id;
     write(&svc, move |tx| {
-        Box::pin(async move { tx.set_need_counts(id, &crate::assessment::NeedCounts::default()).await })
+        Box::pin(async move { tx.set_need_counts(id, &talent_domain::assessment::NeedCounts::default()).await })
     })
     .await
     .unwrap();
     let again =
         read(&svc, move |tx| Box::pin(async move { tx.list_completed_counts_of_result_holders(o).await })).await;
     let overwritten = again.iter().find(|(a, _)| a.id == id).unwrap();
-    assert_eq!(overwritten.1, Some(crate::assessment::NeedCounts::default()), "overwritten");
+    assert_eq!(overwritten.1, Some(talent_domain::assessment::NeedCounts::default()), "overwritten");
 }
 
 pub async fn persons_of_human_spans_organizations<S: Store + Clone>(store: S) {
@@ -1932,7 +1933,11 @@ pub async fn concurrent_starts_of_one_human_create_one_running_assessment<S: Sto
     assert_eq!(svc.get_person(b.id, pb.id).await.unwrap().assessment.status, AssessmentStatus::InProgress);
 }
 
-pub fn profile_input(name: &str, weights: &[(usize, f64)], model: &crate::assessment::AssessmentModel) -> NewProfile {
+pub fn profile_input(
+    name: &str,
+    weights: &[(usize, f64)],
+    model: &talent_domain::assessment::AssessmentModel,
+) -> NewProfile {
     NewProfile {
         name: name.into(),
         description: Some(format!("«{name}» — für Zoë's team; 100% \"quoted\"")),
@@ -2000,9 +2005,9 @@ pub async fn profiles_round_trip_list_newest_first_and_count<S: Store + Clone>(s
 // The delivery engine's store operations (issue 10; T59-T61)
 // ---------------------------------------------------------------------------------------------
 
-use crate::invitation::InvitationStatus;
-use crate::usecases::webhooks::{ClaimCaps, FinishedAttempt, NewEndpoint};
-use crate::webhook::{AttemptOutcome, Breaker, Delivery, DeliveryStatus, Endpoint, Subscription};
+use talent_domain::invitation::InvitationStatus;
+use talent_domain::usecases::webhooks::{ClaimCaps, FinishedAttempt, NewEndpoint};
+use talent_domain::webhook::{AttemptOutcome, Breaker, Delivery, DeliveryStatus, Endpoint, Subscription};
 
 pub async fn hook<S: Store + Clone>(svc: &Svc<S>, org: OrgId, n: usize) -> Endpoint {
     let url = format!("https://hooks{n}.example.com/");
@@ -2197,8 +2202,10 @@ pub async fn retention_purges_emails_codes_and_idempotency_records_exactly_past_
 ) {
     let (svc, clock) = services(store);
     let org = new_org(&svc, "business", &[]).await.id;
-    let invite =
-        |e: &str| crate::usecases::invitations::NewInvitation { expires_in_days: Some(90), ..emailed_invitation(e) };
+    let invite = |e: &str| talent_domain::usecases::invitations::NewInvitation {
+        expires_in_days: Some(90),
+        ..emailed_invitation(e)
+    };
     let idem = |k: String| idem_req(org, "/v1/persons", &k, "h");
     let mails = || async { svc.emails(None, 1000).await.unwrap() };
     // t0: five invitation emails and five idempotency records; an access request and its code.
@@ -2213,7 +2220,7 @@ pub async fn retention_purges_emails_codes_and_idempotency_records_exactly_past_
     let token = access.url.rsplit('/').next().unwrap().to_string();
     let code = || async {
         let sent = svc.respond_by_token(&token, true, None).await.unwrap();
-        assert!(matches!(sent, crate::usecases::invitations::PageAnswer::CodeSent(_)), "{sent:?}");
+        assert!(matches!(sent, talent_domain::usecases::invitations::PageAnswer::CodeSent(_)), "{sent:?}");
     };
     code().await;
     assert_eq!(mails().await.len(), 7, "six invitations and one code");
@@ -2348,8 +2355,8 @@ pub async fn invitations_round_trip_and_acceptance_makes_one_member<S: Store + C
 pub async fn concurrent_email_deliveries_send_each_email_once<S: Store + Clone>(store: S) {
     use std::sync::atomic::Ordering::SeqCst;
     let (mut svc, clock) = services(store);
-    let mailer = Arc::new(crate::fakes::FakeMailer::default());
-    svc.invites = Arc::new(crate::usecases::invitations::InvitationKit {
+    let mailer = Arc::new(talent_domain::fakes::FakeMailer::default());
+    svc.invites = Arc::new(talent_domain::usecases::invitations::InvitationKit {
         mailer: mailer.clone(),
         public_url: "http://talent.test".into(),
         sandbox: true,

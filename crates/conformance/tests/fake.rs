@@ -1,4 +1,4 @@
-//! The store conformance suite (`talent_domain::conformance`) on the in-memory fake: the fake
+//! The store conformance suite (`talent_conformance`) on the in-memory fake: the fake
 //! keeps the same contract as the SQLite and PostgreSQL store, so that use-case tests on it
 //! mean what they say (issue 14 point 3).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -15,4 +15,4 @@ where
     body(FakeStore::default()).await
 }
 
-talent_domain::store_conformance_suite!(fake);
+talent_conformance::store_conformance_suite!(fake);
