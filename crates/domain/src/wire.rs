@@ -1,93 +1,503 @@
 //! The published JSON shapes that both the API and webhook events carry (spec, Resources; D34):
-//! one place, so an API response and an event's `data` can never drift apart.
+//! one type each, so an API response and an event's `data` can never drift apart.
+//!
+//! Each `*Out` type is what is serialized *and* what the OpenAPI document describes (T105): it
+//! derives `Serialize`, and `utoipa::ToSchema` with the `openapi` feature, which only the HTTP
+//! adapter turns on. Every member is always present (nullable ones as `null`) and no other member
+//! exists (spec, "all fields are always present"). Timestamps print as
+//! [`crate::timefmt::format`] (UTC, six fractional digits).
+//!
+//! The domain's enums that appear on the wire serialize as their `as_str()` (one spelling, the
+//! same the parsers accept); [`wire_enum!`] gives each its `Serialize` and its schema.
 
-use crate::model::*;
-use crate::timefmt::format;
-use serde_json::{json, Value};
+use crate::api_key::KeyContext;
+use crate::assessment::{Band, MatchCategory};
+use crate::errors::Code;
+use crate::events::EventType;
+use crate::invitation::{Invitation, InvitationStatus, Variant};
+use crate::membership::{JoinedVia, Person, PersonStatus};
+use crate::organization::{Organization, Usage};
+use crate::results::AssessmentStatus;
+use crate::timefmt;
+use crate::values::{Label, Labels, OrgRole, Scope, SubscriptionStatus};
+use crate::webhook::DeliveryStatus;
+use serde::{Serialize, Serializer};
+use serde_json::Value;
+use time::OffsetDateTime;
+use uuid::Uuid;
 
-/// The Person object: exactly the spec's fields, all present, no others.
-pub fn person_json(p: &Person) -> Value {
-    json!({
-        "id": p.id.to_string(),
-        "email": p.email.as_str(),
-        "firstName": p.first_name.as_ref().map(|n| n.as_str()),
-        "lastName": p.last_name.as_ref().map(|n| n.as_str()),
-        "externalId": p.external_id.as_ref().map(|n| n.as_str()),
-        "status": p.status.as_str(),
-        "labels": p.labels.to_vec(),
-        "tags": p.tags.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(),
-        "joinedVia": p.joined_via.as_str(),
-        "sharedExistingProfile": p.shared_existing_profile,
-        "assessment": {
-            "status": p.assessment.status.as_str(),
-            "completedAt": p.assessment.completed_at.map(format),
-            "count": p.assessment.count,
-        },
-        "memberSince": format(p.member_since),
-        "updatedAt": format(p.updated_at),
-        "archivedAt": p.archived_at.map(format),
-    })
-}
-
-/// The Organization object (spec, Organization): exactly the spec's fields.
-pub fn organization_json(org: &Organization, usage: &Usage) -> Value {
-    json!({
-        "id": org.id.to_string(),
-        "companyName": org.company_name,
-        "email": org.email.as_str(),
-        "createdAt": format(org.created_at),
-        "subscription": {
-            "plan": org.plan,
-            "status": org.subscription_status.as_str(),
-            "trialEndsAt": org.trial_ends_at.map(format),
-            "currentPeriodEnd": org.current_period_end.map(format),
-        },
-        "usage": {
-            "persons": {
-                "used": usage.persons_used,
-                "limit": usage.persons_limit,
-                "importBlocked": usage.import_blocked,
-            },
-            "profiles": {
-                "used": usage.profiles_used,
-                "limit": usage.profiles_limit,
+/// Gives a domain enum with `as_str(self) -> &'static str` its wire form: `Serialize` as that
+/// string and, with the `openapi` feature, a string-enum schema named `$name` listing the values
+/// in the given order: `[variants]` (checked to be exhaustive at compile time) or `all = ARRAY`
+/// (a type's own list of every value).
+macro_rules! wire_enum {
+    ($ty:ty, $name:literal, $doc:literal, [$($variant:path),+ $(,)?]) => {
+        wire_enum!($ty, $name, $doc, all = {
+            let _exhaustive = |x: $ty| match x {
+                $($variant)|+ => (),
+            };
+            [$($variant),+]
+        });
+    };
+    ($ty:ty, $name:literal, $doc:literal, all = $all:expr) => {
+        impl Serialize for $ty {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
             }
         }
-    })
+        #[cfg(feature = "openapi")]
+        impl utoipa::PartialSchema for $ty {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                utoipa::openapi::ObjectBuilder::new()
+                    .schema_type(utoipa::openapi::schema::Type::String)
+                    .description(Some($doc))
+                    .enum_values(Some($all.map(|x: $ty| x.as_str())))
+                    .into()
+            }
+        }
+        #[cfg(feature = "openapi")]
+        impl utoipa::ToSchema for $ty {
+            fn name() -> std::borrow::Cow<'static, str> {
+                std::borrow::Cow::Borrowed($name)
+            }
+        }
+    };
 }
 
-/// The key identity object of `GET /me`.
+wire_enum!(
+    Label,
+    "Label",
+    "A person's label (spec, Person: items `candidate` or `employee`).",
+    [Label::Candidate, Label::Employee]
+);
+wire_enum!(
+    PersonStatus,
+    "PersonStatus",
+    "A person's status (spec, Person status).",
+    [PersonStatus::Active, PersonStatus::Archived]
+);
+wire_enum!(
+    AssessmentStatus,
+    "AssessmentStatus",
+    "A person's assessment status (spec, Assessment status of a person).",
+    [AssessmentStatus::NotStarted, AssessmentStatus::InProgress, AssessmentStatus::Completed]
+);
+wire_enum!(
+    JoinedVia,
+    "JoinedVia",
+    "How the person entered the pool (spec, Person `joinedVia`).",
+    [JoinedVia::Api, JoinedVia::InvitationLink, JoinedVia::InvitationPersonal]
+);
+wire_enum!(
+    InvitationStatus,
+    "InvitationStatus",
+    "An invitation's status (spec, Invitation status; D21: reads `expired` once `expiresAt` passed).",
+    [InvitationStatus::Pending, InvitationStatus::Accepted, InvitationStatus::Expired, InvitationStatus::Revoked]
+);
+wire_enum!(
+    Variant,
+    "InvitationVariant",
+    "An invitation's variant (spec, Invitation; D19).",
+    [Variant::Assessment, Variant::AccessRequest]
+);
+wire_enum!(
+    SubscriptionStatus,
+    "SubscriptionStatus",
+    "A subscription's status (spec, Subscription status; D4).",
+    [
+        SubscriptionStatus::Trialing,
+        SubscriptionStatus::TrialExpired,
+        SubscriptionStatus::NeedsPlan,
+        SubscriptionStatus::Active,
+        SubscriptionStatus::PastDue,
+        SubscriptionStatus::Canceled
+    ]
+);
+wire_enum!(OrgRole, "OrganizationRole", "A user's role in the organization.", [OrgRole::Admin, OrgRole::Member]);
+wire_enum!(
+    Scope,
+    "ScopeName",
+    "An API key scope (spec, Authentication).",
+    [
+        Scope::OrganizationRead,
+        Scope::PersonsRead,
+        Scope::PersonsWrite,
+        Scope::InvitationsRead,
+        Scope::InvitationsWrite,
+        Scope::ResultsRead,
+        Scope::ProfilesRead,
+        Scope::WebhooksManage
+    ]
+);
+wire_enum!(
+    Band,
+    "Band",
+    "A competency band (D2: half-open intervals on the unrounded score).",
+    [Band::High, Band::Moderate, Band::Some, Band::Limited]
+);
+wire_enum!(
+    MatchCategory,
+    "MatchCategory",
+    "A match category (D3: `high` >= 70, `moderate` 50..69, `low` < 50).",
+    [MatchCategory::Low, MatchCategory::Moderate, MatchCategory::High]
+);
+wire_enum!(
+    DeliveryStatus,
+    "DeliveryStatus",
+    "A delivery's status (D32).",
+    [DeliveryStatus::Pending, DeliveryStatus::Succeeded, DeliveryStatus::Failed]
+);
+wire_enum!(EventType, "EventType", "A webhook event type (spec, Event types).", all = crate::webhook::EVENT_TYPES);
+wire_enum!(Code, "ErrorCode", "Every error code (spec, Errors; D37).", all = Code::ALL);
+
+impl Serialize for Labels {
+    /// The labels as a list in the order `candidate`, `employee`; `[]` means "other".
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.to_vec())
+    }
+}
+
+/// Serializes a timestamp as [`timefmt::format`].
+fn at<S: Serializer>(t: &OffsetDateTime, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&timefmt::format(*t))
+}
+
+/// Serializes an optional timestamp as [`timefmt::format`] or `null`.
+fn at_opt<S: Serializer>(t: &Option<OffsetDateTime>, s: S) -> Result<S::Ok, S::Error> {
+    match t {
+        Some(t) => at(t, s),
+        None => s.serialize_none(),
+    }
+}
+
+/// Schemas the derives below refer to by path (`schema_with`).
+#[cfg(feature = "openapi")]
+pub mod schema {
+    use utoipa::openapi::{schema::Type, ArrayBuilder, ObjectBuilder, OneOfBuilder, Ref, Schema};
+
+    /// A set of labels: at most 2 distinct `Label`s (spec, Limits).
+    pub fn label_set() -> utoipa::openapi::Array {
+        ArrayBuilder::new().items(Ref::from_schema_name("Label")).max_items(Some(2)).unique_items(true).build()
+    }
+
+    /// [`label_set`] or null (an invitation's labels, D15).
+    pub fn label_set_or_null() -> Schema {
+        Schema::OneOf(OneOfBuilder::new().item(label_set()).item(ObjectBuilder::new().schema_type(Type::Null)).build())
+    }
+}
+
+/// The `assessment` summary of a Person: visible assessments only (D11).
+#[derive(Serialize, Debug)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = PersonAssessment))]
+#[serde(rename_all = "camelCase")]
+pub struct PersonAssessmentOut {
+    pub status: AssessmentStatus,
+    #[serde(serialize_with = "at_opt")]
+    pub completed_at: Option<OffsetDateTime>,
+    /// Number of completed (visible) assessments.
+    #[cfg_attr(feature = "openapi", schema(minimum = 0))]
+    pub count: u32,
+}
+
+/// A person of the organization's talent pool (spec, Person). `id` is the membership id (D10).
+#[derive(Serialize, Debug)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = Person))]
+#[serde(rename_all = "camelCase")]
+pub struct PersonOut {
+    pub id: Uuid,
+    pub email: String,
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    /// The client's own identifier.
+    pub external_id: Option<String>,
+    pub status: PersonStatus,
+    /// `[]` means neither label ("other").
+    #[cfg_attr(feature = "openapi", schema(schema_with = schema::label_set))]
+    pub labels: Labels,
+    /// Sorted case-insensitively (D14).
+    pub tags: Vec<String>,
+    pub joined_via: JoinedVia,
+    /// Consent to share results from assessments taken before joining (D11).
+    pub shared_existing_profile: bool,
+    pub assessment: PersonAssessmentOut,
+    #[serde(serialize_with = "at")]
+    pub member_since: OffsetDateTime,
+    #[serde(serialize_with = "at")]
+    pub updated_at: OffsetDateTime,
+    #[serde(serialize_with = "at_opt")]
+    pub archived_at: Option<OffsetDateTime>,
+}
+
+impl From<&Person> for PersonOut {
+    fn from(p: &Person) -> Self {
+        PersonOut {
+            id: p.id.0,
+            email: p.email.as_str().to_string(),
+            first_name: p.first_name.as_ref().map(|n| n.as_str().to_string()),
+            last_name: p.last_name.as_ref().map(|n| n.as_str().to_string()),
+            external_id: p.external_id.as_ref().map(|n| n.as_str().to_string()),
+            status: p.status,
+            labels: p.labels,
+            tags: p.tags.iter().map(|t| t.name.as_str().to_string()).collect(),
+            joined_via: p.joined_via,
+            shared_existing_profile: p.shared_existing_profile,
+            assessment: PersonAssessmentOut {
+                status: p.assessment.status,
+                completed_at: p.assessment.completed_at,
+                count: p.assessment.count,
+            },
+            member_since: p.member_since,
+            updated_at: p.updated_at,
+            archived_at: p.archived_at,
+        }
+    }
+}
+
+/// `subscription` of the Organization.
+#[derive(Serialize, Debug)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = Subscription))]
+#[serde(rename_all = "camelCase")]
+pub struct SubscriptionOut {
+    /// Plan id (D5), e.g. `professional`.
+    pub plan: String,
+    pub status: SubscriptionStatus,
+    #[serde(serialize_with = "at_opt")]
+    pub trial_ends_at: Option<OffsetDateTime>,
+    #[serde(serialize_with = "at_opt")]
+    pub current_period_end: Option<OffsetDateTime>,
+}
+
+/// `usage.persons` of the Organization (D6).
+#[derive(Serialize, Debug)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = PersonUsage))]
+#[serde(rename_all = "camelCase")]
+pub struct PersonUsageOut {
+    #[cfg_attr(feature = "openapi", schema(minimum = 0))]
+    pub used: u32,
+    #[cfg_attr(feature = "openapi", schema(minimum = 0))]
+    pub limit: u32,
+    /// Imports and invitations are refused (limit reached or subscription inactive).
+    pub import_blocked: bool,
+}
+
+/// `usage.profiles` of the Organization.
+#[derive(Serialize, Debug)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = ProfileUsage))]
+#[serde(rename_all = "camelCase")]
+pub struct ProfileUsageOut {
+    #[cfg_attr(feature = "openapi", schema(minimum = 0))]
+    pub used: u32,
+    #[cfg_attr(feature = "openapi", schema(minimum = 0))]
+    pub limit: u32,
+}
+
+/// `usage` of the Organization.
+#[derive(Serialize, Debug)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = Usage))]
+pub struct UsageOut {
+    pub persons: PersonUsageOut,
+    pub profiles: ProfileUsageOut,
+}
+
+/// The key's organization (spec, Organization).
+#[derive(Serialize, Debug)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = Organization))]
+#[serde(rename_all = "camelCase")]
+pub struct OrganizationOut {
+    pub id: Uuid,
+    pub company_name: String,
+    pub email: String,
+    #[serde(serialize_with = "at")]
+    pub created_at: OffsetDateTime,
+    pub subscription: SubscriptionOut,
+    pub usage: UsageOut,
+}
+
+impl OrganizationOut {
+    /// The organization with its usage.
+    pub fn new(org: &Organization, usage: &Usage) -> Self {
+        OrganizationOut {
+            id: org.id.0,
+            company_name: org.company_name.clone(),
+            email: org.email.as_str().to_string(),
+            created_at: org.created_at,
+            subscription: SubscriptionOut {
+                plan: org.plan.clone(),
+                status: org.subscription_status,
+                trial_ends_at: org.trial_ends_at,
+                current_period_end: org.current_period_end,
+            },
+            usage: UsageOut {
+                persons: PersonUsageOut {
+                    used: usage.persons_used,
+                    limit: usage.persons_limit,
+                    import_blocked: usage.import_blocked,
+                },
+                profiles: ProfileUsageOut { used: usage.profiles_used, limit: usage.profiles_limit },
+            },
+        }
+    }
+}
+
+/// The calling key's identity (spec, Key identity).
+#[derive(Serialize, Debug)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = KeyIdentity))]
+#[serde(rename_all = "camelCase")]
+pub struct KeyIdentityOut {
+    pub user_id: Uuid,
+    pub organization_id: Uuid,
+    pub organization_role: OrgRole,
+    pub scopes: Vec<Scope>,
+    /// Current plan id (D5).
+    pub plan: String,
+}
+
+impl From<&KeyContext> for KeyIdentityOut {
+    fn from(ctx: &KeyContext) -> Self {
+        KeyIdentityOut {
+            user_id: ctx.key.user_id.0,
+            organization_id: ctx.org.id.0,
+            organization_role: ctx.role,
+            scopes: ctx.key.scopes.iter().collect(),
+            plan: ctx.org.plan.clone(),
+        }
+    }
+}
+
+/// A personal assessment invitation (spec, Invitation; D17–D21).
+#[derive(Serialize, Debug)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = Invitation))]
+#[serde(rename_all = "camelCase")]
+pub struct InvitationOut {
+    pub id: Uuid,
+    pub email: String,
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    pub external_id: Option<String>,
+    /// Set at creation when known, otherwise at acceptance.
+    pub person_id: Option<Uuid>,
+    pub status: InvitationStatus,
+    /// Applied on acceptance; null: default `candidate` plus the employee domain rule (D15).
+    #[cfg_attr(feature = "openapi", schema(schema_with = schema::label_set_or_null))]
+    pub labels: Option<Labels>,
+    pub tags: Option<Vec<String>>,
+    pub variant: Variant,
+    pub message: Option<String>,
+    /// `{public_base_url}/i/{token}` (D20).
+    pub url: String,
+    #[serde(serialize_with = "at_opt")]
+    pub email_sent_at: Option<OffsetDateTime>,
+    #[serde(serialize_with = "at")]
+    pub expires_at: OffsetDateTime,
+    #[serde(serialize_with = "at_opt")]
+    pub accepted_at: Option<OffsetDateTime>,
+    #[serde(serialize_with = "at_opt")]
+    pub revoked_at: Option<OffsetDateTime>,
+    #[serde(serialize_with = "at")]
+    pub created_at: OffsetDateTime,
+    #[serde(serialize_with = "at")]
+    pub updated_at: OffsetDateTime,
+}
+
+impl InvitationOut {
+    /// The invitation with its `url`; `status` as read at `now` (D21).
+    pub fn new(i: &Invitation, url: &str, now: OffsetDateTime) -> Self {
+        InvitationOut {
+            id: i.id.0,
+            email: i.email.as_str().to_string(),
+            first_name: i.first_name.as_ref().map(|n| n.as_str().to_string()),
+            last_name: i.last_name.as_ref().map(|n| n.as_str().to_string()),
+            external_id: i.external_id.as_ref().map(|n| n.as_str().to_string()),
+            person_id: i.person_id.map(|p| p.0),
+            status: i.status_at(now),
+            labels: i.labels,
+            tags: i.tags.clone(),
+            variant: i.variant,
+            message: i.message.clone(),
+            url: url.to_string(),
+            email_sent_at: i.email_sent_at,
+            expires_at: i.expires_at,
+            accepted_at: i.accepted_at,
+            revoked_at: i.revoked_at,
+            created_at: i.created_at,
+            updated_at: i.updated_at,
+        }
+    }
+}
+
+/// `data` of `assessment.completed` (spec, Delivery envelope).
+#[derive(Serialize, Debug)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = AssessmentCompletedData))]
+#[serde(rename_all = "camelCase")]
+pub struct AssessmentCompletedData {
+    pub person_id: Uuid,
+    pub email: String,
+    pub external_id: Option<String>,
+    pub assessment_id: Uuid,
+    #[serde(serialize_with = "at")]
+    pub completed_at: OffsetDateTime,
+}
+
+/// `data` of `ping` (D33).
+#[derive(Serialize, Debug)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = PingData))]
+#[serde(rename_all = "camelCase")]
+pub struct PingData {
+    pub webhook_id: Uuid,
+}
+
+/// `value` as a JSON value (an event's `data`, a stored idempotent reply). The shapes of this
+/// module have string keys and finite numbers only, so this cannot fail; `Null` if it ever did.
+pub fn to_value(value: &impl Serialize) -> Value {
+    serde_json::to_value(value).unwrap_or(Value::Null)
+}
+
+/// The Person object as a JSON value ([`PersonOut`]).
+pub fn person_json(p: &Person) -> Value {
+    to_value(&PersonOut::from(p))
+}
+
+/// The Organization object as a JSON value ([`OrganizationOut`]).
+pub fn organization_json(org: &Organization, usage: &Usage) -> Value {
+    to_value(&OrganizationOut::new(org, usage))
+}
+
+/// The key identity object of `GET /me` as a JSON value ([`KeyIdentityOut`]).
 pub fn key_identity_json(ctx: &KeyContext) -> Value {
-    json!({
-        "userId": ctx.key.user_id.to_string(),
-        "organizationId": ctx.org.id.to_string(),
-        "organizationRole": ctx.role.as_str(),
-        "scopes": ctx.key.scopes.to_strings(),
-        "plan": ctx.org.plan,
-    })
+    to_value(&KeyIdentityOut::from(ctx))
 }
 
-/// The Invitation object (spec, Invitation): exactly the spec's fields; `status` as read at `now`
-/// (D21).
-pub fn invitation_json(i: &crate::invitation::Invitation, url: &str, now: time::OffsetDateTime) -> Value {
-    json!({
-        "id": i.id.to_string(),
-        "email": i.email.as_str(),
-        "firstName": i.first_name.as_ref().map(|n| n.as_str()),
-        "lastName": i.last_name.as_ref().map(|n| n.as_str()),
-        "externalId": i.external_id.as_ref().map(|n| n.as_str()),
-        "personId": i.person_id.map(|p| p.to_string()),
-        "status": i.status_at(now).as_str(),
-        "labels": i.labels.map(|l| l.to_vec()),
-        "tags": i.tags,
-        "variant": i.variant.as_str(),
-        "message": i.message,
-        "url": url,
-        "emailSentAt": i.email_sent_at.map(format),
-        "expiresAt": format(i.expires_at),
-        "acceptedAt": i.accepted_at.map(format),
-        "revokedAt": i.revoked_at.map(format),
-        "createdAt": format(i.created_at),
-        "updatedAt": format(i.updated_at),
-    })
+/// The Invitation object as a JSON value ([`InvitationOut`]); `status` as read at `now` (D21).
+pub fn invitation_json(i: &Invitation, url: &str, now: OffsetDateTime) -> Value {
+    to_value(&InvitationOut::new(i, url, now))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_wire_enum_serializes_as_the_spelling_its_parser_reads() {
+        let cases: Vec<(Value, &str)> = vec![
+            (to_value(&Label::Employee), "employee"),
+            (to_value(&PersonStatus::Archived), "archived"),
+            (to_value(&AssessmentStatus::NotStarted), "not_started"),
+            (to_value(&JoinedVia::InvitationPersonal), "invitation_personal"),
+            (to_value(&InvitationStatus::Expired), "expired"),
+            (to_value(&Variant::AccessRequest), "access_request"),
+            (to_value(&SubscriptionStatus::TrialExpired), "trial_expired"),
+            (to_value(&OrgRole::Member), "member"),
+            (to_value(&Scope::WebhooksManage), "webhooks:manage"),
+            (to_value(&Band::Some), "some"),
+            (to_value(&MatchCategory::Moderate), "moderate"),
+            (to_value(&DeliveryStatus::Succeeded), "succeeded"),
+            (to_value(&EventType::InvitationAccepted), "invitation.accepted"),
+            (to_value(&Code::PersonLimitReached), "person_limit_reached"),
+        ];
+        for (got, want) in cases {
+            assert_eq!(got, Value::from(want));
+        }
+        assert_eq!(to_value(&Labels { candidate: true, employee: true }), serde_json::json!(["candidate", "employee"]));
+        assert_eq!(to_value(&Labels::default()), serde_json::json!([]));
+    }
 }

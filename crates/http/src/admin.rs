@@ -454,7 +454,7 @@ pub async fn create_profile<S: Store>(
             },
         )
         .await?;
-    Ok(HttpResponse::Created().json(crate::results::profile_json(&state.svc.assessment.model, &p)))
+    Ok(HttpResponse::Created().json(crate::out::ProfileOut::new(&state.svc.assessment.model, &p)))
 }
 
 /// `POST /admin/v1/invitations/{id}/accept` body (D39).
@@ -523,7 +523,7 @@ pub async fn export_human<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequ
         "memberships": x.memberships.iter().map(|m| json!({
             "organization": {"id": m.organization.id.to_string(), "companyName": m.organization.company_name},
             "person": person_json(&m.person),
-            "results": m.results.as_ref().map(|r| crate::results::results_json(model, r)),
+            "results": m.results.as_ref().map(|r| crate::out::PersonResultsOut::new(model, r)),
         })).collect::<Vec<_>>(),
         "assessments": x.assessments.iter().map(|a| json!({
             "id": a.id.to_string(),

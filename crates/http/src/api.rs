@@ -1,48 +1,48 @@
 //! The public API `/api/v1` (spec, Endpoints): `/me`, `/organization`, `/persons`.
 
 use crate::auth::authorize;
-use crate::body::{double_option, page_limit, parse_json, parse_query, read_body, reject_nulls, validation_fields};
+use crate::body::{double_option, page_limit, parse_json, parse_params, read_body, reject_nulls, validation_fields};
 use crate::error::ApiError;
 use crate::idempotency::{idempotent, Reply};
 use crate::openapi::schemas;
+use crate::out;
 use crate::state::ApiState;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
-use serde_json::json;
+
 use talent_domain::errors::Code;
 use talent_domain::ids::PersonId;
 use talent_domain::model::{AssessmentStatus, PersonStatus};
 use talent_domain::ports::{LabelFilter, PersonQuery, Store};
 use talent_domain::usecases::persons::{ImportPerson, NestedInvitation, PatchPerson};
 use talent_domain::values::*;
-use talent_domain::wire::{key_identity_json, organization_json, person_json};
 use utoipa::{IntoParams, ToSchema};
 use validator::Validate;
 
-fn ok_json(v: serde_json::Value) -> HttpResponse {
+fn ok_json(v: impl serde::Serialize) -> HttpResponse {
     HttpResponse::Ok().json(v)
 }
 
 /// `GET /api/v1/me`: the key identity; no scope (D5: plan check applies).
 #[utoipa::path(get, path = "/api/v1/me", tag = "account", operation_id = "getMe",
     summary = "Validate the key: its identity, scopes and plan",
-    responses((status = 200, description = "The key identity.", body = schemas::KeyIdentity)),
+    responses((status = 200, description = "The key identity.", body = out::KeyIdentityOut)),
     security(("bearerAuth" = [])))]
 pub async fn me<S: Store>(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, None, false)?;
-    Ok(ok_json(key_identity_json(&p.ctx)))
+    Ok(ok_json(out::KeyIdentityOut::from(&p.ctx)))
 }
 
 /// `GET /api/v1/organization` (scope `organization:read`).
 #[utoipa::path(get, path = "/api/v1/organization", tag = "account", operation_id = "getOrganization",
     summary = "The organization, its subscription and plan usage",
-    responses((status = 200, description = "The organization.", body = schemas::Organization)),
+    responses((status = 200, description = "The organization.", body = out::OrganizationOut)),
     security(("bearerAuth" = ["organization:read"])))]
 pub async fn organization<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequest) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::OrganizationRead), false)?;
     let (org, usage) = state.svc.organization(p.ctx.org.id).await?;
-    Ok(ok_json(organization_json(&org, &usage)))
+    Ok(ok_json(out::OrganizationOut::new(&org, &usage)))
 }
 
 /// Parses a path id; a non-UUID cannot name a resource: 404 `not_found`.
@@ -169,13 +169,13 @@ impl PersonImportIn {
     request_body = PersonImportIn,
     responses(
         (status = 201, description = "Imported (created or reactivated, D12); `invitation` when requested.",
-            body = schemas::PersonImported),
+            body = out::PersonImportedOut),
         (status = 200, description = "Already an active member: tags added, empty fields filled (D12).",
-            body = schemas::PersonImported,
+            body = out::PersonImportedOut,
             headers(("X-Existing-Resource" = String, description = "`true`"))),
         (status = 409, description = "`person_limit_reached` (details `{used, limit, plan}`), `person_deactivated`, \
 `person_self_revoked`, `idempotency_key_reused`, or `conflict` (same Idempotency-Key still running).",
-            body = schemas::Error),
+            body = out::ErrorOut),
     ),
     security(("bearerAuth" = ["persons:write"])))]
 pub async fn import_person<S: Store>(
@@ -189,15 +189,15 @@ pub async fn import_person<S: Store>(
     idempotent(&state, &req, org, &body, || async {
         let input: PersonImportIn = parse_json(&req, &body)?;
         let cmd = input.try_into_domain()?;
-        let out = state.svc.import_person(org, cmd).await?;
-        let mut v = person_json(&out.person);
-        if let Some(o) = v.as_object_mut() {
-            o.insert("invitation".into(), out.invitation.as_ref().map(|i| i.json()).unwrap_or(serde_json::Value::Null));
-        }
-        Ok(if out.created {
-            Reply::new(StatusCode::CREATED, v)
+        let done = state.svc.import_person(org, cmd).await?;
+        let v = out::PersonImportedOut {
+            person: (&done.person).into(),
+            invitation: done.invitation.as_ref().map(|i| i.out()),
+        };
+        Ok(if done.created {
+            Reply::new(StatusCode::CREATED, &v)
         } else {
-            Reply { status: StatusCode::OK, body: v, existing_resource: true }
+            Reply { existing_resource: true, ..Reply::new(StatusCode::OK, &v) }
         })
     })
     .await
@@ -208,8 +208,8 @@ pub async fn import_person<S: Store>(
     summary = "A person of the organization (archived persons too)",
     params(PersonIdParam),
     responses(
-        (status = 200, description = "The person.", body = schemas::Person),
-        (status = 404, description = "`not_found`: not a member of the organization.", body = schemas::Error),
+        (status = 200, description = "The person.", body = out::PersonOut),
+        (status = 404, description = "`not_found`: not a member of the organization.", body = out::ErrorOut),
     ),
     security(("bearerAuth" = ["persons:read"])))]
 pub async fn get_person<S: Store>(
@@ -220,7 +220,7 @@ pub async fn get_person<S: Store>(
     let p = authorize(&req, Some(Scope::PersonsRead), false)?;
     let id: PersonId = path_id(&id, "Person")?;
     let person = state.svc.get_person(p.ctx.org.id, id).await?;
-    Ok(ok_json(person_json(&person)))
+    Ok(ok_json(out::PersonOut::from(&person)))
 }
 
 /// `PATCH /persons/{id}` body (spec; D13): every field optional; only `externalId` may be null.
@@ -278,10 +278,10 @@ impl PersonPatchIn {
     params(PersonIdParam),
     request_body = PersonPatchIn,
     responses(
-        (status = 200, description = "The updated person.", body = schemas::Person),
-        (status = 404, description = "`not_found`: not a member of the organization.", body = schemas::Error),
+        (status = 200, description = "The updated person.", body = out::PersonOut),
+        (status = 404, description = "`not_found`: not a member of the organization.", body = out::ErrorOut),
         (status = 409, description = "`conflict`: a name sent for a person who already has one (D13).",
-            body = schemas::Error),
+            body = out::ErrorOut),
     ),
     security(("bearerAuth" = ["persons:write"])))]
 pub async fn patch_person<S: Store>(
@@ -297,7 +297,7 @@ pub async fn patch_person<S: Store>(
     reject_nulls(&body, &["firstName", "lastName", "labels", "tags"])?;
     let cmd = input.try_into_domain()?;
     let person = state.svc.patch_person(p.ctx.org.id, id, cmd).await?;
-    Ok(ok_json(person_json(&person)))
+    Ok(ok_json(out::PersonOut::from(&person)))
 }
 
 /// `DELETE /api/v1/persons/{id}` (scope `persons:write`): archive.
@@ -305,8 +305,8 @@ pub async fn patch_person<S: Store>(
     summary = "Archive a person (frees a plan seat; data retained)",
     params(PersonIdParam),
     responses(
-        (status = 200, description = "The archived person.", body = schemas::Person),
-        (status = 404, description = "`not_found`: no active person with this id.", body = schemas::Error),
+        (status = 200, description = "The archived person.", body = out::PersonOut),
+        (status = 404, description = "`not_found`: no active person with this id.", body = out::ErrorOut),
     ),
     security(("bearerAuth" = ["persons:write"])))]
 pub async fn archive_person<S: Store>(
@@ -317,7 +317,7 @@ pub async fn archive_person<S: Store>(
     let p = authorize(&req, Some(Scope::PersonsWrite), true)?;
     let id: PersonId = path_id(&id, "Person")?;
     let person = state.svc.archive_person(p.ctx.org.id, id).await?;
-    Ok(ok_json(person_json(&person)))
+    Ok(ok_json(out::PersonOut::from(&person)))
 }
 
 /// `POST /api/v1/persons/{id}/erase` (scope `persons:write`, D44): erases the organization's
@@ -327,9 +327,9 @@ pub async fn archive_person<S: Store>(
     description = "Removes the organization's personal data of the person: names, externalId, tags, labels, and the email, which becomes `erased-{id}@invalid`. The person is archived (archivedAt set), never shows this human's results to the organization again, and stays in lists and `updatedAfter` sync as a tombstone with `status: archived`. Pending invitations of the person are revoked; stored invitations, events, webhook payloads and stored idempotent responses no longer hold the data. Emits `person.archived` with the erased Person. Idempotent: a second call answers the same without a new event.",
     params(PersonIdParam),
     responses(
-        (status = 200, description = "The erased person.", body = schemas::Person),
-        (status = 404, description = "`not_found`: no person with this id in the organization.", body = schemas::Error),
-        (status = 409, description = "`conflict`: an Idempotency-Key conflict (D38).", body = schemas::Error),
+        (status = 200, description = "The erased person.", body = out::PersonOut),
+        (status = 404, description = "`not_found`: no person with this id in the organization.", body = out::ErrorOut),
+        (status = 409, description = "`conflict`: an Idempotency-Key conflict (D38).", body = out::ErrorOut),
     ),
     security(("bearerAuth" = ["persons:write"])))]
 pub async fn erase_person<S: Store>(
@@ -344,32 +344,30 @@ pub async fn erase_person<S: Store>(
     let org = p.ctx.org.id;
     idempotent(&state, &req, org, &body, || async {
         let person = state.svc.erase_person(org, id).await?;
-        Ok(Reply::new(StatusCode::OK, person_json(&person)))
+        Ok(Reply::new(StatusCode::OK, &out::PersonOut::from(&person)))
     })
     .await
 }
 
-const LIST_PARAMS: [&str; 10] =
-    ["q", "status", "email", "externalId", "assessmentStatus", "label", "tag", "updatedAfter", "cursor", "limit"];
-
-/// Query parameters of `GET /api/v1/persons` (spec). Unknown or repeated parameters: 400 (T14).
-#[derive(IntoParams)]
+/// Query parameters of `GET /api/v1/persons` (spec), as parsed ([`parse_params`]). Unknown or
+/// repeated parameters: 400 (T14).
+#[derive(Deserialize, IntoParams, Debug)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)]
+#[serde(rename_all = "camelCase")]
 pub struct PersonListParams {
     /// Case-insensitive substring of first name, last name or email.
     #[param(value_type = Option<schemas::SearchText>)]
     q: Option<String>,
     /// Default `active`.
-    #[param(value_type = Option<schemas::PersonStatus>)]
+    #[param(value_type = Option<talent_domain::membership::PersonStatus>)]
     status: Option<String>,
     /// Exact match (case-insensitive, D9).
     #[param(value_type = Option<schemas::EmailAddress>)]
     email: Option<String>,
     /// Exact match.
-    #[param(rename = "externalId", value_type = Option<schemas::OneLine>)]
+    #[param(value_type = Option<schemas::OneLine>)]
     external_id: Option<String>,
-    #[param(rename = "assessmentStatus", value_type = Option<schemas::AssessmentStatus>)]
+    #[param(value_type = Option<talent_domain::results::AssessmentStatus>)]
     assessment_status: Option<String>,
     /// `other` matches persons without any label.
     #[param(value_type = Option<schemas::LabelFilter>)]
@@ -378,13 +376,13 @@ pub struct PersonListParams {
     #[param(value_type = Option<schemas::TagFilter>)]
     tag: Option<String>,
     /// Only persons changed after this moment (incremental sync).
-    #[param(rename = "updatedAfter")]
-    updated_after: Option<time::OffsetDateTime>,
+    #[param(value_type = Option<time::OffsetDateTime>)]
+    updated_after: Option<String>,
     /// `pagination.nextCursor` of the previous page, with the same filters.
     #[param(min_length = 1)]
     cursor: Option<String>,
-    #[param(minimum = 1, maximum = 100, default = 25)]
-    limit: Option<u32>,
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 100, default = 25)]
+    limit: Option<String>,
 }
 
 /// The `{id}` path parameter of the person endpoints.
@@ -401,37 +399,36 @@ pub struct PersonIdParam {
     summary = "List persons, newest first",
     params(PersonListParams),
     responses(
-        (status = 200, description = "A page of persons.", body = schemas::PersonPage),
+        (status = 200, description = "A page of persons.", body = out::PersonPage),
         (status = 400, description = "`validation_error`: an invalid filter, limit or cursor (D36).",
-            body = schemas::Error),
+            body = out::ErrorOut),
     ),
     security(("bearerAuth" = ["persons:read"])))]
 pub async fn list_persons<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequest) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::PersonsRead), false)?;
-    let pairs = parse_query(&req, &LIST_PARAMS)?;
-    let get = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+    let (params, pairs) = parse_params::<PersonListParams>(&req)?;
     let mut errs = FieldErrors::default();
     let mut q = PersonQuery { org_id: Some(p.ctx.org.id), ..Default::default() };
-    if let Some(v) = get("q") {
+    if let Some(v) = params.q.as_deref() {
         if v.chars().count() > 100 {
             errs.push("q", "must be at most 100 characters");
         } else if !v.is_empty() {
             q.q = Some(v.to_lowercase());
         }
     }
-    if let Some(v) = get("status") {
+    if let Some(v) = params.status.as_deref() {
         q.status = errs.take("status", PersonStatus::parse(v));
     }
-    if let Some(v) = get("email") {
+    if let Some(v) = params.email.as_deref() {
         q.email = errs.take("email", Email::parse(v));
     }
-    if let Some(v) = get("externalId") {
+    if let Some(v) = params.external_id.as_deref() {
         q.external_id = Some(v.to_string());
     }
-    if let Some(v) = get("assessmentStatus") {
+    if let Some(v) = params.assessment_status.as_deref() {
         q.assessment_status = errs.take("assessmentStatus", AssessmentStatus::parse(v));
     }
-    if let Some(v) = get("label") {
+    if let Some(v) = params.label.as_deref() {
         q.label = match v {
             "candidate" => Some(LabelFilter::Candidate),
             "employee" => Some(LabelFilter::Employee),
@@ -442,27 +439,24 @@ pub async fn list_persons<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequ
             }
         };
     }
-    if let Some(v) = get("tag") {
+    if let Some(v) = params.tag.as_deref() {
         q.tag_key = errs.take("tag", TagName::parse(v)).map(|t| t.key());
     }
-    if let Some(v) = get("updatedAfter") {
+    if let Some(v) = params.updated_after.as_deref() {
         q.updated_after = errs.take(
             "updatedAfter",
             talent_domain::timefmt::parse(v)
                 .ok_or_else(|| "must be an ISO 8601 date-time such as 2026-01-31T12:00:00Z".to_string()),
         );
     }
-    let limit = page_limit(get("limit"), &mut errs);
+    let limit = page_limit(params.limit.as_deref(), &mut errs);
     errs.into_result()?;
     let filters = crate::cursor::filter_key("persons", &pairs);
-    q.before_id = state.cursors.position(get("cursor"), &filters)?.map(PersonId);
+    q.before_id = state.cursors.position(params.cursor.as_deref(), &filters)?.map(PersonId);
     q.limit = limit;
     let page = state.svc.list_persons(q).await?;
     let next = state.cursors.next(page.has_more, page.items.last().map(|p| p.id.0), &filters);
-    Ok(ok_json(json!({
-        "data": page.items.iter().map(person_json).collect::<Vec<_>>(),
-        "pagination": { "hasMore": page.has_more, "nextCursor": next },
-    })))
+    Ok(ok_json(out::PersonPage::new(page.items.iter().map(out::PersonOut::from).collect(), next)))
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ use actix_web::{web, HttpRequest};
 use serde::de::DeserializeOwned;
 use talent_domain::errors::Code;
 use talent_domain::values::FieldErrors;
+use utoipa::IntoParams;
 use validator::{ValidationErrors, ValidationErrorsKind};
 
 /// Largest accepted body (D37).
@@ -224,6 +225,22 @@ pub fn parse_query(req: &HttpRequest, allowed: &[&str]) -> Result<Vec<(String, S
     }
     errs.into_result()?;
     Ok(pairs)
+}
+
+/// The query string parsed into `T`, the operation's documented query parameters (an
+/// `IntoParams` struct whose fields are `Option<String>`, so every value is validated by the
+/// handler with a field error of its own, D37; T105), and the pairs as sent (for a cursor's filter
+/// key). Errors: as [`parse_query`], with `T`'s parameter names as the allowed ones.
+pub fn parse_params<T: DeserializeOwned + IntoParams>(
+    req: &HttpRequest,
+) -> Result<(T, Vec<(String, String)>), ApiError> {
+    let names: Vec<String> = T::into_params(|| None).into_iter().map(|p| p.name).collect();
+    let allowed: Vec<&str> = names.iter().map(String::as_str).collect();
+    let pairs = parse_query(req, &allowed)?;
+    let params = web::Query::<T>::from_query(req.query_string())
+        .map_err(|_| ApiError::field("query", "malformed query string"))?
+        .into_inner();
+    Ok((params, pairs))
 }
 
 /// `limit` of a list (D36): an integer from 1 to 100, default 25; out of range is a

@@ -2,9 +2,9 @@
 //! statuses is the domain's `Code::status`; spec, Errors; D37). A 500 logs its cause and shows
 //! the client nothing internal.
 
+use crate::out::ErrorOut;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, ResponseError};
-use serde_json::json;
 use std::fmt;
 use talent_domain::errors::{ClientError, Code, StoreError, UseCaseError};
 
@@ -28,13 +28,9 @@ impl ApiError {
         e.push(field, msg);
         ApiError(ClientError::validation(&e))
     }
-    /// The envelope body.
+    /// The envelope body ([`ErrorOut`]).
     pub fn body(&self) -> serde_json::Value {
-        let mut v = json!({"error": self.0.message, "code": self.0.code.as_str()});
-        if let (Some(d), Some(obj)) = (&self.0.details, v.as_object_mut()) {
-            obj.insert("details".into(), d.clone());
-        }
-        v
+        talent_domain::wire::to_value(&ErrorOut::from(&self.0))
     }
 }
 
@@ -58,6 +54,7 @@ impl ResponseError for ApiError {
         if let Some(secs) = self.0.retry_after {
             r.insert_header((actix_web::http::header::RETRY_AFTER, secs.max(1).to_string()));
         }
+        // Through the JSON value, as an idempotent replay of it is (byte for byte the same, D38).
         r.json(self.body())
     }
 }
@@ -140,7 +137,7 @@ mod tests {
     #[test]
     fn envelope_has_only_error_code_and_optional_details() {
         let e = ApiError::new(Code::NotFound, "Person not found");
-        assert_eq!(e.body(), json!({"error": "Person not found", "code": "not_found"}));
+        assert_eq!(e.body(), serde_json::json!({"error": "Person not found", "code": "not_found"}));
         let v = ApiError::field("tags[3]", "bad").body();
         assert_eq!(v["details"]["fields"][0]["field"], "tags[3]");
         assert_eq!(v.as_object().map(|o| o.len()), Some(3));

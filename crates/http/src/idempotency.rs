@@ -22,9 +22,9 @@ pub struct Reply {
 }
 
 impl Reply {
-    /// 200/201 etc. with a body.
-    pub fn new(status: StatusCode, body: serde_json::Value) -> Self {
-        Reply { status, body, existing_resource: false }
+    /// 200/201 etc. with `body`, one of the response types of [`crate::out`].
+    pub fn new(status: StatusCode, body: &impl serde::Serialize) -> Self {
+        Reply { status, body: talent_domain::wire::to_value(body), existing_resource: false }
     }
 }
 

@@ -2,15 +2,16 @@
 
 use crate::api::path_id;
 use crate::auth::authorize;
-use crate::body::{page_limit, parse_json, parse_query, read_body, validation_fields};
+use crate::body::{page_limit, parse_json, parse_params, read_body, validation_fields};
 use crate::error::ApiError;
 use crate::idempotency::{idempotent, Reply};
 use crate::openapi::schemas;
+use crate::out;
 use crate::state::ApiState;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
-use serde_json::json;
+
 use talent_domain::consent::Refusal;
 use talent_domain::errors::{Code, UseCaseError};
 use talent_domain::ids::{InvitationId, PersonId};
@@ -21,31 +22,31 @@ use talent_domain::values::*;
 use utoipa::{IntoParams, ToSchema};
 use validator::Validate;
 
-/// Query parameters of `GET /api/v1/invitations` (D17).
-#[derive(IntoParams)]
+/// Query parameters of `GET /api/v1/invitations` (D17), as parsed ([`parse_params`]).
+#[derive(Deserialize, IntoParams, Debug)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)]
+#[serde(rename_all = "camelCase")]
 pub struct InvitationListParams {
-    #[param(value_type = Option<schemas::InvitationStatus>)]
+    #[param(value_type = Option<talent_domain::invitation::InvitationStatus>)]
     status: Option<String>,
-    #[param(value_type = Option<schemas::InvitationVariant>)]
+    #[param(value_type = Option<talent_domain::invitation::Variant>)]
     variant: Option<String>,
     /// Exact match (case-insensitive, D9).
     #[param(value_type = Option<schemas::EmailAddress>)]
     email: Option<String>,
     /// Exact match.
-    #[param(rename = "externalId", value_type = Option<schemas::OneLine>)]
+    #[param(value_type = Option<schemas::OneLine>)]
     external_id: Option<String>,
-    #[param(rename = "personId")]
-    person_id: Option<uuid::Uuid>,
+    #[param(value_type = Option<uuid::Uuid>)]
+    person_id: Option<String>,
     /// Only invitations changed after this moment.
-    #[param(rename = "updatedAfter")]
-    updated_after: Option<time::OffsetDateTime>,
+    #[param(value_type = Option<time::OffsetDateTime>)]
+    updated_after: Option<String>,
     /// `pagination.nextCursor` of the previous page, with the same filters.
     #[param(min_length = 1)]
     cursor: Option<String>,
-    #[param(minimum = 1, maximum = 100, default = 25)]
-    limit: Option<u32>,
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 100, default = 25)]
+    limit: Option<String>,
 }
 
 /// The `{id}` path parameter of the invitation endpoints.
@@ -150,11 +151,11 @@ impl InvitationCreateIn {
     summary = "Create a personal invitation (or return the pending one for this email)",
     request_body = InvitationCreateIn,
     responses(
-        (status = 201, description = "Created; emailed when `sendEmail` is true.", body = schemas::Invitation),
+        (status = 201, description = "Created; emailed when `sendEmail` is true.", body = out::InvitationOut),
         (status = 200, description = "The email already has a pending invitation: that one (D18).",
-            body = schemas::Invitation, headers(("X-Existing-Resource" = String, description = "`true`"))),
+            body = out::InvitationOut, headers(("X-Existing-Resource" = String, description = "`true`"))),
         (status = 409, description = "`person_limit_reached` (D6), `idempotency_key_reused`, or `conflict` \
-(same Idempotency-Key still running).", body = schemas::Error),
+(same Idempotency-Key still running).", body = out::ErrorOut),
     ),
     security(("bearerAuth" = ["invitations:write"])))]
 pub async fn create<S: Store>(
@@ -170,9 +171,9 @@ pub async fn create<S: Store>(
         let cmd = input.try_into_domain()?;
         let (view, created) = state.svc.create_invitation(org, cmd).await?;
         Ok(if created {
-            Reply::new(StatusCode::CREATED, view.json())
+            Reply::new(StatusCode::CREATED, &view.out())
         } else {
-            Reply { status: StatusCode::OK, body: view.json(), existing_resource: true }
+            Reply { existing_resource: true, ..Reply::new(StatusCode::OK, &view.out()) }
         })
     })
     .await
@@ -183,8 +184,8 @@ pub async fn create<S: Store>(
     summary = "An invitation",
     params(InvitationIdParam),
     responses(
-        (status = 200, description = "The invitation.", body = schemas::Invitation),
-        (status = 404, description = "`not_found`: no such invitation in the organization.", body = schemas::Error),
+        (status = 200, description = "The invitation.", body = out::InvitationOut),
+        (status = 404, description = "`not_found`: no such invitation in the organization.", body = out::ErrorOut),
     ),
     security(("bearerAuth" = ["invitations:read"])))]
 pub async fn get<S: Store>(
@@ -194,61 +195,54 @@ pub async fn get<S: Store>(
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::InvitationsRead), false)?;
     let id: InvitationId = path_id(&id, "Invitation")?;
-    Ok(HttpResponse::Ok().json(state.svc.get_invitation(p.ctx.org.id, id).await?.json()))
+    Ok(HttpResponse::Ok().json(state.svc.get_invitation(p.ctx.org.id, id).await?.out()))
 }
-
-const LIST_PARAMS: [&str; 8] =
-    ["status", "variant", "email", "externalId", "personId", "updatedAfter", "cursor", "limit"];
 
 /// `GET /api/v1/invitations` (scope `invitations:read`, D17): newest first, keyset-paginated.
 #[utoipa::path(get, path = "/api/v1/invitations", tag = "invitations", operation_id = "listInvitations",
     summary = "List invitations, newest first",
     params(InvitationListParams),
     responses(
-        (status = 200, description = "A page of invitations.", body = schemas::InvitationPage),
+        (status = 200, description = "A page of invitations.", body = out::InvitationPage),
         (status = 400, description = "`validation_error`: an invalid filter, limit or cursor (D36).",
-            body = schemas::Error),
+            body = out::ErrorOut),
     ),
     security(("bearerAuth" = ["invitations:read"])))]
 pub async fn list<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequest) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::InvitationsRead), false)?;
-    let pairs = parse_query(&req, &LIST_PARAMS)?;
-    let get = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+    let (params, pairs) = parse_params::<InvitationListParams>(&req)?;
     let mut errs = FieldErrors::default();
     let mut q = InvitationQuery { org_id: Some(p.ctx.org.id), ..Default::default() };
-    if let Some(v) = get("status") {
+    if let Some(v) = params.status.as_deref() {
         q.status = errs.take("status", InvitationStatus::parse(v));
     }
-    if let Some(v) = get("variant") {
+    if let Some(v) = params.variant.as_deref() {
         q.variant = errs.take("variant", Variant::parse(v));
     }
-    if let Some(v) = get("email") {
+    if let Some(v) = params.email.as_deref() {
         q.email = errs.take("email", Email::parse(v));
     }
-    if let Some(v) = get("externalId") {
+    if let Some(v) = params.external_id.as_deref() {
         q.external_id = Some(v.to_string());
     }
-    if let Some(v) = get("personId") {
+    if let Some(v) = params.person_id.as_deref() {
         q.person_id = errs.take("personId", v.parse::<PersonId>().map_err(|_| "must be a UUID".to_string()));
     }
-    if let Some(v) = get("updatedAfter") {
+    if let Some(v) = params.updated_after.as_deref() {
         q.updated_after = errs.take(
             "updatedAfter",
             talent_domain::timefmt::parse(v)
                 .ok_or_else(|| "must be an ISO 8601 date-time such as 2026-01-31T12:00:00Z".to_string()),
         );
     }
-    let limit = page_limit(get("limit"), &mut errs);
+    let limit = page_limit(params.limit.as_deref(), &mut errs);
     errs.into_result()?;
     let filters = crate::cursor::filter_key("invitations", &pairs);
-    q.before_id = state.cursors.position(get("cursor"), &filters)?.map(InvitationId);
+    q.before_id = state.cursors.position(params.cursor.as_deref(), &filters)?.map(InvitationId);
     q.limit = limit;
     let page = state.svc.list_invitations(q).await?;
     let next = state.cursors.next(page.has_more, page.items.last().map(|v| v.invitation.id.0), &filters);
-    Ok(HttpResponse::Ok().json(json!({
-        "data": page.items.iter().map(|v| v.json()).collect::<Vec<_>>(),
-        "pagination": {"hasMore": page.has_more, "nextCursor": next},
-    })))
+    Ok(HttpResponse::Ok().json(out::InvitationPage::new(page.items.iter().map(|v| v.out()).collect(), next)))
 }
 
 /// `POST /invitations/{id}/resend` body (D21).
@@ -274,10 +268,10 @@ pub struct ResendIn {
     params(InvitationIdParam),
     request_body(content = ResendIn, description = "Optional; an empty body keeps the expiry."),
     responses(
-        (status = 200, description = "The invitation, `emailSentAt` updated.", body = schemas::Invitation),
-        (status = 404, description = "`not_found`: no such invitation in the organization.", body = schemas::Error),
+        (status = 200, description = "The invitation, `emailSentAt` updated.", body = out::InvitationOut),
+        (status = 404, description = "`not_found`: no such invitation in the organization.", body = out::ErrorOut),
         (status = 409, description = "`conflict`: the invitation is not pending (D21); or an Idempotency-Key \
-conflict (D38).", body = schemas::Error),
+conflict (D38).", body = out::ErrorOut),
     ),
     security(("bearerAuth" = ["invitations:write"])))]
 pub async fn resend<S: Store>(
@@ -300,7 +294,7 @@ pub async fn resend<S: Store>(
         }
         let days = input.expires_in_days.and_then(|d| u32::try_from(d).ok());
         let v = state.svc.resend_invitation(org, id, days).await?;
-        Ok(Reply::new(StatusCode::OK, v.json()))
+        Ok(Reply::new(StatusCode::OK, &v.out()))
     })
     .await
 }
@@ -310,10 +304,10 @@ pub async fn resend<S: Store>(
     summary = "Revoke a pending invitation",
     params(InvitationIdParam),
     responses(
-        (status = 200, description = "The revoked invitation.", body = schemas::Invitation),
-        (status = 404, description = "`not_found`: no such invitation in the organization.", body = schemas::Error),
+        (status = 200, description = "The revoked invitation.", body = out::InvitationOut),
+        (status = 404, description = "`not_found`: no such invitation in the organization.", body = out::ErrorOut),
         (status = 409, description = "`conflict`: the invitation is not pending; or an Idempotency-Key \
-conflict (D38).", body = schemas::Error),
+conflict (D38).", body = out::ErrorOut),
     ),
     security(("bearerAuth" = ["invitations:write"])))]
 pub async fn revoke<S: Store>(
@@ -328,7 +322,7 @@ pub async fn revoke<S: Store>(
     let org = p.ctx.org.id;
     idempotent(&state, &req, org, &body, || async {
         let v = state.svc.revoke_invitation(org, id).await?;
-        Ok(Reply::new(StatusCode::OK, v.json()))
+        Ok(Reply::new(StatusCode::OK, &v.out()))
     })
     .await
 }

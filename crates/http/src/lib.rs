@@ -13,6 +13,7 @@ pub mod error;
 pub mod idempotency;
 pub mod invitations;
 pub mod openapi;
+pub mod out;
 pub mod results;
 pub mod state;
 pub mod webhooks;

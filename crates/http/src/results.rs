@@ -2,46 +2,45 @@
 
 use crate::api::path_id;
 use crate::auth::authorize;
-use crate::body::{page_limit, parse_query};
+use crate::body::{page_limit, parse_params, parse_query};
 use crate::error::ApiError;
 use crate::openapi::schemas;
+use crate::out;
 use crate::state::ApiState;
 use actix_web::{web, HttpRequest, HttpResponse};
-use serde_json::{json, Value};
-use talent_domain::assessment::{AssessmentModel, Scores};
+use serde::Deserialize;
+
 use talent_domain::ids::{PersonId, ProfileId};
-use talent_domain::model::Profile;
+
 use talent_domain::ports::Store;
-use talent_domain::timefmt::format;
-use talent_domain::usecases::assessments::{Match, PersonResults};
+
 use talent_domain::values::{FieldErrors, Scope};
 use utoipa::IntoParams;
 
-/// `cursor` and `limit` of a paginated list (D36).
-#[derive(IntoParams)]
+/// `cursor` and `limit` of a paginated list (D36), as parsed ([`parse_params`]).
+#[derive(Deserialize, IntoParams, Debug)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)]
 pub struct PageParams {
     /// `pagination.nextCursor` of the previous page, with the same filters.
     #[param(min_length = 1)]
     cursor: Option<String>,
-    #[param(minimum = 1, maximum = 100, default = 25)]
-    limit: Option<u32>,
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 100, default = 25)]
+    limit: Option<String>,
 }
 
-/// `GET /profiles/{id}/matches` query (D26).
-#[derive(IntoParams)]
+/// `GET /profiles/{id}/matches` query (D26), as parsed ([`parse_params`]).
+#[derive(Deserialize, IntoParams, Debug)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)]
+#[serde(rename_all = "camelCase")]
 pub struct ProfileMatchParams {
     /// Only this person's match.
-    #[param(rename = "personId")]
-    person_id: Option<uuid::Uuid>,
+    #[param(value_type = Option<uuid::Uuid>)]
+    person_id: Option<String>,
     /// `pagination.nextCursor` of the previous page, with the same filters.
     #[param(min_length = 1)]
     cursor: Option<String>,
-    #[param(minimum = 1, maximum = 100, default = 25)]
-    limit: Option<u32>,
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 100, default = 25)]
+    limit: Option<String>,
 }
 
 /// The `{id}` path parameter of the profile endpoints.
@@ -53,101 +52,14 @@ pub struct ProfileIdParam {
     id: uuid::Uuid,
 }
 
-/// The Person results object (spec): every field present; `hasResults: false` with nulls.
-pub fn results_json(model: &AssessmentModel, r: &PersonResults) -> Value {
-    let Some(s) = &r.scores else {
-        return json!({
-            "personId": r.person.id.to_string(),
-            "hasResults": false,
-            "totals": null,
-            "motivationAxes": null,
-            "competencies": null,
-            "personality": null,
-        });
-    };
-    json!({
-        "personId": r.person.id.to_string(),
-        "hasResults": true,
-        "totals": {"assessments": s.assessments, "responses": s.responses},
-        "motivationAxes": axes_json(model, s),
-        "competencies": {
-            "modelName": model.name,
-            "mappingName": model.mapping.name,
-            "scores": s.competencies.iter().filter_map(|c| {
-                let m = model.competency(c.competency_id)?;
-                Some(json!({
-                    "competencyId": c.competency_id.to_string(),
-                    "name": m.name,
-                    "description": m.description,
-                    "score": c.score,
-                    "band": c.band.as_str(),
-                }))
-            }).collect::<Vec<_>>(),
-        },
-        "personality": r.personality.as_ref().map(|(md, at)| json!({"markdown": md, "generatedAt": format(*at)})),
-    })
-}
-
-fn axes_json(model: &AssessmentModel, s: &Scores) -> Vec<Value> {
-    let all: Vec<_> = model.needs().collect();
-    model
-        .axes
-        .iter()
-        .map(|a| {
-            let needs: Vec<Value> = a
-                .needs
-                .iter()
-                .filter_map(|n| {
-                    let idx = all.iter().position(|x| x.id == n.id)?;
-                    let r = s.needs.iter().find(|r| r.need_index == idx)?;
-                    Some(json!({
-                        "name": n.name,
-                        "definition": n.definition,
-                        "isAnchor": n.is_anchor,
-                        "score": r.score,
-                        "exposure": r.exposure,
-                    }))
-                })
-                .collect();
-            json!({"code": a.code, "name": a.name, "needs": needs})
-        })
-        .collect()
-}
-
-/// The profile object (D25).
-pub fn profile_json(model: &AssessmentModel, p: &Profile) -> Value {
-    json!({
-        "id": p.id.to_string(),
-        "name": p.name,
-        "description": p.description,
-        "competencies": p.competencies.iter().map(|c| json!({
-            "competencyId": c.competency_id.to_string(),
-            "name": model.competency(c.competency_id).map(|m| m.name.as_str()).unwrap_or(""),
-            "weight": c.weight,
-        })).collect::<Vec<_>>(),
-        "createdAt": format(p.created_at),
-        "updatedAt": format(p.updated_at),
-    })
-}
-
-/// A match item (D26): exactly `personId`, `profileId`, `percentage`, `category` (D3).
-pub fn match_json(m: &Match) -> Value {
-    json!({
-        "personId": m.person_id.to_string(),
-        "profileId": m.profile_id.to_string(),
-        "percentage": m.percentage,
-        "category": m.category.as_str(),
-    })
-}
-
 /// `GET /api/v1/persons/{id}/results` (scope `results:read`).
 #[utoipa::path(get, path = "/api/v1/persons/{id}/results", tag = "results", operation_id = "getPersonResults",
     summary = "A person's cumulative results (consent-filtered, D11)",
     params(crate::api::PersonIdParam),
     responses(
         (status = 200, description = "The results; `hasResults: false` without a completed visible assessment.",
-            body = schemas::PersonResults),
-        (status = 404, description = "`not_found`: not a person of the organization (archived persons are readable, D28).", body = schemas::Error),
+            body = out::PersonResultsOut),
+        (status = 404, description = "`not_found`: not a person of the organization (archived persons are readable, D28).", body = out::ErrorOut),
     ),
     security(("bearerAuth" = ["results:read"])))]
 pub async fn person_results<S: Store>(
@@ -158,7 +70,7 @@ pub async fn person_results<S: Store>(
     let p = authorize(&req, Some(Scope::ResultsRead), false)?;
     let id: PersonId = path_id(&id, "Person")?;
     let r = state.svc.results(p.ctx.org.id, id).await?;
-    Ok(HttpResponse::Ok().json(results_json(&state.svc.assessment.model, &r)))
+    Ok(HttpResponse::Ok().json(out::PersonResultsOut::new(&state.svc.assessment.model, &r)))
 }
 
 /// `GET /api/v1/persons/{id}/report` (scope `results:read`, D27): `application/pdf`.
@@ -169,7 +81,7 @@ pub async fn person_results<S: Store>(
         (status = 200, description = "The report.", content_type = "application/pdf", body = schemas::Pdf,
             headers(("Content-Disposition" = String, description = "`inline; filename=\"report-{id}.pdf\"`"))),
         (status = 404, description = "`not_found`: not a person of the organization, or no results yet \
-(details `{\"reason\":\"no_results\"}`, D27).", body = schemas::Error),
+(details `{\"reason\":\"no_results\"}`, D27).", body = out::ErrorOut),
     ),
     security(("bearerAuth" = ["results:read"])))]
 pub async fn person_report<S: Store>(
@@ -191,10 +103,10 @@ pub async fn person_report<S: Store>(
     summary = "A person's match with every profile (one page)",
     params(crate::api::PersonIdParam),
     responses(
-        (status = 200, description = "One match per profile; `hasMore` is false.", body = schemas::MatchPage),
-        (status = 400, description = "`validation_error`: query parameters are not accepted here.", body = schemas::Error),
+        (status = 200, description = "One match per profile; `hasMore` is false.", body = out::MatchPage),
+        (status = 400, description = "`validation_error`: query parameters are not accepted here.", body = out::ErrorOut),
         (status = 404, description = "`not_found`: not a person of the organization, or no results yet \
-(details `{\"reason\":\"no_results\"}`, T26).", body = schemas::Error),
+(details `{\"reason\":\"no_results\"}`, T26).", body = out::ErrorOut),
     ),
     security(("bearerAuth" = ["results:read"])))]
 pub async fn person_matches<S: Store>(
@@ -206,10 +118,7 @@ pub async fn person_matches<S: Store>(
     parse_query(&req, &[])?;
     let id: PersonId = path_id(&id, "Person")?;
     let v = state.svc.person_matches(p.ctx.org.id, id).await?;
-    Ok(HttpResponse::Ok().json(json!({
-        "data": v.iter().map(match_json).collect::<Vec<_>>(),
-        "pagination": {"hasMore": false, "nextCursor": null},
-    })))
+    Ok(HttpResponse::Ok().json(out::MatchPage::new(v.iter().map(out::MatchOut::from).collect(), None)))
 }
 
 /// `GET /api/v1/profiles` (scope `profiles:read`, D25): newest first, keyset-paginated.
@@ -217,8 +126,8 @@ pub async fn person_matches<S: Store>(
     summary = "List competency profiles, newest first",
     params(PageParams),
     responses(
-        (status = 200, description = "A page of profiles.", body = schemas::ProfilePage),
-        (status = 400, description = "`validation_error`: an invalid limit or cursor (D36).", body = schemas::Error),
+        (status = 200, description = "A page of profiles.", body = out::ProfilePage),
+        (status = 400, description = "`validation_error`: an invalid limit or cursor (D36).", body = out::ErrorOut),
     ),
     security(("bearerAuth" = ["profiles:read"])))]
 pub async fn list_profiles<S: Store>(
@@ -226,20 +135,17 @@ pub async fn list_profiles<S: Store>(
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::ProfilesRead), false)?;
-    let pairs = parse_query(&req, &["cursor", "limit"])?;
-    let get = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+    let (params, pairs) = parse_params::<PageParams>(&req)?;
     let mut errs = FieldErrors::default();
-    let limit = page_limit(get("limit"), &mut errs);
+    let limit = page_limit(params.limit.as_deref(), &mut errs);
     errs.into_result()?;
     let filters = crate::cursor::filter_key("profiles", &pairs);
-    let before = state.cursors.position(get("cursor"), &filters)?.map(ProfileId);
+    let before = state.cursors.position(params.cursor.as_deref(), &filters)?.map(ProfileId);
     let page = state.svc.list_profiles(p.ctx.org.id, before, limit).await?;
     let next = state.cursors.next(page.has_more, page.items.last().map(|x| x.id.0), &filters);
     let model = &state.svc.assessment.model;
-    Ok(HttpResponse::Ok().json(json!({
-        "data": page.items.iter().map(|x| profile_json(model, x)).collect::<Vec<_>>(),
-        "pagination": {"hasMore": page.has_more, "nextCursor": next},
-    })))
+    Ok(HttpResponse::Ok()
+        .json(out::ProfilePage::new(page.items.iter().map(|x| out::ProfileOut::new(model, x)).collect(), next)))
 }
 
 /// `GET /api/v1/profiles/{id}` (scope `profiles:read`, D25).
@@ -247,8 +153,8 @@ pub async fn list_profiles<S: Store>(
     summary = "A competency profile",
     params(ProfileIdParam),
     responses(
-        (status = 200, description = "The profile.", body = schemas::Profile),
-        (status = 404, description = "`not_found`: no such profile in the organization.", body = schemas::Error),
+        (status = 200, description = "The profile.", body = out::ProfileOut),
+        (status = 404, description = "`not_found`: no such profile in the organization.", body = out::ErrorOut),
     ),
     security(("bearerAuth" = ["profiles:read"])))]
 pub async fn get_profile<S: Store>(
@@ -259,7 +165,7 @@ pub async fn get_profile<S: Store>(
     let p = authorize(&req, Some(Scope::ProfilesRead), false)?;
     let id: ProfileId = path_id(&id, "Profile")?;
     let profile = state.svc.get_profile(p.ctx.org.id, id).await?;
-    Ok(HttpResponse::Ok().json(profile_json(&state.svc.assessment.model, &profile)))
+    Ok(HttpResponse::Ok().json(out::ProfileOut::new(&state.svc.assessment.model, &profile)))
 }
 
 /// `GET /api/v1/profiles/{id}/matches` (scope `results:read`, D26): persons with results,
@@ -268,10 +174,10 @@ pub async fn get_profile<S: Store>(
     summary = "Matches of persons with results to a profile, highest percentage first",
     params(ProfileIdParam, ProfileMatchParams),
     responses(
-        (status = 200, description = "A page of matches.", body = schemas::MatchPage),
+        (status = 200, description = "A page of matches.", body = out::MatchPage),
         (status = 400, description = "`validation_error`: an invalid personId, limit or cursor (D36).",
-            body = schemas::Error),
-        (status = 404, description = "`not_found`: no such profile in the organization.", body = schemas::Error),
+            body = out::ErrorOut),
+        (status = 404, description = "`not_found`: no such profile in the organization.", body = out::ErrorOut),
     ),
     security(("bearerAuth" = ["results:read"])))]
 pub async fn profile_matches<S: Store>(
@@ -281,16 +187,17 @@ pub async fn profile_matches<S: Store>(
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::ResultsRead), false)?;
     let profile: ProfileId = path_id(&id, "Profile")?;
-    let pairs = parse_query(&req, &["personId", "cursor", "limit"])?;
-    let get = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+    let (params, _) = parse_params::<ProfileMatchParams>(&req)?;
     let mut errs = FieldErrors::default();
-    let limit = page_limit(get("limit"), &mut errs);
-    let person = get("personId")
+    let limit = page_limit(params.limit.as_deref(), &mut errs);
+    let person = params
+        .person_id
+        .as_deref()
         .and_then(|v| errs.take("personId", v.parse::<PersonId>().map_err(|_| "must be a UUID".to_string())));
     errs.into_result()?;
-    let filters = format!("profiles/{profile}/matches?personId={}", get("personId").unwrap_or(""));
+    let filters = format!("profiles/{profile}/matches?personId={}", params.person_id.as_deref().unwrap_or(""));
     // Keyset position: (percentage, personId) of the last item, 17 bytes.
-    let after = match get("cursor") {
+    let after = match params.cursor.as_deref() {
         Some(c) => {
             let raw = state
                 .cursors
@@ -311,8 +218,5 @@ pub async fn profile_matches<S: Store>(
         }
         _ => None,
     };
-    Ok(HttpResponse::Ok().json(json!({
-        "data": page.items.iter().map(match_json).collect::<Vec<_>>(),
-        "pagination": {"hasMore": page.has_more, "nextCursor": next},
-    })))
+    Ok(HttpResponse::Ok().json(out::MatchPage::new(page.items.iter().map(out::MatchOut::from).collect(), next)))
 }

@@ -2,21 +2,22 @@
 
 use crate::api::path_id;
 use crate::auth::authorize;
-use crate::body::{double_option, page_limit, parse_json, parse_query, read_body, reject_nulls};
+use crate::body::{double_option, page_limit, parse_json, parse_params, parse_query, read_body, reject_nulls};
 use crate::error::ApiError;
 use crate::idempotency::{idempotent, Reply};
 use crate::openapi::schemas;
+use crate::out;
 use crate::state::ApiState;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
-use serde_json::{json, Value};
+
 use talent_domain::ids::{DeliveryId, WebhookId};
 use talent_domain::ports::Store;
-use talent_domain::timefmt::format;
+
 use talent_domain::usecases::webhooks::{EndpointPatch, NewEndpoint};
 use talent_domain::values::{FieldErrors, Scope};
-use talent_domain::webhook::{AttemptOutcome, Delivery, DeliveryStatus, Endpoint, Subscription};
+use talent_domain::webhook::{DeliveryStatus, Subscription};
 use utoipa::{IntoParams, ToSchema};
 
 /// The `{id}` path parameter of the webhook endpoints.
@@ -38,62 +39,17 @@ pub struct DeliveryIdParam {
     delivery_id: uuid::Uuid,
 }
 
-/// `GET /webhooks/{id}/deliveries` query (D29, D32).
-#[derive(IntoParams)]
+/// `GET /webhooks/{id}/deliveries` query (D29, D32), as parsed ([`parse_params`]).
+#[derive(Deserialize, IntoParams, Debug)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)]
 pub struct DeliveryListParams {
-    #[param(value_type = Option<schemas::DeliveryStatus>)]
+    #[param(value_type = Option<talent_domain::webhook::DeliveryStatus>)]
     status: Option<String>,
     /// `pagination.nextCursor` of the previous page, with the same filters.
     #[param(min_length = 1)]
     cursor: Option<String>,
-    #[param(minimum = 1, maximum = 100, default = 25)]
-    limit: Option<u32>,
-}
-
-/// The endpoint object (D29). `secret` only at creation and rotation.
-pub fn endpoint_json(e: &Endpoint, with_secret: bool) -> Value {
-    let mut v = json!({
-        "id": e.id.to_string(),
-        "url": e.url,
-        "events": e.events.to_strings(),
-        "description": e.description,
-        "enabled": e.enabled,
-        "createdAt": format(e.created_at),
-        "updatedAt": format(e.updated_at),
-    });
-    if with_secret {
-        if let Some(o) = v.as_object_mut() {
-            o.insert("secret".into(), json!(e.secret));
-        }
-    }
-    v
-}
-
-/// The delivery record (D32).
-pub fn delivery_json(d: &Delivery) -> Value {
-    json!({
-        "id": d.id.to_string(),
-        "type": d.event_type.as_str(),
-        "status": d.status.as_str(),
-        "attempts": d.attempts,
-        "createdAt": format(d.created_at),
-        "lastAttemptAt": d.last_attempt_at.map(format),
-        "nextAttemptAt": d.next_attempt_at.map(format),
-        "lastResponseStatus": d.last_response_status,
-        "lastError": d.last_error,
-    })
-}
-
-fn attempt_json(t: time::OffsetDateTime, a: &AttemptOutcome) -> Value {
-    json!({
-        "attemptedAt": format(t),
-        "responseStatus": a.status,
-        "durationMs": a.duration_ms,
-        "error": a.error,
-        "responseBody": a.response_body,
-    })
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 100, default = 25)]
+    limit: Option<String>,
 }
 
 fn events_of(items: &[String], errs: &mut FieldErrors) -> Option<Subscription> {
@@ -140,9 +96,9 @@ pub struct EndpointIn {
     request_body = EndpointIn,
     responses(
         (status = 201, description = "Registered; `secret` is returned only here and at rotation.",
-            body = schemas::WebhookEndpointWithSecret),
+            body = out::WebhookEndpointWithSecretOut),
         (status = 409, description = "`conflict`: the organization has 10 endpoints already (D29); or an \
-Idempotency-Key conflict (D38).", body = schemas::Error),
+Idempotency-Key conflict (D38).", body = out::ErrorOut),
     ),
     security(("bearerAuth" = ["webhooks:manage"])))]
 pub async fn create<S: Store>(
@@ -162,7 +118,7 @@ pub async fn create<S: Store>(
         let events = events.ok_or_else(FieldErrors::default)?;
         let e =
             state.svc.create_endpoint(org, NewEndpoint { url: i.url.trim().to_string(), events, description }).await?;
-        Ok(Reply::new(StatusCode::CREATED, endpoint_json(&e, true)))
+        Ok(Reply::new(StatusCode::CREATED, &out::WebhookEndpointWithSecretOut::from(&e)))
     })
     .await
 }
@@ -171,15 +127,16 @@ pub async fn create<S: Store>(
 #[utoipa::path(get, path = "/api/v1/webhooks", tag = "webhooks", operation_id = "listWebhooks",
     summary = "The organization's webhook endpoints (one page, at most 10)",
     responses(
-        (status = 200, description = "Every endpoint, oldest first; `hasMore` is false.", body = schemas::WebhookEndpointPage),
-        (status = 400, description = "`validation_error`: query parameters are not accepted here.", body = schemas::Error),
+        (status = 200, description = "Every endpoint, oldest first; `hasMore` is false.", body = out::WebhookEndpointPage),
+        (status = 400, description = "`validation_error`: query parameters are not accepted here.", body = out::ErrorOut),
     ),
     security(("bearerAuth" = ["webhooks:manage"])))]
 pub async fn list<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequest) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::WebhooksManage), false)?;
     parse_query(&req, &[])?;
     let v = state.svc.list_endpoints(p.ctx.org.id).await?;
-    Ok(HttpResponse::Ok().json(json!({"data": v.iter().map(|e| endpoint_json(e, false)).collect::<Vec<_>>(), "pagination": {"hasMore": false, "nextCursor": null}})))
+    Ok(HttpResponse::Ok()
+        .json(out::WebhookEndpointPage::new(v.iter().map(out::WebhookEndpointOut::from).collect(), None)))
 }
 
 /// `GET /api/v1/webhooks/{id}`.
@@ -187,8 +144,8 @@ pub async fn list<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequest) -> 
     summary = "A webhook endpoint",
     params(WebhookIdParam),
     responses(
-        (status = 200, description = "The endpoint (without its secret).", body = schemas::WebhookEndpoint),
-        (status = 404, description = "`not_found`: no such endpoint in the organization.", body = schemas::Error),
+        (status = 200, description = "The endpoint (without its secret).", body = out::WebhookEndpointOut),
+        (status = 404, description = "`not_found`: no such endpoint in the organization.", body = out::ErrorOut),
     ),
     security(("bearerAuth" = ["webhooks:manage"])))]
 pub async fn get<S: Store>(
@@ -198,7 +155,7 @@ pub async fn get<S: Store>(
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::WebhooksManage), false)?;
     let id: WebhookId = path_id(&id, "Webhook endpoint")?;
-    Ok(HttpResponse::Ok().json(endpoint_json(&state.svc.get_endpoint(p.ctx.org.id, id).await?, false)))
+    Ok(HttpResponse::Ok().json(out::WebhookEndpointOut::from(&state.svc.get_endpoint(p.ctx.org.id, id).await?)))
 }
 
 /// `PATCH /webhooks/{id}` body (D29).
@@ -227,8 +184,8 @@ pub struct EndpointPatchIn {
     params(WebhookIdParam),
     request_body = EndpointPatchIn,
     responses(
-        (status = 200, description = "The updated endpoint.", body = schemas::WebhookEndpoint),
-        (status = 404, description = "`not_found`: no such endpoint in the organization.", body = schemas::Error),
+        (status = 200, description = "The updated endpoint.", body = out::WebhookEndpointOut),
+        (status = 404, description = "`not_found`: no such endpoint in the organization.", body = out::ErrorOut),
     ),
     security(("bearerAuth" = ["webhooks:manage"])))]
 pub async fn patch<S: Store>(
@@ -247,7 +204,8 @@ pub async fn patch<S: Store>(
     let description = i.description.map(|d| description_of(d, &mut errs));
     errs.into_result()?;
     let patch = EndpointPatch { url: i.url.map(|u| u.trim().to_string()), events, description, enabled: i.enabled };
-    Ok(HttpResponse::Ok().json(endpoint_json(&state.svc.patch_endpoint(p.ctx.org.id, id, patch).await?, false)))
+    Ok(HttpResponse::Ok()
+        .json(out::WebhookEndpointOut::from(&state.svc.patch_endpoint(p.ctx.org.id, id, patch).await?)))
 }
 
 /// `DELETE /api/v1/webhooks/{id}` → 204.
@@ -256,7 +214,7 @@ pub async fn patch<S: Store>(
     params(WebhookIdParam),
     responses(
         (status = 204, description = "Deleted."),
-        (status = 404, description = "`not_found`: no such endpoint in the organization.", body = schemas::Error),
+        (status = 404, description = "`not_found`: no such endpoint in the organization.", body = out::ErrorOut),
     ),
     security(("bearerAuth" = ["webhooks:manage"])))]
 pub async fn delete<S: Store>(
@@ -276,8 +234,8 @@ pub async fn delete<S: Store>(
     params(WebhookIdParam),
     responses(
         (status = 200, description = "The endpoint with its new secret (shown once).",
-            body = schemas::WebhookEndpointWithSecret),
-        (status = 404, description = "`not_found`: no such endpoint in the organization.", body = schemas::Error),
+            body = out::WebhookEndpointWithSecretOut),
+        (status = 404, description = "`not_found`: no such endpoint in the organization.", body = out::ErrorOut),
     ),
     security(("bearerAuth" = ["webhooks:manage"])))]
 pub async fn rotate<S: Store>(
@@ -292,7 +250,7 @@ pub async fn rotate<S: Store>(
     let org = p.ctx.org.id;
     idempotent(&state, &req, org, &body, || async {
         let e = state.svc.rotate_secret(org, id).await?;
-        Ok(Reply::new(StatusCode::OK, endpoint_json(&e, true)))
+        Ok(Reply::new(StatusCode::OK, &out::WebhookEndpointWithSecretOut::from(&e)))
     })
     .await
 }
@@ -302,10 +260,10 @@ pub async fn rotate<S: Store>(
     summary = "Recent deliveries to an endpoint, newest first",
     params(WebhookIdParam, DeliveryListParams),
     responses(
-        (status = 200, description = "A page of deliveries.", body = schemas::DeliveryPage),
+        (status = 200, description = "A page of deliveries.", body = out::DeliveryPage),
         (status = 400, description = "`validation_error`: an invalid status, limit or cursor (D36).",
-            body = schemas::Error),
-        (status = 404, description = "`not_found`: no such endpoint in the organization.", body = schemas::Error),
+            body = out::ErrorOut),
+        (status = 404, description = "`not_found`: no such endpoint in the organization.", body = out::ErrorOut),
     ),
     security(("bearerAuth" = ["webhooks:manage"])))]
 pub async fn deliveries<S: Store>(
@@ -315,20 +273,16 @@ pub async fn deliveries<S: Store>(
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::WebhooksManage), false)?;
     let id: WebhookId = path_id(&id, "Webhook endpoint")?;
-    let pairs = parse_query(&req, &["status", "cursor", "limit"])?;
-    let get = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+    let (params, pairs) = parse_params::<DeliveryListParams>(&req)?;
     let mut errs = FieldErrors::default();
-    let status = get("status").and_then(|s| errs.take("status", DeliveryStatus::parse(s)));
-    let limit = page_limit(get("limit"), &mut errs);
+    let status = params.status.as_deref().and_then(|s| errs.take("status", DeliveryStatus::parse(s)));
+    let limit = page_limit(params.limit.as_deref(), &mut errs);
     errs.into_result()?;
     let filters = crate::cursor::filter_key(&format!("webhooks/{id}/deliveries"), &pairs);
-    let before = state.cursors.position(get("cursor"), &filters)?.map(DeliveryId);
+    let before = state.cursors.position(params.cursor.as_deref(), &filters)?.map(DeliveryId);
     let page = state.svc.list_deliveries(p.ctx.org.id, id, status, before, limit).await?;
     let next = state.cursors.next(page.has_more, page.items.last().map(|d| d.id.0), &filters);
-    Ok(HttpResponse::Ok().json(json!({
-        "data": page.items.iter().map(delivery_json).collect::<Vec<_>>(),
-        "pagination": {"hasMore": page.has_more, "nextCursor": next},
-    })))
+    Ok(HttpResponse::Ok().json(out::DeliveryPage::new(page.items.iter().map(out::DeliveryOut::from).collect(), next)))
 }
 
 /// `GET /api/v1/webhooks/{id}/deliveries/{deliveryId}`: the record plus `attempts[]`.
@@ -336,8 +290,8 @@ pub async fn deliveries<S: Store>(
     summary = "A delivery with its attempts",
     params(WebhookIdParam, DeliveryIdParam),
     responses(
-        (status = 200, description = "The delivery and its attempt log.", body = schemas::DeliveryDetail),
-        (status = 404, description = "`not_found`: no such endpoint or delivery in the organization.", body = schemas::Error),
+        (status = 200, description = "The delivery and its attempt log.", body = out::DeliveryDetailOut),
+        (status = 404, description = "`not_found`: no such endpoint or delivery in the organization.", body = out::ErrorOut),
     ),
     security(("bearerAuth" = ["webhooks:manage"])))]
 pub async fn delivery<S: Store>(
@@ -349,11 +303,10 @@ pub async fn delivery<S: Store>(
     let id: WebhookId = path_id(&path.0, "Webhook endpoint")?;
     let did: DeliveryId = path_id(&path.1, "Delivery")?;
     let (d, attempts) = state.svc.get_delivery(p.ctx.org.id, id, did).await?;
-    let mut v = delivery_json(&d);
-    if let Some(o) = v.as_object_mut() {
-        o.insert("attemptLog".into(), json!(attempts.iter().map(|(t, a)| attempt_json(*t, a)).collect::<Vec<_>>()));
-    }
-    Ok(HttpResponse::Ok().json(v))
+    Ok(HttpResponse::Ok().json(out::DeliveryDetailOut {
+        delivery: (&d).into(),
+        attempt_log: attempts.iter().map(|(t, a)| out::AttemptOut::new(*t, a)).collect(),
+    }))
 }
 
 /// `POST /api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver` → 202 with the delivery.
@@ -361,8 +314,8 @@ pub async fn delivery<S: Store>(
     summary = "Send a delivery again now (same delivery id)",
     params(WebhookIdParam, DeliveryIdParam),
     responses(
-        (status = 202, description = "Queued: the delivery, pending again.", body = schemas::Delivery),
-        (status = 404, description = "`not_found`: no such endpoint or delivery in the organization.", body = schemas::Error),
+        (status = 202, description = "Queued: the delivery, pending again.", body = out::DeliveryOut),
+        (status = 404, description = "`not_found`: no such endpoint or delivery in the organization.", body = out::ErrorOut),
     ),
     security(("bearerAuth" = ["webhooks:manage"])))]
 pub async fn redeliver<S: Store>(
@@ -378,7 +331,7 @@ pub async fn redeliver<S: Store>(
     let org = p.ctx.org.id;
     idempotent(&state, &req, org, &body, || async {
         let d = state.svc.redeliver(org, id, did).await?;
-        Ok(Reply::new(StatusCode::ACCEPTED, delivery_json(&d)))
+        Ok(Reply::new(StatusCode::ACCEPTED, &out::DeliveryOut::from(&d)))
     })
     .await
 }
@@ -389,8 +342,8 @@ pub async fn redeliver<S: Store>(
     params(WebhookIdParam),
     responses(
         (status = 200, description = "What the endpoint answered (`success` false on a non-2xx, a redirect, \
-a timeout or a refused address).", body = schemas::WebhookTestResult),
-        (status = 404, description = "`not_found`: no such endpoint in the organization.", body = schemas::Error),
+a timeout or a refused address).", body = out::WebhookTestResultOut),
+        (status = 404, description = "`not_found`: no such endpoint in the organization.", body = out::ErrorOut),
     ),
     security(("bearerAuth" = ["webhooks:manage"])))]
 pub async fn test<S: Store>(
@@ -401,12 +354,5 @@ pub async fn test<S: Store>(
     let p = authorize(&req, Some(Scope::WebhooksManage), true)?;
     let id: WebhookId = path_id(&id, "Webhook endpoint")?;
     let r = state.svc.test_ping(p.ctx.org.id, id).await?;
-    Ok(HttpResponse::Ok().json(json!({
-        "deliveryId": r.delivery_id.to_string(),
-        "success": r.success,
-        "responseStatus": r.response_status,
-        "responseBody": r.response_body,
-        "durationMs": r.duration_ms,
-        "error": r.error,
-    })))
+    Ok(HttpResponse::Ok().json(out::WebhookTestResultOut::from(&r)))
 }

@@ -9,8 +9,8 @@ use crate::errors::{ClientError, Code, UseCaseError};
 use crate::ids::*;
 use crate::model::*;
 use crate::ports::{ReportInput, Store, Tx};
-use crate::timefmt::format;
 use crate::values::FieldErrors;
+use crate::wire;
 use serde_json::json;
 use std::collections::HashMap;
 use time::OffsetDateTime;
@@ -172,12 +172,13 @@ impl<S: Store> Services<S> {
                                 id: EventId(id_source.new_uuid()),
                                 org_id: p.org_id,
                                 event_type: EventType::AssessmentCompleted,
-                                data: json!({
-                                    "personId": p.id.to_string(),
-                                    "email": p.email.as_str(),
-                                    "externalId": p.external_id.as_ref().map(|x| x.as_str()),
-                                    "assessmentId": done.id.to_string(),
-                                    "completedAt": done.completed_at.map(format),
+                                data: wire::to_value(&wire::AssessmentCompletedData {
+                                    person_id: p.id.0,
+                                    email: p.email.as_str().to_string(),
+                                    external_id: p.external_id.as_ref().map(|x| x.as_str().to_string()),
+                                    assessment_id: done.id.0,
+                                    // A completed assessment has its completion time.
+                                    completed_at: done.completed_at.unwrap_or(now),
                                 }),
                                 created_at: now,
                             };

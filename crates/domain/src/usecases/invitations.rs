@@ -58,7 +58,11 @@ pub struct InvitationView {
 }
 
 impl InvitationView {
-    /// The Invitation object.
+    /// The Invitation object ([`crate::wire::InvitationOut`]).
+    pub fn out(&self) -> crate::wire::InvitationOut {
+        crate::wire::InvitationOut::new(&self.invitation, &self.url, self.now)
+    }
+    /// The Invitation object as a JSON value.
     pub fn json(&self) -> serde_json::Value {
         invitation_json(&self.invitation, &self.url, self.now)
     }

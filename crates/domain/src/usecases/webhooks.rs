@@ -267,7 +267,8 @@ impl<S: Store> Services<S> {
         let ep = self.get_endpoint(org, id).await?;
         let now = self.clock.now();
         let did = DeliveryId(self.ids.new_uuid());
-        let payload = envelope(did, EventType::Ping, now, &serde_json::json!({"webhookId": ep.id.to_string()}));
+        let payload =
+            envelope(did, EventType::Ping, now, &crate::wire::to_value(&crate::wire::PingData { webhook_id: ep.id.0 }));
         let secrets = ep.signing_secrets(now);
         let out = self.webhooks.send(&ep.url, &secrets, &did.to_string(), "ping", &payload, now).await;
         let mut d = Delivery {

@@ -12,7 +12,7 @@
 pub mod conventions;
 pub mod schemas;
 
-use crate::{api, invitations, results, webhooks};
+use crate::{api, invitations, out, results, webhooks};
 use actix_web::HttpResponse;
 use std::sync::OnceLock;
 use utoipa::OpenApi;
@@ -60,7 +60,7 @@ cursors.",
         webhooks::delivery,
         webhooks::redeliver,
     ),
-    components(schemas(schemas::Label, schemas::LabelFilter, schemas::PersonStatus, schemas::AssessmentStatus, schemas::EmailAddress, schemas::Tag, schemas::TagFilter, schemas::OneLine, schemas::SearchText, schemas::ExternalId, schemas::InvitationStatus, schemas::InvitationVariant, schemas::DeliveryStatus, schemas::AssessmentCompletedData, schemas::PingData, schemas::EventType)),
+    components(schemas(talent_domain::values::Label, schemas::LabelFilter, talent_domain::membership::PersonStatus, talent_domain::results::AssessmentStatus, schemas::EmailAddress, schemas::Tag, schemas::TagFilter, schemas::OneLine, schemas::SearchText, schemas::ExternalId, talent_domain::invitation::InvitationStatus, talent_domain::invitation::Variant, talent_domain::webhook::DeliveryStatus, out::AssessmentCompletedData, out::PingData, talent_domain::events::EventType)),
     tags(
         (name = "account", description = "The key, its organization, subscription and usage."),
         (name = "persons", description = "The talent pool (ATS sync)."),

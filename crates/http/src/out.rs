@@ -1,0 +1,494 @@
+//! The response types of the public API (`*Out`): each is what a handler serializes *and* what
+//! the OpenAPI document describes, so the two cannot differ (T105; svix's `XOut` habit).
+//!
+//! The shapes that webhook events also carry (Person, Invitation, Organization, key identity,
+//! D34) are the domain's ([`talent_domain::wire`], re-exported here); the rest are built here from
+//! the use cases' results. Every member is always present (nullable ones as `null`) and no other
+//! member exists (spec, "all fields are always present"); timestamps print as
+//! `talent_domain::timefmt::format`. Schema names are the spec's resource names (`Person`,
+//! `Delivery`, ...), set with `#[schema(as = ...)]`.
+
+use serde::{Serialize, Serializer};
+use talent_domain::assessment::{AssessmentModel, Band, MatchCategory, Scores};
+use talent_domain::errors::{ClientError, Code};
+use talent_domain::events::EventType;
+use talent_domain::model::Profile;
+use talent_domain::timefmt;
+use talent_domain::usecases::assessments::{Match, PersonResults};
+use talent_domain::usecases::webhooks::PingResult;
+use talent_domain::webhook::{AttemptOutcome, Delivery, DeliveryStatus, Endpoint};
+use time::OffsetDateTime;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+pub use talent_domain::wire::{
+    AssessmentCompletedData, InvitationOut, KeyIdentityOut, OrganizationOut, PersonOut, PingData,
+};
+
+fn at<S: Serializer>(t: &OffsetDateTime, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&timefmt::format(*t))
+}
+
+fn at_opt<S: Serializer>(t: &Option<OffsetDateTime>, s: S) -> Result<S::Ok, S::Error> {
+    match t {
+        Some(t) => at(t, s),
+        None => s.serialize_none(),
+    }
+}
+
+/// The pagination object of every list (spec, Pagination envelope; D36).
+#[derive(Serialize, ToSchema, Debug)]
+#[schema(as = Pagination)]
+#[serde(rename_all = "camelCase")]
+pub struct PaginationOut {
+    pub has_more: bool,
+    /// Opaque; pass as `cursor` (with the same filters) for the next page.
+    pub next_cursor: Option<String>,
+}
+
+impl PaginationOut {
+    /// The one and only page of a short list.
+    pub const LAST: PaginationOut = PaginationOut { has_more: false, next_cursor: None };
+}
+
+macro_rules! page {
+    ($name:ident, $item:ty, $doc:literal) => {
+        #[doc = $doc]
+        #[derive(Serialize, ToSchema, Debug)]
+        pub struct $name {
+            pub data: Vec<$item>,
+            pub pagination: PaginationOut,
+        }
+
+        impl $name {
+            /// A page of `data`; `next_cursor` is `Some` exactly when more follow.
+            pub fn new(data: Vec<$item>, next_cursor: Option<String>) -> Self {
+                $name { data, pagination: PaginationOut { has_more: next_cursor.is_some(), next_cursor } }
+            }
+        }
+    };
+}
+
+page!(PersonPage, PersonOut, "A page of persons, newest first (spec, `GET /persons`; D36).");
+page!(InvitationPage, InvitationOut, "A page of invitations, newest first (D17, D36).");
+page!(ProfilePage, ProfileOut, "A page of profiles, newest first (D25, D36).");
+page!(MatchPage, MatchOut, "A page of matches (D26): highest percentage first for a profile.");
+page!(WebhookEndpointPage, WebhookEndpointOut, "The organization's webhook endpoints (at most 10, one page; D29).");
+page!(DeliveryPage, DeliveryOut, "A page of deliveries, newest first (D29, D32).");
+
+/// The answer of `POST /persons`: the Person plus `invitation` (spec, Person).
+#[derive(Serialize, ToSchema, Debug)]
+#[schema(as = PersonImported)]
+pub struct PersonImportedOut {
+    #[serde(flatten)]
+    pub person: PersonOut,
+    /// The invitation created with the nested `invitation` object, otherwise null.
+    pub invitation: Option<InvitationOut>,
+}
+
+/// `totals` of person results.
+#[derive(Serialize, ToSchema, Debug)]
+#[schema(as = Totals)]
+pub struct TotalsOut {
+    /// Completed visible assessments.
+    #[schema(minimum = 0)]
+    pub assessments: u32,
+    /// Forced-choice responses over them.
+    #[schema(minimum = 0)]
+    pub responses: u32,
+}
+
+/// One need of a motivation axis (spec, Person results; D23).
+#[derive(Serialize, ToSchema, Debug)]
+#[schema(as = Need)]
+#[serde(rename_all = "camelCase")]
+pub struct NeedOut {
+    pub name: String,
+    pub definition: String,
+    pub is_anchor: bool,
+    /// Smoothed share of choices, 0 to 1, cumulative over visible assessments.
+    #[schema(minimum = 0.0, maximum = 1.0)]
+    pub score: f64,
+    /// How often the need was shown.
+    #[schema(minimum = 0)]
+    pub exposure: u32,
+}
+
+/// A motivation axis with its needs.
+#[derive(Serialize, ToSchema, Debug)]
+#[schema(as = MotivationAxis)]
+pub struct MotivationAxisOut {
+    pub code: String,
+    pub name: String,
+    pub needs: Vec<NeedOut>,
+}
+
+/// One competency score: per-person only, never compared between persons (spec, concept 4).
+#[derive(Serialize, ToSchema, Debug)]
+#[schema(as = CompetencyScore)]
+#[serde(rename_all = "camelCase")]
+pub struct CompetencyScoreOut {
+    pub competency_id: Uuid,
+    pub name: String,
+    pub description: Option<String>,
+    /// Aptitude 0 to 1, 0.5 neutral.
+    #[schema(minimum = 0.0, maximum = 1.0)]
+    pub score: f64,
+    pub band: Band,
+}
+
+/// `competencies` of person results.
+#[derive(Serialize, ToSchema, Debug)]
+#[schema(as = Competencies)]
+#[serde(rename_all = "camelCase")]
+pub struct CompetenciesOut {
+    pub model_name: String,
+    pub mapping_name: String,
+    pub scores: Vec<CompetencyScoreOut>,
+}
+
+/// The personality description (D24).
+#[derive(Serialize, ToSchema, Debug)]
+#[schema(as = Personality)]
+#[serde(rename_all = "camelCase")]
+pub struct PersonalityOut {
+    pub markdown: String,
+    #[serde(serialize_with = "at")]
+    pub generated_at: OffsetDateTime,
+}
+
+/// A person's cumulative results (spec, Person results). Without a completed visible assessment:
+/// `hasResults: false` and every other member null.
+#[derive(Serialize, ToSchema, Debug)]
+#[schema(as = PersonResults)]
+#[serde(rename_all = "camelCase")]
+pub struct PersonResultsOut {
+    pub person_id: Uuid,
+    pub has_results: bool,
+    pub totals: Option<TotalsOut>,
+    pub motivation_axes: Option<Vec<MotivationAxisOut>>,
+    pub competencies: Option<CompetenciesOut>,
+    pub personality: Option<PersonalityOut>,
+}
+
+impl PersonResultsOut {
+    /// The results of `r` described with the assessment `model` (names, definitions).
+    pub fn new(model: &AssessmentModel, r: &PersonResults) -> Self {
+        let Some(s) = &r.scores else {
+            return PersonResultsOut {
+                person_id: r.person.id.0,
+                has_results: false,
+                totals: None,
+                motivation_axes: None,
+                competencies: None,
+                personality: None,
+            };
+        };
+        PersonResultsOut {
+            person_id: r.person.id.0,
+            has_results: true,
+            totals: Some(TotalsOut { assessments: s.assessments, responses: s.responses }),
+            motivation_axes: Some(axes(model, s)),
+            competencies: Some(CompetenciesOut {
+                model_name: model.name.clone(),
+                mapping_name: model.mapping.name.clone(),
+                scores: s
+                    .competencies
+                    .iter()
+                    .filter_map(|c| {
+                        let m = model.competency(c.competency_id)?;
+                        Some(CompetencyScoreOut {
+                            competency_id: c.competency_id,
+                            name: m.name.clone(),
+                            description: m.description.clone(),
+                            score: c.score,
+                            band: c.band,
+                        })
+                    })
+                    .collect(),
+            }),
+            personality: r
+                .personality
+                .as_ref()
+                .map(|(md, at)| PersonalityOut { markdown: md.clone(), generated_at: *at }),
+        }
+    }
+}
+
+fn axes(model: &AssessmentModel, s: &Scores) -> Vec<MotivationAxisOut> {
+    let all: Vec<_> = model.needs().collect();
+    model
+        .axes
+        .iter()
+        .map(|a| MotivationAxisOut {
+            code: a.code.clone(),
+            name: a.name.clone(),
+            needs: a
+                .needs
+                .iter()
+                .filter_map(|n| {
+                    let idx = all.iter().position(|x| x.id == n.id)?;
+                    let r = s.needs.iter().find(|r| r.need_index == idx)?;
+                    Some(NeedOut {
+                        name: n.name.clone(),
+                        definition: n.definition.clone(),
+                        is_anchor: n.is_anchor,
+                        score: r.score,
+                        exposure: r.exposure,
+                    })
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// A weighted competency of a profile (D25).
+#[derive(Serialize, ToSchema, Debug)]
+#[schema(as = ProfileCompetency)]
+#[serde(rename_all = "camelCase")]
+pub struct ProfileCompetencyOut {
+    pub competency_id: Uuid,
+    pub name: String,
+    #[schema(minimum = 0.0, maximum = 1.0)]
+    pub weight: f64,
+}
+
+/// A competency profile (D25).
+#[derive(Serialize, ToSchema, Debug)]
+#[schema(as = Profile)]
+#[serde(rename_all = "camelCase")]
+pub struct ProfileOut {
+    pub id: Uuid,
+    pub name: String,
+    pub description: Option<String>,
+    pub competencies: Vec<ProfileCompetencyOut>,
+    #[serde(serialize_with = "at")]
+    pub created_at: OffsetDateTime,
+    #[serde(serialize_with = "at")]
+    pub updated_at: OffsetDateTime,
+}
+
+impl ProfileOut {
+    /// The profile `p` with its competencies' names from `model`.
+    pub fn new(model: &AssessmentModel, p: &Profile) -> Self {
+        ProfileOut {
+            id: p.id.0,
+            name: p.name.clone(),
+            description: p.description.clone(),
+            competencies: p
+                .competencies
+                .iter()
+                .map(|c| ProfileCompetencyOut {
+                    competency_id: c.competency_id,
+                    name: model.competency(c.competency_id).map(|m| m.name.clone()).unwrap_or_default(),
+                    weight: c.weight,
+                })
+                .collect(),
+            created_at: p.created_at,
+            updated_at: p.updated_at,
+        }
+    }
+}
+
+/// A profile match: only the aggregate, never a competency score (spec, concept 4; D3, D26).
+#[derive(Serialize, ToSchema, Debug)]
+#[schema(as = Match)]
+#[serde(rename_all = "camelCase")]
+pub struct MatchOut {
+    pub person_id: Uuid,
+    pub profile_id: Uuid,
+    #[schema(minimum = 0, maximum = 100)]
+    pub percentage: u8,
+    pub category: MatchCategory,
+}
+
+impl From<&Match> for MatchOut {
+    fn from(m: &Match) -> Self {
+        MatchOut {
+            person_id: m.person_id.0,
+            profile_id: m.profile_id.0,
+            percentage: m.percentage,
+            category: m.category,
+        }
+    }
+}
+
+/// A webhook endpoint (D29). The signing secret is only in `WebhookEndpointWithSecret`.
+#[derive(Serialize, ToSchema, Debug)]
+#[schema(as = WebhookEndpoint)]
+#[serde(rename_all = "camelCase")]
+pub struct WebhookEndpointOut {
+    pub id: Uuid,
+    pub url: String,
+    #[schema(schema_with = crate::openapi::schemas::event_subscriptions)]
+    pub events: Vec<String>,
+    pub description: Option<String>,
+    pub enabled: bool,
+    #[serde(serialize_with = "at")]
+    pub created_at: OffsetDateTime,
+    #[serde(serialize_with = "at")]
+    pub updated_at: OffsetDateTime,
+}
+
+impl From<&Endpoint> for WebhookEndpointOut {
+    fn from(e: &Endpoint) -> Self {
+        WebhookEndpointOut {
+            id: e.id.0,
+            url: e.url.clone(),
+            events: e.events.to_strings(),
+            description: e.description.clone(),
+            enabled: e.enabled,
+            created_at: e.created_at,
+            updated_at: e.updated_at,
+        }
+    }
+}
+
+/// A webhook endpoint with its signing secret: only in the answers of `POST /webhooks` and
+/// `POST /webhooks/{id}/rotate-secret` (spec, Subscription; D29, D30).
+#[derive(Serialize, ToSchema, Debug)]
+#[schema(as = WebhookEndpointWithSecret)]
+pub struct WebhookEndpointWithSecretOut {
+    #[serde(flatten)]
+    pub endpoint: WebhookEndpointOut,
+    /// `whsec_` + 32 random bytes in base64url; the whole string is the HMAC key (D30).
+    #[schema(pattern = "^whsec_[A-Za-z0-9_-]{43}$")]
+    pub secret: String,
+}
+
+impl From<&Endpoint> for WebhookEndpointWithSecretOut {
+    fn from(e: &Endpoint) -> Self {
+        WebhookEndpointWithSecretOut { endpoint: e.into(), secret: e.secret.clone() }
+    }
+}
+
+/// A webhook delivery record (D32); its `id` is the event's `Talent-Delivery-Id` (D31).
+#[derive(Serialize, ToSchema, Debug)]
+#[schema(as = Delivery)]
+#[serde(rename_all = "camelCase")]
+pub struct DeliveryOut {
+    pub id: Uuid,
+    #[serde(rename = "type")]
+    pub event_type: EventType,
+    pub status: DeliveryStatus,
+    #[schema(minimum = 0)]
+    pub attempts: u32,
+    #[serde(serialize_with = "at")]
+    pub created_at: OffsetDateTime,
+    #[serde(serialize_with = "at_opt")]
+    pub last_attempt_at: Option<OffsetDateTime>,
+    #[serde(serialize_with = "at_opt")]
+    pub next_attempt_at: Option<OffsetDateTime>,
+    #[schema(minimum = 100, maximum = 599)]
+    pub last_response_status: Option<u16>,
+    pub last_error: Option<String>,
+}
+
+impl From<&Delivery> for DeliveryOut {
+    fn from(d: &Delivery) -> Self {
+        DeliveryOut {
+            id: d.id.0,
+            event_type: d.event_type,
+            status: d.status,
+            attempts: d.attempts,
+            created_at: d.created_at,
+            last_attempt_at: d.last_attempt_at,
+            next_attempt_at: d.next_attempt_at,
+            last_response_status: d.last_response_status,
+            last_error: d.last_error.clone(),
+        }
+    }
+}
+
+/// One attempt of a delivery (`attemptLog` of `GET .../deliveries/{deliveryId}`).
+#[derive(Serialize, ToSchema, Debug)]
+#[schema(as = Attempt)]
+#[serde(rename_all = "camelCase")]
+pub struct AttemptOut {
+    #[serde(serialize_with = "at")]
+    pub attempted_at: OffsetDateTime,
+    /// The receiver's status; null when no response arrived.
+    #[schema(minimum = 100, maximum = 599)]
+    pub response_status: Option<u16>,
+    /// Milliseconds.
+    #[schema(minimum = 0)]
+    pub duration_ms: u64,
+    pub error: Option<String>,
+    /// First 1 KiB of the receiver's body.
+    pub response_body: Option<String>,
+}
+
+impl AttemptOut {
+    /// The attempt made at `attempted_at` with `outcome`.
+    pub fn new(attempted_at: OffsetDateTime, outcome: &AttemptOutcome) -> Self {
+        AttemptOut {
+            attempted_at,
+            response_status: outcome.status,
+            duration_ms: outcome.duration_ms,
+            error: outcome.error.clone(),
+            response_body: outcome.response_body.clone(),
+        }
+    }
+}
+
+/// A delivery record with its attempts (`GET /webhooks/{id}/deliveries/{deliveryId}`; D32).
+#[derive(Serialize, ToSchema, Debug)]
+#[schema(as = DeliveryDetail)]
+#[serde(rename_all = "camelCase")]
+pub struct DeliveryDetailOut {
+    #[serde(flatten)]
+    pub delivery: DeliveryOut,
+    /// Oldest first.
+    pub attempt_log: Vec<AttemptOut>,
+}
+
+/// The answer of `POST /webhooks/{id}/test` (D33).
+#[derive(Serialize, ToSchema, Debug)]
+#[schema(as = WebhookTestResult)]
+#[serde(rename_all = "camelCase")]
+pub struct WebhookTestResultOut {
+    pub delivery_id: Uuid,
+    pub success: bool,
+    #[schema(minimum = 100, maximum = 599)]
+    pub response_status: Option<u16>,
+    /// First 1 KiB.
+    pub response_body: Option<String>,
+    /// Milliseconds.
+    #[schema(minimum = 0)]
+    pub duration_ms: u64,
+    pub error: Option<String>,
+}
+
+impl From<&PingResult> for WebhookTestResultOut {
+    fn from(r: &PingResult) -> Self {
+        WebhookTestResultOut {
+            delivery_id: r.delivery_id.0,
+            success: r.success,
+            response_status: r.response_status,
+            response_body: r.response_body.clone(),
+            duration_ms: r.duration_ms,
+            error: r.error.clone(),
+        }
+    }
+}
+
+/// The error envelope (spec, Errors): `error`, `code`, optional `details`, nothing else.
+/// `validation_error` details: `{"fields":[{"field","message"}]}` (D37); `person_limit_reached`:
+/// `{used, limit, plan}`.
+#[derive(Serialize, ToSchema, Debug)]
+#[schema(as = Error)]
+pub struct ErrorOut<'a> {
+    /// Human-readable English message.
+    pub error: &'a str,
+    pub code: Code,
+    /// Structured context; absent when there is none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub details: Option<&'a serde_json::Value>,
+}
+
+impl<'a> From<&'a ClientError> for ErrorOut<'a> {
+    fn from(e: &'a ClientError) -> Self {
+        ErrorOut { error: &e.message, code: e.code, details: e.details.as_ref() }
+    }
+}
