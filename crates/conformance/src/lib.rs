@@ -72,6 +72,7 @@ macro_rules! store_conformance_suite {
             concurrent_claims_never_take_one_delivery_twice,
             open_breakers_and_disabled_endpoints_are_not_claimed,
             outcomes_of_a_batch_are_recorded_in_one_transaction,
+            concurrent_recorders_of_one_endpoint_lose_no_count,
             retention_purges_only_history_older_than_the_window,
             retention_purges_emails_codes_and_idempotency_records_exactly_past_their_windows_in_batches,
             resends_are_limited_by_the_emails_stored_for_the_address,
@@ -2137,6 +2138,7 @@ pub async fn outcomes_of_a_batch_are_recorded_in_one_transaction<S: Store + Clon
             .iter()
             .map(|j| FinishedAttempt {
                 delivery: j.delivery.id,
+                endpoint: j.delivery.endpoint_id,
                 at,
                 outcome: if round == 0 { fail.clone() } else { ok200() },
             })
@@ -2160,6 +2162,83 @@ pub async fn outcomes_of_a_batch_are_recorded_in_one_transaction<S: Store + Clon
     svc.redeliver(org.id, e.id, d.id).await.unwrap();
     assert_eq!(svc.run_deliveries(10).await.unwrap(), 1);
     assert_eq!(svc.get_delivery(org.id, e.id, d.id).await.unwrap().1.len(), 3);
+}
+
+/// T104: the outcomes of one endpoint's deliveries can be recorded by several recorders at once
+/// (the engines of two instances, the sandbox clock's delivery pass); none loses another's count.
+/// Eight recorders of one failed attempt each leave the breaker at eight failures (T59), and
+/// none of them deadlocks.
+pub async fn concurrent_recorders_of_one_endpoint_lose_no_count<S: Store + Clone>(store: S) {
+    let (svc, clock) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let e = hook(&svc, org.id, 1).await;
+    for i in 0..8 {
+        imported(&svc, org.id, import(&format!("r{i}@example.com"))).await;
+    }
+    let jobs = svc.claim_due(ClaimCaps::total(10)).await.unwrap();
+    assert_eq!(jobs.len(), 8);
+    let fail =
+        AttemptOutcome { status: Some(500), duration_ms: 20, error: Some("HTTP 500".into()), response_body: None };
+    let at = clock.now();
+    let barrier = Arc::new(Barrier::new(jobs.len()));
+    let tasks: Vec<_> = jobs
+        .iter()
+        .map(|j| {
+            let (svc, barrier) = (svc.clone(), barrier.clone());
+            let done = vec![FinishedAttempt {
+                delivery: j.delivery.id,
+                endpoint: j.delivery.endpoint_id,
+                at,
+                outcome: fail.clone(),
+            }];
+            tokio::spawn(async move {
+                barrier.wait().await;
+                svc.record_attempts(done).await
+            })
+        })
+        .collect();
+    for t in tasks {
+        t.await.unwrap().unwrap();
+    }
+    let ep = svc.get_endpoint(org.id, e.id).await.unwrap();
+    assert_eq!(ep.breaker.failed_attempts, 8, "every recorder's failure counts");
+    let page = svc.list_deliveries(org.id, e.id, None, None, 10).await.unwrap();
+    assert!(page.items.iter().all(|d| d.attempts == 1 && d.status == DeliveryStatus::Pending));
+
+    // Recorders racing the deletion of their endpoint (which removes its deliveries) take the
+    // locks in the same order, endpoint first: every one ends without an error (no deadlock),
+    // and an outcome of a delivery deleted meanwhile is skipped.
+    clock.advance(Duration::minutes(2));
+    let jobs = svc.claim_due(ClaimCaps::total(10)).await.unwrap();
+    assert_eq!(jobs.len(), 8, "due again after the first retry delay");
+    let at = clock.now();
+    let barrier = Arc::new(Barrier::new(jobs.len() + 1));
+    let mut tasks: Vec<_> = jobs
+        .iter()
+        .map(|j| {
+            let (svc, barrier) = (svc.clone(), barrier.clone());
+            let done = vec![FinishedAttempt {
+                delivery: j.delivery.id,
+                endpoint: j.delivery.endpoint_id,
+                at,
+                outcome: fail.clone(),
+            }];
+            tokio::spawn(async move {
+                barrier.wait().await;
+                svc.record_attempts(done).await
+            })
+        })
+        .collect();
+    let (svc2, barrier2) = (svc.clone(), barrier.clone());
+    let (o, id) = (org.id, e.id);
+    tasks.push(tokio::spawn(async move {
+        barrier2.wait().await;
+        svc2.delete_endpoint(o, id).await
+    }));
+    for t in tasks {
+        t.await.unwrap().unwrap();
+    }
+    assert_eq!(code(svc.get_endpoint(org.id, e.id).await), Code::NotFound);
 }
 
 pub async fn retention_purges_only_history_older_than_the_window<S: Store + Clone>(store: S) {

@@ -678,6 +678,7 @@ fn outcomes_recorded_in_one_batch_skip_deliveries_deleted_meanwhile_and_number_a
         .iter()
         .map(|j| FinishedAttempt {
             delivery: j.delivery.id,
+            endpoint: j.delivery.endpoint_id,
             at,
             outcome: AttemptOutcome { status: Some(200), duration_ms: 3, error: None, response_body: None },
         })

@@ -237,7 +237,7 @@ fn start_attempt<S: Store + Clone>(
         let outcome =
             svc.webhooks.send(&job.url, &secrets, &d.id.to_string(), d.event_type.as_str(), &d.payload, at).await;
         drop(permits);
-        let _ = done.send(FinishedAttempt { delivery: d.id, at, outcome });
+        let _ = done.send(FinishedAttempt { delivery: d.id, endpoint: d.endpoint_id, at, outcome });
         held.lock().unwrap_or_else(|p| p.into_inner()).finish(ep, org);
         // Coalesced: one stored permit however many lanes free before the claim loop looks.
         freed.notify_one();

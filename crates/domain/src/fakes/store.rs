@@ -605,6 +605,13 @@ impl WebhookRepo for FakeTx {
     ) -> BoxFuture<'a, StoreResult<Vec<crate::webhook::Endpoint>>> {
         ok(self.s.endpoints.iter().filter(|e| ids.contains(&e.id)).cloned().collect())
     }
+    fn lock_endpoints<'a>(
+        &'a mut self,
+        ids: &'a [WebhookId],
+    ) -> BoxFuture<'a, StoreResult<Vec<crate::webhook::Endpoint>>> {
+        // Writes are serialized (one write turn at a time): reading is locking.
+        self.list_endpoints_by_ids(ids)
+    }
     fn list_deliveries_by_ids<'a>(
         &'a mut self,
         ids: &'a [DeliveryId],

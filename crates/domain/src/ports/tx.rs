@@ -311,8 +311,12 @@ pub trait OutboxRepo: Send {
 /// # Locking
 /// On SQLite a write transaction holds the database's write lock from its start (`BEGIN
 /// IMMEDIATE`, grouped commits, T75), so nothing below needs a row lock there. On PostgreSQL claims
-/// take due deliveries with `FOR UPDATE SKIP LOCKED` ([`WebhookRepo::claim_deliveries`]) and
-/// deliveries read to record outcomes are locked ([`WebhookRepo::list_deliveries_by_ids`]).
+/// take due deliveries with `FOR UPDATE SKIP LOCKED` ([`WebhookRepo::claim_deliveries`]);
+/// recording outcomes locks the endpoints ([`WebhookRepo::lock_endpoints`]) and then the
+/// deliveries ([`WebhookRepo::list_deliveries_by_ids`]). **Lock order:** a transaction that
+/// writes an endpoint and deliveries of it locks the endpoint first, as deleting an endpoint
+/// (which removes its deliveries) does; then no two such transactions wait on each other in a
+/// cycle (T104).
 pub trait WebhookRepo: Send {
     /// Inserts an endpoint.
     fn insert_endpoint<'a>(&'a mut self, e: &'a crate::webhook::Endpoint) -> BoxFuture<'a, StoreResult<()>>;
@@ -327,6 +331,10 @@ pub trait WebhookRepo: Send {
     /// Endpoints of the organization, oldest first.
     fn list_endpoints_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<crate::webhook::Endpoint>>>;
     /// Deletes an endpoint and its deliveries.
+    ///
+    /// # Locking
+    /// Locks the endpoint (PostgreSQL: `FOR UPDATE`) before it deletes the deliveries: the lock
+    /// order above.
     fn delete_endpoint(&mut self, org: OrgId, id: WebhookId) -> BoxFuture<'_, StoreResult<()>>;
     /// Inserts a delivery (test pings).
     fn insert_delivery<'a>(&'a mut self, d: &'a crate::webhook::Delivery) -> BoxFuture<'a, StoreResult<()>>;
@@ -350,8 +358,21 @@ pub trait WebhookRepo: Send {
     /// `Internal` when a delivery does not exist (callers pass ids read in the same transaction).
     fn insert_attempts<'a>(&'a mut self, attempts: &'a [AttemptRecord]) -> BoxFuture<'a, StoreResult<()>>;
     /// Endpoints by id, in any organization (the delivery engine's batch read); missing ids are
-    /// left out.
+    /// left out. Not locked: a transaction that updates them reads them with
+    /// [`WebhookRepo::lock_endpoints`].
     fn list_endpoints_by_ids<'a>(
+        &'a mut self,
+        ids: &'a [WebhookId],
+    ) -> BoxFuture<'a, StoreResult<Vec<crate::webhook::Endpoint>>>;
+    /// [`WebhookRepo::list_endpoints_by_ids`], locking the rows until the transaction ends, so that
+    /// read-modify-writes of an endpoint's counters (breaker, consecutive failures; T59, D31) by
+    /// two recorders do not lose one another's update (T104).
+    ///
+    /// # Locking
+    /// PostgreSQL: `FOR NO KEY UPDATE` in id order (new deliveries' foreign-key checks, `FOR KEY
+    /// SHARE`, do not wait for it). Take it before locking any delivery of these endpoints (the
+    /// lock order above). SQLite: the write lock already serializes writers.
+    fn lock_endpoints<'a>(
         &'a mut self,
         ids: &'a [WebhookId],
     ) -> BoxFuture<'a, StoreResult<Vec<crate::webhook::Endpoint>>>;

@@ -4,7 +4,7 @@ use super::{Page, Services};
 use crate::errors::{ClientError, Code, UseCaseError};
 use crate::ids::*;
 use crate::model::*;
-use crate::ports::{AttemptRecord, ClaimRequest, EmailRecord, Store};
+use crate::ports::{AttemptRecord, ClaimRequest, EmailRecord, Store, Tx};
 use crate::values::{FieldErrors, OrgRole};
 use crate::webhook::*;
 use time::{Duration, OffsetDateTime};
@@ -129,8 +129,7 @@ impl<S: Store> Services<S> {
         self.store
             .write(move |tx| {
                 Box::pin(async move {
-                    let mut e =
-                        tx.get_endpoint(org, id).await?.ok_or_else(|| ClientError::not_found("Webhook endpoint"))?;
+                    let mut e = locked_endpoint(tx, org, id).await?;
                     if let Some(u) = p.url {
                         e.url = u;
                     }
@@ -177,8 +176,7 @@ impl<S: Store> Services<S> {
         self.store
             .write(move |tx| {
                 Box::pin(async move {
-                    let mut e =
-                        tx.get_endpoint(org, id).await?.ok_or_else(|| ClientError::not_found("Webhook endpoint"))?;
+                    let mut e = locked_endpoint(tx, org, id).await?;
                     e.previous_secret = Some(std::mem::replace(&mut e.secret, fresh));
                     e.previous_secret_expires_at = Some(now + ROTATION_OVERLAP);
                     e.updated_at = now;
@@ -238,15 +236,13 @@ impl<S: Store> Services<S> {
         self.store
             .write(move |tx| {
                 Box::pin(async move {
-                    let mut e =
-                        tx.get_endpoint(org, id).await?.ok_or_else(|| ClientError::not_found("Webhook endpoint"))?;
+                    let mut e = locked_endpoint(tx, org, id).await?;
                     let mut d =
                         tx.get_delivery(id, delivery).await?.ok_or_else(|| ClientError::not_found("Delivery"))?;
                     d.status = DeliveryStatus::Pending;
                     d.attempts = 0;
                     d.next_attempt_at = Some(now);
-                    // The delivery first, then the endpoint: the order the engine's recorder
-                    // writes them in (no deadlock between the two on PostgreSQL).
+                    // The endpoint was locked first: the lock order of `WebhookRepo` (T104).
                     tx.update_delivery(&d).await?;
                     if e.breaker.open_until.take().is_some() {
                         // A redeliver is a request to try now (T59): the breaker lets this one
@@ -366,13 +362,14 @@ impl<S: Store> Services<S> {
             .write(move |tx| {
                 Box::pin(async move {
                     tx.relax_durability().await?;
-                    let ids: Vec<DeliveryId> = done.iter().map(|f| f.delivery).collect();
-                    let mut current = tx.list_deliveries_by_ids(&ids).await?;
-                    let mut ep_ids: Vec<WebhookId> = current.iter().map(|d| d.endpoint_id).collect();
+                    // T104: the endpoints first (their counters are read-modify-written), then
+                    // the deliveries, each in id order: the lock order of `WebhookRepo`.
+                    let mut ep_ids: Vec<WebhookId> = done.iter().map(|f| f.endpoint).collect();
                     ep_ids.sort_by_key(|i| i.0);
                     ep_ids.dedup();
-                    let mut endpoints = tx.list_endpoints_by_ids(&ep_ids).await?;
-                    // Rows are written in id order: two recorders never wait on each other in a cycle.
+                    let mut endpoints = tx.lock_endpoints(&ep_ids).await?;
+                    let ids: Vec<DeliveryId> = done.iter().map(|f| f.delivery).collect();
+                    let mut current = tx.list_deliveries_by_ids(&ids).await?;
                     endpoints.sort_by_key(|e| e.id.0);
                     current.sort_by_key(|d| d.id.0);
                     let before: Vec<Endpoint> = endpoints.clone();
@@ -425,7 +422,7 @@ impl<S: Store> Services<S> {
             let d = &j.delivery;
             let outcome =
                 self.webhooks.send(&j.url, &secrets, &d.id.to_string(), d.event_type.as_str(), &d.payload, at).await;
-            done.push(FinishedAttempt { delivery: d.id, at, outcome });
+            done.push(FinishedAttempt { delivery: d.id, endpoint: d.endpoint_id, at, outcome });
         }
         let n = done.len() as u32;
         self.record_attempts(done).await?;
@@ -521,11 +518,24 @@ pub struct DeliveryJob {
     pub secrets: Vec<String>,
 }
 
+/// The organization's endpoint `id`, locked until the transaction ends: every read-modify-write
+/// of an endpoint reads it this way, before it touches any delivery (the lock order of
+/// `WebhookRepo`, T104). Errors: 404 when it is not the organization's.
+async fn locked_endpoint<T: Tx + ?Sized>(tx: &mut T, org: OrgId, id: WebhookId) -> Result<Endpoint, UseCaseError> {
+    tx.lock_endpoints(&[id])
+        .await?
+        .into_iter()
+        .find(|e| e.org_id == org)
+        .ok_or_else(|| ClientError::not_found("Webhook endpoint").into())
+}
+
 /// An attempt that has been made, to record ([`Services::record_attempts`]).
 #[derive(Clone, Debug)]
 pub struct FinishedAttempt {
     /// The delivery.
     pub delivery: DeliveryId,
+    /// Its endpoint (locked before the delivery when the outcome is recorded, T104).
+    pub endpoint: WebhookId,
     /// When the attempt started (service clock).
     pub at: OffsetDateTime,
     /// Its outcome.

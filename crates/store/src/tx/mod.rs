@@ -433,6 +433,26 @@ impl DbTx<'_, diesel_async::AsyncPgConnection> {
             .map_err(db_err)
     }
 
+    /// In a write transaction, `SELECT ... FOR NO KEY UPDATE` of endpoints about to be updated
+    /// (new deliveries' foreign-key checks, `FOR KEY SHARE`, do not wait for it), or `FOR UPDATE`
+    /// of endpoints about to be deleted, in id order (T104).
+    async fn lock_endpoint_rows(&mut self, ids: &[DbUuid], delete: bool) -> StoreResult<()> {
+        if !self.write {
+            return Ok(());
+        }
+        let q = webhook_endpoints::table
+            .filter(webhook_endpoints::id.eq_any(ids))
+            .order(webhook_endpoints::id.asc())
+            .select(webhook_endpoints::id);
+        let r = if delete {
+            q.for_update().load::<DbUuid>(self.conn).await
+        } else {
+            q.for_no_key_update().load::<DbUuid>(self.conn).await
+        };
+        r.map_err(db_err)?;
+        Ok(())
+    }
+
     /// In a write transaction, `SELECT ... FOR UPDATE` of deliveries about to be updated, in id
     /// order (no deadlock between two recorders).
     async fn lock_deliveries(&mut self, ids: &[DbUuid]) -> StoreResult<()> {
@@ -463,6 +483,11 @@ impl DbTx<'_, crate::SqliteConn> {
 
     /// Writers are serialized by `BEGIN IMMEDIATE`: nothing to lock.
     async fn lock_deliveries(&mut self, _ids: &[DbUuid]) -> StoreResult<()> {
+        Ok(())
+    }
+
+    /// Writers hold the database's write lock: nothing to lock per row.
+    async fn lock_endpoint_rows(&mut self, _ids: &[DbUuid], _delete: bool) -> StoreResult<()> {
         Ok(())
     }
 

@@ -59,6 +59,8 @@ macro_rules! impl_webhook_repo {
 
             fn delete_endpoint(&mut self, org: OrgId, id: WebhookId) -> BoxFuture<'_, StoreResult<()>> {
                 Box::pin(async move {
+                    // The endpoint before its deliveries: the lock order of `WebhookRepo` (T104).
+                    self.lock_endpoint_rows(&[DbUuid(id.0)], true).await?;
                     let ids = deliveries::table.filter(deliveries::endpoint_id.eq(DbUuid(id.0))).select(deliveries::id);
                     diesel::delete(delivery_attempts::table.filter(delivery_attempts::delivery_id.eq_any(ids)))
                         .execute(self.conn)
@@ -149,6 +151,22 @@ macro_rules! impl_webhook_repo {
             ) -> BoxFuture<'a, StoreResult<Vec<Endpoint>>> {
                 Box::pin(async move {
                     let ids: Vec<DbUuid> = ids.iter().map(|i| DbUuid(i.0)).collect();
+                    webhook_endpoints::table
+                        .filter(webhook_endpoints::id.eq_any(ids))
+                        .select(EndpointRow::as_select())
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?
+                        .into_iter()
+                        .map(|r| self.open_endpoint(r))
+                        .collect()
+                })
+            }
+
+            fn lock_endpoints<'a>(&'a mut self, ids: &'a [WebhookId]) -> BoxFuture<'a, StoreResult<Vec<Endpoint>>> {
+                Box::pin(async move {
+                    let ids: Vec<DbUuid> = ids.iter().map(|i| DbUuid(i.0)).collect();
+                    self.lock_endpoint_rows(&ids, false).await?;
                     webhook_endpoints::table
                         .filter(webhook_endpoints::id.eq_any(ids))
                         .select(EndpointRow::as_select())
