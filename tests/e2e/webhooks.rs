@@ -116,6 +116,14 @@ impl App {
 impl App {
     /// Waits (bounded) until the delivery records `n` attempts: the receiver sees a request
     /// before the worker has stored its outcome.
+    /// Waits (bounded) until no delivery of the endpoint is pending: every one succeeded or
+    /// failed for good and is recorded, so no attempt is in flight and none will follow. What the
+    /// receiver has by then is all it will ever get (a "nothing more arrives" check without a
+    /// sleep).
+    fn wait_all_final(&self, key: &str, hook: &str) {
+        let ok = eventually(WAIT, || self.deliveries(key, hook, "?status=pending").json["data"] == json!([]));
+        assert!(ok, "deliveries still pending: {}", self.deliveries(key, hook, "?status=pending").text);
+    }
     fn wait_attempts(&self, key: &str, hook: &str, id: &str, n: u64) -> Value {
         let ok = eventually(WAIT, || self.delivery(key, hook, id)["attempts"] == json!(n));
         let d = self.delivery(key, hook, id);
@@ -434,7 +442,7 @@ webhook_e2e!(every_event_type_arrives_signed_with_the_envelope_and_headers, inse
     assert_eq!(env["data"], json!({"webhookId": hook}));
 
     // Every event type arrived, each exactly once (one endpoint: one delivery per event).
-    std::thread::sleep(Duration::from_millis(1500));
+    app.wait_all_final(&key, &hook);
     let hits = rx.hits();
     let mut got = types(&hits);
     got.sort();
@@ -467,10 +475,11 @@ webhook_e2e!(answers_500_500_200_give_three_attempts_with_one_delivery_id, insec
     app.import(&key, json!({"email": "ann@example.com"}));
     let first = rx.wait_for(1);
     let id = first[0].delivery_id().to_string();
-    // No retry before the first delay, although the worker runs every second.
-    std::thread::sleep(Duration::from_millis(2500));
-    assert_eq!(rx.count(), 1, "retried before 1 minute");
+    // No retry before the first delay: once the attempt is recorded, a whole delivery pass (what
+    // the worker runs every second) finds nothing due.
     let d = app.wait_attempts(&key, &hook, &id, 1);
+    app.advance(0);
+    assert_eq!(rx.count(), 1, "retried before 1 minute");
     assert_eq!(d["status"], "pending");
     assert_eq!(d["attempts"], 1);
     assert_eq!(d["lastResponseStatus"], 500);
@@ -482,7 +491,8 @@ webhook_e2e!(answers_500_500_200_give_three_attempts_with_one_delivery_id, insec
     app.advance(301);
     let hits = rx.wait_for(3);
     app.wait_attempts(&key, &hook, &id, 3);
-    std::thread::sleep(Duration::from_millis(1500));
+    app.wait_all_final(&key, &hook);
+    app.advance(86_400);
     assert_eq!(rx.count(), 3, "exactly 3 attempts");
     for h in &hits {
         assert_eq!(h.delivery_id(), id, "the id stays the same across retries");
@@ -549,8 +559,8 @@ webhook_e2e!(five_failed_deliveries_disable_the_endpoint_and_reenabling_releases
 
     // Held while disabled: the event is recorded but not sent, however far the clock moves.
     app.import(&key, json!({"email": "held@example.com"}));
+    // The clock's move runs a whole delivery pass (the worker's claim) before it answers.
     app.advance(3_600);
-    std::thread::sleep(Duration::from_millis(2_000));
     assert_eq!(rx.count(), 25, "nothing goes to a disabled endpoint");
     let pending = app.deliveries(&key, &hook, "?status=pending");
     let held = pending.json["data"].as_array().unwrap();
@@ -599,7 +609,6 @@ webhook_e2e!(redirects_are_not_followed_then_failed_after_the_last_retry_then_re
     assert_eq!(app.deliveries(&key, &hook, "?status=pending").json["data"], json!([]));
     // No sixth attempt, however far the clock moves; the redirect target was never called.
     app.advance(86_400);
-    std::thread::sleep(Duration::from_millis(1500));
     assert_eq!(rx.count(), 5);
     assert_eq!(other.count(), 0, "redirects are never followed (D31)");
     assert!(rx.hits().iter().all(|h| h.delivery_id() == id));
