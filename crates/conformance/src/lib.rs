@@ -2007,7 +2007,7 @@ pub async fn profiles_round_trip_list_newest_first_and_count<S: Store + Clone>(s
 // ---------------------------------------------------------------------------------------------
 
 use talent_domain::invitation::InvitationStatus;
-use talent_domain::usecases::webhooks::{ClaimCaps, FinishedAttempt, NewEndpoint};
+use talent_domain::usecases::webhooks::{ClaimCaps, DeliveryJob, FinishedAttempt, NewEndpoint};
 use talent_domain::webhook::{AttemptOutcome, Breaker, Delivery, DeliveryStatus, Endpoint, Subscription};
 
 pub async fn hook<S: Store + Clone>(svc: &Svc<S>, org: OrgId, n: usize) -> Endpoint {
@@ -2175,29 +2175,33 @@ pub async fn concurrent_recorders_of_one_endpoint_lose_no_count<S: Store + Clone
     for i in 0..8 {
         imported(&svc, org.id, import(&format!("r{i}@example.com"))).await;
     }
-    let jobs = svc.claim_due(ClaimCaps::total(10)).await.unwrap();
-    assert_eq!(jobs.len(), 8);
     let fail =
         AttemptOutcome { status: Some(500), duration_ms: 20, error: Some("HTTP 500".into()), response_body: None };
-    let at = clock.now();
-    let barrier = Arc::new(Barrier::new(jobs.len()));
-    let tasks: Vec<_> = jobs
-        .iter()
-        .map(|j| {
-            let (svc, barrier) = (svc.clone(), barrier.clone());
-            let done = vec![FinishedAttempt {
-                delivery: j.delivery.id,
-                endpoint: j.delivery.endpoint_id,
-                at,
-                outcome: fail.clone(),
-            }];
-            tokio::spawn(async move {
-                barrier.wait().await;
-                svc.record_attempts(done).await
-            })
-        })
-        .collect();
-    for t in tasks {
+    // One recorder per claimed job, all released at once by `barrier` (sized one larger when the
+    // caller races something else against them).
+    let recorders =
+        |jobs: &[DeliveryJob], barrier: &Arc<Barrier>| -> Vec<tokio::task::JoinHandle<Result<(), UseCaseError>>> {
+            let at = clock.now();
+            jobs.iter()
+                .map(|j| {
+                    let (svc, barrier) = (svc.clone(), barrier.clone());
+                    let done = vec![FinishedAttempt {
+                        delivery: j.delivery.id,
+                        endpoint: j.delivery.endpoint_id,
+                        at,
+                        outcome: fail.clone(),
+                    }];
+                    tokio::spawn(async move {
+                        barrier.wait().await;
+                        svc.record_attempts(done).await
+                    })
+                })
+                .collect()
+        };
+
+    let jobs = svc.claim_due(ClaimCaps::total(10)).await.unwrap();
+    assert_eq!(jobs.len(), 8);
+    for t in recorders(&jobs, &Arc::new(Barrier::new(jobs.len()))) {
         t.await.unwrap().unwrap();
     }
     let ep = svc.get_endpoint(org.id, e.id).await.unwrap();
@@ -2211,28 +2215,11 @@ pub async fn concurrent_recorders_of_one_endpoint_lose_no_count<S: Store + Clone
     clock.advance(Duration::minutes(2));
     let jobs = svc.claim_due(ClaimCaps::total(10)).await.unwrap();
     assert_eq!(jobs.len(), 8, "due again after the first retry delay");
-    let at = clock.now();
     let barrier = Arc::new(Barrier::new(jobs.len() + 1));
-    let mut tasks: Vec<_> = jobs
-        .iter()
-        .map(|j| {
-            let (svc, barrier) = (svc.clone(), barrier.clone());
-            let done = vec![FinishedAttempt {
-                delivery: j.delivery.id,
-                endpoint: j.delivery.endpoint_id,
-                at,
-                outcome: fail.clone(),
-            }];
-            tokio::spawn(async move {
-                barrier.wait().await;
-                svc.record_attempts(done).await
-            })
-        })
-        .collect();
-    let (svc2, barrier2) = (svc.clone(), barrier.clone());
-    let (o, id) = (org.id, e.id);
+    let mut tasks = recorders(&jobs, &barrier);
+    let (svc2, o, id) = (svc.clone(), org.id, e.id);
     tasks.push(tokio::spawn(async move {
-        barrier2.wait().await;
+        barrier.wait().await;
         svc2.delete_endpoint(o, id).await
     }));
     for t in tasks {

@@ -27,6 +27,19 @@ pub fn format(t: OffsetDateTime) -> String {
     )
 }
 
+/// Serde `serialize_with` for a timestamp of a published shape: the text of [`format`].
+pub fn serialize<S: serde::Serializer>(t: &OffsetDateTime, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&format(*t))
+}
+
+/// Serde `serialize_with` for an optional timestamp: the text of [`format`], or `null`.
+pub fn serialize_opt<S: serde::Serializer>(t: &Option<OffsetDateTime>, s: S) -> Result<S::Ok, S::Error> {
+    match t {
+        Some(t) => serialize(t, s),
+        None => s.serialize_none(),
+    }
+}
+
 /// Parses an RFC 3339 date-time (any offset, any fractional precision) and normalizes it to UTC
 /// microseconds. Errors: `None` for anything else (the caller reports `validation_error`).
 pub fn parse(s: &str) -> Option<OffsetDateTime> {

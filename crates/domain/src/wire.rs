@@ -18,7 +18,7 @@ use crate::invitation::{Invitation, InvitationStatus, Variant};
 use crate::membership::{JoinedVia, Person, PersonStatus};
 use crate::organization::{Organization, Usage};
 use crate::results::AssessmentStatus;
-use crate::timefmt;
+
 use crate::values::{Label, Labels, OrgRole, Scope, SubscriptionStatus};
 use crate::webhook::DeliveryStatus;
 use serde::{Serialize, Serializer};
@@ -114,21 +114,7 @@ wire_enum!(
     ]
 );
 wire_enum!(OrgRole, "OrganizationRole", "A user's role in the organization.", [OrgRole::Admin, OrgRole::Member]);
-wire_enum!(
-    Scope,
-    "ScopeName",
-    "An API key scope (spec, Authentication).",
-    [
-        Scope::OrganizationRead,
-        Scope::PersonsRead,
-        Scope::PersonsWrite,
-        Scope::InvitationsRead,
-        Scope::InvitationsWrite,
-        Scope::ResultsRead,
-        Scope::ProfilesRead,
-        Scope::WebhooksManage
-    ]
-);
+wire_enum!(Scope, "ScopeName", "An API key scope (spec, Authentication).", all = Scope::ALL);
 wire_enum!(
     Band,
     "Band",
@@ -157,19 +143,6 @@ impl Serialize for Labels {
     }
 }
 
-/// Serializes a timestamp as [`timefmt::format`].
-fn at<S: Serializer>(t: &OffsetDateTime, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(&timefmt::format(*t))
-}
-
-/// Serializes an optional timestamp as [`timefmt::format`] or `null`.
-fn at_opt<S: Serializer>(t: &Option<OffsetDateTime>, s: S) -> Result<S::Ok, S::Error> {
-    match t {
-        Some(t) => at(t, s),
-        None => s.serialize_none(),
-    }
-}
-
 /// Schemas the derives below refer to by path (`schema_with`).
 #[cfg(feature = "openapi")]
 pub mod schema {
@@ -192,7 +165,7 @@ pub mod schema {
 #[serde(rename_all = "camelCase")]
 pub struct PersonAssessmentOut {
     pub status: AssessmentStatus,
-    #[serde(serialize_with = "at_opt")]
+    #[serde(serialize_with = "crate::timefmt::serialize_opt")]
     pub completed_at: Option<OffsetDateTime>,
     /// Number of completed (visible) assessments.
     #[cfg_attr(feature = "openapi", schema(minimum = 0))]
@@ -220,11 +193,11 @@ pub struct PersonOut {
     /// Consent to share results from assessments taken before joining (D11).
     pub shared_existing_profile: bool,
     pub assessment: PersonAssessmentOut,
-    #[serde(serialize_with = "at")]
+    #[serde(serialize_with = "crate::timefmt::serialize")]
     pub member_since: OffsetDateTime,
-    #[serde(serialize_with = "at")]
+    #[serde(serialize_with = "crate::timefmt::serialize")]
     pub updated_at: OffsetDateTime,
-    #[serde(serialize_with = "at_opt")]
+    #[serde(serialize_with = "crate::timefmt::serialize_opt")]
     pub archived_at: Option<OffsetDateTime>,
 }
 
@@ -261,9 +234,9 @@ pub struct SubscriptionOut {
     /// Plan id (D5), e.g. `professional`.
     pub plan: String,
     pub status: SubscriptionStatus,
-    #[serde(serialize_with = "at_opt")]
+    #[serde(serialize_with = "crate::timefmt::serialize_opt")]
     pub trial_ends_at: Option<OffsetDateTime>,
-    #[serde(serialize_with = "at_opt")]
+    #[serde(serialize_with = "crate::timefmt::serialize_opt")]
     pub current_period_end: Option<OffsetDateTime>,
 }
 
@@ -307,7 +280,7 @@ pub struct OrganizationOut {
     pub id: Uuid,
     pub company_name: String,
     pub email: String,
-    #[serde(serialize_with = "at")]
+    #[serde(serialize_with = "crate::timefmt::serialize")]
     pub created_at: OffsetDateTime,
     pub subscription: SubscriptionOut,
     pub usage: UsageOut,
@@ -385,17 +358,17 @@ pub struct InvitationOut {
     pub message: Option<String>,
     /// `{public_base_url}/i/{token}` (D20).
     pub url: String,
-    #[serde(serialize_with = "at_opt")]
+    #[serde(serialize_with = "crate::timefmt::serialize_opt")]
     pub email_sent_at: Option<OffsetDateTime>,
-    #[serde(serialize_with = "at")]
+    #[serde(serialize_with = "crate::timefmt::serialize")]
     pub expires_at: OffsetDateTime,
-    #[serde(serialize_with = "at_opt")]
+    #[serde(serialize_with = "crate::timefmt::serialize_opt")]
     pub accepted_at: Option<OffsetDateTime>,
-    #[serde(serialize_with = "at_opt")]
+    #[serde(serialize_with = "crate::timefmt::serialize_opt")]
     pub revoked_at: Option<OffsetDateTime>,
-    #[serde(serialize_with = "at")]
+    #[serde(serialize_with = "crate::timefmt::serialize")]
     pub created_at: OffsetDateTime,
-    #[serde(serialize_with = "at")]
+    #[serde(serialize_with = "crate::timefmt::serialize")]
     pub updated_at: OffsetDateTime,
 }
 
@@ -434,7 +407,7 @@ pub struct AssessmentCompletedData {
     pub email: String,
     pub external_id: Option<String>,
     pub assessment_id: Uuid,
-    #[serde(serialize_with = "at")]
+    #[serde(serialize_with = "crate::timefmt::serialize")]
     pub completed_at: OffsetDateTime,
 }
 

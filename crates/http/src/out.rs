@@ -8,12 +8,12 @@
 //! `talent_domain::timefmt::format`. Schema names are the spec's resource names (`Person`,
 //! `Delivery`, ...), set with `#[schema(as = ...)]`.
 
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 use talent_domain::assessment::{AssessmentModel, Band, MatchCategory, Scores};
 use talent_domain::errors::{ClientError, Code};
 use talent_domain::events::EventType;
 use talent_domain::model::Profile;
-use talent_domain::timefmt;
+
 use talent_domain::usecases::assessments::{Match, PersonResults};
 use talent_domain::usecases::webhooks::PingResult;
 use talent_domain::webhook::{AttemptOutcome, Delivery, DeliveryStatus, Endpoint};
@@ -24,17 +24,6 @@ use uuid::Uuid;
 pub use talent_domain::wire::{
     AssessmentCompletedData, InvitationOut, KeyIdentityOut, OrganizationOut, PersonOut, PingData,
 };
-
-fn at<S: Serializer>(t: &OffsetDateTime, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(&timefmt::format(*t))
-}
-
-fn at_opt<S: Serializer>(t: &Option<OffsetDateTime>, s: S) -> Result<S::Ok, S::Error> {
-    match t {
-        Some(t) => at(t, s),
-        None => s.serialize_none(),
-    }
-}
 
 /// The pagination object of every list (spec, Pagination envelope; D36).
 #[derive(Serialize, ToSchema, Debug)]
@@ -153,7 +142,7 @@ pub struct CompetenciesOut {
 #[serde(rename_all = "camelCase")]
 pub struct PersonalityOut {
     pub markdown: String,
-    #[serde(serialize_with = "at")]
+    #[serde(serialize_with = "talent_domain::timefmt::serialize")]
     pub generated_at: OffsetDateTime,
 }
 
@@ -262,9 +251,9 @@ pub struct ProfileOut {
     pub name: String,
     pub description: Option<String>,
     pub competencies: Vec<ProfileCompetencyOut>,
-    #[serde(serialize_with = "at")]
+    #[serde(serialize_with = "talent_domain::timefmt::serialize")]
     pub created_at: OffsetDateTime,
-    #[serde(serialize_with = "at")]
+    #[serde(serialize_with = "talent_domain::timefmt::serialize")]
     pub updated_at: OffsetDateTime,
 }
 
@@ -324,9 +313,9 @@ pub struct WebhookEndpointOut {
     pub events: Vec<String>,
     pub description: Option<String>,
     pub enabled: bool,
-    #[serde(serialize_with = "at")]
+    #[serde(serialize_with = "talent_domain::timefmt::serialize")]
     pub created_at: OffsetDateTime,
-    #[serde(serialize_with = "at")]
+    #[serde(serialize_with = "talent_domain::timefmt::serialize")]
     pub updated_at: OffsetDateTime,
 }
 
@@ -373,11 +362,11 @@ pub struct DeliveryOut {
     pub status: DeliveryStatus,
     #[schema(minimum = 0)]
     pub attempts: u32,
-    #[serde(serialize_with = "at")]
+    #[serde(serialize_with = "talent_domain::timefmt::serialize")]
     pub created_at: OffsetDateTime,
-    #[serde(serialize_with = "at_opt")]
+    #[serde(serialize_with = "talent_domain::timefmt::serialize_opt")]
     pub last_attempt_at: Option<OffsetDateTime>,
-    #[serde(serialize_with = "at_opt")]
+    #[serde(serialize_with = "talent_domain::timefmt::serialize_opt")]
     pub next_attempt_at: Option<OffsetDateTime>,
     #[schema(minimum = 100, maximum = 599)]
     pub last_response_status: Option<u16>,
@@ -405,7 +394,7 @@ impl From<&Delivery> for DeliveryOut {
 #[schema(as = Attempt)]
 #[serde(rename_all = "camelCase")]
 pub struct AttemptOut {
-    #[serde(serialize_with = "at")]
+    #[serde(serialize_with = "talent_domain::timefmt::serialize")]
     pub attempted_at: OffsetDateTime,
     /// The receiver's status; null when no response arrived.
     #[schema(minimum = 100, maximum = 599)]

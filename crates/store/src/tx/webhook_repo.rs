@@ -4,6 +4,25 @@ use super::*;
 
 macro_rules! impl_webhook_repo {
     ($conn:ty) => {
+        impl DbTx<'_, $conn> {
+            /// Endpoints by id, their secrets opened; `lock`: locked first (T104).
+            async fn endpoints_by_ids(&mut self, ids: &[WebhookId], lock: bool) -> StoreResult<Vec<Endpoint>> {
+                let ids: Vec<DbUuid> = ids.iter().map(|i| DbUuid(i.0)).collect();
+                if lock {
+                    self.lock_endpoint_rows(&ids, false).await?;
+                }
+                webhook_endpoints::table
+                    .filter(webhook_endpoints::id.eq_any(ids))
+                    .select(EndpointRow::as_select())
+                    .load(self.conn)
+                    .await
+                    .map_err(db_err)?
+                    .into_iter()
+                    .map(|r| self.open_endpoint(r))
+                    .collect()
+            }
+        }
+
         impl<'c> WebhookRepo for DbTx<'c, $conn> {
             fn insert_endpoint<'a>(&'a mut self, e: &'a Endpoint) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
@@ -149,34 +168,11 @@ macro_rules! impl_webhook_repo {
                 &'a mut self,
                 ids: &'a [WebhookId],
             ) -> BoxFuture<'a, StoreResult<Vec<Endpoint>>> {
-                Box::pin(async move {
-                    let ids: Vec<DbUuid> = ids.iter().map(|i| DbUuid(i.0)).collect();
-                    webhook_endpoints::table
-                        .filter(webhook_endpoints::id.eq_any(ids))
-                        .select(EndpointRow::as_select())
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?
-                        .into_iter()
-                        .map(|r| self.open_endpoint(r))
-                        .collect()
-                })
+                Box::pin(async move { self.endpoints_by_ids(ids, false).await })
             }
 
             fn lock_endpoints<'a>(&'a mut self, ids: &'a [WebhookId]) -> BoxFuture<'a, StoreResult<Vec<Endpoint>>> {
-                Box::pin(async move {
-                    let ids: Vec<DbUuid> = ids.iter().map(|i| DbUuid(i.0)).collect();
-                    self.lock_endpoint_rows(&ids, false).await?;
-                    webhook_endpoints::table
-                        .filter(webhook_endpoints::id.eq_any(ids))
-                        .select(EndpointRow::as_select())
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?
-                        .into_iter()
-                        .map(|r| self.open_endpoint(r))
-                        .collect()
-                })
+                Box::pin(async move { self.endpoints_by_ids(ids, true).await })
             }
 
             fn list_deliveries_by_ids<'a>(
