@@ -1,6 +1,7 @@
 //! Outbox events and their types (spec, Events; D29).
 
 use crate::ids::*;
+use crate::values::Scope;
 use time::OffsetDateTime;
 
 /// Event types (spec, Events).
@@ -53,4 +54,30 @@ pub struct OutboxEvent {
     pub data: serde_json::Value,
     /// Creation time.
     pub created_at: OffsetDateTime,
+}
+
+/// An event with its place in the events feed (D48, T106): `sequence` is service-wide, ascending
+/// in commit order, assigned after the event's transaction committed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SequencedEvent {
+    /// Its sequence number (1, 2, ...; the feed's cursor `after`).
+    pub sequence: u64,
+    /// The event.
+    pub event: OutboxEvent,
+}
+
+impl EventType {
+    /// The scope that reads events of this type in the feed (D48): the read scope of the event's
+    /// resource. `webhooks:manage` reads every type ([`Scope::WebhooksManage`]); `ping` (a
+    /// delivery to one endpoint, not a change) is never in the feed.
+    pub fn read_scope(self) -> Scope {
+        match self {
+            EventType::PersonCreated | EventType::PersonJoined | EventType::PersonArchived => Scope::PersonsRead,
+            EventType::InvitationAccepted | EventType::InvitationRevoked | EventType::InvitationExpired => {
+                Scope::InvitationsRead
+            }
+            EventType::AssessmentCompleted => Scope::ResultsRead,
+            EventType::Ping => Scope::WebhooksManage,
+        }
+    }
 }

@@ -6,7 +6,7 @@
 use crate::ids::DeliveryId;
 use crate::model::{EventType, OutboxEvent};
 use crate::ports::{Ids, StoreResult, Tx};
-use crate::webhook::{envelope, Delivery, DeliveryStatus};
+use crate::webhook::{envelope, Delivery, DeliveryStatus, Endpoint};
 
 /// Appends `e` to the outbox and, unless it is a `ping` (which goes to the tested endpoint only),
 /// fans it out: one pending delivery, due at the event's time, per endpoint of its organization
@@ -20,25 +20,31 @@ pub async fn append(tx: &mut dyn Tx, ids: &dyn Ids, e: &OutboxEvent) -> StoreRes
     }
     let endpoints = tx.list_endpoints_of_org(e.org_id).await?;
     for ep in endpoints.iter().filter(|w| w.events.includes(e.event_type)) {
-        let id = DeliveryId(ids.new_uuid());
-        let d = Delivery {
-            id,
-            endpoint_id: ep.id,
-            org_id: e.org_id,
-            event_type: e.event_type,
-            payload: envelope(id, e.event_type, e.created_at, &e.data),
-            status: DeliveryStatus::Pending,
-            attempts: 0,
-            next_attempt_at: Some(e.created_at),
-            last_attempt_at: None,
-            last_response_status: None,
-            last_error: None,
-            created_at: e.created_at,
-        };
+        let d = delivery(ids, ep, e, e.created_at);
         tx.insert_delivery(&d).await?;
         if ep.enabled {
             tx.wake_deliveries();
         }
     }
     Ok(())
+}
+
+/// A new pending delivery of event `e` to endpoint `ep`, due at `due` (also its `created_at`), with
+/// a new id from `ids` and the event's envelope (its own time and data, D34).
+pub fn delivery(ids: &dyn Ids, ep: &Endpoint, e: &OutboxEvent, due: time::OffsetDateTime) -> Delivery {
+    let id = DeliveryId(ids.new_uuid());
+    Delivery {
+        id,
+        endpoint_id: ep.id,
+        org_id: e.org_id,
+        event_type: e.event_type,
+        payload: envelope(id, e.event_type, e.created_at, &e.data),
+        status: DeliveryStatus::Pending,
+        attempts: 0,
+        next_attempt_at: Some(due),
+        last_attempt_at: None,
+        last_response_status: None,
+        last_error: None,
+        created_at: due,
+    }
 }

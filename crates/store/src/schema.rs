@@ -139,6 +139,14 @@ diesel::table! {
         event_type -> Text,
         data -> Text,
         created_at -> Ts,
+        sequence -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    event_sequence (id) {
+        id -> Integer,
+        last -> BigInt,
     }
 }
 
@@ -326,6 +334,7 @@ diesel::table! {
 }
 
 diesel::allow_tables_to_appear_in_same_query!(
+    event_sequence,
     consent_codes,
     organizations,
     users,

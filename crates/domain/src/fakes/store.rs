@@ -28,6 +28,10 @@ pub struct FakeState {
     pub team_members: Vec<(TeamId, PersonId)>,
     /// Outbox.
     pub events: Vec<OutboxEvent>,
+    /// Feed sequences of numbered events (D48).
+    pub event_sequences: Vec<(EventId, u64)>,
+    /// The sequencer's counter: the last number given.
+    pub last_sequence: u64,
     /// Idempotency records.
     pub idem: Vec<IdempotencyRecord>,
     pub settings: Vec<(String, String)>,
@@ -548,6 +552,38 @@ impl OutboxRepo for FakeTx {
     }
     fn list_events_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<OutboxEvent>>> {
         ok(self.s.events.iter().filter(|e| e.org_id == org).cloned().collect())
+    }
+    fn has_unsequenced_events(&mut self) -> BoxFuture<'_, StoreResult<bool>> {
+        let s = &self.s;
+        ok(s.events.iter().any(|e| !s.event_sequences.iter().any(|(id, _)| *id == e.id)))
+    }
+    fn sequence_events(&mut self, limit: u32) -> BoxFuture<'_, StoreResult<u32>> {
+        // Writes are serialized (one write turn at a time) and commit in turn order.
+        let s = &mut self.s;
+        let mut todo: Vec<&OutboxEvent> =
+            s.events.iter().filter(|e| !s.event_sequences.iter().any(|(id, _)| *id == e.id)).collect();
+        todo.sort_by_key(|e| (e.created_at, e.id.0));
+        let ids: Vec<EventId> = todo.into_iter().take(limit as usize).map(|e| e.id).collect();
+        for id in &ids {
+            s.last_sequence += 1;
+            s.event_sequences.push((*id, s.last_sequence));
+        }
+        ok(ids.len() as u32)
+    }
+    fn list_feed<'a>(&'a mut self, q: &'a FeedQuery) -> BoxFuture<'a, StoreResult<Vec<SequencedEvent>>> {
+        let s = &self.s;
+        let mut v: Vec<SequencedEvent> = s
+            .events
+            .iter()
+            .filter(|e| e.org_id == q.org_id && (q.types.is_empty() || q.types.contains(&e.event_type)))
+            .filter_map(|e| {
+                let (_, n) = s.event_sequences.iter().find(|(id, _)| *id == e.id)?;
+                (*n > q.after).then(|| SequencedEvent { sequence: *n, event: e.clone() })
+            })
+            .collect();
+        v.sort_by_key(|e| e.sequence);
+        v.truncate(q.limit as usize);
+        ok(v)
     }
 }
 

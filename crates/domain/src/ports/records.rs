@@ -198,3 +198,16 @@ pub struct IdempotencyRecord {
     /// When the first request began.
     pub created_at: OffsetDateTime,
 }
+
+/// A read of the events feed (D48): one organization's numbered events after a sequence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FeedQuery {
+    /// The organization.
+    pub org_id: OrgId,
+    /// Only events with a sequence above this one (0: from the start of the window).
+    pub after: u64,
+    /// Only these types; empty: every type.
+    pub types: Vec<EventType>,
+    /// At most this many (the use case asks one more than the page to tell `hasMore`).
+    pub limit: u32,
+}

@@ -6,6 +6,7 @@ pub mod acceptance;
 pub mod access;
 pub mod assessments;
 pub mod emails;
+pub mod feed;
 pub mod idempotency;
 pub mod invitations;
 pub mod orgs;

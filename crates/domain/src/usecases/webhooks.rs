@@ -521,7 +521,11 @@ pub struct DeliveryJob {
 /// The organization's endpoint `id`, locked until the transaction ends: every read-modify-write
 /// of an endpoint reads it this way, before it touches any delivery (the lock order of
 /// `WebhookRepo`, T104). Errors: 404 when it is not the organization's.
-async fn locked_endpoint<T: Tx + ?Sized>(tx: &mut T, org: OrgId, id: WebhookId) -> Result<Endpoint, UseCaseError> {
+pub(crate) async fn locked_endpoint<T: Tx + ?Sized>(
+    tx: &mut T,
+    org: OrgId,
+    id: WebhookId,
+) -> Result<Endpoint, UseCaseError> {
     tx.lock_endpoints(&[id])
         .await?
         .into_iter()

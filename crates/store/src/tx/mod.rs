@@ -453,6 +453,34 @@ impl DbTx<'_, diesel_async::AsyncPgConnection> {
         Ok(())
     }
 
+    /// The sequencer's counter, locked (`FOR UPDATE`) until the transaction ends (T106).
+    async fn lock_event_counter(&mut self) -> StoreResult<i64> {
+        event_sequence::table
+            .find(1)
+            .select(event_sequence::last)
+            .for_update()
+            .get_result(self.conn)
+            .await
+            .map_err(db_err)
+    }
+
+    /// Gives `ids` the sequences `first`, `first + 1`, ... in their order: one statement.
+    async fn number_events(&mut self, ids: &[DbUuid], first: i64) -> StoreResult<()> {
+        use diesel::sql_types::{Array, BigInt, Text};
+        let texts: Vec<String> = ids.iter().map(|i| i.0.to_string()).collect();
+        let seqs: Vec<i64> = (0..ids.len() as i64).map(|k| first + k).collect();
+        diesel::sql_query(
+            "UPDATE outbox_events e SET sequence = v.seq FROM unnest($1::text[], $2::int8[]) AS v(id, seq) \
+             WHERE e.id = v.id::uuid",
+        )
+        .bind::<Array<Text>, _>(texts)
+        .bind::<Array<BigInt>, _>(seqs)
+        .execute(self.conn)
+        .await
+        .map_err(db_err)?;
+        Ok(())
+    }
+
     /// In a write transaction, `SELECT ... FOR UPDATE` of deliveries about to be updated, in id
     /// order (no deadlock between two recorders).
     async fn lock_deliveries(&mut self, ids: &[DbUuid]) -> StoreResult<()> {
@@ -488,6 +516,24 @@ impl DbTx<'_, crate::SqliteConn> {
 
     /// Writers hold the database's write lock: nothing to lock per row.
     async fn lock_endpoint_rows(&mut self, _ids: &[DbUuid], _delete: bool) -> StoreResult<()> {
+        Ok(())
+    }
+
+    /// The sequencer's counter; writers hold the database's write lock, so reading is locking.
+    async fn lock_event_counter(&mut self) -> StoreResult<i64> {
+        event_sequence::table.find(1).select(event_sequence::last).get_result(self.conn).await.map_err(db_err)
+    }
+
+    /// Gives `ids` the sequences `first`, `first + 1`, ... in their order: one in-process
+    /// statement each.
+    async fn number_events(&mut self, ids: &[DbUuid], first: i64) -> StoreResult<()> {
+        for (k, id) in ids.iter().enumerate() {
+            diesel::update(outbox_events::table.find(*id))
+                .set(outbox_events::sequence.eq(first + k as i64))
+                .execute(self.conn)
+                .await
+                .map_err(db_err)?;
+        }
         Ok(())
     }
 

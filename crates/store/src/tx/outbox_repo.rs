@@ -34,6 +34,69 @@ macro_rules! impl_outbox_repo {
                     rows.into_iter().map(OutboxEvent::try_from).collect()
                 })
             }
+
+            fn has_unsequenced_events(&mut self) -> BoxFuture<'_, StoreResult<bool>> {
+                Box::pin(async move {
+                    diesel::select(diesel::dsl::exists(outbox_events::table.filter(outbox_events::sequence.is_null())))
+                        .get_result::<bool>(self.conn)
+                        .await
+                        .map_err(db_err)
+                })
+            }
+
+            fn sequence_events(&mut self, limit: u32) -> BoxFuture<'_, StoreResult<u32>> {
+                Box::pin(async move {
+                    // The counter first: sequencers take turns on it (T106).
+                    let last = self.lock_event_counter().await?;
+                    let ids: Vec<DbUuid> = outbox_events::table
+                        .filter(outbox_events::sequence.is_null())
+                        .order((outbox_events::created_at.asc(), outbox_events::id.asc()))
+                        .limit(i64::from(limit))
+                        .select(outbox_events::id)
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    if ids.is_empty() {
+                        return Ok(0);
+                    }
+                    self.number_events(&ids, last + 1).await?;
+                    let n = ids.len() as i64;
+                    diesel::update(event_sequence::table.find(1))
+                        .set(event_sequence::last.eq(last + n))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(ids.len() as u32)
+                })
+            }
+
+            fn list_feed<'a>(&'a mut self, q: &'a FeedQuery) -> BoxFuture<'a, StoreResult<Vec<SequencedEvent>>> {
+                Box::pin(async move {
+                    let types: Vec<&str> = if q.types.is_empty() {
+                        talent_domain::webhook::EVENT_TYPES.iter().map(|t| t.as_str()).collect()
+                    } else {
+                        q.types.iter().map(|t| t.as_str()).collect()
+                    };
+                    let rows: Vec<(EventRow, Option<i64>)> = outbox_events::table
+                        .filter(outbox_events::org_id.eq(DbUuid(q.org_id.0)))
+                        .filter(outbox_events::sequence.gt(i64::try_from(q.after).unwrap_or(i64::MAX)))
+                        .filter(outbox_events::event_type.eq_any(types))
+                        .order(outbox_events::sequence.asc())
+                        .limit(i64::from(q.limit))
+                        .select((EventRow::as_select(), outbox_events::sequence))
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    rows.into_iter()
+                        .map(|(r, n)| {
+                            let sequence = n
+                                .and_then(|n| u64::try_from(n).ok())
+                                .ok_or_else(|| StoreError::Internal("a feed row without a sequence".into()))?;
+                            Ok(SequencedEvent { sequence, event: OutboxEvent::try_from(r)? })
+                        })
+                        .collect()
+                })
+            }
         }
     };
 }
