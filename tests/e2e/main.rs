@@ -11,6 +11,7 @@ mod auth_cache;
 mod client;
 mod consent;
 mod errors;
+mod events;
 mod fuzz;
 mod hardening;
 mod idempotency;

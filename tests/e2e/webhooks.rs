@@ -940,3 +940,48 @@ webhook_e2e!(a_replayed_endpoint_creation_returns_the_same_secret, insecure = tr
     assert_ne!(other.json["secret"], first.json["secret"]);
     assert_ne!(other.json["id"], first.json["id"]);
 });
+
+// ---------------------------------------------------------------------------------------------
+// Replay (D48)
+// ---------------------------------------------------------------------------------------------
+
+webhook_e2e!(a_webhook_registered_after_100_events_gets_them_through_replay_signed_d48, insecure = true, |app| {
+    let (_org, _user, key) = app.org();
+    let emails: Vec<String> = (0..100).map(|i| format!("early{i:03}@example.com")).collect();
+    for e in &emails {
+        app.import(&key, json!({"email": e}));
+    }
+    let rx = Receiver::start();
+    let (hook, secret) = app.register(&key, &rx.url);
+    app.advance(0);
+    assert_eq!(rx.count(), 0, "an endpoint gets nothing of the past by itself");
+
+    let r = app.post(&format!("/api/v1/webhooks/{hook}/replay"), &key, &json!({"after": 0}));
+    assert_eq!(r.status, 202, "{}", r.text);
+    assert_eq!(keys(&r.json), ["hasMore", "lastSequence", "queued"]);
+    assert_eq!((r.json["queued"].clone(), r.json["hasMore"].clone()), (json!(100), json!(false)));
+    let hits = rx.wait_for(100);
+    app.wait_all_final(&key, &hook);
+    assert_eq!(rx.count(), 100, "each event once");
+    let mut got: Vec<String> = hits
+        .iter()
+        .map(|h| {
+            let env = assert_delivery(h, &secret);
+            assert_eq!(env["type"], "person.created");
+            env["data"]["email"].as_str().unwrap().to_string()
+        })
+        .collect();
+    got.sort();
+    assert_eq!(got, emails);
+    let ids: HashSet<&str> = hits.iter().map(|h| h.delivery_id()).collect();
+    assert_eq!(ids.len(), 100, "a new delivery id each");
+
+    // From the last sequence on, nothing is left; a later event is replayed alone.
+    let last = r.json["lastSequence"].as_u64().unwrap();
+    let again = app.post(&format!("/api/v1/webhooks/{hook}/replay"), &key, &json!({"after": last}));
+    assert_eq!(again.json, json!({"queued": 0, "lastSequence": null, "hasMore": false}), "{}", again.text);
+    let bad = app.post(&format!("/api/v1/webhooks/{hook}/replay"), &key, &json!({"after": -1}));
+    assert_eq!(bad.status, 400, "{}", bad.text);
+    let unknown = app.post(&format!("/api/v1/webhooks/{}/replay", uuid::Uuid::nil()), &key, &json!({}));
+    assert_eq!(unknown.status, 404, "{}", unknown.text);
+});

@@ -354,7 +354,7 @@ impl Application {
         };
 
         // Background jobs: bounded limiter memory (governor retain_recent), the invitation sweep
-        // and email delivery (D21, D22), retention (D46, T61, T82).
+        // and email delivery (D21, D22), the event sequencer (D48), retention (D46, T61, T82).
         every(Duration::from_secs(60), "rate limiter memory", move || {
             let limiter = limiter.clone();
             async move {
@@ -376,6 +376,13 @@ impl Application {
                 let sent = svc.deliver_emails().await;
                 swept.and(sent.map(drop))
             }
+        });
+        // The events feed's sequencer (D48, T106): numbers committed events; feed reads and
+        // replays also run it first, so this only keeps the numbers close behind the commits.
+        let jobs = svc.clone();
+        every(Duration::from_secs(1), "event sequencer", move || {
+            let svc = jobs.clone();
+            async move { svc.sequence_events().await.map(drop) }
         });
         let jobs = svc.clone();
         let retention_days = cfg.retention_days;

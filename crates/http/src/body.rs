@@ -209,6 +209,26 @@ pub fn one_line(s: &str) -> Result<(), validator::ValidationError> {
 /// Query parameters as ordered pairs. Errors: 400 for an unknown or repeated parameter (D36/D37),
 /// or a value with a control character (T86).
 pub fn parse_query(req: &HttpRequest, allowed: &[&str]) -> Result<Vec<(String, String)>, ApiError> {
+    parse_query_repeating(req, allowed, &[])
+}
+
+/// The query pairs of an operation whose parameters are `T` (an `IntoParams` struct), the names in
+/// `repeatable` allowed more than once (the events feed's `type`, D48). Errors: as [`parse_query`].
+pub fn parse_query_of<T: IntoParams>(
+    req: &HttpRequest,
+    repeatable: &[&str],
+) -> Result<Vec<(String, String)>, ApiError> {
+    let names: Vec<String> = T::into_params(|| None).into_iter().map(|p| p.name).collect();
+    let allowed: Vec<&str> = names.iter().map(String::as_str).collect();
+    parse_query_repeating(req, &allowed, repeatable)
+}
+
+/// [`parse_query`] with the names in `repeatable` allowed more than once.
+fn parse_query_repeating(
+    req: &HttpRequest,
+    allowed: &[&str],
+    repeatable: &[&str],
+) -> Result<Vec<(String, String)>, ApiError> {
     let pairs = web::Query::<Vec<(String, String)>>::from_query(req.query_string())
         .map_err(|_| ApiError::field("query", "malformed query string"))?
         .into_inner();
@@ -216,7 +236,7 @@ pub fn parse_query(req: &HttpRequest, allowed: &[&str]) -> Result<Vec<(String, S
     for (i, (k, v)) in pairs.iter().enumerate() {
         if !allowed.contains(&k.as_str()) {
             errs.push(k.clone(), format!("unknown query parameter; allowed: {}", allowed.join(", ")));
-        } else if pairs[..i].iter().any(|(k2, _)| k2 == k) {
+        } else if !repeatable.contains(&k.as_str()) && pairs[..i].iter().any(|(k2, _)| k2 == k) {
             errs.push(k.clone(), "must not be repeated");
         } else if let Err(m) = talent_domain::values::single_line(v) {
             // T86: `%00` in a filter would reach the database (PostgreSQL refuses NUL).
@@ -234,9 +254,7 @@ pub fn parse_query(req: &HttpRequest, allowed: &[&str]) -> Result<Vec<(String, S
 pub fn parse_params<T: DeserializeOwned + IntoParams>(
     req: &HttpRequest,
 ) -> Result<(T, Vec<(String, String)>), ApiError> {
-    let names: Vec<String> = T::into_params(|| None).into_iter().map(|p| p.name).collect();
-    let allowed: Vec<&str> = names.iter().map(String::as_str).collect();
-    let pairs = parse_query(req, &allowed)?;
+    let pairs = parse_query_of::<T>(req, &[])?;
     let params = web::Query::<T>::from_query(req.query_string())
         .map_err(|_| ApiError::field("query", "malformed query string"))?
         .into_inner();
@@ -255,6 +273,23 @@ pub fn page_limit(v: Option<&str>, errs: &mut FieldErrors) -> u32 {
                 25
             }
         },
+    }
+}
+
+/// Deserializes an optional JSON integer from 0 to `i64::MAX` the way JSON Schema counts integers:
+/// `504` and `504.0` alike (a number with a zero fraction is an integer there); anything else is
+/// an error naming the expected shape.
+pub fn optional_count<'de, D: serde::Deserializer<'de>>(de: D) -> Result<Option<u64>, D::Error> {
+    use serde::Deserialize;
+    let Some(n) = Option::<serde_json::Number>::deserialize(de)? else { return Ok(None) };
+    let v = match (n.as_u64(), n.as_f64()) {
+        (Some(v), _) => Some(v),
+        (None, Some(f)) if f.fract() == 0.0 && (0.0..=i64::MAX as f64).contains(&f) => Some(f as u64),
+        _ => None,
+    };
+    match v {
+        Some(v) if v <= i64::MAX as u64 => Ok(Some(v)),
+        _ => Err(serde::de::Error::custom("must be an integer from 0")),
     }
 }
 

@@ -10,6 +10,7 @@ pub mod client_ip;
 pub mod cursor;
 pub mod deadline;
 pub mod error;
+pub mod events;
 pub mod idempotency;
 pub mod invitations;
 pub mod openapi;
@@ -153,6 +154,8 @@ fn public_routes<S: Store>(cfg: &mut web::ServiceConfig) {
                     .route(web::delete().to(webhooks::delete::<S>)),
             )
             .service(resource("/webhooks/{id}/rotate-secret", "POST").route(web::post().to(webhooks::rotate::<S>)))
+            .service(resource("/webhooks/{id}/replay", "POST").route(web::post().to(webhooks::replay::<S>)))
+            .service(resource("/events", "GET").route(web::get().to(events::list::<S>)))
             .service(resource("/webhooks/{id}/test", "POST").route(web::post().to(webhooks::test::<S>)))
             .service(resource("/webhooks/{id}/deliveries", "GET").route(web::get().to(webhooks::deliveries::<S>)))
             .service(

@@ -14,7 +14,9 @@ use talent_domain::errors::{ClientError, Code};
 use talent_domain::events::EventType;
 use talent_domain::model::Profile;
 
+use talent_domain::model::SequencedEvent;
 use talent_domain::usecases::assessments::{Match, PersonResults};
+use talent_domain::usecases::feed::Replayed;
 use talent_domain::usecases::webhooks::PingResult;
 use talent_domain::webhook::{AttemptOutcome, Delivery, DeliveryStatus, Endpoint};
 use time::OffsetDateTime;
@@ -64,6 +66,7 @@ page!(ProfilePage, ProfileOut, "A page of profiles, newest first (D25, D36).");
 page!(MatchPage, MatchOut, "A page of matches (D26): highest percentage first for a profile.");
 page!(WebhookEndpointPage, WebhookEndpointOut, "The organization's webhook endpoints (at most 10, one page; D29).");
 page!(DeliveryPage, DeliveryOut, "A page of deliveries, newest first (D29, D32).");
+page!(EventPage, EventOut, "A page of the events feed, ascending by `sequence` (D48).");
 
 /// The answer of `POST /persons`: the Person plus `invitation` (spec, Person).
 #[derive(Serialize, ToSchema, Debug)]
@@ -479,5 +482,62 @@ pub struct ErrorOut<'a> {
 impl<'a> From<&'a ClientError> for ErrorOut<'a> {
     fn from(e: &'a ClientError) -> Self {
         ErrorOut { error: &e.message, code: e.code, details: e.details.as_ref() }
+    }
+}
+
+/// An event of the feed (D48, T106): the webhook envelope of the event (its own id, type, time,
+/// version and data; D34) plus its `sequence`.
+#[derive(Serialize, ToSchema, Debug)]
+#[schema(as = Event)]
+#[serde(rename_all = "camelCase")]
+pub struct EventOut {
+    /// The event's id (one event, however many deliveries carry it).
+    pub id: Uuid,
+    /// Service-wide, ascending in commit order: the feed's cursor (`after`).
+    #[schema(minimum = 1)]
+    pub sequence: u64,
+    #[serde(rename = "type")]
+    pub event_type: EventType,
+    #[serde(serialize_with = "talent_domain::timefmt::serialize")]
+    pub created_at: OffsetDateTime,
+    /// `v1`.
+    #[schema(pattern = "^v1$")]
+    pub api_version: &'static str,
+    /// As in the webhook delivery of the event (see `webhooks`).
+    #[schema(value_type = Object)]
+    pub data: serde_json::Value,
+}
+
+impl From<&SequencedEvent> for EventOut {
+    fn from(e: &SequencedEvent) -> Self {
+        EventOut {
+            id: e.event.id.0,
+            sequence: e.sequence,
+            event_type: e.event.event_type,
+            created_at: e.event.created_at,
+            api_version: "v1",
+            data: e.event.data.clone(),
+        }
+    }
+}
+
+/// The answer of `POST /webhooks/{id}/replay` (D48).
+#[derive(Serialize, ToSchema, Debug)]
+#[schema(as = WebhookReplay)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplayOut {
+    /// Deliveries queued by this call (at most 1,000).
+    #[schema(minimum = 0)]
+    pub queued: u32,
+    /// The sequence of the last event queued; null when none was.
+    #[schema(minimum = 1)]
+    pub last_sequence: Option<u64>,
+    /// More events follow: call again with `after` = `lastSequence`.
+    pub has_more: bool,
+}
+
+impl From<&Replayed> for ReplayOut {
+    fn from(r: &Replayed) -> Self {
+        ReplayOut { queued: r.queued, last_sequence: r.last_sequence, has_more: r.has_more }
     }
 }

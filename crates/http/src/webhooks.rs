@@ -228,6 +228,48 @@ pub async fn delete<S: Store>(
     Ok(HttpResponse::NoContent().finish())
 }
 
+/// `POST /webhooks/{id}/replay` body (D48).
+#[derive(Deserialize, Debug, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = WebhookReplayRequest)]
+pub struct ReplayIn {
+    /// Queue the events after this sequence. Absent or `0`: every event kept (D46's 30 days).
+    #[serde(default, deserialize_with = "crate::body::optional_count")]
+    #[schema(minimum = 0, maximum = 9_223_372_036_854_775_807_i64)]
+    after: Option<u64>,
+}
+
+/// `POST /api/v1/webhooks/{id}/replay` (D48) → 202: queues for the endpoint a new delivery of each
+/// kept event after `after` that it subscribes to, oldest first, at most 1,000 per call.
+#[utoipa::path(post, path = "/api/v1/webhooks/{id}/replay", tag = "webhooks", operation_id = "replayWebhookEvents",
+    summary = "Queue the events after a sequence for this endpoint again (new deliveries)",
+    params(WebhookIdParam),
+    request_body = ReplayIn,
+    responses(
+        (status = 202, description = "Queued; when `hasMore`, call again with `after` = `lastSequence`.",
+            body = out::ReplayOut),
+        (status = 400, description = "`validation_error`: `after` is not a sequence number.", body = out::ErrorOut),
+        (status = 404, description = "`not_found`: no such endpoint in the organization.", body = out::ErrorOut),
+    ),
+    security(("bearerAuth" = ["webhooks:manage"])))]
+pub async fn replay<S: Store>(
+    state: web::Data<ApiState<S>>,
+    req: HttpRequest,
+    id: web::Path<String>,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let p = authorize(&req, Some(Scope::WebhooksManage), true)?;
+    let id: WebhookId = path_id(&id, "Webhook endpoint")?;
+    let body = read_body(&req, payload).await?;
+    let org = p.ctx.org.id;
+    idempotent(&state, &req, org, &body, || async {
+        let i: ReplayIn = parse_json(&req, &body)?;
+        let r = state.svc.replay(org, id, i.after.unwrap_or(0)).await?;
+        Ok(Reply::new(StatusCode::ACCEPTED, &out::ReplayOut::from(&r)))
+    })
+    .await
+}
+
 /// `POST /api/v1/webhooks/{id}/rotate-secret` → 200 with the new secret (shown once).
 #[utoipa::path(post, path = "/api/v1/webhooks/{id}/rotate-secret", tag = "webhooks", operation_id = "rotateWebhookSecret",
     summary = "Replace the signing secret (the old one keeps signing for 24 h)",

@@ -12,7 +12,7 @@
 pub mod conventions;
 pub mod schemas;
 
-use crate::{api, invitations, out, results, webhooks};
+use crate::{api, events, invitations, out, results, webhooks};
 use actix_web::HttpResponse;
 use std::sync::OnceLock;
 use utoipa::OpenApi;
@@ -55,6 +55,8 @@ cursors.",
         webhooks::patch,
         webhooks::delete,
         webhooks::rotate,
+        webhooks::replay,
+        events::list,
         webhooks::test,
         webhooks::deliveries,
         webhooks::delivery,
@@ -68,6 +70,7 @@ cursors.",
         (name = "results", description = "Results, matches and PDF reports of persons (scope `results:read`)."),
         (name = "profiles", description = "Competency profiles and their matches (D25, D26)."),
         (name = "webhooks", description = "Webhook endpoints and their deliveries (D29–D33)."),
+        (name = "events", description = "The events feed in commit order (D48)."),
     )
 )]
 struct ApiDoc;
