@@ -146,6 +146,14 @@ crate::e2e!(the_status_filter_defaults_to_active_and_lists_archived_on_request, 
     let archived = page(app, &org.key, "status=archived");
     assert_eq!(ids(&archived), [created[2].clone(), created[0].clone()]);
     assert!(archived.json["data"].as_array().unwrap().iter().all(|p| p["status"] == "archived"));
+    // Issue 15: `any` lists both in one pass, newest first, and pages like any list.
+    let mut all = created.clone();
+    all.reverse();
+    assert_eq!(list(app, &org.key, "status=any"), all);
+    let first = page(app, &org.key, "status=any&limit=3");
+    assert_eq!(ids(&first), all[..3]);
+    let c = first.json["pagination"]["nextCursor"].as_str().unwrap().to_string();
+    assert_eq!(ids(&page(app, &org.key, &format!("status=any&cursor={}", enc(&c)))), all[3..]);
     for bad in ["deleted", "all", ""] {
         assert_eq!(query_error(app, &org.key, &format!("status={bad}")), ["status"], "status={bad}");
     }

@@ -452,7 +452,7 @@ pub struct PatchWebhook {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PersonQuery {
     pub q: Option<String>,
-    /// `active` (default) or `archived`.
+    /// `active` (default), `archived`, or `any` (both in one pass, for a full sync).
     pub status: Option<String>,
     pub email: Option<String>,
     pub external_id: Option<String>,

@@ -1217,8 +1217,11 @@ pub async fn list_filters_select_exactly_the_matching_persons<S: Store + Clone>(
         q
     };
     // status
-    assert_eq!(emails(&svc, q(&|q| q.status = Some(PersonStatus::Archived))).await, set(&["arch@example.com"]));
-    assert_eq!(emails(&svc, q(&|q| q.status = Some(PersonStatus::Active))).await, active);
+    assert_eq!(emails(&svc, q(&|q| q.status = PersonStatusFilter::Archived)).await, set(&["arch@example.com"]));
+    assert_eq!(emails(&svc, q(&|q| q.status = PersonStatusFilter::Active)).await, active);
+    let mut everyone = active.clone();
+    everyone.insert("arch@example.com".to_string());
+    assert_eq!(emails(&svc, q(&|q| q.status = PersonStatusFilter::Any)).await, everyone);
     // q: substring of names and email; `%`, `_` and `\` are literal.
     let search = |s: &str| q(&|q| q.q = Some(s.to_string()));
     assert_eq!(emails(&svc, search("lovelace")).await, set(&["ada@example.com"]));
@@ -1258,7 +1261,7 @@ pub async fn list_filters_select_exactly_the_matching_persons<S: Store + Clone>(
             &svc,
             q(&|q| {
                 q.tag_key = Some("vip".into());
-                q.status = Some(PersonStatus::Archived);
+                q.status = PersonStatusFilter::Archived;
             })
         )
         .await,

@@ -13,8 +13,8 @@ use serde::Deserialize;
 
 use talent_domain::errors::Code;
 use talent_domain::ids::PersonId;
-use talent_domain::model::{AssessmentStatus, PersonStatus};
-use talent_domain::ports::{LabelFilter, PersonQuery, Store};
+use talent_domain::model::AssessmentStatus;
+use talent_domain::ports::{LabelFilter, PersonQuery, PersonStatusFilter, Store};
 use talent_domain::usecases::persons::{ImportPerson, NestedInvitation, PatchPerson};
 use talent_domain::values::*;
 use utoipa::{IntoParams, ToSchema};
@@ -358,8 +358,8 @@ pub struct PersonListParams {
     /// Case-insensitive substring of first name, last name or email.
     #[param(value_type = Option<schemas::SearchText>)]
     q: Option<String>,
-    /// Default `active`.
-    #[param(value_type = Option<talent_domain::membership::PersonStatus>)]
+    /// Default `active`; `any`: active and archived together (one-pass sync).
+    #[param(value_type = Option<schemas::PersonStatusFilter>)]
     status: Option<String>,
     /// Exact match (case-insensitive, D9).
     #[param(value_type = Option<schemas::EmailAddress>)]
@@ -417,7 +417,7 @@ pub async fn list_persons<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequ
         }
     }
     if let Some(v) = params.status.as_deref() {
-        q.status = errs.take("status", PersonStatus::parse(v));
+        q.status = errs.take("status", PersonStatusFilter::parse(v)).unwrap_or_default();
     }
     if let Some(v) = params.email.as_deref() {
         q.email = errs.take("email", Email::parse(v));

@@ -241,7 +241,7 @@ impl PersonRepo for FakeTx {
             .persons
             .iter()
             .filter(|p| q.org_id.is_none_or(|o| p.org_id == o))
-            .filter(|p| p.status == q.status.unwrap_or(PersonStatus::Active))
+            .filter(|p| q.status.only().is_none_or(|s| p.status == s))
             .filter(|p| q.before_id.is_none_or(|b| p.id < b))
             .filter(|p| q.email.as_ref().is_none_or(|e| &p.email == e))
             .filter(|p| {

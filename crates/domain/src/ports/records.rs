@@ -5,6 +5,39 @@ use crate::model::*;
 use crate::values::*;
 use time::OffsetDateTime;
 
+/// The `status` filter of `GET /persons`: one status (default `active`), or `any` (active and
+/// archived together: a one-pass sync, issue 15).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PersonStatusFilter {
+    /// Active persons (the default).
+    #[default]
+    Active,
+    /// Archived persons.
+    Archived,
+    /// Every person of the organization, whatever their status.
+    Any,
+}
+
+impl PersonStatusFilter {
+    /// Parses the wire value: `active`, `archived` or `any`.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        match s {
+            "active" => Ok(Self::Active),
+            "archived" => Ok(Self::Archived),
+            "any" => Ok(Self::Any),
+            _ => Err("must be one of: active, archived, any".into()),
+        }
+    }
+    /// The one status it selects; `None` for `any`.
+    pub fn only(self) -> Option<PersonStatus> {
+        match self {
+            Self::Active => Some(PersonStatus::Active),
+            Self::Archived => Some(PersonStatus::Archived),
+            Self::Any => None,
+        }
+    }
+}
+
 /// A page request of `GET /invitations` (D17).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct InvitationQuery {
@@ -144,8 +177,8 @@ pub type CountedAssessment = (Assessment, Option<crate::assessment::NeedCounts>)
 pub struct PersonQuery {
     /// Organization.
     pub org_id: Option<OrgId>,
-    /// `status` (default active).
-    pub status: Option<PersonStatus>,
+    /// `status` (default active; `any` for one-pass sync, issue 15).
+    pub status: PersonStatusFilter,
     /// `q`, lower-cased: substring of first name, last name or email.
     pub q: Option<String>,
     /// `email` exact.

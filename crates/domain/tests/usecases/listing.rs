@@ -1,6 +1,7 @@
 //! `GET /persons` (spec query parameters; D36) and organization usage (D6).
 
 use super::*;
+use talent_domain::ports::PersonStatusFilter;
 
 // ---------------------------------------------------------------------------------------------
 // GET /persons: spec query parameters; D36
@@ -103,14 +104,15 @@ fn listing_paginates_with_before_id_and_reports_has_more() {
 fn listing_filters_by_status_email_and_external_id() {
     // Spec GET /persons: status, email (exact), externalId (exact).
     let p = pool();
-    assert_eq!(p.ids(PersonQuery { status: Some(PersonStatus::Archived), ..p.q() }), vec![p.dennis.id]);
-    assert_eq!(p.ids(PersonQuery { status: Some(PersonStatus::Active), ..p.q() }).len(), 4);
+    assert_eq!(p.ids(PersonQuery { status: PersonStatusFilter::Archived, ..p.q() }), vec![p.dennis.id]);
+    assert_eq!(p.ids(PersonQuery { status: PersonStatusFilter::Active, ..p.q() }).len(), 4);
+    assert_eq!(p.ids(PersonQuery { status: PersonStatusFilter::Any, ..p.q() }).len(), 5, "issue 15: both at once");
     assert_eq!(p.ids(PersonQuery { email: Some(email(" Grace@Navy.MIL")), ..p.q() }), vec![p.grace.id]);
     assert_eq!(p.ids(PersonQuery { email: Some(email("dennis@bell-labs.com")), ..p.q() }), Vec::<PersonId>::new());
     assert_eq!(
         p.ids(PersonQuery {
             email: Some(email("dennis@bell-labs.com")),
-            status: Some(PersonStatus::Archived),
+            status: PersonStatusFilter::Archived,
             ..p.q()
         }),
         vec![p.dennis.id]

@@ -55,6 +55,15 @@ pub struct EmailAddress(pub String);
 )]
 pub struct Name(pub String);
 
+/// The `status` filter of `GET /persons`: `any` selects active and archived persons together.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PersonStatusFilter {
+    Active,
+    Archived,
+    Any,
+}
+
 /// The `label` filter of `GET /persons`: `other` matches persons without any label.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]

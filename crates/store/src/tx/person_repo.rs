@@ -276,8 +276,10 @@ macro_rules! impl_person_repo {
                 q: &PersonQuery,
                 tag_ids: Vec<DbUuid>,
             ) -> persons::BoxedQuery<'static, <$conn as diesel_async::AsyncConnectionCore>::Backend> {
-                let status = q.status.unwrap_or(PersonStatus::Active).as_str();
-                let mut query = persons::table.filter(persons::status.eq(status)).into_boxed();
+                let mut query = persons::table.into_boxed();
+                if let Some(status) = q.status.only() {
+                    query = query.filter(persons::status.eq(status.as_str()));
+                }
                 if let Some(org) = q.org_id {
                     query = query.filter(persons::org_id.eq(DbUuid(org.0)));
                 }
