@@ -10,7 +10,8 @@
 //!   retried the same way when the request is safe to repeat (GET, DELETE, or carrying an
 //!   idempotency key). Then the error is returned.
 //! - Errors: [`Error::Api`] is the spec's envelope `{error, code, details?}` with its status.
-//! - [`webhooks::verify`] checks `Talent-Signature` on deliveries you receive.
+//! - [`webhooks::verify`] checks `Talent-Signature` on deliveries you receive; [`events`] types
+//!   every event's `data` and reads the events feed with its `sequence` checkpoint (D47, D48).
 //!
 //! ```no_run
 //! use talent_client::{Client, models::{ImportPerson, PersonQuery}};
@@ -23,6 +24,7 @@
 //! # Ok::<(), talent_client::Error>(())
 //! ```
 
+pub mod events;
 pub mod models;
 pub mod webhooks;
 
@@ -511,6 +513,30 @@ impl Client {
     /// `POST /webhooks/{id}/deliveries/{deliveryId}/redeliver` (202): pending again, same id.
     pub fn redeliver(&self, id: Uuid, delivery_id: Uuid, idempotency_key: Option<&str>) -> Result<Delivery, Error> {
         self.post::<_, ()>(&format!("/webhooks/{id}/deliveries/{delivery_id}/redeliver"), None, idempotency_key, true)
+            .map(|c| c.resource)
+    }
+}
+
+impl Client {
+    // ---- events (D48)
+
+    /// `GET /events`: the events after sequence `after` (0: from the start of the 30-day
+    /// window), oldest first. Scope: the read scope of each type's resource, or
+    /// `webhooks:manage` for every type. While `pagination.has_more`, call again with the last
+    /// event's `sequence`.
+    pub fn list_events(&self, after: u64, query: &events::EventQuery) -> Result<Page<events::FeedEvent>, Error> {
+        let mut q: Vec<(&str, String)> = vec![("after", after.to_string())];
+        q.extend(query.types.iter().map(|t| ("type", t.clone())));
+        if let Some(l) = query.limit {
+            q.push(("limit", l.to_string()));
+        }
+        self.get("/events", &q)
+    }
+
+    /// `POST /webhooks/{id}/replay` (scope `webhooks:manage`): queues for the endpoint every
+    /// kept event after `after` that it subscribes to, at most 1,000 per call.
+    pub fn replay_webhook(&self, id: Uuid, after: u64) -> Result<events::ReplayResult, Error> {
+        self.post(&format!("/webhooks/{id}/replay"), Some(&serde_json::json!({ "after": after })), None, true)
             .map(|c| c.resource)
     }
 }

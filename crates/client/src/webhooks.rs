@@ -66,8 +66,10 @@ pub fn verify_now(secret: &str, header: &str, raw_body: &[u8]) -> Result<(), Ver
 }
 
 /// The delivery envelope (spec, Delivery envelope): exactly these members. `data` is the event's
-/// payload: the Person (`person.*`), the Invitation (`invitation.*`), `assessment.completed`'s
-/// `{personId, email, externalId, assessmentId, completedAt}` or `ping`'s `{webhookId}` (D33, D34).
+/// payload: the Person (`person.*`; `person.updated` adds `previousAttributes`, `person.archived`
+/// `archiveReason`), the Invitation (`invitation.*`), `assessment.*`'s
+/// `{personId, email, externalId, assessmentId, startedAt | completedAt}`, `webhook.disabled`'s
+/// endpoint or `ping`'s `{webhookId}` (D33, D34, D47); [`Event::typed`] reads it.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Event {
@@ -89,6 +91,11 @@ impl Event {
     pub fn from_delivery(secret: &str, header: &str, raw_body: &[u8], now_unix: i64) -> Result<Event, VerifyError> {
         verify(secret, header, raw_body, now_unix)?;
         serde_json::from_slice(raw_body).map_err(|_| VerifyError::Malformed)
+    }
+
+    /// The typed `data` ([`crate::events::EventData::parse`]): unknown types are `Other`.
+    pub fn typed(&self) -> crate::events::EventData {
+        crate::events::EventData::parse(&self.event_type, &self.data)
     }
 }
 

@@ -50,7 +50,8 @@ impl Personal {
     }
 
     /// Scrubs a JSON value in place: the address becomes the replacement, names and `externalId`
-    /// become `null`, tag names leave their arrays.
+    /// become `null`, tag names leave their arrays, and the `message` of an object whose `email`
+    /// is the address (an invitation to them) becomes `null`.
     pub fn scrub(&self, v: &mut Value) {
         match v {
             Value::String(s) if s.eq_ignore_ascii_case(&self.email) => *s = self.replacement.clone(),
@@ -62,6 +63,15 @@ impl Personal {
                 }
             }
             Value::Object(map) => {
+                // An invitation to the person (its `email` is the address): its free-text
+                // `message` may name them in any words, so it goes whole (D44, D45, T109).
+                let to_them =
+                    map.get("email").and_then(Value::as_str).is_some_and(|e| e.eq_ignore_ascii_case(&self.email));
+                if to_them {
+                    if let Some(m) = map.get_mut("message") {
+                        *m = Value::Null;
+                    }
+                }
                 for (_, x) in map.iter_mut() {
                     self.scrub(x);
                 }
@@ -119,6 +129,18 @@ mod tests {
         assert_eq!(out["data"]["labels"], json!(["candidate"]));
         assert_eq!(out["other"], "ada@example.com.evil", "only whole values");
         assert!(!out.to_string().contains("\"Ada\""));
+    }
+
+    #[test]
+    fn the_message_of_an_invitation_to_the_person_goes_whole() {
+        let text = json!({"type": "invitation.created",
+            "data": {"email": "ADA@example.com", "message": "Dear Ada Lovelace, welcome", "firstName": "Ada"},
+            "other": {"email": "bob@example.com", "message": "Dear Bob"}})
+        .to_string();
+        let out: Value = serde_json::from_str(&ada().scrub_text(&text).unwrap()).unwrap();
+        assert_eq!(out["data"]["message"], Value::Null);
+        assert_eq!(out["data"]["email"], "erased-1@invalid");
+        assert_eq!(out["other"]["message"], "Dear Bob", "someone else's invitation keeps its message");
     }
 
     #[test]

@@ -23,6 +23,17 @@ pub enum EventType {
     InvitationExpired,
     /// `ping`
     Ping,
+    /// `person.updated` (D47): a PATCH, or an import that changed a person; `data` is the Person
+    /// plus `previousAttributes`.
+    PersonUpdated,
+    /// `invitation.created` (D47).
+    InvitationCreated,
+    /// `invitation.reminded` (D47): the reminder after 3 days (D21) or a resend.
+    InvitationReminded,
+    /// `assessment.started` (D47).
+    AssessmentStarted,
+    /// `webhook.disabled` (D47, D50): to the organization's other enabled endpoints.
+    WebhookDisabled,
 }
 
 impl EventType {
@@ -37,6 +48,11 @@ impl EventType {
             Self::InvitationRevoked => "invitation.revoked",
             Self::InvitationExpired => "invitation.expired",
             Self::Ping => "ping",
+            Self::PersonUpdated => "person.updated",
+            Self::InvitationCreated => "invitation.created",
+            Self::InvitationReminded => "invitation.reminded",
+            Self::AssessmentStarted => "assessment.started",
+            Self::WebhookDisabled => "webhook.disabled",
         }
     }
 }
@@ -72,12 +88,17 @@ impl EventType {
     /// delivery to one endpoint, not a change) is never in the feed.
     pub fn read_scope(self) -> Scope {
         match self {
-            EventType::PersonCreated | EventType::PersonJoined | EventType::PersonArchived => Scope::PersonsRead,
-            EventType::InvitationAccepted | EventType::InvitationRevoked | EventType::InvitationExpired => {
-                Scope::InvitationsRead
-            }
-            EventType::AssessmentCompleted => Scope::ResultsRead,
-            EventType::Ping => Scope::WebhooksManage,
+            EventType::PersonCreated
+            | EventType::PersonJoined
+            | EventType::PersonArchived
+            | EventType::PersonUpdated => Scope::PersonsRead,
+            EventType::InvitationAccepted
+            | EventType::InvitationRevoked
+            | EventType::InvitationExpired
+            | EventType::InvitationCreated
+            | EventType::InvitationReminded => Scope::InvitationsRead,
+            EventType::AssessmentCompleted | EventType::AssessmentStarted => Scope::ResultsRead,
+            EventType::Ping | EventType::WebhookDisabled => Scope::WebhooksManage,
         }
     }
 }

@@ -10,8 +10,8 @@ use crate::webhook::{envelope, Delivery, DeliveryStatus, Endpoint};
 
 /// Appends `e` to the outbox and, unless it is a `ping` (which goes to the tested endpoint only),
 /// fans it out: one pending delivery, due at the event's time, per endpoint of its organization
-/// whose subscriptions include its type, disabled endpoints included (their deliveries wait,
-/// D33), each with a new id from `ids` (UUIDv7, so deliveries list by time, D36). Wakes the
+/// that [`receives`] it (subscribed to its type; disabled endpoints included, their deliveries
+/// wait, D33, except for `webhook.disabled`), each with a new id from `ids` (UUIDv7, so deliveries list by time, D36). Wakes the
 /// delivery engine when an enabled endpoint got one. Errors: the store's.
 pub async fn append(tx: &mut dyn Tx, ids: &dyn Ids, e: &OutboxEvent) -> StoreResult<()> {
     tx.insert_event(e).await?;
@@ -19,7 +19,7 @@ pub async fn append(tx: &mut dyn Tx, ids: &dyn Ids, e: &OutboxEvent) -> StoreRes
         return Ok(());
     }
     let endpoints = tx.list_endpoints_of_org(e.org_id).await?;
-    for ep in endpoints.iter().filter(|w| w.events.includes(e.event_type)) {
+    for ep in endpoints.iter().filter(|w| receives(w, e.event_type)) {
         let d = delivery(ids, ep, e, e.created_at);
         tx.insert_delivery(&d).await?;
         if ep.enabled {
@@ -27,6 +27,13 @@ pub async fn append(tx: &mut dyn Tx, ids: &dyn Ids, e: &OutboxEvent) -> StoreRes
         }
     }
     Ok(())
+}
+
+/// Whether endpoint `ep` gets a delivery of an event of type `t`: it subscribes to `t` (or to
+/// `*`), and for `webhook.disabled` it is enabled (D47: the organization's *other enabled*
+/// endpoints; a disabled one would only hold it, and the one the event is about is disabled).
+pub fn receives(ep: &Endpoint, t: EventType) -> bool {
+    ep.events.includes(t) && (t != EventType::WebhookDisabled || ep.enabled)
 }
 
 /// A new pending delivery of event `e` to endpoint `ep`, due at `due` (also its `created_at`), with

@@ -12,8 +12,9 @@ pub const RETRY_DELAYS: [Duration; 4] =
     [Duration::minutes(1), Duration::minutes(5), Duration::minutes(30), Duration::hours(2)];
 /// A rotated-out secret keeps signing beside the new one this long.
 pub const ROTATION_OVERLAP: Duration = Duration::hours(24);
-/// After this many consecutive failed deliveries (retries exhausted) an endpoint is disabled.
-pub const DISABLE_AFTER_FAILURES: u32 = 5;
+/// An endpoint whose deliveries have failed for good (retries exhausted) continuously for this
+/// long is disabled (D50): from its first failed delivery after the last success to the latest.
+pub const DISABLE_AFTER_FAILING: Duration = Duration::days(3);
 /// The circuit breaker opens after this many failed attempts in a row to one endpoint (T59).
 pub const BREAKER_THRESHOLD: u32 = 5;
 /// How long the breaker first stays open; each further failed attempt doubles it (T59).
@@ -56,8 +57,9 @@ impl Breaker {
     }
 }
 
-/// Every event type an endpoint can subscribe to (spec, Event types).
-pub const EVENT_TYPES: [EventType; 8] = [
+/// Every event type an endpoint can subscribe to: the spec's eight (spec, Event types), then
+/// D47's additions.
+pub const EVENT_TYPES: [EventType; 13] = [
     EventType::AssessmentCompleted,
     EventType::PersonCreated,
     EventType::PersonJoined,
@@ -66,6 +68,11 @@ pub const EVENT_TYPES: [EventType; 8] = [
     EventType::InvitationRevoked,
     EventType::InvitationExpired,
     EventType::Ping,
+    EventType::PersonUpdated,
+    EventType::InvitationCreated,
+    EventType::InvitationReminded,
+    EventType::AssessmentStarted,
+    EventType::WebhookDisabled,
 ];
 
 /// Parses an event type.
@@ -146,6 +153,8 @@ pub struct Endpoint {
     pub previous_secret_expires_at: Option<OffsetDateTime>,
     /// Deliveries failed in a row (all retries exhausted).
     pub consecutive_failures: u32,
+    /// When the first of those deliveries failed for good; `None` since the last success (D50).
+    pub failing_since: Option<OffsetDateTime>,
     /// The circuit breaker of its attempts (T59).
     pub breaker: Breaker,
     /// Creation.

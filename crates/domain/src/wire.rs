@@ -15,7 +15,7 @@ use crate::assessment::{Band, MatchCategory};
 use crate::errors::Code;
 use crate::events::EventType;
 use crate::invitation::{Invitation, InvitationStatus, Variant};
-use crate::membership::{JoinedVia, Person, PersonStatus};
+use crate::membership::{ArchiveReason, JoinedVia, Person, PersonStatus};
 use crate::organization::{Organization, Usage};
 use crate::results::AssessmentStatus;
 
@@ -135,6 +135,50 @@ wire_enum!(
 );
 wire_enum!(EventType, "EventType", "A webhook event type (spec, Event types).", all = crate::webhook::EVENT_TYPES);
 wire_enum!(Code, "ErrorCode", "Every error code (spec, Errors; D37).", all = Code::ALL);
+wire_enum!(
+    ArchiveReasonOut,
+    "ArchiveReason",
+    "Why a person was archived (D47): `api` (`DELETE /persons/{id}`), `withdrawn` (the person \
+     withdrew their own participation), `deactivated` (an administrator), `erased` (D44, D45).",
+    [ArchiveReasonOut::Api, ArchiveReasonOut::Withdrawn, ArchiveReasonOut::Deactivated, ArchiveReasonOut::Erased]
+);
+
+/// Why a person was archived, as `person.archived` says it (D47). The stored
+/// [`ArchiveReason`] has its own spelling; this is the published one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArchiveReasonOut {
+    /// `api`: archived by the organization (`DELETE /api/v1/persons/{id}`).
+    Api,
+    /// `withdrawn`: the person withdrew their own participation.
+    Withdrawn,
+    /// `deactivated`: an administrator deactivated the person.
+    Deactivated,
+    /// `erased`: the organization (D44) or the person (D45) erased the membership's data.
+    Erased,
+}
+
+impl ArchiveReasonOut {
+    /// The wire value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Api => "api",
+            Self::Withdrawn => "withdrawn",
+            Self::Deactivated => "deactivated",
+            Self::Erased => "erased",
+        }
+    }
+}
+
+impl From<ArchiveReason> for ArchiveReasonOut {
+    fn from(r: ArchiveReason) -> Self {
+        match r {
+            ArchiveReason::Archived => Self::Api,
+            ArchiveReason::SelfRevoked => Self::Withdrawn,
+            ArchiveReason::Deactivated => Self::Deactivated,
+            ArchiveReason::Erased => Self::Erased,
+        }
+    }
+}
 
 impl Serialize for Labels {
     /// The labels as a list in the order `candidate`, `employee`; `[]` means "other".
@@ -411,6 +455,62 @@ pub struct AssessmentCompletedData {
     pub completed_at: OffsetDateTime,
 }
 
+/// `data` of `assessment.started` (D47): the shape of `assessment.completed` with `startedAt`.
+#[derive(Serialize, Debug)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = AssessmentStartedData))]
+#[serde(rename_all = "camelCase")]
+pub struct AssessmentStartedData {
+    pub person_id: Uuid,
+    pub email: String,
+    pub external_id: Option<String>,
+    pub assessment_id: Uuid,
+    #[serde(serialize_with = "crate::timefmt::serialize")]
+    pub started_at: OffsetDateTime,
+}
+
+/// `data` of `person.archived` (D47): the Person as archived, and why.
+#[derive(Serialize, Debug)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = PersonArchivedData))]
+#[serde(rename_all = "camelCase")]
+pub struct PersonArchivedData {
+    #[serde(flatten)]
+    pub person: PersonOut,
+    pub archive_reason: ArchiveReasonOut,
+}
+
+/// `data` of `person.updated` (D47): the Person after the change and, in `previousAttributes`,
+/// the value before the change of every Person member that changed (`updatedAt` aside, which
+/// changes with every update). Never empty: a write that changes nothing emits nothing.
+#[derive(Serialize, Debug)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = PersonUpdatedData))]
+#[serde(rename_all = "camelCase")]
+pub struct PersonUpdatedData {
+    #[serde(flatten)]
+    pub person: PersonOut,
+    /// Changed members of the Person with their previous values, e.g.
+    /// `{"firstName": null, "tags": ["a"]}`.
+    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
+    pub previous_attributes: serde_json::Map<String, Value>,
+}
+
+/// `data` of `webhook.disabled` (D47, D50), sent to the organization's other enabled endpoints.
+#[derive(Serialize, Debug)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = WebhookDisabledData))]
+#[serde(rename_all = "camelCase")]
+pub struct WebhookDisabledData {
+    /// The endpoint that was disabled.
+    pub webhook_id: Uuid,
+    pub url: String,
+    /// When the first of its deliveries that failed for good without a success since failed.
+    #[serde(serialize_with = "crate::timefmt::serialize")]
+    pub failing_since: OffsetDateTime,
+    /// Deliveries that failed for good in that run.
+    #[cfg_attr(feature = "openapi", schema(minimum = 0))]
+    pub failed_deliveries: u32,
+    #[serde(serialize_with = "crate::timefmt::serialize")]
+    pub disabled_at: OffsetDateTime,
+}
+
 /// `data` of `ping` (D33).
 #[derive(Serialize, Debug)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = PingData))]
@@ -428,6 +528,26 @@ pub fn to_value(value: &impl Serialize) -> Value {
 /// The Person object as a JSON value ([`PersonOut`]).
 pub fn person_json(p: &Person) -> Value {
     to_value(&PersonOut::from(p))
+}
+
+/// `data` of `person.archived` (D47): the Person and its archive reason (`api` when the stored
+/// person has none, which an archived person always has).
+pub fn person_archived_json(p: &Person) -> Value {
+    let reason = p.archive_reason.unwrap_or(ArchiveReason::Archived).into();
+    to_value(&PersonArchivedData { person: PersonOut::from(p), archive_reason: reason })
+}
+
+/// `data` of `person.updated` (D47) for a person changed from `before` to `after`, or `None` when
+/// no member of the published Person changed (`updatedAt` aside): then there is no event.
+pub fn person_updated_json(before: &Person, after: &Person) -> Option<Value> {
+    let (old, new) = (person_json(before), person_json(after));
+    let (Value::Object(old), Value::Object(new)) = (old, new) else { return None };
+    let previous: serde_json::Map<String, Value> =
+        old.into_iter().filter(|(k, v)| k != "updatedAt" && new.get(k) != Some(v)).collect();
+    if previous.is_empty() {
+        return None;
+    }
+    Some(to_value(&PersonUpdatedData { person: PersonOut::from(after), previous_attributes: previous }))
 }
 
 /// The Organization object as a JSON value ([`OrganizationOut`]).
@@ -466,6 +586,9 @@ mod tests {
             (to_value(&DeliveryStatus::Succeeded), "succeeded"),
             (to_value(&EventType::InvitationAccepted), "invitation.accepted"),
             (to_value(&Code::PersonLimitReached), "person_limit_reached"),
+            (to_value(&EventType::PersonUpdated), "person.updated"),
+            (to_value(&ArchiveReasonOut::from(ArchiveReason::SelfRevoked)), "withdrawn"),
+            (to_value(&ArchiveReasonOut::from(ArchiveReason::Archived)), "api"),
         ];
         for (got, want) in cases {
             assert_eq!(got, Value::from(want));

@@ -173,6 +173,13 @@ fn advance(w: &World, secs: i64) {
     w.clock.advance(Duration::seconds(secs));
 }
 
+/// Moves the clock forward to `t` (never back).
+fn advance_to(w: &World, t: time::OffsetDateTime) {
+    let now = talent_domain::ports::Clock::now(&*w.clock);
+    assert!(t >= now, "the clock only moves forward");
+    w.clock.advance(t - now);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Endpoints (D29, D30)
 // ---------------------------------------------------------------------------------------------
@@ -362,35 +369,61 @@ fn run_through_schedule(w: &World) -> u32 {
 }
 
 #[test]
-fn five_failed_deliveries_in_a_row_disable_the_endpoint_and_email_the_admins_then_reenabling_releases_held_deliveries()
+fn an_endpoint_is_disabled_once_its_deliveries_have_failed_for_good_for_3_days_then_reenabling_releases_held_ones_d50()
 {
     let w = world();
     let e = endpoint(&w, "https://a.example.com/", &["*"]);
     // A second endpoint that receives none of these events must stay untouched.
     let healthy = endpoint(&w, "https://b.example.com/", &["assessment.completed"]);
-    for i in 0..4 {
+    // A third one is told when an endpoint is disabled (D47).
+    let watcher = endpoint(&w, "https://c.example.com/", &["webhook.disabled"]);
+    for i in 0..5 {
         import(&w, &format!("p{i}@example.com"));
     }
-    answer(&w, &[500; 20]);
-    assert_eq!(run_through_schedule(&w), 20);
+    answer(&w, &[500; 25]);
+    assert_eq!(run_through_schedule(&w), 25);
     let ep = ep_row(&w, e.id);
-    assert_eq!(ep.consecutive_failures, 4);
-    assert!(ep.enabled, "4 failed deliveries keep the endpoint enabled");
+    assert_eq!(ep.consecutive_failures, 5);
+    assert!(ep.enabled, "5 failed deliveries within hours no longer disable the endpoint (D50, not a count)");
+    let since = ep.failing_since.expect("the run of failures has a start");
     assert!(w.store.snapshot().emails.is_empty());
-    // 20 failed attempts in a row opened the breaker (T59): wait it out.
-    advance(&w, BREAKER_MAX.whole_seconds());
-    import(&w, "p4@example.com");
+
+    // Two days later: still failing, but not for 3 days yet.
+    advance_to(&w, since + Duration::days(2));
+    import(&w, "p5@example.com");
     answer(&w, &[500; 5]);
     assert_eq!(run_through_schedule(&w), 5);
     let ep = ep_row(&w, e.id);
-    assert_eq!(ep.consecutive_failures, 5);
-    assert!(!ep.enabled, "the 5th failed delivery in a row disables the endpoint");
+    assert!(ep.enabled, "failing for 2 days and some hours keeps the endpoint enabled");
+    assert_eq!(ep.failing_since, Some(since), "the run keeps its start");
+
+    // Three days after the first delivery failed for good, the next one that does disables it.
+    advance_to(&w, since + Duration::days(3));
+    import(&w, "p6@example.com");
+    answer(&w, &[500; 5]);
+    assert_eq!(run_through_schedule(&w), 5);
+    let ep = ep_row(&w, e.id);
+    assert!(!ep.enabled, "a delivery failing for good 3 days into the run disables the endpoint");
     let mails = w.store.snapshot().emails;
     assert_eq!(mails.len(), 1, "one email per admin, none to members: {mails:?}");
     assert_eq!(mails[0].to.as_str(), "admin@acme.test");
     assert!(mails[0].subject.contains("disabled"), "{}", mails[0].subject);
     assert!(mails[0].body.contains(&e.id.to_string()));
+    assert!(mails[0].body.contains(&talent_domain::timefmt::format(since)), "{}", mails[0].body);
     assert!(ep_row(&w, healthy.id).enabled, "other endpoints are unaffected");
+    // webhook.disabled goes to the other enabled endpoints that subscribe to it, not to the
+    // disabled one (which subscribes to "*") (D47).
+    let told: Vec<Delivery> =
+        deliveries(&w).into_iter().filter(|d| d.event_type == EventType::WebhookDisabled).collect();
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert_eq!(told[0].endpoint_id, watcher.id);
+    let env: Value = serde_json::from_str(&told[0].payload).unwrap();
+    assert_eq!(env["type"], "webhook.disabled");
+    assert_eq!(env["data"]["webhookId"], json!(e.id.to_string()));
+    assert_eq!(env["data"]["url"], "https://a.example.com/");
+    assert_eq!(env["data"]["failingSince"], json!(talent_domain::timefmt::format(since)));
+    assert_eq!(env["data"]["failedDeliveries"], 7);
+    assert_eq!(run(&w), 1, "the watcher's webhook.disabled goes out");
 
     // Events keep being recorded for the disabled endpoint, but nothing is sent.
     let before = sent(&w).len();
@@ -401,11 +434,11 @@ fn five_failed_deliveries_in_a_row_disable_the_endpoint_and_email_the_admins_the
     assert_eq!(sent(&w).len(), before);
     assert_eq!(delivery(&w, held.id).status, DeliveryStatus::Pending);
 
-    // Re-enabling resets the count and lets the held delivery go.
+    // Re-enabling starts afresh and lets the held delivery go.
     let ep = block_on(w.svc.patch_endpoint(w.org, e.id, EndpointPatch { enabled: Some(true), ..Default::default() }))
         .unwrap();
     assert!(ep.enabled);
-    assert_eq!(ep.consecutive_failures, 0);
+    assert_eq!((ep.consecutive_failures, ep.failing_since), (0, None));
     assert_eq!(run(&w), 1);
     let s = sent(&w);
     assert_eq!(s.last().unwrap().2, held.id.to_string());
@@ -414,7 +447,7 @@ fn five_failed_deliveries_in_a_row_disable_the_endpoint_and_email_the_admins_the
 }
 
 #[test]
-fn a_success_between_failed_deliveries_resets_the_count() {
+fn a_success_between_failed_deliveries_starts_the_3_days_afresh_d50() {
     let w = world();
     let e = endpoint(&w, "https://a.example.com/", &["*"]);
     for i in 0..4 {
@@ -422,20 +455,26 @@ fn a_success_between_failed_deliveries_resets_the_count() {
     }
     answer(&w, &[500; 20]);
     run_through_schedule(&w);
-    assert_eq!(ep_row(&w, e.id).consecutive_failures, 4);
-    assert_eq!(ep_row(&w, e.id).breaker.failed_attempts, 20);
+    let ep = ep_row(&w, e.id);
+    assert_eq!(ep.consecutive_failures, 4);
+    let since = ep.failing_since.expect("failing");
+    assert_eq!(ep.breaker.failed_attempts, 20);
     import(&w, "ok@example.com");
     assert_eq!(run(&w), 0, "the breaker is open after 20 failed attempts in a row (T59)");
     advance(&w, BREAKER_MAX.whole_seconds());
     assert_eq!(run(&w), 1);
-    assert_eq!(ep_row(&w, e.id).consecutive_failures, 0, "a 2xx resets the count");
-    assert_eq!(ep_row(&w, e.id).breaker, Breaker::default(), "and closes the breaker (T59)");
+    let ep = ep_row(&w, e.id);
+    assert_eq!((ep.consecutive_failures, ep.failing_since), (0, None), "a 2xx ends the run of failures");
+    assert_eq!(ep.breaker, Breaker::default(), "and closes the breaker (T59)");
+    // More than 3 days after the first failure, a new failure starts a new run: still enabled.
+    advance_to(&w, since + Duration::days(4));
     import(&w, "p5@example.com");
     answer(&w, &[500; 5]);
     run_through_schedule(&w);
     let ep = ep_row(&w, e.id);
     assert!(ep.enabled);
     assert_eq!(ep.consecutive_failures, 1);
+    assert!(ep.failing_since.is_some_and(|s| s > since + Duration::days(4)), "{:?}", ep.failing_since);
 }
 
 // ---------------------------------------------------------------------------------------------

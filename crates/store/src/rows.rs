@@ -718,6 +718,7 @@ pub struct EndpointRow {
     pub updated_at: DbTime,
     pub breaker_failures: i64,
     pub breaker_open_until: Option<DbTime>,
+    pub failing_since: Option<DbTime>,
 }
 
 impl From<&Endpoint> for EndpointRow {
@@ -737,6 +738,7 @@ impl From<&Endpoint> for EndpointRow {
             updated_at: DbTime(e.updated_at),
             breaker_failures: i64::from(e.breaker.failed_attempts),
             breaker_open_until: e.breaker.open_until.map(DbTime),
+            failing_since: e.failing_since.map(DbTime),
         }
     }
 }
@@ -756,6 +758,7 @@ impl TryFrom<EndpointRow> for Endpoint {
             previous_secret: r.previous_secret,
             previous_secret_expires_at: r.previous_secret_expires_at.map(|t| t.0),
             consecutive_failures: u32::try_from(r.consecutive_failures).unwrap_or(u32::MAX),
+            failing_since: r.failing_since.map(|t| t.0),
             breaker: Breaker {
                 failed_attempts: u32::try_from(r.breaker_failures).unwrap_or(u32::MAX),
                 open_until: r.breaker_open_until.map(|t| t.0),

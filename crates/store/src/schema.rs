@@ -265,6 +265,7 @@ diesel::table! {
         updated_at -> Ts,
         breaker_failures -> BigInt,
         breaker_open_until -> Nullable<Ts>,
+        failing_since -> Nullable<Ts>,
     }
 }
 

@@ -205,6 +205,7 @@ async fn accept_in_tx(tx: &mut dyn Tx, input: AcceptInput) -> Result<(Invitation
         external_id: inv.external_id.clone(),
         tags,
     };
+    let before = existing.clone();
     let mut p = match existing {
         Some(mut p) => {
             person::merge_import(&mut p, &fields);
@@ -246,6 +247,10 @@ async fn accept_in_tx(tx: &mut dyn Tx, input: AcceptInput) -> Result<(Invitation
             created_at: now,
         };
         crate::outbox::append(tx, &*ids, &e).await?;
+    } else if let Some(before) = &before {
+        // An active member accepted: what the invitation applied (labels, tags, names, consent)
+        // is a change of the Person (D47).
+        super::persons::append_person_updated(tx, &*ids, joined_id, before, &p, now).await?;
     }
     let e = OutboxEvent {
         id: accepted_id,

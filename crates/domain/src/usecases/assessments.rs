@@ -84,7 +84,8 @@ impl<S: Store> Services<S> {
         Some((score(&self.assessment.model, &slices), last))
     }
 
-    /// Starts or completes an assessment of the human behind a person (D39). Completion writes
+    /// Starts or completes an assessment of the human behind a person (D39). A start writes
+    /// `assessment.started` (D47) to the same organizations as completion would. Completion writes
     /// `assessment.completed` once per organization in which the human is an active member and
     /// may see it (D11), and refreshes every membership's `assessment` summary. Errors: 404
     /// (person), 400 (responses and seed together, responses that do not fit the model, responses
@@ -166,6 +167,25 @@ impl<S: Store> Services<S> {
                         a
                     };
                     refresh_summaries(tx, &memberships, &all, &model.model, now).await?;
+                    if done.state == AssessmentState::InProgress {
+                        // D47: once per organization that may see it, as completion below.
+                        for p in memberships.iter().filter(|p| p.status == PersonStatus::Active && done.visible_to(p)) {
+                            let e = OutboxEvent {
+                                id: EventId(id_source.new_uuid()),
+                                org_id: p.org_id,
+                                event_type: EventType::AssessmentStarted,
+                                data: wire::to_value(&wire::AssessmentStartedData {
+                                    person_id: p.id.0,
+                                    email: p.email.as_str().to_string(),
+                                    external_id: p.external_id.as_ref().map(|x| x.as_str().to_string()),
+                                    assessment_id: done.id.0,
+                                    started_at: done.started_at,
+                                }),
+                                created_at: now,
+                            };
+                            crate::outbox::append(tx, &*id_source, &e).await?;
+                        }
+                    }
                     if done.state == AssessmentState::Completed {
                         for p in memberships.iter().filter(|p| p.status == PersonStatus::Active && done.visible_to(p)) {
                             let e = OutboxEvent {

@@ -7,7 +7,7 @@ use crate::ids::*;
 use crate::invitation::{Invitation, InvitationStatus, Variant};
 use crate::model::*;
 use crate::person;
-use crate::ports::{EmailRecord, InvitationQuery, Store, Tx};
+use crate::ports::{EmailRecord, Ids, InvitationQuery, Store, StoreResult, Tx};
 use crate::values::*;
 use crate::wire::invitation_json;
 use time::{Duration, OffsetDateTime};
@@ -88,9 +88,31 @@ pub(crate) struct CreateCtx<'a> {
     pub token_hash: Vec<u8>,
     pub url: String,
     pub now: OffsetDateTime,
+    /// Ids of the events it writes.
+    pub ids: &'a dyn Ids,
 }
 
-/// Creates (or returns the pending) invitation inside a transaction. Errors: 409
+/// Appends an invitation event (`data`: the Invitation as of `now`) in this transaction.
+pub(crate) async fn append_invitation_event(
+    tx: &mut dyn Tx,
+    ids: &dyn Ids,
+    t: EventType,
+    inv: &Invitation,
+    url: &str,
+    now: OffsetDateTime,
+) -> StoreResult<()> {
+    let e = OutboxEvent {
+        id: EventId(ids.new_uuid()),
+        org_id: inv.org_id,
+        event_type: t,
+        data: invitation_json(inv, url, now),
+        created_at: now,
+    };
+    crate::outbox::append(tx, ids, &e).await
+}
+
+/// Creates (or returns the pending) invitation inside a transaction; a new one emits
+/// `invitation.created` (D47). Errors: 409
 /// `person_limit_reached` when the invitee is not an active member and the pool is full (D6).
 pub(crate) async fn create_in_tx(
     tx: &mut dyn Tx,
@@ -147,6 +169,7 @@ pub(crate) async fn create_in_tx(
         updated_at: ctx.now,
     };
     tx.insert_invitation(&inv).await?;
+    append_invitation_event(tx, ctx.ids, EventType::InvitationCreated, &inv, &ctx.url, ctx.now).await?;
     let email = match inv.send_email {
         true => Some(queue_email(tx, &ctx.org.company_name, &inv, &ctx.url, ctx.email_id, ctx.now, false).await?),
         false => None,
@@ -180,13 +203,16 @@ impl<S: Store> Services<S> {
         let token = self.secrets.invitation_token(pre_id);
         let token_hash = self.secrets.hash_token(&token);
         let url = self.invitation_url(pre_id);
+        let ids = self.ids.clone();
         let (inv, created, email) = self
             .store
             .write(move |tx| {
                 Box::pin(async move {
                     let org = tx.lock_org(org_id).await?.ok_or_else(|| ClientError::not_found("Organization"))?;
                     let plan = plans.get(&org.plan).cloned();
-                    let ctx = CreateCtx { org: &org, plan: plan.as_ref(), id: pre_id, email_id, token_hash, url, now };
+                    let ids = &*ids;
+                    let ctx =
+                        CreateCtx { org: &org, plan: plan.as_ref(), id: pre_id, email_id, token_hash, url, now, ids };
                     create_in_tx(tx, ctx, input, tag_names).await
                 })
             })
@@ -223,8 +249,8 @@ impl<S: Store> Services<S> {
         Ok(Page { items: items.into_iter().map(|i| self.view(i)).collect(), has_more })
     }
 
-    /// `POST /invitations/{id}/resend` (D21): pending only; optionally a new expiry; sends again.
-    /// Errors: 404, 409 `conflict`.
+    /// `POST /invitations/{id}/resend` (D21): pending only; optionally a new expiry; sends again;
+    /// `invitation.reminded` (D47). Errors: 404, 409 `conflict`.
     pub async fn resend_invitation(
         &self,
         org_id: OrgId,
@@ -234,6 +260,7 @@ impl<S: Store> Services<S> {
         let now = self.clock.now();
         let email_id = EmailId(self.ids.new_uuid());
         let url = self.invitation_url(id);
+        let ids = self.ids.clone();
         let email = self
             .store
             .write(move |tx| {
@@ -246,6 +273,7 @@ impl<S: Store> Services<S> {
                     let recent = tx.list_emails_to_since(&inv.email, now - EMAIL_WINDOW, 1000).await?;
                     email_allowance(id, &recent, now)?;
                     tx.update_invitation(&inv).await?;
+                    append_invitation_event(tx, &*ids, EventType::InvitationReminded, &inv, &url, now).await?;
                     queue_email(tx, &org.company_name, &inv, &url, email_id, now, false).await
                 })
             })
@@ -258,7 +286,6 @@ impl<S: Store> Services<S> {
     /// `POST /invitations/{id}/revoke`: pending only; `invitation.revoked`. Errors: 404, 409.
     pub async fn revoke_invitation(&self, org_id: OrgId, id: InvitationId) -> Result<InvitationView, UseCaseError> {
         let now = self.clock.now();
-        let event_id = EventId(self.ids.new_uuid());
         let url = self.invitation_url(id);
         let ids = self.ids.clone();
         let inv = self
@@ -269,14 +296,7 @@ impl<S: Store> Services<S> {
                         tx.get_invitation(org_id, id).await?.ok_or_else(|| ClientError::not_found("Invitation"))?;
                     inv.revoke(now)?;
                     tx.update_invitation(&inv).await?;
-                    let e = OutboxEvent {
-                        id: event_id,
-                        org_id,
-                        event_type: EventType::InvitationRevoked,
-                        data: invitation_json(&inv, &url, now),
-                        created_at: now,
-                    };
-                    crate::outbox::append(tx, &*ids, &e).await?;
+                    append_invitation_event(tx, &*ids, EventType::InvitationRevoked, &inv, &url, now).await?;
                     Ok::<_, UseCaseError>(inv)
                 })
             })
@@ -286,7 +306,8 @@ impl<S: Store> Services<S> {
 
     /// The background sweep (D21): persists expiry (exactly once across instances: a conditional
     /// update decides who emits `invitation.expired`), queues one reminder per invitation 3 days
-    /// after sending, then delivers due emails. Returns (expired, reminded).
+    /// after sending (`invitation.reminded`, D47), then delivers due emails. Returns (expired,
+    /// reminded).
     pub async fn sweep_invitations(&self) -> Result<(u32, u32), UseCaseError> {
         let now = self.clock.now();
         let due = self
@@ -295,7 +316,6 @@ impl<S: Store> Services<S> {
             .await?;
         let mut expired = 0;
         for id in due {
-            let event_id = EventId(self.ids.new_uuid());
             let url = self.invitation_url(id);
             let ids = self.ids.clone();
             let did = self
@@ -306,14 +326,7 @@ impl<S: Store> Services<S> {
                             return Ok::<_, UseCaseError>(false);
                         }
                         if let Some(inv) = tx.get_invitation_any(id).await? {
-                            let e = OutboxEvent {
-                                id: event_id,
-                                org_id: inv.org_id,
-                                event_type: EventType::InvitationExpired,
-                                data: invitation_json(&inv, &url, now),
-                                created_at: now,
-                            };
-                            crate::outbox::append(tx, &*ids, &e).await?;
+                            append_invitation_event(tx, &*ids, EventType::InvitationExpired, &inv, &url, now).await?;
                         }
                         Ok(true)
                     })
@@ -335,6 +348,7 @@ impl<S: Store> Services<S> {
         for id in remind {
             let email_id = EmailId(self.ids.new_uuid());
             let url = self.invitation_url(id);
+            let ids = self.ids.clone();
             let did = self
                 .store
                 .write(move |tx| {
@@ -345,6 +359,7 @@ impl<S: Store> Services<S> {
                         let Some(inv) = tx.get_invitation_any(id).await? else { return Ok(false) };
                         let org =
                             tx.get_org(inv.org_id).await?.ok_or_else(|| ClientError::not_found("Organization"))?;
+                        append_invitation_event(tx, &*ids, EventType::InvitationReminded, &inv, &url, now).await?;
                         queue_email(tx, &org.company_name, &inv, &url, email_id, now, true).await?;
                         Ok(true)
                     })

@@ -7,9 +7,9 @@ use crate::errors::{ClientError, Code, StoreError, UseCaseError};
 use crate::ids::*;
 use crate::model::*;
 use crate::person::{self, ImportFields, ImportTransition, PersonPatch};
-use crate::ports::{PersonQuery, Store, Tx};
+use crate::ports::{Ids, PersonQuery, Store, StoreResult, Tx};
 use crate::values::*;
-use crate::wire::person_json;
+use crate::wire::{person_archived_json, person_json, person_updated_json};
 use time::OffsetDateTime;
 
 /// A parsed `POST /persons` body (the nested `invitation` is handled by the HTTP layer until the
@@ -68,7 +68,25 @@ pub struct PatchPerson {
 }
 
 fn event(id: EventId, p: &Person, t: EventType, now: OffsetDateTime) -> OutboxEvent {
-    OutboxEvent { id, org_id: p.org_id, event_type: t, data: person_json(p), created_at: now }
+    let data = if t == EventType::PersonArchived { person_archived_json(p) } else { person_json(p) };
+    OutboxEvent { id, org_id: p.org_id, event_type: t, data, created_at: now }
+}
+
+/// Appends `person.updated` (D47) with id `id` for a person changed from `before` to `after` in
+/// this transaction, with `previousAttributes`; nothing when no published member changed. Events
+/// of one transaction are numbered in id order (T106), so `id` comes from `ids` in the order the
+/// events happen.
+pub(crate) async fn append_person_updated(
+    tx: &mut dyn Tx,
+    ids: &dyn Ids,
+    id: EventId,
+    before: &Person,
+    after: &Person,
+    now: OffsetDateTime,
+) -> StoreResult<()> {
+    let Some(data) = person_updated_json(before, after) else { return Ok(()) };
+    let e = OutboxEvent { id, org_id: after.org_id, event_type: EventType::PersonUpdated, data, created_at: now };
+    crate::outbox::append(tx, ids, &e).await
 }
 
 async fn resolve(
@@ -148,9 +166,11 @@ impl<S: Store> Services<S> {
                         };
                         let outcome = match (transition, existing) {
                             (ImportTransition::MergeExisting, Some(mut p)) => {
+                                let before = p.clone();
                                 if person::merge_import(&mut p, &fields) {
                                     p.updated_at = now;
                                     tx.update_person(&p).await?;
+                                    append_person_updated(tx, &*ids, event_id, &before, &p, now).await?;
                                 }
                                 ImportOutcome { person: p, created: false, invitation: None }
                             }
@@ -184,6 +204,7 @@ impl<S: Store> Services<S> {
                                 let p = &outcome.person;
                                 let plan = plans.get(&org.plan).cloned();
                                 let ctx = CreateCtx {
+                                    ids: &*ids,
                                     org: &org,
                                     plan: plan.as_ref(),
                                     id: inv_id,
@@ -259,14 +280,17 @@ impl<S: Store> Services<S> {
         Ok(Page { items, has_more })
     }
 
-    /// `PATCH /persons/{id}` (D13, D16). Errors: 404, 409 `conflict` (name already set).
+    /// `PATCH /persons/{id}` (D13, D16); `person.updated` when the Person changed (D47). Errors:
+    /// 404, 409 `conflict` (name already set).
     pub async fn patch_person(&self, org_id: OrgId, id: PersonId, input: PatchPerson) -> Result<Person, UseCaseError> {
         let now = self.clock.now();
         let tag_names = input.tags.clone().map(|t| self.tag_ids(t));
+        let ids = self.ids.clone();
         self.store
             .write(move |tx| {
                 Box::pin(async move {
                     let mut p = tx.get_person(org_id, id).await?.ok_or_else(|| ClientError::not_found("Person"))?;
+                    let before = p.clone();
                     let tags = match &tag_names {
                         Some(names) => Some(resolve(tx, org_id, names, now).await?),
                         None => None,
@@ -284,6 +308,7 @@ impl<S: Store> Services<S> {
                     }
                     if eff.changed {
                         tx.update_person(&p).await?;
+                        append_person_updated(tx, &*ids, EventId(ids.new_uuid()), &before, &p, now).await?;
                     }
                     Ok(p)
                 })
@@ -334,6 +359,10 @@ impl<S: Store> Services<S> {
                     }
                     if was_active {
                         crate::outbox::append(tx, &*ids, &event(event_id, &p, EventType::PersonArchived, now)).await?;
+                    } else {
+                        // Already archived: a withdrawal still withdraws consent (D42), a change
+                        // of the Person that an ATS's copy must follow (D47).
+                        append_person_updated(tx, &*ids, event_id, &before, &p, now).await?;
                     }
                     Ok::<_, UseCaseError>(p)
                 })

@@ -10,7 +10,6 @@ use crate::model::*;
 use crate::person;
 use crate::ports::{Ids, InvitationQuery, Store, Tx};
 use crate::values::Email;
-use crate::wire::{invitation_json, person_json};
 use time::OffsetDateTime;
 
 /// Invitations of one membership looked at by an erasure (per query; the organization's
@@ -284,7 +283,7 @@ pub(crate) async fn erase_in_tx(
         id: EventId(id_source.new_uuid()),
         org_id: p.org_id,
         event_type: EventType::PersonArchived,
-        data: person_json(p),
+        data: crate::wire::person_archived_json(p),
         created_at: now,
     };
     crate::outbox::append(tx, id_source, &e).await?;
@@ -314,14 +313,9 @@ async fn retire_invitations(
         emails += tx.delete_emails_of_invitation(i.id).await?;
         n += 1;
         if pending {
-            let e = OutboxEvent {
-                id: EventId(id_source.new_uuid()),
-                org_id: i.org_id,
-                event_type: EventType::InvitationRevoked,
-                data: invitation_json(&i, &url(i.id), now),
-                created_at: now,
-            };
-            crate::outbox::append(tx, id_source, &e).await?;
+            let link = url(i.id);
+            super::invitations::append_invitation_event(tx, id_source, EventType::InvitationRevoked, &i, &link, now)
+                .await?;
         }
     }
     Ok((n, emails))

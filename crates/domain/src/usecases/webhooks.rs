@@ -78,6 +78,7 @@ impl<S: Store> Services<S> {
             previous_secret: None,
             previous_secret_expires_at: None,
             consecutive_failures: 0,
+            failing_since: None,
             breaker: Breaker::default(),
             created_at: now,
             updated_at: now,
@@ -142,6 +143,7 @@ impl<S: Store> Services<S> {
                     if let Some(en) = p.enabled {
                         if en && !e.enabled {
                             e.consecutive_failures = 0;
+                            e.failing_since = None;
                             e.breaker = Breaker::default();
                             tx.wake_deliveries();
                         }
@@ -352,7 +354,8 @@ impl<S: Store> Services<S> {
     /// Records the outcomes of many attempts in one transaction (D31, D32, T59): each attempt in
     /// the log, the delivery's new state and retry time (applied to the delivery *as stored now*,
     /// so a concurrent redeliver or a deleted endpoint is respected), the endpoint's breaker, and
-    /// D31's disable-after-failures with the email to the organization's admins.
+    /// D50's disable after 3 days of failures with the email to the organization's admins and
+    /// `webhook.disabled` (D47).
     pub async fn record_attempts(&self, done: Vec<FinishedAttempt>) -> Result<(), UseCaseError> {
         if done.is_empty() {
             return Ok(());
@@ -382,9 +385,12 @@ impl<S: Store> Services<S> {
                             e.breaker.record(f.outcome.succeeded(), f.at);
                             if f.outcome.succeeded() {
                                 e.consecutive_failures = 0;
+                                e.failing_since = None;
                             } else if failed_for_good {
+                                // D50: disabled after 3 days of deliveries failing for good.
                                 e.consecutive_failures += 1;
-                                if e.consecutive_failures >= DISABLE_AFTER_FAILURES && e.enabled {
+                                let since = *e.failing_since.get_or_insert(f.at);
+                                if f.at - since >= DISABLE_AFTER_FAILING && e.enabled {
                                     e.enabled = false;
                                     disabled.push((e.clone(), f.at));
                                 }
@@ -451,13 +457,30 @@ impl<S: Store> Services<S> {
     }
 }
 
-/// Emails the organization's admins that `e` was disabled after D31's failed deliveries in a row.
+/// Tells the organization that `e` was disabled after 3 days of failed deliveries (D50): an
+/// email to each admin, and `webhook.disabled` (D47) to its other enabled endpoints (the caller
+/// has stored `e` disabled already, so it is not one of them).
 async fn notify_disabled(
     tx: &mut dyn crate::ports::Tx,
     e: &Endpoint,
     at: OffsetDateTime,
     ids: &dyn crate::ports::Ids,
 ) -> Result<(), UseCaseError> {
+    let data = crate::wire::WebhookDisabledData {
+        webhook_id: e.id.0,
+        url: e.url.clone(),
+        failing_since: e.failing_since.unwrap_or(at),
+        failed_deliveries: e.consecutive_failures,
+        disabled_at: at,
+    };
+    let event = OutboxEvent {
+        id: EventId(ids.new_uuid()),
+        org_id: e.org_id,
+        event_type: EventType::WebhookDisabled,
+        data: crate::wire::to_value(&data),
+        created_at: at,
+    };
+    crate::outbox::append(tx, ids, &event).await?;
     let company = tx.get_org(e.org_id).await?.map(|o| o.company_name).unwrap_or_default();
     let admins = tx.list_users_of_org(e.org_id).await?;
     for u in admins.iter().filter(|u| u.role == OrgRole::Admin) {
@@ -468,10 +491,15 @@ async fn notify_disabled(
             to: u.email.clone(),
             subject: format!("{company}: webhook endpoint disabled"),
             body: format!(
-                "The webhook endpoint {} ({}) failed {} deliveries in a row and was disabled.\n\
+                "The webhook endpoint {} ({}) has failed every delivery since {} ({} deliveries, \
+                 each after all its retries) and was disabled.\n\
                  Events keep waiting for it: re-enable it (PATCH /api/v1/webhooks/{} with \
                  {{\"enabled\": true}}) and they go out.\n",
-                e.url, e.id, e.consecutive_failures, e.id
+                e.url,
+                e.id,
+                e.failing_since.map(crate::timefmt::format).unwrap_or_default(),
+                e.consecutive_failures,
+                e.id
             ),
             invitation_url: None,
             sent_at: None,

@@ -41,9 +41,10 @@ fn importing_a_new_email_creates_an_active_candidate_and_emits_person_created() 
 }
 
 #[test]
-fn importing_a_known_email_in_other_case_and_whitespace_merges_without_a_new_person_or_event() {
+fn importing_a_known_email_in_other_case_and_whitespace_merges_into_the_person_and_emits_person_updated() {
     // D9 (trimmed, lower-cased identity) and D12 (200: tags added, names/externalId only where
-    // empty, labels unchanged, no event).
+    // empty, labels unchanged); D47 (a merge that changed the person: `person.updated` with the
+    // old values of what changed; one that changed nothing: no event).
     let w = world();
     let first = imported(
         &w,
@@ -79,7 +80,15 @@ fn importing_a_known_email_in_other_case_and_whitespace_merges_without_a_new_per
     assert_eq!(again.external_id, Some(ext("ext-1")));
 
     assert_eq!(w.store.snapshot().persons.len(), 1);
-    assert_eq!(event_types(&w), vec![EventType::PersonCreated], "no event for a merge");
+    assert_eq!(
+        event_types(&w),
+        vec![EventType::PersonCreated, EventType::PersonUpdated],
+        "one person.updated for the merge that changed the person, none for the one that did not"
+    );
+    let ev = events(&w);
+    let mut want = person_json(&p);
+    want["previousAttributes"] = json!({"lastName": null, "externalId": null, "tags": ["alpha"]});
+    assert_eq!(ev[1].data, want);
 }
 
 #[test]
@@ -500,7 +509,9 @@ fn archiving_an_active_person_sets_archived_at_and_emits_person_archived() {
     let ev = events(&w);
     assert_eq!(ev.len(), 2);
     assert_eq!(ev[1].event_type, EventType::PersonArchived);
-    assert_eq!(ev[1].data, person_json(&a));
+    let mut want = person_json(&a);
+    want["archiveReason"] = json!("api");
+    assert_eq!(ev[1].data, want, "the Person and why it was archived (D47)");
     assert_eq!(ev[1].data["status"], json!("archived"));
 }
 

@@ -338,8 +338,8 @@ fn links(doc: &mut Value) {
     }
 }
 
-/// Event types and the schema of their `data` (spec, Event types; D33, D34).
-const EVENTS: [(&str, &str, &str, &str); 8] = [
+/// Event types and the schema of their `data` (spec, Event types; D33, D34; D47's additions).
+const EVENTS: [(&str, &str, &str, &str); 13] = [
     (
         "assessment.completed",
         "AssessmentCompletedEvent",
@@ -348,11 +348,43 @@ const EVENTS: [(&str, &str, &str, &str); 8] = [
     ),
     ("person.created", "PersonCreatedEvent", "Person", "A person was added (or reactivated) through the API."),
     ("person.joined", "PersonJoinedEvent", "Person", "A person linked themselves through an invitation."),
-    ("person.archived", "PersonArchivedEvent", "Person", "A person was archived."),
+    (
+        "person.archived",
+        "PersonArchivedEvent",
+        "PersonArchivedData",
+        "A person was archived; `archiveReason` says by whom.",
+    ),
     ("invitation.accepted", "InvitationAcceptedEvent", "Invitation", "A personal invitation was accepted."),
     ("invitation.revoked", "InvitationRevokedEvent", "Invitation", "An invitation was revoked."),
     ("invitation.expired", "InvitationExpiredEvent", "Invitation", "An invitation expired."),
     ("ping", "PingEvent", "PingData", "`POST /api/v1/webhooks/{id}/test` was called."),
+    (
+        "person.updated",
+        "PersonUpdatedEvent",
+        "PersonUpdatedData",
+        "A person's data changed (`PATCH`, an import that changed it, an invitation accepted by a member, a \
+withdrawal); `previousAttributes` holds the old values of the changed members.",
+    ),
+    ("invitation.created", "InvitationCreatedEvent", "Invitation", "An invitation was created."),
+    (
+        "invitation.reminded",
+        "InvitationRemindedEvent",
+        "Invitation",
+        "An invitation was sent again: the reminder 3 days after sending, or a resend.",
+    ),
+    (
+        "assessment.started",
+        "AssessmentStartedEvent",
+        "AssessmentStartedData",
+        "A person in the pool started an assessment.",
+    ),
+    (
+        "webhook.disabled",
+        "WebhookDisabledEvent",
+        "WebhookDisabledData",
+        "One of the organization's endpoints was disabled after its deliveries failed for 3 days; sent to the \
+other enabled endpoints.",
+    ),
 ];
 
 fn webhooks(doc: &mut Value) {
