@@ -185,7 +185,12 @@ crate::e2e!(
             &format!("/admin/v1/persons/{ada_id}/assessments"),
             Some(&json!({"complete": false})),
         ));
-        let e = feed.expect("an assessment starts", &["assessment.started"]);
+        let e = feed.expect("an assessment starts", &["assessment.started", "person.updated"]);
+        assert_eq!(e[1]["data"]["assessment"]["status"], "in_progress");
+        assert_eq!(
+            e[1]["data"]["previousAttributes"],
+            json!({"assessment": {"status": "not_started", "completedAt": null, "count": 0}})
+        );
         assert_eq!(
             e[0]["data"],
             json!({"personId": ada_id, "email": "ada@example.com", "externalId": "ext-1",
@@ -193,7 +198,8 @@ crate::e2e!(
         );
         assert!(e[0]["data"]["startedAt"].is_string());
         ok(app.admin("POST", &format!("/admin/v1/persons/{ada_id}/assessments"), Some(&json!({"complete": true}))));
-        let e = feed.expect("the assessment completes", &["assessment.completed"]);
+        let e = feed.expect("the assessment completes", &["assessment.completed", "person.updated"]);
+        assert_eq!(e[1]["data"]["assessment"]["count"], 1);
         assert_eq!(e[0]["data"]["assessmentId"], start["id"]);
 
         // Archive reasons: withdrawn, deactivated, erased (by the organization and by the human).

@@ -1,11 +1,13 @@
 //! An ATS-style synchronization (issue requirement): a bulk import of 2,000 persons under
 //! `Idempotency-Key`s with retries (D38), then an incremental sync that fetches only what changed
-//! with `updatedAfter` and walks every page (spec GET /persons; D36), on the business plan (D5).
+//! with `updatedAfter` and walks every page (spec GET /persons; D36), on the business plan (D5);
+//! and the same through the events feed, with writers running while the ATS loads (D47, D48).
 use crate::persons::{enc, id_of, par_map, person_path, walk};
 use crate::support::{Resp, TestApp};
 use serde_json::{json, Value};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::time::Instant;
+use talent_client::events::EventQuery;
 
 const N: usize = 2000;
 const THREADS: usize = 6;
@@ -122,4 +124,100 @@ crate::e2e!(an_ats_sync_imports_2000_persons_and_then_fetches_only_the_changes, 
     let o = app.get("/api/v1/organization", &org.key);
     assert_eq!(o.json["usage"]["persons"], json!({"used": 1950, "limit": 5000, "importBlocked": false}));
     eprintln!("sync on {:?}: import of {N} in {:?}, whole test {:?}", app.backend, imported_at, started.elapsed());
+});
+
+/// Applies every event after `after` to `copy` (person id → Person), in sequence order, through
+/// the Rust client; returns the last sequence seen (the ATS's checkpoint).
+fn follow_feed(api: &talent_client::Client, mut after: u64, copy: &mut HashMap<String, Value>) -> u64 {
+    let q = EventQuery { types: vec![], limit: Some(100) };
+    loop {
+        let page = api.list_events(after, &q).expect("feed page");
+        for e in &page.data {
+            assert!(e.sequence > after, "ascending, each once");
+            after = e.sequence;
+            if e.event_type.starts_with("person.") {
+                // The Person as of that commit; `previousAttributes` and `archiveReason` are
+                // about the change, not members of the Person.
+                let mut p = e.data.clone();
+                let m = p.as_object_mut().expect("Person object");
+                m.remove("previousAttributes");
+                m.remove("archiveReason");
+                copy.insert(id_of(&p), p);
+            }
+        }
+        if !page.pagination.has_more {
+            return after;
+        }
+    }
+}
+
+// Issue 15, D47 + D48 + T107: the ATS keeps an exact copy through the feed. It takes the feed's
+// checkpoint, loads the pool (`status=any`, one pass) while writers run 2,000 imports (500 before
+// it connects), 100 changes and 50 archivals, and applies the feed from the checkpoint in
+// sequence order as it goes and once more at the end. Its copy then equals the pool, member for
+// member: what the load read before an event is overwritten by that event, and every later change
+// is an event (the feed has no gaps in commit order).
+crate::e2e!(an_ats_keeps_an_exact_copy_through_the_feed_while_others_write_d48, Default::default(), |app| {
+    let org = app.org("business", "active");
+    let api = talent_client::Client::new(&app.base, &org.key);
+    let first: Vec<String> = par_map(500, THREADS, |i| {
+        let r = import(app, &org.key, i);
+        assert_eq!(r.status, 201, "{}", r.text);
+        id_of(&r.json)
+    });
+
+    // 1. The checkpoint: the feed's end now (here the 500 imports; an ATS that connects later
+    //    than the 30-day window reads to the end the same way).
+    let mut scratch = HashMap::new();
+    let mut after = follow_feed(&api, 0, &mut scratch);
+    assert_eq!(scratch.len(), 500);
+
+    let mut copy: HashMap<String, Value> = HashMap::new();
+    std::thread::scope(|s| {
+        let writer = s.spawn(|| {
+            let mut all = par_map(N - 500, THREADS, |j| {
+                let r = import(app, &org.key, 500 + j);
+                assert_eq!(r.status, 201, "{}", r.text);
+                id_of(&r.json)
+            });
+            all.extend(first.iter().cloned());
+            all.sort();
+            // 100 changes and 50 archivals, disjoint, spread over old and new persons.
+            par_map(100, THREADS, |j| {
+                let path = person_path(&all[j * 20 + 1]);
+                let r = app.send("PATCH", &path, &org.key, &json!({"externalId": format!("moved-{j}")}));
+                assert_eq!(r.status, 200, "{}", r.text);
+            });
+            par_map(50, THREADS, |j| {
+                let r = app.delete(&person_path(&all[j * 40 + 2]), &org.key);
+                assert_eq!(r.status, 200, "{}", r.text);
+            });
+        });
+        // 2. The initial load, while the writers write.
+        let (loaded, _) = walk(app, &org.key, "status=any", 100);
+        for p in loaded {
+            copy.insert(id_of(&p), p);
+        }
+        // 3. The feed from the checkpoint, as the changes come.
+        while !writer.is_finished() {
+            after = follow_feed(&api, after, &mut copy);
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        writer.join().expect("writer");
+    });
+    after = follow_feed(&api, after, &mut copy);
+
+    // The copy is the pool, exactly.
+    let (truth, _) = walk(app, &org.key, "status=any", 100);
+    assert_eq!(truth.len(), N);
+    let truth: HashMap<String, Value> = truth.into_iter().map(|p| (id_of(&p), p)).collect();
+    assert_eq!(copy.len(), truth.len());
+    let wrong: Vec<&String> = truth.iter().filter(|(id, p)| copy.get(*id) != Some(p)).map(|(id, _)| id).collect();
+    assert!(wrong.is_empty(), "{} persons differ, e.g. {:?}", wrong.len(), wrong.first());
+    assert_eq!(truth.values().filter(|p| p["status"] == "archived").count(), 50);
+    assert_eq!(
+        truth.values().filter(|p| p["externalId"].as_str().is_some_and(|x| x.starts_with("moved-"))).count(),
+        100
+    );
+    assert!(after > 0);
 });

@@ -487,6 +487,8 @@ webhook_e2e!(every_event_type_arrives_signed_with_the_envelope_and_headers, inse
             "person.created",
             "person.joined",
             "person.updated",
+            "person.updated",
+            "person.updated",
             "ping"
         ]
     );

@@ -85,7 +85,9 @@ impl<S: Store> Services<S> {
     }
 
     /// Starts or completes an assessment of the human behind a person (D39). A start writes
-    /// `assessment.started` (D47) to the same organizations as completion would. Completion writes
+    /// `assessment.started` (D47) to the same organizations as completion would, and every
+    /// membership whose `assessment` summary changed writes `person.updated` after those events
+    /// (D47). Completion writes
     /// `assessment.completed` once per organization in which the human is an active member and
     /// may see it (D11), and refreshes every membership's `assessment` summary. Errors: 404
     /// (person), 400 (responses and seed together, responses that do not fit the model, responses
@@ -166,7 +168,7 @@ impl<S: Store> Services<S> {
                         tx.set_need_counts(a.id, &need_counts(&model.model, &a.responses)).await?;
                         a
                     };
-                    refresh_summaries(tx, &memberships, &all, &model.model, now).await?;
+                    let refreshed = refresh_summaries(tx, &memberships, &all, &model.model, now).await?;
                     if done.state == AssessmentState::InProgress {
                         // D47: once per organization that may see it, as completion below.
                         for p in memberships.iter().filter(|p| p.status == PersonStatus::Active && done.visible_to(p)) {
@@ -204,6 +206,12 @@ impl<S: Store> Services<S> {
                             };
                             crate::outbox::append(tx, &*id_source, &e).await?;
                         }
+                    }
+                    // Each Person whose `assessment` summary changed (D47), after the assessment's
+                    // own events.
+                    for (before, after) in &refreshed {
+                        let id = EventId(id_source.new_uuid());
+                        super::persons::append_person_updated(tx, &*id_source, id, before, after, now).await?;
                     }
                     Ok::<_, UseCaseError>(done)
                 })
@@ -462,14 +470,16 @@ fn match_at(person: PersonId, profile: &Profile, percentage: u8) -> Match {
     Match { person_id: person, profile_id: profile.id, percentage, category: category(percentage) }
 }
 
-/// Recomputes every membership's visible summary (D11) and writes the ones that changed.
+/// Recomputes every membership's visible summary (D11) and writes the ones that changed;
+/// returns them as (before, after).
 pub(crate) async fn refresh_summaries(
     tx: &mut dyn Tx,
     memberships: &[Person],
     all: &[Assessment],
     model: &crate::assessment::AssessmentModel,
     now: OffsetDateTime,
-) -> Result<(), UseCaseError> {
+) -> Result<Vec<(Person, Person)>, UseCaseError> {
+    let mut changed = vec![];
     for p in memberships {
         let s = summarize(all, p, model);
         if s != p.assessment {
@@ -477,7 +487,8 @@ pub(crate) async fn refresh_summaries(
             q.assessment = s;
             q.updated_at = now;
             tx.update_person(&q).await?;
+            changed.push((p.clone(), q));
         }
     }
-    Ok(())
+    Ok(changed)
 }
