@@ -169,43 +169,43 @@ impl<S: Store> Services<S> {
                         a
                     };
                     let refreshed = refresh_summaries(tx, &memberships, &all, &model.model, now).await?;
-                    if done.state == AssessmentState::InProgress {
-                        // D47: once per organization that may see it, as completion below.
-                        for p in memberships.iter().filter(|p| p.status == PersonStatus::Active && done.visible_to(p)) {
-                            let e = OutboxEvent {
-                                id: EventId(id_source.new_uuid()),
-                                org_id: p.org_id,
-                                event_type: EventType::AssessmentStarted,
-                                data: wire::to_value(&wire::AssessmentStartedData {
-                                    person_id: p.id.0,
-                                    email: p.email.as_str().to_string(),
-                                    external_id: p.external_id.as_ref().map(|x| x.as_str().to_string()),
-                                    assessment_id: done.id.0,
+                    // Completion (and, D47, a start) once per organization in which the human
+                    // is an active member that may see it.
+                    for p in memberships.iter().filter(|p| p.status == PersonStatus::Active && done.visible_to(p)) {
+                        let (person_id, assessment_id) = (p.id.0, done.id.0);
+                        let email = p.email.as_str().to_string();
+                        let external_id = p.external_id.as_ref().map(|x| x.as_str().to_string());
+                        let (event_type, data) = match done.state {
+                            AssessmentState::InProgress => (
+                                EventType::AssessmentStarted,
+                                wire::to_value(&wire::AssessmentStartedData {
+                                    person_id,
+                                    email,
+                                    external_id,
+                                    assessment_id,
                                     started_at: done.started_at,
                                 }),
-                                created_at: now,
-                            };
-                            crate::outbox::append(tx, &*id_source, &e).await?;
-                        }
-                    }
-                    if done.state == AssessmentState::Completed {
-                        for p in memberships.iter().filter(|p| p.status == PersonStatus::Active && done.visible_to(p)) {
-                            let e = OutboxEvent {
-                                id: EventId(id_source.new_uuid()),
-                                org_id: p.org_id,
-                                event_type: EventType::AssessmentCompleted,
-                                data: wire::to_value(&wire::AssessmentCompletedData {
-                                    person_id: p.id.0,
-                                    email: p.email.as_str().to_string(),
-                                    external_id: p.external_id.as_ref().map(|x| x.as_str().to_string()),
-                                    assessment_id: done.id.0,
+                            ),
+                            AssessmentState::Completed => (
+                                EventType::AssessmentCompleted,
+                                wire::to_value(&wire::AssessmentCompletedData {
+                                    person_id,
+                                    email,
+                                    external_id,
+                                    assessment_id,
                                     // A completed assessment has its completion time.
                                     completed_at: done.completed_at.unwrap_or(now),
                                 }),
-                                created_at: now,
-                            };
-                            crate::outbox::append(tx, &*id_source, &e).await?;
-                        }
+                            ),
+                        };
+                        let e = OutboxEvent {
+                            id: EventId(id_source.new_uuid()),
+                            org_id: p.org_id,
+                            event_type,
+                            data,
+                            created_at: now,
+                        };
+                        crate::outbox::append(tx, &*id_source, &e).await?;
                     }
                     // Each Person whose `assessment` summary changed (D47), after the assessment's
                     // own events.
