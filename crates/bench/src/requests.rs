@@ -37,6 +37,57 @@ pub fn wrk(url: &str, headers: &[String], secs: u32) -> Option<Wrk> {
     Some(Wrk { rps, non_2xx })
 }
 
+/// `POST /api/v1/persons` of new emails under `wrk -t2 -c{connections} -d{secs}s --latency`
+/// (issue 11 measured imports with wrk too): a Lua script gives every request an email no other
+/// request of the run has (`{prefix}.{thread}.{n}@bench.example`). Returns the rate and the
+/// answer p50 and p99 in ms; `None` when wrk is missing.
+pub fn wrk_imports(base: &str, key: &str, prefix: &str, connections: u32, secs: u32) -> Option<(Wrk, f64, f64)> {
+    let script = std::env::temp_dir().join(format!("talent-bench-{prefix}.lua"));
+    let lua = format!(
+        r#"local n, tid = 0, 0
+setup = function(thread) tid = tid + 1; thread:set("tid", tid) end
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+request = function()
+  n = n + 1
+  return wrk.format(nil, "/api/v1/persons", nil, '{{"email":"{prefix}.' .. tid .. '.' .. n .. '@bench.example"}}')
+end
+"#
+    );
+    std::fs::write(&script, lua).ok()?;
+    let out = Command::new("wrk")
+        .args(["-t2", &format!("-c{connections}"), &format!("-d{secs}s"), "--latency", "-s"])
+        .arg(&script)
+        .args(["-H", &format!("Authorization: Bearer {key}")])
+        .arg(base)
+        .output()
+        .ok()?;
+    let _ = std::fs::remove_file(&script);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let rps = text.lines().find_map(|l| l.strip_prefix("Requests/sec:")).and_then(|v| v.trim().parse().ok())?;
+    let non_2xx = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("Non-2xx or 3xx responses:"))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0);
+    let pct = |p: &str| text.lines().find_map(|l| l.trim().strip_prefix(p)).map(|v| to_ms(v.trim())).unwrap_or(0.0);
+    Some((Wrk { rps, non_2xx }, pct("50%"), pct("99%")))
+}
+
+/// wrk's latency text (`812.00us`, `21.30ms`, `1.02s`) in milliseconds.
+fn to_ms(v: &str) -> f64 {
+    let (num, scale) = if let Some(x) = v.strip_suffix("us") {
+        (x, 0.001)
+    } else if let Some(x) = v.strip_suffix("ms") {
+        (x, 1.0)
+    } else if let Some(x) = v.strip_suffix('s') {
+        (x, 1000.0)
+    } else {
+        (v, 1.0)
+    };
+    num.parse::<f64>().map(|n| n * scale).unwrap_or(0.0)
+}
+
 /// Starts the reference server (2 workers, as Talent on this machine) serving `me` at
 /// `/api/v1/me` and `health` at `/healthz` as JSON; returns its base URL.
 pub fn reference(me: String, health: String) -> String {

@@ -284,6 +284,42 @@ async fn make_template(admin_url: &str, name: &str) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// PostgreSQL: the index entries read so far by scans of `table`'s indexes in the database at
+/// `url`, from the statistics (`pg_stat_user_indexes.idx_tup_read`), summed over its indexes;
+/// `None` on SQLite. A session publishes its statistics when it ends, and at the end of a
+/// transaction at least a second after it last did. Polls until two reads 100 ms apart agree
+/// (at most 5 s).
+pub async fn index_entries_read(url: &str, table: &str) -> Result<Option<i64>, StoreError> {
+    use diesel::sql_types::{BigInt, Text};
+    use diesel_async::RunQueryDsl;
+    #[derive(diesel::QueryableByName)]
+    struct N {
+        #[diesel(sql_type = BigInt)]
+        n: i64,
+    }
+    if !url.starts_with("postgres") {
+        return Ok(None);
+    }
+    let mut last = -1;
+    for _ in 0..50 {
+        // A new connection each time: a session reads a snapshot of the statistics.
+        let mut conn = AsyncPgConnection::establish(url).await.map_err(internal)?;
+        let n: N = diesel::sql_query(
+            "SELECT CAST(COALESCE(SUM(idx_tup_read), 0) AS BIGINT) AS n FROM pg_stat_user_indexes WHERE relname = $1",
+        )
+        .bind::<Text, _>(table)
+        .get_result(&mut conn)
+        .await
+        .map_err(internal)?;
+        if n.n == last {
+            return Ok(Some(n.n));
+        }
+        last = n.n;
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    Ok(Some(last))
+}
+
 #[cfg(test)]
 mod tests {
     use super::with_database;
