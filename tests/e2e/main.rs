@@ -8,6 +8,7 @@ mod support;
 mod admin;
 mod auth;
 mod auth_cache;
+mod batch;
 mod catalogue;
 mod client;
 mod consent;

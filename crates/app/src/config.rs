@@ -48,6 +48,20 @@ pub struct ImportArgs {
     /// API key with the persons:write scope.
     #[arg(long, env = "TALENT_API_KEY", hide_env_values = true)]
     pub api_key: String,
+    /// The cell separator: ',' or ';' (default: ';' when the header has ';' and no ',', else ',').
+    /// In a ';'-separated file, labels and tags list their values separated by ','.
+    #[arg(long, value_parser = parse_delimiter)]
+    pub delimiter: Option<char>,
+}
+
+/// `--delimiter`: `,` or `;` (or `\t`, a tab).
+fn parse_delimiter(s: &str) -> Result<char, String> {
+    match s {
+        "," => Ok(','),
+        ";" => Ok(';'),
+        "\\t" | "\t" => Ok('\t'),
+        _ => Err("the delimiter is ',', ';' or '\\t' (a tab)".into()),
+    }
 }
 
 /// The shortest admin token `talent serve` accepts (`TALENT_ADMIN_TOKEN`, issue 13, T89).

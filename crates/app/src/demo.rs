@@ -28,6 +28,8 @@ pub struct DemoOutput {
     pub org_id: OrgId,
     /// A working API key with every scope.
     pub api_key: String,
+    /// Demo keys of earlier runs revoked now (the banner says so).
+    pub revoked_earlier: usize,
 }
 
 const PEOPLE: [(&str, &str, &str, &str, &[&str]); 12] = [
@@ -138,10 +140,12 @@ pub async fn seed<S: Store>(svc: &Services<S>) -> anyhow::Result<DemoOutput> {
         .store
         .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.list_api_keys_of_user(uid).await?) }))
         .await?;
+    let mut revoked_earlier = 0;
     for k in keys.iter().filter(|k| k.name.as_deref() == Some(DEMO_KEY_NAME) && k.revoked_at.is_none()) {
         svc.revoke_api_key(k.id).await?;
+        revoked_earlier += 1;
     }
     let created =
         svc.create_api_key(user.id, Some(DEMO_KEY_NAME.into()), Scopes::new(Scope::ALL.to_vec()), None).await?;
-    Ok(DemoOutput { org_name: org.company_name, org_id: org.id, api_key: created.value })
+    Ok(DemoOutput { org_name: org.company_name, org_id: org.id, api_key: created.value, revoked_earlier })
 }

@@ -1,12 +1,15 @@
-//! `talent import --csv FILE` (issue 6): imports persons from a CSV file through the public API
-//! (`POST /api/v1/persons`), one request per row, each with an idempotency key (D38), and resumes
-//! safely after an interruption (decision T56).
+//! `talent import --csv FILE` (issue 6, issue 16): imports persons from a CSV file through the
+//! public API in batches of up to 100 rows (`POST /api/v1/persons/batch`, D49), each batch with an
+//! idempotency key (D38), and resumes safely after an interruption (decision T56).
 //!
-//! - The header is `email,firstName,lastName,externalId,labels,tags` (any order, no other columns);
-//!   `labels` and `tags` hold several values separated by `;`. An empty cell leaves the field out.
-//! - Each row's `Idempotency-Key` is `csv-{file digest}-{row}`: running the same file again sends the
-//!   same keys, so a row whose answer was lost in an interruption is replayed by the service, not
-//!   executed twice; and import is idempotent on email anyway (D12).
+//! - The header is `email,firstName,lastName,externalId,labels,tags` (any order, no other columns).
+//!   Cells are separated by `,`, or by `;` when the header has `;` and no `,` (as spreadsheets
+//!   write CSV in many locales), or by `--delimiter`. `labels` and `tags` hold several values
+//!   separated by `;` (by `,` in a `;`-separated file). An empty cell leaves the field out.
+//! - A batch's `Idempotency-Key` is `csv-{file digest}-{first row}-{last row}-{rows}`: running the
+//!   same file again sends the same rows under the same key, so a batch whose answer was lost in an
+//!   interruption is replayed by the service, not executed twice; and import is idempotent on email
+//!   anyway (D12).
 //! - A journal next to the file (`FILE.talent-import`, one JSON line per finished row, flushed as it
 //!   goes) records what is done; a later run of the same file skips rows that were created or already
 //!   existed and retries the failed ones (a full plan may have been upgraded since). A journal of
@@ -45,25 +48,46 @@ pub struct CsvFile {
     pub rows: Vec<Row>,
 }
 
-/// Reads and parses the CSV file. Errors: unreadable file, or a header that is not the expected
-/// columns. A malformed row is not an error: it becomes a failed row of the summary.
-pub fn read_csv(path: &Path) -> anyhow::Result<CsvFile> {
+/// Reads and parses the CSV file with `delimiter` (`None`: detected, [`detect_delimiter`]).
+/// Errors: unreadable file, or a header that is not the expected columns. A malformed row is not
+/// an error: it becomes a failed row of the summary.
+pub fn read_csv(path: &Path, delimiter: Option<u8>) -> anyhow::Result<CsvFile> {
     let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-    parse_csv(&bytes)
+    parse_csv_with(&bytes, delimiter.unwrap_or_else(|| detect_delimiter(&bytes)))
 }
 
-/// Parses the bytes of a CSV file as [`read_csv`] does. Errors: a header that is not the expected
-/// columns; any other malformation is a failed row, never a panic (fuzzed, issue 13).
+/// The cell delimiter of a file: `;` when its first line has a `;` and no `,`, else `,`.
+pub fn detect_delimiter(bytes: &[u8]) -> u8 {
+    let first = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
+    if first.contains(&b';') && !first.contains(&b',') {
+        b';'
+    } else {
+        b','
+    }
+}
+
+/// Parses the bytes of a `,`-separated CSV file as [`read_csv`] does.
 pub fn parse_csv(bytes: &[u8]) -> anyhow::Result<CsvFile> {
+    parse_csv_with(bytes, b',')
+}
+
+/// Parses the bytes of a CSV file whose cells are separated by `delimiter`. Errors: a header that
+/// is not the expected columns; any other malformation is a failed row, never a panic (fuzzed,
+/// issue 13).
+pub fn parse_csv_with(bytes: &[u8], delimiter: u8) -> anyhow::Result<CsvFile> {
     let digest = hex::encode(ring::digest::digest(&ring::digest::SHA256, bytes).as_ref())[..16].to_string();
-    let mut reader = csv::ReaderBuilder::new().flexible(true).trim(csv::Trim::All).from_reader(bytes);
+    // Several values in one cell: `;`, or `,` where `;` separates the cells.
+    let list_separator = if delimiter == b';' { ',' } else { ';' };
+    let mut reader =
+        csv::ReaderBuilder::new().delimiter(delimiter).flexible(true).trim(csv::Trim::All).from_reader(bytes);
     let header: Vec<String> = reader.headers().context("reading the CSV header")?.iter().map(str::to_string).collect();
     let mut index = HashMap::new();
     for (i, name) in header.iter().enumerate() {
         anyhow::ensure!(
             COLUMNS.contains(&name.as_str()),
-            "unknown CSV column '{name}'; the header is {}",
-            COLUMNS.join(",")
+            "unknown CSV column '{name}'; the header is {} (cells separated by '{}'; see --delimiter)",
+            COLUMNS.join(","),
+            delimiter as char
         );
         anyhow::ensure!(index.insert(name.clone(), i).is_none(), "the CSV column '{name}' appears twice");
     }
@@ -82,7 +106,9 @@ pub fn parse_csv(bytes: &[u8]) -> anyhow::Result<CsvFile> {
                 let cell = |c: &str| index.get(c).and_then(|&i| r.get(i)).filter(|v| !v.is_empty());
                 let text = |c: &str| cell(c).map(str::to_string);
                 let list = |c: &str| {
-                    cell(c).map(|v| v.split(';').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect())
+                    cell(c).map(|v| {
+                        v.split(list_separator).map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect()
+                    })
                 };
                 let email = cell("email").unwrap_or_default().to_string();
                 let body = ImportPerson {
@@ -102,9 +128,14 @@ pub fn parse_csv(bytes: &[u8]) -> anyhow::Result<CsvFile> {
     Ok(CsvFile { digest, rows })
 }
 
-/// The idempotency key of a row: the same for the same file version and row on every run.
-pub fn idempotency_key(digest: &str, row: u64) -> String {
-    format!("csv-{digest}-{row}")
+/// Rows per request (`POST /persons/batch` takes at most 100, D49).
+pub const BATCH: usize = 100;
+
+/// The idempotency key of a batch: the same for the same file version and the same rows on every
+/// run (a resumed run whose batch holds other rows sends another key).
+pub fn idempotency_key(digest: &str, rows: &[u64]) -> String {
+    let (first, last) = (rows.first().copied().unwrap_or(0), rows.last().copied().unwrap_or(0));
+    format!("csv-{digest}-{first}-{last}-{}", rows.len())
 }
 
 /// What the service answered for one row.
@@ -129,10 +160,11 @@ impl fmt::Display for Fatal {
     }
 }
 
-/// Sends one import request (the public API through `talent_client`, or a fake in tests).
+/// Sends one batch of imports (the public API through `talent_client`, or a fake in tests).
 pub trait Importer {
-    /// `POST /api/v1/persons` with `body` under `idempotency_key`.
-    fn import(&mut self, body: &ImportPerson, idempotency_key: &str) -> Result<Sent, Fatal>;
+    /// `POST /api/v1/persons/batch` with `bodies` (1 to 100) under `idempotency_key`: one
+    /// [`Sent`] per body, in order.
+    fn import(&mut self, bodies: &[&ImportPerson], idempotency_key: &str) -> Result<Vec<Sent>, Fatal>;
 }
 
 /// One finished row in the journal.
@@ -235,9 +267,9 @@ impl fmt::Display for Summary {
     }
 }
 
-/// Imports every row not finished by an earlier run, recording each in the journal; `progress`
-/// is called after each row with (rows handled, total rows). Errors: the journal cannot be
-/// written. A [`Fatal`] answer stops the run with `stopped` set.
+/// Imports every row not finished by an earlier run, [`BATCH`] rows a request, recording each in
+/// the journal; `progress` is called after each batch with (rows handled, total rows). Errors:
+/// the journal cannot be written. A [`Fatal`] answer stops the run with `stopped` set.
 pub fn run(
     file: &CsvFile,
     journal: &mut Journal,
@@ -246,54 +278,83 @@ pub fn run(
 ) -> anyhow::Result<Summary> {
     let mut s = Summary::default();
     let total = file.rows.len() as u64;
-    for (i, row) in file.rows.iter().enumerate() {
-        if journal.finished(row.number) {
-            s.earlier += 1;
-            progress(i as u64 + 1, total);
+    let mut handled = 0;
+    let mut pending: Vec<&Row> = Vec::with_capacity(BATCH);
+    let mut rows = file.rows.iter().peekable();
+    while let Some(row) = rows.next() {
+        handled += 1;
+        match &row.body {
+            _ if journal.finished(row.number) => s.earlier += 1,
+            Err(why) => record(&mut s, journal, row, Sent::Rejected(why.clone()))?,
+            Ok(_) => pending.push(row),
+        }
+        if pending.len() < BATCH && rows.peek().is_some() {
             continue;
         }
-        let sent = match &row.body {
-            Err(why) => Sent::Rejected(why.clone()),
-            Ok(body) => match importer.import(body, &idempotency_key(&file.digest, row.number)) {
-                Ok(sent) => sent,
+        if !pending.is_empty() {
+            let numbers: Vec<u64> = pending.iter().map(|r| r.number).collect();
+            let bodies: Vec<&ImportPerson> = pending.iter().filter_map(|r| r.body.as_ref().ok()).collect();
+            match importer.import(&bodies, &idempotency_key(&file.digest, &numbers)) {
+                Ok(sent) => {
+                    let mut sent = sent.into_iter();
+                    for row in pending.drain(..) {
+                        let one = sent.next().unwrap_or_else(|| Sent::Rejected("no answer for this row".into()));
+                        record(&mut s, journal, row, one)?;
+                    }
+                }
                 Err(Fatal(why)) => {
                     s.stopped = Some(why);
                     break;
                 }
-            },
-        };
-        let entry = match sent {
-            Sent::Created(id) => {
-                s.created += 1;
-                Entry { row: row.number, outcome: "created".into(), person_id: Some(id), reason: None }
             }
-            Sent::Existing(id) => {
-                s.existing += 1;
-                Entry { row: row.number, outcome: "existing".into(), person_id: Some(id), reason: None }
-            }
-            Sent::Rejected(why) => {
-                s.failed.push((row.number, row.email.clone(), why.clone()));
-                Entry { row: row.number, outcome: "failed".into(), person_id: None, reason: Some(why) }
-            }
-        };
-        journal.record(entry)?;
-        progress(i as u64 + 1, total);
+        }
+        progress(handled, total);
     }
     Ok(s)
+}
+
+/// Counts and journals one row's outcome.
+fn record(s: &mut Summary, journal: &mut Journal, row: &Row, sent: Sent) -> anyhow::Result<()> {
+    let entry = match sent {
+        Sent::Created(id) => {
+            s.created += 1;
+            Entry { row: row.number, outcome: "created".into(), person_id: Some(id), reason: None }
+        }
+        Sent::Existing(id) => {
+            s.existing += 1;
+            Entry { row: row.number, outcome: "existing".into(), person_id: Some(id), reason: None }
+        }
+        Sent::Rejected(why) => {
+            s.failed.push((row.number, row.email.clone(), why.clone()));
+            Entry { row: row.number, outcome: "failed".into(), person_id: None, reason: Some(why) }
+        }
+    };
+    journal.record(entry)
 }
 
 /// [`Importer`] through the public API with `talent_client` (its retries on 429/503 included).
 pub struct ApiImporter(pub talent_client::Client);
 
 impl Importer for ApiImporter {
-    fn import(&mut self, body: &ImportPerson, idempotency_key: &str) -> Result<Sent, Fatal> {
-        match self.0.import_person(body, Some(idempotency_key)) {
-            Ok(c) if c.created => Ok(Sent::Created(c.resource.person.id.to_string())),
-            Ok(c) => Ok(Sent::Existing(c.resource.person.id.to_string())),
+    fn import(&mut self, bodies: &[&ImportPerson], idempotency_key: &str) -> Result<Vec<Sent>, Fatal> {
+        let owned: Vec<ImportPerson> = bodies.iter().map(|b| (*b).clone()).collect();
+        match self.0.import_batch(&owned, Some(idempotency_key)) {
+            Ok(r) => Ok(r
+                .results
+                .into_iter()
+                .map(|item| match (item.person, item.error) {
+                    (Some(p), _) if item.status == 201 => Sent::Created(p.person.id.to_string()),
+                    (Some(p), _) => Sent::Existing(p.person.id.to_string()),
+                    (None, Some(e)) => Sent::Rejected(format!("{}: {}", e.code, e.error)),
+                    (None, None) => Sent::Rejected(format!("status {}", item.status)),
+                })
+                .collect()),
             Err(talent_client::Error::Api { status: 401 | 403, code, message, .. }) => {
                 Err(Fatal(format!("the API refused the key ({code}: {message})")))
             }
-            Err(talent_client::Error::Api { code, message, .. }) => Ok(Sent::Rejected(format!("{code}: {message}"))),
+            Err(talent_client::Error::Api { code, message, .. }) => {
+                Ok(bodies.iter().map(|_| Sent::Rejected(format!("{code}: {message}"))).collect())
+            }
             Err(e) => Err(Fatal(e.to_string())),
         }
     }
@@ -303,14 +364,17 @@ impl Importer for ApiImporter {
 /// standard error, and prints the summary on standard output. Errors (exit status 1): an
 /// unreadable file or header, an unwritable journal, failed rows, or a stop (re-run to resume).
 pub fn command(args: &crate::config::ImportArgs) -> anyhow::Result<()> {
-    let file = read_csv(&args.csv)?;
+    let file = read_csv(&args.csv, args.delimiter.map(|c| c as u8))?;
     let journal_at = journal_path(&args.csv);
     let mut journal = Journal::open(&journal_at, &file.digest)?;
     let mut importer = ApiImporter(talent_client::Client::new(&args.api_url, &args.api_key));
     let bar = indicatif::ProgressBar::new(file.rows.len() as u64);
     bar.set_style(
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} rows, {per_sec}, eta {eta}")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} rows, {rate} rows/s, eta {eta}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+            .with_key("rate", |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.0}", s.per_sec());
+            }),
     );
     let summary = run(&file, &mut journal, &mut importer, |done, _| bar.set_position(done))?;
     bar.finish_and_clear();
@@ -319,8 +383,10 @@ pub fn command(args: &crate::config::ImportArgs) -> anyhow::Result<()> {
     if summary.stopped.is_some() {
         anyhow::bail!("the import stopped early; run the same command again to resume");
     }
-    if !summary.failed.is_empty() {
-        anyhow::bail!("{} rows failed", summary.failed.len());
+    match summary.failed.len() {
+        0 => {}
+        1 => anyhow::bail!("1 row failed"),
+        n => anyhow::bail!("{n} rows failed"),
     }
     Ok(())
 }
@@ -352,21 +418,28 @@ mod tests {
         }
     }
 
-    /// Answers by email: `taken@…` exists, `bad…` is rejected, `down@…` is fatal; records keys.
+    /// Answers by email: `taken@…` exists, `bad…` is rejected, a batch holding `down@…` is fatal;
+    /// records the keys and the batch sizes.
     #[derive(Default)]
     struct Fake {
         keys: Vec<String>,
+        sizes: Vec<usize>,
     }
     impl Importer for Fake {
-        fn import(&mut self, body: &ImportPerson, key: &str) -> Result<Sent, Fatal> {
+        fn import(&mut self, bodies: &[&ImportPerson], key: &str) -> Result<Vec<Sent>, Fatal> {
             self.keys.push(key.to_string());
-            let email = body.email.as_str();
-            match email {
-                e if e.starts_with("taken") => Ok(Sent::Existing("p-existing".into())),
-                e if e.starts_with("bad") => Ok(Sent::Rejected("validation_error: email is invalid".into())),
-                e if e.starts_with("down") => Err(Fatal("connection refused".into())),
-                _ => Ok(Sent::Created(format!("p-{email}"))),
+            self.sizes.push(bodies.len());
+            if bodies.iter().any(|b| b.email.starts_with("down")) {
+                return Err(Fatal("connection refused".into()));
             }
+            Ok(bodies
+                .iter()
+                .map(|b| match b.email.as_str() {
+                    e if e.starts_with("taken") => Sent::Existing("p-existing".into()),
+                    e if e.starts_with("bad") => Sent::Rejected("validation_error: email is invalid".into()),
+                    e => Sent::Created(format!("p-{e}")),
+                })
+                .collect())
         }
     }
 
@@ -408,7 +481,7 @@ mod tests {
              grace@example.com,,,,,\n\
              short@example.com,Only\n",
         );
-        let f = read_csv(&p).unwrap();
+        let f = read_csv(&p, None).unwrap();
         assert_eq!(f.digest.len(), 16);
         let json = |r: &Row| serde_json::to_value(r.body.as_ref().unwrap()).unwrap();
         assert_eq!(
@@ -426,46 +499,72 @@ mod tests {
         let dir = temp();
         for header in ["mail,firstName\n", "email,email\n", "firstName\n"] {
             let p = write(&dir, &format!("{header}x\n"));
-            assert!(read_csv(&p).is_err(), "{header}");
+            assert!(read_csv(&p, None).is_err(), "{header}");
         }
     }
 
     #[test]
-    fn an_interrupted_run_resumes_with_the_same_keys_and_skips_finished_rows() {
+    fn rows_go_in_batches_of_100_and_an_interrupted_run_resumes_with_the_same_keys() {
         let dir = temp();
-        let p = write(&dir, "email\na@example.com\ntaken@example.com\nbad\ndown@example.com\nz@example.com\n");
-        let f = read_csv(&p).unwrap();
+        let mut text = String::from("email\n");
+        for i in 0..250 {
+            text.push_str(&match i {
+                7 => "taken@example.com\n".to_string(),
+                8 => "bad\n".to_string(),
+                150 => "down@example.com\n".to_string(),
+                _ => format!("p{i}@example.com\n"),
+            });
+        }
+        let p = write(&dir, &text);
+        let f = read_csv(&p, None).unwrap();
         let jp = journal_path(&p);
         assert!(jp.ends_with("people.csv.talent-import"));
 
+        // Rows 1-100 go in one request; the batch of rows 101-200 holds the unreachable row.
         let mut first = Fake::default();
         let s = run(&f, &mut Journal::open(&jp, &f.digest).unwrap(), &mut first, |_, _| {}).unwrap();
-        assert_eq!((s.created, s.existing, s.failed.len()), (1, 1, 1));
+        assert_eq!(first.sizes, [100, 100]);
+        assert_eq!(first.keys[0], format!("csv-{}-1-100-100", f.digest));
+        assert_eq!((s.created, s.existing, s.failed.len()), (98, 1, 1));
         assert_eq!(s.stopped.as_deref(), Some("connection refused"));
-        assert_eq!(s.failed[0], (3, "bad".to_string(), "validation_error: email is invalid".to_string()));
+        assert_eq!(s.failed[0], (9, "bad".to_string(), "validation_error: email is invalid".to_string()));
         assert!(s.to_string().contains("run the same command again"));
 
-        // The second run: rows 1 and 2 are skipped; the failed row 3 is retried; row 4 goes out
-        // again with the same key as before.
+        // The second run, the service back: rows 1-100 are skipped but the failed row 9, which goes
+        // with the next 99 pending rows; those are rows 101-199, whose batch before had row 200 in
+        // place of row 9: another key. Row 151 now answers.
+        let mut rows = f.rows.clone();
+        rows[150].body = Ok(ImportPerson { email: "up@example.com".into(), ..Default::default() });
+        let f2 = CsvFile { digest: f.digest.clone(), rows };
         let mut second = Fake::default();
-        let f2 = CsvFile { digest: f.digest.clone(), rows: f.rows.clone() };
-        let mut rows = f2.rows;
-        rows[3].body = Ok(ImportPerson { email: "up@example.com".into(), ..Default::default() });
-        let f2 = CsvFile { digest: f2.digest, rows };
         let mut seen = Vec::new();
         let s =
             run(&f2, &mut Journal::open(&jp, &f.digest).unwrap(), &mut second, |done, total| seen.push((done, total)))
                 .unwrap();
-        assert_eq!(s.earlier, 2);
-        assert_eq!((s.created, s.failed.len(), s.stopped.clone()), (2, 1, None));
-        assert_eq!(second.keys[0], idempotency_key(&f.digest, 3));
-        assert_eq!(second.keys[1], first.keys[3], "the interrupted row keeps its key");
-        assert_eq!(seen.last(), Some(&(5, 5)));
+        assert_eq!(s.earlier, 99);
+        assert_eq!(second.sizes, [100, 51]);
+        assert_eq!(second.keys[0], format!("csv-{}-9-199-100", f.digest));
+        assert_eq!((s.created, s.failed.len(), s.stopped.clone()), (150, 1, None));
+        assert_eq!(seen.last(), Some(&(250, 250)));
 
         // A third run has nothing left but the failing row.
         let mut third = Fake::default();
         let s = run(&f2, &mut Journal::open(&jp, &f.digest).unwrap(), &mut third, |_, _| {}).unwrap();
-        assert_eq!((s.earlier, third.keys.len()), (4, 1));
+        assert_eq!((s.earlier, third.sizes.clone()), (249, vec![1]));
+        assert_eq!(third.keys[0], format!("csv-{}-9-9-1", f.digest));
+    }
+
+    #[test]
+    fn a_semicolon_separated_file_is_read_with_comma_separated_lists() {
+        let text = "email;firstName;tags\nada@example.com;Ada;rust, math\n";
+        assert_eq!(detect_delimiter(text.as_bytes()), b';');
+        let f = parse_csv_with(text.as_bytes(), b';').unwrap();
+        let body = f.rows[0].body.as_ref().unwrap();
+        assert_eq!(body.first_name.as_deref(), Some("Ada"));
+        assert_eq!(body.tags, Some(vec!["rust".to_string(), "math".to_string()]));
+        assert_eq!(detect_delimiter(b"email,tags\na@b.c,x;y\n"), b',');
+        let err = parse_csv(text.as_bytes()).unwrap_err().to_string();
+        assert!(err.contains("--delimiter"), "{err}");
     }
 
     #[test]
@@ -509,7 +608,7 @@ mod tests {
             }
             let p = dir.join("fuzz.csv");
             std::fs::write(&p, &bytes).unwrap();
-            if let Ok(f) = read_csv(&p) {
+            if let Ok(f) = read_csv(&p, None) {
                 for r in &f.rows {
                     if let Ok(b) = &r.body {
                         assert_eq!(b.email, r.email);

@@ -269,8 +269,10 @@ impl Application {
                 reports: Arc::new(PdfReport),
             }),
             invites: Arc::new(InvitationKit { mailer, public_url, sandbox }),
+            // `talent demo` is for trying Talent on one's own machine: a webhook receiver on
+            // localhost over http is allowed there (D35 otherwise).
             webhooks: Arc::new(talent_webhooks::UreqSender::new(
-                cfg.webhooks_allow_insecure,
+                cfg.webhooks_allow_insecure || demo,
                 engine.concurrency as usize,
             )),
         };
@@ -444,6 +446,9 @@ impl Application {
         let mut out = String::new();
         if let Some(d) = &self.demo {
             out.push_str(&format!("Demo organization: {} ({})\nAPI key: {}\n", d.org_name, d.org_id, d.api_key));
+            if d.revoked_earlier > 0 {
+                out.push_str("(each run prints a new key: the key an earlier run printed is revoked)\n");
+            }
             if let Some(t) = &self.admin_token {
                 out.push_str(&format!("Admin token: {t}\n"));
             }

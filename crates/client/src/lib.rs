@@ -324,6 +324,14 @@ impl Client {
         self.post("/persons", Some(body), idempotency_key, true)
     }
 
+    /// `POST /persons/batch` (D49; scope `persons:write`): 1 to 100 imports in one request,
+    /// each answered as `POST /persons` would in [`BatchResult::results`]. The idempotency key
+    /// covers the whole batch (a generated one when `None`).
+    pub fn import_batch(&self, persons: &[ImportPerson], idempotency_key: Option<&str>) -> Result<BatchResult, Error> {
+        let body = serde_json::json!({ "persons": persons });
+        self.post("/persons/batch", Some(&body), idempotency_key, true).map(|c| c.resource)
+    }
+
     /// `GET /persons/{id}` (archived persons too, D28).
     pub fn get_person(&self, id: Uuid) -> Result<Person, Error> {
         self.get(&format!("/persons/{id}"), &[])

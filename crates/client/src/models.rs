@@ -131,6 +131,40 @@ pub struct PersonImported {
     pub invitation: Option<Invitation>,
 }
 
+/// The answer of `POST /persons/batch` (D49): one result per item, in order.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BatchResult {
+    pub results: Vec<BatchItem>,
+}
+
+/// What `POST /persons` would have answered for one item of a batch.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BatchItem {
+    /// Position in the batch, from 0.
+    pub index: usize,
+    /// 201 created or reactivated, 200 already a member, or the error's status.
+    pub status: u16,
+    /// On success.
+    pub person: Option<PersonImported>,
+    /// On failure.
+    pub error: Option<ErrorBody>,
+}
+
+/// The error envelope (spec, Errors).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ErrorBody {
+    /// Human-readable message.
+    pub error: String,
+    /// Stable machine-readable code, e.g. `person_limit_reached`.
+    pub code: String,
+    /// Structured context.
+    #[serde(default)]
+    pub details: Option<serde_json::Value>,
+}
+
 /// A personal invitation (spec, Invitation).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -1,7 +1,9 @@
 //! The public API `/api/v1` (spec, Endpoints): `/me`, `/organization`, `/persons`.
 
 use crate::auth::authorize;
-use crate::body::{double_option, page_limit, parse_json, parse_params, read_body, reject_nulls, validation_fields};
+use crate::body::{
+    double_option, page_limit, parse_json, parse_object, parse_params, read_body, reject_nulls, validation_fields,
+};
 use crate::error::ApiError;
 use crate::idempotency::{idempotent, Reply};
 use crate::openapi::schemas;
@@ -199,6 +201,84 @@ pub async fn import_person<S: Store>(
         } else {
             Reply { existing_resource: true, ..Reply::new(StatusCode::OK, &v) }
         })
+    })
+    .await
+}
+
+/// Most persons in one `POST /persons/batch` (D49).
+pub const MAX_BATCH: usize = 100;
+
+/// `POST /persons/batch` body (D49).
+#[derive(Deserialize, Debug, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = PersonBatchRequest)]
+pub struct PersonBatchIn {
+    /// 1 to 100 bodies of `POST /api/v1/persons`, imported in this order.
+    #[schema(value_type = Vec<PersonImportIn>, min_items = 1, max_items = 100)]
+    persons: Vec<serde_json::Value>,
+}
+
+/// `POST /api/v1/persons/batch` (D49; scope `persons:write`): up to 100 imports in one request.
+/// Each item runs as `POST /persons` would, in its own transaction, in order; an item's error
+/// does not stop the others. One request against the rate limit; an `Idempotency-Key` covers the
+/// whole batch (a batch with an item that failed for a server-side reason is not stored, so a
+/// retry with the key runs it again: the items already imported then answer 200).
+#[utoipa::path(post, path = "/api/v1/persons/batch", tag = "persons", operation_id = "importPersonBatch",
+    summary = "Import up to 100 persons in one request",
+    request_body = PersonBatchIn,
+    responses(
+        (status = 200, description = "One result per item, in order: its status, and the Person or the error \
+the single call would have answered.", body = out::PersonBatchOut),
+        (status = 400, description = "`validation_error` of the request as a whole: not an object, `persons` \
+missing or not 1 to 100 items. An item's own errors are in its result.", body = out::ErrorOut),
+        (status = 409, description = "`idempotency_key_reused` or `conflict` (same Idempotency-Key still running).",
+            body = out::ErrorOut),
+    ),
+    security(("bearerAuth" = ["persons:write"])))]
+pub async fn import_batch<S: Store>(
+    state: web::Data<ApiState<S>>,
+    req: HttpRequest,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let p = authorize(&req, Some(Scope::PersonsWrite), true)?;
+    let body = read_body(&req, payload).await?;
+    let org = p.ctx.org.id;
+    idempotent(&state, &req, org, &body, || async {
+        let input: PersonBatchIn = parse_json(&req, &body)?;
+        if input.persons.is_empty() || input.persons.len() > MAX_BATCH {
+            return Err(ApiError::field("persons", format!("must hold 1 to {MAX_BATCH} persons")));
+        }
+        let mut outcomes = Vec::with_capacity(input.persons.len());
+        for item in &input.persons {
+            let bytes = serde_json::to_vec(item).unwrap_or_default();
+            let one = async {
+                let i: PersonImportIn = parse_object(&bytes)?;
+                Ok::<_, ApiError>(state.svc.import_person(org, i.try_into_domain()?).await?)
+            };
+            outcomes.push(one.await);
+        }
+        let mut replayable = true;
+        let results = outcomes
+            .iter()
+            .enumerate()
+            .map(|(index, o)| match o {
+                Ok(done) => out::PersonBatchItemOut {
+                    index,
+                    status: if done.created { 201 } else { 200 },
+                    person: Some(out::PersonImportedOut {
+                        person: (&done.person).into(),
+                        invitation: done.invitation.as_ref().map(|i| i.out()),
+                    }),
+                    error: None,
+                },
+                Err(e) => {
+                    let status = actix_web::ResponseError::status_code(e);
+                    replayable &= !status.is_server_error();
+                    out::PersonBatchItemOut { index, status: status.as_u16(), person: None, error: Some((&e.0).into()) }
+                }
+            })
+            .collect();
+        Ok(Reply { replayable, ..Reply::new(StatusCode::OK, &out::PersonBatchOut { results }) })
     })
     .await
 }

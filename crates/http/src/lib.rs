@@ -124,6 +124,7 @@ fn public_routes<S: Store>(cfg: &mut web::ServiceConfig) {
                     .route(web::get().to(api::list_persons::<S>))
                     .route(web::post().to(api::import_person::<S>)),
             )
+            .service(resource("/persons/batch", "POST").route(web::post().to(api::import_batch::<S>)))
             .service(
                 resource("/persons/{id}", "GET, PATCH, DELETE")
                     .route(web::get().to(api::get_person::<S>))

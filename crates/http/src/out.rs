@@ -78,6 +78,32 @@ pub struct PersonImportedOut {
     pub invitation: Option<InvitationOut>,
 }
 
+/// One item of the answer of `POST /persons/batch` (D49): what `POST /persons` would have
+/// answered for `persons[index]`.
+#[derive(Serialize, ToSchema, Debug)]
+#[schema(as = PersonBatchItem)]
+#[serde(rename_all = "camelCase")]
+pub struct PersonBatchItemOut<'a> {
+    /// The item's position in `persons`, from 0.
+    #[schema(minimum = 0, maximum = 99)]
+    pub index: usize,
+    /// The HTTP status the single call would have had: 201 created or reactivated, 200 already
+    /// a member, or the error's status (400, 409, ...).
+    #[schema(minimum = 200, maximum = 599)]
+    pub status: u16,
+    /// The single call's body on success (the Person and `invitation`), otherwise null.
+    pub person: Option<PersonImportedOut>,
+    /// The single call's error envelope on failure, otherwise null.
+    pub error: Option<ErrorOut<'a>>,
+}
+
+/// The answer of `POST /persons/batch` (D49): one result per item, in the order of `persons`.
+#[derive(Serialize, ToSchema, Debug)]
+#[schema(as = PersonBatchResult)]
+pub struct PersonBatchOut<'a> {
+    pub results: Vec<PersonBatchItemOut<'a>>,
+}
+
 /// `totals` of person results.
 #[derive(Serialize, ToSchema, Debug)]
 #[schema(as = Totals)]
