@@ -2,17 +2,24 @@
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 export TEST_DATABASE_URL
 
-.PHONY: run test lint fmt build release openapi schemathesis bench
+.PHONY: run test lint fmt build release openapi schemathesis tour bench
 
 ## run: serve on the embedded SQLite default with a demo organization; prints an API key.
 run:
 	cargo run -p talent-app --bin talent -- demo
 
-## test: formatting, clippy, every test (domain, store on SQLite and PostgreSQL, end-to-end), and
-## schemathesis against the running binary.
+## test: formatting, clippy, every test (domain, store on SQLite and PostgreSQL, end-to-end),
+## schemathesis against the running binary, and the README's tour run as written.
 test: lint
 	cargo test --workspace -- --test-threads 8
 	$(MAKE) schemathesis
+	$(MAKE) tour
+
+## tour: runs every shell block of the README's "five-minute tour" against `talent demo`, as
+## written (needs curl, jq, python3).
+tour:
+	cargo build -p talent-app --bin talent
+	tests/tour.sh target/debug/talent
 
 ## schemathesis: validates docs/openapi.json and runs schemathesis (PyPI) against `talent demo`,
 ## on SQLite and (with TEST_DATABASE_URL) on PostgreSQL, side by side.

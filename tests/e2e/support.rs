@@ -191,6 +191,7 @@ fn start_in_process(env: &[(&str, String)]) -> (String, String, Running) {
     use clap::{CommandFactory, Parser};
     init_test_log();
     let command = talent_app::config::Cli::command();
+    let command = command.find_subcommand("serve").expect("talent serve");
     let mut args = vec!["talent".to_string(), "serve".to_string()];
     for (name, value) in env {
         let arg = command
@@ -205,7 +206,8 @@ fn start_in_process(env: &[(&str, String)]) -> (String, String, Running) {
     let thread = std::thread::spawn(move || {
         let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
         rt.block_on(async move {
-            match talent_app::server::Application::build(cli.config, false).await {
+            let cfg = cli.into_config().expect("serve has settings");
+            match talent_app::server::Application::build(cfg, false).await {
                 Ok(app) => {
                     let _ = tx.send(Ok((app.addr().to_string(), app.admin_addr().to_string(), app.stop_handle())));
                     let _ = app.run_until_stopped().await;

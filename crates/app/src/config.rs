@@ -3,41 +3,76 @@
 use clap::{ArgAction, Args, Parser, Subcommand};
 use talent_domain::values::{Plan, PlanCatalogue};
 
-/// Talent: the integration API of the talent-assessment platform.
-///
-/// Every option can be given as an environment variable (shown in brackets).
+/// The `talent` command line (D40).
 #[derive(Parser, Debug)]
-#[command(name = "talent", version, about, long_about = None)]
+#[command(
+    name = "talent",
+    version,
+    about = "Talent: the integration API of a talent-assessment platform. ATS and HR systems sync \
+             people, send assessment invitations, read results and reports, and receive signed webhooks.",
+    long_about = None,
+    after_help = "Every option of serve, migrate and demo can be given as an environment variable \
+                  (shown in brackets). `talent <command> --help` lists a command's options."
+)]
 pub struct Cli {
     /// What to run.
     #[command(subcommand)]
     pub command: Command,
-    /// Settings shared by all subcommands.
-    #[command(flatten)]
-    pub config: Config,
+}
+
+impl Cli {
+    /// The service's settings, for the commands that open the database (serve, migrate, demo).
+    pub fn config(&self) -> Option<&Config> {
+        match &self.command {
+            Command::Serve(c) | Command::Migrate(c) | Command::Demo(c) => Some(c),
+            Command::Openapi | Command::Import(_) => None,
+        }
+    }
+
+    /// [`Cli::config`], owned.
+    pub fn into_config(self) -> Option<Config> {
+        match self.command {
+            Command::Serve(c) | Command::Migrate(c) | Command::Demo(c) => Some(c),
+            Command::Openapi | Command::Import(_) => None,
+        }
+    }
 }
 
 /// Subcommands (D40).
-#[derive(Subcommand, Debug, Clone, PartialEq, Eq)]
+#[derive(Subcommand, Debug, Clone)]
 pub enum Command {
     /// Apply pending migrations, then serve the API.
-    Serve,
+    Serve(Config),
     /// Apply pending migrations and exit.
-    Migrate,
+    Migrate(Config),
     /// Serve in sandbox mode; on an empty database create a demo organization (business plan) with
-    /// sample persons; print a working API key and the admin token.
-    Demo,
+    /// sample persons; print a working API key and the admin token. Local webhook receivers
+    /// (http, localhost) are allowed.
+    Demo(Config),
     /// Print the OpenAPI 3.1 document of the public API (as served at /api/v1/openapi.json and
     /// committed as docs/openapi.json) and exit.
     Openapi,
-    /// Import persons from a CSV file (header email,firstName,lastName,externalId,labels,tags;
-    /// labels and tags separated by ';') through the public API of a running service, with
-    /// idempotency keys; prints a summary; re-running the same file resumes after an interruption.
+    /// Import persons from a CSV file through the public API of a running service, 100 rows a
+    /// request, with idempotency keys; prints a summary; running the same file again resumes.
     Import(ImportArgs),
+}
+
+/// `TALENT_LOG`: a filter `tracing`'s EnvFilter reads (`info`, `warn,talent=debug`, ...).
+fn log_filter(s: &str) -> Result<String, String> {
+    tracing_subscriber::EnvFilter::builder()
+        .parse(s)
+        .map(|_| s.to_string())
+        .map_err(|e| format!("TALENT_LOG is not a log filter ({e}); e.g. info, warn or info,talent_http=debug"))
 }
 
 /// `talent import` (issue 6; decision T56).
 #[derive(Args, Debug, Clone, PartialEq, Eq)]
+#[command(long_about = "Imports persons from a CSV file through the public API of a running service.\n\n\
+The header is email,firstName,lastName,externalId,labels,tags (any order, only these). labels and \
+tags hold several values separated by ';' (by ',' in a ';'-separated file). Rows go 100 a request \
+(POST /api/v1/persons/batch), each batch under an idempotency key; a journal next to the file \
+(FILE.talent-import) records finished rows, so running the same command again resumes after an \
+interruption and retries the failed rows.")]
 pub struct ImportArgs {
     /// The CSV file.
     #[arg(long)]
@@ -71,98 +106,98 @@ pub const ADMIN_TOKEN_MIN_CHARS: usize = 32;
 #[derive(Args, Debug, Clone)]
 pub struct Config {
     /// Database: postgres://USER@HOST:PORT/DB or sqlite://PATH (embedded, the default).
-    #[arg(long, env = "DATABASE_URL", default_value = "sqlite://talent.db", global = true)]
+    #[arg(long, env = "DATABASE_URL", default_value = "sqlite://talent.db")]
     pub database_url: String,
     /// Address to listen on (port 0 picks a free port; the bound address is printed).
-    #[arg(long, env = "TALENT_LISTEN", default_value = "127.0.0.1:8080", global = true)]
+    #[arg(long, env = "TALENT_LISTEN", default_value = "127.0.0.1:8080")]
     pub listen: String,
     /// Base URL of invitation links; default http:// + the listen address.
-    #[arg(long, env = "TALENT_PUBLIC_URL", global = true)]
+    #[arg(long, env = "TALENT_PUBLIC_URL")]
     pub public_url: Option<String>,
     /// Bearer token of the admin API /admin/v1, at least 32 characters; unset disables it (demo
     /// generates one).
-    #[arg(long, env = "TALENT_ADMIN_TOKEN", global = true, hide_env_values = true)]
+    #[arg(long, env = "TALENT_ADMIN_TOKEN", hide_env_values = true)]
     pub admin_token: Option<String>,
     /// Serve the admin API /admin/v1 only on this address (then not on TALENT_LISTEN), e.g. a
     /// private interface (T89).
-    #[arg(long, env = "TALENT_ADMIN_LISTEN", global = true)]
+    #[arg(long, env = "TALENT_ADMIN_LISTEN")]
     pub admin_listen: Option<String>,
     /// 1: sandbox mode (the admin API may move the service clock).
-    #[arg(long, env = "TALENT_SANDBOX", default_value = "0", global = true, action = ArgAction::Set, value_parser = switch)]
+    #[arg(long, env = "TALENT_SANDBOX", default_value = "0", action = ArgAction::Set, value_parser = switch)]
     pub sandbox: bool,
     /// 1: allow http and local webhook URLs (development and tests, D35).
-    #[arg(long, env = "TALENT_WEBHOOKS_ALLOW_INSECURE", default_value = "0", global = true, action = ArgAction::Set, value_parser = switch)]
+    #[arg(long, env = "TALENT_WEBHOOKS_ALLOW_INSECURE", default_value = "0", action = ArgAction::Set, value_parser = switch)]
     pub webhooks_allow_insecure: bool,
     /// Rate limits: per-key (Set A, default), org-only (Set B) or off (D7).
-    #[arg(long, env = "TALENT_RATE_LIMIT_MODE", default_value = "per-key", global = true)]
+    #[arg(long, env = "TALENT_RATE_LIMIT_MODE", default_value = "per-key")]
     pub rate_limit_mode: talent_ratelimit::Mode,
     /// Budget of requests that fail authentication, per client IP address and minute (D8).
-    #[arg(long, env = "TALENT_RATE_LIMIT_IP_PER_MINUTE", default_value_t = talent_ratelimit::DEFAULT_IP_PER_MINUTE, global = true)]
+    #[arg(long, env = "TALENT_RATE_LIMIT_IP_PER_MINUTE", default_value_t = talent_ratelimit::DEFAULT_IP_PER_MINUTE)]
     pub rate_limit_ip_per_minute: u32,
     /// SMTP server for emails (smtp://, smtp://…?tls=required, smtps://; user:password@ for
     /// authentication); unset records emails in the database (D22, T94).
-    #[arg(long, env = "TALENT_SMTP_URL", global = true, hide_env_values = true)]
+    #[arg(long, env = "TALENT_SMTP_URL", hide_env_values = true)]
     pub smtp_url: Option<String>,
     /// Sender of emails sent by SMTP (`Name <address>`, T94).
-    #[arg(long, env = "TALENT_SMTP_FROM", default_value = "Talent <no-reply@talent.invalid>", global = true)]
+    #[arg(long, env = "TALENT_SMTP_FROM", default_value = "Talent <no-reply@talent.invalid>")]
     pub smtp_from: String,
     /// A PEM file with a CA certificate the SMTP relay's certificate may chain to, besides the
     /// public roots (a private relay, T94).
-    #[arg(long, env = "TALENT_SMTP_CA_FILE", global = true)]
+    #[arg(long, env = "TALENT_SMTP_CA_FILE")]
     pub smtp_ca_file: Option<String>,
-    /// Log filter (tracing EnvFilter syntax), e.g. info or talent=debug.
-    #[arg(long, env = "TALENT_LOG", default_value = "info", global = true)]
+    /// Log filter (tracing EnvFilter syntax), e.g. info or talent=debug; an invalid one is refused.
+    #[arg(long, env = "TALENT_LOG", default_value = "info", value_parser = log_filter)]
     pub log: String,
     /// Largest number of database connections.
-    #[arg(long, env = "TALENT_DB_POOL_SIZE", default_value_t = 16, global = true)]
+    #[arg(long, env = "TALENT_DB_POOL_SIZE", default_value_t = 16)]
     pub db_pool_size: usize,
     /// Reverse proxies (addresses or networks, comma-separated) whose X-Forwarded-For names the
     /// client for the per-address budget (T98); unset: the TCP peer is the client.
-    #[arg(long, env = "TALENT_TRUSTED_PROXIES", global = true)]
+    #[arg(long, env = "TALENT_TRUSTED_PROXIES")]
     pub trusted_proxies: Option<String>,
     /// Milliseconds a request's body may take to arrive, from its head (T92).
-    #[arg(long, env = "TALENT_BODY_TIMEOUT_MS", default_value_t = 10_000, global = true)]
+    #[arg(long, env = "TALENT_BODY_TIMEOUT_MS", default_value_t = 10_000)]
     pub body_timeout_ms: u64,
     /// Open connections per worker (one worker per core); more wait in the listen backlog (T92).
-    #[arg(long, env = "TALENT_MAX_CONNECTIONS", default_value_t = 2048, global = true)]
+    #[arg(long, env = "TALENT_MAX_CONNECTIONS", default_value_t = 2048)]
     pub max_connections: usize,
     /// Webhook attempts in flight on this instance (issue 10; 0 turns the delivery engine off).
-    #[arg(long, env = "TALENT_WEBHOOK_CONCURRENCY", default_value_t = 64, global = true,
+    #[arg(long, env = "TALENT_WEBHOOK_CONCURRENCY", default_value_t = 64,
           value_parser = clap::value_parser!(u32).range(0..=4096))]
     pub webhook_concurrency: u32,
     /// Webhook attempts in flight per endpoint on this instance.
-    #[arg(long, env = "TALENT_WEBHOOK_PER_ENDPOINT", default_value_t = 8, global = true)]
+    #[arg(long, env = "TALENT_WEBHOOK_PER_ENDPOINT", default_value_t = 8)]
     pub webhook_per_endpoint: u32,
     /// Webhook attempts in flight per organization on this instance.
-    #[arg(long, env = "TALENT_WEBHOOK_PER_ORG", default_value_t = 16, global = true)]
+    #[arg(long, env = "TALENT_WEBHOOK_PER_ORG", default_value_t = 16)]
     pub webhook_per_org: u32,
     /// The delivery engine claims due deliveries at least this often, in milliseconds (wake-ups
     /// make it sooner).
-    #[arg(long, env = "TALENT_WEBHOOK_POLL_MS", default_value_t = 1000, global = true,
+    #[arg(long, env = "TALENT_WEBHOOK_POLL_MS", default_value_t = 1000,
           value_parser = clap::value_parser!(u64).range(10..=60_000))]
     pub webhook_poll_ms: u64,
     /// How long, in milliseconds, an authenticated key's context is served from memory (T63;
     /// 0..=60000, 0 turns the cache off). Changes on this instance, and on PostgreSQL on any
     /// instance, empty it at once; this bounds the staleness otherwise.
-    #[arg(long, env = "TALENT_AUTH_CACHE_MS", default_value_t = 1000, global = true,
+    #[arg(long, env = "TALENT_AUTH_CACHE_MS", default_value_t = 1000,
           value_parser = clap::value_parser!(u64).range(0..=60_000))]
     pub auth_cache_ms: u64,
     /// The 256-bit key (64 hex digits) that seals webhook signing secrets and the server secrets
     /// at rest (issue 12, T84). Required with PostgreSQL (every instance needs the same key);
     /// with SQLite and none set, one is generated into `{database file}.key` (mode 0600).
-    #[arg(long, env = "TALENT_SECRET_KEY", global = true, hide_env_values = true)]
+    #[arg(long, env = "TALENT_SECRET_KEY", hide_env_values = true)]
     pub secret_key: Option<String>,
     /// The key before a rotation: values it sealed still open, and are sealed again under
     /// `TALENT_SECRET_KEY` at start-up (T84).
-    #[arg(long, env = "TALENT_SECRET_KEY_PREVIOUS", global = true, hide_env_values = true)]
+    #[arg(long, env = "TALENT_SECRET_KEY_PREVIOUS", hide_env_values = true)]
     pub secret_key_previous: Option<String>,
     /// Deliveries, their attempts and outbox events older than this many days are purged (T61).
-    #[arg(long, env = "TALENT_RETENTION_DAYS", default_value_t = 30, global = true,
+    #[arg(long, env = "TALENT_RETENTION_DAYS", default_value_t = 30,
           value_parser = clap::value_parser!(u32).range(1..))]
     pub retention_days: u32,
     /// The plan catalogue as JSON, replacing the D5/D7 defaults: an array of {"id", "apiAccess",
     /// "personLimit", "profileLimit", "orgPerMinute", "keyPerMinute", "orgOnlyPerMinute"}.
-    #[arg(long, env = "TALENT_PLANS", global = true)]
+    #[arg(long, env = "TALENT_PLANS")]
     pub plans: Option<String>,
 }
 
@@ -262,6 +297,29 @@ mod plan_tests {
             assert!(e.contains(flag), "{flag} {bad}: {e}");
             assert!(Cli::try_parse_from(["talent", "serve", flag, good]).is_ok(), "{flag} {good}");
         }
+    }
+
+    #[test]
+    fn an_invalid_log_filter_is_refused_naming_the_option() {
+        let e = Cli::try_parse_from(["talent", "serve", "--log", "info,=[bad"]).unwrap_err().to_string();
+        assert!(e.contains("--log") && e.contains("TALENT_LOG is not a log filter"), "{e}");
+        for ok in ["info", "warn,talent_http=debug", "off"] {
+            assert!(Cli::try_parse_from(["talent", "serve", "--log", ok]).is_ok(), "{ok}");
+        }
+    }
+
+    #[test]
+    fn help_introduces_the_product_and_import_lists_only_its_own_options() {
+        use clap::CommandFactory;
+        let mut cmd = Cli::command();
+        let help = cmd.render_help().to_string();
+        assert!(help.starts_with("Talent: the integration API"), "{help}");
+        let import = cmd.find_subcommand_mut("import").unwrap();
+        let names: Vec<String> = import.get_arguments().filter_map(|a| a.get_long().map(str::to_string)).collect();
+        assert_eq!(names, ["csv", "api-url", "api-key", "delimiter"]);
+        let serve = Cli::command();
+        let serve = serve.find_subcommand("serve").unwrap();
+        assert!(serve.get_arguments().any(|a| a.get_long() == Some("database-url")));
     }
 
     #[test]

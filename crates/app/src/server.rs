@@ -182,22 +182,25 @@ fn write_key_file(path: &str, hex_key: &str) -> std::io::Result<()> {
 
 /// Runs a subcommand.
 pub async fn run(cli: Cli) -> anyhow::Result<()> {
-    match &cli.command {
+    let (cfg, demo) = match cli.command {
         Command::Openapi => {
             print!("{}", talent_http::openapi::document_text());
             return Ok(());
         }
-        Command::Import(args) => return crate::import::command(args),
-        Command::Serve | Command::Migrate | Command::Demo => {}
-    }
-    let logging = init_tracing(&cli.config.log);
+        Command::Import(args) => return crate::import::command(&args),
+        Command::Migrate(cfg) => {
+            let logging = init_tracing(&cfg.log);
+            logging.report_drops();
+            open_store(&cfg).await?;
+            println!("Migrations applied.");
+            return Ok(());
+        }
+        Command::Serve(cfg) => (cfg, false),
+        Command::Demo(cfg) => (cfg, true),
+    };
+    let logging = init_tracing(&cfg.log);
     logging.report_drops();
-    if cli.command == Command::Migrate {
-        open_store(&cli.config).await?;
-        println!("Migrations applied.");
-        return Ok(());
-    }
-    let app = Application::build(cli.config, cli.command == Command::Demo).await?;
+    let app = Application::build(cfg, demo).await?;
     let mut out = std::io::stdout().lock();
     let _ = out.write_all(app.banner().as_bytes());
     let _ = out.flush();
