@@ -1,6 +1,12 @@
-//! The PDF report (D27) with pdf-writer and the standard Helvetica font (WinAnsi encoding).
+//! The PDF report (D27) with krilla: DejaVu Sans, embedded and subset to the glyphs the report
+//! uses, so names in Latin (Vietnamese included), Greek and Cyrillic print as written (T112).
 
-use pdf_writer::{Content, Finish, Name, Pdf, Rect, Ref, Str};
+use krilla::color::rgb;
+use krilla::geom::{PathBuilder, Point, Rect};
+use krilla::page::PageSettings;
+use krilla::paint::Fill;
+use krilla::text::{Font, TextDirection};
+use krilla::Document;
 use talent_domain::ports::{ReportInput, ReportRenderer};
 
 /// Renders A4 pages: header, needs by axis, competency bands with bars, personality text.
@@ -11,60 +17,53 @@ const W: f32 = 595.0;
 const H: f32 = 842.0;
 const MARGIN: f32 = 56.0;
 
-/// Text in WinAnsi (Latin-1 subset); characters outside it become `?`.
-fn win_ansi(s: &str) -> Vec<u8> {
-    s.chars()
-        .map(|c| match c {
-            '\u{20}'..='\u{7e}' | '\u{a0}'..='\u{ff}' => c as u32 as u8,
-            '–' => 0x96,
-            '—' => 0x97,
-            '’' => 0x92,
-            '“' => 0x93,
-            '”' => 0x94,
-            '•' => 0x95,
-            _ => b'?',
-        })
-        .collect()
+/// DejaVu Sans (`fonts/README.md`): Latin, Greek, Cyrillic and more; not CJK. A character the
+/// font lacks is drawn as its empty box, and the text layer keeps the character itself.
+static REGULAR: &[u8] = include_bytes!("../fonts/DejaVuSans.ttf");
+static BOLD: &[u8] = include_bytes!("../fonts/DejaVuSans-Bold.ttf");
+
+/// What is drawn on one page, top-down coordinates in points (the first pass lays the pages
+/// out; the second draws them, one page of the document at a time).
+enum Op {
+    /// Text with its baseline at `y`.
+    Text { x: f32, y: f32, size: f32, bold: bool, text: String },
+    /// A bar of `width` whose first `value` (0..1) is filled, its top at `y`.
+    Bar { x: f32, y: f32, width: f32, value: f32 },
 }
 
-/// Simple page layout: a cursor that starts a new page when the space runs out.
+/// Simple page layout: a cursor (distance from the top) that starts a new page when the space
+/// runs out.
 struct Layout {
-    pages: Vec<Content>,
+    pages: Vec<Vec<Op>>,
     y: f32,
 }
 
 impl Layout {
     fn new() -> Self {
-        Layout { pages: vec![Content::new()], y: H - MARGIN }
+        Layout { pages: vec![vec![]], y: MARGIN }
     }
     fn need(&mut self, h: f32) {
-        if self.y - h < MARGIN {
-            self.pages.push(Content::new());
-            self.y = H - MARGIN;
+        if self.y + h > H - MARGIN {
+            self.pages.push(vec![]);
+            self.y = MARGIN;
         }
     }
-    fn page(&mut self) -> &mut Content {
-        let n = self.pages.len() - 1;
-        &mut self.pages[n]
+    fn push(&mut self, op: Op) {
+        if let Some(page) = self.pages.last_mut() {
+            page.push(op);
+        }
     }
     fn text(&mut self, size: f32, bold: bool, x: f32, s: &str) {
         self.need(size + 6.0);
-        let y = self.y - size;
-        let font = if bold { Name(b"F2") } else { Name(b"F1") };
-        let bytes = win_ansi(s);
-        let c = self.page();
-        c.begin_text();
-        c.set_font(font, size);
-        c.next_line(x, y);
-        c.show(Str(&bytes));
-        c.end_text();
-        self.y -= size + 6.0;
+        let y = self.y + size;
+        self.push(Op::Text { x, y, size, bold, text: s.to_string() });
+        self.y += size + 6.0;
     }
     /// Wraps a paragraph at about `chars` characters per line.
     fn paragraph(&mut self, size: f32, x: f32, s: &str, chars: usize) {
         let mut line = String::new();
         for word in s.split_whitespace() {
-            if line.len() + word.len() + 1 > chars && !line.is_empty() {
+            if line.chars().count() + word.chars().count() + 1 > chars && !line.is_empty() {
                 self.text(size, false, x, &line);
                 line.clear();
             }
@@ -77,22 +76,31 @@ impl Layout {
             self.text(size, false, x, &line);
         }
     }
-    /// A bar on the line just written (its baseline is 6 pt above the cursor).
+    /// A bar on the line just written, level with its text.
     fn bar(&mut self, x: f32, width: f32, value: f32) {
-        let y = self.y + 5.0;
-        let c = self.page();
-        c.set_fill_gray(0.88);
-        c.rect(x, y, width, 8.0);
-        c.fill_nonzero();
-        c.set_fill_rgb(0.16, 0.42, 0.78);
-        c.rect(x, y, width * value.clamp(0.0, 1.0), 8.0);
-        c.fill_nonzero();
-        c.set_fill_gray(0.0);
+        let y = self.y - 13.0;
+        self.push(Op::Bar { x, y, width, value });
+    }
+    /// Text on the line just written, at `x`.
+    fn beside(&mut self, size: f32, x: f32, s: &str) {
+        let y = self.y - 6.0;
+        self.push(Op::Text { x, y, size, bold: false, text: s.to_string() });
     }
 }
 
 fn strip_markdown(line: &str) -> String {
     line.trim_start_matches('#').trim().trim_start_matches("- ").replace("**", "")
+}
+
+/// A rectangle filled with `fill`.
+fn rect(surface: &mut krilla::surface::Surface<'_>, x: f32, y: f32, w: f32, h: f32, fill: rgb::Color) {
+    let Some(r) = Rect::from_xywh(x, y, w, h) else { return };
+    let mut pb = PathBuilder::new();
+    pb.push_rect(r);
+    if let Some(path) = pb.finish() {
+        surface.set_fill(Some(Fill { paint: fill.into(), ..Fill::default() }));
+        surface.draw_path(&path);
+    }
 }
 
 impl ReportRenderer for PdfReport {
@@ -122,7 +130,7 @@ impl ReportRenderer for PdfReport {
                 input.scores.responses
             ),
         );
-        l.y -= 8.0;
+        l.y += 8.0;
         l.text(13.0, true, MARGIN, "Needs by motivation axis");
         let needs: Vec<_> = input.model.needs().collect();
         for axis in &input.model.axes {
@@ -134,22 +142,15 @@ impl ReportRenderer for PdfReport {
                 l.bar(MARGIN + 150.0, 200.0, r.score as f32);
             }
         }
-        l.y -= 8.0;
+        l.y += 8.0;
         l.text(13.0, true, MARGIN, "Competencies: motivational support");
         for c in &input.scores.competencies {
             let Some(m) = input.model.competency(c.competency_id) else { continue };
             l.text(9.5, false, MARGIN + 10.0, &m.name);
             l.bar(MARGIN + 190.0, 200.0, c.score as f32);
-            let y = l.y + 6.0;
-            let band = win_ansi(c.band.as_str());
-            let page = l.page();
-            page.begin_text();
-            page.set_font(Name(b"F1"), 9.0);
-            page.next_line(MARGIN + 400.0, y);
-            page.show(Str(&band));
-            page.end_text();
+            l.beside(9.0, MARGIN + 400.0, c.band.as_str());
         }
-        l.y -= 8.0;
+        l.y += 8.0;
         l.text(13.0, true, MARGIN, "Personality");
         for line in input.personality.lines().filter(|x| !x.trim().is_empty()) {
             if line.starts_with('#') {
@@ -158,39 +159,36 @@ impl ReportRenderer for PdfReport {
                 l.paragraph(9.5, MARGIN + 10.0, &strip_markdown(line), 95);
             }
         }
-        l.y -= 8.0;
+        l.y += 8.0;
         l.paragraph(8.0, MARGIN, "This report describes one person. Scores describe how strongly motivation supports each competency; they are not a measure of skill and are never compared between persons.", 110);
 
-        // Objects: 1 catalog, 2 page tree, 3 regular font, 4 bold font, then (page, content) pairs.
-        let catalog = Ref::new(1);
-        let tree = Ref::new(2);
-        let font = Ref::new(3);
-        let bold = Ref::new(4);
-        let n = l.pages.len() as i32;
-        let page_ids: Vec<Ref> = (0..n).map(|i| Ref::new(5 + 2 * i)).collect();
-        let mut pdf = Pdf::new();
-        pdf.catalog(catalog).pages(tree);
-        pdf.pages(tree).kids(page_ids.iter().copied()).count(n);
-        pdf.type1_font(font).base_font(Name(b"Helvetica")).encoding_predefined(Name(b"WinAnsiEncoding"));
-        pdf.type1_font(bold).base_font(Name(b"Helvetica-Bold")).encoding_predefined(Name(b"WinAnsiEncoding"));
-        for (i, content) in l.pages.into_iter().enumerate() {
-            let page_id = page_ids[i];
-            let content_id = Ref::new(page_id.get() + 1);
-            let mut page = pdf.page(page_id);
-            page.media_box(Rect::new(0.0, 0.0, W, H));
-            page.parent(tree);
-            page.contents(content_id);
-            let mut res = page.resources();
-            let mut fonts = res.fonts();
-            fonts.pair(Name(b"F1"), font);
-            fonts.pair(Name(b"F2"), bold);
-            fonts.finish();
-            res.finish();
+        let regular = Font::new(REGULAR.into(), 0).ok_or("the embedded regular font does not load")?;
+        let bold = Font::new(BOLD.into(), 0).ok_or("the embedded bold font does not load")?;
+        let size = PageSettings::from_wh(W, H).ok_or("A4 is a page size")?;
+        let mut doc = Document::new();
+        for ops in l.pages {
+            let mut page = doc.start_page_with(size.clone());
+            let mut surface = page.surface();
+            for op in ops {
+                match op {
+                    Op::Text { x, y, size, bold: b, text } => {
+                        surface.set_fill(Some(Fill::default()));
+                        let font = if b { bold.clone() } else { regular.clone() };
+                        surface.draw_text(Point::from_xy(x, y), font, size, &text, false, TextDirection::Auto);
+                    }
+                    Op::Bar { x, y, width, value } => {
+                        rect(&mut surface, x, y, width, 8.0, rgb::Color::new(224, 224, 224));
+                        let filled = width * value.clamp(0.0, 1.0);
+                        if filled > 0.0 {
+                            rect(&mut surface, x, y, filled, 8.0, rgb::Color::new(41, 107, 199));
+                        }
+                    }
+                }
+            }
+            surface.finish();
             page.finish();
-            let bytes = content.finish();
-            pdf.stream(content_id, &bytes);
         }
-        Ok(pdf.finish())
+        doc.finish().map_err(|e| format!("writing the PDF: {e:?}"))
     }
 }
 
@@ -253,6 +251,70 @@ mod tests {
         assert!(all.contains("Assessment report"));
         assert!(all.contains("2026-03-04"));
         assert!(all.contains(&model.competencies[0].name));
+    }
+
+    /// The text of every page, as a PDF reader extracts it.
+    fn text_of(bytes: &[u8]) -> String {
+        let doc = lopdf::Document::load_mem(bytes).expect("parses back");
+        let numbers: Vec<u32> = doc.get_pages().keys().copied().collect();
+        doc.extract_text(&numbers).unwrap()
+    }
+
+    fn report_of(first: &str, last: &str) -> Vec<u8> {
+        let model = AssessmentModel::builtin().unwrap();
+        let r = seed_responses(&model, 11);
+        let scores = score(&model, &[&r]);
+        let text = TemplatePersonality.describe(&model, &scores);
+        let mut p = person();
+        p.first_name = Some(PersonName::parse(first).unwrap());
+        p.last_name = Some(PersonName::parse(last).unwrap());
+        let input = ReportInput {
+            person: &p,
+            completed_at: p.member_since,
+            model: &model,
+            scores: &scores,
+            personality: &text,
+        };
+        PdfReport.render(&input).unwrap()
+    }
+
+    #[test]
+    fn names_in_latin_vietnamese_greek_and_cyrillic_print_as_written_t112() {
+        for (first, last) in [("Łukasz", "Nguyễn"), ("Σωκράτης", "Παπαδόπουλος"), ("Дмитрий", "Шостакович")]
+        {
+            let bytes = report_of(first, last);
+            let text = text_of(&bytes);
+            assert!(text.contains(first) && text.contains(last), "{first} {last} in {text}");
+            assert!(!text.contains('?'), "no character replaced: {text}");
+        }
+    }
+
+    #[test]
+    fn a_name_in_a_script_the_font_lacks_still_gives_a_report_with_the_email_t112() {
+        // CJK is not in DejaVu Sans: those characters print as empty boxes; the address under
+        // the name says who it is.
+        let text = text_of(&report_of("王", "小明"));
+        assert!(text.contains("zoe@example.com"), "{text}");
+        assert!(text.contains("Assessment report"));
+    }
+
+    #[test]
+    fn the_fonts_are_embedded_as_subsets_t112() {
+        let bytes = report_of("Łukasz", "Nguyễn");
+        let doc = lopdf::Document::load_mem(&bytes).unwrap();
+        let fonts: Vec<String> = doc
+            .objects
+            .values()
+            .filter_map(|o| o.as_dict().ok())
+            .filter(|d| d.get(b"Type").and_then(|t| t.as_name()).ok() == Some(b"FontDescriptor"))
+            .filter_map(|d| {
+                d.get(b"FontName").and_then(|n| n.as_name()).ok().map(|n| String::from_utf8_lossy(n).to_string())
+            })
+            .collect();
+        assert_eq!(fonts.len(), 2, "regular and bold: {fonts:?}");
+        // A subset's name is a six-letter tag, `+`, the font's name (PDF 32000, 9.6.4).
+        assert!(fonts.iter().all(|f| f.len() > 7 && f.as_bytes()[6] == b'+' && f.contains("DejaVuSans")), "{fonts:?}");
+        assert!(bytes.len() < 200_000, "subset, not the whole 1.4 MB of fonts: {} bytes", bytes.len());
     }
 
     #[test]
