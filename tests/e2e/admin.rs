@@ -48,14 +48,15 @@ crate::e2e!(the_admin_api_requires_the_admin_token, Default::default(), |app| {
     assert_eq!(r.json["companyName"], "Acme");
 });
 
-// D39: POST /admin/v1/organizations → 201 the Organization object (same shape as the public one),
-// status `trialing` by default; GET returns the same.
+// D39: POST /admin/v1/organizations → 201 the Organization object (the public one, plus the
+// `employeeDomains` an operator sets, issue 16), status `trialing` by default; GET returns the same.
 crate::e2e!(creating_an_organization_returns_the_public_organization_object, Default::default(), |app| {
     let r =
         create_org(app, json!({"companyName": "  Globex  ", "email": "Jobs@Globex.example", "plan": "professional"}));
     assert_eq!(r.status, 201, "{}", r.text);
     let o = r.json.clone();
-    assert_eq!(keys(&o), ["companyName", "createdAt", "email", "id", "subscription", "usage"]);
+    assert_eq!(keys(&o), ["companyName", "createdAt", "email", "employeeDomains", "id", "subscription", "usage"]);
+    assert_eq!(o["employeeDomains"], json!([]));
     assert!(uuid::Uuid::parse_str(o["id"].as_str().unwrap()).is_ok());
     assert_eq!(o["companyName"], "Globex");
     assert_eq!(o["email"], "jobs@globex.example");
@@ -90,7 +91,10 @@ crate::e2e!(creating_an_organization_returns_the_public_organization_object, Def
     let (key, _) = app.key(&uid, &["organization:read"]);
     let p = app.get("/api/v1/organization", &key);
     assert_eq!(p.status, 200, "{}", p.text);
-    assert_eq!(p.json, r.json);
+    assert_eq!(r.json["employeeDomains"], json!(["initech.example"]));
+    let mut public = r.json.clone();
+    public.as_object_mut().unwrap().remove("employeeDomains");
+    assert_eq!(p.json, public, "the public object has the spec's members only");
 });
 
 // D39: organization bodies are validated: unknown plan, bad email, bad status, bad dates.
@@ -323,4 +327,140 @@ crate::e2e!(deactivating_or_withdrawing_an_unknown_person_is_404, Default::defau
     }
     let o = app.get("/api/v1/organization", &org.key);
     assert_eq!(o.json["usage"]["persons"]["used"], 0, "{}", o.text);
+});
+
+/// Walks an admin list page by page with `limit`; returns the items and the page sizes.
+fn admin_walk(app: &TestApp, path: &str, limit: u32) -> (Vec<Value>, Vec<usize>) {
+    let (mut items, mut sizes, mut cursor) = (vec![], vec![], None::<String>);
+    loop {
+        let mut url = format!("{path}?limit={limit}");
+        if let Some(c) = &cursor {
+            url.push_str(&format!("&cursor={c}"));
+        }
+        let r = app.admin("GET", &url, None);
+        assert_eq!(r.status, 200, "{url}: {}", r.text);
+        let data = r.json["data"].as_array().unwrap().clone();
+        sizes.push(data.len());
+        items.extend(data);
+        assert_eq!(r.json["pagination"]["hasMore"], json!(r.json["pagination"]["nextCursor"].is_string()));
+        match r.json["pagination"]["nextCursor"].as_str() {
+            Some(c) => cursor = Some(c.to_string()),
+            None => return (items, sizes),
+        }
+    }
+}
+
+// Issue 16 point 5: the operator lists organizations (with employeeDomains), users and API keys,
+// newest first and paginated like the public API, and finds a key whose id was not kept.
+crate::e2e!(the_admin_api_lists_organizations_users_and_keys_newest_first_in_pages, Default::default(), |app| {
+    let ids: Vec<String> = (0..3)
+        .map(|i| {
+            let r = create_org(
+                app,
+                json!({"companyName": format!("List {i}"), "email": format!("hr@list{i}.example"), "plan": "business",
+                       "employeeDomains": [format!("list{i}.example")]}),
+            );
+            assert_eq!(r.status, 201, "{}", r.text);
+            r.json["id"].as_str().unwrap().to_string()
+        })
+        .collect();
+    let (orgs, sizes) = admin_walk(app, "/admin/v1/organizations", 2);
+    assert_eq!(sizes, [2, 1]);
+    let listed: Vec<&str> = orgs.iter().map(|o| o["id"].as_str().unwrap()).collect();
+    assert_eq!(listed, [ids[2].as_str(), ids[1].as_str(), ids[0].as_str()], "newest first");
+    assert_eq!(orgs[0]["employeeDomains"], json!(["list2.example"]));
+    assert_eq!(orgs[0], app.admin("GET", &format!("/admin/v1/organizations/{}", ids[2]), None).json);
+
+    let org = &ids[0];
+    let users: Vec<String> = (0..3).map(|i| user(app, org, &format!("u{i}@list0.example"), "admin")).collect();
+    let (listed, sizes) = admin_walk(app, &format!("/admin/v1/organizations/{org}/users"), 2);
+    assert_eq!(sizes, [2, 1]);
+    let got: Vec<&str> = listed.iter().map(|u| u["id"].as_str().unwrap()).collect();
+    assert_eq!(got, [users[2].as_str(), users[1].as_str(), users[0].as_str()]);
+    let one = app.admin("GET", &format!("/admin/v1/users/{}", users[1]), None);
+    assert_eq!(one.status, 200, "{}", one.text);
+    assert_eq!(one.json, listed[1]);
+
+    let keys_made: Vec<String> = (0..3).map(|_| app.key(&users[0], &["persons:read"]).1).collect();
+    let revoked = app.admin("DELETE", &format!("/admin/v1/api-keys/{}", keys_made[1]), None);
+    assert_eq!(revoked.status, 200, "{}", revoked.text);
+    let (listed, sizes) = admin_walk(app, &format!("/admin/v1/users/{}/api-keys", users[0]), 2);
+    assert_eq!(sizes, [2, 1]);
+    let got: Vec<&str> = listed.iter().map(|k| k["id"].as_str().unwrap()).collect();
+    assert_eq!(got, [keys_made[2].as_str(), keys_made[1].as_str(), keys_made[0].as_str()]);
+    assert!(listed.iter().all(|k| k.get("key").is_none()), "never a key's value");
+    assert!(listed[1]["revokedAt"].is_string() && listed[0]["revokedAt"].is_null());
+
+    // Bad pages and unknown parents.
+    for q in ["limit=0", "limit=101", "cursor=forged", "bogus=1"] {
+        let r = app.admin("GET", &format!("/admin/v1/organizations?{q}"), None);
+        r.assert_error(400, "validation_error");
+    }
+    let (_, org_cursor) = {
+        let r = app.admin("GET", "/admin/v1/organizations?limit=1", None);
+        (r.status, r.json["pagination"]["nextCursor"].as_str().unwrap().to_string())
+    };
+    app.admin("GET", &format!("/admin/v1/organizations/{org}/users?cursor={org_cursor}"), None)
+        .assert_error(400, "validation_error");
+    let nil = uuid::Uuid::nil();
+    app.admin("GET", &format!("/admin/v1/organizations/{nil}/users"), None).assert_error(404, "not_found");
+    app.admin("GET", &format!("/admin/v1/users/{nil}/api-keys"), None).assert_error(404, "not_found");
+    app.admin("GET", &format!("/admin/v1/users/{nil}"), None).assert_error(404, "not_found");
+});
+
+// Issue 16 point 5: profiles are listed, changed and deleted by the operator; a deletion frees a
+// place of the plan's profile limit (D5, D25).
+crate::e2e!(the_admin_api_lists_changes_and_deletes_profiles, Default::default(), |app| {
+    let org = app.org("business", "active");
+    let competency = {
+        let me = app.get("/api/v1/me", &org.key);
+        assert_eq!(me.status, 200);
+        // A competency id of the model: from a profile the admin creates with a known one.
+        let p = app.import(&org.key, json!({"email": "c@example.com"}));
+        let id = p["id"].as_str().unwrap();
+        assert_eq!(
+            app.admin("POST", &format!("/admin/v1/persons/{id}/assessments"), Some(&json!({"complete": true}))).status,
+            200
+        );
+        app.get(&format!("/api/v1/persons/{id}/results"), &org.key).json["competencies"]["scores"][0]["competencyId"]
+            .clone()
+    };
+    let body = |name: &str| json!({"name": name, "description": "d", "competencies": [{"competencyId": competency, "weight": 0.5}]});
+    let made: Vec<String> = (0..3)
+        .map(|i| {
+            let r = app.admin(
+                "POST",
+                &format!("/admin/v1/organizations/{}/profiles", org.id),
+                Some(&body(&format!("P{i}"))),
+            );
+            assert_eq!(r.status, 201, "{}", r.text);
+            r.json["id"].as_str().unwrap().to_string()
+        })
+        .collect();
+    let (listed, sizes) = admin_walk(app, &format!("/admin/v1/organizations/{}/profiles", org.id), 2);
+    assert_eq!(sizes, [2, 1]);
+    assert_eq!(listed[0]["id"], json!(made[2]));
+
+    let path = format!("/admin/v1/organizations/{}/profiles/{}", org.id, made[0]);
+    let r = app.admin("PATCH", &path, Some(&json!({"name": "Renamed", "description": null})));
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!((r.json["name"].as_str(), &r.json["description"]), (Some("Renamed"), &Value::Null));
+    assert_eq!(r.json["competencies"], listed[2]["competencies"], "competencies kept");
+    let public = app.get(&format!("/api/v1/profiles/{}", made[0]), &org.key);
+    assert_eq!(public.json["name"], "Renamed");
+    let bad = app.admin("PATCH", &path, Some(&json!({"competencies": [{"competencyId": competency, "weight": 2}]})));
+    bad.assert_error(400, "validation_error");
+    assert_eq!(bad.json["details"]["fields"][0]["field"], "competencies[0].weight");
+    app.admin("PATCH", &path, Some(&json!({"bogus": 1}))).assert_error(400, "validation_error");
+
+    let d = app.admin("DELETE", &path, None);
+    assert_eq!(d.status, 204, "{}", d.text);
+    app.get(&format!("/api/v1/profiles/{}", made[0]), &org.key).assert_error(404, "not_found");
+    app.admin("DELETE", &path, None).assert_error(404, "not_found");
+    app.admin("PATCH", &path, Some(&json!({"name": "x"}))).assert_error(404, "not_found");
+    let used = app.get("/api/v1/organization", &org.key).json["usage"]["profiles"]["used"].clone();
+    assert_eq!(used, 2, "the deleted profile no longer counts");
+    let other = app.org("business", "active");
+    let foreign = format!("/admin/v1/organizations/{}/profiles/{}", other.id, made[1]);
+    app.admin("DELETE", &foreign, None).assert_error(404, "not_found");
 });

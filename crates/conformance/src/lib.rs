@@ -18,7 +18,7 @@ use talent_domain::fakes::{FakeClock, FakeSecrets};
 use talent_domain::ids::*;
 use talent_domain::model::*;
 use talent_domain::ports::*;
-use talent_domain::usecases::assessments::{AssessmentCommand, NewProfile};
+use talent_domain::usecases::assessments::{AssessmentCommand, NewProfile, ProfilePatch};
 use talent_domain::usecases::idempotency::{IdempotencyBegin, IdempotentRequest, StoredResponse};
 use talent_domain::usecases::orgs::{NewOrganization, OrganizationPatch};
 use talent_domain::usecases::persons::{ImportOutcome, ImportPerson, PatchPerson};
@@ -68,6 +68,8 @@ macro_rules! store_conformance_suite {
             concurrent_completions_through_memberships_of_one_human_all_count,
             concurrent_starts_of_one_human_create_one_running_assessment,
             profiles_round_trip_list_newest_first_and_count,
+            profiles_are_changed_and_deleted_within_their_organization,
+            organizations_list_newest_first_in_pages,
             delivery_claims_keep_the_per_endpoint_and_per_org_caps,
             concurrent_claims_never_take_one_delivery_twice,
             open_breakers_and_disabled_endpoints_are_not_claimed,
@@ -2732,4 +2734,62 @@ pub async fn replay_queues_the_subscribed_events_after_a_sequence_in_pages<S: St
     assert_eq!((nothing.queued, nothing.last_sequence, nothing.has_more), (0, None, false));
     let other = new_org(&svc, "business", &[]).await;
     assert_eq!(code(svc.replay(other.id, only_created.id, 0).await), Code::NotFound);
+}
+
+/// Issue 16 point 5 (admin API): a profile's change is stored whole, a deletion is of the named
+/// organization's profile only, and frees a place of the plan's limit.
+pub async fn profiles_are_changed_and_deleted_within_their_organization<S: Store + Clone>(store: S) {
+    let (svc, clock) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let other = new_org(&svc, "business", &[]).await;
+    let model = svc.assessment.model.clone();
+    let p = svc.create_profile(org.id, profile_input("Before", &[(0, 0.5), (1, 0.5)], &model)).await.unwrap();
+    clock.advance(Duration::seconds(3));
+    let patch = ProfilePatch {
+        name: Some("After".into()),
+        description: Some(None),
+        competencies: Some(vec![ProfileCompetency { competency_id: model.competencies[2].id, weight: 0.25 }]),
+    };
+    let changed = svc.update_profile(org.id, p.id, patch).await.unwrap();
+    assert_eq!((changed.name.as_str(), changed.description.as_deref()), ("After", None));
+    assert!(changed.updated_at > p.updated_at && changed.created_at == p.created_at);
+    assert_eq!(svc.get_profile(org.id, p.id).await.unwrap(), changed, "stored as returned");
+    let keep = ProfilePatch { name: Some("Again".into()), ..Default::default() };
+    assert_eq!(svc.update_profile(org.id, p.id, keep).await.unwrap().competencies, changed.competencies);
+    let bad = ProfilePatch { competencies: Some(vec![]), ..Default::default() };
+    assert_eq!(code(svc.update_profile(org.id, p.id, bad).await), Code::ValidationError);
+    assert_eq!(code(svc.update_profile(other.id, p.id, ProfilePatch::default()).await), Code::NotFound);
+
+    assert_eq!(code(svc.delete_profile(other.id, p.id).await), Code::NotFound, "another organization's");
+    svc.delete_profile(org.id, p.id).await.unwrap();
+    assert_eq!(code(svc.get_profile(org.id, p.id).await), Code::NotFound);
+    assert_eq!(code(svc.delete_profile(org.id, p.id).await), Code::NotFound);
+    assert_eq!(svc.organization(org.id).await.unwrap().1.profiles_used, 0);
+}
+
+/// Issue 16 point 5 (admin API): organizations page newest first, each once, whatever the page
+/// size.
+pub async fn organizations_list_newest_first_in_pages<S: Store + Clone>(store: S) {
+    let (svc, _) = services(store);
+    let mut made = Vec::new();
+    for _ in 0..5 {
+        made.push(new_org(&svc, "business", &["x.example"]).await.id);
+    }
+    let newest_first: Vec<OrgId> = made.iter().rev().copied().collect();
+    for size in [1u32, 2, 5, 100] {
+        let (mut seen, mut before) = (Vec::new(), None);
+        loop {
+            let page = svc.list_organizations(before, size).await.unwrap();
+            assert!(page.items.len() <= size as usize);
+            seen.extend(page.items.iter().map(|(o, _)| o.id));
+            if !page.has_more {
+                break;
+            }
+            before = page.items.last().map(|(o, _)| o.id);
+        }
+        assert_eq!(seen, newest_first, "page size {size}");
+    }
+    let first = svc.list_organizations(None, 1).await.unwrap();
+    assert_eq!(first.items[0].0.employee_domains, vec!["x.example".to_string()]);
+    assert_eq!(first.items[0].1.persons_limit, 5_000);
 }

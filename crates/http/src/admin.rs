@@ -3,7 +3,7 @@
 //! the token is unset. Same error envelope as the public API.
 
 use crate::api::path_id;
-use crate::body::{double_option, parse_json, read_body, validation_fields};
+use crate::body::{double_option, page_limit, parse_json, parse_params, read_body, validation_fields};
 use crate::error::ApiError;
 use crate::state::ApiState;
 use actix_web::body::{EitherBody, MessageBody};
@@ -129,14 +129,91 @@ pub async fn create_org<S: Store>(
         employee_domains: domains,
     };
     let (org, usage) = state.svc.create_organization(n).await?;
-    Ok(HttpResponse::Created().json(organization_json(&org, &usage)))
+    Ok(HttpResponse::Created().json(admin_org_json(&org, &usage)))
+}
+
+/// The admin API's Organization: the public object (spec, Organization) plus
+/// `employeeDomains` (D15), which an operator sets and must be able to read back (issue 16).
+fn admin_org_json(org: &talent_domain::model::Organization, usage: &talent_domain::model::Usage) -> serde_json::Value {
+    let mut v = organization_json(org, usage);
+    if let Some(o) = v.as_object_mut() {
+        o.insert("employeeDomains".into(), json!(org.employee_domains));
+    }
+    v
+}
+
+/// `limit` and `cursor` of an admin list (D36: keyset, newest first, the public API's rules):
+/// (position after which the page starts, page size, the cursor's filter key).
+fn admin_page<S: Store>(
+    state: &ApiState<S>,
+    req: &HttpRequest,
+    resource: &str,
+) -> Result<(Option<uuid::Uuid>, u32, String), ApiError> {
+    let (params, pairs) = parse_params::<crate::results::PageParams>(req)?;
+    let mut errs = FieldErrors::default();
+    let limit = page_limit(params.limit.as_deref(), &mut errs);
+    errs.into_result()?;
+    let filters = crate::cursor::filter_key(resource, &pairs);
+    let before = state.cursors.position(params.cursor.as_deref(), &filters)?;
+    Ok((before, limit, filters))
+}
+
+/// `{data, pagination: {hasMore, nextCursor}}` of an admin list.
+fn admin_list(data: Vec<serde_json::Value>, next: Option<String>) -> HttpResponse {
+    HttpResponse::Ok().json(json!({"data": data, "pagination": {"hasMore": next.is_some(), "nextCursor": next}}))
+}
+
+/// `GET /admin/v1/organizations`: every organization with `employeeDomains`, newest first,
+/// paginated (`limit`, `cursor`; issue 16).
+pub async fn list_orgs<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    let (before, limit, filters) = admin_page(&state, &req, "admin/organizations")?;
+    let page = state.svc.list_organizations(before.map(OrgId), limit).await?;
+    let next = state.cursors.next(page.has_more, page.items.last().map(|(o, _)| o.id.0), &filters);
+    Ok(admin_list(page.items.iter().map(|(o, u)| admin_org_json(o, u)).collect(), next))
+}
+
+/// `GET /admin/v1/organizations/{id}/users`: the organization's users, newest first, paginated.
+pub async fn list_users<S: Store>(
+    state: web::Data<ApiState<S>>,
+    req: HttpRequest,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let org: OrgId = path_id(&id, "Organization")?;
+    let (before, limit, filters) = admin_page(&state, &req, &format!("admin/organizations/{org}/users"))?;
+    let page = state.svc.list_users(org, before.map(UserId), limit).await?;
+    let next = state.cursors.next(page.has_more, page.items.last().map(|u| u.id.0), &filters);
+    Ok(admin_list(page.items.iter().map(user_json).collect(), next))
+}
+
+/// `GET /admin/v1/users/{id}`: one user.
+pub async fn get_user<S: Store>(
+    state: web::Data<ApiState<S>>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let id: UserId = path_id(&id, "User")?;
+    Ok(HttpResponse::Ok().json(user_json(&state.svc.get_user(id).await?)))
+}
+
+/// `GET /admin/v1/users/{id}/api-keys`: the user's keys, active, expired and revoked, newest
+/// first, paginated; never a key's value (only its hash is stored, D41), so a key whose id was not
+/// kept can be found here and revoked.
+pub async fn list_keys<S: Store>(
+    state: web::Data<ApiState<S>>,
+    req: HttpRequest,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let user: UserId = path_id(&id, "User")?;
+    let (before, limit, filters) = admin_page(&state, &req, &format!("admin/users/{user}/api-keys"))?;
+    let page = state.svc.list_api_keys(user, before.map(ApiKeyId), limit).await?;
+    let next = state.cursors.next(page.has_more, page.items.last().map(|k| k.id.0), &filters);
+    Ok(admin_list(page.items.iter().map(key_json).collect(), next))
 }
 
 /// `GET /admin/v1/organizations/{id}`.
 pub async fn get_org<S: Store>(state: web::Data<ApiState<S>>, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
     let id: OrgId = path_id(&id, "Organization")?;
     let (org, usage) = state.svc.organization(id).await?;
-    Ok(HttpResponse::Ok().json(organization_json(&org, &usage)))
+    Ok(HttpResponse::Ok().json(admin_org_json(&org, &usage)))
 }
 
 /// `PATCH /admin/v1/organizations/{id}` body: the creation fields, all optional.
@@ -185,7 +262,7 @@ pub async fn patch_org<S: Store>(
     }
     errs.into_result()?;
     let (org, usage) = state.svc.patch_organization(id, p).await?;
-    Ok(HttpResponse::Ok().json(organization_json(&org, &usage)))
+    Ok(HttpResponse::Ok().json(admin_org_json(&org, &usage)))
 }
 
 /// `POST /admin/v1/organizations/{id}/users` body.
@@ -433,28 +510,90 @@ pub async fn create_profile<S: Store>(
 ) -> Result<HttpResponse, ApiError> {
     let org: OrgId = path_id(&id, "Organization")?;
     let body = read_body(&req, payload).await?;
-    let i: ProfileIn = parse_json(&req, &body)?;
+    let n = profile_input(parse_json(&req, &body)?)?;
+    let p = state.svc.create_profile(org, n).await?;
+    Ok(HttpResponse::Created().json(crate::out::ProfileOut::new(&state.svc.assessment.model, &p)))
+}
+
+/// Competencies of a profile body, as the use case takes them; a non-UUID id is a field error.
+fn competencies_input(list: &[ProfileCompetencyIn]) -> Result<Vec<talent_domain::model::ProfileCompetency>, ApiError> {
     let mut errs = FieldErrors::default();
-    let mut comps = Vec::new();
-    for (n, c) in i.competencies.iter().enumerate() {
+    let mut out = Vec::new();
+    for (n, c) in list.iter().enumerate() {
         match c.competency_id.parse::<uuid::Uuid>() {
-            Ok(cid) => comps.push(talent_domain::model::ProfileCompetency { competency_id: cid, weight: c.weight }),
+            Ok(cid) => out.push(talent_domain::model::ProfileCompetency { competency_id: cid, weight: c.weight }),
             Err(_) => errs.push(format!("competencies[{n}].competencyId"), "must be a UUID"),
         }
     }
     errs.into_result()?;
-    let p = state
-        .svc
-        .create_profile(
-            org,
-            talent_domain::usecases::assessments::NewProfile {
-                name: i.name,
-                description: i.description,
-                competencies: comps,
-            },
-        )
-        .await?;
-    Ok(HttpResponse::Created().json(crate::out::ProfileOut::new(&state.svc.assessment.model, &p)))
+    Ok(out)
+}
+
+/// A [`ProfileIn`] as the use case takes it.
+fn profile_input(i: ProfileIn) -> Result<talent_domain::usecases::assessments::NewProfile, ApiError> {
+    let competencies = competencies_input(&i.competencies)?;
+    Ok(talent_domain::usecases::assessments::NewProfile { name: i.name, description: i.description, competencies })
+}
+
+/// `GET /admin/v1/organizations/{id}/profiles`: the organization's profiles, newest first,
+/// paginated.
+pub async fn list_profiles<S: Store>(
+    state: web::Data<ApiState<S>>,
+    req: HttpRequest,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let org: OrgId = path_id(&id, "Organization")?;
+    let (before, limit, filters) = admin_page(&state, &req, &format!("admin/organizations/{org}/profiles"))?;
+    let page = state.svc.list_profiles(org, before.map(ProfileId), limit).await?;
+    let next = state.cursors.next(page.has_more, page.items.last().map(|p| p.id.0), &filters);
+    let model = &state.svc.assessment.model;
+    let data = page.items.iter().map(|p| talent_domain::wire::to_value(&crate::out::ProfileOut::new(model, p)));
+    Ok(admin_list(data.collect(), next))
+}
+
+/// `PATCH /admin/v1/organizations/{org}/profiles/{id}` body: the creation fields, each optional;
+/// `description: null` clears it.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct ProfilePatchIn {
+    name: Option<String>,
+    #[serde(default, deserialize_with = "double_option")]
+    description: Option<Option<String>>,
+    competencies: Option<Vec<ProfileCompetencyIn>>,
+}
+
+/// `PATCH /admin/v1/organizations/{org}/profiles/{id}`: changes the given fields, held to the
+/// rules of creation (D25; issue 16). 200 the profile.
+pub async fn update_profile<S: Store>(
+    state: web::Data<ApiState<S>>,
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let org: OrgId = path_id(&path.0, "Organization")?;
+    let id: ProfileId = path_id(&path.1, "Profile")?;
+    let body = read_body(&req, payload).await?;
+    let i: ProfilePatchIn = parse_json(&req, &body)?;
+    let competencies = match i.competencies {
+        Some(c) => Some(competencies_input(&c)?),
+        None => None,
+    };
+    let patch =
+        talent_domain::usecases::assessments::ProfilePatch { name: i.name, description: i.description, competencies };
+    let p = state.svc.update_profile(org, id, patch).await?;
+    Ok(HttpResponse::Ok().json(crate::out::ProfileOut::new(&state.svc.assessment.model, &p)))
+}
+
+/// `DELETE /admin/v1/organizations/{org}/profiles/{id}`: 204; 404 when there is no such
+/// profile (issue 16).
+pub async fn delete_profile<S: Store>(
+    state: web::Data<ApiState<S>>,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, ApiError> {
+    let org: OrgId = path_id(&path.0, "Organization")?;
+    let id: ProfileId = path_id(&path.1, "Profile")?;
+    state.svc.delete_profile(org, id).await?;
+    Ok(HttpResponse::NoContent().finish())
 }
 
 /// `POST /admin/v1/invitations/{id}/accept` body (D39).

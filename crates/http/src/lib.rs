@@ -177,20 +177,42 @@ fn admin_routes<S: Store>(cfg: &mut web::ServiceConfig) {
     cfg.service(
         web::scope("/admin/v1")
             .wrap(from_fn(admin::admin_middleware::<S>))
-            .service(resource("/organizations", "POST").route(web::post().to(admin::create_org::<S>)))
+            .service(
+                resource("/organizations", "GET, POST")
+                    .route(web::get().to(admin::list_orgs::<S>))
+                    .route(web::post().to(admin::create_org::<S>)),
+            )
             .service(
                 resource("/organizations/{id}", "GET, PATCH")
                     .route(web::get().to(admin::get_org::<S>))
                     .route(web::patch().to(admin::patch_org::<S>)),
             )
-            .service(resource("/organizations/{id}/users", "POST").route(web::post().to(admin::create_user::<S>)))
+            .service(
+                resource("/organizations/{id}/users", "GET, POST")
+                    .route(web::get().to(admin::list_users::<S>))
+                    .route(web::post().to(admin::create_user::<S>)),
+            )
+            .service(resource("/users/{id}", "GET").route(web::get().to(admin::get_user::<S>)))
             .service(resource("/organizations/{id}/teams", "POST").route(web::post().to(admin::create_team::<S>)))
-            .service(resource("/users/{id}/api-keys", "POST").route(web::post().to(admin::create_key::<S>)))
+            .service(
+                resource("/users/{id}/api-keys", "GET, POST")
+                    .route(web::get().to(admin::list_keys::<S>))
+                    .route(web::post().to(admin::create_key::<S>)),
+            )
             .service(resource("/api-keys/{id}", "DELETE").route(web::delete().to(admin::revoke_key::<S>)))
             .service(resource("/persons/{id}/deactivate", "POST").route(web::post().to(admin::deactivate::<S>)))
             .service(resource("/persons/{id}/withdraw", "POST").route(web::post().to(admin::withdraw::<S>)))
             .service(resource("/persons/{id}/assessments", "POST").route(web::post().to(admin::assessment::<S>)))
-            .service(resource("/organizations/{id}/profiles", "POST").route(web::post().to(admin::create_profile::<S>)))
+            .service(
+                resource("/organizations/{id}/profiles", "GET, POST")
+                    .route(web::get().to(admin::list_profiles::<S>))
+                    .route(web::post().to(admin::create_profile::<S>)),
+            )
+            .service(
+                resource("/organizations/{org}/profiles/{id}", "PATCH, DELETE")
+                    .route(web::patch().to(admin::update_profile::<S>))
+                    .route(web::delete().to(admin::delete_profile::<S>)),
+            )
             .service(resource("/invitations/{id}/accept", "POST").route(web::post().to(admin::accept_invitation::<S>)))
             .service(resource("/emails", "GET").route(web::get().to(admin::emails::<S>)))
             .service(resource("/humans/export", "GET").route(web::get().to(admin::export_human::<S>)))

@@ -23,9 +23,9 @@ use utoipa::IntoParams;
 pub struct PageParams {
     /// `pagination.nextCursor` of the previous page, with the same filters.
     #[param(min_length = 1)]
-    cursor: Option<String>,
+    pub(crate) cursor: Option<String>,
     #[param(value_type = Option<u32>, minimum = 1, maximum = 100, default = 25)]
-    limit: Option<String>,
+    pub(crate) limit: Option<String>,
 }
 
 /// `GET /profiles/{id}/matches` query (D26), as parsed ([`parse_params`]).

@@ -454,8 +454,8 @@ impl TryFrom<AssessmentRow> for Assessment {
     }
 }
 
-#[derive(Queryable, Selectable, Insertable, Clone, Debug)]
-#[diesel(table_name = profiles, treat_none_as_default_value = false)]
+#[derive(Queryable, Selectable, Insertable, AsChangeset, Clone, Debug)]
+#[diesel(table_name = profiles, treat_none_as_default_value = false, treat_none_as_null = true)]
 pub struct ProfileRow {
     pub id: DbUuid,
     pub org_id: DbUuid,

@@ -127,6 +127,13 @@ impl OrgRepo for FakeTx {
     fn find_org_by_name<'a>(&'a mut self, name: &'a str) -> BoxFuture<'a, StoreResult<Option<Organization>>> {
         ok(self.s.orgs.iter().find(|o| o.company_name == name).cloned())
     }
+    fn list_orgs(&mut self, before: Option<OrgId>, limit: u32) -> BoxFuture<'_, StoreResult<Vec<Organization>>> {
+        let mut v: Vec<Organization> =
+            self.s.orgs.iter().filter(|o| before.is_none_or(|b| o.id.0 < b.0)).cloned().collect();
+        v.sort_by_key(|o| std::cmp::Reverse(o.id.0));
+        v.truncate(limit as usize);
+        ok(v)
+    }
     fn count_active_persons(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<u32>> {
         ok(self.s.persons.iter().filter(|p| p.org_id == org && p.status == PersonStatus::Active).count() as u32)
     }
@@ -542,6 +549,17 @@ impl AssessmentRepo for FakeTx {
     }
     fn count_profiles(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<u32>> {
         ok(self.s.profiles.iter().filter(|p| p.org_id == org).count() as u32)
+    }
+    fn update_profile<'a>(&'a mut self, p: &'a Profile) -> BoxFuture<'a, StoreResult<()>> {
+        for x in self.s.profiles.iter_mut().filter(|x| x.id == p.id) {
+            *x = p.clone();
+        }
+        ok(())
+    }
+    fn delete_profile(&mut self, org: OrgId, id: ProfileId) -> BoxFuture<'_, StoreResult<bool>> {
+        let before = self.s.profiles.len();
+        self.s.profiles.retain(|p| !(p.org_id == org && p.id == id));
+        ok(self.s.profiles.len() < before)
     }
 }
 

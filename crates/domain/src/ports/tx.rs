@@ -42,6 +42,9 @@ pub trait OrgRepo: Send {
     fn concurrent_writers(&mut self) -> BoxFuture<'_, StoreResult<u32>> {
         Box::pin(async { Ok(1) })
     }
+    /// Organizations, newest first (id descending), with an id lower than `before` (the admin
+    /// API's list, issue 16).
+    fn list_orgs(&mut self, before: Option<OrgId>, limit: u32) -> BoxFuture<'_, StoreResult<Vec<Organization>>>;
     /// The oldest organization whose company name is `name` (used by `talent demo`).
     fn find_org_by_name<'a>(&'a mut self, name: &'a str) -> BoxFuture<'a, StoreResult<Option<Organization>>>;
     /// Number of active persons of the organization: those committed, plus this transaction's
@@ -280,6 +283,10 @@ pub trait AssessmentRepo: Send {
     ) -> BoxFuture<'_, StoreResult<Vec<Profile>>>;
     /// Number of profiles of the organization.
     fn count_profiles(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<u32>>;
+    /// Overwrites a profile's name, description and competencies (the admin API, issue 16).
+    fn update_profile<'a>(&'a mut self, p: &'a Profile) -> BoxFuture<'a, StoreResult<()>>;
+    /// Deletes a profile of the organization; false when there was none.
+    fn delete_profile(&mut self, org: OrgId, id: ProfileId) -> BoxFuture<'_, StoreResult<bool>>;
 }
 
 /// The event outbox (D31): events are written in the use case's transaction. Part of [`Tx`].

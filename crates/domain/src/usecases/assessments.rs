@@ -60,6 +60,15 @@ pub struct NewProfile {
     pub competencies: Vec<ProfileCompetency>,
 }
 
+/// A change of a profile (admin API, issue 16): `None` keeps a field; `description:
+/// Some(None)` clears it.
+#[derive(Clone, Debug, Default)]
+pub struct ProfilePatch {
+    pub name: Option<String>,
+    pub description: Option<Option<String>>,
+    pub competencies: Option<Vec<ProfileCompetency>>,
+}
+
 fn no_results() -> ClientError {
     ClientError::new(Code::NotFound, "The person has no completed assessment")
         .with_details(json!({"reason": "no_results"}))
@@ -259,10 +268,9 @@ impl<S: Store> Services<S> {
         Ok((r.person, pdf))
     }
 
-    /// Creates a profile (admin API, D25). Errors: 404 (organization), 400 (unknown competency,
-    /// duplicate, weight outside [0, 1], no positive weight), 409 `conflict` when the plan's profile
-    /// limit is reached (D5).
-    pub async fn create_profile(&self, org: OrgId, n: NewProfile) -> Result<Profile, UseCaseError> {
+    /// The checked fields of a profile (D25): trimmed name and description. Errors: 400 as
+    /// [`Services::create_profile`] says.
+    fn check_profile(&self, n: &NewProfile) -> Result<(String, Option<String>), FieldErrors> {
         let mut errs = FieldErrors::default();
         let name = n.name.trim().to_string();
         if !(1..=200).contains(&name.chars().count()) {
@@ -292,12 +300,20 @@ impl<S: Store> Services<S> {
             errs.push("competencies", "at least one weight must be greater than 0");
         }
         errs.into_result()?;
+        Ok((name, n.description.as_ref().map(|d| d.trim().to_string()).filter(|d| !d.is_empty())))
+    }
+
+    /// Creates a profile (admin API, D25). Errors: 404 (organization), 400 (unknown competency,
+    /// duplicate, weight outside [0, 1], no positive weight), 409 `conflict` when the plan's profile
+    /// limit is reached (D5).
+    pub async fn create_profile(&self, org: OrgId, n: NewProfile) -> Result<Profile, UseCaseError> {
+        let (name, description) = self.check_profile(&n)?;
         let now = self.clock.now();
         let profile = Profile {
             id: ProfileId(self.ids.new_uuid()),
             org_id: org,
             name,
-            description: n.description.map(|d| d.trim().to_string()).filter(|d| !d.is_empty()),
+            description,
             competencies: n.competencies,
             created_at: now,
             updated_at: now,
@@ -324,6 +340,53 @@ impl<S: Store> Services<S> {
             })
             .await?;
         Ok(profile)
+    }
+
+    /// Changes a profile's name, description or competencies (admin API, issue 16): the fields
+    /// given replace the stored ones, and the result is held to the rules of creation; matches
+    /// follow at once (they are computed on read, T85). Errors: 404, 400 as
+    /// [`Services::create_profile`].
+    pub async fn update_profile(
+        &self,
+        org: OrgId,
+        id: ProfileId,
+        patch: ProfilePatch,
+    ) -> Result<Profile, UseCaseError> {
+        let now = self.clock.now();
+        let current = self.get_profile(org, id).await?;
+        let merged = NewProfile {
+            name: patch.name.unwrap_or(current.name),
+            description: patch.description.unwrap_or(current.description),
+            competencies: patch.competencies.unwrap_or(current.competencies),
+        };
+        let (name, description) = self.check_profile(&merged)?;
+        self.store
+            .write(move |tx| {
+                Box::pin(async move {
+                    let mut p = tx.get_profile(org, id).await?.ok_or_else(|| ClientError::not_found("Profile"))?;
+                    p.name = name;
+                    p.description = description;
+                    p.competencies = merged.competencies;
+                    p.updated_at = now;
+                    tx.update_profile(&p).await?;
+                    Ok::<_, UseCaseError>(p)
+                })
+            })
+            .await
+    }
+
+    /// Deletes a profile (admin API, issue 16); it frees a place of the plan's profile limit.
+    /// Errors: 404.
+    pub async fn delete_profile(&self, org: OrgId, id: ProfileId) -> Result<(), UseCaseError> {
+        let gone = self
+            .store
+            .write(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.delete_profile(org, id).await?) }))
+            .await?;
+        if gone {
+            Ok(())
+        } else {
+            Err(ClientError::not_found("Profile").into())
+        }
     }
 
     /// `GET /profiles/{id}` (D25). Errors: 404.

@@ -1,6 +1,6 @@
 //! Organizations, users and API keys: the admin API's use cases (D39) and `GET /organization`.
 
-use super::Services;
+use super::{Page, Services};
 use crate::errors::{ClientError, Code, UseCaseError};
 use crate::ids::*;
 use crate::model::*;
@@ -282,6 +282,85 @@ impl<S: Store> Services<S> {
         Ok(CreatedKey { key, value: material.value })
     }
 
+    /// Organizations with their usage, newest first, keyset-paginated by id (the admin API's
+    /// list, issue 16; `limit` 1..100, checked by the caller).
+    pub async fn list_organizations(
+        &self,
+        before: Option<OrgId>,
+        limit: u32,
+    ) -> Result<Page<(Organization, Usage)>, UseCaseError> {
+        let now = self.clock.now();
+        let rows = self
+            .store
+            .read(move |tx| {
+                Box::pin(async move {
+                    let orgs = tx.list_orgs(before, limit + 1).await?;
+                    let mut out = Vec::with_capacity(orgs.len());
+                    for o in orgs {
+                        let used = tx.count_active_persons(o.id).await?;
+                        let profiles = tx.count_profiles(o.id).await?;
+                        out.push((o, used, profiles));
+                    }
+                    Ok::<_, UseCaseError>(out)
+                })
+            })
+            .await?;
+        let mut items: Vec<(Organization, Usage)> = rows
+            .into_iter()
+            .map(|(o, used, profiles)| {
+                let o = o.as_of(now);
+                let usage = self.usage(&o, used, profiles);
+                (o, usage)
+            })
+            .collect();
+        let has_more = items.len() > limit as usize;
+        items.truncate(limit as usize);
+        Ok(Page { items, has_more })
+    }
+
+    /// One user (admin API, issue 16). Errors: 404.
+    pub async fn get_user(&self, id: UserId) -> Result<User, UseCaseError> {
+        self.store
+            .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.get_user(id).await?) }))
+            .await?
+            .ok_or_else(|| ClientError::not_found("User").into())
+    }
+
+    /// Users of an organization, newest first, keyset-paginated by id (admin API, issue 16).
+    /// Errors: 404 (organization).
+    pub async fn list_users(&self, org: OrgId, before: Option<UserId>, limit: u32) -> Result<Page<User>, UseCaseError> {
+        let users = self
+            .store
+            .read(move |tx| {
+                Box::pin(async move {
+                    tx.get_org(org).await?.ok_or_else(|| ClientError::not_found("Organization"))?;
+                    Ok::<_, UseCaseError>(tx.list_users_of_org(org).await?)
+                })
+            })
+            .await?;
+        Ok(page_by_id(users, |u| u.id.0, before.map(|b| b.0), limit))
+    }
+
+    /// API keys of a user, active or not, newest first, keyset-paginated by id (admin API, issue
+    /// 16): never the key value, which is not stored. Errors: 404 (user).
+    pub async fn list_api_keys(
+        &self,
+        user: UserId,
+        before: Option<ApiKeyId>,
+        limit: u32,
+    ) -> Result<Page<ApiKey>, UseCaseError> {
+        let keys = self
+            .store
+            .read(move |tx| {
+                Box::pin(async move {
+                    tx.get_user(user).await?.ok_or_else(|| ClientError::not_found("User"))?;
+                    Ok::<_, UseCaseError>(tx.list_api_keys_of_user(user).await?)
+                })
+            })
+            .await?;
+        Ok(page_by_id(keys, |k| k.id.0, before.map(|b| b.0), limit))
+    }
+
     /// Revokes a key at once (D39); revoking a revoked key changes nothing. Errors: 404.
     pub async fn revoke_api_key(&self, id: ApiKeyId) -> Result<ApiKey, UseCaseError> {
         let now = self.clock.now();
@@ -298,4 +377,13 @@ impl<S: Store> Services<S> {
             })
             .await
     }
+}
+
+/// One page of `items`, newest (highest UUIDv7 id) first, after the cursor position `before`.
+fn page_by_id<T>(mut items: Vec<T>, id: impl Fn(&T) -> uuid::Uuid, before: Option<uuid::Uuid>, limit: u32) -> Page<T> {
+    items.retain(|x| before.is_none_or(|b| id(x) < b));
+    items.sort_by_key(|x| std::cmp::Reverse(id(x)));
+    let has_more = items.len() > limit as usize;
+    items.truncate(limit as usize);
+    Page { items, has_more }
 }

@@ -243,6 +243,28 @@ macro_rules! impl_assessment_repo {
                 })
             }
 
+            fn update_profile<'a>(&'a mut self, p: &'a Profile) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::update(profiles::table.find(DbUuid(p.id.0)))
+                        .set(ProfileRow::from(p))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn delete_profile(&mut self, org: OrgId, id: ProfileId) -> BoxFuture<'_, StoreResult<bool>> {
+                Box::pin(async move {
+                    let n =
+                        diesel::delete(profiles::table.find(DbUuid(id.0)).filter(profiles::org_id.eq(DbUuid(org.0))))
+                            .execute(self.conn)
+                            .await
+                            .map_err(db_err)?;
+                    Ok(n > 0)
+                })
+            }
+
             fn count_profiles(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<u32>> {
                 Box::pin(async move {
                     let n: i64 = profiles::table

@@ -54,6 +54,28 @@ macro_rules! impl_org_repo {
                 Box::pin(async move { self.writers_impl().await })
             }
 
+            fn list_orgs(
+                &mut self,
+                before: Option<OrgId>,
+                limit: u32,
+            ) -> BoxFuture<'_, StoreResult<Vec<Organization>>> {
+                Box::pin(async move {
+                    let mut q = organizations::table.into_boxed();
+                    if let Some(b) = before {
+                        q = q.filter(organizations::id.lt(DbUuid(b.0)));
+                    }
+                    q.order(organizations::id.desc())
+                        .limit(i64::from(limit.min(100_000)))
+                        .select(OrgRow::as_select())
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?
+                        .into_iter()
+                        .map(Organization::try_from)
+                        .collect()
+                })
+            }
+
             fn find_org_by_name<'a>(&'a mut self, name: &'a str) -> BoxFuture<'a, StoreResult<Option<Organization>>> {
                 Box::pin(async move {
                     organizations::table
