@@ -116,3 +116,77 @@ crate::e2e!(real_responses_match_their_schemas, Opts::default(), |app| {
     wrong["status"] = json!("lost");
     assert!(!violations(&doc, "Invitation", &wrong).is_empty());
 });
+
+/// Every string of the document an integrator reads.
+fn texts(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                match x {
+                    Value::String(s) if k == "description" || k == "summary" => out.push(s.clone()),
+                    _ => texts(x, out),
+                }
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| texts(x, out)),
+        _ => {}
+    }
+}
+
+// Issue 16 point 4: the document is written for integrators: no references to our decision log
+// ("(D36)", "T13") or internal specification, the shared rules once in `info`, servers.
+#[test]
+fn the_documents_text_is_for_integrators() {
+    let doc: Value = serde_json::from_str(&committed()).unwrap();
+    let mut all = vec![];
+    texts(&doc, &mut all);
+    assert!(all.len() > 300, "{} texts", all.len());
+    let reference = regex_lite::Regex::new(r"\b[DT]\d{1,3}\b|\(spec\b").unwrap();
+    let internal: Vec<&String> = all.iter().filter(|t| reference.is_match(t)).collect();
+    assert!(internal.is_empty(), "internal references: {internal:#?}");
+    let info = doc["info"]["description"].as_str().unwrap();
+    for rule in ["**Rate limits.**", "**Idempotency.**", "**Errors.**", "**Lists.**", "Retry-After"] {
+        assert!(info.contains(rule), "{rule}");
+    }
+    assert_eq!(doc["servers"][0]["variables"]["baseUrl"]["default"], "http://127.0.0.1:8080");
+}
+
+// Issue 16 point 4: every operation shows an example of its JSON request body and of each JSON
+// success response, and each example is valid against its schema.
+#[test]
+fn every_operation_has_examples_that_match_their_schemas() {
+    let doc: Value = serde_json::from_str(&committed()).unwrap();
+    let mut checked = 0;
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            let mut bodies = vec![];
+            if let Some(b) = op.pointer("/requestBody/content/application~1json") {
+                bodies.push(("request".to_string(), b));
+            }
+            let mut success = 0;
+            for (status, r) in op["responses"].as_object().unwrap() {
+                if status.starts_with('2') {
+                    success += 1;
+                    if let Some(b) = r.pointer("/content/application~1json") {
+                        bodies.push((status.clone(), b));
+                    }
+                }
+            }
+            assert!(success > 0, "{method} {path}");
+            for (what, b) in bodies {
+                let example = b.get("example").unwrap_or_else(|| panic!("{method} {path} {what}: no example"));
+                let root = json!({
+                    "$schema": "https://json-schema.org/draft/2020-12/schema",
+                    "components": doc["components"],
+                    "allOf": [b["schema"]],
+                });
+                let validator = jsonschema::options().should_validate_formats(true).build(&root).unwrap();
+                let errs: Vec<String> =
+                    validator.iter_errors(example).map(|e| format!("{}: {e}", e.instance_path())).collect();
+                assert!(errs.is_empty(), "{method} {path} {what}: {errs:?}\n{example:#}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 40, "{checked} examples");
+}

@@ -10,6 +10,7 @@
 //! `docs/openapi.json`; a test fails when the two differ (regenerate with `make openapi`).
 
 pub mod conventions;
+pub mod public;
 pub mod schemas;
 
 use crate::{api, events, invitations, out, results, webhooks};
@@ -80,6 +81,7 @@ struct ApiDoc;
 pub fn document() -> serde_json::Value {
     let mut doc = serde_json::to_value(ApiDoc::openapi()).unwrap_or_default();
     conventions::apply(&mut doc);
+    public::apply(&mut doc);
     doc
 }
 
