@@ -2,7 +2,7 @@
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 export TEST_DATABASE_URL
 
-.PHONY: run test lint fmt build release openapi schemathesis tour bench
+.PHONY: run test lint fmt build release openapi schemathesis tour sdks sdk-test bench
 
 ## run: serve on the embedded SQLite default with a demo organization; prints an API key.
 run:
@@ -14,6 +14,7 @@ test: lint
 	cargo test --workspace -- --test-threads 8
 	$(MAKE) schemathesis
 	$(MAKE) tour
+	$(MAKE) sdk-test
 
 ## tour: runs every shell block of the README's "five-minute tour" against `talent demo`, as
 ## written (needs curl, jq, python3).
@@ -26,6 +27,16 @@ tour:
 schemathesis:
 	cargo build -p talent-app --bin talent
 	tests/schemathesis/run.sh target/debug/talent sqlite $(if $(TEST_DATABASE_URL),postgres)
+
+## sdks: regenerates the Python and TypeScript SDKs from docs/openapi.json (sdks/generate.sh;
+## openapi-python-client from PyPI, openapi-typescript from npm). Run after `make openapi`.
+sdks:
+	sdks/generate.sh
+
+## sdk-test: checks that the committed SDKs are current and runs each against `talent demo`.
+sdk-test:
+	cargo build -p talent-app --bin talent
+	tests/sdks.sh target/debug/talent
 
 ## openapi: regenerates docs/openapi.json from the code (a test fails while it is stale).
 openapi:

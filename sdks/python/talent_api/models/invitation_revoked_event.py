@@ -1,0 +1,93 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, TYPE_CHECKING
+
+from attrs import define as _attrs_define
+
+
+from typing import cast
+from typing import Literal
+from uuid import UUID
+import datetime
+
+if TYPE_CHECKING:
+    from ..models.invitation import Invitation
+
+
+T = TypeVar("T", bound="InvitationRevokedEvent")
+
+
+@_attrs_define
+class InvitationRevokedEvent:
+    """The delivery envelope of `invitation.revoked`.
+
+    Attributes:
+        api_version (Literal['v1']):
+        created_at (datetime.datetime):
+        data (Invitation): A personal assessment invitation.
+        id (UUID): The delivery id; the same on every retry.
+        type_ (Literal['invitation.revoked']):
+    """
+
+    api_version: Literal["v1"]
+    created_at: datetime.datetime
+    data: Invitation
+    id: UUID
+    type_: Literal["invitation.revoked"]
+
+    def to_dict(self) -> dict[str, Any]:
+        api_version = self.api_version
+
+        created_at = self.created_at.isoformat()
+
+        data = self.data.to_dict()
+
+        id = str(self.id)
+
+        type_ = self.type_
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "apiVersion": api_version,
+                "createdAt": created_at,
+                "data": data,
+                "id": id,
+                "type": type_,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.invitation import Invitation  # noqa: PLC0415
+
+        d = dict(src_dict)
+        api_version = cast(Literal["v1"], d.pop("apiVersion"))
+        if api_version != "v1":
+            raise ValueError(f"apiVersion must match const 'v1', got '{api_version}'")
+
+        created_at = datetime.datetime.fromisoformat(d.pop("createdAt"))
+
+        data = Invitation.from_dict(d.pop("data"))
+
+        id = UUID(d.pop("id"))
+
+        type_ = cast(Literal["invitation.revoked"], d.pop("type"))
+        if type_ != "invitation.revoked":
+            raise ValueError(
+                f"type must match const 'invitation.revoked', got '{type_}'"
+            )
+
+        invitation_revoked_event = cls(
+            api_version=api_version,
+            created_at=created_at,
+            data=data,
+            id=id,
+            type_=type_,
+        )
+
+        return invitation_revoked_event

@@ -1,0 +1,91 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, TYPE_CHECKING
+
+from attrs import define as _attrs_define
+
+
+from typing import cast
+from typing import Literal
+from uuid import UUID
+import datetime
+
+if TYPE_CHECKING:
+    from ..models.person import Person
+
+
+T = TypeVar("T", bound="PersonJoinedEvent")
+
+
+@_attrs_define
+class PersonJoinedEvent:
+    """The delivery envelope of `person.joined`.
+
+    Attributes:
+        api_version (Literal['v1']):
+        created_at (datetime.datetime):
+        data (Person): A person of the organization's talent pool. `id` is the membership id.
+        id (UUID): The delivery id; the same on every retry.
+        type_ (Literal['person.joined']):
+    """
+
+    api_version: Literal["v1"]
+    created_at: datetime.datetime
+    data: Person
+    id: UUID
+    type_: Literal["person.joined"]
+
+    def to_dict(self) -> dict[str, Any]:
+        api_version = self.api_version
+
+        created_at = self.created_at.isoformat()
+
+        data = self.data.to_dict()
+
+        id = str(self.id)
+
+        type_ = self.type_
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "apiVersion": api_version,
+                "createdAt": created_at,
+                "data": data,
+                "id": id,
+                "type": type_,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.person import Person  # noqa: PLC0415
+
+        d = dict(src_dict)
+        api_version = cast(Literal["v1"], d.pop("apiVersion"))
+        if api_version != "v1":
+            raise ValueError(f"apiVersion must match const 'v1', got '{api_version}'")
+
+        created_at = datetime.datetime.fromisoformat(d.pop("createdAt"))
+
+        data = Person.from_dict(d.pop("data"))
+
+        id = UUID(d.pop("id"))
+
+        type_ = cast(Literal["person.joined"], d.pop("type"))
+        if type_ != "person.joined":
+            raise ValueError(f"type must match const 'person.joined', got '{type_}'")
+
+        person_joined_event = cls(
+            api_version=api_version,
+            created_at=created_at,
+            data=data,
+            id=id,
+            type_=type_,
+        )
+
+        return person_joined_event

@@ -1,0 +1,111 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+
+from ..types import UNSET, Unset
+
+from ..models.event_type import EventType
+from ..models.webhook_endpoint_create_request_events_item_type_1 import (
+    WebhookEndpointCreateRequestEventsItemType1,
+)
+from typing import cast
+
+
+T = TypeVar("T", bound="WebhookEndpointCreateRequest")
+
+
+@_attrs_define
+class WebhookEndpointCreateRequest:
+    """`POST /webhooks` body.
+
+    Attributes:
+        events (list[EventType | WebhookEndpointCreateRequestEventsItemType1]):
+        url (str): `https`, not resolving to a loopback, private, link-local or multicast address.
+        description (None | str | Unset): Trimmed; at most 500 characters.
+    """
+
+    events: list[EventType | WebhookEndpointCreateRequestEventsItemType1]
+    url: str
+    description: None | str | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        events = []
+        for events_item_data in self.events:
+            events_item: str
+            if isinstance(events_item_data, EventType):
+                events_item = events_item_data.value
+            else:
+                events_item = events_item_data.value
+
+            events.append(events_item)
+
+        url = self.url
+
+        description: None | str | Unset
+        if isinstance(self.description, Unset):
+            description = UNSET
+        else:
+            description = self.description
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "events": events,
+                "url": url,
+            }
+        )
+        if description is not UNSET:
+            field_dict["description"] = description
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        events = []
+        _events = d.pop("events")
+        for events_item_data in _events:
+
+            def _parse_events_item(
+                data: object,
+            ) -> EventType | WebhookEndpointCreateRequestEventsItemType1:
+                try:
+                    if not isinstance(data, str):
+                        raise TypeError()
+                    events_item_type_0 = EventType(data)
+
+                    return events_item_type_0
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                if not isinstance(data, str):
+                    raise TypeError()
+                events_item_type_1 = WebhookEndpointCreateRequestEventsItemType1(data)
+
+                return events_item_type_1
+
+            events_item = _parse_events_item(events_item_data)
+
+            events.append(events_item)
+
+        url = d.pop("url")
+
+        def _parse_description(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        description = _parse_description(d.pop("description", UNSET))
+
+        webhook_endpoint_create_request = cls(
+            events=events,
+            url=url,
+            description=description,
+        )
+
+        return webhook_endpoint_create_request

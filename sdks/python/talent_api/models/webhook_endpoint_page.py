@@ -1,0 +1,68 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, TYPE_CHECKING
+
+from attrs import define as _attrs_define
+
+
+if TYPE_CHECKING:
+    from ..models.pagination import Pagination
+    from ..models.webhook_endpoint import WebhookEndpoint
+
+
+T = TypeVar("T", bound="WebhookEndpointPage")
+
+
+@_attrs_define
+class WebhookEndpointPage:
+    """The organization's webhook endpoints (at most 10, one page).
+
+    Attributes:
+        data (list[WebhookEndpoint]):
+        pagination (Pagination): The pagination object of every list.
+    """
+
+    data: list[WebhookEndpoint]
+    pagination: Pagination
+
+    def to_dict(self) -> dict[str, Any]:
+        data = []
+        for data_item_data in self.data:
+            data_item = data_item_data.to_dict()
+            data.append(data_item)
+
+        pagination = self.pagination.to_dict()
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "data": data,
+                "pagination": pagination,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.pagination import Pagination  # noqa: PLC0415
+        from ..models.webhook_endpoint import WebhookEndpoint  # noqa: PLC0415
+
+        d = dict(src_dict)
+        data = []
+        _data = d.pop("data")
+        for data_item_data in _data:
+            data_item = WebhookEndpoint.from_dict(data_item_data)
+
+            data.append(data_item)
+
+        pagination = Pagination.from_dict(d.pop("pagination"))
+
+        webhook_endpoint_page = cls(
+            data=data,
+            pagination=pagination,
+        )
+
+        return webhook_endpoint_page

@@ -1,0 +1,21 @@
+// The TypeScript client of Talent's public API: `paths` and `components` are generated from
+// docs/openapi.json by openapi-typescript (src/schema.ts, never edited by hand); openapi-fetch
+// turns them into a typed `fetch` client. `verify` (src/webhooks.ts) checks webhook signatures.
+//
+//   import { createTalentClient } from "@talent/api-client";
+//   const api = createTalentClient("http://127.0.0.1:8080", process.env.TALENT_KEY!);
+//   const { data, error } = await api.GET("/api/v1/persons", { params: { query: { limit: 10 } } });
+
+import createClient from "openapi-fetch";
+import type { components, paths } from "./schema.ts";
+
+export type { components, paths } from "./schema.ts";
+export { verify, TOLERANCE_SECONDS } from "./webhooks.ts";
+
+/** One of the API's schemas by name, e.g. `Schema<"Person">`. */
+export type Schema<Name extends keyof components["schemas"]> = components["schemas"][Name];
+
+/** A client of `baseUrl` (scheme, host and port) that sends `Authorization: Bearer <apiKey>`. */
+export function createTalentClient(baseUrl: string, apiKey: string) {
+  return createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${apiKey}` } });
+}
