@@ -1,7 +1,7 @@
 //! Protocol errors (spec, Errors; D37): bodies that are not JSON, wrong content types, unknown
 //! fields, wrong types, oversized bodies, wrong methods and unknown paths, on the public and the
 //! admin API, always in the flat envelope.
-use crate::support::{Resp, TestApp};
+use crate::support::{Opts, Resp, TestApp};
 use serde_json::{json, Value};
 
 /// Asserts a D37 `validation_error` (400, details exactly `{"fields":[{"field","message"}...]}`,
@@ -336,3 +336,81 @@ crate::e2e!(the_admin_api_uses_the_same_error_envelope, Default::default(), |app
     r.assert_error(404, "not_found");
     app.request("GET", "/admin/v1/nope", &[], None).assert_error(401, "unauthorized");
 });
+
+/// Sends `bytes` on a new connection and reads the answer until the service closes it or 3 s
+/// pass: (status, lower-cased headers, body).
+fn raw(app: &TestApp, bytes: &[u8]) -> (u16, Vec<(String, String)>, Value) {
+    use std::io::{Read, Write};
+    let addr = app.base.trim_start_matches("http://");
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(std::time::Duration::from_secs(3))).unwrap();
+    let _ = s.write_all(bytes);
+    let mut data = Vec::new();
+    let _ = s.read_to_end(&mut data);
+    let text = String::from_utf8_lossy(&data).to_string();
+    let (head, body) = text
+        .split_once("\r\n\r\n")
+        .unwrap_or_else(|| panic!("no answer to {:?}: {text:?}", &bytes[..bytes.len().min(60)]));
+    let mut lines = head.lines();
+    let status = lines.next().and_then(|l| l.split(' ').nth(1)).and_then(|c| c.parse().ok()).unwrap_or(0);
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    (status, headers, serde_json::from_str(body).unwrap_or(Value::Null))
+}
+
+// Issue 16: every 4xx, a request that is not even valid HTTP/1.1 included, has the error envelope
+// and the rate-limit headers of the client address's budget (D8): a URL with characters it must
+// percent-encode (as `cursor=<pagination.nextCursor>` pasted from a text), a garbage request line,
+// a header without a colon, an unknown version, a bad Content-Length, a control character in the
+// path, a head over the size limit, an unknown path, a method a resource does not have.
+crate::e2e!(
+    every_4xx_even_of_a_malformed_request_has_the_envelope_and_the_rate_limit_headers_t116,
+    Opts { rate_limit_mode: "per-key", ..Default::default() },
+    |app| {
+        let big = format!("GET /api/v1/me HTTP/1.1\r\nHost: a\r\nX-Big: {}\r\n\r\n", "a".repeat(200_000));
+        let cases: Vec<(Vec<u8>, u16, &str)> = vec![
+            (
+                b"GET /api/v1/persons?limit=5&cursor=<pagination.nextCursor> HTTP/1.1\r\nHost: a\r\n\r\n".to_vec(),
+                400,
+                "validation_error",
+            ),
+            (b"GARBAGE\r\n\r\n".to_vec(), 400, "validation_error"),
+            (b"GET /api/v1/me HTTP/1.1\r\nHost: a\r\nNoColonHere\r\n\r\n".to_vec(), 400, "validation_error"),
+            (b"GET /api/v1/me HTTP/9.9\r\nHost: a\r\n\r\n".to_vec(), 400, "validation_error"),
+            (
+                b"POST /api/v1/persons HTTP/1.1\r\nHost: a\r\nContent-Length: abc\r\n\r\n".to_vec(),
+                400,
+                "validation_error",
+            ),
+            (b"GET /api\x01/v1/me HTTP/1.1\r\nHost: a\r\n\r\n".to_vec(), 400, "validation_error"),
+            (big.into_bytes(), 400, "validation_error"),
+            (b"GET /no/such/path HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n".to_vec(), 404, "not_found"),
+            (b"DELETE /healthz HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n".to_vec(), 405, "method_not_allowed"),
+            (
+                b"PUT /api/v1/persons HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_vec(),
+                401,
+                "unauthorized",
+            ),
+        ];
+        for (bytes, status, code) in cases {
+            let what = String::from_utf8_lossy(&bytes[..bytes.len().min(50)]).to_string();
+            let (got, headers, body) = raw(app, &bytes);
+            assert_eq!(got, status, "{what}: {body}");
+            assert_eq!(body["code"], code, "{what}: {body}");
+            assert!(body["error"].as_str().is_some_and(|e| !e.is_empty()), "{what}: {body}");
+            let header = |n: &str| headers.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str());
+            assert_eq!(header("content-type"), Some("application/json"), "{what}");
+            for h in ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"] {
+                assert!(header(h).is_some_and(|v| v.parse::<u64>().is_ok()), "{what}: {h} in {headers:?}");
+            }
+            if status == 400 {
+                assert_eq!(body["details"]["fields"][0]["field"], "request", "{what}: {body}");
+            }
+        }
+        // A valid request on a connection still gets its ordinary answer.
+        let (status, _, body) = raw(app, b"GET /healthz HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n");
+        assert_eq!((status, body["status"].as_str()), (200, Some("ok")), "{body}");
+    }
+);

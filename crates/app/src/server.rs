@@ -5,7 +5,7 @@ use crate::config::{Cli, Command, Config};
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::middleware::{from_fn, Next};
-use actix_web::{web, App, HttpServer};
+use actix_web::{web, App};
 use anyhow::Context;
 use std::io::Write;
 use std::sync::Arc;
@@ -317,44 +317,51 @@ impl Application {
         let split = admin_listener.is_some();
         let public_state = state.clone();
         let deadline = BodyDeadline(Duration::from_millis(cfg.body_timeout_ms.max(1)));
-        let server = HttpServer::new(move || {
-            let routes =
-                if split { talent_http::configure_public::<DbStore> } else { talent_http::configure::<DbStore> };
-            App::new()
-                .app_data(public_state.clone())
-                .app_data(deadline)
-                .wrap(from_fn(body_deadline))
-                .wrap(from_fn(access_log))
-                .configure(routes)
-        })
-        .client_request_timeout(HEAD_TIMEOUT)
-        .keep_alive(KEEP_ALIVE)
-        .max_connections(cfg.max_connections.max(1))
-        .backlog(1024)
-        .listen(listener)
-        .with_context(|| format!("listening on {bound}"))?
-        .shutdown_timeout(30);
-        let addr = server.addrs().first().map(|a| a.to_string()).unwrap_or(bound);
-        let server = server.run();
+        let settings = talent_http::connection::ServerSettings {
+            head_timeout: HEAD_TIMEOUT,
+            keep_alive: KEEP_ALIVE,
+            max_connections: cfg.max_connections.max(1),
+            workers: None,
+            shutdown_timeout: 30,
+        };
+        let conn_limiter: Arc<dyn talent_domain::ports::RateLimiter> = limiter.clone();
+        let server = talent_http::connection::server(
+            listener,
+            move || {
+                let routes =
+                    if split { talent_http::configure_public::<DbStore> } else { talent_http::configure::<DbStore> };
+                App::new()
+                    .app_data(public_state.clone())
+                    .app_data(deadline)
+                    .wrap(from_fn(talent_http::auth::error_rate_headers::<DbStore>))
+                    .wrap(from_fn(body_deadline))
+                    .wrap(from_fn(access_log))
+                    .configure(routes)
+            },
+            settings,
+            conn_limiter.clone(),
+        )
+        .with_context(|| format!("listening on {bound}"))?;
+        let addr = bound;
         let admin = match admin_listener {
             None => None,
             Some(l) => {
-                let s = HttpServer::new(move || {
-                    App::new()
-                        .app_data(state.clone())
-                        .app_data(deadline)
-                        .wrap(from_fn(body_deadline))
-                        .wrap(from_fn(access_log))
-                        .configure(talent_http::configure_admin::<DbStore>)
-                })
-                .client_request_timeout(HEAD_TIMEOUT)
-                .keep_alive(KEEP_ALIVE)
-                .workers(1)
-                .listen(l)
-                .context("listening on TALENT_ADMIN_LISTEN")?
-                .shutdown_timeout(30);
-                let a = s.addrs().first().map(|a| a.to_string()).unwrap_or_default();
-                Some((s.run(), a))
+                let a = l.local_addr().map(|a| a.to_string()).unwrap_or_default();
+                let s = talent_http::connection::server(
+                    l,
+                    move || {
+                        App::new()
+                            .app_data(state.clone())
+                            .app_data(deadline)
+                            .wrap(from_fn(body_deadline))
+                            .wrap(from_fn(access_log))
+                            .configure(talent_http::configure_admin::<DbStore>)
+                    },
+                    talent_http::connection::ServerSettings { workers: Some(1), ..settings },
+                    conn_limiter,
+                )
+                .context("listening on TALENT_ADMIN_LISTEN")?;
+                Some((s, a))
             }
         };
 

@@ -113,3 +113,37 @@ pub fn authorize(req: &HttpRequest, scope: Option<Scope>, write: bool) -> Result
     p.authorize(Requirement { scope, write })?;
     Ok(p)
 }
+
+/// Every 4xx answer outside the APIs' own middleware (an unknown path, a method a resource does
+/// not have, an invitation page that is gone) carries the rate-limit headers of the client
+/// address's budget, and takes one request from it as a failed request does (D8; issue 16): 429
+/// `rate_limited` once that budget is spent. `/api/v1` answers carry its own headers already;
+/// `/admin/v1` has the admin token's checks (T89).
+pub async fn error_rate_headers<S: Store>(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
+    let mut res = next.call(req).await?;
+    // Nothing to do on the answers that matter for speed (2xx, and /api/v1's own).
+    if !res.status().is_client_error()
+        || res.headers().contains_key("x-ratelimit-limit")
+        || res.request().path().starts_with("/admin/")
+    {
+        return Ok(res.map_into_left_body());
+    }
+    let Some(state) = res.request().app_data::<web::Data<ApiState<S>>>().cloned() else {
+        return Ok(res.map_into_left_body());
+    };
+    let ip = state.trusted_proxies.client_ip(res.request().peer_addr(), res.request().headers());
+    match state.limiter.check(RateSubject::Ip(ip)) {
+        Some(d) if !d.allowed => {
+            let (req, _) = res.into_parts();
+            Ok(ServiceResponse::new(req, refused(&d)).map_into_right_body())
+        }
+        Some(d) => {
+            set_rate_headers(res.headers_mut(), &d);
+            Ok(res.map_into_left_body())
+        }
+        None => Ok(res.map_into_left_body()),
+    }
+}

@@ -7,6 +7,7 @@ pub mod api;
 pub mod auth;
 pub mod body;
 pub mod client_ip;
+pub mod connection;
 pub mod cursor;
 pub mod deadline;
 pub mod error;
