@@ -21,15 +21,9 @@ diff -r "$repo/sdks/python/talent_api" "$work/generated/python/talent_api" > "$w
   || { head -40 "$work/diff"; echo "sdks: the committed SDKs are stale: run \`make sdks\` and commit" >&2; exit 1; }
 
 # 2. Against the demo.
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-DATABASE_URL="sqlite://$work/sdk.db" TALENT_LISTEN="127.0.0.1:$port" "$bin" demo > "$work/demo.log" 2>&1 &
-demo_pid=$!
-for _ in $(seq 1 100); do grep -q '^Listening on' "$work/demo.log" && break; sleep 0.2; done
-grep -q '^Listening on' "$work/demo.log" || { cat "$work/demo.log"; echo "sdks: the demo did not start" >&2; exit 1; }
-export TALENT_URL="http://127.0.0.1:$port"
-TALENT_KEY=$(sed -n 's/^API key: //p' "$work/demo.log")
-TALENT_ADMIN=$(sed -n 's/^Admin token: //p' "$work/demo.log")
-export TALENT_KEY TALENT_ADMIN
+# shellcheck source=tests/demo.sh
+. "$repo/tests/demo.sh"
+export TALENT_URL="http://127.0.0.1:$port" TALENT_KEY="$key" TALENT_ADMIN="$admin"
 
 echo "sdks: python"
 (cd "$repo/sdks/python" && PYTHONPATH=. PYTHONDONTWRITEBYTECODE=1 "$repo/target/sdk-venv/bin/python" -m unittest -v tests/test_demo.py)

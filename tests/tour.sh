@@ -17,7 +17,6 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 # The tour runs from the repository's root: its working directory here has what it uses of it.
 cd "$work"
@@ -25,14 +24,9 @@ ln -s "$repo/docs" docs
 mkdir -p target/debug
 ln -s "$bin" target/debug/talent
 
-port=$(free_port)
+# shellcheck source=tests/demo.sh
+. "$repo/tests/demo.sh"
 hook_port=$(free_port)
-DATABASE_URL="sqlite://$work/tour.db" TALENT_LISTEN="127.0.0.1:$port" "$bin" demo > demo.log 2>&1 &
-demo_pid=$!
-for _ in $(seq 1 100); do grep -q '^Listening on' demo.log && break; sleep 0.2; done
-grep -q '^Listening on' demo.log || { cat demo.log; echo "tour: the demo did not start" >&2; exit 1; }
-key=$(sed -n 's/^API key: //p' demo.log)
-admin=$(sed -n 's/^Admin token: //p' demo.log)
 
 python3 - "$repo/README.md" "$key" "$admin" "http://127.0.0.1:$port" "$hook_port" > tour-script.sh <<'PY'
 import re, sys
@@ -60,7 +54,7 @@ PY
 if ! bash tour-script.sh > tour.out 2>&1; then
   cat tour.out
   echo "tour: a block failed (above); the service's log:" >&2
-  tail -20 demo.log >&2
+  tail -20 "$work/demo.log" >&2
   exit 1
 fi
 fail() { cat tour.out; echo "tour: $*" >&2; exit 1; }

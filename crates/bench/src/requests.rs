@@ -27,7 +27,11 @@ pub fn wrk(url: &str, headers: &[String], secs: u32) -> Option<Wrk> {
         cmd.args(["-H", h]);
     }
     let out = cmd.arg(url).output().ok()?;
-    let text = String::from_utf8_lossy(&out.stdout);
+    parse_wrk(&String::from_utf8_lossy(&out.stdout))
+}
+
+/// The rate and the non-2xx count of wrk's report.
+fn parse_wrk(text: &str) -> Option<Wrk> {
     let rps = text.lines().find_map(|l| l.strip_prefix("Requests/sec:")).and_then(|v| v.trim().parse().ok())?;
     let non_2xx = text
         .lines()
@@ -64,14 +68,8 @@ end
         .ok()?;
     let _ = std::fs::remove_file(&script);
     let text = String::from_utf8_lossy(&out.stdout);
-    let rps = text.lines().find_map(|l| l.strip_prefix("Requests/sec:")).and_then(|v| v.trim().parse().ok())?;
-    let non_2xx = text
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("Non-2xx or 3xx responses:"))
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or(0);
     let pct = |p: &str| text.lines().find_map(|l| l.trim().strip_prefix(p)).map(|v| to_ms(v.trim())).unwrap_or(0.0);
-    Some((Wrk { rps, non_2xx }, pct("50%"), pct("99%")))
+    Some((parse_wrk(&text)?, pct("50%"), pct("99%")))
 }
 
 /// wrk's latency text (`812.00us`, `21.30ms`, `1.02s`) in milliseconds.
