@@ -21,6 +21,7 @@ mod import;
 mod invitations;
 mod listing;
 mod openapi;
+mod operations;
 mod persons;
 mod ratelimit;
 mod results;

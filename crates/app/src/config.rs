@@ -148,6 +148,10 @@ pub struct Config {
     /// Log filter (tracing EnvFilter syntax), e.g. info or talent=debug; an invalid one is refused.
     #[arg(long, env = "TALENT_LOG", default_value = "info", value_parser = log_filter)]
     pub log: String,
+    /// Log format: text (one readable line per event) or json (one JSON object per line, with
+    /// stable member names: timestamp, level, message, the event's fields, span.request_id).
+    #[arg(long, env = "TALENT_LOG_FORMAT", default_value = "text", value_parser = ["text", "json"])]
+    pub log_format: String,
     /// Largest number of database connections.
     #[arg(long, env = "TALENT_DB_POOL_SIZE", default_value_t = 16)]
     pub db_pool_size: usize,

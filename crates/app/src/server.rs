@@ -56,7 +56,7 @@ fn log_path(path: &str) -> std::borrow::Cow<'_, str> {
 /// output cannot keep up they are dropped and counted ([`Logging::dropped`]), never blocking a
 /// request. `WARN` and `ERROR` lines go through a queue that never drops (a writer waits when it
 /// is full). Keep the returned [`Logging`] alive: dropping it flushes both queues.
-fn init_tracing(filter: &str) -> Logging {
+fn init_tracing(filter: &str, json: bool) -> Logging {
     use tracing_subscriber::fmt::writer::MakeWriterExt;
     let filter =
         tracing_subscriber::EnvFilter::try_new(filter).unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
@@ -65,12 +65,14 @@ fn init_tracing(filter: &str) -> Logging {
         tracing_appender::non_blocking::NonBlockingBuilder::default().lossy(false).finish(std::io::stderr());
     let dropped = lossy.error_counter();
     let writer = lossy.with_min_level(tracing::Level::INFO).and(lossless.with_max_level(tracing::Level::WARN));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(writer)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .with_target(false)
-        .try_init();
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(writer).with_target(false);
+    let _ = if json {
+        // One object per line: timestamp, level, the event's fields (message included) at the top,
+        // and `span` with the request's `request_id` inside a request (issue 17).
+        builder.json().flatten_event(true).with_current_span(true).with_span_list(false).try_init()
+    } else {
+        builder.with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr())).try_init()
+    };
     Logging { _guards: [lossy_guard, lossless_guard], dropped }
 }
 
@@ -189,7 +191,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Import(args) => return crate::import::command(&args),
         Command::Migrate(cfg) => {
-            let logging = init_tracing(&cfg.log);
+            let logging = init_tracing(&cfg.log, cfg.log_format == "json");
             logging.report_drops();
             open_store(&cfg).await?;
             println!("Migrations applied.");
@@ -198,7 +200,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Serve(cfg) => (cfg, false),
         Command::Demo(cfg) => (cfg, true),
     };
-    let logging = init_tracing(&cfg.log);
+    let logging = init_tracing(&cfg.log, cfg.log_format == "json");
     logging.report_drops();
     let app = Application::build(cfg, demo).await?;
     let mut out = std::io::stdout().lock();
@@ -336,6 +338,7 @@ impl Application {
                     .wrap(from_fn(talent_http::auth::error_rate_headers::<DbStore>))
                     .wrap(from_fn(body_deadline))
                     .wrap(from_fn(access_log))
+                    .wrap(from_fn(talent_http::request_id::request_id))
                     .configure(routes)
             },
             settings,
@@ -355,6 +358,7 @@ impl Application {
                             .app_data(deadline)
                             .wrap(from_fn(body_deadline))
                             .wrap(from_fn(access_log))
+                            .wrap(from_fn(talent_http::request_id::request_id))
                             .configure(talent_http::configure_admin::<DbStore>)
                     },
                     talent_http::connection::ServerSettings { workers: Some(1), ..settings },

@@ -68,8 +68,9 @@ fn envelope_answer(message: &str, date: &str, limiter: &dyn RateLimiter, peer: O
     };
     let body = body.to_string();
     let mut head = format!(
-        "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n",
-        body.len()
+        "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\nx-request-id: {}\r\n",
+        body.len(),
+        crate::request_id::new_id()
     );
     if let Some(d) = decision {
         head.push_str(&format!(

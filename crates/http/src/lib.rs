@@ -16,6 +16,7 @@ pub mod idempotency;
 pub mod invitations;
 pub mod openapi;
 pub mod out;
+pub mod request_id;
 pub mod results;
 pub mod state;
 pub mod webhooks;

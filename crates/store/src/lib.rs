@@ -438,7 +438,7 @@ impl Store for DbStore {
                 auth.invalidate();
             }
         };
-        let task = tokio::spawn(async move {
+        let task = tokio::spawn(tracing::Instrument::in_current_span(async move {
             match pools {
                 Pools::Pg(pool) => {
                     let mut pooled = pool.get().await.map_err(|e| E::from(health.failed(e)))?;
@@ -468,7 +468,7 @@ impl Store for DbStore {
                     sqlite_group::write(&gate, &write, &health, priority, f, committed).await
                 }
             }
-        });
+        }));
         Box::pin(async move { task.await.map_err(|e| E::from(internal(e)))? })
     }
 
@@ -479,7 +479,7 @@ impl Store for DbStore {
         E: From<StoreError> + Send + 'static,
     {
         let (pools, sealer, health) = (self.pools.clone(), self.sealer.clone(), self.health.clone());
-        let task = tokio::spawn(async move {
+        let task = tokio::spawn(tracing::Instrument::in_current_span(async move {
             match pools {
                 Pools::Pg(pool) => {
                     let mut conn = pool.get().await.map_err(|e| E::from(health.failed(e)))?;
@@ -494,7 +494,7 @@ impl Store for DbStore {
                     f(&mut tx).await
                 }
             }
-        });
+        }));
         Box::pin(async move { task.await.map_err(|e| E::from(internal(e)))? })
     }
 
