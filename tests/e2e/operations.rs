@@ -117,3 +117,122 @@ crate::e2e!(the_text_log_holds_no_secrets_or_personal_data, Opts { keep_log: tru
     let refs: Vec<&str> = secrets.iter().map(String::as_str).collect();
     assert_no_secrets(&log, &refs);
 });
+
+/// A webhook receiver on loopback that answers every delivery 500; returns its URL.
+fn failing_receiver() -> String {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/hooks", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let mut reader = BufReader::new(stream);
+            let mut len = 0usize;
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                    break;
+                }
+                if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                    len = v.trim().parse().unwrap_or(0);
+                }
+            }
+            let mut body = vec![0u8; len];
+            let _ = reader.read_exact(&mut body);
+            let _ = reader
+                .get_mut()
+                .write_all(b"HTTP/1.1 500 Internal Server Error\r\ncontent-length: 4\r\nconnection: close\r\n\r\nnope");
+        }
+    });
+    url
+}
+
+/// The value of the series `name{labels}` (labels as written by the exporter, `""` for none).
+fn series(text: &str, name: &str, labels: &str) -> Option<f64> {
+    let key = if labels.is_empty() { format!("{name} ") } else { format!("{name}{{{labels}}} ") };
+    text.lines().find_map(|l| l.strip_prefix(&key)).and_then(|v| v.trim().parse().ok())
+}
+
+// Issue 17: after real traffic, /metrics has the named series with plausible values: requests by
+// route template, auth failures, the database's pool and transactions, webhook attempts to a
+// failing endpoint by outcome, the outbox backlog of a disabled endpoint, build information and
+// process metrics. The token guards it on the public listener.
+crate::e2e!(
+    metrics_show_requests_auth_failures_the_database_and_webhooks_after_real_traffic,
+    Opts { process: true, insecure_webhooks: true, sandbox: true, ..Default::default() },
+    |app| {
+        let org = app.org("business", "active");
+        let failing = failing_receiver();
+        let hook =
+            app.send("POST", "/api/v1/webhooks", &org.key, &json!({"url": failing, "events": ["person.created"]}));
+        assert_eq!(hook.status, 201, "{}", hook.text);
+        let held = app.send(
+            "POST",
+            "/api/v1/webhooks",
+            &org.key,
+            &json!({"url": "http://127.0.0.1:9/held", "events": ["person.created"]}),
+        );
+        let held_id = held.json["id"].as_str().unwrap().to_string();
+        let off = app.send("PATCH", &format!("/api/v1/webhooks/{held_id}"), &org.key, &json!({"enabled": false}));
+        assert_eq!(off.status, 200, "{}", off.text);
+        for i in 0..3 {
+            app.import(&org.key, json!({"email": format!("m{i}@example.com")}));
+        }
+        let p = app.get("/api/v1/persons?limit=1", &org.key);
+        let id = p.json["data"][0]["id"].as_str().unwrap().to_string();
+        app.get(&format!("/api/v1/persons/{id}"), &org.key);
+        app.get("/api/v1/me", "tk_unknownunknownunknownunknownunknownunknown0");
+        // The first attempts to the failing endpoint.
+        let made = || {
+            let r = app.get(&format!("/api/v1/webhooks/{}/deliveries", hook.json["id"].as_str().unwrap()), &org.key);
+            r.json["data"].as_array().is_some_and(|d| d.len() == 3 && d.iter().all(|x| x["attempts"] == 1))
+        };
+        assert!(eventually(std::time::Duration::from_secs(20), made), "three attempts made");
+
+        let scrape =
+            |token: &str| app.request("GET", "/metrics", &[("Authorization", &format!("Bearer {token}"))], None);
+        assert_eq!(app.request("GET", "/metrics", &[], None).status, 401, "the token guards it");
+        assert_eq!(scrape("wrong").status, 401);
+        let m = scrape(&app.admin_token);
+        assert_eq!(m.status, 200);
+        assert!(m.header("content-type").is_some_and(|c| c.starts_with("text/plain")));
+        let t = &m.text;
+        let value =
+            |name: &str, labels: &str| series(t, name, labels).unwrap_or_else(|| panic!("{name}{{{labels}}} in\n{t}"));
+        assert_eq!(value("talent_http_requests_total", r#"method="POST",route="/api/v1/persons",status="201""#), 3.0);
+        assert_eq!(
+            value("talent_http_requests_total", r#"method="GET",route="/api/v1/persons/{id}",status="200""#),
+            1.0
+        );
+        assert!(!t.contains(&id), "ids never become labels");
+        assert!(value("talent_http_request_duration_seconds_count", r#"method="POST",route="/api/v1/persons""#) >= 3.0);
+        assert_eq!(value("talent_http_requests_in_flight", ""), 0.0);
+        assert_eq!(value("talent_auth_failures_total", r#"reason="invalid_token""#), 1.0);
+        assert!(value("talent_db_pool_max", "") >= 1.0);
+        assert!(value("talent_db_pool_open", "") >= 1.0);
+        assert!(value("talent_db_transaction_duration_seconds_count", r#"kind="write""#) >= 3.0);
+        assert_eq!(value("talent_webhook_attempts_total", r#"outcome="5xx""#), 3.0);
+        assert!(value("talent_webhook_attempt_duration_seconds_count", "") >= 3.0);
+        assert_eq!(value("talent_webhook_deliveries_pending", ""), 6.0, "3 retrying, 3 held for the disabled endpoint");
+        assert_eq!(value("talent_webhook_deliveries_due", ""), 0.0, "retries wait a minute; held ones are not due");
+        assert_eq!(value("talent_webhook_endpoints_disabled", ""), 1.0);
+        assert_eq!(value("talent_webhook_oldest_due_delivery_age_seconds", ""), 0.0, "nothing is due");
+        assert_eq!(value("talent_emails_pending", ""), 0.0);
+        assert!(t.contains("talent_build_info{version=\"0.1.0\",commit=\""), "{t}");
+        assert!(value("process_resident_memory_bytes", "") > 1_000_000.0);
+        assert!(value("process_open_fds", "") > 0.0);
+    }
+);
+
+// Issue 17: with an admin listener, /metrics is served there without a token (a private
+// interface, T89) and not on the public listener.
+crate::e2e!(
+    with_an_admin_listener_metrics_are_served_there_only,
+    Opts { process: true, admin_listen: true, ..Default::default() },
+    |app| {
+        let public = app.request("GET", "/metrics", &[], None);
+        assert_eq!(public.status, 404, "{}", public.text);
+        let private = app.request_to(&app.admin_base, "GET", "/metrics", &[], None);
+        assert_eq!(private.status, 200, "{}", private.text);
+        assert!(private.text.contains("talent_build_info"), "{}", private.text);
+    }
+);

@@ -148,6 +148,10 @@ pub struct Config {
     /// Log filter (tracing EnvFilter syntax), e.g. info or talent=debug; an invalid one is refused.
     #[arg(long, env = "TALENT_LOG", default_value = "info", value_parser = log_filter)]
     pub log: String,
+    /// Bearer token of GET /metrics on the public listener (default: the admin token); with
+    /// TALENT_ADMIN_LISTEN, /metrics is served on the admin listener without a token instead.
+    #[arg(long, env = "TALENT_METRICS_TOKEN", hide_env_values = true)]
+    pub metrics_token: Option<String>,
     /// Log format: text (one readable line per event) or json (one JSON object per line, with
     /// stable member names: timestamp, level, message, the event's fields, span.request_id).
     #[arg(long, env = "TALENT_LOG_FORMAT", default_value = "text", value_parser = ["text", "json"])]

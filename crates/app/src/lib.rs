@@ -6,4 +6,5 @@ pub mod adapters;
 pub mod config;
 pub mod demo;
 pub mod import;
+pub mod metrics;
 pub mod server;

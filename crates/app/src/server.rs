@@ -327,17 +327,30 @@ impl Application {
             shutdown_timeout: 30,
         };
         let conn_limiter: Arc<dyn talent_domain::ports::RateLimiter> = limiter.clone();
+        // GET /metrics (issue 17): on the admin listener when there is one (private, no token),
+        // else on the public one behind TALENT_METRICS_TOKEN or the admin token; else none.
+        let render = crate::metrics::renderer(store.clone());
+        let endpoint = |token: Option<String>| talent_http::metrics::MetricsEndpoint { render: render.clone(), token };
+        let public_metrics = match (split, cfg.metrics_token.clone().filter(|t| !t.is_empty()), &admin_token) {
+            (true, _, _) => None,
+            (false, Some(t), _) => Some(web::Data::new(endpoint(Some(t)))),
+            (false, None, Some(t)) => Some(web::Data::new(endpoint(Some(t.clone())))),
+            (false, None, None) => None,
+        };
+        let admin_metrics = web::Data::new(endpoint(None));
         let server = talent_http::connection::server(
             listener,
             move || {
                 let routes =
                     if split { talent_http::configure_public::<DbStore> } else { talent_http::configure::<DbStore> };
-                App::new()
-                    .app_data(public_state.clone())
-                    .app_data(deadline)
-                    .wrap(from_fn(talent_http::auth::error_rate_headers::<DbStore>))
+                let mut app = App::new().app_data(public_state.clone()).app_data(deadline);
+                if let Some(m) = &public_metrics {
+                    app = app.app_data(m.clone());
+                }
+                app.wrap(from_fn(talent_http::auth::error_rate_headers::<DbStore>))
                     .wrap(from_fn(body_deadline))
                     .wrap(from_fn(access_log))
+                    .wrap(from_fn(talent_http::metrics::http_metrics))
                     .wrap(from_fn(talent_http::request_id::request_id))
                     .configure(routes)
             },
@@ -356,8 +369,10 @@ impl Application {
                         App::new()
                             .app_data(state.clone())
                             .app_data(deadline)
+                            .app_data(admin_metrics.clone())
                             .wrap(from_fn(body_deadline))
                             .wrap(from_fn(access_log))
+                            .wrap(from_fn(talent_http::metrics::http_metrics))
                             .wrap(from_fn(talent_http::request_id::request_id))
                             .configure(talent_http::configure_admin::<DbStore>)
                     },

@@ -38,7 +38,7 @@ pub async fn admin_middleware<S: Store>(
         None => std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED),
     };
     if let Some(d) = state.as_ref().filter(|s| s.admin_enabled()).and_then(|s| s.limiter.blocked(ip)) {
-        return Ok(req.into_response(crate::auth::refused(&d)).map_into_right_body());
+        return Ok(req.into_response(crate::auth::refused(&d, "ip")).map_into_right_body());
     }
     let err = match &state {
         None => Some(ApiError(ClientError::internal())),

@@ -35,8 +35,11 @@ fn rate_limited(d: &RateDecision) -> ApiError {
     )
 }
 
-/// 429 `rate_limited` for the refusal `d`, with its rate-limit headers and `Retry-After`.
-pub(crate) fn refused(d: &RateDecision) -> HttpResponse {
+/// 429 `rate_limited` for the refusal `d` of a budget of `subject` (`key`: the organization's or
+/// the key's; `ip`: the address's budget of failed requests), with its rate-limit headers and
+/// `Retry-After`; counted in `talent_rate_limited_total{subject}` (issue 17).
+pub(crate) fn refused(d: &RateDecision, subject: &'static str) -> HttpResponse {
+    metrics::counter!("talent_rate_limited_total", "subject" => subject).increment(1);
     let mut resp = rate_limited(d).error_response();
     set_rate_headers(resp.headers_mut(), d);
     resp
@@ -47,8 +50,9 @@ pub(crate) fn refused(d: &RateDecision) -> HttpResponse {
 /// address's rate-limit headers either way (none when limiting is off). For `/api/v1` and
 /// `/admin/v1` alike (T89).
 pub(crate) fn failed_authentication(limiter: &dyn RateLimiter, ip: IpAddr, err: ApiError) -> HttpResponse {
+    metrics::counter!("talent_auth_failures_total", "reason" => err.0.code.as_str()).increment(1);
     match limiter.check(RateSubject::Ip(ip)) {
-        Some(d) if !d.allowed => refused(&d),
+        Some(d) if !d.allowed => refused(&d, "ip"),
         Some(d) => {
             let mut resp = err.error_response();
             set_rate_headers(resp.headers_mut(), &d);
@@ -75,7 +79,7 @@ pub async fn api_middleware<S: Store>(
     // An address over its budget of failed authentications is refused before its key is looked
     // up (T88): the answer tells nothing about the key and costs no query.
     if let Some(d) = state.limiter.blocked(ip) {
-        return Ok(req.into_response(refused(&d)).map_into_right_body());
+        return Ok(req.into_response(refused(&d, "ip")).map_into_right_body());
     }
     let header = req.headers().get("authorization").map(|v| v.to_str().unwrap_or("\u{0}invalid"));
     let auth = state.svc.authenticate(header).await;
@@ -95,7 +99,7 @@ pub async fn api_middleware<S: Store>(
         state.limiter.check(RateSubject::Key { org: principal.ctx.org.id, key: principal.ctx.key.id, plan: &plan });
     if let Some(d) = &decision {
         if !d.allowed {
-            return Ok(req.into_response(refused(d)).map_into_right_body());
+            return Ok(req.into_response(refused(d, "key")).map_into_right_body());
         }
     }
     req.extensions_mut().insert(principal);
@@ -138,7 +142,7 @@ pub async fn error_rate_headers<S: Store>(
     match state.limiter.check(RateSubject::Ip(ip)) {
         Some(d) if !d.allowed => {
             let (req, _) = res.into_parts();
-            Ok(ServiceResponse::new(req, refused(&d)).map_into_right_body())
+            Ok(ServiceResponse::new(req, refused(&d, "ip")).map_into_right_body())
         }
         Some(d) => {
             set_rate_headers(res.headers_mut(), &d);

@@ -57,6 +57,7 @@ fn envelope_answer(message: &str, date: &str, limiter: &dyn RateLimiter, peer: O
     let decision = peer.and_then(|ip| limiter.check(RateSubject::Ip(ip)));
     let (status, body) = match &decision {
         Some(d) if !d.allowed => {
+            metrics::counter!("talent_rate_limited_total", "subject" => "ip").increment(1);
             let e = ClientError::new(
                 Code::RateLimited,
                 "Rate limit exceeded; retry after the number of seconds in Retry-After",

@@ -14,6 +14,7 @@ pub mod error;
 pub mod events;
 pub mod idempotency;
 pub mod invitations;
+pub mod metrics;
 pub mod openapi;
 pub mod out;
 pub mod request_id;
@@ -101,10 +102,11 @@ pub fn configure_admin<S: Store>(cfg: &mut web::ServiceConfig) {
     cfg.default_service(web::to(not_found));
 }
 
-/// `/healthz` and `/readyz`, on every listener.
+/// `/healthz`, `/readyz` and `/metrics` (issue 17), on every listener.
 fn probes<S: Store>(cfg: &mut web::ServiceConfig) {
     cfg.service(resource("/healthz", "GET").route(web::get().to(healthz)))
-        .service(resource("/readyz", "GET").route(web::get().to(readyz::<S>)));
+        .service(resource("/readyz", "GET").route(web::get().to(readyz::<S>)))
+        .service(resource("/metrics", "GET").route(web::get().to(metrics::serve)));
 }
 
 fn public_routes<S: Store>(cfg: &mut web::ServiceConfig) {

@@ -119,6 +119,7 @@ pub struct Health {
 impl Health {
     /// Records a failed checkout; returns the error to give the caller.
     pub fn failed(&self, e: impl std::fmt::Display) -> StoreError {
+        metrics::counter!("talent_db_errors_total", "kind" => "unavailable").increment(1);
         if !self.down.swap(true, std::sync::atomic::Ordering::AcqRel) {
             tracing::warn!(error = %e, "database unavailable; answering 503 until it is back");
         }
@@ -256,6 +257,34 @@ impl DbStore {
                 let rows: Vec<(i32, i32, i32, String)> =
                     explain::ExplainQueryPlan(query).load(&mut *c).await.map_err(tx::db_err)?;
                 Ok(rows.into_iter().map(|(_, _, _, d)| d).collect())
+            }
+        }
+    }
+
+    /// The outbox's and the email queue's [`tx::ops::Backlog`] at `now` (issue 17's gauges), on a
+    /// read connection. Errors: the database's.
+    pub async fn backlog(&self, now: time::OffsetDateTime) -> StoreResult<tx::ops::Backlog> {
+        match &self.pools {
+            Pools::Pg(pool) => {
+                let mut c = pool.get().await.map_err(|e| self.health.failed(e))?;
+                DbTx::new(&mut *c, false).backlog(now).await
+            }
+            Pools::Sqlite { read, .. } => {
+                let mut c = read.get().await.map_err(|e| self.health.failed(e))?;
+                DbTx::new(&mut *c, false).backlog(now).await
+            }
+        }
+    }
+
+    /// The connection pools' state: (most connections, open, idle, tasks waiting for one), over
+    /// both of SQLite's pools (issue 17).
+    pub fn pool_status(&self) -> (usize, usize, usize, usize) {
+        let of = |s: deadpool::Status| (s.max_size, s.size, s.available, s.waiting);
+        match &self.pools {
+            Pools::Pg(pool) => of(pool.status()),
+            Pools::Sqlite { read, write } => {
+                let (a, b) = (of(read.status()), of(write.status()));
+                (a.0 + b.0, a.1 + b.1, a.2 + b.2, a.3 + b.3)
             }
         }
     }
@@ -469,7 +498,13 @@ impl Store for DbStore {
                 }
             }
         }));
-        Box::pin(async move { task.await.map_err(|e| E::from(internal(e)))? })
+        let started = std::time::Instant::now();
+        Box::pin(async move {
+            let r = task.await.map_err(|e| E::from(internal(e)))?;
+            metrics::histogram!("talent_db_transaction_duration_seconds", "kind" => "write")
+                .record(started.elapsed().as_secs_f64());
+            r
+        })
     }
 
     fn read<'s, R, E, F>(&'s self, f: F) -> BoxFuture<'s, Result<R, E>>
@@ -495,7 +530,13 @@ impl Store for DbStore {
                 }
             }
         }));
-        Box::pin(async move { task.await.map_err(|e| E::from(internal(e)))? })
+        let started = std::time::Instant::now();
+        Box::pin(async move {
+            let r = task.await.map_err(|e| E::from(internal(e)))?;
+            metrics::histogram!("talent_db_transaction_duration_seconds", "kind" => "read")
+                .record(started.elapsed().as_secs_f64());
+            r
+        })
     }
 
     /// Served from the [`auth_cache::AuthCache`] when fresh (T63); otherwise one read, stored if

@@ -183,7 +183,15 @@ impl UreqSender {
     }
 }
 
-fn post(agent: &ureq::Agent, url: &str, sig: &str, delivery_id: &str, event: &str, body: &str) -> AttemptOutcome {
+/// Returns the outcome and its kind for `talent_webhook_attempts_total` (issue 17).
+fn post(
+    agent: &ureq::Agent,
+    url: &str,
+    sig: &str,
+    delivery_id: &str,
+    event: &str,
+    body: &str,
+) -> (AttemptOutcome, &'static str) {
     let start = Instant::now();
     let res = agent
         .post(url)
@@ -200,23 +208,33 @@ fn post(agent: &ureq::Agent, url: &str, sig: &str, delivery_id: &str, event: &st
             let _ = r.body_mut().as_reader().take(1024).read_to_end(&mut buf);
             let text = String::from_utf8_lossy(&buf).into_owned();
             let ok = (200..300).contains(&status);
-            AttemptOutcome {
+            let kind = match status {
+                200..=299 => "2xx",
+                300..=399 => "3xx",
+                400..=499 => "4xx",
+                _ => "5xx",
+            };
+            let outcome = AttemptOutcome {
                 status: Some(status),
                 duration_ms,
                 error: if ok { None } else { Some(format!("non-2xx status {status}")) },
                 response_body: Some(text),
-            }
+            };
+            (outcome, kind)
         }
         Err(e) => {
-            let msg = match e {
+            let (msg, kind) = match e {
                 ureq::Error::HostNotFound => {
-                    "host not found, or it resolves only to forbidden addresses (D35)".to_string()
+                    ("host not found, or it resolves only to forbidden addresses (D35)".to_string(), "blocked")
                 }
-                ureq::Error::Timeout(ureq::Timeout::Connect) => "could not connect within 2 s".to_string(),
-                ureq::Error::Timeout(_) => "timed out after 10 s".to_string(),
-                other => other.to_string(),
+                ureq::Error::Timeout(ureq::Timeout::Connect) => {
+                    ("could not connect within 2 s".to_string(), "connect_error")
+                }
+                ureq::Error::Timeout(_) => ("timed out after 10 s".to_string(), "timeout"),
+                e @ (ureq::Error::ConnectionFailed | ureq::Error::Io(_)) => (e.to_string(), "connect_error"),
+                other => (other.to_string(), "other"),
             };
-            AttemptOutcome { status: None, duration_ms, error: Some(msg), response_body: None }
+            (AttemptOutcome { status: None, duration_ms, error: Some(msg), response_body: None }, kind)
         }
     }
 }
@@ -241,6 +259,7 @@ impl WebhookSender for UreqSender {
         let refused = check_url(&url, self.allow_insecure).err();
         Box::pin(async move {
             if let Some(m) = refused {
+                metrics::counter!("talent_webhook_attempts_total", "outcome" => "blocked").increment(1);
                 return AttemptOutcome {
                     status: None,
                     duration_ms: 0,
@@ -249,14 +268,21 @@ impl WebhookSender for UreqSender {
                 };
             }
             let _permit = permits.acquire_owned().await;
-            tokio::task::spawn_blocking(move || post(&agent, &url, &sig, &delivery_id, &event_type, &body))
-                .await
-                .unwrap_or_else(|e| AttemptOutcome {
-                    status: None,
-                    duration_ms: 0,
-                    error: Some(e.to_string()),
-                    response_body: None,
-                })
+            let (outcome, kind) =
+                tokio::task::spawn_blocking(move || post(&agent, &url, &sig, &delivery_id, &event_type, &body))
+                    .await
+                    .unwrap_or_else(|e| {
+                        let o = AttemptOutcome {
+                            status: None,
+                            duration_ms: 0,
+                            error: Some(e.to_string()),
+                            response_body: None,
+                        };
+                        (o, "other")
+                    });
+            metrics::counter!("talent_webhook_attempts_total", "outcome" => kind).increment(1);
+            metrics::histogram!("talent_webhook_attempt_duration_seconds").record(outcome.duration_ms as f64 / 1000.0);
+            outcome
         })
     }
 

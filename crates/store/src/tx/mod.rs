@@ -23,6 +23,18 @@ use time::OffsetDateTime;
 /// connection or a server that is going away, starting up or (SQLite) locked beyond the busy
 /// timeout becomes `Unavailable` (answered 503, T87); anything else `Internal`.
 pub fn db_err(e: DieselError) -> StoreError {
+    let err = classify(e);
+    let kind = match &err {
+        StoreError::UniqueViolation => "unique_violation",
+        StoreError::Unavailable(_) => "unavailable",
+        StoreError::Internal(_) => "internal",
+    };
+    metrics::counter!("talent_db_errors_total", "kind" => kind).increment(1);
+    err
+}
+
+/// [`db_err`] without counting.
+fn classify(e: DieselError) -> StoreError {
     match e {
         DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _) => StoreError::UniqueViolation,
         DieselError::DatabaseError(DatabaseErrorKind::ClosedConnection, info) => {
@@ -621,6 +633,7 @@ mod assessment_repo;
 mod email_repo;
 mod idempotency_repo;
 mod invitation_repo;
+pub mod ops;
 mod org_repo;
 mod outbox_repo;
 mod person_repo;

@@ -1,0 +1,73 @@
+//! What an operator watches of the outbox and the email queue (issue 17's gauges): counted on
+//! both backends by one body, for [`crate::DbStore::backlog`].
+
+use super::*;
+
+/// The backlog as of one moment.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Backlog {
+    /// Webhook deliveries not yet succeeded or failed.
+    pub deliveries_pending: u64,
+    /// Pending deliveries to enabled endpoints whose attempt is due (`next_attempt_at <= now`).
+    pub deliveries_due: u64,
+    /// Seconds since the oldest due delivery became due (0 when none is).
+    pub oldest_due_seconds: f64,
+    /// Endpoints disabled (by their organization or after 3 days of failures, D50).
+    pub endpoints_disabled: u64,
+    /// Emails not sent yet.
+    pub emails_pending: u64,
+    /// Emails not sent yet whose last attempt failed.
+    pub emails_failed: u64,
+}
+
+macro_rules! impl_ops {
+    ($conn:ty) => {
+        impl<'c> DbTx<'c, $conn> {
+            /// [`Backlog`] at `now`. Errors: the database's.
+            pub async fn backlog(&mut self, now: OffsetDateTime) -> StoreResult<Backlog> {
+                let count = |n: i64| u64::try_from(n).unwrap_or(0);
+                let pending = deliveries::table.filter(deliveries::status.eq("pending"));
+                let enabled =
+                    webhook_endpoints::table.filter(webhook_endpoints::enabled.eq(true)).select(webhook_endpoints::id);
+                let due = pending
+                    .filter(deliveries::next_attempt_at.le(DbTime(now)))
+                    .filter(deliveries::endpoint_id.eq_any(enabled));
+                let deliveries_pending = pending.count().get_result::<i64>(self.conn).await.map_err(db_err)?;
+                let deliveries_due = due.count().get_result::<i64>(self.conn).await.map_err(db_err)?;
+                let oldest: Option<Option<DbTime>> = due
+                    .order(deliveries::next_attempt_at.asc())
+                    .select(deliveries::next_attempt_at)
+                    .first(self.conn)
+                    .await
+                    .optional()
+                    .map_err(db_err)?;
+                let oldest_due_seconds = oldest.flatten().map(|t| (now - t.0).as_seconds_f64().max(0.0)).unwrap_or(0.0);
+                let endpoints_disabled = webhook_endpoints::table
+                    .filter(webhook_endpoints::enabled.eq(false))
+                    .count()
+                    .get_result::<i64>(self.conn)
+                    .await
+                    .map_err(db_err)?;
+                let unsent = emails::table.filter(emails::sent_at.is_null());
+                let emails_pending = unsent.count().get_result::<i64>(self.conn).await.map_err(db_err)?;
+                let emails_failed = unsent
+                    .filter(emails::last_error.is_not_null())
+                    .count()
+                    .get_result::<i64>(self.conn)
+                    .await
+                    .map_err(db_err)?;
+                Ok(Backlog {
+                    deliveries_pending: count(deliveries_pending),
+                    deliveries_due: count(deliveries_due),
+                    oldest_due_seconds,
+                    endpoints_disabled: count(endpoints_disabled),
+                    emails_pending: count(emails_pending),
+                    emails_failed: count(emails_failed),
+                })
+            }
+        }
+    };
+}
+
+impl_ops!(diesel_async::AsyncPgConnection);
+impl_ops!(crate::SqliteConn);
