@@ -24,6 +24,7 @@ mod openapi;
 mod operations;
 mod persons;
 mod ratelimit;
+mod ratelimit_shared;
 mod results;
 mod smoke;
 mod smtp_tls;

@@ -91,7 +91,6 @@ fn start(db: &str, admin: &str) -> Instance {
 /// [`start`] with further environment variables.
 pub(crate) fn start_with(db: &str, admin: &str, env: &[(&str, &str)]) -> Instance {
     let mut child = Command::new(env!("CARGO_BIN_EXE_talent"));
-    child.envs(env.iter().copied());
     let mut child = child
         .arg("serve")
         .env("DATABASE_URL", db)
@@ -102,6 +101,8 @@ pub(crate) fn start_with(db: &str, admin: &str, env: &[(&str, &str)]) -> Instanc
         .env("TALENT_SANDBOX", "1")
         .env("TALENT_WEBHOOKS_ALLOW_INSECURE", "1")
         .env("TALENT_LOG", "warn")
+        // The test's own variables last: they win over the defaults above.
+        .envs(env.iter().copied())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()

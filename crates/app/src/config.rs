@@ -131,6 +131,11 @@ pub struct Config {
     /// Rate limits: per-key (Set A, default), org-only (Set B) or off (D7).
     #[arg(long, env = "TALENT_RATE_LIMIT_MODE", default_value = "per-key")]
     pub rate_limit_mode: talent_ratelimit::Mode,
+    /// Where the rate-limit budgets live: unset, in this process (governor); `redis://host:port`,
+    /// in Redis, shared by every instance using it (a fallback to this process's budgets while
+    /// Redis is away).
+    #[arg(long, env = "TALENT_RATE_LIMIT_STORE")]
+    pub rate_limit_store: Option<String>,
     /// Budget of requests that fail authentication, per client IP address and minute (D8).
     #[arg(long, env = "TALENT_RATE_LIMIT_IP_PER_MINUTE", default_value_t = talent_ratelimit::DEFAULT_IP_PER_MINUTE)]
     pub rate_limit_ip_per_minute: u32,

@@ -90,6 +90,11 @@ fn describe() {
     describe_gauge!("talent_webhook_endpoints_disabled", "Webhook endpoints disabled.");
     describe_gauge!("talent_emails_pending", "Emails not sent yet.");
     describe_gauge!("talent_emails_failed", "Emails not sent yet whose last attempt failed.");
+    describe_gauge!("talent_rate_limit_store_up", "1 while the shared rate limit store (Redis) answers, else 0.");
+    describe_counter!(
+        "talent_rate_limit_store_errors_total",
+        "Calls to the rate limit store that failed or timed out."
+    );
 }
 
 /// Sets the database's gauges once. Errors: the database's.

@@ -302,9 +302,25 @@ impl Application {
             }
         };
         let demo_out = if demo { Some(crate::demo::seed(&svc).await?) } else { None };
+        // The metrics recorder first: the adapters built next record from their start.
+        crate::metrics::handle();
         let limiter = Arc::new(GovernorRateLimiter::new(cfg.rate_limit_mode, cfg.rate_limit_ip_per_minute));
+        // Budgets in this process (governor), or in Redis shared by every instance (issue 17).
+        let budgets: Arc<dyn talent_domain::ports::RateLimiter> =
+            match cfg.rate_limit_store.as_deref().filter(|u| !u.is_empty()) {
+                None => limiter.clone(),
+                Some(url) => Arc::new(
+                    talent_ratelimit::RedisRateLimiter::new(
+                        url,
+                        cfg.rate_limit_mode,
+                        cfg.rate_limit_ip_per_minute,
+                        limiter.clone(),
+                    )
+                    .map_err(anyhow::Error::msg)?,
+                ),
+            };
         let mut api_state =
-            ApiState::new(svc.clone(), limiter.clone(), cursor_secret.as_bytes(), admin_token.as_deref(), sandbox);
+            ApiState::new(svc.clone(), budgets, cursor_secret.as_bytes(), admin_token.as_deref(), sandbox);
         if sandbox {
             api_state.clock_control = Some(clock.clone());
         }
@@ -326,7 +342,9 @@ impl Application {
             workers: None,
             shutdown_timeout: 30,
         };
-        let conn_limiter: Arc<dyn talent_domain::ports::RateLimiter> = limiter.clone();
+        let local = limiter.clone();
+        let conn_limiter: talent_http::connection::IpBudget =
+            Arc::new(move |ip| local.check_now(talent_domain::ports::RateSubject::Ip(ip)));
         // GET /metrics (issue 17): on the admin listener when there is one (private, no token),
         // else on the public one behind TALENT_METRICS_TOKEN or the admin token; else none.
         let render = crate::metrics::renderer(store.clone());

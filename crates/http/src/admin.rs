@@ -37,8 +37,10 @@ pub async fn admin_middleware<S: Store>(
         Some(s) => s.trusted_proxies.client_ip(req.peer_addr(), req.headers()),
         None => std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED),
     };
-    if let Some(d) = state.as_ref().filter(|s| s.admin_enabled()).and_then(|s| s.limiter.blocked(ip)) {
-        return Ok(req.into_response(crate::auth::refused(&d, "ip")).map_into_right_body());
+    if let Some(s) = state.as_ref().filter(|s| s.admin_enabled()) {
+        if let Some(d) = s.limiter.blocked(ip).await {
+            return Ok(req.into_response(crate::auth::refused(&d, "ip")).map_into_right_body());
+        }
     }
     let err = match &state {
         None => Some(ApiError(ClientError::internal())),
@@ -57,7 +59,7 @@ pub async fn admin_middleware<S: Store>(
     if let Some(e) = err {
         let resp = match (&state, e.0.code) {
             (Some(s), Code::Unauthorized | Code::InvalidToken) => {
-                crate::auth::failed_authentication(&*s.limiter, ip, e)
+                crate::auth::failed_authentication(&*s.limiter, ip, e).await
             }
             _ => e.error_response(),
         };

@@ -49,9 +49,9 @@ pub(crate) fn refused(d: &RateDecision, subject: &'static str) -> HttpResponse {
 /// address's budget; `err` (401) while the budget lasts, 429 once it is spent, with the
 /// address's rate-limit headers either way (none when limiting is off). For `/api/v1` and
 /// `/admin/v1` alike (T89).
-pub(crate) fn failed_authentication(limiter: &dyn RateLimiter, ip: IpAddr, err: ApiError) -> HttpResponse {
+pub(crate) async fn failed_authentication(limiter: &dyn RateLimiter, ip: IpAddr, err: ApiError) -> HttpResponse {
     metrics::counter!("talent_auth_failures_total", "reason" => err.0.code.as_str()).increment(1);
-    match limiter.check(RateSubject::Ip(ip)) {
+    match limiter.check(RateSubject::Ip(ip)).await {
         Some(d) if !d.allowed => refused(&d, "ip"),
         Some(d) => {
             let mut resp = err.error_response();
@@ -78,7 +78,7 @@ pub async fn api_middleware<S: Store>(
     let ip = state.trusted_proxies.client_ip(req.peer_addr(), req.headers());
     // An address over its budget of failed authentications is refused before its key is looked
     // up (T88): the answer tells nothing about the key and costs no query.
-    if let Some(d) = state.limiter.blocked(ip) {
+    if let Some(d) = state.limiter.blocked(ip).await {
         return Ok(req.into_response(refused(&d, "ip")).map_into_right_body());
     }
     let header = req.headers().get("authorization").map(|v| v.to_str().unwrap_or("\u{0}invalid"));
@@ -86,7 +86,7 @@ pub async fn api_middleware<S: Store>(
     let principal = match auth {
         Ok(p) => p,
         Err(UseCaseError::Client(e)) => {
-            let resp = failed_authentication(&*state.limiter, ip, ApiError(e));
+            let resp = failed_authentication(&*state.limiter, ip, ApiError(e)).await;
             return Ok(req.into_response(resp).map_into_right_body());
         }
         Err(e @ UseCaseError::Store(_)) => {
@@ -95,8 +95,10 @@ pub async fn api_middleware<S: Store>(
         }
     };
     let plan = principal.budget_plan(&state.svc.plans);
-    let decision =
-        state.limiter.check(RateSubject::Key { org: principal.ctx.org.id, key: principal.ctx.key.id, plan: &plan });
+    let decision = state
+        .limiter
+        .check(RateSubject::Key { org: principal.ctx.org.id, key: principal.ctx.key.id, plan: &plan })
+        .await;
     if let Some(d) = &decision {
         if !d.allowed {
             return Ok(req.into_response(refused(d, "key")).map_into_right_body());
@@ -139,7 +141,7 @@ pub async fn error_rate_headers<S: Store>(
         return Ok(res.map_into_left_body());
     };
     let ip = state.trusted_proxies.client_ip(res.request().peer_addr(), res.request().headers());
-    match state.limiter.check(RateSubject::Ip(ip)) {
+    match state.limiter.check(RateSubject::Ip(ip)).await {
         Some(d) if !d.allowed => {
             let (req, _) = res.into_parts();
             Ok(ServiceResponse::new(req, refused(&d, "ip")).map_into_right_body())

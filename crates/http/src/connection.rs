@@ -25,7 +25,12 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 use talent_domain::errors::{ClientError, Code};
-use talent_domain::ports::{RateLimiter, RateSubject};
+use talent_domain::ports::RateDecision;
+
+/// Takes one request from an address's budget of failed requests (D8) at once, on this
+/// instance: the answer to a request that is not even HTTP is written inside a stream's
+/// `poll_write` and cannot wait for a shared store (the app gives governor's budget here).
+pub type IpBudget = Arc<dyn Fn(IpAddr) -> Option<RateDecision> + Send + Sync>;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
 /// The status lines actix-http writes for a request it could not parse (400), whose head was too
@@ -53,8 +58,8 @@ fn bare_answer_at(buf: &[u8]) -> Option<(usize, &'static str, &str)> {
 
 /// The envelope answer that replaces a bare one: 400 `validation_error` (or 429 `rate_limited`
 /// once the address's budget is spent) with the rate-limit headers of `peer`'s budget.
-fn envelope_answer(message: &str, date: &str, limiter: &dyn RateLimiter, peer: Option<IpAddr>) -> Vec<u8> {
-    let decision = peer.and_then(|ip| limiter.check(RateSubject::Ip(ip)));
+fn envelope_answer(message: &str, date: &str, budget: &IpBudget, peer: Option<IpAddr>) -> Vec<u8> {
+    let decision = peer.and_then(|ip| budget(ip));
     let (status, body) = match &decision {
         Some(d) if !d.allowed => {
             metrics::counter!("talent_rate_limited_total", "subject" => "ip").increment(1);
@@ -93,16 +98,16 @@ fn envelope_answer(message: &str, date: &str, limiter: &dyn RateLimiter, peer: O
 pub struct Enveloped<T> {
     io: T,
     peer: Option<IpAddr>,
-    limiter: Arc<dyn RateLimiter>,
+    budget: IpBudget,
     /// Bytes of ours still to write, how many of them are written, and the length of the
     /// caller's buffer they stand for (reported as written once they all are).
     pending: Option<(Vec<u8>, usize, usize)>,
 }
 
 impl<T> Enveloped<T> {
-    /// Wraps `io`, a connection from `peer`, whose budget `limiter` keeps.
-    pub fn new(io: T, peer: Option<IpAddr>, limiter: Arc<dyn RateLimiter>) -> Self {
-        Enveloped { io, peer, limiter, pending: None }
+    /// Wraps `io`, a connection from `peer`, whose budget `budget` keeps.
+    pub fn new(io: T, peer: Option<IpAddr>, budget: IpBudget) -> Self {
+        Enveloped { io, peer, budget, pending: None }
     }
 }
 
@@ -140,7 +145,7 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for Enveloped<T> {
                 None => return Pin::new(&mut this.io).poll_write(cx, buf),
                 Some((start, message, date)) => {
                     let mut out = buf[..start].to_vec();
-                    out.extend(envelope_answer(message, date, &*this.limiter, this.peer));
+                    out.extend(envelope_answer(message, date, &this.budget, this.peer));
                     this.pending = Some((out, 0, buf.len()));
                 }
             }
@@ -184,13 +189,13 @@ pub struct ServerSettings {
 }
 
 /// An HTTP/1.1 server on `listener` serving the app that `app` builds (once per worker), each
-/// connection's stream [`Enveloped`] with `limiter`; signals (SIGINT, SIGTERM) stop it
+/// connection's stream [`Enveloped`] with `budget`; signals (SIGINT, SIGTERM) stop it
 /// gracefully. Errors: the listener cannot be used.
 pub fn server<F, I, S, B>(
     listener: std::net::TcpListener,
     app: F,
     settings: ServerSettings,
-    limiter: Arc<dyn RateLimiter>,
+    budget: IpBudget,
 ) -> io::Result<actix_web::dev::Server>
 where
     F: Fn() -> I + Send + Clone + 'static,
@@ -209,7 +214,7 @@ where
         builder = builder.workers(n);
     }
     builder = builder.listen(format!("talent-{addr}"), listener, move || {
-        let limiter = limiter.clone();
+        let budget = budget.clone();
         let host = host.clone();
         let app = app()
             .into_factory()
@@ -226,7 +231,7 @@ where
         fn_service(move |io: actix_web::rt::net::TcpStream| {
             let peer: Option<SocketAddr> = io.peer_addr().ok();
             let _ = io.set_nodelay(true);
-            let wrapped = Enveloped::new(io, peer.map(|p| p.ip()), limiter.clone());
+            let wrapped = Enveloped::new(io, peer.map(|p| p.ip()), budget.clone());
             async move { Ok::<_, ()>((wrapped, peer)) }
         })
         .and_then(http.map_err(|_| ()))

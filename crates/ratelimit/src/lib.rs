@@ -1,5 +1,8 @@
-//! Talent's rate limiter adapter (D7, D8): implements [`talent_domain::ports::RateLimiter`] with
-//! governor's keyed GCRA limiters.
+//! Talent's rate limiter adapters (D7, D8): implement [`talent_domain::ports::RateLimiter`] with
+//! governor's keyed GCRA limiters in one process ([`GovernorRateLimiter`], the default), or with
+//! GCRA in Redis shared by every instance ([`RedisRateLimiter`], `TALENT_RATE_LIMIT_STORE`, issue
+//! 17), which keeps the same budgets, check order and header values and falls back to governor
+//! while Redis is away.
 //!
 //! # Budgets (D7)
 //!
@@ -52,6 +55,9 @@
 //! holds one entry per organization, key or IP address seen. The application must call
 //! [`GovernorRateLimiter::retain_recent`] periodically (e.g. every minute) to drop the entries of
 //! idle subjects, whose budgets are full again and therefore indistinguishable from fresh ones.
+
+pub mod redis_store;
+pub use redis_store::RedisRateLimiter;
 
 use governor::clock::{Clock, DefaultClock};
 use governor::middleware::StateInformationMiddleware;
@@ -309,9 +315,24 @@ where
     C: Clock + Clone + Send + Sync + 'static,
     C::Instant: Send + Sync,
 {
-    /// Takes one request from the subject's budgets and reports the tightest one (D7, D8); `None`
-    /// in [`Mode::Off`]. Key budget first, then organization budget (see the crate docs).
-    fn check(&self, subject: RateSubject<'_>) -> Option<RateDecision> {
+    fn check<'a>(&'a self, subject: RateSubject<'a>) -> talent_domain::ports::BoxFuture<'a, Option<RateDecision>> {
+        Box::pin(std::future::ready(self.check_now(subject)))
+    }
+
+    fn blocked(&self, ip: IpAddr) -> talent_domain::ports::BoxFuture<'_, Option<RateDecision>> {
+        Box::pin(std::future::ready(self.blocked_now(ip)))
+    }
+}
+
+impl<C> GovernorRateLimiter<C>
+where
+    C: Clock + Clone + Send + Sync + 'static,
+    C::Instant: Send + Sync,
+{
+    /// [`RateLimiter::check`], at once: takes one request from the subject's budgets and reports
+    /// the tightest one (D7, D8); `None` in [`Mode::Off`]. Key budget first, then organization
+    /// budget (see the crate docs).
+    pub fn check_now(&self, subject: RateSubject<'_>) -> Option<RateDecision> {
         let budget = match (self.mode, subject) {
             (Mode::Off, _) => return None,
             (_, RateSubject::Ip(ip)) => {
@@ -340,11 +361,12 @@ where
         Some(decision(budget, unix_now()))
     }
 
-    /// The refusal of `ip`'s budget while it lasts, without taking a request (T88): from the
-    /// moment a request failing authentication from `ip` is refused (D8) until its next request
-    /// would conform again. `None` in [`Mode::Off`] or when `ip` is within its budget. One read
-    /// lock and, in the common case of no refused address, no lookup.
-    fn blocked(&self, ip: IpAddr) -> Option<RateDecision> {
+    /// [`RateLimiter::blocked`], at once: the refusal of `ip`'s budget while it lasts, without
+    /// taking a request (T88): from the moment a request failing authentication from `ip` is
+    /// refused (D8) until its next request would conform again. `None` in [`Mode::Off`] or when
+    /// `ip` is within its budget. One read lock and, in the common case of no refused address, no
+    /// lookup.
+    pub fn blocked_now(&self, ip: IpAddr) -> Option<RateDecision> {
         if self.mode == Mode::Off {
             return None;
         }
@@ -438,7 +460,7 @@ mod tests {
         C: Clock + Clone + Send + Sync + 'static,
         C::Instant: Send + Sync,
     {
-        l.check(RateSubject::Key { org: o, key: k, plan: p }).unwrap()
+        l.check_now(RateSubject::Key { org: o, key: k, plan: p }).unwrap()
     }
 
     #[test]
@@ -550,27 +572,27 @@ mod tests {
         let (l, clock) = fake(Mode::PerKey, 3);
         let (ip, other) = (IpAddr::V4(Ipv4Addr::new(10, 0, 0, 1)), IpAddr::V4(Ipv4Addr::new(10, 0, 0, 2)));
         for _ in 0..3 {
-            assert!(l.check(RateSubject::Ip(ip)).unwrap().allowed);
-            assert_eq!(l.blocked(ip), None, "within its budget");
+            assert!(l.check_now(RateSubject::Ip(ip)).unwrap().allowed);
+            assert_eq!(l.blocked_now(ip), None, "within its budget");
         }
-        let refused = l.check(RateSubject::Ip(ip)).unwrap();
+        let refused = l.check_now(RateSubject::Ip(ip)).unwrap();
         assert!(!refused.allowed);
         for _ in 0..100 {
-            let d = l.blocked(ip).unwrap();
+            let d = l.blocked_now(ip).unwrap();
             assert_eq!((d.allowed, d.limit, d.remaining, d.retry_after_secs), (false, 3, 0, Some(20)));
         }
-        assert_eq!(l.blocked(other), None);
+        assert_eq!(l.blocked_now(other), None);
         clock.advance(Duration::from_secs(19));
-        assert_eq!(l.blocked(ip).unwrap().retry_after_secs, Some(1));
+        assert_eq!(l.blocked_now(ip).unwrap().retry_after_secs, Some(1));
         clock.advance(Duration::from_secs(1));
-        assert_eq!(l.blocked(ip), None, "blocking took no request: the next one conforms");
-        assert!(l.check(RateSubject::Ip(ip)).unwrap().allowed);
+        assert_eq!(l.blocked_now(ip), None, "blocking took no request: the next one conforms");
+        assert!(l.check_now(RateSubject::Ip(ip)).unwrap().allowed);
         clock.advance(Duration::from_secs(120));
         l.retain_recent();
         assert!(l.is_empty(), "expired refusals are dropped");
         let off = GovernorRateLimiter::new(Mode::Off, 1);
-        assert_eq!(off.check(RateSubject::Ip(ip)), None);
-        assert_eq!(off.blocked(ip), None);
+        assert_eq!(off.check_now(RateSubject::Ip(ip)), None);
+        assert_eq!(off.blocked_now(ip), None);
     }
 
     #[test]
@@ -578,8 +600,8 @@ mod tests {
         let l = GovernorRateLimiter::new(Mode::Off, 60);
         let p = plan(1, 1, 1);
         for _ in 0..5 {
-            assert_eq!(l.check(RateSubject::Key { org: org(1), key: key(1), plan: &p }), None);
-            assert_eq!(l.check(RateSubject::Ip(IpAddr::V4(Ipv4Addr::LOCALHOST))), None);
+            assert_eq!(l.check_now(RateSubject::Key { org: org(1), key: key(1), plan: &p }), None);
+            assert_eq!(l.check_now(RateSubject::Ip(IpAddr::V4(Ipv4Addr::LOCALHOST))), None);
         }
         assert_eq!(l.len(), 0);
     }
@@ -590,14 +612,14 @@ mod tests {
         let ip1 = IpAddr::V4(Ipv4Addr::new(192, 0, 2, 1));
         let ip2 = IpAddr::V4(Ipv4Addr::new(192, 0, 2, 2));
         for expected in [2, 1, 0] {
-            let d = l.check(RateSubject::Ip(ip1)).unwrap();
+            let d = l.check_now(RateSubject::Ip(ip1)).unwrap();
             assert!(d.allowed);
             assert_eq!((d.limit, d.remaining), (3, expected));
         }
-        let d = l.check(RateSubject::Ip(ip1)).unwrap();
+        let d = l.check_now(RateSubject::Ip(ip1)).unwrap();
         assert!(!d.allowed);
         assert_eq!((d.limit, d.remaining, d.retry_after_secs), (3, 0, Some(20)));
-        let d = l.check(RateSubject::Ip(ip2)).unwrap();
+        let d = l.check_now(RateSubject::Ip(ip2)).unwrap();
         assert!(d.allowed);
         assert_eq!((d.limit, d.remaining), (3, 2));
         // An organization whose org budget has the same value does not share the IP's state.
@@ -611,7 +633,7 @@ mod tests {
         let l = GovernorRateLimiter::default();
         assert_eq!(l.mode(), Mode::PerKey);
         assert_eq!(l.ip_per_minute(), 60);
-        let d = l.check(RateSubject::Ip(IpAddr::V4(Ipv4Addr::LOCALHOST))).unwrap();
+        let d = l.check_now(RateSubject::Ip(IpAddr::V4(Ipv4Addr::LOCALHOST))).unwrap();
         assert_eq!((d.allowed, d.limit, d.remaining), (true, 60, 59));
     }
 
@@ -697,7 +719,7 @@ mod tests {
         for k in 0..5 {
             assert!(check_key(&l, org(1), key(k), &p).allowed);
         }
-        assert!(l.check(RateSubject::Ip(IpAddr::V4(Ipv4Addr::LOCALHOST))).unwrap().allowed);
+        assert!(l.check_now(RateSubject::Ip(IpAddr::V4(Ipv4Addr::LOCALHOST))).unwrap().allowed);
         // 5 keys + 1 org + 1 IP.
         assert_eq!(l.len(), 7);
         l.retain_recent();

@@ -39,18 +39,21 @@ pub struct RateDecision {
     pub retry_after_secs: Option<u64>,
 }
 
-/// The rate limiter (GCRA; governor in production). `None` from [`RateLimiter::check`] means rate
-/// limiting is off (`TALENT_RATE_LIMIT_MODE=off`): no headers.
+/// The rate limiter (GCRA: governor in one process, or a shared store such as Redis across
+/// instances, issue 17). `None` from [`RateLimiter::check`] means rate limiting is off
+/// (`TALENT_RATE_LIMIT_MODE=off`): no headers. Asynchronous, as a shared store answers over the
+/// network; an implementation that cannot reach its store decides locally rather than fail the
+/// request (fail open).
 pub trait RateLimiter: Send + Sync + 'static {
     /// Takes one request from the subject's budgets and reports the tightest one.
-    fn check(&self, subject: RateSubject<'_>) -> Option<RateDecision>;
+    fn check<'a>(&'a self, subject: RateSubject<'a>) -> BoxFuture<'a, Option<RateDecision>>;
 
     /// Whether the client IP `ip` is over its budget of requests failing authentication (D8)
     /// now, without taking a request: `Some` (not allowed, with the header values) from a refusal
     /// of [`RateSubject::Ip`] until the address's next request would conform. Checked before the
     /// key is looked up, so that an address over its budget learns nothing about keys and costs
     /// no database query (issue 13, T88). `None` also when limiting is off.
-    fn blocked(&self, ip: std::net::IpAddr) -> Option<RateDecision>;
+    fn blocked(&self, ip: std::net::IpAddr) -> BoxFuture<'_, Option<RateDecision>>;
 }
 
 /// An email to send (D22; the mailer adapter records it or sends it by SMTP).

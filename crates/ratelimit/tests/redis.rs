@@ -1,0 +1,155 @@
+//! The Redis rate limiter (issue 17, T119) against a real `redis-server` started by each test on a
+//! free port: the same decisions and header values as governor's, one budget shared by two
+//! limiters (two instances), and fail-open while Redis is away, with recovery.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::net::{IpAddr, Ipv4Addr, TcpListener};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use talent_domain::ids::{ApiKeyId, OrgId};
+use talent_domain::ports::{RateLimiter, RateSubject};
+use talent_domain::values::Plan;
+use talent_ratelimit::{redis_store, GovernorRateLimiter, Mode, RedisRateLimiter};
+
+/// A `redis-server` of the test's own; killed on drop.
+struct Redis {
+    child: Child,
+    port: u16,
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+impl Redis {
+    /// Starts one on `port`; `None` when redis-server is not installed.
+    fn start_on(port: u16) -> Option<Redis> {
+        let child = Command::new("redis-server")
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .ok()?;
+        let started = Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(started.elapsed() < Duration::from_secs(10), "redis-server did not start");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        Some(Redis { child, port })
+    }
+    fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}", self.port)
+    }
+}
+
+impl Drop for Redis {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn plan(org_rpm: u32, key_rpm: u32) -> Plan {
+    Plan {
+        id: "t".into(),
+        api_access: true,
+        person_limit: 1,
+        profile_limit: 1,
+        org_rpm,
+        key_rpm,
+        org_only_rpm: org_rpm,
+    }
+}
+
+fn limiter(url: &str) -> RedisRateLimiter {
+    RedisRateLimiter::new(url, Mode::PerKey, 60, Arc::new(GovernorRateLimiter::new(Mode::PerKey, 60))).unwrap()
+}
+
+fn ids() -> (OrgId, ApiKeyId) {
+    (OrgId(uuid_v4()), ApiKeyId(uuid_v4()))
+}
+
+fn uuid_v4() -> uuid::Uuid {
+    uuid::Uuid::new_v4()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_decisions_and_headers_are_governors() {
+    let Some(redis) = Redis::start_on(free_port()) else { return eprintln!("skipped: no redis-server") };
+    let shared = limiter(&redis.url());
+    let local = GovernorRateLimiter::new(Mode::PerKey, 60);
+    let p = plan(100, 5);
+    let (org, key) = ids();
+    for i in 0..7 {
+        let s = shared.check(RateSubject::Key { org, key, plan: &p }).await.unwrap();
+        let g = local.check_now(RateSubject::Key { org, key, plan: &p }).unwrap();
+        assert_eq!((s.allowed, s.limit, s.remaining), (g.allowed, g.limit, g.remaining), "request {i}");
+        assert!((s.reset_unix - g.reset_unix).abs() <= 1, "request {i}: {} vs {}", s.reset_unix, g.reset_unix);
+        assert_eq!(s.retry_after_secs.is_some(), g.retry_after_secs.is_some(), "request {i}");
+        if let (Some(a), Some(b)) = (s.retry_after_secs, g.retry_after_secs) {
+            assert!(a.abs_diff(b) <= 1, "request {i}: retry after {a} vs {b}");
+        }
+    }
+    // The address budget, and `blocked` once it is spent.
+    let ip = IpAddr::V4(Ipv4Addr::new(192, 0, 2, 7));
+    assert!(shared.blocked(ip).await.is_none());
+    for _ in 0..60 {
+        assert!(shared.check(RateSubject::Ip(ip)).await.unwrap().allowed);
+    }
+    let refused = shared.check(RateSubject::Ip(ip)).await.unwrap();
+    assert!(!refused.allowed && refused.retry_after_secs == Some(1), "{refused:?}");
+    assert!(shared.blocked(ip).await.is_some_and(|d| !d.allowed));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_instances_share_one_budget_and_a_refused_key_spares_the_organization() {
+    let Some(redis) = Redis::start_on(free_port()) else { return eprintln!("skipped: no redis-server") };
+    let (a, b) = (limiter(&redis.url()), limiter(&redis.url()));
+    let p = plan(8, 5);
+    let (org, key) = ids();
+    let mut allowed = 0;
+    for i in 0..10 {
+        let l = if i % 2 == 0 { &a } else { &b };
+        allowed += u32::from(l.check(RateSubject::Key { org, key, plan: &p }).await.unwrap().allowed);
+    }
+    assert_eq!(allowed, 5, "one key budget of 5 for both instances");
+    // The organization's budget of 8 lost only the 5 allowed requests: another key gets 3.
+    let other = ApiKeyId(uuid_v4());
+    let mut more = 0;
+    for _ in 0..5 {
+        more += u32::from(a.check(RateSubject::Key { org, key: other, plan: &p }).await.unwrap().allowed);
+    }
+    assert_eq!(more, 3);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_redis_the_local_limiter_decides_and_redis_is_used_again_once_back() {
+    if Command::new("redis-server").arg("--version").output().is_err() {
+        return eprintln!("skipped: no redis-server");
+    }
+    let port = free_port();
+    let url = format!("redis://127.0.0.1:{port}");
+    let (a, b) = (limiter(&url), limiter(&url));
+    let p = plan(100, 3);
+    let (org, key) = ids();
+    let started = Instant::now();
+    // Redis is away: each instance grants its own budget of 3, and answers at once.
+    for l in [&a, &b] {
+        for _ in 0..3 {
+            assert!(l.check(RateSubject::Key { org, key, plan: &p }).await.unwrap().allowed);
+        }
+        assert!(!l.check(RateSubject::Key { org, key, plan: &p }).await.unwrap().allowed);
+    }
+    assert!(started.elapsed() < Duration::from_secs(2), "fail open is fast: {:?}", started.elapsed());
+    // Redis comes (back): after the retry pause the budget is shared again.
+    let _redis = Redis::start_on(port).unwrap();
+    tokio::time::sleep(redis_store::RETRY_AFTER + Duration::from_millis(100)).await;
+    let key2 = ApiKeyId(uuid_v4());
+    let mut allowed = 0;
+    for i in 0..6 {
+        let l = if i % 2 == 0 { &a } else { &b };
+        allowed += u32::from(l.check(RateSubject::Key { org, key: key2, plan: &p }).await.unwrap().allowed);
+    }
+    assert_eq!(allowed, 3, "shared again");
+}
