@@ -13,9 +13,15 @@
 //! 3. **fairness**: one organization with 10 endpoints on a host that accepts and never answers,
 //!    and 50 deliveries for them; another organization's event is timed from import to arrival.
 //! 4. **requests** (issue 11, [`requests`]): `GET /api/v1/me` and `GET /healthz` under `wrk`,
-//!    each beside a bare actix-web reference; prints the ratios and the idle RSS.
+//!    each beside a bare actix-web reference; prints the ratios and the idle RSS; then imports
+//!    under wrk beside pgbench of the same writes.
+//! 5. **limiter** (issue 17): `GET /api/v1/me` with the rate limiter off, with governor and with
+//!    Redis (a `redis-server` of the run's own); prints the cost per request of each.
+//! 6. **lists** and 7. **matches** (issue 11, [`lists`]): list shapes and profile matches over a
+//!    large organization.
 //!
-//! `BENCH_SCENARIOS` picks `webhooks` (1-3), `requests` (4) or both (the default: `webhooks,requests`).
+//! `BENCH_SCENARIOS` picks some of `webhooks` (1-3), `requests`, `limiter`, `lists`, `matches`
+//! (comma-separated; the default: all).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use actix_web::{web, App, HttpRequest, HttpResponse, HttpServer};
@@ -119,6 +125,11 @@ impl Service {
     /// As [`Service::start`]; with `log`, at the default level (`info`: the access log) into that
     /// file.
     fn start_logging(bin: &str, db: &str, log: Option<std::fs::File>) -> Service {
+        Service::start_env(bin, db, log, &[])
+    }
+
+    /// As [`Service::start_logging`], with `env` set last (over the bench's defaults).
+    fn start_env(bin: &str, db: &str, log: Option<std::fs::File>, env: &[(&str, &str)]) -> Service {
         let plans = r#"[{"id":"bench","apiAccess":true,"personLimit":10000000,"profileLimit":100,
             "orgPerMinute":1000000,"keyPerMinute":1000000,"orgOnlyPerMinute":1000000}]"#;
         let mut child = Command::new(bin)
@@ -138,6 +149,7 @@ impl Service {
                     None => std::env::var("BENCH_TALENT_LOG").unwrap_or_else(|_| "warn".into()),
                 },
             )
+            .envs(env.iter().copied())
             .stdout(Stdio::piped())
             .stderr(log.map(Stdio::from).unwrap_or_else(Stdio::inherit))
             .spawn()
@@ -479,14 +491,14 @@ fn run_requests(bin: &str, backend: &str, db: &TestDb) {
     let ep = endpoint(&svc.base, &key, "http://127.0.0.1:9/never");
     enable(&svc.base, &key, &ep, false);
     // Imports under wrk for 10 s, as pgbench runs 10 s below (issue 11 measured with wrk).
-    let Some((w, p50, p99)) = requests::wrk_imports(&svc.base, &key, "plain", CLIENTS as u32, 10) else {
+    let Some(w) = requests::wrk_imports(&svc.base, &key, "plain", CLIENTS as u32, 10) else {
         println!("POST /api/v1/persons: skipped (wrk is not installed: apt-get install wrk)");
         return;
     };
     println!(
         "POST /api/v1/persons, one disabled endpoint, wrk {CLIENTS} connections, 10 s: {:.0} imports/s \
-         (non-2xx {}; answer p50 {p50:.1} ms p99 {p99:.1} ms)",
-        w.rps, w.non_2xx
+         (non-2xx {}; answer p50 {:.1} ms p99 {:.1} ms)",
+        w.rps, w.non_2xx, w.p50_ms, w.p99_ms
     );
     let imports = w.rps;
     println!("RSS after the import: {} MiB", svc.rss_kib() / 1024);
@@ -501,6 +513,67 @@ fn run_requests(bin: &str, backend: &str, db: &TestDb) {
         println!("  goal on SQLite: >= 1500 imports/s");
     }
     let _ = std::fs::remove_file(&log_path);
+}
+
+/// Scenario `limiter` on `db` (issue 17): `GET /api/v1/me` under wrk with the rate limiter off,
+/// with governor (one process) and with Redis (`TALENT_RATE_LIMIT_STORE`, a `redis-server` this
+/// run starts on a free port), budgets far above the load so every answer is 200; prints each
+/// rate and latency and the limiter's cost per request against "off".
+fn run_limiter(bin: &str, backend: &str, db: &TestDb) {
+    println!("\n== {backend}: rate limiter ==");
+    let port = TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).unwrap_or(16379);
+    let redis = Command::new("redis-server")
+        .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+        .stdout(Stdio::null())
+        .spawn();
+    let Ok(mut redis) = redis else {
+        println!("skipped: redis-server is not installed (apt-get install redis-server)");
+        return;
+    };
+    let started = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() && started.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let url = format!("redis://127.0.0.1:{port}");
+    let runs: [(&str, Vec<(&str, &str)>); 3] = [
+        ("off", vec![("TALENT_RATE_LIMIT_MODE", "off")]),
+        ("governor (this process)", vec![("TALENT_RATE_LIMIT_MODE", "per-key")]),
+        ("Redis (shared)", vec![("TALENT_RATE_LIMIT_MODE", "per-key"), ("TALENT_RATE_LIMIT_STORE", url.as_str())]),
+    ];
+    let mut off: Option<f64> = None;
+    for (name, env) in runs {
+        let svc = Service::start_env(bin, &db.url, None, &env);
+        let key = tenant(&svc.base, &format!("limiter-{}", name.split(' ').next().unwrap_or(name)));
+        let Some(w) = requests::wrk(&format!("{}/api/v1/me", svc.base), &[format!("Authorization: Bearer {key}")], 10)
+        else {
+            println!("skipped: wrk is not installed (apt-get install wrk)");
+            break;
+        };
+        let per_request = 1e6 / w.rps.max(1.0);
+        let cost = off.map(|o| format!("; {:+.1} µs per request against off", per_request - o)).unwrap_or_default();
+        println!(
+            "GET /api/v1/me, limiter {name}: {:.0} req/s (non-2xx {}), p50 {:.2} ms p99 {:.2} ms{cost}",
+            w.rps, w.non_2xx, w.p50_ms, w.p99_ms
+        );
+        off = off.or(Some(per_request));
+    }
+    // redis-server shares this machine's 2 cores: its own CPU time is part of the cost above.
+    if let Some(ticks) = cpu_ticks(redis.id()) {
+        println!(
+            "  redis-server CPU over the Redis run: {:.1} s (on another host in a deployment)",
+            ticks as f64 / 100.0
+        );
+    }
+    let _ = redis.kill();
+    let _ = redis.wait();
+}
+
+/// User plus system CPU time of process `pid`, in clock ticks (1/100 s on Linux).
+fn cpu_ticks(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name (which may hold spaces) end at its closing parenthesis.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    Some(fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?)
 }
 
 /// Scenario `lists` on `db` (issue 11, point 4): seeds one organization of
@@ -620,10 +693,12 @@ fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
     let bin = args.next().ok_or_else(|| anyhow::anyhow!("usage: talent-bench TALENT_BINARY [sqlite|postgres|both]"))?;
     let which = args.next().unwrap_or_else(|| "both".into());
-    let scenarios = std::env::var("BENCH_SCENARIOS").unwrap_or_else(|_| "webhooks,requests,lists,matches".into());
+    let scenarios =
+        std::env::var("BENCH_SCENARIOS").unwrap_or_else(|_| "webhooks,requests,limiter,lists,matches".into());
     let (webhooks, reqs, lists) =
         (scenarios.contains("webhooks"), scenarios.contains("requests"), scenarios.contains("lists"));
     let matches = scenarios.contains("matches");
+    let limiter = scenarios.contains("limiter");
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     println!("talent-bench: {} persons, {CLIENTS} clients, release binary {bin}", persons());
     if which == "sqlite" || which == "both" {
@@ -635,6 +710,9 @@ fn main() -> anyhow::Result<()> {
         }
         if reqs {
             run_requests(&bin, "SQLite", &db);
+        }
+        if limiter {
+            run_limiter(&bin, "SQLite", &db);
         }
         rt.block_on(db.drop_db()).map_err(|e| anyhow::anyhow!("{e}"))?;
         if lists {
@@ -659,6 +737,9 @@ fn main() -> anyhow::Result<()> {
         }
         if reqs {
             run_requests(&bin, "PostgreSQL", &db);
+        }
+        if limiter {
+            run_limiter(&bin, "PostgreSQL", &db);
         }
         rt.block_on(db.drop_db()).map_err(|e| anyhow::anyhow!("{e}"))?;
         if lists {

@@ -17,12 +17,16 @@ pub struct Wrk {
     pub rps: f64,
     /// Answers that were not 2xx or 3xx.
     pub non_2xx: u64,
+    /// Median answer time, ms.
+    pub p50_ms: f64,
+    /// 99th percentile answer time, ms.
+    pub p99_ms: f64,
 }
 
-/// Runs `wrk -t2 -c64 -d{secs}s` against `url` with `headers`; `None` when wrk is missing.
+/// Runs `wrk -t2 -c64 -d{secs}s --latency` against `url` with `headers`; `None` when wrk is missing.
 pub fn wrk(url: &str, headers: &[String], secs: u32) -> Option<Wrk> {
     let mut cmd = Command::new("wrk");
-    cmd.args(["-t2", "-c64", &format!("-d{secs}s")]);
+    cmd.args(["-t2", "-c64", &format!("-d{secs}s"), "--latency"]);
     for h in headers {
         cmd.args(["-H", h]);
     }
@@ -30,22 +34,22 @@ pub fn wrk(url: &str, headers: &[String], secs: u32) -> Option<Wrk> {
     parse_wrk(&String::from_utf8_lossy(&out.stdout))
 }
 
-/// The rate and the non-2xx count of wrk's report.
+/// The rate, the non-2xx count and the latency percentiles (0 when not asked for) of wrk's report.
 fn parse_wrk(text: &str) -> Option<Wrk> {
+    let pct = |p: &str| text.lines().find_map(|l| l.trim().strip_prefix(p)).map(|v| to_ms(v.trim())).unwrap_or(0.0);
     let rps = text.lines().find_map(|l| l.strip_prefix("Requests/sec:")).and_then(|v| v.trim().parse().ok())?;
     let non_2xx = text
         .lines()
         .find_map(|l| l.trim().strip_prefix("Non-2xx or 3xx responses:"))
         .and_then(|v| v.trim().parse().ok())
         .unwrap_or(0);
-    Some(Wrk { rps, non_2xx })
+    Some(Wrk { rps, non_2xx, p50_ms: pct("50%"), p99_ms: pct("99%") })
 }
 
 /// `POST /api/v1/persons` of new emails under `wrk -t2 -c{connections} -d{secs}s --latency`
 /// (issue 11 measured imports with wrk too): a Lua script gives every request an email no other
-/// request of the run has (`{prefix}.{thread}.{n}@bench.example`). Returns the rate and the
-/// answer p50 and p99 in ms; `None` when wrk is missing.
-pub fn wrk_imports(base: &str, key: &str, prefix: &str, connections: u32, secs: u32) -> Option<(Wrk, f64, f64)> {
+/// request of the run has (`{prefix}.{thread}.{n}@bench.example`). `None` when wrk is missing.
+pub fn wrk_imports(base: &str, key: &str, prefix: &str, connections: u32, secs: u32) -> Option<Wrk> {
     let script = std::env::temp_dir().join(format!("talent-bench-{prefix}.lua"));
     let lua = format!(
         r#"local n, tid = 0, 0
@@ -67,9 +71,7 @@ end
         .output()
         .ok()?;
     let _ = std::fs::remove_file(&script);
-    let text = String::from_utf8_lossy(&out.stdout);
-    let pct = |p: &str| text.lines().find_map(|l| l.trim().strip_prefix(p)).map(|v| to_ms(v.trim())).unwrap_or(0.0);
-    Some((parse_wrk(&text)?, pct("50%"), pct("99%")))
+    parse_wrk(&String::from_utf8_lossy(&out.stdout))
 }
 
 /// wrk's latency text (`812.00us`, `21.30ms`, `1.02s`) in milliseconds.
