@@ -2,7 +2,7 @@
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 export TEST_DATABASE_URL
 
-.PHONY: run test lint fmt build release openapi schemathesis tour sdks sdk-test bench
+.PHONY: run test lint fmt build release openapi schemathesis tour sdks sdk-test deploy-check bench
 
 ## run: serve on the embedded SQLite default with a demo organization; prints an API key.
 run:
@@ -15,6 +15,7 @@ test: lint
 	$(MAKE) schemathesis
 	$(MAKE) tour
 	$(MAKE) sdk-test
+	$(MAKE) deploy-check
 
 ## tour: runs every shell block of the README's "five-minute tour" against `talent demo`, as
 ## written (needs curl, jq, python3).
@@ -38,6 +39,12 @@ sdk-test:
 	cargo build -p talent-app --bin talent
 	tests/sdks.sh target/debug/talent
 
+## deploy-check: checks the Dockerfile's build context and runtime settings, the example systemd
+## unit and environment file of docs/deployment.md (no container runtime needed).
+deploy-check:
+	cargo build -p talent-app --bin talent
+	tests/deploy.sh target/debug/talent
+
 ## openapi: regenerates docs/openapi.json from the code (a test fails while it is stale).
 openapi:
 	cargo run -q -p talent-app --bin talent -- openapi > docs/openapi.json
@@ -57,8 +64,8 @@ release:
 
 ## bench: release build, then the scenarios on SQLite and PostgreSQL: the delivery engine (import
 ## with a live endpoint, a 10,000-delivery backlog, a hanging tenant) and the request path (/me and
-## /healthz under wrk beside a bare actix-web reference). BACKEND=sqlite|postgres|both,
-## BENCH_SCENARIOS=webhooks,requests. Figures in docs/performance.md. Not part of `make test` (it
+## /healthz under wrk beside a bare actix-web reference, the rate limiter, lists, matches). BACKEND=sqlite|postgres|both,
+## BENCH_SCENARIOS=webhooks,requests,limiter,lists,matches. Figures in docs/performance.md. Not part of `make test` (it
 ## measures; it does not judge).
 bench:
 	cargo build --release -p talent-app -p talent-bench

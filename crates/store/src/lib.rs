@@ -146,6 +146,10 @@ fn sqlite_path(url: &str) -> Option<&str> {
 const SQLITE_PRAGMAS: &str = "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 10000; \
      PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY;";
 
+/// The PostgreSQL advisory lock key held while migrations run (T120): an arbitrary constant,
+/// the bytes of "talent\0\0" read as a big-endian integer.
+pub const MIGRATION_LOCK: i64 = 0x7461_6c65_6e74_0000;
+
 /// Per-connection PostgreSQL settings (T110). Every statement is planned with its parameters:
 /// PostgreSQL otherwise switches a prepared statement to a generic plan after five executions
 /// and keeps it for the connection's life, and a generic plan chosen while a table is new (no
@@ -303,12 +307,18 @@ impl DbStore {
     }
 
     /// Applies pending migrations of the backend's folder; returns how many ran. Runs on a
-    /// blocking thread (the migration harness blocks; storage-notes pitfall 1).
+    /// blocking thread (the migration harness blocks; storage-notes pitfall 1). Instances that
+    /// start together on one database apply them once (T120): on PostgreSQL the run holds the
+    /// session advisory lock [`MIGRATION_LOCK`], so the others wait for it and then find nothing
+    /// pending; on SQLite a run that meets the file locked (another process migrating) is
+    /// retried, each migration being its own transaction, for up to 60 s.
     pub async fn migrate(&self) -> StoreResult<usize> {
         let url = self.url.clone();
         match self.backend() {
             Backend::Postgres => {
-                let conn = AsyncPgConnection::establish(&url).await.map_err(internal)?;
+                let mut conn = AsyncPgConnection::establish(&url).await.map_err(internal)?;
+                // Released when the harness drops the connection.
+                conn.batch_execute(&format!("SELECT pg_advisory_lock({MIGRATION_LOCK})")).await.map_err(internal)?;
                 tokio::task::spawn_blocking(move || {
                     let mut h = diesel_async::AsyncMigrationHarness::new(conn);
                     h.run_pending_migrations(PG_MIGRATIONS).map(|v| v.len()).map_err(internal)
@@ -318,14 +328,37 @@ impl DbStore {
             }
             Backend::Sqlite => {
                 let path = sqlite_path(&url).unwrap_or_default().to_string();
-                let mut conn = SqliteConn::establish(&path).await.map_err(internal)?;
-                conn.batch_execute(SQLITE_PRAGMAS).await.map_err(internal)?;
-                tokio::task::spawn_blocking(move || {
-                    let mut h = diesel_async::AsyncMigrationHarness::new(conn);
-                    h.run_pending_migrations(SQLITE_MIGRATIONS).map(|v| v.len()).map_err(internal)
-                })
-                .await
-                .map_err(internal)?
+                let started = std::time::Instant::now();
+                let mut applied = 0;
+                loop {
+                    let mut conn = SqliteConn::establish(&path).await.map_err(internal)?;
+                    let run = match conn.batch_execute(SQLITE_PRAGMAS).await {
+                        Err(e) => Err(e.to_string()),
+                        Ok(()) => tokio::task::spawn_blocking(move || {
+                            let mut h = diesel_async::AsyncMigrationHarness::new(conn);
+                            // Counted one by one: an attempt cut short by the lock keeps what it applied.
+                            let mut n = 0;
+                            while h.has_pending_migration(SQLITE_MIGRATIONS).map_err(|e| (n, e.to_string()))? {
+                                h.run_next_migration(SQLITE_MIGRATIONS).map_err(|e| (n, e.to_string()))?;
+                                n += 1;
+                            }
+                            Ok(n)
+                        })
+                        .await
+                        .map_err(internal)?
+                        .map_err(|(n, e)| {
+                            applied += n;
+                            e
+                        }),
+                    };
+                    match run {
+                        Ok(n) => return Ok(applied + n),
+                        Err(e) if e.contains("locked") && started.elapsed() < std::time::Duration::from_secs(60) => {
+                            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                        }
+                        Err(e) => return Err(StoreError::Internal(e)),
+                    }
+                }
             }
         }
     }
