@@ -236,3 +236,67 @@ crate::e2e!(
         assert!(private.text.contains("talent_build_info"), "{}", private.text);
     }
 );
+
+// Issue 17, T121: the request id of the call that caused an event is on its deliveries (list and
+// detail, with the attempt log) and on every log line of their attempts; a ping's is the /test
+// request's.
+crate::e2e!(
+    deliveries_and_their_attempt_log_name_the_request_that_caused_the_event,
+    Opts {
+        keep_log: true,
+        insecure_webhooks: true,
+        env: vec![("TALENT_LOG_FORMAT", "json".into()), ("TALENT_LOG", "info,talent_webhooks=debug".into())],
+        ..Default::default()
+    },
+    |app| {
+        let org = app.org("business", "active");
+        let failing = failing_receiver();
+        let hook =
+            app.send("POST", "/api/v1/webhooks", &org.key, &json!({"url": failing, "events": ["person.created"]}));
+        assert_eq!(hook.status, 201, "{}", hook.text);
+        let hook_id = hook.json["id"].as_str().unwrap().to_string();
+        let auth = format!("Bearer {}", org.key);
+        let imported = app.request_to(
+            &app.base,
+            "POST",
+            "/api/v1/persons",
+            &[("Authorization", &auth), ("X-Request-Id", "ats-sync-42"), ("Content-Type", "application/json")],
+            Some(json!({"email": "caused@example.com"}).to_string().as_bytes()),
+        );
+        assert_eq!(imported.status, 201, "{}", imported.text);
+        let attempted = || {
+            let r = app.get(&format!("/api/v1/webhooks/{hook_id}/deliveries"), &org.key);
+            r.json["data"].as_array().is_some_and(|d| d.len() == 1 && d[0]["attempts"] == 1)
+        };
+        assert!(eventually(std::time::Duration::from_secs(20), attempted), "the first attempt was made");
+        let list = app.get(&format!("/api/v1/webhooks/{hook_id}/deliveries"), &org.key);
+        let d = &list.json["data"][0];
+        assert_eq!(d["requestId"], "ats-sync-42", "{d}");
+        let did = d["id"].as_str().unwrap();
+        let one = app.get(&format!("/api/v1/webhooks/{hook_id}/deliveries/{did}"), &org.key);
+        assert_eq!(one.json["requestId"], "ats-sync-42", "{}", one.text);
+        assert_eq!(one.json["attemptLog"].as_array().map(Vec::len), Some(1), "{}", one.text);
+
+        let ping = app.request_to(
+            &app.base,
+            "POST",
+            &format!("/api/v1/webhooks/{hook_id}/test"),
+            &[("Authorization", &auth), ("X-Request-Id", "ping-check-7")],
+            None,
+        );
+        assert_eq!(ping.status, 200, "{}", ping.text);
+        let pid = ping.json["deliveryId"].as_str().unwrap();
+        let p = app.get(&format!("/api/v1/webhooks/{hook_id}/deliveries/{pid}"), &org.key);
+        assert_eq!(p.json["requestId"], "ping-check-7", "{}", p.text);
+
+        let log = app.log_text("webhook attempt");
+        let attempt = log
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .find(|l| l["message"] == "webhook attempt")
+            .unwrap_or_else(|| panic!("no attempt line: {log}"));
+        assert_eq!(attempt["span"]["request_id"], "ats-sync-42", "{attempt}");
+        assert_eq!(attempt["span"]["delivery_id"], json!(did), "{attempt}");
+        assert_eq!(attempt["status"], 500, "{attempt}");
+    }
+);

@@ -756,6 +756,7 @@ webhook_e2e!(rotation_signs_with_both_secrets_and_deliveries_page_newest_first, 
                     "lastError",
                     "lastResponseStatus",
                     "nextAttemptAt",
+                    "requestId",
                     "status",
                     "type"
                 ]

@@ -280,6 +280,8 @@ impl Application {
                 cfg.webhooks_allow_insecure || demo,
                 engine.concurrency as usize,
             )),
+            // The X-Request-Id of the request being served, on the events it causes (T121).
+            correlation: Arc::new(talent_http::request_id::RequestCorrelation),
         };
         let admin_token = match (&cfg.admin_token, demo) {
             // T89: a guessable token would open every organization.

@@ -343,6 +343,9 @@ pub struct Delivery {
     pub next_attempt_at: Option<OffsetDateTime>,
     pub last_response_status: Option<u16>,
     pub last_error: Option<String>,
+    /// The `X-Request-Id` of the API call that caused the event; `None` when Talent did.
+    #[serde(default)]
+    pub request_id: Option<String>,
 }
 
 /// A delivery with its attempts.

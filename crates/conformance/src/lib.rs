@@ -85,6 +85,7 @@ macro_rules! store_conformance_suite {
             concurrent_email_deliveries_send_each_email_once,
             fan_out_makes_one_delivery_per_subscribed_endpoint_of_the_organization,
             concurrent_expiry_sweeps_expire_each_invitation_once,
+            events_and_deliveries_record_the_request_that_caused_them,
         );
     };
     (@tests $run:path; $($name:ident),* $(,)?) => {
@@ -134,6 +135,7 @@ pub fn services_with<S: Store + Clone>(store: S, plans: PlanCatalogue) -> (Svc<S
             sandbox: true,
         }),
         webhooks: Arc::new(talent_domain::fakes::FakeSender::default()),
+        correlation: Arc::new(talent_domain::ports::NoCorrelation),
     };
     (svc, clock)
 }
@@ -2182,6 +2184,44 @@ pub async fn outcomes_of_a_batch_are_recorded_in_one_transaction<S: Store + Clon
     assert_eq!(svc.get_delivery(org.id, e.id, d.id).await.unwrap().1.len(), 3);
 }
 
+/// T121: an event written while a request is served carries its request id, and so do its
+/// deliveries, in the store and after a redelivery; a background job's carry none.
+pub async fn events_and_deliveries_record_the_request_that_caused_them<S: Store + Clone>(store: S) {
+    let (svc, clock) = services(store);
+    let request = Arc::new(talent_domain::fakes::FakeCorrelation::default());
+    let svc = Services { correlation: request.clone(), ..svc };
+    let org = new_org(&svc, "business", &[]).await;
+    let e = hook(&svc, org.id, 1).await;
+    *request.0.lock().unwrap() = Some("req-import-1".into());
+    imported(&svc, org.id, import("caused@example.com")).await;
+    *request.0.lock().unwrap() = None;
+    let ds = deliveries_of(&svc, org.id, e.id).await;
+    assert_eq!(ds.len(), 1);
+    assert_eq!(ds[0].request_id.as_deref(), Some("req-import-1"), "the delivery names the request");
+    let feed = svc.events_feed(org.id, &every_scope(), feed_req(0, 10)).await.unwrap();
+    let created = feed.items.iter().find(|s| s.event.event_type == EventType::PersonCreated).unwrap();
+    assert_eq!(created.event.request_id.as_deref(), Some("req-import-1"), "so does the stored event");
+    // A redelivery (another request) keeps the cause of the event.
+    *request.0.lock().unwrap() = Some("req-redeliver".into());
+    svc.redeliver(org.id, e.id, ds[0].id).await.unwrap();
+    *request.0.lock().unwrap() = None;
+    let (d, _) = svc.get_delivery(org.id, e.id, ds[0].id).await.unwrap();
+    assert_eq!(d.request_id.as_deref(), Some("req-import-1"));
+    // A background job's events name no request: the expiry sweep.
+    let mut late = emailed_invitation("late@example.com");
+    late.send_email = false;
+    late.expires_in_days = Some(1);
+    let (inv, _) = svc.create_invitation(org.id, late).await.unwrap();
+    clock.advance(Duration::days(2));
+    svc.sweep_invitations().await.unwrap();
+    let expired = deliveries_of(&svc, org.id, e.id)
+        .await
+        .into_iter()
+        .find(|d| d.event_type == EventType::InvitationExpired && d.payload.contains(&inv.invitation.id.0.to_string()))
+        .unwrap();
+    assert_eq!(expired.request_id, None);
+}
+
 /// T104: the outcomes of one endpoint's deliveries can be recorded by several recorders at once
 /// (the engines of two instances, the sandbox clock's delivery pass); none loses another's count.
 /// Eight recorders of one failed attempt each leave the breaker at eight failures (T59), and
@@ -2556,6 +2596,7 @@ pub fn feed_event(svc_ids: &dyn Ids, org: OrgId, t: EventType, at: OffsetDateTim
         event_type: t,
         data: serde_json::json!({"n": n}),
         created_at: at,
+        request_id: None,
     }
 }
 

@@ -70,6 +70,9 @@ pub struct OutboxEvent {
     pub data: serde_json::Value,
     /// Creation time.
     pub created_at: OffsetDateTime,
+    /// The `X-Request-Id` of the API or admin request whose transaction wrote it; `None` for
+    /// background jobs (T121). Set by [`crate::outbox::append`] from its [`crate::outbox::EventSource`].
+    pub request_id: Option<String>,
 }
 
 /// An event with its place in the events feed (D48, T106): `sequence` is service-wide, ascending

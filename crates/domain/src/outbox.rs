@@ -7,13 +7,39 @@ use crate::ids::DeliveryId;
 use crate::model::{EventType, OutboxEvent};
 use crate::ports::{Ids, StoreResult, Tx};
 use crate::webhook::{envelope, Delivery, DeliveryStatus, Endpoint};
+use std::sync::Arc;
+
+/// Where a use case's events come from: new ids, and the request that caused them (T121). Made
+/// per use case call by [`crate::Services::event_source`] *before* the transaction (the request
+/// id is read from the caller's context, which the store's transaction task does not see). It is
+/// an [`Ids`] itself, so a use case uses it for every id it makes.
+pub struct EventSource {
+    /// New ids.
+    pub ids: Arc<dyn Ids>,
+    /// The `X-Request-Id` of the request being served; `None` in background jobs.
+    pub request_id: Option<String>,
+}
+
+impl Ids for EventSource {
+    fn new_uuid(&self) -> uuid::Uuid {
+        self.ids.new_uuid()
+    }
+}
 
 /// Appends `e` to the outbox and, unless it is a `ping` (which goes to the tested endpoint only),
 /// fans it out: one pending delivery, due at the event's time, per endpoint of its organization
 /// that [`receives`] it (subscribed to its type; disabled endpoints included, their deliveries
 /// wait, D33, except for `webhook.disabled`), each with a new id from `ids` (UUIDv7, so deliveries list by time, D36). Wakes the
-/// delivery engine when an enabled endpoint got one. Errors: the store's.
-pub async fn append(tx: &mut dyn Tx, ids: &dyn Ids, e: &OutboxEvent) -> StoreResult<()> {
+/// delivery engine when an enabled endpoint got one. The event and its deliveries carry the
+/// source's request id (T121). Errors: the store's.
+pub async fn append(tx: &mut dyn Tx, ids: &EventSource, e: &OutboxEvent) -> StoreResult<()> {
+    let caused;
+    let e = if e.request_id == ids.request_id {
+        e
+    } else {
+        caused = OutboxEvent { request_id: ids.request_id.clone(), ..e.clone() };
+        &caused
+    };
     tx.insert_event(e).await?;
     if e.event_type == EventType::Ping {
         return Ok(());
@@ -53,5 +79,6 @@ pub fn delivery(ids: &dyn Ids, ep: &Endpoint, e: &OutboxEvent, due: time::Offset
         last_response_status: None,
         last_error: None,
         created_at: due,
+        request_id: e.request_id.clone(),
     }
 }

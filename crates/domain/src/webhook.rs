@@ -233,6 +233,9 @@ pub struct Delivery {
     pub last_error: Option<String>,
     /// Creation.
     pub created_at: OffsetDateTime,
+    /// The request that caused its event (`X-Request-Id`, T121); `None` for background jobs,
+    /// a ping has the `/test` request's, a redelivery keeps the original's.
+    pub request_id: Option<String>,
 }
 
 /// The outcome of one attempt.
@@ -316,6 +319,7 @@ mod tests {
             last_response_status: None,
             last_error: None,
             created_at: OffsetDateTime::UNIX_EPOCH,
+            request_id: None,
         }
     }
 

@@ -400,6 +400,10 @@ pub struct DeliveryOut {
     #[schema(minimum = 100, maximum = 599)]
     pub last_response_status: Option<u16>,
     pub last_error: Option<String>,
+    /// The `X-Request-Id` of the API request that caused the event (the `/test` request for a
+    /// ping); null when a background job did (an expiry, a reminder, an automatic disable).
+    /// Quote it to support with the delivery id.
+    pub request_id: Option<String>,
 }
 
 impl From<&Delivery> for DeliveryOut {
@@ -414,6 +418,7 @@ impl From<&Delivery> for DeliveryOut {
             next_attempt_at: d.next_attempt_at,
             last_response_status: d.last_response_status,
             last_error: d.last_error.clone(),
+            request_id: d.request_id.clone(),
         }
     }
 }

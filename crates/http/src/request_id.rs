@@ -1,7 +1,9 @@
 //! Request ids (issue 17): every answer carries `X-Request-Id`, the client's or a proxy's when it
 //! sent a valid one, else a new one; every log line written while the request is served carries
 //! it as `request_id` (a `tracing` span around the whole request), so an integrator can quote it
-//! to support and the operator finds the request's lines.
+//! to support and the operator finds the request's lines. It is also the request's id while its
+//! handler runs ([`RequestCorrelation`]): the events the request causes and their webhook
+//! deliveries record it (T121).
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
@@ -12,6 +14,21 @@ use tracing::Instrument;
 
 /// The longest request id taken from a request; a longer one is replaced.
 pub const MAX_LEN: usize = 128;
+
+tokio::task_local! {
+    /// The id of the request whose future is running (set around the whole request).
+    static CURRENT: String;
+}
+
+/// The [`Correlation`](talent_domain::ports::Correlation) port: the id of the request being served
+/// on this task, for the events its use cases write (T121); `None` outside a request.
+pub struct RequestCorrelation;
+
+impl talent_domain::ports::Correlation for RequestCorrelation {
+    fn request_id(&self) -> Option<String> {
+        CURRENT.try_with(Clone::clone).ok()
+    }
+}
 
 /// The request id of a request (in its extensions).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,7 +55,7 @@ pub async fn request_id(
     let id = given.map(str::to_string).unwrap_or_else(new_id);
     req.extensions_mut().insert(RequestId(id.clone()));
     let span = tracing::info_span!("request", request_id = %id);
-    let mut res = next.call(req).instrument(span).await?;
+    let mut res = CURRENT.scope(id.clone(), next.call(req).instrument(span)).await?;
     if let Ok(v) = HeaderValue::from_str(&id) {
         res.headers_mut().insert(HeaderName::from_static("x-request-id"), v);
     }

@@ -311,7 +311,8 @@ impl DbStore {
     /// start together on one database apply them once (T120): on PostgreSQL the run holds the
     /// session advisory lock [`MIGRATION_LOCK`], so the others wait for it and then find nothing
     /// pending; on SQLite a run that meets the file locked (another process migrating) is
-    /// retried, each migration being its own transaction, for up to 60 s.
+    /// retried, each migration being its own transaction, for up to 60 s, and a migration that
+    /// another process applied after the pending list was read is skipped.
     pub async fn migrate(&self) -> StoreResult<usize> {
         let url = self.url.clone();
         match self.backend() {
@@ -338,11 +339,22 @@ impl DbStore {
                             let mut h = diesel_async::AsyncMigrationHarness::new(conn);
                             // Counted one by one: an attempt cut short by the lock keeps what it applied.
                             let mut n = 0;
-                            while h.has_pending_migration(SQLITE_MIGRATIONS).map_err(|e| (n, e.to_string()))? {
-                                h.run_next_migration(SQLITE_MIGRATIONS).map_err(|e| (n, e.to_string()))?;
-                                n += 1;
+                            loop {
+                                let pending =
+                                    h.pending_migrations(SQLITE_MIGRATIONS).map_err(|e| (n, e.to_string()))?;
+                                let Some(m) = pending.first() else { return Ok(n) };
+                                if let Err(e) = h.run_migration(&**m) {
+                                    // Another process applied it since the list was read (its
+                                    // transaction committed first): go on with the next one.
+                                    let version = m.name().version().as_owned();
+                                    let applied = h.applied_migrations().map_err(|e| (n, e.to_string()))?;
+                                    if !applied.contains(&version) {
+                                        return Err((n, e.to_string()));
+                                    }
+                                } else {
+                                    n += 1;
+                                }
                             }
-                            Ok(n)
                         })
                         .await
                         .map_err(internal)?

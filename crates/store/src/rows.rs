@@ -344,6 +344,7 @@ pub struct EventRow {
     pub event_type: String,
     pub data: String,
     pub created_at: DbTime,
+    pub request_id: Option<String>,
 }
 
 impl TryFrom<EventRow> for OutboxEvent {
@@ -356,6 +357,7 @@ impl TryFrom<EventRow> for OutboxEvent {
                 .ok_or_else(|| corrupt("outbox_events.event_type"))?,
             data: serde_json::from_str(&r.data).map_err(|_| corrupt("outbox_events.data"))?,
             created_at: r.created_at.0,
+            request_id: r.request_id,
         })
     }
 }
@@ -785,6 +787,7 @@ pub struct DeliveryRow {
     pub last_error: Option<String>,
     pub claimed_until: Option<DbTime>,
     pub created_at: DbTime,
+    pub request_id: Option<String>,
 }
 
 impl From<&Delivery> for DeliveryRow {
@@ -803,6 +806,7 @@ impl From<&Delivery> for DeliveryRow {
             last_error: d.last_error.clone(),
             claimed_until: None,
             created_at: DbTime(d.created_at),
+            request_id: d.request_id.clone(),
         }
     }
 }
@@ -824,6 +828,7 @@ impl TryFrom<DeliveryRow> for Delivery {
             last_response_status: r.last_response_status.and_then(|s| u16::try_from(s).ok()),
             last_error: r.last_error,
             created_at: r.created_at.0,
+            request_id: r.request_id,
         })
     }
 }
@@ -883,8 +888,14 @@ mod tests {
             inactive_periods: "[]".into(),
             need_totals: None,
         };
-        let event =
-            EventRow { id, org_id: id, event_type: "person.created".into(), data: "{}".into(), created_at: now };
+        let event = EventRow {
+            id,
+            org_id: id,
+            event_type: "person.created".into(),
+            data: "{}".into(),
+            created_at: now,
+            request_id: None,
+        };
         let delivery = DeliveryRow {
             id,
             endpoint_id: id,
@@ -899,6 +910,7 @@ mod tests {
             last_error: None,
             claimed_until: None,
             created_at: now,
+            request_id: None,
         };
         assert!(cached(diesel::insert_into(persons::table).values(person)));
         assert!(cached(diesel::insert_into(outbox_events::table).values(event)));

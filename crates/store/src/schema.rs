@@ -140,6 +140,7 @@ diesel::table! {
         data -> Text,
         created_at -> Ts,
         sequence -> Nullable<BigInt>,
+        request_id -> Nullable<Text>,
     }
 }
 
@@ -286,6 +287,7 @@ diesel::table! {
         last_error -> Nullable<Text>,
         claimed_until -> Nullable<Ts>,
         created_at -> Ts,
+        request_id -> Nullable<Text>,
     }
 }
 

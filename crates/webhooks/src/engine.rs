@@ -31,6 +31,7 @@ use talent_domain::ports::Store;
 use talent_domain::usecases::webhooks::{ClaimCaps, DeliveryJob, FinishedAttempt};
 use talent_domain::Services;
 use tokio::sync::{mpsc, Notify, Semaphore};
+use tracing::Instrument;
 
 /// How many rounds of the caps the engine holds claimed: one in flight, one ready (T60). A held
 /// delivery waits at most one attempt's timeout (10 s) for its lane, far inside the claim's 60 s
@@ -221,7 +222,13 @@ fn start_attempt<S: Store + Clone>(
     let (ep, org) = (job.delivery.endpoint_id, job.delivery.org_id);
     let Lanes(lanes) = held.lock().unwrap_or_else(|p| p.into_inner()).hold(ep, org);
     let (svc, held, freed, done) = (svc.clone(), held.clone(), freed.clone(), done.clone());
-    tokio::spawn(async move {
+    // Every line of the attempt names the delivery and the request that caused its event (T121).
+    let span = tracing::info_span!(
+        "attempt",
+        delivery_id = %job.delivery.id,
+        request_id = job.delivery.request_id.as_deref().unwrap_or("-")
+    );
+    let attempt = async move {
         // Endpoint, organization, instance: always in this order, so no task holds an instance
         // lane while it waits for its endpoint's. The semaphores are never closed.
         let mut permits = Vec::with_capacity(3);
@@ -236,12 +243,19 @@ fn start_attempt<S: Store + Clone>(
         let secrets: Vec<&str> = job.secrets.iter().map(String::as_str).collect();
         let outcome =
             svc.webhooks.send(&job.url, &secrets, &d.id.to_string(), d.event_type.as_str(), &d.payload, at).await;
+        tracing::debug!(
+            status = outcome.status,
+            duration_ms = outcome.duration_ms,
+            error = outcome.error.as_deref(),
+            "webhook attempt"
+        );
         drop(permits);
         let _ = done.send(FinishedAttempt { delivery: d.id, endpoint: d.endpoint_id, at, outcome });
         held.lock().unwrap_or_else(|p| p.into_inner()).finish(ep, org);
         // Coalesced: one stored permit however many lanes free before the claim loop looks.
         freed.notify_one();
-    });
+    };
+    tokio::spawn(attempt.instrument(span));
 }
 
 /// Writes finished attempts, up to `batch` per transaction. A batch that cannot be written is

@@ -826,6 +826,12 @@ export interface components {
             lastResponseStatus: number | null;
             /** Format: date-time */
             nextAttemptAt: string | null;
+            /**
+             * @description The `X-Request-Id` of the API request that caused the event (the `/test` request for a
+             *     ping); null when a background job did (an expiry, a reminder, an automatic disable).
+             *     Quote it to support with the delivery id.
+             */
+            requestId: string | null;
             status: components["schemas"]["DeliveryStatus"];
             type: components["schemas"]["EventType"];
         };
@@ -846,6 +852,12 @@ export interface components {
             lastResponseStatus: number | null;
             /** Format: date-time */
             nextAttemptAt: string | null;
+            /**
+             * @description The `X-Request-Id` of the API request that caused the event (the `/test` request for a
+             *     ping); null when a background job did (an expiry, a reminder, an automatic disable).
+             *     Quote it to support with the delivery id.
+             */
+            requestId: string | null;
             status: components["schemas"]["DeliveryStatus"];
             type: components["schemas"]["EventType"];
         };
@@ -3916,6 +3928,7 @@ export interface operations {
                      *           "lastError": null,
                      *           "lastResponseStatus": null,
                      *           "nextAttemptAt": null,
+                     *           "requestId": null,
                      *           "status": "pending",
                      *           "type": "assessment.completed"
                      *         }
@@ -4001,6 +4014,7 @@ export interface operations {
                      *       "lastError": null,
                      *       "lastResponseStatus": null,
                      *       "nextAttemptAt": null,
+                     *       "requestId": null,
                      *       "status": "pending",
                      *       "type": "assessment.completed"
                      *     }
@@ -4063,6 +4077,7 @@ export interface operations {
                      *       "lastError": null,
                      *       "lastResponseStatus": null,
                      *       "nextAttemptAt": null,
+                     *       "requestId": null,
                      *       "status": "pending",
                      *       "type": "assessment.completed"
                      *     }

@@ -44,6 +44,7 @@ pub fn services() -> (crate::Services<FakeStore>, FakeStore, Arc<FakeClock>) {
             sandbox: true,
         }),
         webhooks: Arc::new(FakeSender::default()),
+        correlation: Arc::new(crate::ports::NoCorrelation),
     };
     (svc, store, clock)
 }
@@ -54,5 +55,15 @@ pub fn fake_assessment_kit() -> crate::usecases::AssessmentKit {
         model: crate::assessment::AssessmentModel::builtin().unwrap_or_else(|e| panic!("built-in model: {e}")),
         personality: Arc::new(FakePersonality),
         reports: Arc::new(FakeReports),
+    }
+}
+
+/// A request context a test sets (T121): [`crate::ports::Correlation`] answering what it holds.
+#[derive(Default)]
+pub struct FakeCorrelation(pub std::sync::Mutex<Option<String>>);
+
+impl crate::ports::Correlation for FakeCorrelation {
+    fn request_id(&self) -> Option<String> {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
     }
 }

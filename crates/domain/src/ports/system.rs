@@ -16,6 +16,23 @@ pub trait ClockControl: Send + Sync + 'static {
     fn advance(&self, secs: i64);
 }
 
+/// The request being served, as the inbound adapter knows it (T121): its `X-Request-Id`, recorded
+/// on the events a use case writes and on their deliveries. Read by the use case before its
+/// transaction, in the caller's context.
+pub trait Correlation: Send + Sync + 'static {
+    /// The current request's id; `None` outside a request (background jobs).
+    fn request_id(&self) -> Option<String>;
+}
+
+/// No request context: every event is a background job's (tests, tools).
+pub struct NoCorrelation;
+
+impl Correlation for NoCorrelation {
+    fn request_id(&self) -> Option<String> {
+        None
+    }
+}
+
 /// New identifiers.
 pub trait Ids: Send + Sync + 'static {
     /// A new unique id, sortable by creation time (UUIDv7).

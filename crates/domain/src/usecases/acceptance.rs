@@ -10,6 +10,7 @@ use crate::ids::*;
 use crate::invitation::{Invitation, InvitationStatus, Variant};
 use crate::model::*;
 use crate::person::{self, AcceptTransition};
+use crate::ports::Ids as _;
 use crate::ports::{EmailRecord, OutgoingEmail, Store, Tx};
 use crate::values::*;
 use crate::wire::{invitation_json, person_json};
@@ -62,7 +63,7 @@ struct AcceptInput {
     /// The model the membership's summary totals are counted with (T85).
     assessment: std::sync::Arc<super::AssessmentKit>,
     /// Ids of the deliveries the events fan out into (T96).
-    ids: std::sync::Arc<dyn crate::ports::Ids>,
+    ids: std::sync::Arc<crate::outbox::EventSource>,
 }
 
 /// A code to send if the post needs one and carries none.
@@ -245,12 +246,13 @@ async fn accept_in_tx(tx: &mut dyn Tx, input: AcceptInput) -> Result<(Invitation
             event_type: EventType::PersonJoined,
             data: person_json(&p),
             created_at: now,
+            request_id: None,
         };
-        crate::outbox::append(tx, &*ids, &e).await?;
+        crate::outbox::append(tx, &ids, &e).await?;
     } else if let Some(before) = &before {
         // An active member accepted: what the invitation applied (labels, tags, names, consent)
         // is a change of the Person (D47).
-        super::persons::append_person_updated(tx, &*ids, joined_id, before, &p, now).await?;
+        super::persons::append_person_updated(tx, &ids, joined_id, before, &p, now).await?;
     }
     let e = OutboxEvent {
         id: accepted_id,
@@ -258,8 +260,9 @@ async fn accept_in_tx(tx: &mut dyn Tx, input: AcceptInput) -> Result<(Invitation
         event_type: EventType::InvitationAccepted,
         data: invitation_json(&inv, &url, now),
         created_at: now,
+        request_id: None,
     };
-    crate::outbox::append(tx, &*ids, &e).await?;
+    crate::outbox::append(tx, &ids, &e).await?;
     Ok((inv, p))
 }
 
@@ -362,7 +365,7 @@ impl<S: Store> Services<S> {
             plans: self.plans.clone(),
             url: self.invitation_url(id),
             assessment: self.assessment.clone(),
-            ids: self.ids.clone(),
+            ids: self.event_source(),
         }
     }
 

@@ -8,6 +8,7 @@ use crate::assessment::{
 use crate::errors::{ClientError, Code, UseCaseError};
 use crate::ids::*;
 use crate::model::*;
+use crate::ports::Ids as _;
 use crate::ports::{ReportInput, Store, Tx};
 use crate::values::FieldErrors;
 use crate::wire;
@@ -126,7 +127,7 @@ impl<S: Store> Services<S> {
         errs.into_result()?;
         let now = self.clock.now();
         let new_id = AssessmentId(self.ids.new_uuid());
-        let (model, id_source) = (self.assessment.clone(), self.ids.clone());
+        let (model, id_source) = (self.assessment.clone(), self.event_source());
         self.store
             .write(move |tx| {
                 Box::pin(async move {
@@ -213,14 +214,15 @@ impl<S: Store> Services<S> {
                             event_type,
                             data,
                             created_at: now,
+                            request_id: None,
                         };
-                        crate::outbox::append(tx, &*id_source, &e).await?;
+                        crate::outbox::append(tx, &id_source, &e).await?;
                     }
                     // Each Person whose `assessment` summary changed (D47), after the assessment's
                     // own events.
                     for (before, after) in &refreshed {
                         let id = EventId(id_source.new_uuid());
-                        super::persons::append_person_updated(tx, &*id_source, id, before, after, now).await?;
+                        super::persons::append_person_updated(tx, &id_source, id, before, after, now).await?;
                     }
                     Ok::<_, UseCaseError>(done)
                 })

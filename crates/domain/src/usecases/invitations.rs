@@ -89,13 +89,13 @@ pub(crate) struct CreateCtx<'a> {
     pub url: String,
     pub now: OffsetDateTime,
     /// Ids of the events it writes.
-    pub ids: &'a dyn Ids,
+    pub ids: &'a crate::outbox::EventSource,
 }
 
 /// Appends an invitation event (`data`: the Invitation as of `now`) in this transaction.
 pub(crate) async fn append_invitation_event(
     tx: &mut dyn Tx,
-    ids: &dyn Ids,
+    ids: &crate::outbox::EventSource,
     t: EventType,
     inv: &Invitation,
     url: &str,
@@ -107,6 +107,7 @@ pub(crate) async fn append_invitation_event(
         event_type: t,
         data: invitation_json(inv, url, now),
         created_at: now,
+        request_id: None,
     };
     crate::outbox::append(tx, ids, &e).await
 }
@@ -203,7 +204,7 @@ impl<S: Store> Services<S> {
         let token = self.secrets.invitation_token(pre_id);
         let token_hash = self.secrets.hash_token(&token);
         let url = self.invitation_url(pre_id);
-        let ids = self.ids.clone();
+        let ids = self.event_source();
         let (inv, created, email) = self
             .store
             .write(move |tx| {
@@ -260,7 +261,7 @@ impl<S: Store> Services<S> {
         let now = self.clock.now();
         let email_id = EmailId(self.ids.new_uuid());
         let url = self.invitation_url(id);
-        let ids = self.ids.clone();
+        let ids = self.event_source();
         let email = self
             .store
             .write(move |tx| {
@@ -273,7 +274,7 @@ impl<S: Store> Services<S> {
                     let recent = tx.list_emails_to_since(&inv.email, now - EMAIL_WINDOW, 1000).await?;
                     email_allowance(id, &recent, now)?;
                     tx.update_invitation(&inv).await?;
-                    append_invitation_event(tx, &*ids, EventType::InvitationReminded, &inv, &url, now).await?;
+                    append_invitation_event(tx, &ids, EventType::InvitationReminded, &inv, &url, now).await?;
                     queue_email(tx, &org.company_name, &inv, &url, email_id, now, false).await
                 })
             })
@@ -287,7 +288,7 @@ impl<S: Store> Services<S> {
     pub async fn revoke_invitation(&self, org_id: OrgId, id: InvitationId) -> Result<InvitationView, UseCaseError> {
         let now = self.clock.now();
         let url = self.invitation_url(id);
-        let ids = self.ids.clone();
+        let ids = self.event_source();
         let inv = self
             .store
             .write(move |tx| {
@@ -296,7 +297,7 @@ impl<S: Store> Services<S> {
                         tx.get_invitation(org_id, id).await?.ok_or_else(|| ClientError::not_found("Invitation"))?;
                     inv.revoke(now)?;
                     tx.update_invitation(&inv).await?;
-                    append_invitation_event(tx, &*ids, EventType::InvitationRevoked, &inv, &url, now).await?;
+                    append_invitation_event(tx, &ids, EventType::InvitationRevoked, &inv, &url, now).await?;
                     Ok::<_, UseCaseError>(inv)
                 })
             })
@@ -317,7 +318,7 @@ impl<S: Store> Services<S> {
         let mut expired = 0;
         for id in due {
             let url = self.invitation_url(id);
-            let ids = self.ids.clone();
+            let ids = self.event_source();
             let did = self
                 .store
                 .write(move |tx| {
@@ -326,7 +327,7 @@ impl<S: Store> Services<S> {
                             return Ok::<_, UseCaseError>(false);
                         }
                         if let Some(inv) = tx.get_invitation_any(id).await? {
-                            append_invitation_event(tx, &*ids, EventType::InvitationExpired, &inv, &url, now).await?;
+                            append_invitation_event(tx, &ids, EventType::InvitationExpired, &inv, &url, now).await?;
                         }
                         Ok(true)
                     })
@@ -348,7 +349,7 @@ impl<S: Store> Services<S> {
         for id in remind {
             let email_id = EmailId(self.ids.new_uuid());
             let url = self.invitation_url(id);
-            let ids = self.ids.clone();
+            let ids = self.event_source();
             let did = self
                 .store
                 .write(move |tx| {
@@ -359,7 +360,7 @@ impl<S: Store> Services<S> {
                         let Some(inv) = tx.get_invitation_any(id).await? else { return Ok(false) };
                         let org =
                             tx.get_org(inv.org_id).await?.ok_or_else(|| ClientError::not_found("Organization"))?;
-                        append_invitation_event(tx, &*ids, EventType::InvitationReminded, &inv, &url, now).await?;
+                        append_invitation_event(tx, &ids, EventType::InvitationReminded, &inv, &url, now).await?;
                         queue_email(tx, &org.company_name, &inv, &url, email_id, now, true).await?;
                         Ok(true)
                     })

@@ -37,6 +37,8 @@ pub struct Services<S: Store> {
     pub invites: Arc<invitations::InvitationKit>,
     /// Sends signed webhook requests (D30-D35).
     pub webhooks: Arc<dyn WebhookSender>,
+    /// The request being served, for the events' `request_id` (T121).
+    pub correlation: Arc<dyn Correlation>,
 }
 
 /// The assessment model (D23) with the personality writer (D24) and the report renderer (D27).
@@ -60,7 +62,16 @@ impl<S: Store> Clone for Services<S> {
             assessment: self.assessment.clone(),
             invites: self.invites.clone(),
             webhooks: self.webhooks.clone(),
+            correlation: self.correlation.clone(),
         }
+    }
+}
+
+impl<S: Store> Services<S> {
+    /// Ids and the current request's id for the events of one use case call (T121); call it
+    /// before the transaction, in the caller's context.
+    pub fn event_source(&self) -> Arc<crate::outbox::EventSource> {
+        Arc::new(crate::outbox::EventSource { ids: self.ids.clone(), request_id: self.correlation.request_id() })
     }
 }
 

@@ -69,7 +69,7 @@ pub struct PatchPerson {
 
 fn event(id: EventId, p: &Person, t: EventType, now: OffsetDateTime) -> OutboxEvent {
     let data = if t == EventType::PersonArchived { person_archived_json(p) } else { person_json(p) };
-    OutboxEvent { id, org_id: p.org_id, event_type: t, data, created_at: now }
+    OutboxEvent { id, org_id: p.org_id, event_type: t, data, created_at: now, request_id: None }
 }
 
 /// Appends `person.updated` (D47) with id `id` for a person changed from `before` to `after` in
@@ -78,14 +78,21 @@ fn event(id: EventId, p: &Person, t: EventType, now: OffsetDateTime) -> OutboxEv
 /// events happen.
 pub(crate) async fn append_person_updated(
     tx: &mut dyn Tx,
-    ids: &dyn Ids,
+    ids: &crate::outbox::EventSource,
     id: EventId,
     before: &Person,
     after: &Person,
     now: OffsetDateTime,
 ) -> StoreResult<()> {
     let Some(data) = person_updated_json(before, after) else { return Ok(()) };
-    let e = OutboxEvent { id, org_id: after.org_id, event_type: EventType::PersonUpdated, data, created_at: now };
+    let e = OutboxEvent {
+        id,
+        org_id: after.org_id,
+        event_type: EventType::PersonUpdated,
+        data,
+        created_at: now,
+        request_id: None,
+    };
     crate::outbox::append(tx, ids, &e).await
 }
 
@@ -134,7 +141,7 @@ impl<S: Store> Services<S> {
         let (outcome, inv) = loop {
             let (input, tag_names, plans) = (input.clone(), tag_names.clone(), plans.clone());
             let (token_hash, url, nested) = (token_hash.clone(), url.clone(), input.invitation);
-            let (clock, kit, ids) = (self.clock.clone(), self.assessment.clone(), self.ids.clone());
+            let (clock, kit, ids) = (self.clock.clone(), self.assessment.clone(), self.event_source());
             let attempt = self
                 .store
                 .write(move |tx| {
@@ -170,7 +177,7 @@ impl<S: Store> Services<S> {
                                 if person::merge_import(&mut p, &fields) {
                                     p.updated_at = now;
                                     tx.update_person(&p).await?;
-                                    append_person_updated(tx, &*ids, event_id, &before, &p, now).await?;
+                                    append_person_updated(tx, &ids, event_id, &before, &p, now).await?;
                                 }
                                 ImportOutcome { person: p, created: false, invitation: None }
                             }
@@ -183,7 +190,7 @@ impl<S: Store> Services<S> {
                                         summarize(&tx.list_assessments_of_human(p.human_id).await?, &p, &kit.model);
                                 }
                                 tx.update_person(&p).await?;
-                                crate::outbox::append(tx, &*ids, &event(event_id, &p, EventType::PersonCreated, now))
+                                crate::outbox::append(tx, &ids, &event(event_id, &p, EventType::PersonCreated, now))
                                     .await?;
                                 ImportOutcome { person: p, created: true, invitation: None }
                             }
@@ -193,7 +200,7 @@ impl<S: Store> Services<S> {
                                 let who = NewMember { id: person_id, org_id, human_id, email: input.email };
                                 let p = Person::new_member(who, fields, labels, JoinedVia::Api, now);
                                 tx.insert_person(&p).await?;
-                                crate::outbox::append(tx, &*ids, &event(event_id, &p, EventType::PersonCreated, now))
+                                crate::outbox::append(tx, &ids, &event(event_id, &p, EventType::PersonCreated, now))
                                     .await?;
                                 ImportOutcome { person: p, created: true, invitation: None }
                             }
@@ -204,7 +211,7 @@ impl<S: Store> Services<S> {
                                 let p = &outcome.person;
                                 let plan = plans.get(&org.plan).cloned();
                                 let ctx = CreateCtx {
-                                    ids: &*ids,
+                                    ids: &ids,
                                     org: &org,
                                     plan: plan.as_ref(),
                                     id: inv_id,
@@ -285,7 +292,7 @@ impl<S: Store> Services<S> {
     pub async fn patch_person(&self, org_id: OrgId, id: PersonId, input: PatchPerson) -> Result<Person, UseCaseError> {
         let now = self.clock.now();
         let tag_names = input.tags.clone().map(|t| self.tag_ids(t));
-        let ids = self.ids.clone();
+        let ids = self.event_source();
         self.store
             .write(move |tx| {
                 Box::pin(async move {
@@ -308,7 +315,7 @@ impl<S: Store> Services<S> {
                     }
                     if eff.changed {
                         tx.update_person(&p).await?;
-                        append_person_updated(tx, &*ids, EventId(ids.new_uuid()), &before, &p, now).await?;
+                        append_person_updated(tx, &ids, EventId(ids.new_uuid()), &before, &p, now).await?;
                     }
                     Ok(p)
                 })
@@ -337,7 +344,7 @@ impl<S: Store> Services<S> {
     ) -> Result<Person, UseCaseError> {
         let now = self.clock.now();
         let event_id = EventId(self.ids.new_uuid());
-        let (kit, ids) = (self.assessment.clone(), self.ids.clone());
+        let (kit, ids) = (self.assessment.clone(), self.event_source());
         self.store
             .write(move |tx| {
                 Box::pin(async move {
@@ -358,11 +365,11 @@ impl<S: Store> Services<S> {
                         tx.update_person(&p).await?;
                     }
                     if was_active {
-                        crate::outbox::append(tx, &*ids, &event(event_id, &p, EventType::PersonArchived, now)).await?;
+                        crate::outbox::append(tx, &ids, &event(event_id, &p, EventType::PersonArchived, now)).await?;
                     } else {
                         // Already archived: a withdrawal still withdraws consent (D42), a change
                         // of the Person that an ATS's copy must follow (D47).
-                        append_person_updated(tx, &*ids, event_id, &before, &p, now).await?;
+                        append_person_updated(tx, &ids, event_id, &before, &p, now).await?;
                     }
                     Ok::<_, UseCaseError>(p)
                 })

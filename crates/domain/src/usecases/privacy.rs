@@ -29,14 +29,14 @@ impl<S: Store> Services<S> {
         let now = self.clock.now();
         let ghost = HumanId(self.ids.new_uuid());
         let base = self.invites.public_url.clone();
-        let (secrets, id_source) = (self.secrets.clone(), self.ids.clone());
+        let (secrets, id_source) = (self.secrets.clone(), self.event_source());
         self.store
             .write(move |tx| {
                 Box::pin(async move {
                     let mut p = tx.get_person(org, id).await?.ok_or_else(|| ClientError::not_found("Person"))?;
                     let url =
                         |i: InvitationId| format!("{}/i/{}", base.trim_end_matches('/'), secrets.invitation_token(i));
-                    erase_in_tx(tx, &*id_source, &mut p, ghost, now, &url).await?;
+                    erase_in_tx(tx, &id_source, &mut p, ghost, now, &url).await?;
                     Ok::<_, UseCaseError>(p)
                 })
             })
@@ -110,7 +110,7 @@ impl<S: Store> Services<S> {
     pub async fn erase_human(&self, email: Email) -> Result<HumanErasure, UseCaseError> {
         let now = self.clock.now();
         let base = self.invites.public_url.clone();
-        let (secrets, id_source) = (self.secrets.clone(), self.ids.clone());
+        let (secrets, id_source) = (self.secrets.clone(), self.event_source());
         self.store
             .write(move |tx| {
                 Box::pin(async move {
@@ -121,7 +121,7 @@ impl<S: Store> Services<S> {
                     if let Some(h) = human {
                         for mut p in tx.list_persons_of_human(h).await? {
                             let ghost = HumanId(id_source.new_uuid());
-                            if erase_in_tx(tx, &*id_source, &mut p, ghost, now, &url).await? {
+                            if erase_in_tx(tx, &id_source, &mut p, ghost, now, &url).await? {
                                 out.memberships += 1;
                             }
                         }
@@ -137,7 +137,7 @@ impl<S: Store> Services<S> {
                         fields.extend(i.external_id.as_ref().map(|n| n.as_str().to_string()));
                     }
                     let (n, mails) =
-                        retire_invitations(tx, &*id_source, rest, &|i| Email::erased_record(i.id.0), now, &url).await?;
+                        retire_invitations(tx, &id_source, rest, &|i| Email::erased_record(i.id.0), now, &url).await?;
                     out.invitations = n;
                     out.emails = mails + tx.delete_emails_to(&email).await?;
                     let personal = Personal {
@@ -261,7 +261,7 @@ pub struct HumanErasure {
 /// when it already was erased.
 pub(crate) async fn erase_in_tx(
     tx: &mut dyn Tx,
-    id_source: &dyn Ids,
+    id_source: &crate::outbox::EventSource,
     p: &mut Person,
     ghost: HumanId,
     now: OffsetDateTime,
@@ -285,6 +285,7 @@ pub(crate) async fn erase_in_tx(
         event_type: EventType::PersonArchived,
         data: crate::wire::person_archived_json(p),
         created_at: now,
+        request_id: None,
     };
     crate::outbox::append(tx, id_source, &e).await?;
     Ok(true)
@@ -295,7 +296,7 @@ pub(crate) async fn erase_in_tx(
 /// Returns (invitations, emails deleted).
 async fn retire_invitations(
     tx: &mut dyn Tx,
-    id_source: &dyn Ids,
+    id_source: &crate::outbox::EventSource,
     invitations: Vec<Invitation>,
     address: &(dyn Fn(&Invitation) -> Email + Send + Sync),
     now: OffsetDateTime,

@@ -4,6 +4,7 @@ use super::{Page, Services};
 use crate::errors::{ClientError, Code, UseCaseError};
 use crate::ids::*;
 use crate::model::*;
+use crate::ports::Ids as _;
 use crate::ports::{AttemptRecord, ClaimRequest, EmailRecord, Store, Tx};
 use crate::values::{FieldErrors, OrgRole};
 use crate::webhook::*;
@@ -282,6 +283,7 @@ impl<S: Store> Services<S> {
             last_response_status: None,
             last_error: None,
             created_at: now,
+            request_id: self.correlation.request_id(),
         };
         apply_attempt(&mut d, &out, now);
         if d.status == DeliveryStatus::Pending {
@@ -360,7 +362,7 @@ impl<S: Store> Services<S> {
         if done.is_empty() {
             return Ok(());
         }
-        let new_ids = self.ids.clone();
+        let new_ids = self.event_source();
         self.store
             .write(move |tx| {
                 Box::pin(async move {
@@ -408,7 +410,7 @@ impl<S: Store> Services<S> {
                         tx.update_endpoint(e).await?;
                     }
                     for (e, at) in disabled {
-                        notify_disabled(tx, &e, at, &*new_ids).await?;
+                        notify_disabled(tx, &e, at, &new_ids).await?;
                     }
                     Ok::<_, UseCaseError>(())
                 })
@@ -464,7 +466,7 @@ async fn notify_disabled(
     tx: &mut dyn crate::ports::Tx,
     e: &Endpoint,
     at: OffsetDateTime,
-    ids: &dyn crate::ports::Ids,
+    ids: &crate::outbox::EventSource,
 ) -> Result<(), UseCaseError> {
     let data = crate::wire::WebhookDisabledData {
         webhook_id: e.id.0,
@@ -479,6 +481,7 @@ async fn notify_disabled(
         event_type: EventType::WebhookDisabled,
         data: crate::wire::to_value(&data),
         created_at: at,
+        request_id: None,
     };
     crate::outbox::append(tx, ids, &event).await?;
     let company = tx.get_org(e.org_id).await?.map(|o| o.company_name).unwrap_or_default();

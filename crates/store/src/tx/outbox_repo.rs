@@ -14,6 +14,7 @@ macro_rules! impl_outbox_repo {
                             event_type: e.event_type.as_str().to_string(),
                             data: e.data.to_string(),
                             created_at: DbTime(e.created_at),
+                            request_id: e.request_id.clone(),
                         })
                         .execute(self.conn)
                         .await

@@ -32,6 +32,9 @@ class DeliveryDetail:
         last_error (None | str):
         last_response_status (int | None):
         next_attempt_at (datetime.datetime | None):
+        request_id (None | str): The `X-Request-Id` of the API request that caused the event (the `/test` request for a
+            ping); null when a background job did (an expiry, a reminder, an automatic disable).
+            Quote it to support with the delivery id.
         status (DeliveryStatus): A delivery's status.
         type_ (EventType): A webhook event type.
     """
@@ -44,6 +47,7 @@ class DeliveryDetail:
     last_error: None | str
     last_response_status: int | None
     next_attempt_at: datetime.datetime | None
+    request_id: None | str
     status: DeliveryStatus
     type_: EventType
 
@@ -77,6 +81,9 @@ class DeliveryDetail:
         else:
             next_attempt_at = self.next_attempt_at
 
+        request_id: None | str
+        request_id = self.request_id
+
         status = self.status.value
 
         type_ = self.type_.value
@@ -93,6 +100,7 @@ class DeliveryDetail:
                 "lastError": last_error,
                 "lastResponseStatus": last_response_status,
                 "nextAttemptAt": next_attempt_at,
+                "requestId": request_id,
                 "status": status,
                 "type": type_,
             }
@@ -162,6 +170,13 @@ class DeliveryDetail:
 
         next_attempt_at = _parse_next_attempt_at(d.pop("nextAttemptAt"))
 
+        def _parse_request_id(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        request_id = _parse_request_id(d.pop("requestId"))
+
         status = DeliveryStatus(d.pop("status"))
 
         type_ = EventType(d.pop("type"))
@@ -175,6 +190,7 @@ class DeliveryDetail:
             last_error=last_error,
             last_response_status=last_response_status,
             next_attempt_at=next_attempt_at,
+            request_id=request_id,
             status=status,
             type_=type_,
         )
