@@ -86,6 +86,9 @@ macro_rules! store_conformance_suite {
             fan_out_makes_one_delivery_per_subscribed_endpoint_of_the_organization,
             concurrent_expiry_sweeps_expire_each_invitation_once,
             events_and_deliveries_record_the_request_that_caused_them,
+            sign_in_links_work_once_within_fifteen_minutes_and_sessions_end,
+            sign_in_links_per_address_are_limited,
+            removing_a_user_deletes_their_keys_and_sessions_and_keeps_an_administrator,
         );
     };
     (@tests $run:path; $($name:ident),* $(,)?) => {
@@ -2166,7 +2169,7 @@ pub async fn outcomes_of_a_batch_are_recorded_in_one_transaction<S: Store + Clon
         svc.record_attempts(done).await.unwrap();
         clock.advance(Duration::minutes(1) + Duration::seconds(1));
     }
-    let page = svc.list_deliveries(org.id, e.id, None, None, 10).await.unwrap();
+    let page = svc.list_deliveries(org.id, e.id, None, None, None, 10).await.unwrap();
     assert_eq!(page.items.len(), 3);
     for d in page.items {
         assert_eq!((d.status, d.attempts), (DeliveryStatus::Succeeded, 2));
@@ -2178,7 +2181,7 @@ pub async fn outcomes_of_a_batch_are_recorded_in_one_transaction<S: Store + Clon
     let ep = svc.get_endpoint(org.id, e.id).await.unwrap();
     assert_eq!(ep.breaker, Breaker::default(), "closed by the successes");
     // A redelivered delivery keeps numbering after its earlier attempts.
-    let d = svc.list_deliveries(org.id, e.id, None, None, 1).await.unwrap().items.remove(0);
+    let d = svc.list_deliveries(org.id, e.id, None, None, None, 1).await.unwrap().items.remove(0);
     svc.redeliver(org.id, e.id, d.id).await.unwrap();
     assert_eq!(svc.run_deliveries(10).await.unwrap(), 1);
     assert_eq!(svc.get_delivery(org.id, e.id, d.id).await.unwrap().1.len(), 3);
@@ -2264,7 +2267,7 @@ pub async fn concurrent_recorders_of_one_endpoint_lose_no_count<S: Store + Clone
     }
     let ep = svc.get_endpoint(org.id, e.id).await.unwrap();
     assert_eq!(ep.breaker.failed_attempts, 8, "every recorder's failure counts");
-    let page = svc.list_deliveries(org.id, e.id, None, None, 10).await.unwrap();
+    let page = svc.list_deliveries(org.id, e.id, None, None, None, 10).await.unwrap();
     assert!(page.items.iter().all(|d| d.attempts == 1 && d.status == DeliveryStatus::Pending));
 
     // Recorders racing the deletion of their endpoint (which removes its deliveries) take the
@@ -2301,7 +2304,7 @@ pub async fn retention_purges_only_history_older_than_the_window<S: Store + Clon
     let before = events(&svc, org.id).await.len();
     // 30 days and 1 s after the first five, 20 days after the last: batches of 2.
     assert_eq!(svc.purge_webhook_history(30, 2).await.unwrap(), (5, 5));
-    let left = svc.list_deliveries(org.id, e.id, None, None, 100).await.unwrap().items;
+    let left = svc.list_deliveries(org.id, e.id, None, None, None, 100).await.unwrap().items;
     assert_eq!(left.len(), 1);
     assert_eq!(svc.get_delivery(org.id, e.id, left[0].id).await.unwrap().1.len(), 1, "its attempt stays");
     assert_eq!(events(&svc, org.id).await.len(), before - 5);
@@ -2437,7 +2440,7 @@ pub async fn resends_are_limited_by_the_emails_stored_for_the_address<S: Store +
 
 /// The deliveries of an endpoint, newest first.
 pub async fn deliveries_of<S: Store + Clone>(svc: &Svc<S>, org: OrgId, hook: WebhookId) -> Vec<Delivery> {
-    svc.list_deliveries(org, hook, None, None, 100).await.unwrap().items
+    svc.list_deliveries(org, hook, None, None, None, 100).await.unwrap().items
 }
 
 /// D18, D19, D21: an invitation round-trips; inviting the same email again answers the pending
@@ -2755,14 +2758,14 @@ pub async fn replay_queues_the_subscribed_events_after_a_sequence_in_pages<S: St
         )
         .await
         .unwrap();
-    assert!(svc.list_deliveries(org.id, only_created.id, None, None, 10).await.unwrap().items.is_empty());
+    assert!(svc.list_deliveries(org.id, only_created.id, None, None, None, 10).await.unwrap().items.is_empty());
     let feed = svc.events_feed(org.id, &every_scope(), feed_req(0, 100)).await.unwrap();
     let created: Vec<&SequencedEvent> =
         feed.items.iter().filter(|e| e.event.event_type == EventType::PersonCreated).collect();
     assert_eq!(created.len(), 5);
     let r = svc.replay(org.id, only_created.id, created[1].sequence).await.unwrap();
     assert_eq!((r.queued, r.last_sequence, r.has_more), (3, Some(created[4].sequence), false));
-    let ds = svc.list_deliveries(org.id, only_created.id, None, None, 10).await.unwrap().items;
+    let ds = svc.list_deliveries(org.id, only_created.id, None, None, None, 10).await.unwrap().items;
     assert_eq!(ds.len(), 3);
     for (d, e) in ds.iter().rev().zip(&created[2..]) {
         assert_eq!((d.status, d.event_type, d.attempts), (DeliveryStatus::Pending, EventType::PersonCreated, 0));
@@ -2833,4 +2836,142 @@ pub async fn organizations_list_newest_first_in_pages<S: Store + Clone>(store: S
     let first = svc.list_organizations(None, 1).await.unwrap();
     assert_eq!(first.items[0].0.employee_domains, vec!["x.example".to_string()]);
     assert_eq!(first.items[0].1.persons_limit, 5_000);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The dashboard's sign-in (issue 18, T122)
+// ---------------------------------------------------------------------------------------------
+
+async fn sign_in_token<S: Store + Clone>(svc: &Svc<S>, to: &str) -> String {
+    let sent = svc.emails(Some(email(to)), 1).await.unwrap();
+    let url = sent[0].invitation_url.clone().unwrap();
+    url.rsplit('/').next().unwrap().to_string()
+}
+
+pub async fn sign_in_links_work_once_within_fifteen_minutes_and_sessions_end<S: Store + Clone>(store: S) {
+    let (svc, clock) = services(store);
+    let a = new_org(&svc, "business", &[]).await;
+    let b = new_org(&svc, "business", &[]).await;
+    let stranger = new_org(&svc, "business", &[]).await;
+    svc.create_user(a.id, email("x@acme.com"), OrgRole::Admin).await.unwrap();
+    svc.create_user(b.id, email("X@acme.com"), OrgRole::Member).await.unwrap();
+
+    // An address that is no user's gets the same answer, a stored link and no email.
+    assert!(!svc.request_sign_in(email("nobody@acme.com")).await.unwrap().known);
+    assert!(svc.emails(Some(email("nobody@acme.com")), 10).await.unwrap().is_empty());
+
+    assert!(svc.request_sign_in(email("x@acme.com")).await.unwrap().known);
+    let token = sign_in_token(&svc, "x@acme.com").await;
+    let mail = &svc.emails(Some(email("x@acme.com")), 1).await.unwrap()[0];
+    assert!(mail.invitation_url.as_deref().unwrap().starts_with("http://talent.test/dashboard/sign-in/"));
+    // The link's page offers both organizations and does not use the link.
+    let choices = svc.sign_in_choices(&token).await.unwrap();
+    assert_eq!(choices.organizations.iter().map(|(id, _)| *id).collect::<BTreeSet<_>>(), BTreeSet::from([a.id, b.id]));
+    assert!(svc.sign_in_choices(&token).await.is_ok());
+    assert!(matches!(
+        svc.sign_in(&token, stranger.id).await,
+        Err(talent_domain::usecases::dashboard::SignInError::NotOffered)
+    ));
+
+    // Eight concurrent uses of one link: one session.
+    let barrier = Arc::new(Barrier::new(8));
+    let mut tasks = Vec::new();
+    for _ in 0..8 {
+        let (svc, token, barrier) = (svc.clone(), token.clone(), barrier.clone());
+        tasks.push(tokio::spawn(async move {
+            barrier.wait().await;
+            svc.sign_in(&token, a.id).await
+        }));
+    }
+    let mut started = Vec::new();
+    for t in tasks {
+        match t.await.unwrap() {
+            Ok(s) => started.push(s),
+            Err(talent_domain::usecases::dashboard::SignInError::Link(talent_domain::dashboard::LinkProblem::Used)) => {
+            }
+            Err(e) => panic!("unexpected {e:?}"),
+        }
+    }
+    assert_eq!(started.len(), 1, "a link signs in once");
+    let s = &started[0];
+    let signed = svc.session(&s.token).await.unwrap().unwrap();
+    assert_eq!((signed.org.id, signed.user.role), (a.id, OrgRole::Admin));
+    assert!(svc.session("forged").await.unwrap().is_none());
+    use talent_domain::dashboard::LinkProblem;
+    use talent_domain::usecases::dashboard::SignInError;
+    assert!(matches!(svc.sign_in("forged", a.id).await, Err(SignInError::Link(LinkProblem::Unknown))));
+
+    // A link unused for 15 minutes has expired.
+    svc.request_sign_in(email("x@acme.com")).await.unwrap();
+    let late = sign_in_token(&svc, "x@acme.com").await;
+    clock.advance(Duration::minutes(15));
+    assert!(matches!(svc.sign_in_choices(&late).await, Err(SignInError::Link(LinkProblem::Expired))));
+    assert!(matches!(svc.sign_in(&late, a.id).await, Err(SignInError::Link(LinkProblem::Expired))));
+
+    // Sign-out ends the session; a session ends by itself after 12 hours.
+    svc.sign_out(signed.session.id).await.unwrap();
+    assert!(svc.session(&s.token).await.unwrap().is_none());
+    svc.request_sign_in(email("x@acme.com")).await.unwrap();
+    let again = svc.sign_in(&sign_in_token(&svc, "x@acme.com").await, b.id).await.unwrap();
+    assert_eq!(svc.session(&again.token).await.unwrap().unwrap().org.id, b.id);
+    clock.advance(talent_domain::dashboard::SESSION_TTL - Duration::seconds(1));
+    assert!(svc.session(&again.token).await.unwrap().is_some());
+    clock.advance(Duration::seconds(1));
+    assert!(svc.session(&again.token).await.unwrap().is_none());
+    // Retention deletes what expired.
+    let r = svc.retention(30, 2).await.unwrap();
+    assert!(r.sign_ins >= 4, "{r:?}");
+    assert_eq!(svc.retention(30, 2).await.unwrap().sign_ins, 0);
+}
+
+pub async fn sign_in_links_per_address_are_limited<S: Store + Clone>(store: S) {
+    let (svc, clock) = services(store);
+    for _ in 0..talent_domain::dashboard::LINKS_PER_ADDRESS {
+        svc.request_sign_in(email("who@acme.com")).await.unwrap();
+    }
+    let err = svc.request_sign_in(email("WHO@acme.com")).await.unwrap_err();
+    let UseCaseError::Client(c) = err else { panic!("{err:?}") };
+    assert_eq!((c.code, c.retry_after), (Code::RateLimited, Some(900)));
+    assert!(svc.request_sign_in(email("other@acme.com")).await.is_ok(), "per address");
+    clock.advance(talent_domain::dashboard::LINK_WINDOW);
+    assert!(svc.request_sign_in(email("who@acme.com")).await.is_ok());
+}
+
+pub async fn removing_a_user_deletes_their_keys_and_sessions_and_keeps_an_administrator<S: Store + Clone>(store: S) {
+    let (svc, _) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let other = new_org(&svc, "business", &[]).await;
+    let admin = svc.create_user(org.id, email("admin@acme.com"), OrgRole::Admin).await.unwrap();
+    let member = svc.create_user(org.id, email("member@acme.com"), OrgRole::Member).await.unwrap();
+    let outsider = svc.create_user(other.id, email("out@acme.com"), OrgRole::Admin).await.unwrap();
+    let sign = |who: &str, org: OrgId| {
+        let (svc, who) = (svc.clone(), who.to_string());
+        async move {
+            svc.request_sign_in(email(&who)).await.unwrap();
+            let t = sign_in_token(&svc, &who).await;
+            let s = svc.sign_in(&t, org).await.unwrap();
+            (svc.session(&s.token).await.unwrap().unwrap(), s.token)
+        }
+    };
+    let (as_admin, _) = sign("admin@acme.com", org.id).await;
+    let (as_member, member_token) = sign("member@acme.com", org.id).await;
+    let key = svc.create_api_key(member.id, None, Scopes::new(vec![Scope::PersonsRead]), None).await.unwrap();
+    let admin_key = svc.create_api_key(admin.id, None, Scopes::new(vec![Scope::PersonsRead]), None).await.unwrap();
+    svc.create_api_key(outsider.id, None, Scopes::new(vec![Scope::PersonsRead]), None).await.unwrap();
+    // Members see their own keys, administrators every key of the organization.
+    assert_eq!(svc.dashboard_keys(&as_member).await.unwrap().len(), 1);
+    assert_eq!(svc.dashboard_keys(&as_admin).await.unwrap().len(), 2);
+    assert_eq!(code(svc.dashboard_revoke_key(&as_member, admin_key.key.id).await), Code::NotFound);
+    // Members cannot manage users; the last administrator stays one.
+    assert_eq!(code(svc.change_role(&as_member, member.id, OrgRole::Admin).await), Code::InsufficientScope);
+    assert_eq!(code(svc.change_role(&as_admin, admin.id, OrgRole::Member).await), Code::Conflict);
+    assert_eq!(code(svc.remove_user(&as_admin, admin.id).await), Code::Conflict);
+    assert_eq!(code(svc.remove_user(&as_admin, outsider.id).await), Code::NotFound);
+    assert_eq!(svc.change_role(&as_admin, member.id, OrgRole::Admin).await.unwrap().role, OrgRole::Admin);
+    assert_eq!(svc.get_user(member.id).await.unwrap().role, OrgRole::Admin);
+    svc.remove_user(&as_admin, member.id).await.unwrap();
+    assert_eq!(code(svc.get_user(member.id).await), Code::NotFound);
+    assert!(svc.authenticate(Some(&format!("Bearer {}", key.value))).await.is_err(), "its keys stop working");
+    assert!(svc.session(&member_token).await.unwrap().is_none(), "its sessions end");
+    assert_eq!(svc.dashboard_keys(&as_admin).await.unwrap().len(), 1);
 }

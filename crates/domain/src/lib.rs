@@ -6,6 +6,7 @@
 pub mod api_key;
 pub mod assessment;
 pub mod consent;
+pub mod dashboard;
 pub mod erasure;
 pub mod errors;
 pub mod events;

@@ -589,18 +589,18 @@ fn deliveries_list_newest_first_with_a_status_filter_and_keyset_pages_d32() {
     answer(&w, &[500, 500]);
     run(&w);
     let all: Vec<DeliveryId> = deliveries_of(&w, e.id).iter().map(|d| d.id).rev().collect();
-    let p1 = block_on(w.svc.list_deliveries(w.org, e.id, None, None, 2)).unwrap();
+    let p1 = block_on(w.svc.list_deliveries(w.org, e.id, None, None, None, 2)).unwrap();
     assert!(p1.has_more);
     assert_eq!(p1.items.iter().map(|d| d.id).collect::<Vec<_>>(), all[..2]);
-    let p2 = block_on(w.svc.list_deliveries(w.org, e.id, None, Some(p1.items[1].id), 2)).unwrap();
+    let p2 = block_on(w.svc.list_deliveries(w.org, e.id, None, None, Some(p1.items[1].id), 2)).unwrap();
     assert_eq!(p2.items.iter().map(|d| d.id).collect::<Vec<_>>(), all[2..4]);
-    let p3 = block_on(w.svc.list_deliveries(w.org, e.id, None, Some(p2.items[1].id), 2)).unwrap();
+    let p3 = block_on(w.svc.list_deliveries(w.org, e.id, None, None, Some(p2.items[1].id), 2)).unwrap();
     assert!(!p3.has_more);
     assert_eq!(p3.items.iter().map(|d| d.id).collect::<Vec<_>>(), all[4..]);
-    let pending = block_on(w.svc.list_deliveries(w.org, e.id, Some(DeliveryStatus::Pending), None, 100)).unwrap();
+    let pending = block_on(w.svc.list_deliveries(w.org, e.id, Some(DeliveryStatus::Pending), None, None, 100)).unwrap();
     assert_eq!(pending.items.len(), 2);
     assert!(pending.items.iter().all(|d| d.status == DeliveryStatus::Pending));
-    let ok = block_on(w.svc.list_deliveries(w.org, e.id, Some(DeliveryStatus::Succeeded), None, 100)).unwrap();
+    let ok = block_on(w.svc.list_deliveries(w.org, e.id, Some(DeliveryStatus::Succeeded), None, None, 100)).unwrap();
     assert_eq!(ok.items.len(), 3);
 }
 

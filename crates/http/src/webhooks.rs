@@ -322,7 +322,7 @@ pub async fn deliveries<S: Store>(
     errs.into_result()?;
     let filters = crate::cursor::filter_key(&format!("webhooks/{id}/deliveries"), &pairs);
     let before = state.cursors.position(params.cursor.as_deref(), &filters)?.map(DeliveryId);
-    let page = state.svc.list_deliveries(p.ctx.org.id, id, status, before, limit).await?;
+    let page = state.svc.list_deliveries(p.ctx.org.id, id, status, None, before, limit).await?;
     let next = state.cursors.next(page.has_more, page.items.last().map(|d| d.id.0), &filters);
     Ok(HttpResponse::Ok().json(out::DeliveryPage::new(page.items.iter().map(out::DeliveryOut::from).collect(), next)))
 }

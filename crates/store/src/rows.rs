@@ -5,6 +5,7 @@ use crate::schema::*;
 use crate::types::{DbTime, DbUuid};
 use diesel::prelude::*;
 use talent_domain::consent::ConsentCode;
+use talent_domain::dashboard::{Session, SignInLink};
 use talent_domain::errors::StoreError;
 use talent_domain::ids::*;
 use talent_domain::invitation::{Invitation, InvitationStatus, Variant};
@@ -915,5 +916,77 @@ mod tests {
         assert!(cached(diesel::insert_into(persons::table).values(person)));
         assert!(cached(diesel::insert_into(outbox_events::table).values(event)));
         assert!(cached(diesel::insert_into(deliveries::table).values(delivery)));
+    }
+}
+
+#[derive(Queryable, Selectable, Insertable, Clone, Debug)]
+#[diesel(table_name = sign_in_links, treat_none_as_default_value = false)]
+pub struct SignInLinkRow {
+    pub id: DbUuid,
+    pub email: String,
+    pub token_hash: Vec<u8>,
+    pub used_at: Option<DbTime>,
+    pub expires_at: DbTime,
+    pub created_at: DbTime,
+}
+
+impl From<&SignInLink> for SignInLinkRow {
+    fn from(l: &SignInLink) -> Self {
+        SignInLinkRow {
+            id: DbUuid(l.id),
+            email: l.email.as_str().to_string(),
+            token_hash: l.token_hash.clone(),
+            used_at: l.used_at.map(DbTime),
+            expires_at: DbTime(l.expires_at),
+            created_at: DbTime(l.created_at),
+        }
+    }
+}
+
+impl TryFrom<SignInLinkRow> for SignInLink {
+    type Error = StoreError;
+    fn try_from(r: SignInLinkRow) -> Result<Self, StoreError> {
+        Ok(SignInLink {
+            id: r.id.0,
+            email: Email::parse(&r.email).map_err(|_| corrupt("sign_in_links.email"))?,
+            token_hash: r.token_hash,
+            used_at: r.used_at.map(|t| t.0),
+            expires_at: r.expires_at.0,
+            created_at: r.created_at.0,
+        })
+    }
+}
+
+#[derive(Queryable, Selectable, Insertable, Clone, Debug)]
+#[diesel(table_name = dashboard_sessions, treat_none_as_default_value = false)]
+pub struct SessionRow {
+    pub id: DbUuid,
+    pub user_id: DbUuid,
+    pub token_hash: Vec<u8>,
+    pub expires_at: DbTime,
+    pub created_at: DbTime,
+}
+
+impl From<&Session> for SessionRow {
+    fn from(s: &Session) -> Self {
+        SessionRow {
+            id: DbUuid(s.id),
+            user_id: DbUuid(s.user_id.0),
+            token_hash: s.token_hash.clone(),
+            expires_at: DbTime(s.expires_at),
+            created_at: DbTime(s.created_at),
+        }
+    }
+}
+
+impl From<SessionRow> for Session {
+    fn from(r: SessionRow) -> Self {
+        Session {
+            id: r.id.0,
+            user_id: UserId(r.user_id.0),
+            token_hash: r.token_hash,
+            expires_at: r.expires_at.0,
+            created_at: r.created_at.0,
+        }
     }
 }

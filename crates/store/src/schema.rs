@@ -336,7 +336,36 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    use diesel::sql_types::*;
+    use crate::types::sql::{Uuid, Ts};
+    sign_in_links (id) {
+        id -> Uuid,
+        email -> Text,
+        token_hash -> Binary,
+        used_at -> Nullable<Ts>,
+        expires_at -> Ts,
+        created_at -> Ts,
+    }
+}
+
+diesel::table! {
+    use diesel::sql_types::*;
+    use crate::types::sql::{Uuid, Ts};
+    dashboard_sessions (id) {
+        id -> Uuid,
+        user_id -> Uuid,
+        token_hash -> Binary,
+        expires_at -> Ts,
+        created_at -> Ts,
+    }
+}
+
+diesel::joinable!(dashboard_sessions -> users (user_id));
+
 diesel::allow_tables_to_appear_in_same_query!(
+    sign_in_links,
+    dashboard_sessions,
     event_sequence,
     consent_codes,
     organizations,

@@ -67,8 +67,9 @@ impl Secrets for FakeSecrets {
     fn constant_time_eq(&self, a: &[u8], b: &[u8]) -> bool {
         a == b
     }
+    /// Distinct on every call (a counter after `bytes` letters), as random tokens are.
     fn random_token(&self, bytes: usize) -> String {
-        "t".repeat(bytes)
+        format!("{}{}", "t".repeat(bytes), self.n.fetch_add(1, Ordering::SeqCst))
     }
     fn invitation_token(&self, id: InvitationId) -> String {
         format!("tok{}", id.0.simple())

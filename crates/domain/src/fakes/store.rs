@@ -49,6 +49,10 @@ pub struct FakeState {
     /// Deliveries with their claim.
     pub deliveries: Vec<(crate::webhook::Delivery, Option<OffsetDateTime>)>,
     pub attempts: Vec<(DeliveryId, OffsetDateTime, crate::webhook::AttemptOutcome)>,
+    /// The dashboard's sign-in links (issue 18).
+    pub sign_in_links: Vec<crate::dashboard::SignInLink>,
+    /// The dashboard's sessions (issue 18).
+    pub sessions: Vec<crate::dashboard::Session>,
 }
 
 /// The fake store.
@@ -149,6 +153,19 @@ impl OrgRepo for FakeTx {
     }
     fn list_users_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<User>>> {
         ok(self.s.users.iter().filter(|u| u.org_id == org).cloned().collect())
+    }
+    fn update_user_role(&mut self, id: UserId, role: OrgRole) -> BoxFuture<'_, StoreResult<()>> {
+        for u in self.s.users.iter_mut().filter(|u| u.id == id) {
+            u.role = role;
+        }
+        ok(())
+    }
+    fn delete_user(&mut self, id: UserId) -> BoxFuture<'_, StoreResult<u64>> {
+        let before = self.s.keys.len();
+        self.s.keys.retain(|k| k.user_id != id);
+        self.s.sessions.retain(|s| s.user_id != id);
+        self.s.users.retain(|u| u.id != id);
+        ok((before - self.s.keys.len()) as u64)
     }
     fn insert_api_key<'a>(&'a mut self, key: &'a ApiKey) -> BoxFuture<'a, StoreResult<()>> {
         self.s.keys.push(key.clone());
@@ -689,6 +706,7 @@ impl WebhookRepo for FakeTx {
         &mut self,
         endpoint: WebhookId,
         status: Option<crate::webhook::DeliveryStatus>,
+        event_type: Option<EventType>,
         before: Option<DeliveryId>,
         limit: u32,
     ) -> BoxFuture<'_, StoreResult<Vec<crate::webhook::Delivery>>> {
@@ -698,7 +716,10 @@ impl WebhookRepo for FakeTx {
             .iter()
             .map(|(d, _)| d)
             .filter(|d| {
-                d.endpoint_id == endpoint && status.is_none_or(|s| d.status == s) && before.is_none_or(|b| d.id < b)
+                d.endpoint_id == endpoint
+                    && status.is_none_or(|s| d.status == s)
+                    && event_type.is_none_or(|t| d.event_type == t)
+                    && before.is_none_or(|b| d.id < b)
             })
             .cloned()
             .collect();
@@ -988,6 +1009,79 @@ impl SettingsRepo for FakeTx {
         }
         self.s.settings.push((name.to_string(), value.to_string()));
         ok(value.to_string())
+    }
+}
+
+impl SessionRepo for FakeTx {
+    fn insert_sign_in_link<'a>(&'a mut self, l: &'a crate::dashboard::SignInLink) -> BoxFuture<'a, StoreResult<()>> {
+        if self.s.sign_in_links.iter().any(|x| x.token_hash == l.token_hash) {
+            return Box::pin(std::future::ready(Err(StoreError::UniqueViolation)));
+        }
+        self.s.sign_in_links.push(l.clone());
+        ok(())
+    }
+    fn find_sign_in_link<'a>(
+        &'a mut self,
+        token_hash: &'a [u8],
+    ) -> BoxFuture<'a, StoreResult<Option<crate::dashboard::SignInLink>>> {
+        ok(self.s.sign_in_links.iter().find(|l| l.token_hash == token_hash).cloned())
+    }
+    fn use_sign_in_link(&mut self, id: uuid::Uuid, at: OffsetDateTime) -> BoxFuture<'_, StoreResult<bool>> {
+        match self.s.sign_in_links.iter_mut().find(|l| l.id == id && l.used_at.is_none()) {
+            Some(l) => {
+                l.used_at = Some(at);
+                ok(true)
+            }
+            None => ok(false),
+        }
+    }
+    fn count_sign_in_links_since<'a>(
+        &'a mut self,
+        email: &'a Email,
+        since: OffsetDateTime,
+    ) -> BoxFuture<'a, StoreResult<u64>> {
+        ok(self.s.sign_in_links.iter().filter(|l| &l.email == email && l.created_at >= since).count() as u64)
+    }
+    fn list_users_by_email<'a>(&'a mut self, email: &'a Email) -> BoxFuture<'a, StoreResult<Vec<User>>> {
+        let mut v: Vec<User> = self.s.users.iter().filter(|u| &u.email == email).cloned().collect();
+        v.sort_by_key(|u| (u.created_at, u.id.0));
+        ok(v)
+    }
+    fn insert_session<'a>(&'a mut self, s: &'a crate::dashboard::Session) -> BoxFuture<'a, StoreResult<()>> {
+        self.s.sessions.push(s.clone());
+        ok(())
+    }
+    fn find_session<'a>(
+        &'a mut self,
+        token_hash: &'a [u8],
+    ) -> BoxFuture<'a, StoreResult<Option<crate::dashboard::Session>>> {
+        ok(self.s.sessions.iter().find(|s| s.token_hash == token_hash).cloned())
+    }
+    fn delete_session(&mut self, id: uuid::Uuid) -> BoxFuture<'_, StoreResult<()>> {
+        self.s.sessions.retain(|s| s.id != id);
+        ok(())
+    }
+    fn purge_sign_ins(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>> {
+        let mut n = 0u64;
+        let mut budget = limit;
+        self.s.sessions.retain(|s| {
+            let go = s.expires_at < before && budget > 0;
+            if go {
+                budget -= 1;
+                n += 1;
+            }
+            !go
+        });
+        let mut budget = limit;
+        self.s.sign_in_links.retain(|l| {
+            let go = l.expires_at < before && budget > 0;
+            if go {
+                budget -= 1;
+                n += 1;
+            }
+            !go
+        });
+        ok(n)
     }
 }
 

@@ -59,6 +59,11 @@ pub trait OrgRepo: Send {
     fn get_user(&mut self, id: UserId) -> BoxFuture<'_, StoreResult<Option<User>>>;
     /// Users of an organization, oldest first.
     fn list_users_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<User>>>;
+    /// Sets a user's role (the dashboard's user settings, issue 18).
+    fn update_user_role(&mut self, id: UserId, role: OrgRole) -> BoxFuture<'_, StoreResult<()>>;
+    /// Deletes a user with its API keys and dashboard sessions (issue 18): its keys stop
+    /// authenticating at once. Returns how many keys went.
+    fn delete_user(&mut self, id: UserId) -> BoxFuture<'_, StoreResult<u64>>;
     /// Inserts an API key record.
     fn insert_api_key<'a>(&'a mut self, key: &'a ApiKey) -> BoxFuture<'a, StoreResult<()>>;
     /// Reads an API key record.
@@ -420,11 +425,13 @@ pub trait WebhookRepo: Send {
         &mut self,
         delivery: DeliveryId,
     ) -> BoxFuture<'_, StoreResult<Vec<(OffsetDateTime, crate::webhook::AttemptOutcome)>>>;
-    /// Deliveries of an endpoint, newest first, keyset by id, optional status.
+    /// Deliveries of an endpoint, newest first, keyset by id, optional status and event type
+    /// (the dashboard's delivery log filters by both, issue 18).
     fn list_deliveries(
         &mut self,
         endpoint: WebhookId,
         status: Option<crate::webhook::DeliveryStatus>,
+        event_type: Option<crate::events::EventType>,
         before: Option<DeliveryId>,
         limit: u32,
     ) -> BoxFuture<'_, StoreResult<Vec<crate::webhook::Delivery>>>;
@@ -601,11 +608,52 @@ pub trait SettingsRepo: Send {
     fn setting_get_or_insert<'a>(&'a mut self, name: &'a str, value: &'a str) -> BoxFuture<'a, StoreResult<String>>;
 }
 
+/// The dashboard's sign-in links and sessions (issue 18, T122). Part of [`Tx`].
+///
+/// # Errors
+/// Every method: [`StoreError::Unavailable`](crate::errors::StoreError::Unavailable) when the
+/// database cannot be reached (answered 503, T87), `Internal` for any other failure.
+///
+/// # Locking
+/// [`SessionRepo::use_sign_in_link`] is a conditional update: of concurrent uses of one link,
+/// exactly one returns true.
+pub trait SessionRepo: Send {
+    /// Stores a sign-in link.
+    fn insert_sign_in_link<'a>(&'a mut self, l: &'a crate::dashboard::SignInLink) -> BoxFuture<'a, StoreResult<()>>;
+    /// The link whose token has SHA-256 `token_hash`, used or not.
+    fn find_sign_in_link<'a>(
+        &'a mut self,
+        token_hash: &'a [u8],
+    ) -> BoxFuture<'a, StoreResult<Option<crate::dashboard::SignInLink>>>;
+    /// Marks link `id` used at `at` unless it is used already; true when this call used it.
+    fn use_sign_in_link(&mut self, id: uuid::Uuid, at: OffsetDateTime) -> BoxFuture<'_, StoreResult<bool>>;
+    /// How many links were asked for `email` at or after `since`.
+    fn count_sign_in_links_since<'a>(
+        &'a mut self,
+        email: &'a Email,
+        since: OffsetDateTime,
+    ) -> BoxFuture<'a, StoreResult<u64>>;
+    /// The users with login `email`, of every organization, oldest first.
+    fn list_users_by_email<'a>(&'a mut self, email: &'a Email) -> BoxFuture<'a, StoreResult<Vec<User>>>;
+    /// Stores a session.
+    fn insert_session<'a>(&'a mut self, s: &'a crate::dashboard::Session) -> BoxFuture<'a, StoreResult<()>>;
+    /// The session whose token has SHA-256 `token_hash`, expired or not.
+    fn find_session<'a>(
+        &'a mut self,
+        token_hash: &'a [u8],
+    ) -> BoxFuture<'a, StoreResult<Option<crate::dashboard::Session>>>;
+    /// Ends session `id` (nothing when it is gone).
+    fn delete_session(&mut self, id: uuid::Uuid) -> BoxFuture<'_, StoreResult<()>>;
+    /// Deletes up to `limit` sessions and up to `limit` sign-in links that expired before
+    /// `before`; returns how many rows went.
+    fn purge_sign_ins(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>>;
+}
+
 /// The store's operations inside one transaction. Every method runs on the transaction's
 /// connection; nothing is visible to others before commit. Errors: [`StoreError::Internal`] for
 /// infrastructure failures; [`StoreError::UniqueViolation`] only where a method says so.
 ///
-/// It is the sum of the aggregate ports ([`OrgRepo`], [`PersonRepo`], [`InvitationRepo`], [`AssessmentRepo`], [`OutboxRepo`], [`WebhookRepo`], [`EmailRepo`], [`IdempotencyRepo`], [`PrivacyRepo`], [`SettingsRepo`]); a backend implements each of them
+/// It is the sum of the aggregate ports ([`OrgRepo`], [`PersonRepo`], [`InvitationRepo`], [`AssessmentRepo`], [`OutboxRepo`], [`WebhookRepo`], [`EmailRepo`], [`IdempotencyRepo`], [`PrivacyRepo`], [`SettingsRepo`], [`SessionRepo`]); a backend implements each of them
 /// and gets `Tx` from the blanket implementation.
 pub trait Tx:
     OrgRepo
@@ -618,6 +666,7 @@ pub trait Tx:
     + IdempotencyRepo
     + PrivacyRepo
     + SettingsRepo
+    + SessionRepo
 {
 }
 
@@ -632,6 +681,7 @@ impl<
             + IdempotencyRepo
             + PrivacyRepo
             + SettingsRepo
+            + SessionRepo
             + ?Sized,
     > Tx for T
 {

@@ -161,7 +161,8 @@ impl<S: Store> Services<S> {
     /// The retention job (D46): deletes idempotency records older than 24 hours, deliveries
     /// (with their attempts) and outbox events older than `days` days, stored emails older than
     /// `days` days and one-time codes older than 24 hours, `batch` rows per transaction, each kind
-    /// until none is left. A delivery a worker is sending is left for the next run.
+    /// until none is left, and expired dashboard sessions and sign-in links (issue 18). A delivery
+    /// a worker is sending is left for the next run.
     pub async fn retention(&self, days: u32, batch: u32) -> Result<Retention, UseCaseError> {
         let batch = batch.max(1);
         let idempotency = self.idempotency_purge_in(batch).await?;
@@ -169,22 +170,26 @@ impl<S: Store> Services<S> {
         let now = self.clock.now();
         let mail_before = now - time::Duration::days(i64::from(days));
         let code_before = now - crate::consent::CODE_RETENTION;
-        let (mut emails, mut codes) = (0, 0);
+        let (mut emails, mut codes, mut sign_ins) = (0, 0, 0);
         loop {
-            let (e, c) = self
+            let (e, c, s) = self
                 .store
                 .write(move |tx| {
                     Box::pin(async move {
                         let e = tx.purge_emails(mail_before, batch).await?;
                         let c = tx.purge_consent_codes(code_before, batch).await?;
-                        Ok::<_, UseCaseError>((e, c))
+                        // Expired dashboard sessions and sign-in links (issue 18): nothing can
+                        // use them any more.
+                        let s = tx.purge_sign_ins(now, batch).await?;
+                        Ok::<_, UseCaseError>((e, c, s))
                     })
                 })
                 .await?;
             emails += e;
             codes += c;
-            if e < u64::from(batch) && c < u64::from(batch) {
-                return Ok(Retention { idempotency, deliveries, events, emails, codes });
+            sign_ins += s;
+            if e < u64::from(batch) && c < u64::from(batch) && s < u64::from(batch) {
+                return Ok(Retention { idempotency, deliveries, events, emails, codes, sign_ins });
             }
         }
     }
@@ -203,12 +208,14 @@ pub struct Retention {
     pub emails: u64,
     /// One-time codes.
     pub codes: u64,
+    /// Expired dashboard sessions and sign-in links (issue 18).
+    pub sign_ins: u64,
 }
 
 impl Retention {
     /// Rows deleted in all.
     pub fn total(&self) -> u64 {
-        self.idempotency + self.deliveries + self.events + self.emails + self.codes
+        self.idempotency + self.deliveries + self.events + self.emails + self.codes + self.sign_ins
     }
 }
 

@@ -190,12 +190,14 @@ impl<S: Store> Services<S> {
             .await
     }
 
-    /// `GET /webhooks/{id}/deliveries` (D32): newest first, keyset by id, optional status.
+    /// `GET /webhooks/{id}/deliveries` (D32): newest first, keyset by id, optional status and
+    /// event type (the dashboard's filter, issue 18). Errors: 404 (endpoint).
     pub async fn list_deliveries(
         &self,
         org: OrgId,
         id: WebhookId,
         status: Option<DeliveryStatus>,
+        event_type: Option<EventType>,
         before: Option<DeliveryId>,
         limit: u32,
     ) -> Result<Page<Delivery>, UseCaseError> {
@@ -204,7 +206,7 @@ impl<S: Store> Services<S> {
             .read(move |tx| {
                 Box::pin(async move {
                     tx.get_endpoint(org, id).await?.ok_or_else(|| ClientError::not_found("Webhook endpoint"))?;
-                    Ok::<_, UseCaseError>(tx.list_deliveries(id, status, before, limit + 1).await?)
+                    Ok::<_, UseCaseError>(tx.list_deliveries(id, status, event_type, before, limit + 1).await?)
                 })
             })
             .await?;

@@ -638,5 +638,6 @@ mod org_repo;
 mod outbox_repo;
 mod person_repo;
 mod privacy_repo;
+mod session_repo;
 mod settings_repo;
 mod webhook_repo;

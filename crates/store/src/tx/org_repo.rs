@@ -129,6 +129,35 @@ macro_rules! impl_org_repo {
                 })
             }
 
+            fn update_user_role(&mut self, id: UserId, role: OrgRole) -> BoxFuture<'_, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::update(users::table.find(DbUuid(id.0)))
+                        .set(users::role.eq(role.as_str()))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    // A key's context carries its user's role: cached contexts are stale.
+                    self.auth_changed = true;
+                    Ok(())
+                })
+            }
+
+            fn delete_user(&mut self, id: UserId) -> BoxFuture<'_, StoreResult<u64>> {
+                Box::pin(async move {
+                    let keys = diesel::delete(api_keys::table.filter(api_keys::user_id.eq(DbUuid(id.0))))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    diesel::delete(dashboard_sessions::table.filter(dashboard_sessions::user_id.eq(DbUuid(id.0))))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    diesel::delete(users::table.find(DbUuid(id.0))).execute(self.conn).await.map_err(db_err)?;
+                    self.auth_changed = true;
+                    Ok(keys as u64)
+                })
+            }
+
             fn list_users_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<User>>> {
                 Box::pin(async move {
                     users::table

@@ -296,6 +296,7 @@ macro_rules! impl_webhook_repo {
                 &mut self,
                 endpoint: WebhookId,
                 status: Option<DeliveryStatus>,
+                event_type: Option<EventType>,
                 before: Option<DeliveryId>,
                 limit: u32,
             ) -> BoxFuture<'_, StoreResult<Vec<Delivery>>> {
@@ -303,6 +304,9 @@ macro_rules! impl_webhook_repo {
                     let mut q = deliveries::table.filter(deliveries::endpoint_id.eq(DbUuid(endpoint.0))).into_boxed();
                     if let Some(st) = status {
                         q = q.filter(deliveries::status.eq(st.as_str()));
+                    }
+                    if let Some(t) = event_type {
+                        q = q.filter(deliveries::event_type.eq(t.as_str()));
                     }
                     if let Some(b) = before {
                         q = q.filter(deliveries::id.lt(DbUuid(b.0)));

@@ -1,0 +1,155 @@
+//! [`SessionRepo`] on both backends (the dashboard's sign-in links and sessions, issue 18): one
+//! body, compiled for PostgreSQL and SQLite.
+
+use super::*;
+use talent_domain::dashboard::{Session, SignInLink};
+
+macro_rules! impl_session_repo {
+    ($conn:ty) => {
+        impl<'c> SessionRepo for DbTx<'c, $conn> {
+            fn insert_sign_in_link<'a>(&'a mut self, l: &'a SignInLink) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::insert_into(sign_in_links::table)
+                        .values(SignInLinkRow::from(l))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn find_sign_in_link<'a>(
+                &'a mut self,
+                token_hash: &'a [u8],
+            ) -> BoxFuture<'a, StoreResult<Option<SignInLink>>> {
+                Box::pin(async move {
+                    sign_in_links::table
+                        .filter(sign_in_links::token_hash.eq(token_hash))
+                        .select(SignInLinkRow::as_select())
+                        .get_result(self.conn)
+                        .await
+                        .optional()
+                        .map_err(db_err)?
+                        .map(SignInLink::try_from)
+                        .transpose()
+                })
+            }
+
+            fn use_sign_in_link(&mut self, id: uuid::Uuid, at: OffsetDateTime) -> BoxFuture<'_, StoreResult<bool>> {
+                Box::pin(async move {
+                    let n =
+                        diesel::update(sign_in_links::table.find(DbUuid(id)).filter(sign_in_links::used_at.is_null()))
+                            .set(sign_in_links::used_at.eq(Some(DbTime(at))))
+                            .execute(self.conn)
+                            .await
+                            .map_err(db_err)?;
+                    Ok(n == 1)
+                })
+            }
+
+            fn count_sign_in_links_since<'a>(
+                &'a mut self,
+                email: &'a Email,
+                since: OffsetDateTime,
+            ) -> BoxFuture<'a, StoreResult<u64>> {
+                Box::pin(async move {
+                    let n: i64 = sign_in_links::table
+                        .filter(sign_in_links::email.eq(email.as_str()))
+                        .filter(sign_in_links::created_at.ge(DbTime(since)))
+                        .count()
+                        .get_result(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(u64::try_from(n).unwrap_or(0))
+                })
+            }
+
+            fn list_users_by_email<'a>(&'a mut self, email: &'a Email) -> BoxFuture<'a, StoreResult<Vec<User>>> {
+                Box::pin(async move {
+                    users::table
+                        .filter(users::email.eq(email.as_str()))
+                        .order((users::created_at.asc(), users::id.asc()))
+                        .select(UserRow::as_select())
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?
+                        .into_iter()
+                        .map(User::try_from)
+                        .collect()
+                })
+            }
+
+            fn insert_session<'a>(&'a mut self, s: &'a Session) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::insert_into(dashboard_sessions::table)
+                        .values(SessionRow::from(s))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn find_session<'a>(&'a mut self, token_hash: &'a [u8]) -> BoxFuture<'a, StoreResult<Option<Session>>> {
+                Box::pin(async move {
+                    Ok(dashboard_sessions::table
+                        .filter(dashboard_sessions::token_hash.eq(token_hash))
+                        .select(SessionRow::as_select())
+                        .get_result(self.conn)
+                        .await
+                        .optional()
+                        .map_err(db_err)?
+                        .map(Session::from))
+                })
+            }
+
+            fn delete_session(&mut self, id: uuid::Uuid) -> BoxFuture<'_, StoreResult<()>> {
+                Box::pin(async move {
+                    diesel::delete(dashboard_sessions::table.find(DbUuid(id)))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
+            fn purge_sign_ins(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>> {
+                Box::pin(async move {
+                    let sessions: Vec<DbUuid> = dashboard_sessions::table
+                        .filter(dashboard_sessions::expires_at.lt(DbTime(before)))
+                        .order(dashboard_sessions::expires_at.asc())
+                        .limit(i64::from(limit))
+                        .select(dashboard_sessions::id)
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    let links: Vec<DbUuid> = sign_in_links::table
+                        .filter(sign_in_links::expires_at.lt(DbTime(before)))
+                        .order(sign_in_links::expires_at.asc())
+                        .limit(i64::from(limit))
+                        .select(sign_in_links::id)
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    let mut n = 0;
+                    if !sessions.is_empty() {
+                        n += diesel::delete(dashboard_sessions::table.filter(dashboard_sessions::id.eq_any(&sessions)))
+                            .execute(self.conn)
+                            .await
+                            .map_err(db_err)?;
+                    }
+                    if !links.is_empty() {
+                        n += diesel::delete(sign_in_links::table.filter(sign_in_links::id.eq_any(&links)))
+                            .execute(self.conn)
+                            .await
+                            .map_err(db_err)?;
+                    }
+                    Ok(n as u64)
+                })
+            }
+        }
+    };
+}
+
+impl_session_repo!(diesel_async::AsyncPgConnection);
+impl_session_repo!(crate::SqliteConn);
