@@ -12,6 +12,7 @@ mod batch;
 mod catalogue;
 mod client;
 mod consent;
+mod dashboard;
 mod errors;
 mod events;
 mod fuzz;

@@ -30,6 +30,13 @@ pub struct DemoOutput {
     pub api_key: String,
     /// Demo keys of earlier runs revoked now (the banner says so).
     pub revoked_earlier: usize,
+    /// The administrator of the demo organization (the dashboard's user, issue 18).
+    pub admin_email: String,
+    /// A one-time dashboard sign-in link for the administrator (`None` when the address asked
+    /// for too many links in the last 15 minutes: then it asks at the sign-in page).
+    pub sign_in_url: Option<String>,
+    /// The dashboard's URL.
+    pub dashboard_url: String,
 }
 
 const PEOPLE: [(&str, &str, &str, &str, &[&str]); 12] = [
@@ -147,5 +154,26 @@ pub async fn seed<S: Store>(svc: &Services<S>) -> anyhow::Result<DemoOutput> {
     }
     let created =
         svc.create_api_key(user.id, Some(DEMO_KEY_NAME.into()), Scopes::new(Scope::ALL.to_vec()), None).await?;
-    Ok(DemoOutput { org_name: org.company_name, org_id: org.id, api_key: created.value, revoked_earlier })
+    // A sign-in link for the dashboard (issue 18), through the same use case as the sign-in page:
+    // the link is in the email it queued (recorded in the sandbox).
+    let sign_in_url = match svc.request_sign_in(user.email.clone()).await {
+        Ok(_) => svc
+            .emails(Some(user.email.clone()), 1)
+            .await?
+            .into_iter()
+            .next()
+            .and_then(|e| e.invitation_url)
+            .filter(|u| u.contains("/dashboard/sign-in/")),
+        Err(UseCaseError::Client(_)) => None,
+        Err(e) => return Err(e.into()),
+    };
+    Ok(DemoOutput {
+        org_name: org.company_name,
+        org_id: org.id,
+        api_key: created.value,
+        revoked_earlier,
+        admin_email: user.email.as_str().to_string(),
+        sign_in_url,
+        dashboard_url: svc.dashboard_url(),
+    })
 }

@@ -42,11 +42,15 @@ async fn access_log(
 }
 
 /// The path as the access log writes it: an invitation page's token is a credential (whoever
-/// holds the link acts as the person), so `/i/{token}` is written `/i/…` (issue 12).
+/// holds the link acts as the person), so `/i/{token}` is written `/i/…` (issue 12); so is a
+/// dashboard sign-in link's, `/dashboard/sign-in/…` (issue 18).
 fn log_path(path: &str) -> std::borrow::Cow<'_, str> {
-    match path.strip_prefix("/i/") {
-        Some(_) => "/i/…".into(),
-        None => path.into(),
+    if path.starts_with("/i/") {
+        "/i/…".into()
+    } else if path.starts_with("/dashboard/sign-in/") {
+        "/dashboard/sign-in/…".into()
+    } else {
+        path.into()
     }
 }
 
@@ -330,6 +334,15 @@ impl Application {
             api_state.trusted_proxies =
                 talent_http::client_ip::TrustedProxies::parse(list).map_err(anyhow::Error::msg)?;
         }
+        // The dashboard (issue 18): the same use cases, the same per-IP budget of failed
+        // authentications, the same client address rule (T98).
+        let proxies = api_state.trusted_proxies.clone();
+        let dashboard = web::Data::new(talent_web::Dashboard::new(
+            svc.clone(),
+            server_secret(&store, "dashboard_secret").await?.as_bytes(),
+            api_state.limiter.clone(),
+            Arc::new(move |req: &actix_web::HttpRequest| proxies.client_ip(req.peer_addr(), req.headers())),
+        ));
         let state = web::Data::new(api_state);
 
         // With TALENT_ADMIN_LISTEN the admin API has a server of its own and the public one does
@@ -363,7 +376,7 @@ impl Application {
             move || {
                 let routes =
                     if split { talent_http::configure_public::<DbStore> } else { talent_http::configure::<DbStore> };
-                let mut app = App::new().app_data(public_state.clone()).app_data(deadline);
+                let mut app = App::new().app_data(public_state.clone()).app_data(dashboard.clone()).app_data(deadline);
                 if let Some(m) = &public_metrics {
                     app = app.app_data(m.clone());
                 }
@@ -372,6 +385,8 @@ impl Application {
                     .wrap(from_fn(access_log))
                     .wrap(from_fn(talent_http::metrics::http_metrics))
                     .wrap(from_fn(talent_http::request_id::request_id))
+                    .route("/dashboard", web::get().to(talent_web::to_overview))
+                    .service(web::scope("/dashboard").configure(talent_web::configure::<DbStore>))
                     .configure(routes)
             },
             settings,
@@ -495,6 +510,16 @@ impl Application {
         let mut out = String::new();
         if let Some(d) = &self.demo {
             out.push_str(&format!("Demo organization: {} ({})\nAPI key: {}\n", d.org_name, d.org_id, d.api_key));
+            match &d.sign_in_url {
+                Some(url) => out.push_str(&format!(
+                    "Dashboard sign-in link (signs in {} once, within 15 minutes): {url}\n",
+                    d.admin_email
+                )),
+                None => out.push_str(&format!(
+                    "Dashboard: ask for a sign-in link for {} at {}/sign-in\n",
+                    d.admin_email, d.dashboard_url
+                )),
+            }
             if d.revoked_earlier > 0 {
                 out.push_str("(each run prints a new key: the key an earlier run printed is revoked)\n");
             }
@@ -579,6 +604,8 @@ mod tests {
     fn the_access_log_writes_invitation_pages_without_their_token() {
         assert_eq!(log_path("/i/AbC-123_xyz"), "/i/…");
         assert_eq!(log_path("/i/"), "/i/…");
+        assert_eq!(log_path("/dashboard/sign-in/AbC-123_xyz"), "/dashboard/sign-in/…");
+        assert_eq!(log_path("/dashboard/sign-in"), "/dashboard/sign-in");
         assert_eq!(log_path("/api/v1/persons/5"), "/api/v1/persons/5");
         assert_eq!(log_path("/invitations"), "/invitations");
     }

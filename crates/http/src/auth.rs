@@ -134,6 +134,9 @@ pub async fn error_rate_headers<S: Store>(
     if !res.status().is_client_error()
         || res.headers().contains_key("x-ratelimit-limit")
         || res.request().path().starts_with("/admin/")
+        // The dashboard (issue 18) counts its failed sign-ins itself; its other 4xx pages (a
+        // form's validation, a member's refusal) are not failed authentications.
+        || res.request().path().starts_with("/dashboard")
     {
         return Ok(res.map_into_left_body());
     }

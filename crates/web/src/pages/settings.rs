@@ -1,0 +1,180 @@
+//! Settings (administrators; issue 18): the employee email domains (D15) and the users of the
+//! organization (invite by email, change role, remove; an organization keeps an administrator).
+
+use super::{button_form, csrf_field, layout, notice, ok, when};
+use crate::respond::{admin_post, require_admin, see_other, signed, Ctx, Fail};
+use crate::Dashboard;
+use actix_web::{web, HttpRequest, HttpResponse};
+use maud::{html, Markup};
+use talent_domain::errors::{ClientError, Code, UseCaseError};
+use talent_domain::ids::UserId;
+use talent_domain::ports::Store;
+use talent_domain::usecases::orgs::{parse_domain, OrganizationPatch};
+use talent_domain::values::{Email, OrgRole};
+
+async fn page<S: Store>(d: &Dashboard<S>, ctx: &Ctx, above: Markup) -> Result<Markup, Fail> {
+    let (org, _) = d.svc.organization(ctx.who.org_id()).await?;
+    let users = d.svc.list_users(org.id, None, 100).await?.items;
+    let body = html! {
+        (above)
+        h2 { "Employee email domains" }
+        p { "A person whose email is at one of these domains is labelled " code { "employee" } " when imported (D15)." }
+        form.stack method="post" action="/dashboard/settings/domains" {
+            (csrf_field(&ctx.csrf))
+            label for="domains" { "Domains, one per line" }
+            textarea id="domains" name="domains" rows="4" { (org.employee_domains.join("\n")) }
+            button type="submit" id="save-domains" { "Save domains" }
+        }
+        h2 { "Users" }
+        table id="users" {
+            thead { tr { th scope="col" { "Email" } th scope="col" { "Role" } th scope="col" { "Since" } th scope="col" { span.visually-hidden { "Actions" } } } }
+            tbody {
+                @for u in &users {
+                    tr {
+                        td { (u.email.as_str()) }
+                        td {
+                            form.inline method="post" action={"/dashboard/settings/users/" (u.id.0) "/role"} {
+                                (csrf_field(&ctx.csrf))
+                                label.visually-hidden for={"role-" (u.id.0)} { "Role of " (u.email.as_str()) }
+                                select id={"role-" (u.id.0)} name="role" {
+                                    option value="member" selected[u.role == OrgRole::Member] { "member" }
+                                    option value="admin" selected[u.role == OrgRole::Admin] { "admin" }
+                                }
+                                " "
+                                button.secondary type="submit" { "Change" }
+                            }
+                        }
+                        td { (when(u.created_at)) }
+                        td { @if u.id != ctx.who.user.id {
+                            (button_form(&format!("/dashboard/settings/users/{}/remove", u.id.0), &ctx.csrf, "Remove", None))
+                        } }
+                    }
+                }
+            }
+        }
+        h2 { "Invite a user" }
+        p { "They get an email with a sign-in link." }
+        form.stack method="post" action="/dashboard/settings/users" {
+            (csrf_field(&ctx.csrf))
+            label for="email" { "Email address" }
+            input type="email" id="email" name="email" required;
+            label for="role" { "Role" }
+            select id="role" name="role" { option value="member" { "member" } option value="admin" { "admin" } }
+            button type="submit" id="invite-user" { "Invite" }
+        }
+    };
+    Ok(layout(ctx, "/dashboard/settings", "Settings", body))
+}
+
+/// `GET /dashboard/settings`.
+pub async fn show<S: Store>(d: web::Data<Dashboard<S>>, req: HttpRequest) -> Result<HttpResponse, Fail> {
+    let ctx = signed(&d, &req).await?;
+    require_admin(&ctx)?;
+    let done = crate::form::Form::parse(req.query_string().as_bytes());
+    let above = match done.get("done") {
+        Some("domains") => notice("good", "Domains saved."),
+        Some("invited") => notice("good", "User added; a sign-in link is on its way to them."),
+        Some("role") => notice("good", "Role changed."),
+        Some("removed") => notice("good", "User removed; their API keys no longer work."),
+        _ => html! {},
+    };
+    Ok(ok(page(&d, &ctx, above).await?))
+}
+
+/// A refusal shown on the settings page with its status.
+async fn refused<S: Store>(d: &Dashboard<S>, ctx: &Ctx, e: UseCaseError) -> Result<HttpResponse, Fail> {
+    let UseCaseError::Client(c) = e else { return Err(e.into()) };
+    let markup = page(d, ctx, notice("bad", &crate::respond::describe(&c))).await?;
+    Ok(HttpResponse::build(actix_web::http::StatusCode::from_u16(c.code.status()).unwrap_or_default())
+        .content_type("text/html; charset=utf-8")
+        .body(markup.into_string()))
+}
+
+fn invalid(msg: String) -> UseCaseError {
+    ClientError::new(Code::ValidationError, msg).into()
+}
+
+/// `POST /dashboard/settings/domains`.
+pub async fn domains<S: Store>(
+    d: web::Data<Dashboard<S>>,
+    req: HttpRequest,
+    body: web::Bytes,
+) -> Result<HttpResponse, Fail> {
+    let (ctx, form) = admin_post(&d, &req, &body).await?;
+    let mut list = Vec::new();
+    for raw in form.get("domains").unwrap_or_default().split(['\n', ',']).map(str::trim) {
+        if raw.is_empty() {
+            continue;
+        }
+        match parse_domain(raw) {
+            Ok(dm) if !list.contains(&dm) => list.push(dm),
+            Ok(_) => {}
+            Err(why) => return refused(&d, &ctx, invalid(format!("'{raw}' {why}"))).await,
+        }
+    }
+    let patch = OrganizationPatch { employee_domains: Some(list), ..OrganizationPatch::default() };
+    match d.svc.patch_organization(ctx.who.org_id(), patch).await {
+        Ok(_) => Ok(see_other("/dashboard/settings?done=domains")),
+        Err(e) => refused(&d, &ctx, e).await,
+    }
+}
+
+fn role(raw: Option<&str>) -> Result<OrgRole, UseCaseError> {
+    OrgRole::parse(raw.unwrap_or_default()).map_err(|e| invalid(format!("Role {e}")))
+}
+
+/// `POST /dashboard/settings/users`: adds a user and emails them a sign-in link.
+pub async fn invite_user<S: Store>(
+    d: web::Data<Dashboard<S>>,
+    req: HttpRequest,
+    body: web::Bytes,
+) -> Result<HttpResponse, Fail> {
+    let (ctx, form) = admin_post(&d, &req, &body).await?;
+    let r = async {
+        let email = Email::parse(form.get("email").unwrap_or_default()).map_err(|e| invalid(format!("Email: {e}")))?;
+        let role = role(form.get("role"))?;
+        d.svc.invite_user(&ctx.who, email, role).await
+    }
+    .await;
+    match r {
+        Ok(_) => Ok(see_other("/dashboard/settings?done=invited")),
+        Err(e) => refused(&d, &ctx, e).await,
+    }
+}
+
+fn user_id(raw: &str) -> Result<UserId, Fail> {
+    uuid::Uuid::parse_str(raw).map(UserId).map_err(|_| Fail::Client(ClientError::not_found("User")))
+}
+
+/// `POST /dashboard/settings/users/{id}/role`.
+pub async fn change_role<S: Store>(
+    d: web::Data<Dashboard<S>>,
+    req: HttpRequest,
+    id: web::Path<String>,
+    body: web::Bytes,
+) -> Result<HttpResponse, Fail> {
+    let (ctx, form) = admin_post(&d, &req, &body).await?;
+    let id = user_id(&id)?;
+    let r = match role(form.get("role")) {
+        Ok(role) => d.svc.change_role(&ctx.who, id, role).await.map(drop),
+        Err(e) => Err(e),
+    };
+    match r {
+        Ok(()) => Ok(see_other("/dashboard/settings?done=role")),
+        Err(e) => refused(&d, &ctx, e).await,
+    }
+}
+
+/// `POST /dashboard/settings/users/{id}/remove`.
+pub async fn remove_user<S: Store>(
+    d: web::Data<Dashboard<S>>,
+    req: HttpRequest,
+    id: web::Path<String>,
+    body: web::Bytes,
+) -> Result<HttpResponse, Fail> {
+    let (ctx, _) = admin_post(&d, &req, &body).await?;
+    match d.svc.remove_user(&ctx.who, user_id(&id)?).await {
+        Ok(()) => Ok(see_other("/dashboard/settings?done=removed")),
+        Err(e) => refused(&d, &ctx, e).await,
+    }
+}
