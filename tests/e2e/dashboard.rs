@@ -394,7 +394,15 @@ async fn walk(app: &TestApp) {
     b.shot("invitations").await;
     b.goto(&format!("{base}/settings")).await;
     assert_eq!(b.count("#users tbody tr").await, 2);
+    b.fill("#team-name", "Platform").await;
+    b.submit("#create-team").await;
+    assert_eq!(b.text("#teams tbody tr td:nth-child(2)").await, "0");
     b.shot("settings").await;
+    b.goto(&format!("{base}/persons/{ada_id}")).await;
+    b.submit("#add-to-team").await;
+    assert!(b.source().await.contains("Added to the team."));
+    b.goto(&format!("{base}/settings")).await;
+    assert_eq!(b.text("#teams tbody tr td:nth-child(2)").await, "1", "the person is in the team");
 
     // A form posted without its CSRF token is refused, in the browser and outside it.
     b.goto(&format!("{base}/keys")).await;
@@ -459,3 +467,298 @@ fn eventually_file(dir: &Path) -> Option<Vec<u8>> {
     }
     None
 }
+
+// ---------------------------------------------------------------------------------------------
+// The dashboard over plain HTTP (both backends): limits, expiry, escaping, hostile input.
+// ---------------------------------------------------------------------------------------------
+
+/// A response of [`Http`]: status, headers (lower-case names), body.
+struct Page {
+    status: u16,
+    headers: Vec<(String, String)>,
+    text: String,
+}
+
+impl Page {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    }
+    /// The value a `Set-Cookie` header gives `name`.
+    fn set_cookie(&self, name: &str) -> Option<String> {
+        self.headers.iter().filter(|(k, _)| k == "set-cookie").find_map(|(_, v)| {
+            v.strip_prefix(&format!("{name}=")).map(|r| r.split(';').next().unwrap_or("").to_string())
+        })
+    }
+    /// The first hidden `csrf` field of the page.
+    fn csrf(&self) -> String {
+        let at = self.text.find("name=\"csrf\" value=\"").unwrap_or_else(|| panic!("no csrf field: {}", self.text));
+        let rest = &self.text[at + 19..];
+        rest[..rest.find('"').unwrap()].to_string()
+    }
+    fn input(&self, name: &str) -> String {
+        let pat = format!("name=\"{name}\" value=\"");
+        let at = self.text.find(&pat).unwrap_or_else(|| panic!("no {name}: {}", self.text));
+        let rest = &self.text[at + pat.len()..];
+        rest[..rest.find('"').unwrap()].to_string()
+    }
+}
+
+/// A browser-like HTTP client of the dashboard without redirects, with the cookies it was given.
+struct Http {
+    base: String,
+    agent: ureq::Agent,
+    cookies: Vec<(String, String)>,
+}
+
+impl Http {
+    fn new(app: &TestApp) -> Http {
+        let agent = ureq::Agent::config_builder().max_redirects(0).http_status_as_error(false).build().into();
+        Http { base: app.base.clone(), agent, cookies: Vec::new() }
+    }
+
+    fn send(&mut self, method: &str, path: &str, body: Option<&[u8]>) -> Page {
+        let mut b = ureq::http::Request::builder().method(method).uri(format!("{}{path}", self.base));
+        if !self.cookies.is_empty() {
+            let c: Vec<String> = self.cookies.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            b = b.header("Cookie", c.join("; "));
+        }
+        if body.is_some() {
+            b = b.header("Content-Type", "application/x-www-form-urlencoded");
+        }
+        let req = b.body(body.map(|x| x.to_vec()).unwrap_or_default()).unwrap();
+        let mut resp = self.agent.run(req).unwrap_or_else(|e| panic!("{method} {path}: {e}"));
+        let headers: Vec<(String, String)> = resp
+            .headers()
+            .iter()
+            .map(|(k, v)| (k.as_str().to_ascii_lowercase(), v.to_str().unwrap_or("").to_string()))
+            .collect();
+        let page = Page {
+            status: resp.status().as_u16(),
+            headers,
+            text: resp.body_mut().read_to_string().unwrap_or_default(),
+        };
+        for name in [talent_web::SESSION_COOKIE, talent_web::PRESESSION_COOKIE] {
+            if let Some(v) = page.set_cookie(name) {
+                self.cookies.retain(|(k, _)| k != name);
+                if !v.is_empty() {
+                    self.cookies.push((name.to_string(), v));
+                }
+            }
+        }
+        page
+    }
+
+    fn get(&mut self, path: &str) -> Page {
+        self.send("GET", path, None)
+    }
+
+    fn post(&mut self, path: &str, form: &str) -> Page {
+        self.send("POST", path, Some(form.as_bytes()))
+    }
+
+    /// Asks for a sign-in link for `email` on the sign-in page.
+    fn ask(&mut self, email: &str) -> Page {
+        let form = self.get("/dashboard/sign-in");
+        assert_eq!(form.status, 200, "{}", form.text);
+        let csrf = form.csrf();
+        self.post("/dashboard/sign-in", &format!("csrf={csrf}&email={}", email.replace('@', "%40")))
+    }
+
+    /// Signs in as `email` (its first organization) and keeps the session cookie.
+    fn sign_in(&mut self, app: &TestApp, email: &str) {
+        assert_eq!(self.ask(email).status, 200);
+        let link = sign_in_link(app, email);
+        let path = &link[link.find("/dashboard/").unwrap()..];
+        let page = self.get(path);
+        assert_eq!(page.status, 200, "{}", page.text);
+        let (csrf, org) = (page.csrf(), page.input("org"));
+        let done = self.post(path, &format!("csrf={csrf}&org={org}"));
+        assert_eq!(done.status, 303, "{}", done.text);
+        assert!(self.cookies.iter().any(|(k, _)| k == talent_web::SESSION_COOKIE));
+    }
+
+    fn csrf_of(&mut self, path: &str) -> String {
+        let p = self.get(path);
+        assert_eq!(p.status, 200, "{path}: {}", p.text);
+        p.csrf()
+    }
+}
+
+crate::e2e!(
+    /// Issue 18: failed sign-ins (unknown links, unknown addresses) spend the client IP's budget
+    /// of failed authentications (D8), then every sign-in page answers 429 with `Retry-After`;
+    /// an address may ask for 5 links in 15 minutes.
+    dashboard_sign_in_failures_are_limited_per_ip_and_per_address,
+    Opts { rate_limit_mode: "per-key", env: vec![("TALENT_RATE_LIMIT_IP_PER_MINUTE", "6".into())], ..Default::default() },
+    |app| {
+        app.org("business", "active");
+        let mut h = Http::new(app);
+        for _ in 0..talent_domain::dashboard::LINKS_PER_ADDRESS {
+            let p = h.ask("admin@acme.example");
+            assert_eq!(p.status, 200, "{}", p.text);
+        }
+        let over = h.ask("ADMIN@acme.example");
+        assert_eq!(over.status, 429, "{}", over.text);
+        assert_eq!(over.header("retry-after"), Some("900"));
+        assert!(over.text.contains("Too many sign-in links"), "{}", over.text);
+        // Unknown links count against the address's budget: 6 per minute, then 429 everywhere.
+        let mut refused = None;
+        for i in 0..10 {
+            let p = h.get(&format!("/dashboard/sign-in/forged-{i}"));
+            if p.status == 429 {
+                refused = Some((i, p));
+                break;
+            }
+            assert_eq!(p.status, 404, "{}", p.text);
+            assert!(p.text.contains("not valid"));
+        }
+        let (i, p) = refused.expect("the IP budget ends the guessing");
+        assert!((5..=7).contains(&i), "refused after {i} failures");
+        assert!(p.header("retry-after").is_some_and(|s| s.parse::<u64>().unwrap() >= 1));
+        assert_eq!(h.get("/dashboard/sign-in/anything").status, 429, "blocked before any lookup");
+        assert_eq!(h.post("/dashboard/sign-in", "csrf=x&email=a%40b.c").status, 429);
+    }
+);
+
+crate::e2e!(
+    /// Issue 18: a link expires after 15 minutes and says so; a session ends after 12 hours
+    /// (the sandbox clock, D39); a used link says it was used.
+    dashboard_links_expire_and_sessions_end_on_the_clock,
+    Opts { sandbox: true, ..Default::default() },
+    |app| {
+        app.org("business", "active");
+        let mut h = Http::new(app);
+        h.ask("admin@acme.example");
+        let link = sign_in_link(app, "admin@acme.example");
+        let path = link[link.find("/dashboard/").unwrap()..].to_string();
+        assert_eq!(app.admin("POST", "/admin/v1/clock", Some(&json!({"advanceSeconds": 15 * 60}))).status, 200);
+        let late = h.get(&path);
+        assert_eq!(late.status, 410, "{}", late.text);
+        assert!(late.text.contains("Link expired"));
+        h.sign_in(app, "admin@acme.example");
+        let l = sign_in_link(app, "admin@acme.example");
+        let used = h.get(&l[l.find("/dashboard/").unwrap()..]);
+        assert_eq!(used.status, 410);
+        assert!(used.text.contains("Link already used"));
+        assert_eq!(h.get("/dashboard/").status, 200);
+        assert_eq!(app.admin("POST", "/admin/v1/clock", Some(&json!({"advanceSeconds": 12 * 3600}))).status, 200);
+        let gone = h.get("/dashboard/");
+        assert_eq!(gone.status, 303);
+        assert_eq!(gone.header("location"), Some("/dashboard/sign-in"));
+    }
+);
+
+crate::e2e!(
+    /// Issue 18: members get 403 on the administrators' pages; nobody signed in is sent to the
+    /// sign-in page; pages escape what they show; hostile forms and ids get 4xx pages, never a
+    /// 500; cookies are `Secure` behind an https public URL; every page carries the security
+    /// headers.
+    dashboard_pages_refuse_members_escape_input_and_survive_garbage,
+    Opts { env: vec![("TALENT_PUBLIC_URL", "https://talent.example".into())], ..Default::default() },
+    |app| {
+        let org = app.org("business", "active");
+        let m = app.admin(
+            "POST",
+            &format!("/admin/v1/organizations/{}/users", org.id),
+            Some(&json!({"email": "member@acme.example", "role": "member"})),
+        );
+        assert_eq!(m.status, 201);
+        let evil = app.import(
+            &org.key,
+            json!({"email": "evil@acme.example", "firstName": "<script>alert(1)</script>", "tags": ["\"><img src=x onerror=alert(1)>"]}),
+        );
+        let mut anon = Http::new(app);
+        let first = anon.get("/dashboard/sign-in");
+        let set = first.headers.iter().find(|(k, v)| k == "set-cookie" && v.starts_with("talent_presession=")).unwrap();
+        assert!(set.1.contains("Secure") && set.1.contains("HttpOnly") && set.1.contains("SameSite=Lax"), "{}", set.1);
+        for path in ["/dashboard/", "/dashboard/keys", "/dashboard/persons", "/dashboard/settings"] {
+            let p = anon.get(path);
+            assert_eq!((p.status, p.header("location")), (303, Some("/dashboard/sign-in")), "{path}");
+        }
+        assert_eq!(anon.get("/dashboard").status, 303);
+        let mut member = Http::new(app);
+        member.sign_in(app, "member@acme.example");
+        for path in ["/dashboard/webhooks", "/dashboard/settings"] {
+            let p = member.get(path);
+            assert_eq!(p.status, 403, "{path}: {}", p.text);
+        }
+        let csrf = member.csrf_of("/dashboard/keys");
+        assert_eq!(member.post("/dashboard/settings/users", &format!("csrf={csrf}&email=x%40acme.example&role=admin")).status, 403);
+        let mut admin = Http::new(app);
+        admin.sign_in(app, "admin@acme.example");
+        let session = admin.cookies.iter().find(|(k, _)| k == "talent_session").unwrap().1.clone();
+        assert!(!session.is_empty());
+        // Escaping.
+        let list = admin.get("/dashboard/persons?q=evil");
+        assert_eq!(list.status, 200);
+        assert!(!list.text.contains("<script>alert") && !list.text.contains("<img src=x"), "{}", list.text);
+        assert!(list.text.contains("&lt;script&gt;"), "{}", list.text);
+        let page = admin.get(&format!("/dashboard/persons/{}", evil["id"].as_str().unwrap()));
+        assert_eq!(page.status, 200);
+        assert!(!page.text.contains("<script>alert") && !page.text.contains("<img src=x"));
+        for (k, v) in [
+            ("content-security-policy", "script-src 'self'"),
+            ("referrer-policy", "no-referrer"),
+            ("x-frame-options", "DENY"),
+            ("cache-control", "no-store"),
+        ] {
+            assert!(page.header(k).is_some_and(|h| h.contains(v)), "{k} on {:?}", page.headers);
+        }
+        // Garbage: ids, query strings and forms of every kind; a 4xx page, never a 500.
+        let csrf = admin.csrf_of("/dashboard/keys");
+        let bad_ids = ["not-a-uuid", "00000000-0000-0000-0000-000000000000", "%00", "..%2F..%2Fetc"];
+        for id in bad_ids {
+            for path in [
+                format!("/dashboard/persons/{id}"),
+                format!("/dashboard/persons/{id}/report"),
+                format!("/dashboard/webhooks/{id}"),
+                format!("/dashboard/webhooks/{id}/deliveries/{id}"),
+            ] {
+                let p = admin.get(&path);
+                assert!(p.status == 404 || p.status == 400, "{path}: {} {}", p.status, p.text);
+            }
+        }
+        let forms = [
+            "".to_string(),
+            format!("csrf={csrf}"),
+            format!("csrf={csrf}&scope=nonsense&expires=yesterday"),
+            format!("csrf={csrf}&scope=persons%3Aread&expires=1999-01-01"),
+            format!("csrf={csrf}&url=ftp%3A%2F%2Fx&event=bogus"),
+            format!("csrf={csrf}&url=https%3A%2F%2F10.0.0.1%2Fhook&all=1"),
+            format!("csrf={csrf}&email=%FF%FE&role=owner&domains=-bad-.com%0Aexample"),
+            format!("csrf={csrf}&name=%0A&team=x"),
+            format!("csrf={csrf}&{}", "a=b&".repeat(2000)),
+            "%%%&&&===".to_string(),
+        ];
+        let posts = [
+            "/dashboard/keys".to_string(),
+            "/dashboard/keys/not-a-uuid/revoke".to_string(),
+            "/dashboard/webhooks".to_string(),
+            "/dashboard/webhooks/not-a-uuid".to_string(),
+            "/dashboard/webhooks/00000000-0000-0000-0000-000000000000/test".to_string(),
+            "/dashboard/invitations".to_string(),
+            "/dashboard/invitations/x/resend".to_string(),
+            "/dashboard/settings/domains".to_string(),
+            "/dashboard/settings/teams".to_string(),
+            "/dashboard/settings/users".to_string(),
+            "/dashboard/settings/users/x/role".to_string(),
+            format!("/dashboard/persons/{}/teams", evil["id"].as_str().unwrap()),
+        ];
+        for path in &posts {
+            for f in &forms {
+                let p = admin.post(path, f);
+                assert!(p.status < 500, "{path} with {}: {} {}", &f[..f.len().min(80)], p.status, p.text);
+                assert!(p.status != 200 || !f.is_empty(), "{path} without a token succeeded");
+            }
+        }
+        // Nothing a garbage form asked for happened: the only key is the harness's.
+        let keys = admin.get("/dashboard/keys");
+        assert_eq!(keys.text.matches("data-prefix=").count(), 1, "{}", keys.text);
+        // The session still works; sign-out ends it for good.
+        let csrf = admin.csrf_of("/dashboard/");
+        assert_eq!(admin.post("/dashboard/sign-out", &format!("csrf={csrf}")).status, 200);
+        let mut replay = Http::new(app);
+        replay.cookies.push(("talent_session".into(), session));
+        assert_eq!(replay.get("/dashboard/keys").status, 303, "the old cookie no longer works");
+    }
+);

@@ -86,7 +86,7 @@ fn assert_counts_down(seen: &[(u16, Rate)], first: u64, per_sec: u64, secs: u64)
     }
 }
 
-/// After a 429 at `since` that spent a shared budget refilling one request per `interval_ms`:
+/// After a 429 to a request sent at `since` that spent a shared budget refilling one request per `interval_ms`:
 /// sends 10 requests alternating over `keys`; at most `1 + elapsed / interval` may pass, so each
 /// key is refused at least once unless the machine is very slow.
 fn assert_budget_spent(app: &TestApp, since: Instant, keys: &[&str], interval_ms: u128) {
@@ -178,11 +178,14 @@ crate::e2e!(per_key_mode_limits_each_key_to_60_and_the_organization_to_120, per_
     // The other keys: each has 60 of its own, but the organization has only about 60 left.
     let others = [second.as_str(), third.as_str()];
     let mut i = 0;
+    // When the refused request was sent: the budget was spent no later (a loaded machine may
+    // take long to answer, and the budget refills meanwhile).
+    let mut spent_at = Instant::now();
     let (seen2, refused2, secs2) = until_429(100, || {
         i += 1;
+        spent_at = Instant::now();
         app.get("/api/v1/persons?limit=1", others[i % 2])
     });
-    let spent_at = Instant::now();
     assert!(seen2.iter().all(|(s, (l, _, _))| *s == 200 && (*l == 60 || *l == 120)), "{seen2:?}");
     assert!(seen2.len() >= 50, "the other keys kept working: {} requests", seen2.len());
     let last = seen2.last().unwrap().1;
@@ -207,11 +210,12 @@ crate::e2e!(org_only_mode_shares_one_budget_among_all_keys_of_an_organization, o
     let (second, _) = app.key(&org.user_id, &["persons:read"]);
     let keys = [org.key.clone(), second.clone()];
     let mut i = 0;
+    let mut spent_at = Instant::now();
     let (seen, refused, secs) = until_429(100, || {
         i += 1;
+        spent_at = Instant::now();
         app.get("/api/v1/persons?limit=1", &keys[i % 2])
     });
-    let spent_at = Instant::now();
     assert!(seen.iter().all(|(s, (l, _, _))| *s == 200 && *l == 60), "{seen:?}");
     assert_eq!(seen[0].1 .1, 59);
     assert_eq!(seen[1].1 .1, 58, "the second key draws from the same budget");

@@ -89,6 +89,7 @@ macro_rules! store_conformance_suite {
             sign_in_links_work_once_within_fifteen_minutes_and_sessions_end,
             sign_in_links_per_address_are_limited,
             removing_a_user_deletes_their_keys_and_sessions_and_keeps_an_administrator,
+            teams_list_by_name_with_member_counts_within_the_organization,
         );
     };
     (@tests $run:path; $($name:ident),* $(,)?) => {
@@ -2974,4 +2975,23 @@ pub async fn removing_a_user_deletes_their_keys_and_sessions_and_keeps_an_admini
     assert!(svc.authenticate(Some(&format!("Bearer {}", key.value))).await.is_err(), "its keys stop working");
     assert!(svc.session(&member_token).await.unwrap().is_none(), "its sessions end");
     assert_eq!(svc.dashboard_keys(&as_admin).await.unwrap().len(), 1);
+}
+
+pub async fn teams_list_by_name_with_member_counts_within_the_organization<S: Store + Clone>(store: S) {
+    let (svc, _) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let other = new_org(&svc, "business", &[]).await;
+    let b = svc.create_team(org.id, "Backend".into()).await.unwrap();
+    let a = svc.create_team(org.id, "Analytics".into()).await.unwrap();
+    svc.create_team(other.id, "Elsewhere".into()).await.unwrap();
+    let p1 = imported(&svc, org.id, import("t1@acme.com")).await;
+    let p2 = imported(&svc, org.id, import("t2@acme.com")).await;
+    svc.add_team_member(b.id, p1.id).await.unwrap();
+    svc.add_team_member(b.id, p2.id).await.unwrap();
+    svc.add_team_member(b.id, p2.id).await.unwrap();
+    let teams = svc.list_teams(org.id).await.unwrap();
+    let got: Vec<(String, u64)> = teams.iter().map(|(t, n)| (t.name.clone(), *n)).collect();
+    assert_eq!(got, vec![("Analytics".to_string(), 0), ("Backend".to_string(), 2)]);
+    assert_eq!(teams[0].0.id, a.id);
+    assert!(svc.list_teams(OrgId(Uuid::now_v7())).await.unwrap().is_empty());
 }

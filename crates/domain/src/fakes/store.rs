@@ -305,6 +305,17 @@ impl PersonRepo for FakeTx {
     fn get_team(&mut self, id: TeamId) -> BoxFuture<'_, StoreResult<Option<Team>>> {
         ok(self.s.teams.iter().find(|t| t.id == id).cloned())
     }
+    fn list_teams(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<(Team, u64)>>> {
+        let mut v: Vec<(Team, u64)> = self
+            .s
+            .teams
+            .iter()
+            .filter(|t| t.org_id == org)
+            .map(|t| (t.clone(), self.s.team_members.iter().filter(|(id, _)| *id == t.id).count() as u64))
+            .collect();
+        v.sort_by(|a, b| (&a.0.name, a.0.id.0).cmp(&(&b.0.name, b.0.id.0)));
+        ok(v)
+    }
     fn add_team_member(
         &mut self,
         team: TeamId,

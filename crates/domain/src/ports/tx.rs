@@ -132,6 +132,8 @@ pub trait PersonRepo: Send {
     fn insert_team<'a>(&'a mut self, team: &'a Team) -> BoxFuture<'a, StoreResult<()>>;
     /// Reads a team.
     fn get_team(&mut self, id: TeamId) -> BoxFuture<'_, StoreResult<Option<Team>>>;
+    /// The teams of an organization with their member counts, by name (the dashboard, issue 18).
+    fn list_teams(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<(Team, u64)>>>;
     /// Adds a person to a team (no-op when already a member).
     fn add_team_member(&mut self, team: TeamId, person: PersonId, at: OffsetDateTime)
         -> BoxFuture<'_, StoreResult<()>>;

@@ -259,13 +259,7 @@ impl<S: Store> Services<S> {
         self.store
             .write(move |tx| {
                 Box::pin(async move {
-                    tx.lock_org(org).await?;
-                    let users = tx.list_users_of_org(org).await?;
-                    let mut user =
-                        users.iter().find(|u| u.id == id).cloned().ok_or_else(|| ClientError::not_found("User"))?;
-                    if user.role == OrgRole::Admin && role != OrgRole::Admin && last_admin(&users) {
-                        return Err(ClientError::new(Code::Conflict, "The organization needs an administrator").into());
-                    }
+                    let mut user = user_keeping_an_admin(tx, org, id, role != OrgRole::Admin).await?;
                     tx.update_user_role(id, role).await?;
                     user.role = role;
                     Ok::<_, UseCaseError>(user)
@@ -275,20 +269,15 @@ impl<S: Store> Services<S> {
     }
 
     /// Removes a user of the signed-in administrator's organization with their API keys (which
-    /// stop working at once) and sessions. Errors: 403 `insufficient_scope` for a member, 404, 409 `conflict` for the
-    /// last administrator.
+    /// stop working at once) and sessions. Errors: 403 `insufficient_scope` for a member, 404,
+    /// 409 `conflict` for the last administrator.
     pub async fn remove_user(&self, who: &Signed, id: UserId) -> Result<(), UseCaseError> {
         require_admin(who)?;
         let org = who.org_id();
         self.store
             .write(move |tx| {
                 Box::pin(async move {
-                    tx.lock_org(org).await?;
-                    let users = tx.list_users_of_org(org).await?;
-                    let user = users.iter().find(|u| u.id == id).ok_or_else(|| ClientError::not_found("User"))?;
-                    if user.role == OrgRole::Admin && last_admin(&users) {
-                        return Err(ClientError::new(Code::Conflict, "The organization needs an administrator").into());
-                    }
+                    user_keeping_an_admin(tx, org, id, true).await?;
                     tx.delete_user(id).await?;
                     Ok::<_, UseCaseError>(())
                 })
@@ -306,6 +295,21 @@ pub fn require_admin(who: &Signed) -> Result<(), ClientError> {
     }
 }
 
-fn last_admin(users: &[User]) -> bool {
-    users.iter().filter(|u| u.role == OrgRole::Admin).count() <= 1
+/// User `id` of organization `org`, with the organization locked (concurrent changes of its
+/// users run one after the other). Errors: 404 when it is not a user of the organization; 409
+/// when `demoting` it would leave the organization without an administrator.
+async fn user_keeping_an_admin(
+    tx: &mut dyn crate::ports::Tx,
+    org: OrgId,
+    id: UserId,
+    demoting: bool,
+) -> Result<User, UseCaseError> {
+    tx.lock_org(org).await?;
+    let users = tx.list_users_of_org(org).await?;
+    let user = users.iter().find(|u| u.id == id).cloned().ok_or_else(|| ClientError::not_found("User"))?;
+    let admins = users.iter().filter(|u| u.role == OrgRole::Admin).count();
+    if demoting && user.role == OrgRole::Admin && admins <= 1 {
+        return Err(ClientError::new(Code::Conflict, "The organization needs an administrator").into());
+    }
+    Ok(user)
 }

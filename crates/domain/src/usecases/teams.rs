@@ -6,6 +6,16 @@ use crate::ids::*;
 use crate::model::*;
 use crate::ports::Store;
 
+/// Parses a team name (D16): 1 to 200 characters after trimming (as the admin API), one line.
+pub fn parse_team_name(raw: &str) -> Result<String, String> {
+    let s = raw.trim();
+    crate::values::single_line(s)?;
+    match s.chars().count() {
+        1..=200 => Ok(s.to_string()),
+        _ => Err("must be 1 to 200 characters".into()),
+    }
+}
+
 impl<S: Store> Services<S> {
     /// Creates a team. Errors: 404 (organization).
     pub async fn create_team(&self, org_id: OrgId, name: String) -> Result<Team, UseCaseError> {
@@ -37,6 +47,11 @@ impl<S: Store> Services<S> {
                 })
             })
             .await
+    }
+
+    /// The teams of an organization with their member counts, by name (the dashboard).
+    pub async fn list_teams(&self, org: OrgId) -> Result<Vec<(Team, u64)>, UseCaseError> {
+        self.store.read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.list_teams(org).await?) })).await
     }
 
     /// Members of a team. Errors: 404.

@@ -189,6 +189,41 @@ macro_rules! impl_person_repo {
                 })
             }
 
+            fn list_teams(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<(Team, u64)>>> {
+                Box::pin(async move {
+                    let rows: Vec<TeamRow> = teams::table
+                        .filter(teams::org_id.eq(DbUuid(org.0)))
+                        .order((teams::name.asc(), teams::id.asc()))
+                        .select(TeamRow::as_select())
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    let ids: Vec<DbUuid> = rows.iter().map(|r| r.id).collect();
+                    let counts: Vec<(DbUuid, i64)> = team_members::table
+                        .filter(team_members::team_id.eq_any(&ids))
+                        .group_by(team_members::team_id)
+                        .select((team_members::team_id, diesel::dsl::count_star()))
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(rows
+                        .into_iter()
+                        .map(|r| {
+                            let n = counts.iter().find(|(id, _)| *id == r.id).map(|(_, n)| *n as u64).unwrap_or(0);
+                            (
+                                Team {
+                                    id: TeamId(r.id.0),
+                                    org_id: OrgId(r.org_id.0),
+                                    name: r.name,
+                                    created_at: r.created_at.0,
+                                },
+                                n,
+                            )
+                        })
+                        .collect())
+                })
+            }
+
             fn get_team(&mut self, id: TeamId) -> BoxFuture<'_, StoreResult<Option<Team>>> {
                 Box::pin(async move {
                     Ok(teams::table

@@ -155,8 +155,7 @@ pub async fn create<S: Store>(
 }
 
 async fn refused<S: Store>(d: &Dashboard<S>, ctx: &Ctx, why: String) -> Result<HttpResponse, Fail> {
-    let markup = page(d, ctx, &Form::default(), notice("bad", &why)).await?;
-    Ok(HttpResponse::BadRequest().content_type("text/html; charset=utf-8").body(markup.into_string()))
+    Ok(super::with_status(400, page(d, ctx, &Form::default(), notice("bad", &why)).await?))
 }
 
 fn invitation_id(raw: &str) -> Result<InvitationId, Fail> {

@@ -2,7 +2,7 @@
 //! administrators every key of the organization. A new key is shown once, with a copy button;
 //! `webhooks:manage` requires an administrator (the use case refuses it for a member, 403).
 
-use super::{button_form, csrf_field, layout, notice, ok, when, when_opt};
+use super::{button_form, csrf_field, layout, notice, ok, when, when_opt, with_status};
 use crate::form::Form;
 use crate::respond::{post, see_other, signed, Ctx, Fail};
 use crate::Dashboard;
@@ -134,18 +134,14 @@ pub async fn create<S: Store>(
     match d.svc.create_api_key(ctx.who.user.id, name, scopes, expires_at).await {
         Ok(k) => Ok(ok(page(&d, &ctx, Above::Created(k)).await?)),
         Err(talent_domain::errors::UseCaseError::Client(c)) => {
-            let status = c.code.status();
-            let markup = page(&d, &ctx, refuse(crate::respond::describe(&c))).await?;
-            Ok(HttpResponse::build(actix_web::http::StatusCode::from_u16(status).unwrap_or_default())
-                .content_type("text/html; charset=utf-8")
-                .body(markup.into_string()))
+            Ok(with_status(c.code.status(), page(&d, &ctx, refuse(crate::respond::describe(&c))).await?))
         }
         Err(e) => Err(e.into()),
     }
 }
 
 fn bad(markup: Markup) -> HttpResponse {
-    HttpResponse::BadRequest().content_type("text/html; charset=utf-8").body(markup.into_string())
+    with_status(400, markup)
 }
 
 /// `POST /dashboard/keys/{id}/revoke`.

@@ -141,7 +141,14 @@ pub fn when_opt(t: Option<OffsetDateTime>) -> String {
 
 /// A 200 HTML response.
 pub fn ok(markup: Markup) -> HttpResponse {
-    HttpResponse::Ok().content_type("text/html; charset=utf-8").body(markup.into_string())
+    with_status(200, markup)
+}
+
+/// An HTML response with `status` (a page that shows a refusal keeps the refusal's status).
+pub fn with_status(status: u16, markup: Markup) -> HttpResponse {
+    HttpResponse::build(actix_web::http::StatusCode::from_u16(status).unwrap_or_default())
+        .content_type("text/html; charset=utf-8")
+        .body(markup.into_string())
 }
 
 /// At most `n` characters of `s`, with an ellipsis when cut.

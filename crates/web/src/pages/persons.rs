@@ -136,10 +136,13 @@ pub async fn show<S: Store>(
     };
     let profiles: HashMap<_, _> =
         d.svc.list_profiles(org, None, 100).await?.items.into_iter().map(|p| (p.id, p.name)).collect();
+    let teams = d.svc.list_teams(org).await?;
     let model = &d.svc.assessment.model;
     let competency =
         |id: uuid::Uuid| model.competencies.iter().find(|c| c.id == id).map(|c| c.name.as_str()).unwrap_or("?");
+    let added = req.query_string().contains("done=team");
     let body = html! {
+        @if added { (crate::pages::notice("good", "Added to the team.")) }
         dl.facts {
             dt { "Email" } dd id="person-email" { (p.email.as_str()) }
             dt { "Status" } dd { (p.status.as_str()) }
@@ -148,6 +151,14 @@ pub async fn show<S: Store>(
             dt { "External id" } dd { (p.external_id.as_ref().map(|e| e.as_str()).unwrap_or("-")) }
             dt { "Member since" } dd { (when(p.member_since)) }
             dt { "Assessment" } dd { (p.assessment.status.as_str()) ", " (p.assessment.count) " completed, last " (when_opt(p.assessment.completed_at)) }
+        }
+        @if !teams.is_empty() {
+            form.filters method="post" action={"/dashboard/persons/" (p.id.0) "/teams"} {
+                (crate::pages::csrf_field(&ctx.csrf))
+                div { label for="team" { "Team" }
+                    select id="team" name="team" { @for (t, _) in &teams { option value=(t.id.0) { (t.name) } } } }
+                button type="submit" id="add-to-team" { "Add to team" }
+            }
         }
         h2 { "Results" }
         @match &results.scores {
@@ -195,4 +206,25 @@ pub async fn report<S: Store>(
         .content_type("application/pdf")
         .insert_header((header::CONTENT_DISPOSITION, format!("attachment; filename=\"talent-report-{}.pdf\"", p.id.0)))
         .body(pdf))
+}
+
+/// `POST /dashboard/persons/{id}/teams`: adds the person to a team of the organization (D16).
+pub async fn add_to_team<S: Store>(
+    d: web::Data<Dashboard<S>>,
+    req: HttpRequest,
+    id: web::Path<String>,
+    body: web::Bytes,
+) -> Result<HttpResponse, Fail> {
+    let (ctx, form) = crate::respond::post(&d, &req, &body).await?;
+    let person = person_id(&id)?;
+    let org = ctx.who.org_id();
+    let team = form.get("team").and_then(|t| uuid::Uuid::parse_str(t).ok()).map(talent_domain::ids::TeamId);
+    // Only a team of the signed-in organization: another organization's team is not found.
+    let teams = d.svc.list_teams(org).await?;
+    let Some(team) = team.filter(|t| teams.iter().any(|(x, _)| x.id == *t)) else {
+        return Err(Fail::Client(ClientError::not_found("Team")));
+    };
+    d.svc.get_person(org, person).await?;
+    d.svc.add_team_member(team, person).await?;
+    Ok(crate::respond::see_other(&format!("/dashboard/persons/{}?done=team", person.0)))
 }

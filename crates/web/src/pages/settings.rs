@@ -15,6 +15,7 @@ use talent_domain::values::{Email, OrgRole};
 async fn page<S: Store>(d: &Dashboard<S>, ctx: &Ctx, above: Markup) -> Result<Markup, Fail> {
     let (org, _) = d.svc.organization(ctx.who.org_id()).await?;
     let users = d.svc.list_users(org.id, None, 100).await?.items;
+    let teams = d.svc.list_teams(org.id).await?;
     let body = html! {
         (above)
         h2 { "Employee email domains" }
@@ -24,6 +25,22 @@ async fn page<S: Store>(d: &Dashboard<S>, ctx: &Ctx, above: Markup) -> Result<Ma
             label for="domains" { "Domains, one per line" }
             textarea id="domains" name="domains" rows="4" { (org.employee_domains.join("\n")) }
             button type="submit" id="save-domains" { "Save domains" }
+        }
+        h2 { "Teams" }
+        p { "Teams group persons (D16); add a person to a team from their page." }
+        @if teams.is_empty() {
+            p.muted { "No teams yet." }
+        } @else {
+            table id="teams" {
+                thead { tr { th scope="col" { "Team" } th scope="col" { "Members" } th scope="col" { "Created" } } }
+                tbody { @for (t, n) in &teams { tr { td { (t.name) } td { (n) } td { (when(t.created_at)) } } } }
+            }
+        }
+        form.stack method="post" action="/dashboard/settings/teams" {
+            (csrf_field(&ctx.csrf))
+            label for="team-name" { "New team" }
+            input type="text" id="team-name" name="name" required maxlength="200";
+            button type="submit" id="create-team" { "Create team" }
         }
         h2 { "Users" }
         table id="users" {
@@ -73,6 +90,7 @@ pub async fn show<S: Store>(d: web::Data<Dashboard<S>>, req: HttpRequest) -> Res
     let done = crate::form::Form::parse(req.query_string().as_bytes());
     let above = match done.get("done") {
         Some("domains") => notice("good", "Domains saved."),
+        Some("team") => notice("good", "Team created."),
         Some("invited") => notice("good", "User added; a sign-in link is on its way to them."),
         Some("role") => notice("good", "Role changed."),
         Some("removed") => notice("good", "User removed; their API keys no longer work."),
@@ -84,10 +102,7 @@ pub async fn show<S: Store>(d: web::Data<Dashboard<S>>, req: HttpRequest) -> Res
 /// A refusal shown on the settings page with its status.
 async fn refused<S: Store>(d: &Dashboard<S>, ctx: &Ctx, e: UseCaseError) -> Result<HttpResponse, Fail> {
     let UseCaseError::Client(c) = e else { return Err(e.into()) };
-    let markup = page(d, ctx, notice("bad", &crate::respond::describe(&c))).await?;
-    Ok(HttpResponse::build(actix_web::http::StatusCode::from_u16(c.code.status()).unwrap_or_default())
-        .content_type("text/html; charset=utf-8")
-        .body(markup.into_string()))
+    Ok(super::with_status(c.code.status(), page(d, ctx, notice("bad", &crate::respond::describe(&c))).await?))
 }
 
 fn invalid(msg: String) -> UseCaseError {
@@ -115,6 +130,23 @@ pub async fn domains<S: Store>(
     let patch = OrganizationPatch { employee_domains: Some(list), ..OrganizationPatch::default() };
     match d.svc.patch_organization(ctx.who.org_id(), patch).await {
         Ok(_) => Ok(see_other("/dashboard/settings?done=domains")),
+        Err(e) => refused(&d, &ctx, e).await,
+    }
+}
+
+/// `POST /dashboard/settings/teams`.
+pub async fn create_team<S: Store>(
+    d: web::Data<Dashboard<S>>,
+    req: HttpRequest,
+    body: web::Bytes,
+) -> Result<HttpResponse, Fail> {
+    let (ctx, form) = admin_post(&d, &req, &body).await?;
+    let name = match talent_domain::usecases::teams::parse_team_name(form.get("name").unwrap_or_default()) {
+        Ok(n) => n,
+        Err(why) => return refused(&d, &ctx, invalid(format!("Team name {why}"))).await,
+    };
+    match d.svc.create_team(ctx.who.org_id(), name).await {
+        Ok(_) => Ok(see_other("/dashboard/settings?done=team")),
         Err(e) => refused(&d, &ctx, e).await,
     }
 }

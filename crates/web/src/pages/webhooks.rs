@@ -155,9 +155,7 @@ pub async fn create<S: Store>(
         }
         Err(e) => {
             let why = shown(e)?;
-            Ok(HttpResponse::BadRequest()
-                .content_type("text/html; charset=utf-8")
-                .body(list_page(&d, &ctx, notice("bad", &why)).await?.into_string()))
+            Ok(super::with_status(400, list_page(&d, &ctx, notice("bad", &why)).await?))
         }
     }
 }
@@ -301,7 +299,7 @@ pub async fn update<S: Store>(
         Err(e) => {
             let why = shown(e)?;
             let page = endpoint_page(&d, &ctx, id, &Form::default(), notice("bad", &why)).await?;
-            Ok(HttpResponse::BadRequest().content_type("text/html; charset=utf-8").body(page.into_string()))
+            Ok(super::with_status(400, page))
         }
     }
 }
