@@ -566,12 +566,24 @@ impl Http {
 
     /// Signs in as `email` (its first organization) and keeps the session cookie.
     fn sign_in(&mut self, app: &TestApp, email: &str) {
+        self.sign_in_to(app, email, None);
+    }
+
+    /// Signs in as `email` to organization `org` (default: the first the link's page offers).
+    fn sign_in_to(&mut self, app: &TestApp, email: &str, org: Option<&str>) {
         assert_eq!(self.ask(email).status, 200);
         let link = sign_in_link(app, email);
         let path = &link[link.find("/dashboard/").unwrap()..];
         let page = self.get(path);
         assert_eq!(page.status, 200, "{}", page.text);
-        let (csrf, org) = (page.csrf(), page.input("org"));
+        let csrf = page.csrf();
+        let org = match org {
+            Some(o) => {
+                assert!(page.text.contains(&format!("name=\"org\" value=\"{o}\"")), "{o} offered: {}", page.text);
+                o.to_string()
+            }
+            None => page.input("org"),
+        };
         let done = self.post(path, &format!("csrf={csrf}&org={org}"));
         assert_eq!(done.status, 303, "{}", done.text);
         assert!(self.cookies.iter().any(|(k, _)| k == talent_web::SESSION_COOKIE));
@@ -760,5 +772,63 @@ crate::e2e!(
         let mut replay = Http::new(app);
         replay.cookies.push(("talent_session".into(), session));
         assert_eq!(replay.get("/dashboard/keys").status, 303, "the old cookie no longer works");
+    }
+);
+
+crate::e2e!(
+    /// Issue 18: one address that is a user of two organizations chooses one on the link's page;
+    /// signed in to one, nothing of the other is reachable by id, by any page or action (404),
+    /// and nothing of it changes.
+    dashboard_keeps_organizations_apart,
+    Opts { insecure_webhooks: true, ..Default::default() },
+    |app| {
+        let a = app.org("business", "active");
+        let b = app.org("business", "active");
+        let person = app.import(&a.key, json!({"email": "only.a@acme.example"}));
+        let p = person["id"].as_str().unwrap();
+        let hook = app.send("POST", "/api/v1/webhooks", &a.key, &json!({"url": "http://127.0.0.1:9/hook", "events": ["*"]}));
+        assert_eq!(hook.status, 201, "{}", hook.text);
+        let hook = hook.json["id"].as_str().unwrap().to_string();
+        let inv = app.send("POST", "/api/v1/invitations", &a.key, &json!({"email": "inv.a@acme.example", "sendEmail": false}));
+        assert_eq!(inv.status, 201, "{}", inv.text);
+        let inv = inv.json["id"].as_str().unwrap().to_string();
+        let mut h = Http::new(app);
+        h.sign_in_to(app, "admin@acme.example", Some(&b.id));
+        assert!(h.get("/dashboard/").text.contains("Acme"));
+        let zero = "00000000-0000-0000-0000-000000000000";
+        for path in [
+            format!("/dashboard/persons/{p}"),
+            format!("/dashboard/persons/{p}/report"),
+            format!("/dashboard/webhooks/{hook}"),
+            format!("/dashboard/webhooks/{hook}/deliveries/{zero}"),
+        ] {
+            assert_eq!(h.get(&path).status, 404, "{path}");
+        }
+        let csrf = h.csrf_of("/dashboard/keys");
+        for (path, form) in [
+            (format!("/dashboard/keys/{}/revoke", a.key_id), String::new()),
+            (format!("/dashboard/webhooks/{hook}/test"), String::new()),
+            (format!("/dashboard/webhooks/{hook}/rotate"), String::new()),
+            (format!("/dashboard/webhooks/{hook}/delete"), String::new()),
+            (format!("/dashboard/webhooks/{hook}"), "url=http%3A%2F%2F127.0.0.1%3A9%2Fx&all=1".to_string()),
+            (format!("/dashboard/invitations/{inv}/resend"), String::new()),
+            (format!("/dashboard/invitations/{inv}/revoke"), String::new()),
+            (format!("/dashboard/settings/users/{}/role", a.user_id), "role=member".to_string()),
+            (format!("/dashboard/settings/users/{}/remove", a.user_id), String::new()),
+            (format!("/dashboard/persons/{p}/teams"), format!("team={zero}")),
+        ] {
+            let r = h.post(&path, &format!("csrf={csrf}&{form}"));
+            assert_eq!(r.status, 404, "{path}: {}", r.text);
+        }
+        let lists = [h.get("/dashboard/persons").text, h.get("/dashboard/invitations").text, h.get("/dashboard/webhooks").text, h.get("/dashboard/keys").text];
+        for l in &lists {
+            assert!(!l.contains("only.a@acme.example") && !l.contains("inv.a@acme.example") && !l.contains("127.0.0.1:9"));
+        }
+        assert!(!lists[3].contains(&a.key[3..11]), "organization A's key is not listed");
+        // Organization A is untouched.
+        assert_eq!(app.get("/api/v1/me", &a.key).status, 200);
+        assert_eq!(app.get(&format!("/api/v1/webhooks/{hook}"), &a.key).status, 200);
+        assert_eq!(app.get(&format!("/api/v1/invitations/{inv}"), &a.key).json["status"], "pending");
+        assert_eq!(app.get(&format!("/api/v1/persons/{p}"), &a.key).status, 200);
     }
 );

@@ -2,7 +2,7 @@
 //! administrators every key of the organization. A new key is shown once, with a copy button;
 //! `webhooks:manage` requires an administrator (the use case refuses it for a member, 403).
 
-use super::{button_form, csrf_field, layout, notice, ok, when, when_opt, with_status};
+use super::{csrf_field, layout, notice, ok, when, when_opt, with_status};
 use crate::form::Form;
 use crate::respond::{post, see_other, signed, Ctx, Fail};
 use crate::Dashboard;
@@ -67,7 +67,10 @@ async fn page<S: Store>(d: &Dashboard<S>, ctx: &Ctx, above: Above) -> Result<Mar
                             td { (when_opt(k.expires_at)) }
                             td.status { (status) }
                             td { @if status == "active" {
-                                (button_form(&format!("/dashboard/keys/{}/revoke", k.id.0), &ctx.csrf, "Revoke", Some(&format!("revoke-{}", k.prefix))))
+                                form.inline method="post" action={"/dashboard/keys/" (k.id.0) "/revoke"} {
+                                    (csrf_field(&ctx.csrf))
+                                    button type="submit" aria-label={"Revoke key tk_" (k.prefix) "…"} { "Revoke" }
+                                }
                             } }
                         }
                     }
