@@ -9,8 +9,11 @@ run:
 	cargo run -p talent-app --bin talent -- demo
 
 ## test: formatting, clippy, every test (domain, store on SQLite and PostgreSQL, end-to-end),
-## schemathesis against the running binary, and the README's tour run as written.
+## schemathesis against the running binary, and the README's tour run as written. Chromium and
+## chromedriver for the dashboard's browser test are installed with apt when missing
+## (tests/browser-deps.sh).
 test: lint
+	tests/browser-deps.sh
 	cargo test --workspace -- --test-threads 8
 	$(MAKE) schemathesis
 	$(MAKE) tour

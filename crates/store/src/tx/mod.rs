@@ -44,7 +44,16 @@ fn classify(e: DieselError) -> StoreError {
             StoreError::Unavailable(info.message().to_string())
         }
         DieselError::BrokenTransactionManager => StoreError::Unavailable(e.to_string()),
-        other => StoreError::Internal(other.to_string()),
+        // tokio-postgres reports a connection the server dropped as "connection closed", which
+        // diesel-async may wrap outside `DatabaseError`: an outage all the same (503, not 500).
+        other => {
+            let m = other.to_string();
+            if is_outage(&m) {
+                StoreError::Unavailable(m)
+            } else {
+                StoreError::Internal(m)
+            }
+        }
     }
 }
 
@@ -53,8 +62,9 @@ fn classify(e: DieselError) -> StoreError {
 /// cannot connect now) and 08 (connection exceptions), whose SQLSTATE diesel does not expose, and
 /// SQLite's `SQLITE_BUSY` after the busy timeout.
 pub fn is_outage(message: &str) -> bool {
-    const SIGNS: [&str; 10] = [
+    const SIGNS: [&str; 11] = [
         "terminating connection",
+        "connection closed",
         "the database system is shutting down",
         "the database system is starting up",
         "the database system is in recovery mode",
@@ -641,3 +651,31 @@ mod privacy_repo;
 mod session_repo;
 mod settings_repo;
 mod webhook_repo;
+
+#[cfg(test)]
+mod outage_tests {
+    use super::*;
+
+    fn db(kind: DatabaseErrorKind, msg: &str) -> DieselError {
+        DieselError::DatabaseError(kind, Box::new(msg.to_string()))
+    }
+
+    /// T87: a lost connection is an outage (503), whatever variant reports it; a wrong statement is not.
+    #[test]
+    fn lost_connections_are_outages_and_wrong_statements_are_not() {
+        for e in [
+            db(DatabaseErrorKind::Unknown, "connection closed"),
+            db(DatabaseErrorKind::Unknown, "FATAL: terminating connection due to administrator command"),
+            db(DatabaseErrorKind::ClosedConnection, "anything"),
+            DieselError::BrokenTransactionManager,
+        ] {
+            assert!(matches!(classify(e), StoreError::Unavailable(_)));
+        }
+        assert!(matches!(
+            classify(db(DatabaseErrorKind::Unknown, "syntax error at or near \"SELEC\"")),
+            StoreError::Internal(_)
+        ));
+        assert!(matches!(classify(DieselError::NotFound), StoreError::Internal(_)));
+        assert!(matches!(classify(db(DatabaseErrorKind::UniqueViolation, "dup")), StoreError::UniqueViolation));
+    }
+}
