@@ -82,12 +82,7 @@ impl<S: Store> Services<S> {
                     tx.insert_sign_in_link(&link).await?;
                     let users = tx.list_users_by_email(&link.email).await?;
                     let Some(first) = users.first() else { return Ok::<_, UseCaseError>(None) };
-                    let mut orgs = Vec::with_capacity(users.len());
-                    for u in &users {
-                        if let Some(o) = tx.get_org(u.org_id).await? {
-                            orgs.push((o.id, o.company_name));
-                        }
-                    }
+                    let orgs = organizations_of(tx, &users).await?;
                     let (subject, body) = sign_in_email(&url, &orgs);
                     let e = EmailRecord {
                         id: email_id,
@@ -126,12 +121,8 @@ impl<S: Store> Services<S> {
                 Box::pin(async move {
                     let link = tx.find_sign_in_link(&hash).await?.ok_or(SignInError::Link(LinkProblem::Unknown))?;
                     link.check(now).map_err(SignInError::Link)?;
-                    let mut organizations = Vec::new();
-                    for u in tx.list_users_by_email(&link.email).await? {
-                        if let Some(o) = tx.get_org(u.org_id).await? {
-                            organizations.push((o.id, o.company_name));
-                        }
-                    }
+                    let users = tx.list_users_by_email(&link.email).await?;
+                    let organizations = organizations_of(tx, &users).await?;
                     Ok(LinkChoices { email: link.email, organizations })
                 })
             })
@@ -293,6 +284,18 @@ pub fn require_admin(who: &Signed) -> Result<(), ClientError> {
     } else {
         Err(ClientError::new(Code::InsufficientScope, "Only an administrator of the organization can do this"))
     }
+}
+
+/// (id, company name) of the organization of each of `users` (an address's users: one per
+/// organization), in their order.
+async fn organizations_of(tx: &mut dyn crate::ports::Tx, users: &[User]) -> Result<Vec<(OrgId, String)>, StoreError> {
+    let mut out = Vec::with_capacity(users.len());
+    for u in users {
+        if let Some(o) = tx.get_org(u.org_id).await? {
+            out.push((o.id, o.company_name));
+        }
+    }
+    Ok(out)
 }
 
 /// User `id` of organization `org`, with the organization locked (concurrent changes of its

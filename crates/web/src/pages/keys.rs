@@ -123,21 +123,20 @@ pub async fn create<S: Store>(
     body: web::Bytes,
 ) -> Result<HttpResponse, Fail> {
     let (ctx, form) = post(&d, &req, &body).await?;
-    let refuse = |why: String| Above::Refused(why);
     let scopes = match Scopes::parse(&form.all("scope")) {
         Ok(s) if s.iter().next().is_some() => s,
-        Ok(_) => return Ok(bad(page(&d, &ctx, refuse("Choose at least one scope.".into())).await?)),
-        Err(_) => return Ok(bad(page(&d, &ctx, refuse("Choose scopes from the list.".into())).await?)),
+        Ok(_) => return Ok(bad(page(&d, &ctx, Above::Refused("Choose at least one scope.".into())).await?)),
+        Err(_) => return Ok(bad(page(&d, &ctx, Above::Refused("Choose scopes from the list.".into())).await?)),
     };
     let expires_at = match expiry(&form) {
         Ok(e) => e,
-        Err(why) => return Ok(bad(page(&d, &ctx, refuse(why)).await?)),
+        Err(why) => return Ok(bad(page(&d, &ctx, Above::Refused(why)).await?)),
     };
     let name = form.get("name").map(|n| n.chars().take(100).collect::<String>());
     match d.svc.create_api_key(ctx.who.user.id, name, scopes, expires_at).await {
         Ok(k) => Ok(ok(page(&d, &ctx, Above::Created(k)).await?)),
         Err(talent_domain::errors::UseCaseError::Client(c)) => {
-            Ok(with_status(c.code.status(), page(&d, &ctx, refuse(crate::respond::describe(&c))).await?))
+            Ok(with_status(c.code.status(), page(&d, &ctx, Above::Refused(crate::respond::describe(&c))).await?))
         }
         Err(e) => Err(e.into()),
     }
