@@ -479,13 +479,11 @@ fn run_requests(bin: &str, backend: &str, db: &TestDb) {
     std::thread::sleep(Duration::from_millis(300));
     println!("idle RSS: {} MiB", svc.rss_kib() / 1024);
     let auth = vec![format!("Authorization: Bearer {key}")];
-    let t = requests::wrk(&format!("{}/api/v1/me", svc.base), &auth, 10);
-    let peak = svc.rss_kib() / 1024;
-    let r = requests::wrk(&format!("{reference}/api/v1/me"), &auth, 10);
-    requests::compare("GET /api/v1/me", &t, &r, 0.5);
-    let t = requests::wrk(&format!("{}/healthz", svc.base), &[], 10);
-    let r = requests::wrk(&format!("{reference}/healthz"), &[], 10);
-    requests::compare("GET /healthz", &t, &r, 0.8);
+    let mut peak = 0;
+    requests::paired("GET /api/v1/me", &svc.base, &reference, "/api/v1/me", &auth, 0.5, || {
+        peak = peak.max(svc.rss_kib() / 1024)
+    });
+    requests::paired("GET /healthz", &svc.base, &reference, "/healthz", &[], 0.8, || {});
     let lines = std::fs::read_to_string(&log_path).map(|t| t.lines().count()).unwrap_or(0);
     println!("RSS after /me: {peak} MiB; access-log lines written: {lines}");
     let ep = endpoint(&svc.base, &key, "http://127.0.0.1:9/never");

@@ -1,5 +1,5 @@
 //! The request-path scenarios of issue 11: `GET /api/v1/me` and `GET /healthz` under `wrk`
-//! (2 threads, 64 connections, 10 s), each beside a **reference**: a bare actix-web server in
+//! (2 threads, 64 connections, [`ROUNDS`] rounds of [`ROUND_SECS`] s), each beside a **reference**: a bare actix-web server in
 //! this process whose handlers return the same bodies and headers and do nothing else. The ratio
 //! Talent / reference is the figure that matters (`docs/performance.md`); absolute numbers move
 //! with the machine.
@@ -125,16 +125,47 @@ pub fn reference(me: String, health: String) -> String {
     base
 }
 
-/// Prints one comparison line: Talent, the reference, the ratio and the goal.
-pub fn compare(what: &str, talent: &Option<Wrk>, reference: &Option<Wrk>, goal: f64) {
-    match (talent, reference) {
-        (Some(t), Some(r)) => println!(
-            "{what}: {:.0} req/s (non-2xx {}), reference {:.0} req/s: ratio {:.2} (goal >= {goal})",
-            t.rps,
-            t.non_2xx,
-            r.rps,
-            t.rps / r.rps.max(1.0)
-        ),
-        _ => println!("{what}: skipped (wrk is not installed: apt-get install wrk)"),
+/// Rounds of [`paired`]: each runs Talent then the reference for [`ROUND_SECS`].
+pub const ROUNDS: usize = 5;
+/// Seconds of each wrk run of [`paired`].
+pub const ROUND_SECS: u32 = 5;
+
+/// Measures `path` on Talent (`talent` base URL) and on the reference (`reference`) in
+/// [`ROUNDS`] rounds, each Talent then the reference back to back, and prints every round and
+/// the **median of the rounds' ratios** against `goal`. A ratio of two runs seconds apart is
+/// what the machine's drift (another tenant of the host, frequency changes) disturbs least;
+/// the median drops one disturbed round. `each_talent` runs after every Talent run (the caller
+/// reads the RSS there). Returns the median ratio, `None` when wrk is missing.
+pub fn paired(
+    what: &str,
+    talent: &str,
+    reference: &str,
+    path: &str,
+    headers: &[String],
+    goal: f64,
+    mut each_talent: impl FnMut(),
+) -> Option<f64> {
+    let mut ratios = Vec::new();
+    let mut rounds = Vec::new();
+    for _ in 0..ROUNDS {
+        let t = wrk(&format!("{talent}{path}"), headers, ROUND_SECS);
+        each_talent();
+        let r = wrk(&format!("{reference}{path}"), headers, ROUND_SECS);
+        let (Some(t), Some(r)) = (t, r) else {
+            println!("{what}: skipped (wrk is not installed: apt-get install wrk)");
+            return None;
+        };
+        ratios.push(t.rps / r.rps.max(1.0));
+        rounds.push(format!("{:.0}/{:.0} (non-2xx {})", t.rps, r.rps, t.non_2xx));
     }
+    let mut sorted = ratios.clone();
+    sorted.sort_by(f64::total_cmp);
+    let median = sorted[sorted.len() / 2];
+    println!(
+        "{what}: req/s Talent/reference by round {}: ratio {:.2} (median of {}; goal >= {goal})",
+        rounds.join(", "),
+        median,
+        ratios.iter().map(|r| format!("{r:.2}")).collect::<Vec<_>>().join(" ")
+    );
+    Some(median)
 }

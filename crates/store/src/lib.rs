@@ -407,6 +407,18 @@ impl DbStore {
         self.sealer = sealer;
     }
 
+    /// Reads the context of the key `prefix` from the database and stores it in the
+    /// authentication cache when the key exists and nothing invalidated the cache meanwhile.
+    async fn read_key_context(&self, prefix: &str) -> StoreResult<Option<KeyContext>> {
+        let (gen, started) = (self.auth.generation(), std::time::Instant::now());
+        let owned = prefix.to_string();
+        let ctx = self.read(move |tx| Box::pin(async move { tx.find_key_context(&owned).await })).await?;
+        if let Some(c) = &ctx {
+            self.auth.put(prefix, c, gen, started);
+        }
+        Ok(ctx)
+    }
+
     /// Sets how long the authentication cache serves an entry (T63; `TALENT_AUTH_CACHE_MS`,
     /// [`Duration::ZERO`] turns it off). Call before [`DbStore::with_own_pool`], whose store shares
     /// the cache.
@@ -585,19 +597,32 @@ impl Store for DbStore {
     }
 
     /// Served from the [`auth_cache::AuthCache`] when fresh (T63); otherwise one read, stored if
-    /// the key exists and nothing invalidated the cache meanwhile.
+    /// the key exists and nothing invalidated the cache meanwhile. Concurrent misses of one key
+    /// share one read; an entry past half its TTL is read again in the background while every
+    /// request is served the entry (no herd, see the cache's documentation).
     fn key_context<'s>(&'s self, prefix: &'s str) -> BoxFuture<'s, StoreResult<Option<KeyContext>>> {
         Box::pin(async move {
-            if let Some(ctx) = self.auth.get(prefix) {
-                return Ok(Some(ctx));
+            match self.auth.lookup(prefix) {
+                auth_cache::Lookup::Fresh(ctx) => Ok(Some(ctx)),
+                // The entry is still within its TTL: it is served now, and read again by a task
+                // of its own, so that no request waits for the refresh (under a saturated CPU a
+                // read can take 100 ms and more; a failed refresh only lets the entry expire).
+                auth_cache::Lookup::Refresh(ctx) => {
+                    let (store, prefix) = (self.clone(), prefix.to_string());
+                    tokio::spawn(async move {
+                        if let Err(e) = store.read_key_context(&prefix).await {
+                            tracing::debug!(error = %e, "authentication cache refresh failed");
+                        }
+                    });
+                    Ok(Some(ctx))
+                }
+                auth_cache::Lookup::Miss => {
+                    let flight = self.auth.flight(prefix);
+                    let found = flight.get_or_init(|| self.read_key_context(prefix)).await.clone();
+                    self.auth.land(prefix, &flight);
+                    found
+                }
             }
-            let (gen, started) = (self.auth.generation(), std::time::Instant::now());
-            let owned = prefix.to_string();
-            let ctx = self.read(move |tx| Box::pin(async move { tx.find_key_context(&owned).await })).await?;
-            if let Some(c) = &ctx {
-                self.auth.put(prefix, c, gen, started);
-            }
-            Ok(ctx)
         })
     }
 
