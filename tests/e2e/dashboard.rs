@@ -403,6 +403,15 @@ async fn walk(app: &TestApp) {
     assert!(b.source().await.contains("Added to the team."));
     b.goto(&format!("{base}/settings")).await;
     assert_eq!(b.text("#teams tbody tr td:nth-child(2)").await, "1", "the person is in the team");
+    b.goto(&format!("{base}/persons/{ada_id}")).await;
+    assert_eq!(b.text("#person-teams li").await.trim_end_matches("Remove").trim(), "Platform");
+    assert_eq!(b.count("#add-to-team").await, 0, "no team left to join");
+    b.shot("person-teams").await;
+    b.submit("#person-teams button").await;
+    assert!(b.source().await.contains("Removed from the team."));
+    assert_eq!(b.count("#no-teams").await, 1);
+    b.goto(&format!("{base}/settings")).await;
+    assert_eq!(b.text("#teams tbody tr td:nth-child(2)").await, "0", "removed from the team");
 
     // A form posted without its CSRF token is refused, in the browser and outside it.
     b.goto(&format!("{base}/keys")).await;
@@ -755,6 +764,8 @@ crate::e2e!(
             "/dashboard/settings/users".to_string(),
             "/dashboard/settings/users/x/role".to_string(),
             format!("/dashboard/persons/{}/teams", evil["id"].as_str().unwrap()),
+            format!("/dashboard/persons/{}/teams/not-a-uuid/remove", evil["id"].as_str().unwrap()),
+            "/dashboard/persons/x/teams/00000000-0000-0000-0000-000000000000/remove".to_string(),
         ];
         for path in &posts {
             for f in &forms {
@@ -792,6 +803,11 @@ crate::e2e!(
         let inv = app.send("POST", "/api/v1/invitations", &a.key, &json!({"email": "inv.a@acme.example", "sendEmail": false}));
         assert_eq!(inv.status, 201, "{}", inv.text);
         let inv = inv.json["id"].as_str().unwrap().to_string();
+        let team = app.admin("POST", &format!("/admin/v1/organizations/{}/teams", a.id), Some(&json!({"name": "A team"})));
+        assert_eq!(team.status, 201, "{}", team.text);
+        let team = team.json["id"].as_str().unwrap().to_string();
+        let members = format!("/admin/v1/teams/{team}/members");
+        assert_eq!(app.admin("POST", &members, Some(&json!({"personId": p}))).status, 200);
         let mut h = Http::new(app);
         h.sign_in_to(app, "admin@acme.example", Some(&b.id));
         assert!(h.get("/dashboard/").text.contains("Acme"));
@@ -816,6 +832,7 @@ crate::e2e!(
             (format!("/dashboard/settings/users/{}/role", a.user_id), "role=member".to_string()),
             (format!("/dashboard/settings/users/{}/remove", a.user_id), String::new()),
             (format!("/dashboard/persons/{p}/teams"), format!("team={zero}")),
+            (format!("/dashboard/persons/{p}/teams/{team}/remove"), String::new()),
         ] {
             let r = h.post(&path, &format!("csrf={csrf}&{form}"));
             assert_eq!(r.status, 404, "{path}: {}", r.text);
@@ -830,5 +847,6 @@ crate::e2e!(
         assert_eq!(app.get(&format!("/api/v1/webhooks/{hook}"), &a.key).status, 200);
         assert_eq!(app.get(&format!("/api/v1/invitations/{inv}"), &a.key).json["status"], "pending");
         assert_eq!(app.get(&format!("/api/v1/persons/{p}"), &a.key).status, 200);
+        assert_eq!(app.admin("GET", &members, None).json["personIds"], json!([p]), "still in A's team");
     }
 );

@@ -90,6 +90,7 @@ macro_rules! store_conformance_suite {
             sign_in_links_per_address_are_limited,
             removing_a_user_deletes_their_keys_and_sessions_and_keeps_an_administrator,
             teams_list_by_name_with_member_counts_within_the_organization,
+            a_persons_teams_list_by_name_and_one_membership_is_removed_within_the_organization,
         );
     };
     (@tests $run:path; $($name:ident),* $(,)?) => {
@@ -419,6 +420,13 @@ pub async fn organizations_users_and_keys_round_trip<S: Store + Clone>(store: S)
     assert_eq!(read(&svc, move |tx| Box::pin(async move { tx.get_api_key(rid).await })).await, Some(raw.clone()));
     let keys = read(&svc, move |tx| Box::pin(async move { tx.list_api_keys_of_user(a).await })).await;
     assert_eq!(keys, vec![raw.clone(), k1.key.clone()], "oldest first");
+    // Every key of the organization's users, newest first; none of another organization's.
+    let by_org = read(&svc, move |tx| Box::pin(async move { tx.list_api_keys_of_org(o).await })).await;
+    let mut want = vec![k1.key.clone(), k2.key.clone(), raw.clone()];
+    want.sort_by_key(|k| std::cmp::Reverse((k.created_at, k.id.0)));
+    assert_eq!(by_org, want);
+    let t = twin.id;
+    assert!(read(&svc, move |tx| Box::pin(async move { tx.list_api_keys_of_org(t).await })).await.is_empty());
 
     // key_context: key + owner's role + organization, by prefix.
     let p1 = k1.key.prefix.clone();
@@ -2994,4 +3002,43 @@ pub async fn teams_list_by_name_with_member_counts_within_the_organization<S: St
     assert_eq!(got, vec![("Analytics".to_string(), 0), ("Backend".to_string(), 2)]);
     assert_eq!(teams[0].0.id, a.id);
     assert!(svc.list_teams(OrgId(Uuid::now_v7())).await.unwrap().is_empty());
+}
+
+pub async fn a_persons_teams_list_by_name_and_one_membership_is_removed_within_the_organization<S: Store + Clone>(
+    store: S,
+) {
+    let (svc, _) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let other = new_org(&svc, "business", &[]).await;
+    let ops = svc.create_team(org.id, "Ops".into()).await.unwrap();
+    let design = svc.create_team(org.id, "Design".into()).await.unwrap();
+    let elsewhere = svc.create_team(other.id, "Elsewhere".into()).await.unwrap();
+    let p = imported(&svc, org.id, import("pt1@acme.com")).await;
+    let q = imported(&svc, org.id, import("pt2@acme.com")).await;
+    let stranger = imported(&svc, other.id, import("pt3@acme.com")).await;
+    svc.add_team_member(ops.id, p.id).await.unwrap();
+    svc.add_team_member(design.id, p.id).await.unwrap();
+    svc.add_team_member(ops.id, q.id).await.unwrap();
+    svc.add_team_member(elsewhere.id, stranger.id).await.unwrap();
+    let names = |v: Vec<Team>| v.into_iter().map(|t| t.name).collect::<Vec<_>>();
+    assert_eq!(names(svc.person_teams(org.id, p.id).await.unwrap()), ["Design", "Ops"]);
+    assert_eq!(names(svc.person_teams(org.id, q.id).await.unwrap()), ["Ops"]);
+    assert_eq!(code(svc.person_teams(org.id, stranger.id).await), Code::NotFound, "a person of another organization");
+
+    assert_eq!(svc.remove_team_member(org.id, ops.id, p.id).await.unwrap(), vec![q.id]);
+    assert_eq!(names(svc.person_teams(org.id, p.id).await.unwrap()), ["Design"]);
+    assert_eq!(svc.remove_team_member(org.id, ops.id, p.id).await.unwrap(), vec![q.id], "removing twice is a no-op");
+    // Another organization's team or person is not found, and nothing changes.
+    assert_eq!(code(svc.remove_team_member(org.id, elsewhere.id, stranger.id).await), Code::NotFound);
+    assert_eq!(code(svc.remove_team_member(other.id, ops.id, q.id).await), Code::NotFound);
+    assert_eq!(code(svc.remove_team_member(org.id, ops.id, stranger.id).await), Code::NotFound);
+    assert_eq!(team_members(&svc, elsewhere.id).await, vec![stranger.id]);
+    assert_eq!(team_members(&svc, ops.id).await, vec![q.id]);
+    // The port directly: whether a membership was removed.
+    let (t, person) = (design.id, p.id);
+    let removed = write(&svc, move |tx| Box::pin(async move { tx.remove_team_member(t, person).await })).await.unwrap();
+    assert!(removed);
+    let removed = write(&svc, move |tx| Box::pin(async move { tx.remove_team_member(t, person).await })).await.unwrap();
+    assert!(!removed);
+    assert!(svc.person_teams(org.id, p.id).await.unwrap().is_empty());
 }

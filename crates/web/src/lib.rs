@@ -106,6 +106,7 @@ pub fn configure<S: Store>(cfg: &mut web::ServiceConfig) {
             .route("/persons/{id}", web::get().to(persons::show::<S>))
             .route("/persons/{id}/report", web::get().to(persons::report::<S>))
             .route("/persons/{id}/teams", web::post().to(persons::add_to_team::<S>))
+            .route("/persons/{id}/teams/{team}/remove", web::post().to(persons::remove_from_team::<S>))
             .route("/invitations", web::get().to(invitations::list::<S>))
             .route("/invitations", web::post().to(invitations::create::<S>))
             .route("/invitations/{id}/resend", web::post().to(invitations::resend::<S>))

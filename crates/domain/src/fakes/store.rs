@@ -179,6 +179,12 @@ impl OrgRepo for FakeTx {
         v.sort_by_key(|k| (k.created_at, k.id.0));
         ok(v)
     }
+    fn list_api_keys_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<ApiKey>>> {
+        let users: Vec<UserId> = self.s.users.iter().filter(|u| u.org_id == org).map(|u| u.id).collect();
+        let mut v: Vec<ApiKey> = self.s.keys.iter().filter(|k| users.contains(&k.user_id)).cloned().collect();
+        v.sort_by_key(|k| std::cmp::Reverse((k.created_at, k.id.0)));
+        ok(v)
+    }
     fn revoke_api_key(&mut self, id: ApiKeyId, at: OffsetDateTime) -> BoxFuture<'_, StoreResult<()>> {
         for k in self.s.keys.iter_mut().filter(|k| k.id == id) {
             k.revoked_at = Some(at);
@@ -334,6 +340,17 @@ impl PersonRepo for FakeTx {
         let before = self.s.team_members.len();
         self.s.team_members.retain(|(_, p)| *p != person);
         ok((before - self.s.team_members.len()) as u64)
+    }
+    fn list_person_teams(&mut self, person: PersonId) -> BoxFuture<'_, StoreResult<Vec<Team>>> {
+        let mut v: Vec<Team> =
+            self.s.teams.iter().filter(|t| self.s.team_members.contains(&(t.id, person))).cloned().collect();
+        v.sort_by(|a, b| (&a.name, a.id.0).cmp(&(&b.name, b.id.0)));
+        ok(v)
+    }
+    fn remove_team_member(&mut self, team: TeamId, person: PersonId) -> BoxFuture<'_, StoreResult<bool>> {
+        let before = self.s.team_members.len();
+        self.s.team_members.retain(|m| *m != (team, person));
+        ok(before != self.s.team_members.len())
     }
 }
 

@@ -70,6 +70,9 @@ pub trait OrgRepo: Send {
     fn get_api_key(&mut self, id: ApiKeyId) -> BoxFuture<'_, StoreResult<Option<ApiKey>>>;
     /// Keys of a user (active or not), oldest first.
     fn list_api_keys_of_user(&mut self, user: UserId) -> BoxFuture<'_, StoreResult<Vec<ApiKey>>>;
+    /// Every API key of the users of an organization, newest first (the dashboard's key page:
+    /// one query, through the users' `(org_id, email)` index and the keys' `user_id` index).
+    fn list_api_keys_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<ApiKey>>>;
     /// Sets `revoked_at` of a key.
     fn revoke_api_key(&mut self, id: ApiKeyId, at: OffsetDateTime) -> BoxFuture<'_, StoreResult<()>>;
     /// Key, owner role and organization by key prefix: one indexed lookup (authentication).
@@ -141,6 +144,10 @@ pub trait PersonRepo: Send {
     fn list_team_members(&mut self, team: TeamId) -> BoxFuture<'_, StoreResult<Vec<PersonId>>>;
     /// Removes a person from every team; returns how many memberships were removed.
     fn remove_person_from_teams(&mut self, person: PersonId) -> BoxFuture<'_, StoreResult<u64>>;
+    /// The teams a person is a member of, by name (the dashboard's person page).
+    fn list_person_teams(&mut self, person: PersonId) -> BoxFuture<'_, StoreResult<Vec<Team>>>;
+    /// Removes a person from one team; whether they were a member.
+    fn remove_team_member(&mut self, team: TeamId, person: PersonId) -> BoxFuture<'_, StoreResult<bool>>;
 }
 
 /// Invitations and the one-time codes of consent (D17-D21, D43). Part of [`Tx`].

@@ -49,6 +49,43 @@ impl<S: Store> Services<S> {
             .await
     }
 
+    /// The teams a person of `org` is a member of, by name (the dashboard's person page).
+    /// Errors: 404 (no such person in `org`).
+    pub async fn person_teams(&self, org: OrgId, person_id: PersonId) -> Result<Vec<Team>, UseCaseError> {
+        self.store
+            .read(move |tx| {
+                Box::pin(async move {
+                    tx.get_person(org, person_id).await?.ok_or_else(|| ClientError::not_found("Person"))?;
+                    Ok::<_, UseCaseError>(tx.list_person_teams(person_id).await?)
+                })
+            })
+            .await
+    }
+
+    /// Removes a person of `org` from a team of `org`; removing one who is not a member changes
+    /// nothing. Returns the team's members. Errors: 404 (the team or the person is not of `org`:
+    /// another organization's team is not found, T122).
+    pub async fn remove_team_member(
+        &self,
+        org: OrgId,
+        team_id: TeamId,
+        person_id: PersonId,
+    ) -> Result<Vec<PersonId>, UseCaseError> {
+        self.store
+            .write(move |tx| {
+                Box::pin(async move {
+                    tx.get_team(team_id)
+                        .await?
+                        .filter(|t| t.org_id == org)
+                        .ok_or_else(|| ClientError::not_found("Team"))?;
+                    tx.get_person(org, person_id).await?.ok_or_else(|| ClientError::not_found("Person"))?;
+                    tx.remove_team_member(team_id, person_id).await?;
+                    Ok::<_, UseCaseError>(tx.list_team_members(team_id).await?)
+                })
+            })
+            .await
+    }
+
     /// The teams of an organization with their member counts, by name (the dashboard).
     pub async fn list_teams(&self, org: OrgId) -> Result<Vec<(Team, u64)>, UseCaseError> {
         self.store.read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.list_teams(org).await?) })).await

@@ -213,6 +213,22 @@ macro_rules! impl_org_repo {
                 })
             }
 
+            fn list_api_keys_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<ApiKey>>> {
+                Box::pin(async move {
+                    let of_org = users::table.filter(users::org_id.eq(DbUuid(org.0))).select(users::id);
+                    api_keys::table
+                        .filter(api_keys::user_id.eq_any(of_org))
+                        .order((api_keys::created_at.desc(), api_keys::id.desc()))
+                        .select(KeyRow::as_select())
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?
+                        .into_iter()
+                        .map(ApiKey::try_from)
+                        .collect()
+                })
+            }
+
             fn revoke_api_key(&mut self, id: ApiKeyId, at: OffsetDateTime) -> BoxFuture<'_, StoreResult<()>> {
                 Box::pin(async move {
                     diesel::update(api_keys::table.find(DbUuid(id.0)))

@@ -285,6 +285,44 @@ macro_rules! impl_person_repo {
                     Ok(n as u64)
                 })
             }
+
+            fn list_person_teams(&mut self, person: PersonId) -> BoxFuture<'_, StoreResult<Vec<Team>>> {
+                Box::pin(async move {
+                    let of_person = team_members::table
+                        .filter(team_members::person_id.eq(DbUuid(person.0)))
+                        .select(team_members::team_id);
+                    let rows: Vec<TeamRow> = teams::table
+                        .filter(teams::id.eq_any(of_person))
+                        .order((teams::name.asc(), teams::id.asc()))
+                        .select(TeamRow::as_select())
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(rows
+                        .into_iter()
+                        .map(|r| Team {
+                            id: TeamId(r.id.0),
+                            org_id: OrgId(r.org_id.0),
+                            name: r.name,
+                            created_at: r.created_at.0,
+                        })
+                        .collect())
+                })
+            }
+
+            fn remove_team_member(&mut self, team: TeamId, person: PersonId) -> BoxFuture<'_, StoreResult<bool>> {
+                Box::pin(async move {
+                    let n = diesel::delete(
+                        team_members::table
+                            .filter(team_members::team_id.eq(DbUuid(team.0)))
+                            .filter(team_members::person_id.eq(DbUuid(person.0))),
+                    )
+                    .execute(self.conn)
+                    .await
+                    .map_err(db_err)?;
+                    Ok(n > 0)
+                })
+            }
         }
 
         impl<'c> DbTx<'c, $conn> {

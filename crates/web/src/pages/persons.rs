@@ -137,12 +137,18 @@ pub async fn show<S: Store>(
     let profiles: HashMap<_, _> =
         d.svc.list_profiles(org, None, 100).await?.items.into_iter().map(|p| (p.id, p.name)).collect();
     let teams = d.svc.list_teams(org).await?;
+    let member_of = d.svc.person_teams(org, id).await?;
+    let joinable: Vec<_> = teams.iter().filter(|(t, _)| !member_of.iter().any(|m| m.id == t.id)).collect();
     let model = &d.svc.assessment.model;
     let competency =
         |id: uuid::Uuid| model.competencies.iter().find(|c| c.id == id).map(|c| c.name.as_str()).unwrap_or("?");
-    let added = req.query_string().contains("done=team");
+    let done = match req.query_string() {
+        q if q.contains("done=team-removed") => Some("Removed from the team."),
+        q if q.contains("done=team") => Some("Added to the team."),
+        _ => None,
+    };
     let body = html! {
-        @if added { (crate::pages::notice("good", "Added to the team.")) }
+        @if let Some(text) = done { (crate::pages::notice("good", text)) }
         dl.facts {
             dt { "Email" } dd id="person-email" { (p.email.as_str()) }
             dt { "Status" } dd { (p.status.as_str()) }
@@ -153,11 +159,29 @@ pub async fn show<S: Store>(
             dt { "Assessment" } dd { (p.assessment.status.as_str()) ", " (p.assessment.count) " completed, last " (when_opt(p.assessment.completed_at)) }
         }
         @if !teams.is_empty() {
-            form.filters method="post" action={"/dashboard/persons/" (p.id.0) "/teams"} {
-                (crate::pages::csrf_field(&ctx.csrf))
-                div { label for="team" { "Team" }
-                    select id="team" name="team" { @for (t, _) in &teams { option value=(t.id.0) { (t.name) } } } }
-                button type="submit" id="add-to-team" { "Add to team" }
+            h2 { "Teams" }
+            @if member_of.is_empty() {
+                p.muted id="no-teams" { "In no team." }
+            } @else {
+                ul id="person-teams" {
+                    @for t in &member_of {
+                        li {
+                            (t.name) " "
+                            form.inline method="post" action={"/dashboard/persons/" (p.id.0) "/teams/" (t.id.0) "/remove"} {
+                                (crate::pages::csrf_field(&ctx.csrf))
+                                button type="submit" aria-label={"Remove from the team " (t.name)} { "Remove" }
+                            }
+                        }
+                    }
+                }
+            }
+            @if !joinable.is_empty() {
+                form.filters method="post" action={"/dashboard/persons/" (p.id.0) "/teams"} {
+                    (crate::pages::csrf_field(&ctx.csrf))
+                    div { label for="team" { "Team" }
+                        select id="team" name="team" { @for (t, _) in &joinable { option value=(t.id.0) { (t.name) } } } }
+                    button type="submit" id="add-to-team" { "Add to team" }
+                }
             }
         }
         h2 { "Results" }
@@ -227,4 +251,22 @@ pub async fn add_to_team<S: Store>(
     d.svc.get_person(org, person).await?;
     d.svc.add_team_member(team, person).await?;
     Ok(crate::respond::see_other(&format!("/dashboard/persons/{}?done=team", person.0)))
+}
+
+/// `POST /dashboard/persons/{id}/teams/{team}/remove`: removes the person from one team of the
+/// organization (another organization's team or person is not found).
+pub async fn remove_from_team<S: Store>(
+    d: web::Data<Dashboard<S>>,
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+    body: web::Bytes,
+) -> Result<HttpResponse, Fail> {
+    let (ctx, _) = crate::respond::post(&d, &req, &body).await?;
+    let (person, team) = path.into_inner();
+    let person = person_id(&person)?;
+    let team = uuid::Uuid::parse_str(&team)
+        .map(talent_domain::ids::TeamId)
+        .map_err(|_| Fail::Client(ClientError::not_found("Team")))?;
+    d.svc.remove_team_member(ctx.who.org_id(), team, person).await?;
+    Ok(crate::respond::see_other(&format!("/dashboard/persons/{}?done=team-removed", person.0)))
 }
