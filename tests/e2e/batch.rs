@@ -47,10 +47,17 @@ crate::e2e!(each_item_of_a_batch_is_answered_as_its_single_import_would_be_d49, 
             json!(["not", "an", "object"]),
             json!({"email": "inv@example.com", "invitation": {"create": true, "sendEmail": false}}),
             json!({"email": "NEW@example.com"}),
+            // A control character fails its own item only (T86 per item, as the single call).
+            json!({"email": "ctl@example.com", "firstName": "Ada\u{0}", "tags": ["ok"]}),
         ],
     );
     let items = results(&r);
-    assert_eq!(statuses(&items), [201, 200, 201, 409, 409, 400, 400, 400, 201, 200]);
+    assert_eq!(statuses(&items), [201, 200, 201, 409, 409, 400, 400, 400, 201, 200, 400]);
+    assert_eq!(items[10]["error"]["details"]["fields"][0]["field"], "firstName", "{}", items[10]);
+    let single =
+        app.send("POST", "/api/v1/persons", &org.key, &json!({"email": "ctl@example.com", "firstName": "Ada\u{0}"}));
+    single.assert_error(400, "validation_error");
+    assert_eq!(items[10]["error"], single.json, "the same error as the single call");
     for (i, item) in items.iter().enumerate() {
         assert_eq!(item["index"], i);
         let keys: BTreeSet<&str> = item.as_object().unwrap().keys().map(String::as_str).collect();
@@ -87,7 +94,13 @@ crate::e2e!(each_item_of_a_batch_is_answered_as_its_single_import_would_be_d49, 
     assert_eq!(created - before, 3, "new, reactivated gone, inv");
 
     // The request as a whole: an object with 1 to 100 persons.
-    for body in [json!({"persons": []}), json!({}), json!({"persons": [{}], "more": 1}), json!([1])] {
+    for body in [
+        json!({"persons": []}),
+        json!({}),
+        json!({"persons": [{}], "more": 1}),
+        json!([1]),
+        json!({"persons": [{}], "x\u{1b}": 1}),
+    ] {
         app.send("POST", "/api/v1/persons/batch", &org.key, &body).assert_error(400, "validation_error");
     }
     let many: Vec<Value> = (0..101).map(|i| json!({"email": format!("m{i}@example.com")})).collect();

@@ -206,6 +206,14 @@ crate::e2e!(the_operator_exports_and_erases_a_humans_data, sandbox(), |app| {
         let got = ok(app.get(&format!("/api/v1/persons/{}", id(p)), &o.key));
         assert_eq!(got["email"], json!(format!("erased-{}@invalid", id(p))));
         assert_eq!(got["status"], "archived");
+        // D44, T80: a sync job's routine PATCH cannot write personal data back onto the tombstone.
+        let path = format!("/api/v1/persons/{}", id(p));
+        for patch in [json!({"externalId": "ats-h"}), json!({"firstName": "Hedda", "tags": ["x"]}), json!({})] {
+            let r = app.send("PATCH", &path, &o.key, &patch);
+            r.assert_error(409, "conflict");
+            assert_eq!(r.json["details"]["reason"], "erased", "{}", r.text);
+        }
+        assert_eq!(ok(app.get(&path, &o.key)), got, "nothing changed");
     }
     let again = ok(app.admin("POST", "/admin/v1/humans/erase", Some(&json!({"email": "hedda@example.com"}))));
     assert_eq!(again["memberships"], 0, "repeatable");

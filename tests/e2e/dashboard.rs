@@ -850,3 +850,53 @@ crate::e2e!(
         assert_eq!(app.admin("GET", &members, None).json["personIds"], json!([p]), "still in A's team");
     }
 );
+
+crate::e2e!(
+    /// Spec, Authentication 5 (T123): a key with `webhooks:manage` acts only while its owner is an
+    /// administrator. Made a member in the dashboard, its owner's existing key is refused the
+    /// webhook endpoints on the very next request (403 `insufficient_scope`) and the events feed
+    /// no longer shows it what only that scope reads; its other scopes keep working, and made an
+    /// administrator again it manages webhooks again.
+    a_demoted_administrators_key_stops_managing_webhooks_at_once,
+    Default::default(),
+    |app| {
+        let org = app.org("business", "active");
+        let boss = app.admin(
+            "POST",
+            &format!("/admin/v1/organizations/{}/users", org.id),
+            Some(&json!({"email": "boss@acme.example", "role": "admin"})),
+        );
+        assert_eq!(boss.status, 201, "{}", boss.text);
+        assert_eq!(app.get("/api/v1/webhooks", &org.key).status, 200);
+        // A key with only webhooks:manage reads every event type of the feed (D48).
+        let (manager, _) = app.key(&org.user_id, &["webhooks:manage"]);
+        app.import(&org.key, json!({"email": "feed@acme.example"}));
+        let types = |key: &str| -> Vec<String> {
+            let feed = app.get("/api/v1/events?limit=100", key);
+            assert_eq!(feed.status, 200, "{}", feed.text);
+            feed.json["data"].as_array().unwrap().iter().map(|e| e["type"].as_str().unwrap().to_string()).collect()
+        };
+        assert_eq!(types(&manager), ["person.created"]);
+        let mut h = Http::new(app);
+        h.sign_in(app, "boss@acme.example");
+        let csrf = h.csrf_of("/dashboard/settings");
+        let role = format!("/dashboard/settings/users/{}/role", org.user_id);
+        let r = h.post(&role, &format!("csrf={csrf}&role=member"));
+        assert_eq!((r.status, r.header("location")), (303, Some("/dashboard/settings?done=role")), "{}", r.text);
+        let r = app.get("/api/v1/webhooks", &org.key);
+        r.assert_error(403, "insufficient_scope");
+        assert_eq!(r.json["details"]["requiredScope"], "webhooks:manage");
+        // The events feed reads by the scopes that act: the full key still reads person.* by
+        // persons:read; the key with only webhooks:manage has no scope left that reads events.
+        assert_eq!(types(&org.key), ["person.created"]);
+        app.get("/api/v1/events", &manager).assert_error(403, "insufficient_scope");
+        let hook = json!({"url": "https://example.com/hook", "events": ["*"]});
+        app.send("POST", "/api/v1/webhooks", &org.key, &hook).assert_error(403, "insufficient_scope");
+        assert_eq!(app.get("/api/v1/persons", &org.key).status, 200, "the key's other scopes act");
+        assert_eq!(app.get("/api/v1/me", &org.key).status, 200);
+        let r = h.post(&role, &format!("csrf={csrf}&role=admin"));
+        assert_eq!(r.status, 303, "{}", r.text);
+        assert_eq!(app.get("/api/v1/webhooks", &org.key).status, 200, "an administrator again");
+        assert_eq!(types(&manager), ["person.created"]);
+    }
+);

@@ -247,8 +247,14 @@ pub struct PatchEffect {
 }
 
 /// Applies a patch. Errors: 409 `conflict` when a name is sent while the person already has one
-/// (D13), whatever the value; nothing is applied then.
+/// (D13), whatever the value, and for an erased person, whatever the patch (D44, T80: nothing
+/// writes personal data onto a tombstone; details `{personId, reason: "erased"}`); nothing is
+/// applied then.
 pub fn apply_patch(p: &mut Person, patch: PersonPatch, now: OffsetDateTime) -> Result<PatchEffect, ClientError> {
+    if p.archive_reason == Some(ArchiveReason::Erased) {
+        return Err(ClientError::new(Code::Conflict, "This person was erased; nothing can be written onto it")
+            .with_details(serde_json::json!({"personId": p.id.to_string(), "reason": "erased"})));
+    }
     if patch.first_name.is_some() && p.first_name.is_some() {
         return Err(ClientError::new(Code::Conflict, "firstName is already set and cannot be overwritten")
             .with_details(serde_json::json!({"field": "firstName"})));
@@ -489,6 +495,20 @@ mod tests {
         assert!(!archive(&mut p, ArchiveReason::SelfRevoked, later).unwrap(), "no reason replaces erasure");
         assert_eq!(p.archive_reason, Some(ArchiveReason::Erased));
         assert_eq!(import_transition(Some(&p)).unwrap_err().code, Code::Conflict);
+        // No patch writes onto the tombstone, not even an empty one (a sync job's routine PATCH).
+        for patch in [
+            PersonPatch { external_id: Some(Some(ExternalId::parse("ats-1").unwrap())), ..Default::default() },
+            PersonPatch { first_name: Some(PersonName::parse("Ada").unwrap()), ..Default::default() },
+            PersonPatch { labels: Some(Labels { candidate: true, employee: false }), ..Default::default() },
+            PersonPatch::default(),
+        ] {
+            let e = apply_patch(&mut p, patch, later).unwrap_err();
+            assert_eq!(
+                (e.code, e.details.as_ref().map(|d| d["reason"].clone())),
+                (Code::Conflict, Some("erased".into()))
+            );
+        }
+        assert_eq!(p, once);
         let mut q = person(PersonStatus::Archived, Some(ArchiveReason::Archived));
         assert!(erase(&mut q, later));
         assert_eq!(q.archived_at, Some(t0()), "an archived person keeps archivedAt");

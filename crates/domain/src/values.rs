@@ -336,6 +336,12 @@ impl Scope {
             Scope::WebhooksManage => "webhooks:manage",
         }
     }
+    /// Whether the scope acts only for a key whose owner is an administrator (spec,
+    /// Authentication 5: `webhooks:manage`). Checked when a key is created and on every request,
+    /// so a key keeps the scope but it stops acting when its owner is made a member (T123).
+    pub fn requires_admin(self) -> bool {
+        matches!(self, Scope::WebhooksManage)
+    }
     /// The write scope that implies this read scope, if any.
     fn implied_by(self) -> Option<Scope> {
         match self {

@@ -244,7 +244,7 @@ pub async fn import_batch<S: Store>(
     let body = read_body(&req, payload).await?;
     let org = p.ctx.org.id;
     idempotent(&state, &req, org, &body, || async {
-        let input: PersonBatchIn = parse_json(&req, &body)?;
+        let input: PersonBatchIn = crate::body::parse_json_batch(&req, &body, "persons")?;
         if input.persons.is_empty() || input.persons.len() > MAX_BATCH {
             return Err(ApiError::field("persons", format!("must hold 1 to {MAX_BATCH} persons")));
         }
@@ -252,6 +252,7 @@ pub async fn import_batch<S: Store>(
         for item in &input.persons {
             let bytes = serde_json::to_vec(item).unwrap_or_default();
             let one = async {
+                crate::body::control_characters(&bytes)?;
                 let i: PersonImportIn = parse_object(&bytes)?;
                 Ok::<_, ApiError>(state.svc.import_person(org, i.try_into_domain()?).await?)
             };

@@ -108,6 +108,20 @@ pub fn parse_json<T: DeserializeOwned>(req: &HttpRequest, body: &[u8]) -> Result
     parse_object(body)
 }
 
+/// [`parse_json`] for a batch (D49): control characters inside the elements of the top-level
+/// array `items` are left to each element's own parse (with [`control_characters`] and
+/// [`parse_object`]), so they fail that element, not the request; everywhere else they fail the
+/// request as in [`parse_json`].
+pub fn parse_json_batch<T: DeserializeOwned>(req: &HttpRequest, body: &[u8], items: &str) -> Result<T, ApiError> {
+    let ct = req.headers().get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("");
+    let essence = ct.split(';').next().unwrap_or("").trim();
+    if !essence.eq_ignore_ascii_case("application/json") {
+        return Err(ApiError::field("body", "Content-Type must be application/json"));
+    }
+    control_characters_outside(body, Some(items))?;
+    parse_object(body)
+}
+
 /// [`parse_json`] without the `Content-Type` check: one JSON object into `T`, strictly, with
 /// the same field errors (D37). For the items of a batch (D49), each parsed as its own body.
 pub fn parse_object<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
@@ -165,6 +179,11 @@ pub fn parse_object<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
 /// `\u007f`–`\u009f`, `\b`, `\f`), as a raw DEL (0x7F) or as a raw C1 control (UTF-8 `C2 80`–`C2 9F`),
 /// so the body is scanned for those first and parsed again only when one is there.
 pub fn control_characters(body: &[u8]) -> Result<(), ApiError> {
+    control_characters_outside(body, None)
+}
+
+/// [`control_characters`], skipping the elements of the top-level array `items` when given.
+fn control_characters_outside(body: &[u8], items: Option<&str>) -> Result<(), ApiError> {
     let suspicious = body.iter().enumerate().any(|(i, &b)| match b {
         b'\\' => match body.get(i + 1) {
             Some(b'b' | b'f') => true,
@@ -179,7 +198,10 @@ pub fn control_characters(body: &[u8]) -> Result<(), ApiError> {
     if !suspicious {
         return Ok(());
     }
-    let Ok(v) = serde_json::from_slice::<serde_json::Value>(body) else { return Ok(()) };
+    let Ok(mut v) = serde_json::from_slice::<serde_json::Value>(body) else { return Ok(()) };
+    if let Some(serde_json::Value::Array(elements)) = items.and_then(|name| v.get_mut(name)) {
+        elements.clear();
+    }
     match first_control(&v, String::new()) {
         Some(path) => Err(ApiError::field(&path, talent_domain::values::NO_CONTROLS_BUT_BREAKS)),
         None => Ok(()),
@@ -349,6 +371,17 @@ mod tests {
 
     /// T86: the first string with a control character is named; escapes that only look like one,
     /// tabs and line breaks pass.
+    #[test]
+    fn control_characters_in_a_batchs_items_are_left_to_each_item() {
+        let field = |body: &str| match control_characters_outside(body.as_bytes(), Some("persons")) {
+            Ok(()) => None,
+            Err(e) => Some(e.0.details.as_ref().map(|d| d["fields"][0]["field"].to_string()).unwrap_or_default()),
+        };
+        assert_eq!(field(r#"{"persons":[{"email":"a@b.c"},{"firstName":"x\u0000"}]}"#), None);
+        assert_eq!(field(r#"{"persons":[],"x\u001b":1}"#), Some(r#""body""#.into()), "a top-level key");
+        assert_eq!(field(r#"{"persons":"\u0000"}"#), Some(r#""persons""#.into()), "not an array: the request's");
+    }
+
     #[test]
     fn control_characters_in_a_body_are_named_by_path() {
         let field = |body: &str| match control_characters(body.as_bytes()) {

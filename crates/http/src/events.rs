@@ -67,7 +67,7 @@ pub async fn list<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequest) -> 
     }
     feed.limit = page_limit(limit, &mut errs);
     errs.into_result()?;
-    let page = state.svc.events_feed(p.ctx.org.id, &p.ctx.key.scopes, feed).await?;
+    let page = state.svc.events_feed(p.ctx.org.id, &p.acting_scopes(), feed).await?;
     let next = if page.has_more { page.items.last().map(|e| e.sequence.to_string()) } else { None };
     Ok(HttpResponse::Ok().json(out::EventPage::new(page.items.iter().map(out::EventOut::from).collect(), next)))
 }

@@ -4,7 +4,7 @@ use super::Services;
 use crate::errors::{ClientError, Code, UseCaseError};
 use crate::model::KeyContext;
 use crate::ports::Store;
-use crate::values::{Plan, PlanCatalogue, Scope};
+use crate::values::{OrgRole, Plan, PlanCatalogue, Scope, Scopes};
 
 /// An authenticated API key with its organization and plan.
 #[derive(Clone, Debug)]
@@ -46,8 +46,17 @@ impl Principal {
         }
     }
 
+    /// The scopes that act for this key now: its scopes, less those that need an administrator
+    /// when its owner is not one (T123). What the events feed reads by (D48).
+    pub fn acting_scopes(&self) -> Scopes {
+        let admin = self.ctx.role == OrgRole::Admin;
+        Scopes::new(self.ctx.key.scopes.iter().filter(|s| admin || !s.requires_admin()).collect())
+    }
+
     /// Authorizes a request. Errors, in this order: 403 `plan_upgrade_required` (D5, `/me`
-    /// included), 403 `insufficient_scope`, 403 `subscription_inactive` (writes only, D4).
+    /// included), 403 `insufficient_scope` (the key lacks the scope, or the scope needs an
+    /// administrator and the key's owner is not one, T123), 403 `subscription_inactive` (writes
+    /// only, D4).
     pub fn authorize(&self, req: Requirement) -> Result<(), ClientError> {
         if !self.plan.as_ref().is_some_and(|p| p.api_access) {
             return Err(ClientError::new(
@@ -61,6 +70,15 @@ impl Principal {
                 return Err(ClientError::new(
                     Code::InsufficientScope,
                     format!("This API key lacks the '{}' scope", s.as_str()),
+                )
+                .with_details(serde_json::json!({"requiredScope": s.as_str()})));
+            }
+            // Spec, Authentication 5 (T123): the owner's role as of now (the role is part of the
+            // key's context, which a role change invalidates), not as of the key's creation.
+            if s.requires_admin() && self.ctx.role != OrgRole::Admin {
+                return Err(ClientError::new(
+                    Code::InsufficientScope,
+                    format!("The '{}' scope acts only while the key's owner is an administrator", s.as_str()),
                 )
                 .with_details(serde_json::json!({"requiredScope": s.as_str()})));
             }

@@ -249,7 +249,7 @@ impl<S: Store> Services<S> {
                 Box::pin(async move {
                     let user = tx.get_user(user_id).await?.ok_or_else(|| ClientError::not_found("User"))?;
                     tx.lock_org(user.org_id).await?;
-                    if scopes.contains(Scope::WebhooksManage) && user.role != OrgRole::Admin {
+                    if scopes.iter().any(|s| s.requires_admin()) && user.role != OrgRole::Admin {
                         return Err(ClientError::new(
                             Code::InsufficientScope,
                             "A key with the 'webhooks:manage' scope requires an administrator",

@@ -288,7 +288,7 @@ impl<S: Store> Services<S> {
     }
 
     /// `PATCH /persons/{id}` (D13, D16); `person.updated` when the Person changed (D47). Errors:
-    /// 404, 409 `conflict` (name already set).
+    /// 404, 409 `conflict` (name already set; an erased person, D44).
     pub async fn patch_person(&self, org_id: OrgId, id: PersonId, input: PatchPerson) -> Result<Person, UseCaseError> {
         let now = self.clock.now();
         let tag_names = input.tags.clone().map(|t| self.tag_ids(t));

@@ -143,6 +143,31 @@ fn a_key_without_the_required_scope_gets_insufficient_scope() {
 }
 
 #[test]
+fn webhooks_manage_acts_only_while_the_keys_owner_is_an_administrator() {
+    // Spec Authentication 5, T123: checked at creation and on every request, so a key made by an
+    // administrator who is then made a member stops managing webhooks (its other scopes act).
+    const MANAGE: Requirement = Requirement { scope: Some(Scope::WebhooksManage), write: true };
+    let w = world();
+    let u = user(&w, w.org, "admin@acme.test", OrgRole::Admin);
+    let k = key(&w, &u, &[Scope::WebhooksManage, Scope::PersonsRead], None);
+    assert_eq!(principal(&w, &k.value).authorize(MANAGE), Ok(()));
+    let id = u.id;
+    use talent_domain::ports::Store;
+    block_on(w.svc.store.write(move |tx| Box::pin(async move { tx.update_user_role(id, OrgRole::Member).await })))
+        .unwrap();
+    let p = principal(&w, &k.value);
+    let e = p.authorize(MANAGE).unwrap_err();
+    assert_eq!(e.code, Code::InsufficientScope);
+    assert_eq!(e.details, Some(json!({"requiredScope": "webhooks:manage"})));
+    assert_eq!(p.authorize(READ_PERSONS), Ok(()), "the key's other scopes still act");
+    assert_eq!(p.acting_scopes(), Scopes::new(vec![Scope::PersonsRead]), "what the events feed reads by");
+    assert!(p.ctx.key.scopes.contains(Scope::WebhooksManage), "the key keeps the scope");
+    let member = user(&w, w.org, "member@acme.test", OrgRole::Member);
+    let refused = block_on(w.svc.create_api_key(member.id, None, Scopes::new(vec![Scope::WebhooksManage]), None));
+    assert_eq!(code(refused), Code::InsufficientScope);
+}
+
+#[test]
 fn persons_write_implies_persons_read() {
     // Spec Authentication 7: a `*:write` scope implies the matching `*:read`.
     let w = world();
