@@ -337,6 +337,12 @@ pub struct TeamRow {
     pub created_at: DbTime,
 }
 
+impl From<TeamRow> for Team {
+    fn from(r: TeamRow) -> Team {
+        Team { id: TeamId(r.id.0), org_id: OrgId(r.org_id.0), name: r.name, created_at: r.created_at.0 }
+    }
+}
+
 #[derive(Queryable, Selectable, Insertable, Clone, Debug)]
 #[diesel(table_name = outbox_events, treat_none_as_default_value = false)]
 pub struct EventRow {

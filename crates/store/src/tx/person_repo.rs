@@ -210,15 +210,7 @@ macro_rules! impl_person_repo {
                         .into_iter()
                         .map(|r| {
                             let n = counts.iter().find(|(id, _)| *id == r.id).map(|(_, n)| *n as u64).unwrap_or(0);
-                            (
-                                Team {
-                                    id: TeamId(r.id.0),
-                                    org_id: OrgId(r.org_id.0),
-                                    name: r.name,
-                                    created_at: r.created_at.0,
-                                },
-                                n,
-                            )
+                            (Team::from(r), n)
                         })
                         .collect())
                 })
@@ -233,12 +225,7 @@ macro_rules! impl_person_repo {
                         .await
                         .optional()
                         .map_err(db_err)?
-                        .map(|r| Team {
-                            id: TeamId(r.id.0),
-                            org_id: OrgId(r.org_id.0),
-                            name: r.name,
-                            created_at: r.created_at.0,
-                        }))
+                        .map(Team::from))
                 })
             }
 
@@ -298,15 +285,7 @@ macro_rules! impl_person_repo {
                         .load(self.conn)
                         .await
                         .map_err(db_err)?;
-                    Ok(rows
-                        .into_iter()
-                        .map(|r| Team {
-                            id: TeamId(r.id.0),
-                            org_id: OrgId(r.org_id.0),
-                            name: r.name,
-                            created_at: r.created_at.0,
-                        })
-                        .collect())
+                    Ok(rows.into_iter().map(Team::from).collect())
                 })
             }
 
