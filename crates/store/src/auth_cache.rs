@@ -83,7 +83,9 @@ impl AuthCache {
     }
 
     /// The cached context of `prefix`, if it was read less than the TTL ago (whatever its age).
-    pub fn get(&self, prefix: &str) -> Option<KeyContext> {
+    /// The store uses [`AuthCache::lookup`]; this is the tests' view.
+    #[cfg(test)]
+    fn get(&self, prefix: &str) -> Option<KeyContext> {
         let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         map.get(prefix).filter(|e| e.read_at.elapsed() < self.ttl).map(|e| e.ctx.clone())
     }

@@ -33,14 +33,38 @@ impl<S: Store> Services<S> {
         Ok(team)
     }
 
-    /// Adds a person of the team's organization to the team. Errors: 404 (team, or person not in
-    /// the team's organization).
+    /// Adds a person of the team's organization to the team (the admin API). Errors: 404 (team,
+    /// or person not in the team's organization).
     pub async fn add_team_member(&self, team_id: TeamId, person_id: PersonId) -> Result<Vec<PersonId>, UseCaseError> {
+        self.join_team(None, team_id, person_id).await
+    }
+
+    /// [`Services::add_team_member`] for a team of `org` (the dashboard): another organization's
+    /// team is not found (404), checked in the same transaction.
+    pub async fn add_team_member_of(
+        &self,
+        org: OrgId,
+        team_id: TeamId,
+        person_id: PersonId,
+    ) -> Result<Vec<PersonId>, UseCaseError> {
+        self.join_team(Some(org), team_id, person_id).await
+    }
+
+    async fn join_team(
+        &self,
+        org: Option<OrgId>,
+        team_id: TeamId,
+        person_id: PersonId,
+    ) -> Result<Vec<PersonId>, UseCaseError> {
         let now = self.clock.now();
         self.store
             .write(move |tx| {
                 Box::pin(async move {
-                    let team = tx.get_team(team_id).await?.ok_or_else(|| ClientError::not_found("Team"))?;
+                    let team = tx
+                        .get_team(team_id)
+                        .await?
+                        .filter(|t| org.is_none_or(|o| t.org_id == o))
+                        .ok_or_else(|| ClientError::not_found("Team"))?;
                     tx.get_person(team.org_id, person_id).await?.ok_or_else(|| ClientError::not_found("Person"))?;
                     tx.add_team_member(team_id, person_id, now).await?;
                     Ok::<_, UseCaseError>(tx.list_team_members(team_id).await?)

@@ -242,14 +242,12 @@ pub async fn add_to_team<S: Store>(
     let (ctx, form) = crate::respond::post(&d, &req, &body).await?;
     let person = person_id(&id)?;
     let org = ctx.who.org_id();
-    let team = form.get("team").and_then(|t| uuid::Uuid::parse_str(t).ok()).map(talent_domain::ids::TeamId);
-    // Only a team of the signed-in organization: another organization's team is not found.
-    let teams = d.svc.list_teams(org).await?;
-    let Some(team) = team.filter(|t| teams.iter().any(|(x, _)| x.id == *t)) else {
+    let Some(team) = form.get("team").and_then(|t| uuid::Uuid::parse_str(t).ok()).map(talent_domain::ids::TeamId)
+    else {
         return Err(Fail::Client(ClientError::not_found("Team")));
     };
-    d.svc.get_person(org, person).await?;
-    d.svc.add_team_member(team, person).await?;
+    // Only a team of the signed-in organization: another organization's team is not found.
+    d.svc.add_team_member_of(org, team, person).await?;
     Ok(crate::respond::see_other(&format!("/dashboard/persons/{}?done=team", person.0)))
 }
 
