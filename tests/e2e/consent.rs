@@ -103,7 +103,7 @@ crate::e2e!(the_organization_cannot_give_the_persons_consent_by_posting_the_link
     assert_eq!(app.post_form(&path, &format!("share=true&code={code}"), &[]).status, 410);
 });
 
-// Issue 12, hole 2; D42: the person withdraws from B, later completes an assessment for A. B's
+// Issue 12, hole 2; D42, D51: the person withdraws from B, later completes an assessment for A. B's
 // person, results, matches, report and webhooks stay as they were at the withdrawal. Rejoining B
 // afterwards needs the code (D43), and the assessment taken while withdrawn stays hidden.
 crate::e2e!(results_taken_after_the_persons_withdrawal_reach_no_read_path_and_no_webhook, sandbox(), |app| {
@@ -122,7 +122,15 @@ crate::e2e!(results_taken_after_the_persons_withdrawal_reach_no_read_path_and_no
     );
     assert_eq!(r.status, 201, "{}", r.text);
     let pa = app.import(&a.key, json!({"email": "ada@example.com"}));
-    let pb = id(&app.import(&b.key, json!({"email": "ada@example.com"})));
+    // She joins B herself, by B's invitation (D51 (b): B sees what she takes while a member).
+    let inv = created(app.send(
+        "POST",
+        "/api/v1/invitations",
+        &b.key,
+        &json!({"email": "ada@example.com", "sendEmail": false}),
+    ));
+    let joined = ok(app.admin("POST", &format!("/admin/v1/invitations/{}/accept", id(&inv)), Some(&json!({}))));
+    let pb = joined["person"]["id"].as_str().unwrap_or_else(|| panic!("{joined}")).to_string();
     complete(app, &id(&pa), 1);
     let before = readable(app, &b, &pb);
     assert_eq!(before.1["hasResults"], true);

@@ -66,6 +66,7 @@ macro_rules! store_conformance_suite {
             persons_with_results_lists_active_members_with_visible_completions,
             completion_persists_summaries_and_one_event_per_visible_membership,
             concurrent_completions_through_memberships_of_one_human_all_count,
+            d51_stored_origins_and_joins_decide_what_each_membership_sees,
             concurrent_starts_of_one_human_create_one_running_assessment,
             profiles_round_trip_list_newest_first_and_count,
             profiles_are_changed_and_deleted_within_their_organization,
@@ -218,6 +219,20 @@ pub async fn new_org<S: Store + Clone>(svc: &Svc<S>, plan: &str, domains: &[&str
 
 pub async fn imported<S: Store + Clone>(svc: &Svc<S>, org: OrgId, input: ImportPerson) -> Person {
     svc.import_person(org, input).await.unwrap().person
+}
+
+/// A membership the person establishes herself by accepting the organization's invitation
+/// (`joinedVia: invitation_personal`, D51 (b)).
+pub async fn joined<S: Store + Clone>(svc: &Svc<S>, org: OrgId, e: &str) -> Person {
+    let inv = svc
+        .create_invitation(
+            org,
+            talent_domain::usecases::invitations::NewInvitation { send_email: false, ..emailed_invitation(e) },
+        )
+        .await
+        .unwrap()
+        .0;
+    svc.accept_invitation(inv.invitation.id, false).await.unwrap().1
 }
 
 /// Runs `f` in a read transaction of the store.
@@ -1680,6 +1695,7 @@ pub async fn assessment_round_trips_responses_and_timestamps<S: Store + Clone>(s
     let started = Assessment {
         id: AssessmentId(Uuid::now_v7()),
         human_id: p.human_id,
+        origin_org: Some(org.id),
         state: AssessmentState::InProgress,
         started_at: datetime!(2026-02-03 04:05:06.789012 UTC),
         completed_at: None,
@@ -1706,6 +1722,8 @@ pub async fn assessment_round_trips_responses_and_timestamps<S: Store + Clone>(s
     let earlier = Assessment {
         id: AssessmentId(Uuid::now_v7()),
         human_id: p.human_id,
+        // D51: an origin that is not known round-trips as such.
+        origin_org: None,
         state: AssessmentState::Completed,
         started_at: datetime!(2026-01-01 00:00:00.5 UTC),
         completed_at: Some(datetime!(2026-01-01 00:10:00.25 UTC)),
@@ -1865,15 +1883,16 @@ pub async fn persons_with_results_lists_active_members_with_visible_completions<
 }
 
 pub async fn completion_persists_summaries_and_one_event_per_visible_membership<S: Store + Clone>(store: S) {
-    // D11 on stored rows (microsecond timestamps compared with memberSince), D31 outbox.
+    // D11, D51 (b) on stored rows (microsecond timestamps compared with memberSince, the
+    // membership's origin of the assessment), D31 outbox.
     let (svc, clock) = services(store);
     let a = new_org(&svc, "business", &[]).await;
     let b = new_org(&svc, "business", &[]).await;
-    let pa = imported(&svc, a.id, import("ada@example.com")).await;
+    let pa = joined(&svc, a.id, "ada@example.com").await;
     clock.advance(Duration::minutes(1));
     let first = svc.admin_assessment(pa.id, seeded(1)).await.unwrap();
     clock.advance(Duration::minutes(1));
-    let pb = imported(&svc, b.id, import("ada@example.com")).await;
+    let pb = joined(&svc, b.id, "ada@example.com").await;
     clock.advance(Duration::minutes(1));
     let second = svc.admin_assessment(pb.id, seeded(2)).await.unwrap();
 
@@ -1909,14 +1928,68 @@ pub async fn completion_persists_summaries_and_one_event_per_visible_membership<
     );
 }
 
+pub async fn d51_stored_origins_and_joins_decide_what_each_membership_sees<S: Store + Clone>(store: S) {
+    // D51 on stored rows: the origin an assessment records and how each membership joined travel
+    // through every read that matching and the summaries use. B imports the address, A's
+    // invitation is answered and its assessment completed: B's summary, results, stored totals and
+    // profile matches see nothing, A's see it.
+    let (svc, clock) = services(store);
+    let a = new_org(&svc, "business", &[]).await;
+    let b = new_org(&svc, "business", &[]).await;
+    let pb = imported(&svc, b.id, import("alice@example.com")).await;
+    clock.advance(Duration::minutes(1));
+    let pa = joined(&svc, a.id, "alice@example.com").await;
+    clock.advance(Duration::minutes(1));
+    let done = svc.admin_assessment(pa.id, seeded(7)).await.unwrap();
+    let stored = assessments_of(&svc, pa.human_id).await;
+    assert_eq!(stored.iter().map(|x| x.origin_org).collect::<Vec<_>>(), vec![Some(a.id)]);
+    assert_eq!(stored[0].id, done.id);
+    assert_eq!(svc.get_person(b.id, pb.id).await.unwrap().assessment, AssessmentSummary::NONE);
+    assert!(svc.results(b.id, pb.id).await.unwrap().scores.is_none());
+    assert_eq!(svc.get_person(a.id, pa.id).await.unwrap().assessment.count, 1);
+    let ob = b.id;
+    let holders = read(&svc, move |tx| Box::pin(async move { tx.list_result_holders(ob).await })).await;
+    assert!(holders.is_empty(), "B holds no results: {holders:?}");
+    let oa = a.id;
+    let holders = read(&svc, move |tx| Box::pin(async move { tx.list_result_holders(oa).await })).await;
+    assert_eq!(holders.len(), 1);
+    assert_eq!(
+        (holders[0].visibility.org_id, holders[0].visibility.established_by_person),
+        (a.id, true),
+        "the light read carries what D51 needs"
+    );
+    for org in [a.id, b.id] {
+        let comps: Vec<(Uuid, f64)> = vec![(svc.assessment.model.competencies[0].id, 1.0)];
+        let profile = svc
+            .create_profile(
+                org,
+                NewProfile {
+                    name: "Role".into(),
+                    description: None,
+                    competencies: comps
+                        .iter()
+                        .map(|(id, w)| ProfileCompetency { competency_id: *id, weight: *w })
+                        .collect(),
+                },
+            )
+            .await
+            .unwrap();
+        let page = svc.profile_matches(org, profile.id, None, None, 10).await.unwrap();
+        assert_eq!(page.items.len(), usize::from(org == a.id), "matches of {org:?}");
+    }
+    let completed_in =
+        |v: Vec<OutboxEvent>| v.iter().filter(|e| e.event_type == EventType::AssessmentCompleted).count();
+    assert_eq!((completed_in(events(&svc, a.id).await), completed_in(events(&svc, b.id).await)), (1, 0));
+}
+
 pub async fn concurrent_completions_through_memberships_of_one_human_all_count<S: Store + Clone>(store: S) {
     // A human in two organizations: completions through either membership run concurrently;
     // each must commit (no deadlock between the memberships' row locks) and count everywhere.
     let (svc, _) = services(store);
     let a = new_org(&svc, "business", &[]).await;
     let b = new_org(&svc, "business", &[]).await;
-    let pa = imported(&svc, a.id, import("ada@example.com")).await;
-    let pb = imported(&svc, b.id, import("ada@example.com")).await;
+    let pa = joined(&svc, a.id, "ada@example.com").await;
+    let pb = joined(&svc, b.id, "ada@example.com").await;
     let barrier = Arc::new(Barrier::new(8));
     let tasks: Vec<_> = (0..8u64)
         .map(|i| {
@@ -1944,8 +2017,8 @@ pub async fn concurrent_starts_of_one_human_create_one_running_assessment<S: Sto
     let (svc, _) = services(store);
     let a = new_org(&svc, "business", &[]).await;
     let b = new_org(&svc, "business", &[]).await;
-    let pa = imported(&svc, a.id, import("ada@example.com")).await;
-    let pb = imported(&svc, b.id, import("ada@example.com")).await;
+    let pa = joined(&svc, a.id, "ada@example.com").await;
+    let pb = joined(&svc, b.id, "ada@example.com").await;
     let barrier = Arc::new(Barrier::new(8));
     let tasks: Vec<_> = (0..8)
         .map(|i| {

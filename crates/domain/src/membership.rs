@@ -81,6 +81,11 @@ pub enum JoinedVia {
 }
 
 impl JoinedVia {
+    /// Whether the person established the membership herself, by answering an invitation (D51
+    /// rule (b)); an import (`api`) is the organization's act alone.
+    pub fn established_by_person(self) -> bool {
+        self != Self::Api
+    }
     /// The wire value.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -190,9 +195,11 @@ impl Person {
         }
     }
 
-    /// What decides which assessments this membership sees (D42).
+    /// What decides which assessments this membership sees (D42, D51).
     pub fn visibility(&self) -> Visibility {
         Visibility {
+            org_id: self.org_id,
+            established_by_person: self.joined_via.established_by_person(),
             member_since: self.member_since,
             archived_at: self.archived_at,
             inactive_periods: self.inactive_periods.clone(),
@@ -211,13 +218,25 @@ pub struct Period {
     pub until: OffsetDateTime,
 }
 
-/// D42: the active periods of a membership and its consent, which together decide which of the
-/// human's assessments the organization sees. An assessment taken at `at` (completed, or started
-/// while in progress) is visible when `at` is not after `archivedAt` (an archived person's results
-/// stay as they were), and either the person shares their existing profile or `at` falls in an
-/// active period: at or after `memberSince` and not strictly inside a past archived period.
+/// D51 (refining D42): what decides which of the human's assessments an organization sees. An
+/// assessment taken at `at` (completed, or started while in progress) is visible when `at` is not
+/// after `archivedAt` (an archived person's results stay as they were), and
+/// - (a) it was started for this organization (its invitation, or the admin API for this
+///   membership: [`crate::results::Assessment::origin_org`]), or
+/// - (b) the person established the membership herself (`joinedVia` an invitation) and `at` falls
+///   in an active period: at or after `memberSince` and not strictly inside a past archived
+///   period, or
+/// - (c) the person shares their existing profile (`sharedExistingProfile`).
+///
+/// A membership created by import alone (`joinedVia: api`) sees (a) and (c) only: importing an
+/// address never yields results of assessments taken for another organization.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Visibility {
+    /// The membership's organization: what rule (a) compares an assessment's origin with.
+    pub org_id: OrgId,
+    /// Whether the person established the membership herself (`joinedVia` is an invitation):
+    /// rule (b) applies.
+    pub established_by_person: bool,
     /// `memberSince`: the first active period's start.
     pub member_since: OffsetDateTime,
     /// `archivedAt` while archived: nothing after it is visible.
@@ -229,13 +248,21 @@ pub struct Visibility {
 }
 
 impl Visibility {
-    /// Whether an assessment taken at `at` is visible (D42).
-    pub fn sees(&self, at: OffsetDateTime) -> bool {
+    /// Whether an assessment taken at `at`, started for organization `origin` (`None`: unknown,
+    /// an assessment recorded before origins were kept and not attributable), is visible (D51).
+    pub fn sees(&self, at: OffsetDateTime, origin: Option<OrgId>) -> bool {
         if self.archived_at.is_some_and(|end| at > end) {
             return false;
         }
         self.shared_existing_profile
-            || (at >= self.member_since && !self.inactive_periods.iter().any(|g| at > g.from && at < g.until))
+            || origin == Some(self.org_id)
+            || (self.established_by_person && self.in_active_period(at))
+    }
+
+    /// Whether `at` falls in an active period: at or after `memberSince` and not strictly inside
+    /// a past archived period (D42).
+    fn in_active_period(&self, at: OffsetDateTime) -> bool {
+        at >= self.member_since && !self.inactive_periods.iter().any(|g| at > g.from && at < g.until)
     }
 }
 

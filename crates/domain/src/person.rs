@@ -424,10 +424,17 @@ mod tests {
         assert_eq!(p.updated_at, later);
     }
 
+    /// An assessment completed at `at`, started for another organization.
     fn taken(at: OffsetDateTime) -> Assessment {
+        taken_for(at, Some(OrgId(Uuid::from_u128(99))))
+    }
+
+    /// An assessment completed at `at`, started for `origin` (D51).
+    fn taken_for(at: OffsetDateTime, origin: Option<OrgId>) -> Assessment {
         Assessment {
             id: AssessmentId(Uuid::from_u128(7)),
             human_id: HumanId(Uuid::from_u128(3)),
+            origin_org: origin,
             state: AssessmentState::Completed,
             started_at: at,
             completed_at: Some(at),
@@ -436,9 +443,10 @@ mod tests {
     }
 
     #[test]
-    fn d42_visibility_follows_active_periods_and_consent() {
+    fn d42_visibility_of_a_membership_the_person_established_follows_active_periods_and_consent() {
         let day = |n: i64| t0() + time::Duration::days(n);
         let mut p = person(PersonStatus::Active, None);
+        p.joined_via = JoinedVia::InvitationPersonal;
         assert!(!taken(day(-1)).visible_to(&p), "before memberSince, without consent");
         assert!(taken(t0()).visible_to(&p), "memberSince itself is in the first period");
         assert!(taken(day(1)).visible_to(&p));
@@ -456,6 +464,39 @@ mod tests {
         assert!(taken(day(-1)).visible_to(&p) && taken(day(3)).visible_to(&p));
         assert!(archive(&mut p, ArchiveReason::Archived, day(6)).unwrap());
         assert!(!taken(day(7)).visible_to(&p), "frozen at archivedAt even with consent");
+    }
+
+    #[test]
+    fn d51_an_imported_membership_sees_only_its_own_organizations_assessments_and_what_consent_shows() {
+        let day = |n: i64| t0() + time::Duration::days(n);
+        let mut p = person(PersonStatus::Active, None);
+        assert_eq!(p.joined_via, JoinedVia::Api);
+        let own = Some(p.org_id);
+        assert!(!taken(day(1)).visible_to(&p), "another organization's assessment, during the active period");
+        assert!(!taken_for(day(1), None).visible_to(&p), "an assessment of unknown origin");
+        assert!(taken_for(day(1), own).visible_to(&p), "(a) started for this organization");
+        assert!(taken_for(day(-1), own).visible_to(&p), "(a) holds outside the active periods too");
+        // (c) consent shows the others, until archivedAt.
+        p.shared_existing_profile = true;
+        assert!(taken(day(1)).visible_to(&p) && taken(day(-1)).visible_to(&p));
+        // The person's own withdrawal hides at once what only consent showed; (a) stays as it
+        // was at archivedAt.
+        assert!(archive(&mut p, ArchiveReason::SelfRevoked, day(2)).unwrap());
+        assert!(!taken(day(1)).visible_to(&p), "visible only through consent: hidden by the withdrawal");
+        assert!(taken_for(day(1), own).visible_to(&p), "(a) stays");
+        assert!(!taken_for(day(3), own).visible_to(&p), "nothing after archivedAt");
+    }
+
+    #[test]
+    fn d51_the_withdrawal_keeps_what_the_established_membership_saw_in_its_active_period() {
+        let day = |n: i64| t0() + time::Duration::days(n);
+        let mut p = person(PersonStatus::Active, None);
+        p.joined_via = JoinedVia::InvitationLink;
+        p.shared_existing_profile = true;
+        assert!(taken(day(-1)).visible_to(&p) && taken(day(1)).visible_to(&p));
+        assert!(archive(&mut p, ArchiveReason::SelfRevoked, day(2)).unwrap());
+        assert!(!taken(day(-1)).visible_to(&p), "(c) only: hidden");
+        assert!(taken(day(1)).visible_to(&p), "(b) stays as it was at archivedAt");
     }
 
     #[test]

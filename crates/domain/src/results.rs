@@ -92,6 +92,11 @@ pub struct Assessment {
     pub id: AssessmentId,
     /// The human who takes it.
     pub human_id: HumanId,
+    /// The organization whose invitation started it (D51): the organization of the membership
+    /// it was started for through the admin API. `None` for an assessment recorded before
+    /// origins were kept that no invitation could be attributed to: it is visible through rules
+    /// (b) and (c) of D51 only.
+    pub origin_org: Option<OrgId>,
     pub state: AssessmentState,
     /// When it was started.
     pub started_at: OffsetDateTime,
@@ -107,18 +112,18 @@ impl Assessment {
         self.completed_at.unwrap_or(self.started_at)
     }
 
-    /// D42: whether the organization in which `p` is (or was) a member may see this assessment.
+    /// D51: whether the organization in which `p` is (or was) a member may see this assessment.
     pub fn visible_to(&self, p: &Person) -> bool {
         self.visible_in(&p.visibility())
     }
 
-    /// [`Assessment::visible_to`] for a membership given by its [`Visibility`] (D42).
+    /// [`Assessment::visible_to`] for a membership given by its [`Visibility`] (D51).
     pub fn visible_in(&self, v: &Visibility) -> bool {
-        v.sees(self.taken_at())
+        v.sees(self.taken_at(), self.origin_org)
     }
 }
 
-/// D11, D42: a person's visible assessment summary: `completed` once a visible assessment is completed,
+/// D11, D51: a person's visible assessment summary: `completed` once a visible assessment is completed,
 /// else `in_progress` while a visible one is running, else `not_started`; with the summed need
 /// counts of the visible completed assessments under `model` (T85). `assessments` carry their
 /// responses (as [`crate::ports::AssessmentRepo::list_assessments_of_human`] reads them).

@@ -81,6 +81,33 @@ impl World {
         .person
     }
 
+    /// A membership the person establishes herself (D51 rule (b)): she accepts the
+    /// organization's invitation (`joinedVia: invitation_personal`).
+    fn join(&self, org: OrgId, email: &str) -> Person {
+        self.join_as(org, email, None)
+    }
+
+    /// [`World::join`] with an `externalId` the invitation applies.
+    fn join_as(&self, org: OrgId, email: &str, external_id: Option<&str>) -> Person {
+        let inv = block_on(self.svc.create_invitation(
+            org,
+            talent_domain::usecases::invitations::NewInvitation {
+                email: Email::parse(email).unwrap(),
+                first_name: None,
+                last_name: None,
+                external_id: external_id.map(|x| ExternalId::parse(x).unwrap()),
+                labels: None,
+                tags: None,
+                message: None,
+                send_email: false,
+                expires_in_days: None,
+            },
+        ))
+        .unwrap()
+        .0;
+        block_on(self.svc.accept_invitation(inv.invitation.id, false)).unwrap().1
+    }
+
     fn get(&self, org: OrgId, id: PersonId) -> Person {
         block_on(self.svc.get_person(org, id)).unwrap()
     }
@@ -283,7 +310,7 @@ fn after_the_persons_own_withdrawal_later_results_reach_no_read_path_of_that_org
     let (a, b) = (w.org("professional"), w.org("professional"));
     let pa = w.import(a, "ada@example.com", None);
     w.later();
-    let pb = w.import(b, "ada@example.com", None);
+    let pb = w.join(b, "ada@example.com");
     let mut shared = w.get(b, pb.id);
     shared.shared_existing_profile = true;
     block_on(w.svc.store.write(move |tx| Box::pin(async move { tx.update_person(&shared).await }))).unwrap();
@@ -312,11 +339,12 @@ fn after_the_persons_own_withdrawal_later_results_reach_no_read_path_of_that_org
 
 #[test]
 fn what_a_person_takes_while_archived_stays_hidden_after_the_reactivation() {
-    // D42: active periods are memberSince..archivedAt and again from the reactivation on.
+    // D42: active periods are memberSince..archivedAt and again from the reactivation on (for a
+    // membership the person established herself, D51 (b)).
     let w = world();
     let (a, b) = (w.org("professional"), w.org("professional"));
     let pa = w.import(a, "ada@example.com", None);
-    let pb = w.import(b, "ada@example.com", None);
+    let pb = w.join(b, "ada@example.com");
     w.later();
     w.complete_seed(pa.id, 1);
     w.later();
@@ -348,14 +376,15 @@ fn what_a_person_takes_while_archived_stays_hidden_after_the_reactivation() {
 
 #[test]
 fn an_assessment_completed_after_joining_is_visible_to_every_organization_of_the_human() {
-    // D11: completed at or after memberSince in both organizations; the earlier one stays A's.
+    // D11, D51 (b): completed at or after memberSince of a membership the person established
+    // herself, in both organizations; the earlier one stays A's.
     let w = world();
     let (a, b) = (w.org("professional"), w.org("business"));
-    let pa = w.import(a, "ada@example.com", None);
+    let pa = w.join(a, "ada@example.com");
     w.later();
     let first = w.complete_seed(pa.id, 1);
     w.later();
-    let pb = w.import(b, "ada@example.com", None);
+    let pb = w.join(b, "ada@example.com");
     w.later();
     // Completed through B's membership this time: it is the human's assessment either way.
     let second = w.complete_seed(pb.id, 2);
@@ -383,9 +412,11 @@ fn completion_emits_one_event_per_active_membership_that_may_see_it_with_the_spe
     // that may see it; archived memberships (not in the pool) get nothing.
     let w = world();
     let (a, b, c, d) = (w.org("professional"), w.org("professional"), w.org("business"), w.org("business"));
-    let pa = w.import(a, "ada@example.com", Some("ext-a"));
+    // A and C learn of the person by her own answer to their invitations (D51 (b)); B's
+    // membership is the one the assessment is taken for (D51 (a)).
+    let pa = w.join_as(a, "ada@example.com", Some("ext-a"));
     let pb = w.import(b, "ada@example.com", Some("ext-b"));
-    let pc = w.import(c, "ada@example.com", Some("ext-c"));
+    let pc = w.join_as(c, "ada@example.com", Some("ext-c"));
     block_on(w.svc.archive_person(c, pc.id)).unwrap();
     let other = w.import(a, "bob@example.com", None);
     w.later();
@@ -425,7 +456,7 @@ fn completion_emits_one_event_per_active_membership_that_may_see_it_with_the_spe
 fn a_completion_reaches_every_one_of_many_organizations() {
     let w = world();
     let orgs: Vec<OrgId> = (0..70).map(|_| w.org("business")).collect();
-    let people: Vec<PersonId> = orgs.iter().map(|o| w.import(*o, "many@example.com", None).id).collect();
+    let people: Vec<PersonId> = orgs.iter().map(|o| w.join(*o, "many@example.com").id).collect();
     w.later();
     w.complete_seed(people[0], 3);
     for org in &orgs {
@@ -1033,4 +1064,150 @@ fn profile_matches_score_each_persons_stored_totals_t85() {
     stale.model = "another@2".into();
     w.store.state.lock().unwrap().persons.iter_mut().for_each(|p| p.assessment.totals = Some(stale.clone()));
     assert_eq!(block_on(w.svc.profile_matches(org, profile, None, None, 100)).unwrap().items, before);
+}
+
+// ---------------------------------------------------------------------------------------------
+// D51: who sees an assessment (issue 33, finding 1 and 2)
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn d51_importing_an_address_yields_no_results_of_an_assessment_taken_for_another_organization() {
+    // Finding 1, exactly: B imports alice (no act of hers); later A invites her, she accepts and
+    // completes A's assessment. B sees nothing of it on any read path, and is told nothing.
+    let w = world();
+    let (a, b) = (w.org("business"), w.org("business"));
+    let pb = w.import(b, "alice@example.com", None);
+    let profile = w.profile(b, "Sales", &[(competency_id("Drive for results"), 1.0)]).unwrap();
+    w.later();
+    let pa = w.join(a, "alice@example.com");
+    w.later();
+    w.start(pa.id);
+    w.later();
+    let done = w.complete_seed(pa.id, 4);
+    assert_eq!(done.origin_org, Some(a), "the assessment records the organization it was started for");
+
+    assert_eq!(w.get(b, pb.id).assessment, AssessmentSummary::NONE, "B's summary");
+    let r = block_on(w.svc.results(b, pb.id)).unwrap();
+    assert!(r.scores.is_none() && r.personality.is_none(), "B's results: hasResults false");
+    let no_results = |e: UseCaseError| match e {
+        UseCaseError::Client(c) => (c.code, c.details.map(|d| d["reason"].clone())),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(
+        no_results(block_on(w.svc.person_matches(b, pb.id)).unwrap_err()),
+        (Code::NotFound, Some(json!("no_results")))
+    );
+    assert_eq!(no_results(block_on(w.svc.report(b, pb.id)).unwrap_err()), (Code::NotFound, Some(json!("no_results"))));
+    assert!(block_on(w.svc.profile_matches(b, profile.id, None, None, 10)).unwrap().items.is_empty());
+    let b_events: Vec<EventType> =
+        w.store.snapshot().events.into_iter().filter(|e| e.org_id == b).map(|e| e.event_type).collect();
+    assert!(
+        !b_events.iter().any(|t| matches!(t, EventType::AssessmentCompleted | EventType::AssessmentStarted)),
+        "no assessment.* event for B: {b_events:?}"
+    );
+    // A sees it; and B, asking her, asks for access to a profile it cannot see (D19).
+    assert_eq!(w.get(a, pa.id).assessment.count, 1);
+    assert_eq!(w.completed_events(a).len(), 1);
+    let inv = block_on(w.svc.create_invitation(
+        b,
+        talent_domain::usecases::invitations::NewInvitation {
+            email: Email::parse("alice@example.com").unwrap(),
+            first_name: None,
+            last_name: None,
+            external_id: None,
+            labels: None,
+            tags: None,
+            message: None,
+            send_email: false,
+            expires_in_days: None,
+        },
+    ))
+    .unwrap()
+    .0;
+    assert_eq!(inv.invitation.variant, talent_domain::invitation::Variant::AccessRequest);
+}
+
+#[test]
+fn d51_an_assessment_started_for_an_imported_membership_is_that_organizations() {
+    // D51 (a): the admin API starting an assessment for B's membership counts as B's invitation.
+    let w = world();
+    let (a, b) = (w.org("business"), w.org("business"));
+    let pa = w.import(a, "alice@example.com", None);
+    let pb = w.import(b, "alice@example.com", None);
+    w.later();
+    w.start(pb.id);
+    w.later();
+    // Completed through A's membership: the running assessment keeps the organization that
+    // started it.
+    let done = w.complete_seed(pa.id, 1);
+    assert_eq!(done.origin_org, Some(b));
+    assert_eq!(w.get(b, pb.id).assessment.count, 1);
+    assert_eq!(w.get(a, pa.id).assessment, AssessmentSummary::NONE, "A only imported her");
+    assert_eq!((w.completed_events(a).len(), w.completed_events(b).len()), (0, 1));
+}
+
+#[test]
+fn d51_withdrawal_hides_at_once_what_only_consent_showed() {
+    // Finding 2: B imports alice, she gives B her consent (sharedExistingProfile) and B sees A's
+    // assessment; she withdraws from B: B's results, summary, matches and report lose it at once.
+    let w = world();
+    let (a, b) = (w.org("business"), w.org("business"));
+    let pa = w.join(a, "alice@example.com");
+    w.later();
+    w.complete_seed(pa.id, 4);
+    w.later();
+    let pb = w.import(b, "alice@example.com", None);
+    let mut shared = w.get(b, pb.id);
+    shared.shared_existing_profile = true;
+    shared.assessment = talent_domain::results::summarize(
+        &block_on(
+            w.svc.store.read(move |tx| Box::pin(async move { tx.list_assessments_of_human(shared.human_id).await })),
+        )
+        .unwrap(),
+        &Person { shared_existing_profile: true, ..shared.clone() },
+        &model(),
+    );
+    let s = shared.clone();
+    block_on(w.svc.store.write(move |tx| Box::pin(async move { tx.update_person(&s).await }))).unwrap();
+    assert!(block_on(w.svc.results(b, pb.id)).unwrap().scores.is_some(), "visible through consent");
+    w.later();
+    let withdrawn = block_on(w.svc.admin_archive_person(pb.id, ArchiveReason::SelfRevoked)).unwrap();
+    assert_eq!(withdrawn.assessment, AssessmentSummary::NONE, "the summary shrinks at once");
+    assert!(block_on(w.svc.results(b, pb.id)).unwrap().scores.is_none());
+    assert!(block_on(w.svc.person_matches(b, pb.id)).is_err());
+    assert!(block_on(w.svc.report(b, pb.id)).is_err());
+    assert_eq!(w.get(a, pa.id).assessment.count, 1, "A keeps what was taken for it");
+}
+
+#[test]
+fn d51_the_events_feed_and_replay_drop_assessment_events_the_organization_no_longer_sees() {
+    // B imports alice, who shares her profile with B (c); A's assessment completes and B is told.
+    // After her withdrawal from B the feed no longer carries it; other events stay.
+    use talent_domain::usecases::feed::FeedRequest;
+    let w = world();
+    let (a, b) = (w.org("business"), w.org("business"));
+    let pb = w.import(b, "alice@example.com", None);
+    let mut shared = w.get(b, pb.id);
+    shared.shared_existing_profile = true;
+    block_on(w.svc.store.write(move |tx| Box::pin(async move { tx.update_person(&shared).await }))).unwrap();
+    w.later();
+    let pa = w.join(a, "alice@example.com");
+    w.later();
+    w.complete_seed(pa.id, 4);
+    let scopes = Scopes::new(vec![Scope::WebhooksManage]);
+    let feed = |org| {
+        block_on(w.svc.events_feed(org, &scopes, FeedRequest { after: 0, types: vec![], limit: 100 }))
+            .unwrap()
+            .items
+            .into_iter()
+            .map(|e| e.event.event_type)
+            .collect::<Vec<_>>()
+    };
+    assert!(feed(b).contains(&EventType::AssessmentCompleted), "visible through consent: {:?}", feed(b));
+    w.later();
+    block_on(w.svc.admin_archive_person(pb.id, ArchiveReason::SelfRevoked)).unwrap();
+    let after = feed(b);
+    assert!(!after.contains(&EventType::AssessmentCompleted), "{after:?}");
+    assert!(after.contains(&EventType::PersonCreated) && after.contains(&EventType::PersonArchived));
+    assert!(feed(a).contains(&EventType::AssessmentCompleted), "A's own stays");
 }

@@ -15,7 +15,7 @@ use talent_domain::timefmt;
 use talent_domain::values::*;
 use talent_domain::webhook::{Breaker, Delivery, DeliveryStatus, Endpoint, Subscription};
 
-fn corrupt(what: &str) -> StoreError {
+pub(crate) fn corrupt(what: &str) -> StoreError {
     StoreError::Internal(format!("corrupt row: {what}"))
 }
 
@@ -434,6 +434,7 @@ pub struct AssessmentRow {
     pub started_at: DbTime,
     pub completed_at: Option<DbTime>,
     pub responses: String,
+    pub origin_org_id: Option<DbUuid>,
 }
 
 impl From<&Assessment> for AssessmentRow {
@@ -445,6 +446,7 @@ impl From<&Assessment> for AssessmentRow {
             started_at: DbTime(a.started_at),
             completed_at: a.completed_at.map(DbTime),
             responses: serde_json::to_string(&a.responses).unwrap_or_else(|_| "[]".into()),
+            origin_org_id: a.origin_org.map(|o| DbUuid(o.0)),
         }
     }
 }
@@ -455,6 +457,7 @@ impl TryFrom<AssessmentRow> for Assessment {
         Ok(Assessment {
             id: AssessmentId(r.id.0),
             human_id: HumanId(r.human_id.0),
+            origin_org: r.origin_org_id.map(|o| OrgId(o.0)),
             state: AssessmentState::parse(&r.state).ok_or_else(|| corrupt("assessments.state"))?,
             started_at: r.started_at.0,
             completed_at: r.completed_at.map(|t| t.0),

@@ -184,6 +184,7 @@ diesel::table! {
         completed_at -> Nullable<Ts>,
         responses -> Text,
         need_counts -> Nullable<Text>,
+        origin_org_id -> Nullable<Uuid>,
     }
 }
 

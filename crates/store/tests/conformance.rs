@@ -141,6 +141,7 @@ macro_rules! conformance {
 conformance!(
     migrations_apply_once_and_the_store_is_ready,
     the_counter_migration_counts_the_persons_already_there,
+    the_origin_migration_attributes_existing_assessments_and_recounts_imported_memberships,
     transactions_committed_in_one_group_keep_their_own_outcomes,
     a_priority_writer_commits_ahead_of_a_queued_group,
     wake_ups_follow_commits_of_due_deliveries_only,
@@ -204,6 +205,59 @@ async fn the_counter_migration_counts_the_persons_already_there(store: DbStore) 
     assert_eq!(count_active(&svc, o).await, 2);
     svc.import_person(o, import("m3@example.com")).await.unwrap();
     assert_eq!(count_active(&svc, o).await, 3);
+}
+
+/// D51 (T128): the migration that records each assessment's origin backfills it from the
+/// invitation the human accepted last before the assessment started, else from a single
+/// membership, else leaves it unknown; and memberships created by import alone recount their
+/// summaries under the new rule (the summed counts are dropped, `updatedAt` moves).
+async fn the_origin_migration_attributes_existing_assessments_and_recounts_imported_memberships(store: DbStore) {
+    let (svc, clock) = services(store.clone());
+    let (a, b) = (new_org(&svc, "business", &[]).await.id, new_org(&svc, "business", &[]).await.id);
+    // Alice: imported by B, then answers A's invitation; her assessment is A's.
+    let pb = imported(&svc, b, import("alice@example.com")).await;
+    clock.advance(Duration::minutes(1));
+    let pa = joined(&svc, a, "alice@example.com").await;
+    clock.advance(Duration::minutes(1));
+    let alices = svc.admin_assessment(pa.id, seeded(1)).await.unwrap();
+    // Bob: one membership only. Carol: imported by both, no invitation.
+    let bob = imported(&svc, b, import("bob@example.com")).await;
+    let bobs = svc.admin_assessment(bob.id, seeded(2)).await.unwrap();
+    let ca = imported(&svc, a, import("carol@example.com")).await;
+    let cb = imported(&svc, b, import("carol@example.com")).await;
+    let carols = svc.admin_assessment(ca.id, seeded(3)).await.unwrap();
+    // The database as it was before: no origins, and B's summary of Alice as D42 counted it.
+    let reverted = talent_store::testing::revert_through(store.url(), "20261126000017").await.unwrap();
+    let mut old = svc.get_person(b, pb.id).await.unwrap();
+    old.assessment = svc.get_person(a, pa.id).await.unwrap().assessment;
+    assert_eq!(old.assessment.count, 1);
+    let o = old.clone();
+    write(&svc, move |tx| Box::pin(async move { tx.update_person(&o).await })).await.unwrap();
+    clock.advance(Duration::minutes(1));
+    assert_eq!(store.migrate().await.unwrap(), reverted);
+
+    let origin = |human: HumanId, id: AssessmentId| {
+        let svc = svc.clone();
+        async move { assessments_of(&svc, human).await.into_iter().find(|x| x.id == id).unwrap().origin_org }
+    };
+    assert_eq!(origin(pa.human_id, alices.id).await, Some(a), "the invitation she accepted before");
+    assert_eq!(origin(bob.human_id, bobs.id).await, Some(b), "the only membership");
+    assert_eq!(origin(ca.human_id, carols.id).await, None, "not attributable");
+    let recounted = svc.get_person(b, pb.id).await.unwrap();
+    assert_eq!(
+        (recounted.assessment.status, recounted.assessment.count, recounted.assessment.totals.clone()),
+        (AssessmentStatus::NotStarted, 0, None)
+    );
+    assert!(recounted.updated_at > old.updated_at, "a sync by updatedAfter sees the change");
+    assert!(svc.results(b, pb.id).await.unwrap().scores.is_none());
+    assert_eq!(svc.get_person(a, pa.id).await.unwrap().assessment.count, 1, "A's stays");
+    assert_eq!(svc.get_person(b, bob.id).await.unwrap().assessment.count, 1, "Bob's stays");
+    assert_eq!(
+        svc.get_person(b, cb.id).await.unwrap().assessment.count,
+        0,
+        "Carol's unknown origin: hidden from imports"
+    );
+    assert_eq!(svc.get_person(a, ca.id).await.unwrap().assessment.count, 0);
 }
 
 /// T75: on SQLite, the write transactions queued behind a running one are committed as one group,
@@ -484,7 +538,9 @@ async fn the_humans_export_holds_every_record_and_the_admin_erasure_leaves_no_tr
     let x = svc.export_human(email(subject)).await.unwrap();
     let orgs: BTreeSet<OrgId> = x.memberships.iter().map(|m| m.organization.id).collect();
     assert_eq!(orgs, BTreeSet::from([a, b]));
-    assert!(x.memberships.iter().all(|m| m.results.is_some()), "completed while a member of both");
+    let with_results: BTreeSet<OrgId> =
+        x.memberships.iter().filter(|m| m.results.is_some()).map(|m| m.organization.id).collect();
+    assert_eq!(with_results, BTreeSet::from([a]), "taken for A; B only imported the address (D51)");
     assert_eq!(x.assessments.iter().map(|a| a.id).collect::<Vec<_>>(), vec![done.id]);
     assert!(!x.assessments[0].responses.is_empty(), "with its responses");
     assert_eq!(x.invitations.iter().map(|v| v.invitation.id).collect::<Vec<_>>(), vec![vc.invitation.id]);

@@ -142,6 +142,8 @@ impl<S: Store> Services<S> {
                         let a = Assessment {
                             id: new_id,
                             human_id: person.human_id,
+                            // D51: started for this membership's organization.
+                            origin_org: Some(person.org_id),
                             state: AssessmentState::InProgress,
                             started_at: now,
                             completed_at: None,
@@ -160,6 +162,11 @@ impl<S: Store> Services<S> {
                         let a = Assessment {
                             id,
                             human_id: person.human_id,
+                            // D51: a running assessment keeps the organization that started it.
+                            origin_org: match running {
+                                Some(i) => all[i].origin_org,
+                                None => Some(person.org_id),
+                            },
                             state: AssessmentState::Completed,
                             started_at: running.map(|i| all[i].started_at).unwrap_or(now),
                             completed_at: Some(now),

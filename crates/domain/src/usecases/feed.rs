@@ -9,9 +9,10 @@ use super::{Page, Services};
 use crate::errors::{ClientError, Code, UseCaseError};
 use crate::ids::*;
 use crate::model::*;
-use crate::ports::{FeedQuery, Store};
+use crate::ports::{FeedQuery, Store, Tx};
 use crate::values::{Scope, Scopes};
 use crate::webhook::EVENT_TYPES;
+use std::collections::HashMap;
 
 /// Events numbered per sequencer transaction.
 pub const SEQUENCE_BATCH: u32 = 1_000;
@@ -69,6 +70,61 @@ pub fn readable_types(scopes: &Scopes, wanted: &[EventType]) -> Result<Vec<Event
     Ok(types)
 }
 
+/// [`crate::ports::OutboxRepo::list_feed`] without the `assessment.*` events of assessments the
+/// organization can no longer see (D51: a person's withdrawal hides at once what only her
+/// consent showed; events written before assessments recorded their origin). Reads on until
+/// `q.limit` visible events are found or the feed ends, so a page is full whenever more follow.
+/// The sequence numbers of hidden events are skipped.
+async fn visible_feed(tx: &mut dyn Tx, q: FeedQuery) -> Result<Vec<SequencedEvent>, UseCaseError> {
+    let mut out: Vec<SequencedEvent> = Vec::new();
+    let mut seen = HashMap::new();
+    let mut q = q;
+    loop {
+        let batch = tx.list_feed(&q).await?;
+        let full = batch.len() >= q.limit as usize;
+        let Some(last) = batch.last().map(|e| e.sequence) else { return Ok(out) };
+        for e in batch {
+            if assessment_event_visible(tx, &e.event, &mut seen).await? {
+                out.push(e);
+            }
+        }
+        if !full || out.len() >= q.limit as usize {
+            out.truncate(q.limit as usize);
+            return Ok(out);
+        }
+        q.after = last;
+    }
+}
+
+/// Whether an event is still visible to its organization (D51): true for every event but an
+/// `assessment.*` one whose assessment the membership it names no longer sees. An event whose
+/// membership or assessment is gone (erasure scrubbed it, D44/D45) stays as erasure left it.
+/// `seen` keeps each membership read (with its human's assessments) for the rest of the call.
+async fn assessment_event_visible(
+    tx: &mut dyn Tx,
+    e: &OutboxEvent,
+    seen: &mut HashMap<PersonId, Option<(Person, Vec<Assessment>)>>,
+) -> Result<bool, UseCaseError> {
+    if !matches!(e.event_type, EventType::AssessmentCompleted | EventType::AssessmentStarted) {
+        return Ok(true);
+    }
+    let id = |k: &str| e.data.get(k).and_then(|v| v.as_str()).and_then(|s| uuid::Uuid::parse_str(s).ok());
+    let (Some(person), Some(assessment)) = (id("personId"), id("assessmentId")) else { return Ok(true) };
+    let person = PersonId(person);
+    if let std::collections::hash_map::Entry::Vacant(slot) = seen.entry(person) {
+        let read = match tx.get_person(e.org_id, person).await? {
+            Some(p) => {
+                let all = tx.list_assessments_of_human(p.human_id).await?;
+                Some((p, all))
+            }
+            None => None,
+        };
+        slot.insert(read);
+    }
+    let Some(Some((p, all))) = seen.get(&person) else { return Ok(true) };
+    Ok(all.iter().find(|a| a.id.0 == assessment).is_none_or(|a| a.visible_to(p)))
+}
+
 impl<S: Store> Services<S> {
     /// The sequencer (T106): numbers every committed event that has no sequence yet, in batches of
     /// [`SEQUENCE_BATCH`], one transaction each. Cheap when there is nothing to do (one read).
@@ -106,8 +162,10 @@ impl<S: Store> Services<S> {
         let types = readable_types(scopes, &req.types)?;
         self.sequence_events().await?;
         let q = FeedQuery { org_id: org, after: req.after, types, limit: req.limit + 1 };
-        let mut items =
-            self.store.read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.list_feed(&q).await?) })).await?;
+        let mut items = self
+            .store
+            .read(move |tx| Box::pin(visible_feed(tx, q)))
+            .await?;
         let has_more = items.len() > req.limit as usize;
         items.truncate(req.limit as usize);
         Ok(Page { items, has_more })
@@ -127,7 +185,7 @@ impl<S: Store> Services<S> {
                     let ep = super::webhooks::locked_endpoint(tx, org, id).await?;
                     let types: Vec<EventType> = feed_types().filter(|t| ep.events.includes(*t)).collect();
                     let q = FeedQuery { org_id: org, after, types, limit: REPLAY_BATCH + 1 };
-                    let mut events = tx.list_feed(&q).await?;
+                    let mut events = visible_feed(tx, q).await?;
                     let has_more = events.len() > REPLAY_BATCH as usize;
                     events.truncate(REPLAY_BATCH as usize);
                     for e in &events {

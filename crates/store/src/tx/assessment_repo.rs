@@ -91,25 +91,26 @@ macro_rules! impl_assessment_repo {
                         .filter(persons::status.eq("active"))
                         .filter(persons::assessment_count.gt(0))
                         .select(persons::human_id);
-                    let rows: Vec<(DbUuid, DbUuid, String, DbTime, Option<DbTime>, Option<String>)> =
-                        assessments::table
-                            .filter(assessments::human_id.eq_any(holders))
-                            .filter(assessments::state.eq("completed"))
-                            // No order: the caller sums counts per person, and sorting 5,000
-                            // rows with their counts was a tenth of the request on SQLite.
-                            .select((
-                                assessments::id,
-                                assessments::human_id,
-                                assessments::state,
-                                assessments::started_at,
-                                assessments::completed_at,
-                                assessments::need_counts,
-                            ))
-                            .load(self.conn)
-                            .await
-                            .map_err(db_err)?;
+                    type Counted = (DbUuid, DbUuid, String, DbTime, Option<DbTime>, Option<String>, Option<DbUuid>);
+                    let rows: Vec<Counted> = assessments::table
+                        .filter(assessments::human_id.eq_any(holders))
+                        .filter(assessments::state.eq("completed"))
+                        // No order: the caller sums counts per person, and sorting 5,000
+                        // rows with their counts was a tenth of the request on SQLite.
+                        .select((
+                            assessments::id,
+                            assessments::human_id,
+                            assessments::state,
+                            assessments::started_at,
+                            assessments::completed_at,
+                            assessments::need_counts,
+                            assessments::origin_org_id,
+                        ))
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?;
                     rows.into_iter()
-                        .map(|(id, human, state, started, completed, counts)| {
+                        .map(|(id, human, state, started, completed, counts, origin)| {
                             let a = Assessment::try_from(AssessmentRow {
                                 id,
                                 human_id: human,
@@ -117,6 +118,7 @@ macro_rules! impl_assessment_repo {
                                 started_at: started,
                                 completed_at: completed,
                                 responses: "[]".into(),
+                                origin_org_id: origin,
                             })?;
                             Ok((a, counts.as_deref().map(parse_need_counts).transpose()?))
                         })
@@ -159,7 +161,7 @@ macro_rules! impl_assessment_repo {
 
             fn list_result_holders(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<ResultHolder>>> {
                 Box::pin(async move {
-                    let rows: Vec<(DbUuid, DbUuid, DbTime, bool, String, Option<String>)> = persons::table
+                    let rows: Vec<(DbUuid, DbUuid, DbTime, bool, String, Option<String>, String)> = persons::table
                         .filter(persons::org_id.eq(DbUuid(org.0)))
                         .filter(persons::status.eq("active"))
                         .filter(persons::assessment_count.gt(0))
@@ -171,17 +173,21 @@ macro_rules! impl_assessment_repo {
                             persons::shared_existing_profile,
                             persons::inactive_periods,
                             persons::need_totals,
+                            persons::joined_via,
                         ))
                         .load(self.conn)
                         .await
                         .map_err(db_err)?;
                     rows.into_iter()
-                        .map(|(id, human, since, shared, gaps, totals)| {
+                        .map(|(id, human, since, shared, gaps, totals, joined)| {
+                            let joined = JoinedVia::parse(&joined).ok_or_else(|| corrupt("persons.joined_via"))?;
                             Ok(ResultHolder {
                                 person_id: PersonId(id.0),
                                 human_id: HumanId(human.0),
                                 // Active holders only: nothing is archived (D42).
                                 visibility: Visibility {
+                                    org_id: org,
+                                    established_by_person: joined.established_by_person(),
                                     member_since: since.0,
                                     archived_at: None,
                                     inactive_periods: decode_periods(&gaps)?,

@@ -186,7 +186,7 @@ pub async fn show<S: Store>(
         }
         h2 { "Results" }
         @match &results.scores {
-            None => { p.muted id="no-results" { "No visible results: no completed assessment this organization may see (D42)." } }
+            None => { p.muted id="no-results" { "No visible results: no completed assessment this organization may see." } }
             Some(scores) => {
                 p { a href={"/dashboard/persons/" (p.id.0) "/report"} id="report" download { "Download the PDF report" } }
                 table id="competencies" {

@@ -1,0 +1,1 @@
+ALTER TABLE assessments DROP COLUMN origin_org_id;
