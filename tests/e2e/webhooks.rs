@@ -852,7 +852,7 @@ webhook_e2e!(urls_scope_and_the_endpoint_limit_are_enforced, insecure = false, |
         assert_eq!(t.status, 200, "{}", t.text);
         assert_eq!(t.json["success"], json!(false), "{}", t.text);
         assert_eq!(t.json["responseStatus"], Value::Null, "{}", t.text);
-        assert!(t.json["error"].as_str().unwrap_or("").contains("forbidden"), "{}", t.text);
+        assert!(t.json["error"].as_str().unwrap_or("").contains("not globally reachable"), "{}", t.text);
         let del = app.request("DELETE", &format!("/api/v1/webhooks/{id}"), &key, None);
         assert_eq!(del.status, 204, "{}", del.text);
     }
@@ -900,6 +900,71 @@ webhook_e2e!(urls_scope_and_the_endpoint_limit_are_enforced, insecure = false, |
     assert_eq!(del.status, 204, "{}", del.text);
     let r = app.post("/api/v1/webhooks", &key, &json!({"url": "https://hooks.example.com/10", "events": ["*"]}));
     assert_eq!(r.status, 201, "{}", r.text);
+});
+
+// D54: the SSRF filter refuses every address of the IANA special-purpose registries that is not
+// globally reachable, and the IPv6 forms (6to4, Teredo) are checked on the IPv4 address they carry:
+// on POST and on PATCH, a literal address is a 400 `validation_error` on `url` naming the registry
+// entry, and nothing is created or changed. A spelling the registration cannot read as an address
+// (`198.18.1` is 198.18.0.1 to the resolver) is refused when the test ping resolves it: the ping
+// fails without a connection.
+webhook_e2e!(d54_special_purpose_addresses_are_refused_on_create_and_patch, insecure = false, |app| {
+    let (_org, _user, key) = app.org();
+    let refused = [
+        ("https://198.18.0.1/", "198.18.0.0/15 Benchmarking"),
+        ("https://240.0.0.1/hook", "240.0.0.0/4 Reserved"),
+        ("https://192.88.99.1/", "192.88.99.0/24 Deprecated (6to4 Relay Anycast)"),
+        ("https://[2002:7f00:1::1]/", "2002::/16 6to4 and carries 127.0.0.1, in 127.0.0.0/8 Loopback"),
+        ("https://[2001:0:7f00:1::1]/", "2001::/32 TEREDO and carries 127.0.0.1, in 127.0.0.0/8 Loopback"),
+        ("https://[64:ff9b:1::1]:8443/", "64:ff9b:1::/48 IPv4-IPv6 Translat."),
+        ("https://[64:ff9b::a00:1]/", "carries 10.0.0.1, in 10.0.0.0/8 Private-Use"),
+        ("https://192.0.0.8/", "192.0.0.8/32 IPv4 dummy address"),
+        ("https://[fec0::1]/", "fec0::/10 Site-Local (deprecated)"),
+    ];
+    let assert_refused = |r: &crate::support::Resp, url: &str, entry: &str| {
+        r.assert_error(400, "validation_error");
+        let fields = r.json["details"]["fields"].as_array().unwrap_or_else(|| panic!("{url}: {}", r.text));
+        assert_eq!(fields.len(), 1, "{url}: {}", r.text);
+        assert_eq!(fields[0]["field"], "url", "{url}: {}", r.text);
+        let m = fields[0]["message"].as_str().unwrap_or("");
+        assert!(m.contains("not globally reachable") && m.contains(entry), "{url}: {}", r.text);
+    };
+    for (url, entry) in refused {
+        let r = app.post("/api/v1/webhooks", &key, &json!({"url": url, "events": ["*"]}));
+        assert_refused(&r, url, entry);
+    }
+    assert_eq!(app.get("/api/v1/webhooks", &key).json["data"], json!([]), "nothing is created");
+
+    // PATCH: refused the same way; the endpoint keeps its URL.
+    let ok = app.post("/api/v1/webhooks", &key, &json!({"url": "https://hooks.example.com/d54", "events": ["*"]}));
+    assert_eq!(ok.status, 201, "{}", ok.text);
+    let hook = ok.json["id"].as_str().unwrap().to_string();
+    for (url, entry) in refused {
+        let p = app.request("PATCH", &format!("/api/v1/webhooks/{hook}"), &key, Some(&json!({"url": url})));
+        assert_refused(&p, url, entry);
+    }
+    let got = app.get(&format!("/api/v1/webhooks/{hook}"), &key);
+    assert_eq!(got.json["url"], "https://hooks.example.com/d54", "{}", got.text);
+    assert_eq!(app.get("/api/v1/webhooks", &key).json["data"].as_array().map(Vec::len), Some(1));
+
+    // Globally reachable addresses, also in the forms that carry one, are accepted.
+    for url in ["https://192.0.0.9/", "https://[2002:808:808::1]/", "https://[64:ff9b::808:808]/"] {
+        let p = app.request("PATCH", &format!("/api/v1/webhooks/{hook}"), &key, Some(&json!({"url": url})));
+        assert_eq!(p.status, 200, "{url}: {}", p.text);
+        assert_eq!(p.json["url"], url);
+    }
+
+    // A spelling that only the resolver reads as 198.18.0.1: registered, then refused at connect
+    // time by the same table; the ping reports it without any connection (no 2 s connect timeout).
+    let r = app.post("/api/v1/webhooks", &key, &json!({"url": "https://198.18.1/hook", "events": ["*"]}));
+    assert_eq!(r.status, 201, "{}", r.text);
+    let id = r.json["id"].as_str().unwrap().to_string();
+    let t = app.request("POST", &format!("/api/v1/webhooks/{id}/test"), &key, None);
+    assert_eq!(t.status, 200, "{}", t.text);
+    assert_eq!(t.json["success"], json!(false), "{}", t.text);
+    assert_eq!(t.json["responseStatus"], Value::Null, "{}", t.text);
+    assert_eq!(t.json["responseBody"], Value::Null, "{}", t.text);
+    assert!(t.json["error"].as_str().unwrap_or("").contains("not globally reachable"), "{}", t.text);
 });
 
 // D44: `POST /persons/{id}/erase` answers the erased Person (idempotent), delivers

@@ -14,6 +14,7 @@ pub mod ids;
 pub mod invitation;
 pub mod membership;
 pub mod model;
+pub mod net;
 pub mod organization;
 pub mod outbox;
 pub mod person;

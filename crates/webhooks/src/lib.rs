@@ -9,10 +9,11 @@
 //!   pool behind a semaphore, never on the async workers.
 //! - The delivery engine ([`engine`]): many attempts in flight, fair between endpoints and
 //!   organizations, woken by commits (T60).
-//! - SSRF (D35): https only, and no loopback, private, link-local, CGNAT, unique-local, multicast,
-//!   unspecified, broadcast or IPv4-mapped/compatible forms of those, checked on the *resolved*
-//!   addresses inside ureq's resolver, i.e. at connect time (no DNS rebinding window). The
-//!   `TALENT_WEBHOOKS_ALLOW_INSECURE=1` switch allows http and local addresses.
+//! - SSRF (D35, D54): https only, and no address that `talent_domain::net` refuses (every entry of
+//!   the IANA special-purpose registries that is not globally reachable, multicast, and the IPv6
+//!   forms that carry such an IPv4 address), checked on a literal host at registration and on the
+//!   *resolved* addresses inside ureq's resolver, i.e. at connect time (no DNS rebinding window).
+//!   The `TALENT_WEBHOOKS_ALLOW_INSECURE=1` switch allows http and local addresses.
 
 pub mod engine;
 
@@ -21,6 +22,7 @@ use std::io::Read;
 use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use talent_domain::net;
 use talent_domain::ports::{BoxFuture, SendResult, WebhookSender};
 use talent_domain::webhook::AttemptOutcome;
 use time::OffsetDateTime;
@@ -49,45 +51,28 @@ pub fn signature_header(secrets: &[&str], t: i64, body: &[u8]) -> String {
     h
 }
 
-/// D35: destinations a webhook may never reach (unless insecure mode).
-pub fn is_forbidden(ip: IpAddr) -> bool {
-    match ip {
-        IpAddr::V4(v4) => {
-            let o = v4.octets();
-            v4.is_loopback()
-                || v4.is_private()
-                || v4.is_link_local()
-                || v4.is_multicast()
-                || v4.is_unspecified()
-                || v4.is_broadcast()
-                || v4.is_documentation()
-                || o[0] == 0
-                || (o[0] == 100 && (64..128).contains(&o[1])) // CGNAT 100.64.0.0/10
-                || (o[0] == 192 && o[1] == 0 && o[2] == 0) // IETF protocol assignments
-                || o[0] >= 240 // reserved
-        }
-        IpAddr::V6(v6) => {
-            if let Some(v4) = v6.to_ipv4_mapped() {
-                return is_forbidden(IpAddr::V4(v4));
-            }
-            let seg = v6.segments();
-            if seg[0..6] == [0, 0, 0, 0, 0, 0] && !v6.is_loopback() && !v6.is_unspecified() {
-                // IPv4-compatible ::a.b.c.d
-                let o = v6.octets();
-                return is_forbidden(IpAddr::V4(std::net::Ipv4Addr::new(o[12], o[13], o[14], o[15])));
-            }
-            v6.is_loopback()
-                || v6.is_unspecified()
-                || v6.is_multicast()
-                || (seg[0] & 0xfe00) == 0xfc00 // unique local fc00::/7
-                || (seg[0] & 0xffc0) == 0xfe80 // link-local fe80::/10
-                || (seg[0] == 0x2001 && seg[1] == 0x0db8) // documentation
-                || (seg[0] == 0x0064 && seg[1] == 0xff9b) // NAT64 to anything: refuse
-        }
+/// What an attempt's error says when a host name resolves to nothing, or only to addresses the
+/// SSRF filter refuses (D54, D35). The two read alike on purpose, and the refused address is not
+/// named: the caller of `POST /webhooks/{id}/test` must not learn what names resolve to inside
+/// the service's network (T143). The log names the address and the registry entry.
+pub const UNREACHABLE_HOST: &str = "host not found, or it resolves only to addresses that are not globally reachable";
+
+/// The resolved addresses were all refused by the SSRF filter (D54, D35). Returned through ureq as
+/// `Error::Other` so that the attempt counts as `blocked`; shown as [`UNREACHABLE_HOST`].
+#[derive(Debug)]
+struct Blocked;
+
+impl std::fmt::Display for Blocked {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(UNREACHABLE_HOST)
     }
 }
 
-/// A resolver that drops forbidden addresses after resolving (connect-time check, D35).
+impl std::error::Error for Blocked {}
+
+/// A resolver that drops refused addresses after resolving (connect-time check, D54, D35): the
+/// connection goes to the addresses left, and when none is left the request fails with
+/// [`Blocked`] before any connection is made.
 #[derive(Debug)]
 struct FilteringResolver {
     inner: DefaultResolver,
@@ -95,21 +80,29 @@ struct FilteringResolver {
 
 impl Resolver for FilteringResolver {
     fn resolve(&self, uri: &Uri, config: &Config, timeout: NextTimeout) -> Result<ResolvedSocketAddrs, ureq::Error> {
-        let all = self.inner.resolve(uri, config, timeout)?;
+        // A name that does not resolve reads as one that resolves only to refused addresses.
+        let all = self.inner.resolve(uri, config, timeout).map_err(|e| match e {
+            e @ ureq::Error::Timeout(_) => e,
+            _ => ureq::Error::HostNotFound,
+        })?;
         let mut out = self.empty();
         out.truncate(0);
-        for a in all.iter().filter(|a| !is_forbidden(a.ip())) {
-            out.push(*a);
+        for a in all.iter() {
+            match net::refusal(a.ip()) {
+                None => out.push(*a),
+                Some(r) => tracing::info!(host = uri.host().unwrap_or(""), refusal = %r, "webhook address refused"),
+            }
         }
         if out.is_empty() {
-            return Err(ureq::Error::HostNotFound);
+            return Err(ureq::Error::Other(Box::new(Blocked)));
         }
         Ok(out)
     }
 }
 
-/// Checks a URL's shape at registration (D35): https (or http when insecure), a host, and no
-/// forbidden literal address. Errors: the reason, for `details`.
+/// Checks a URL's shape at registration (D35, D54): https (or http when insecure), a host, and no
+/// literal address the SSRF filter refuses (`talent_domain::net`), nor `localhost`. A host name is
+/// checked on its resolved addresses at connect time instead. Errors: the reason, for `details`.
 pub fn check_url(url: &str, allow_insecure: bool) -> Result<(), String> {
     let uri: Uri = url.parse().map_err(|_| "must be an absolute URL".to_string())?;
     match uri.scheme_str() {
@@ -124,8 +117,8 @@ pub fn check_url(url: &str, allow_insecure: bool) -> Result<(), String> {
     if !allow_insecure {
         let bare = host.trim_start_matches('[').trim_end_matches(']');
         if let Ok(ip) = bare.parse::<IpAddr>() {
-            if is_forbidden(ip) {
-                return Err("must not point to a loopback, private, link-local or multicast address".into());
+            if let Some(r) = net::refusal(ip) {
+                return Err(format!("must not point to an address that is not globally reachable: {r}"));
             }
         }
         if host.eq_ignore_ascii_case("localhost") || host.to_ascii_lowercase().ends_with(".localhost") {
@@ -224,9 +217,8 @@ fn post(
         }
         Err(e) => {
             let (msg, kind) = match e {
-                ureq::Error::HostNotFound => {
-                    ("host not found, or it resolves only to forbidden addresses (D35)".to_string(), "blocked")
-                }
+                ureq::Error::Other(e) if e.is::<Blocked>() => (UNREACHABLE_HOST.to_string(), "blocked"),
+                ureq::Error::HostNotFound => (UNREACHABLE_HOST.to_string(), "connect_error"),
                 ureq::Error::Timeout(ureq::Timeout::Connect) => {
                     ("could not connect within 2 s".to_string(), "connect_error")
                 }
@@ -321,40 +313,65 @@ mod tests {
         assert_eq!(sign("key", 1, b"x"), want);
     }
 
+    /// Registration refuses a literal address the SSRF filter refuses, naming its registry entry
+    /// (D35, D54); host names pass, to be checked when they are resolved.
     #[test]
-    fn the_ssrf_matrix_is_refused() {
-        for ip in [
-            "127.0.0.1",
-            "10.1.2.3",
-            "172.16.0.1",
-            "192.168.1.1",
-            "169.254.169.254",
-            "100.64.0.1",
-            "0.0.0.0",
-            "224.0.0.1",
-            "255.255.255.255",
-            "::1",
-            "::",
-            "fc00::1",
-            "fd12::1",
-            "fe80::1",
-            "ff02::1",
-            "::ffff:127.0.0.1",
-            "::ffff:10.0.0.1",
-            "::127.0.0.1",
+    fn d54_urls_with_a_refused_literal_address_are_refused_at_registration() {
+        for (url, entry) in [
+            ("https://127.0.0.1/x", "127.0.0.0/8 Loopback"),
+            ("https://[::1]/x", "::1/128 Loopback Address"),
+            ("https://10.1.2.3/", "10.0.0.0/8 Private-Use"),
+            ("https://169.254.169.254/", "169.254.0.0/16 Link Local"),
+            ("https://198.18.0.1/", "198.18.0.0/15 Benchmarking"),
+            ("https://192.88.99.1/", "192.88.99.0/24 Deprecated (6to4 Relay Anycast)"),
+            ("https://240.0.0.1/", "240.0.0.0/4 Reserved"),
+            ("https://[2002:7f00:1::1]/", "127.0.0.0/8 Loopback"),
+            ("https://[2001:0:7f00:1::1]/", "127.0.0.0/8 Loopback"),
+            ("https://[64:ff9b:1::1]/", "64:ff9b:1::/48 IPv4-IPv6 Translat."),
+            ("https://[::ffff:127.0.0.1]:8443/", "127.0.0.0/8 Loopback"),
         ] {
-            assert!(is_forbidden(ip.parse().unwrap()), "{ip}");
+            let m = check_url(url, false).unwrap_err();
+            assert!(m.starts_with("must not point to an address that is not globally reachable: "), "{url}: {m}");
+            assert!(m.contains(entry), "{url}: {m}");
         }
-        for ip in ["93.184.216.34", "8.8.8.8", "2606:4700::1111"] {
-            assert!(!is_forbidden(ip.parse().unwrap()), "{ip}");
+        assert_eq!(check_url("https://localhost/x", false), Err("must not point to localhost".into()));
+        assert_eq!(check_url("http://example.com/x", false), Err("must be an https URL".into()));
+        for ok in
+            ["https://hooks.example.com/x", "https://8.8.8.8/x", "https://[2606:4700::1111]/", "https://192.0.0.9/"]
+        {
+            assert_eq!(check_url(ok, false), Ok(()), "{ok}");
         }
-        assert!(check_url("http://example.com/x", false).is_err());
-        assert!(check_url("https://127.0.0.1/x", false).is_err());
-        assert!(check_url("https://[::1]/x", false).is_err());
-        assert!(check_url("https://localhost/x", false).is_err());
-        assert!(check_url("https://hooks.example.com/x", false).is_ok());
-        assert!(check_url("http://127.0.0.1:9/x", true).is_ok());
+        // The insecure switch (D35) allows http and local addresses, for development and tests.
+        assert_eq!(check_url("http://127.0.0.1:9/x", true), Ok(()));
+        assert_eq!(check_url("https://198.18.0.1/", true), Ok(()));
         assert!(check_url("ftp://example.com", true).is_err());
         assert!(check_url("not a url", true).is_err());
+    }
+
+    fn resolve(url: &str) -> Result<Vec<std::net::SocketAddr>, ureq::Error> {
+        let r = FilteringResolver { inner: DefaultResolver::default() };
+        let uri: Uri = url.parse().unwrap();
+        r.resolve(&uri, &Config::default(), NextTimeout::default()).map(|a| a.to_vec())
+    }
+
+    /// At connect time the resolved addresses are filtered (D35, D54): a host that resolves only to
+    /// refused addresses fails before any connection, whatever spelling reached the resolver.
+    #[test]
+    fn d54_the_resolver_refuses_hosts_that_resolve_only_to_refused_addresses() {
+        // Spellings that are not IP literals at registration but resolve to refused addresses.
+        for url in ["https://198.18.1/", "https://127.1:8443/", "https://2130706433/", "https://[::ffff:240.0.0.1]/"] {
+            match resolve(url) {
+                Err(ureq::Error::Other(e)) => {
+                    assert!(e.is::<Blocked>(), "{url}: {e}");
+                    assert_eq!(e.to_string(), UNREACHABLE_HOST);
+                }
+                other => panic!("{url}: {other:?}"),
+            }
+        }
+        assert_eq!(resolve("https://8.8.8.8/").unwrap(), vec!["8.8.8.8:443".parse().unwrap()]);
+        assert_eq!(
+            resolve("https://[2002:808:808::1]:8443/").unwrap(),
+            vec!["[2002:808:808::1]:8443".parse().unwrap()]
+        );
     }
 }

@@ -108,8 +108,8 @@ pub type SendResult = crate::webhook::AttemptOutcome;
 
 /// Sends signed webhook requests (D30-D35): the sender adapter signs `body` with every secret
 /// given, posts it with the `Talent-*` headers, never follows redirects, times out after 10 s, and
-/// refuses destinations D35 forbids (checked on the resolved address at connect time). It never
-/// fails: transport errors are in the outcome.
+/// refuses every address [`crate::net::refusal`] refuses (D35, D54; checked on the resolved
+/// address at connect time). It never fails: transport errors are in the outcome.
 pub trait WebhookSender: Send + Sync + 'static {
     /// Posts one delivery.
     fn send<'a>(
@@ -121,6 +121,7 @@ pub trait WebhookSender: Send + Sync + 'static {
         body: &'a str,
         now: OffsetDateTime,
     ) -> BoxFuture<'a, SendResult>;
-    /// Checks a URL at registration (D35): scheme and literal addresses. Errors: the reason.
+    /// Checks a URL at registration (D35, D54): scheme and literal addresses
+    /// ([`crate::net::refusal`]). Errors: the reason, for the `url` field.
     fn check_url(&self, url: &str) -> Result<(), String>;
 }
