@@ -232,7 +232,7 @@ impl Browser {
 }
 
 /// The sign-in link of the newest sign-in email to `to`, read through `GET /admin/v1/emails`.
-fn sign_in_link(app: &TestApp, to: &str) -> String {
+pub(crate) fn sign_in_link(app: &TestApp, to: &str) -> String {
     let r = app.admin("GET", &format!("/admin/v1/emails?to={}", to.replace('@', "%40")), None);
     assert_eq!(r.status, 200, "{}", r.text);
     r.json["data"]
@@ -482,10 +482,10 @@ fn eventually_file(dir: &Path) -> Option<Vec<u8>> {
 // ---------------------------------------------------------------------------------------------
 
 /// A response of [`Http`]: status, headers (lower-case names), body.
-struct Page {
-    status: u16,
+pub(crate) struct Page {
+    pub(crate) status: u16,
     headers: Vec<(String, String)>,
-    text: String,
+    pub(crate) text: String,
 }
 
 impl Page {
@@ -513,14 +513,14 @@ impl Page {
 }
 
 /// A browser-like HTTP client of the dashboard without redirects, with the cookies it was given.
-struct Http {
+pub(crate) struct Http {
     base: String,
     agent: ureq::Agent,
     cookies: Vec<(String, String)>,
 }
 
 impl Http {
-    fn new(app: &TestApp) -> Http {
+    pub(crate) fn new(app: &TestApp) -> Http {
         let agent = ureq::Agent::config_builder().max_redirects(0).http_status_as_error(false).build().into();
         Http { base: app.base.clone(), agent, cookies: Vec::new() }
     }
@@ -557,7 +557,12 @@ impl Http {
         page
     }
 
-    fn get(&mut self, path: &str) -> Page {
+    /// The value of a cookie the service set.
+    pub(crate) fn cookie(&self, name: &str) -> Option<String> {
+        self.cookies.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
+    }
+
+    pub(crate) fn get(&mut self, path: &str) -> Page {
         self.send("GET", path, None)
     }
 
@@ -574,12 +579,12 @@ impl Http {
     }
 
     /// Signs in as `email` (its first organization) and keeps the session cookie.
-    fn sign_in(&mut self, app: &TestApp, email: &str) {
+    pub(crate) fn sign_in(&mut self, app: &TestApp, email: &str) {
         self.sign_in_to(app, email, None);
     }
 
     /// Signs in as `email` to organization `org` (default: the first the link's page offers).
-    fn sign_in_to(&mut self, app: &TestApp, email: &str, org: Option<&str>) {
+    pub(crate) fn sign_in_to(&mut self, app: &TestApp, email: &str, org: Option<&str>) {
         assert_eq!(self.ask(email).status, 200);
         let link = sign_in_link(app, email);
         let path = &link[link.find("/dashboard/").unwrap()..];

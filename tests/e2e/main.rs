@@ -24,6 +24,7 @@ mod listing;
 mod openapi;
 mod operations;
 mod persons;
+mod privacy;
 mod ratelimit;
 mod ratelimit_shared;
 mod results;

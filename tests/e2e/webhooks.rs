@@ -160,11 +160,11 @@ macro_rules! webhook_e2e {
 
 /// One request the receiver got.
 #[derive(Clone, Debug)]
-struct Hit {
+pub(crate) struct Hit {
     method: String,
     path: String,
     headers: Vec<(String, String)>,
-    body: String,
+    pub(crate) body: String,
     /// Unix seconds (the receiver's real clock) when it arrived.
     at: i64,
 }
@@ -189,9 +189,9 @@ type Answer = (u16, Vec<(String, String)>);
 
 /// A minimal HTTP/1.1 server on 127.0.0.1: records each request and answers the next scripted
 /// status (200 when the script is empty), always with `Connection: close`.
-struct Receiver {
-    url: String,
-    hits: Arc<Mutex<Vec<Hit>>>,
+pub(crate) struct Receiver {
+    pub(crate) url: String,
+    pub(crate) hits: Arc<Mutex<Vec<Hit>>>,
     script: Arc<Mutex<VecDeque<Answer>>>,
 }
 
@@ -200,7 +200,7 @@ fn unix_now() -> i64 {
 }
 
 impl Receiver {
-    fn start() -> Receiver {
+    pub(crate) fn start() -> Receiver {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let url = format!("http://{}/hook", listener.local_addr().unwrap());
         let hits: Arc<Mutex<Vec<Hit>>> = Arc::default();

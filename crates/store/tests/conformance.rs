@@ -148,6 +148,7 @@ conformance!(
     erasure_removes_the_persons_data_from_the_organizations_tables,
     the_humans_export_holds_every_record_and_the_admin_erasure_leaves_no_trace,
     secrets_are_sealed_at_rest_and_a_database_from_before_is_resealed,
+    live_links_are_sealed_at_rest_and_a_database_from_before_is_sealed_once,
     imports_read_no_index_entries_of_other_persons_however_large_the_pool_grows,
 );
 
@@ -602,13 +603,52 @@ async fn secrets_are_sealed_at_rest_and_a_database_from_before_is_resealed(store
     let mut next = DbStore::connect(&url, 4).unwrap();
     next.set_secret_box(Arc::new(TestBox("k2")));
     let (svc, _) = services(next);
-    assert_eq!(write(&svc, |tx| Box::pin(async move { tx.reseal_secrets().await })).await.unwrap(), 2);
+    assert_eq!(
+        write(&svc, |tx| Box::pin(async move { tx.reseal_secrets().await })).await.unwrap(),
+        3,
+        "the endpoint, the setting and the store's record that old links were sealed (D52)"
+    );
     let k2 = talent_store::testing::tables_containing(&url, "sealed:v1:k2:").await.unwrap();
     assert!(
         k2.contains(&("webhook_endpoints".into(), "secret".into()))
             && k2.contains(&("settings".into(), "value".into()))
     );
     assert_eq!(svc.get_endpoint(org, e.id).await.unwrap().secret, rotated.secret);
+}
+
+/// D52 (T129): a database from before holds an invitation's link in clear in its email, its
+/// event and its delivery; the first start with a box seals every one of them once, reads give the
+/// texts back exactly, and what is written afterwards is sealed from the start.
+async fn live_links_are_sealed_at_rest_and_a_database_from_before_is_sealed_once(store: DbStore) {
+    let url = store.url().to_string();
+    let (plain, _) = services(store.clone());
+    let org = new_org(&plain, "business", &[]).await.id;
+    hook(&plain, org, 1).await;
+    let (old, _) = plain.create_invitation(org, emailed_invitation("ada@example.com")).await.unwrap();
+    let token = old.url.rsplit('/').next().unwrap().to_string();
+    let before = talent_store::testing::tables_containing(&url, &token).await.unwrap();
+    for t in ["emails", "outbox_events", "deliveries"] {
+        assert!(before.iter().any(|(table, _)| table == t), "{t} in clear before: {before:?}");
+    }
+
+    let mut sealed = DbStore::connect(&url, 4).unwrap();
+    sealed.set_secret_box(Arc::new(TestBox("k1")));
+    let (svc, _) = services(sealed.clone());
+    let n = write(&svc, |tx| Box::pin(async move { tx.reseal_secrets().await })).await.unwrap();
+    assert!(n >= 4, "the endpoint, the email, the event, the delivery: {n}");
+    assert_eq!(write(&svc, |tx| Box::pin(async move { tx.reseal_secrets().await })).await.unwrap(), 0, "once");
+    assert_eq!(talent_store::testing::tables_containing(&url, &token).await.unwrap(), vec![]);
+    let mails = svc.emails(None, 10).await.unwrap();
+    assert_eq!(mails[0].invitation_url.as_deref(), Some(old.url.as_str()), "read back as sent");
+    assert!(mails[0].body.contains(&old.url));
+    let created: Vec<OutboxEvent> =
+        events(&svc, org).await.into_iter().filter(|e| e.event_type == EventType::InvitationCreated).collect();
+    assert_eq!(created[0].data["url"], serde_json::json!(old.url));
+
+    let (new, _) = svc.create_invitation(org, emailed_invitation("bea@example.com")).await.unwrap();
+    let fresh = new.url.rsplit('/').next().unwrap().to_string();
+    assert_eq!(talent_store::testing::tables_containing(&url, &fresh).await.unwrap(), vec![], "sealed from the start");
+    assert!(!talent_store::testing::tables_containing(&url, "bea@example.com").await.unwrap().is_empty());
 }
 
 /// A reversible stand-in for the app's AEAD: enough to see that the store seals on write, opens

@@ -71,8 +71,9 @@ impl Secrets for FakeSecrets {
     fn random_token(&self, bytes: usize) -> String {
         format!("{}{}", "t".repeat(bytes), self.n.fetch_add(1, Ordering::SeqCst))
     }
+    /// The real token's shape: 43 base64url characters (D20).
     fn invitation_token(&self, id: InvitationId) -> String {
-        format!("tok{}", id.0.simple())
+        format!("tok{}_fake-tk", id.0.simple())
     }
     fn hash_token(&self, token: &str) -> Vec<u8> {
         token.bytes().rev().collect()

@@ -162,10 +162,7 @@ impl<S: Store> Services<S> {
         let types = readable_types(scopes, &req.types)?;
         self.sequence_events().await?;
         let q = FeedQuery { org_id: org, after: req.after, types, limit: req.limit + 1 };
-        let mut items = self
-            .store
-            .read(move |tx| Box::pin(visible_feed(tx, q)))
-            .await?;
+        let mut items = self.store.read(move |tx| Box::pin(visible_feed(tx, q))).await?;
         let has_more = items.len() > req.limit as usize;
         items.truncate(req.limit as usize);
         Ok(Page { items, has_more })

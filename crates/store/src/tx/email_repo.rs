@@ -8,7 +8,7 @@ macro_rules! impl_email_repo {
             fn insert_email<'a>(&'a mut self, e: &'a EmailRecord) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
                     diesel::insert_into(emails::table)
-                        .values(EmailRow::from(e))
+                        .values(self.email_row(e))
                         .execute(self.conn)
                         .await
                         .map_err(db_err)?;
@@ -32,7 +32,7 @@ macro_rules! impl_email_repo {
                         .await
                         .map_err(db_err)?
                         .into_iter()
-                        .map(EmailRecord::try_from)
+                        .map(|r| self.open_email(r))
                         .collect()
                 })
             }
@@ -106,7 +106,7 @@ macro_rules! impl_email_repo {
                         .await
                         .map_err(db_err)?
                         .into_iter()
-                        .map(EmailRecord::try_from)
+                        .map(|r| self.open_email(r))
                         .collect()
                 })
             }

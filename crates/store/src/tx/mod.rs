@@ -122,12 +122,17 @@ impl<'c, C> DbTx<'c, C> {
         Ok(e)
     }
 
-    /// The row of an idempotency record; a response that carries a signing secret is sealed.
+    /// The row of an idempotency record; a response that carries a signing secret is sealed, the
+    /// link tokens of any other are (D52).
     fn idem_row(&self, r: &IdempotencyRecord) -> IdemRow {
         let mut row = IdemRow::from(r);
-        if talent_domain::usecases::idempotency::response_carries_secret(&r.path) {
-            row.response_body = row.response_body.map(|b| self.sealer.seal(&b));
-        }
+        row.response_body = row.response_body.map(|b| {
+            if talent_domain::usecases::idempotency::response_carries_secret(&r.path) {
+                self.sealer.seal(&b)
+            } else {
+                self.conceal(&b)
+            }
+        });
         row
     }
 
@@ -136,9 +141,70 @@ impl<'c, C> DbTx<'c, C> {
         if let IdempotencyState::Done { body, .. } = &mut r.state {
             if is_sealed(body) {
                 *body = self.sealer.open(body).map_err(|m| StoreError::Internal(format!("stored response: {m}")))?;
+            } else {
+                *body = self.reveal(body);
             }
         }
         Ok(r)
+    }
+
+    /// `text` as stored: every live link token sealed (D52, T129).
+    pub(crate) fn conceal(&self, text: &str) -> String {
+        talent_domain::at_rest::conceal_links(text, &*self.sealer)
+    }
+
+    /// A stored text as it was given ([`DbTx::conceal`] undone).
+    pub(crate) fn reveal(&self, text: &str) -> String {
+        talent_domain::at_rest::reveal_links(text, &*self.sealer)
+    }
+
+    /// The row of an outbox event, its links' tokens sealed (D52).
+    fn event_row(&self, e: &OutboxEvent) -> EventRow {
+        EventRow {
+            id: DbUuid(e.id.0),
+            org_id: DbUuid(e.org_id.0),
+            event_type: e.event_type.as_str().to_string(),
+            data: self.conceal(&e.data.to_string()),
+            created_at: DbTime(e.created_at),
+            request_id: e.request_id.clone(),
+        }
+    }
+
+    /// The event of a stored row, its links opened.
+    fn open_event(&self, mut r: EventRow) -> StoreResult<OutboxEvent> {
+        r.data = self.reveal(&r.data);
+        OutboxEvent::try_from(r)
+    }
+
+    /// The row of a delivery, the links' tokens of its payload sealed (D52).
+    fn delivery_row(&self, d: &Delivery) -> DeliveryRow {
+        let mut r = DeliveryRow::from(d);
+        r.payload = self.conceal(&r.payload);
+        r
+    }
+
+    /// The delivery of a stored row, its payload's links opened: the exact body that is signed.
+    fn open_delivery(&self, mut r: DeliveryRow) -> StoreResult<Delivery> {
+        r.payload = self.reveal(&r.payload);
+        Delivery::try_from(r)
+    }
+
+    /// The row of an email of the outbox: its body and link sealed whole (D52), since they may
+    /// carry a sign-in link, an invitation link or a one-time code.
+    fn email_row(&self, e: &EmailRecord) -> EmailRow {
+        let mut r = EmailRow::from(e);
+        r.body = self.sealer.seal(&r.body);
+        r.invitation_url = r.invitation_url.map(|u| self.sealer.seal(&u));
+        r
+    }
+
+    /// The email of a stored row, opened. A copy sealed under a key that is no longer configured
+    /// reads as a note saying so (it is a record of what was sent, and expires with retention).
+    fn open_email(&self, mut r: EmailRow) -> StoreResult<EmailRecord> {
+        const RETIRED: &str = "(this stored copy is sealed under a key that is no longer configured)";
+        r.body = self.sealer.open(&r.body).unwrap_or_else(|_| RETIRED.to_string());
+        r.invitation_url = r.invitation_url.map(|u| self.sealer.open(&u).unwrap_or_else(|_| RETIRED.to_string()));
+        EmailRecord::try_from(r)
     }
 
     fn seal_endpoint(&self, e: &Endpoint) -> EndpointRow {
@@ -563,7 +629,7 @@ impl DbTx<'_, crate::SqliteConn> {
     async fn update_deliveries_impl(&mut self, ds: &[Delivery]) -> StoreResult<()> {
         for d in ds {
             diesel::update(deliveries::table.find(DbUuid(d.id.0)))
-                .set(DeliveryRow::from(d))
+                .set(self.delivery_row(d))
                 .execute(self.conn)
                 .await
                 .map_err(db_err)?;

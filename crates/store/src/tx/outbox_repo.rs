@@ -8,14 +8,7 @@ macro_rules! impl_outbox_repo {
             fn insert_event<'a>(&'a mut self, e: &'a OutboxEvent) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
                     diesel::insert_into(outbox_events::table)
-                        .values(EventRow {
-                            id: DbUuid(e.id.0),
-                            org_id: DbUuid(e.org_id.0),
-                            event_type: e.event_type.as_str().to_string(),
-                            data: e.data.to_string(),
-                            created_at: DbTime(e.created_at),
-                            request_id: e.request_id.clone(),
-                        })
+                        .values(self.event_row(e))
                         .execute(self.conn)
                         .await
                         .map_err(db_err)?;
@@ -32,7 +25,7 @@ macro_rules! impl_outbox_repo {
                         .load(self.conn)
                         .await
                         .map_err(db_err)?;
-                    rows.into_iter().map(OutboxEvent::try_from).collect()
+                    rows.into_iter().map(|r| self.open_event(r)).collect()
                 })
             }
 
@@ -93,7 +86,7 @@ macro_rules! impl_outbox_repo {
                             let sequence = n
                                 .and_then(|n| u64::try_from(n).ok())
                                 .ok_or_else(|| StoreError::Internal("a feed row without a sequence".into()))?;
-                            Ok(SequencedEvent { sequence, event: OutboxEvent::try_from(r)? })
+                            Ok(SequencedEvent { sequence, event: self.open_event(r)? })
                         })
                         .collect()
                 })

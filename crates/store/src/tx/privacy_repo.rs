@@ -22,7 +22,7 @@ macro_rules! impl_privacy_repo {
                             q = q.filter(outbox_events::org_id.eq(DbUuid(o.0)));
                         }
                         for (id, text) in q.load::<(DbUuid, String)>(self.conn).await.map_err(db_err)? {
-                            found.push(StoredText { at: TextRef::Event(EventId(id.0)), text });
+                            found.push(StoredText { at: TextRef::Event(EventId(id.0)), text: self.reveal(&text) });
                         }
                         let mut q = deliveries::table
                             .filter(deliveries::payload.like(pattern.clone()).escape('\\'))
@@ -32,7 +32,8 @@ macro_rules! impl_privacy_repo {
                             q = q.filter(deliveries::org_id.eq(DbUuid(o.0)));
                         }
                         for (id, text) in q.load::<(DbUuid, String)>(self.conn).await.map_err(db_err)? {
-                            found.push(StoredText { at: TextRef::Delivery(DeliveryId(id.0)), text });
+                            found
+                                .push(StoredText { at: TextRef::Delivery(DeliveryId(id.0)), text: self.reveal(&text) });
                         }
                         let mut q = idempotency_keys::table
                             .filter(idempotency_keys::response_body.like(pattern).escape('\\'))
@@ -50,7 +51,7 @@ macro_rules! impl_privacy_repo {
                             q.load::<(DbUuid, String, String, Option<String>)>(self.conn).await.map_err(db_err)?
                         {
                             let at = TextRef::Idempotency { org: OrgId(o.0), path, key };
-                            found.push(StoredText { at, text: text.unwrap_or_default() });
+                            found.push(StoredText { at, text: self.reveal(&text.unwrap_or_default()) });
                         }
                     }
                     let mut unique: Vec<StoredText> = vec![];
@@ -68,19 +69,19 @@ macro_rules! impl_privacy_repo {
                     match &t.at {
                         TextRef::Event(id) => {
                             diesel::update(outbox_events::table.find(DbUuid(id.0)))
-                                .set(outbox_events::data.eq(&t.text))
+                                .set(outbox_events::data.eq(self.conceal(&t.text)))
                                 .execute(self.conn)
                                 .await
                         }
                         TextRef::Delivery(id) => {
                             diesel::update(deliveries::table.find(DbUuid(id.0)))
-                                .set(deliveries::payload.eq(&t.text))
+                                .set(deliveries::payload.eq(self.conceal(&t.text)))
                                 .execute(self.conn)
                                 .await
                         }
                         TextRef::Idempotency { org, path, key } => {
                             diesel::update(idempotency_keys::table.find((DbUuid(org.0), path, key)))
-                                .set(idempotency_keys::response_body.eq(Some(&t.text)))
+                                .set(idempotency_keys::response_body.eq(Some(self.conceal(&t.text))))
                                 .execute(self.conn)
                                 .await
                         }
@@ -112,7 +113,7 @@ macro_rules! impl_privacy_repo {
                         .load(self.conn)
                         .await
                         .map_err(db_err)?;
-                    rows.into_iter().map(OutboxEvent::try_from).collect()
+                    rows.into_iter().map(|r| self.open_event(r)).collect()
                 })
             }
 

@@ -46,6 +46,15 @@ macro_rules! impl_settings_repo {
                         .load(self.conn)
                         .await
                         .map_err(db_err)?;
+                    if !settings.iter().any(|(name, _)| name == LINKS_SEALED) {
+                        n += self.seal_stored_links().await?;
+                        diesel::insert_into(settings::table)
+                            .values((settings::name.eq(LINKS_SEALED), settings::value.eq(self.sealer.seal("1"))))
+                            .on_conflict_do_nothing()
+                            .execute(self.conn)
+                            .await
+                            .map_err(db_err)?;
+                    }
                     for (name, value) in settings {
                         if self.sealer.needs_reseal(&value) {
                             let sealed = self.sealer.seal(&open(&self.sealer, &value)?);
@@ -85,6 +94,102 @@ macro_rules! impl_settings_repo {
         }
     };
 }
+
+/// The setting that records that the texts stored before D52 had their live links sealed
+/// ([`DbTx::seal_stored_links`], once per database).
+const LINKS_SEALED: &str = "links_sealed_v1";
+
+macro_rules! impl_seal_stored_links {
+    ($conn:ty) => {
+        impl DbTx<'_, $conn> {
+            /// D52, T129: seals what was stored in clear before: every email's body and link
+            /// whole, and the link tokens in outbox events, delivery payloads and stored
+            /// responses. Runs once per database (start-up, [`SettingsRepo::reseal_secrets`]);
+            /// returns how many rows it rewrote.
+            async fn seal_stored_links(&mut self) -> StoreResult<u64> {
+                let mut n = 0u64;
+                let mails: Vec<(DbUuid, String, Option<String>)> = emails::table
+                    .filter(emails::body.not_like("sealed:%"))
+                    .select((emails::id, emails::body, emails::invitation_url))
+                    .load(self.conn)
+                    .await
+                    .map_err(db_err)?;
+                for (id, body, url) in mails {
+                    diesel::update(emails::table.find(id))
+                        .set((
+                            emails::body.eq(self.sealer.seal(&body)),
+                            emails::invitation_url.eq(url.map(|u| self.sealer.seal(&u))),
+                        ))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    n += 1;
+                }
+                let events: Vec<(DbUuid, String)> = outbox_events::table
+                    .filter(outbox_events::data.like("%/i/%").or(outbox_events::data.like("%/sign-in/%")))
+                    .select((outbox_events::id, outbox_events::data))
+                    .load(self.conn)
+                    .await
+                    .map_err(db_err)?;
+                for (id, data) in events {
+                    let sealed = self.conceal(&data);
+                    if sealed != data {
+                        diesel::update(outbox_events::table.find(id))
+                            .set(outbox_events::data.eq(sealed))
+                            .execute(self.conn)
+                            .await
+                            .map_err(db_err)?;
+                        n += 1;
+                    }
+                }
+                let deliveries: Vec<(DbUuid, String)> = deliveries::table
+                    .filter(deliveries::payload.like("%/i/%").or(deliveries::payload.like("%/sign-in/%")))
+                    .select((deliveries::id, deliveries::payload))
+                    .load(self.conn)
+                    .await
+                    .map_err(db_err)?;
+                for (id, payload) in deliveries {
+                    let sealed = self.conceal(&payload);
+                    if sealed != payload {
+                        diesel::update(deliveries::table.find(id))
+                            .set(deliveries::payload.eq(sealed))
+                            .execute(self.conn)
+                            .await
+                            .map_err(db_err)?;
+                        n += 1;
+                    }
+                }
+                let responses: Vec<(DbUuid, String, String, Option<String>)> = idempotency_keys::table
+                    .filter(idempotency_keys::response_body.like("%/i/%"))
+                    .select((
+                        idempotency_keys::org_id,
+                        idempotency_keys::path,
+                        idempotency_keys::key,
+                        idempotency_keys::response_body,
+                    ))
+                    .load(self.conn)
+                    .await
+                    .map_err(db_err)?;
+                for (org, path, key, body) in responses {
+                    let Some(body) = body.filter(|b| !is_sealed(b)) else { continue };
+                    let sealed = self.conceal(&body);
+                    if sealed != body {
+                        diesel::update(idempotency_keys::table.find((org, &path, &key)))
+                            .set(idempotency_keys::response_body.eq(Some(sealed)))
+                            .execute(self.conn)
+                            .await
+                            .map_err(db_err)?;
+                        n += 1;
+                    }
+                }
+                Ok(n)
+            }
+        }
+    };
+}
+
+impl_seal_stored_links!(diesel_async::AsyncPgConnection);
+impl_seal_stored_links!(crate::SqliteConn);
 
 impl_settings_repo!(diesel_async::AsyncPgConnection);
 impl_settings_repo!(crate::SqliteConn);

@@ -102,7 +102,7 @@ macro_rules! impl_webhook_repo {
             fn insert_delivery<'a>(&'a mut self, d: &'a Delivery) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
                     diesel::insert_into(deliveries::table)
-                        .values(DeliveryRow::from(d))
+                        .values(self.delivery_row(d))
                         .execute(self.conn)
                         .await
                         .map_err(db_err)?;
@@ -113,7 +113,7 @@ macro_rules! impl_webhook_repo {
             fn update_delivery<'a>(&'a mut self, d: &'a Delivery) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
                     diesel::update(deliveries::table.find(DbUuid(d.id.0)))
-                        .set(DeliveryRow::from(d))
+                        .set(self.delivery_row(d))
                         .execute(self.conn)
                         .await
                         .map_err(db_err)?;
@@ -189,7 +189,7 @@ macro_rules! impl_webhook_repo {
                         .await
                         .map_err(db_err)?
                         .into_iter()
-                        .map(Delivery::try_from)
+                        .map(|r| self.open_delivery(r))
                         .collect()
                 })
             }
@@ -251,7 +251,7 @@ macro_rules! impl_webhook_repo {
                         .await
                         .optional()
                         .map_err(db_err)?
-                        .map(Delivery::try_from)
+                        .map(|r| self.open_delivery(r))
                         .transpose()
                 })
             }
@@ -318,7 +318,7 @@ macro_rules! impl_webhook_repo {
                         .await
                         .map_err(db_err)?
                         .into_iter()
-                        .map(Delivery::try_from)
+                        .map(|r| self.open_delivery(r))
                         .collect()
                 })
             }
@@ -350,7 +350,7 @@ macro_rules! impl_webhook_repo {
                         allowance.took(e, rows.len());
                         out.extend(rows);
                     }
-                    out.into_iter().map(Delivery::try_from).collect()
+                    out.into_iter().map(|r| self.open_delivery(r)).collect()
                 })
             }
         }
