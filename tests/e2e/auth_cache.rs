@@ -10,7 +10,7 @@ use super::webhook_resilience::{agent, call, db_for, drop_db, start_with, Instan
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
-const ADMIN: &str = "adm_auth_cache_tests_0123456789abcdef";
+const ADMIN: &str = "adm_auth_cache_tests_afc063fd826ee7a357d3d0ffddd325637477760f50931c31";
 
 /// An organization on the business plan with one admin user; returns (org id, user id).
 fn org(base: &str, name: &str) -> (String, String) {

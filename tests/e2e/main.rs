@@ -5,6 +5,7 @@
 
 mod support;
 
+mod abuse;
 mod admin;
 mod auth;
 mod auth_cache;

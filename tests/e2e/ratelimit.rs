@@ -254,7 +254,7 @@ crate::e2e!(off_mode_never_refuses_requests, Default::default(), |app| {
 // the same address keeps working.
 crate::e2e!(failed_authentication_is_limited_per_ip_after_60_attempts_then_checked_first_t88, per_key(), |app| {
     let org = app.org("professional", "active");
-    // Made before the guessing: the admin API waits too while the address is over its budget (T89).
+    // Revoked before the guessing.
     let (revoked, revoked_id) = app.key(&org.user_id, &["persons:read"]);
     assert_eq!(app.admin("DELETE", &format!("/admin/v1/api-keys/{revoked_id}"), None).status, 200);
     let mut n = 0;

@@ -7,7 +7,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
-const ADMIN: &str = "adm_shared_limits_0123456789abcdefgh";
+const ADMIN: &str = "adm_shared_limits_7c13165e16a37ed48902deadb48055c042bb1335325555eb";
 /// The key's budget: requests per minute (the organization's is far above it).
 const BUDGET: u32 = 600;
 

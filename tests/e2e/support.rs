@@ -143,7 +143,8 @@ pub fn spawn(backend: Backend, opts: Opts) -> Option<TestApp> {
             (runtime().block_on(TestDb::postgres_migrated(&admin)).expect("create test database"), None)
         }
     };
-    let admin_token = format!("adm_test_{}", uuid::Uuid::new_v4().simple());
+    // 244 random bits: the service refuses an admin token under 128 (D53).
+    let admin_token = format!("adm_test_{}{}", uuid::Uuid::new_v4().simple(), uuid::Uuid::new_v4().simple());
     // The service's settings as the binary reads them from its environment (D40).
     let mut env: Vec<(&str, String)> = vec![
         ("DATABASE_URL", db.url.clone()),

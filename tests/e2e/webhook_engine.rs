@@ -178,7 +178,7 @@ fn until(secs: u64, mut f: impl FnMut() -> bool) -> bool {
     f()
 }
 
-const ADMIN: &str = "adm_engine_tests_0123456789abcdef";
+const ADMIN: &str = "adm_engine_tests_e3f112ee24dd066f78ba322ed4439ea45a8e618ddadecc48";
 
 /// Runs `body(instance)` on `kind` with the engine's settings in `env`.
 fn with_instance(kind: &str, env: &[(&str, &str)], body: impl FnOnce(&Instance)) {

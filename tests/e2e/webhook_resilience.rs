@@ -244,7 +244,7 @@ fn killed_mid_burst_delivers_everything_after_restart(kind: &str) {
         eprintln!("skipped: TEST_DATABASE_URL unset");
         return;
     };
-    let admin = "adm_resilience_0123456789abcdef0123456789";
+    let admin = "adm_resilience_5da29e6d68896382055498f0ea48bf8b25d99b36e0744a01";
     let hook = Receiver::start();
     let first = start(&db.url, admin);
     let key = setup(&first.base, admin, &hook.url);
@@ -285,7 +285,7 @@ fn two_instances_on_one_postgres_database_deliver_each_event_once() {
         eprintln!("skipped: TEST_DATABASE_URL unset");
         return;
     };
-    let admin = "adm_two_0123456789abcdef0123456789abcdef";
+    let admin = "adm_two_6b908e2a90ff5d911ed8142ed8207a930e6b01297aff91fe";
     let hook = Receiver::start();
     let one = start(&db.url, admin);
     let two = start(&db.url, admin);
@@ -329,7 +329,7 @@ fn a_receiver_slower_than_ten_seconds_is_a_failed_attempt() {
             });
         }
     });
-    let admin = "adm_slow_0123456789abcdef0123456789abcdef";
+    let admin = "adm_slow_09a515e53b68d73c4312a43c4001fb0485cfcf2ffec85a57";
     let inst = start(&db.url, admin);
     let key = setup(&inst.base, admin, &url);
     let a = agent();

@@ -99,9 +99,6 @@ fn parse_delimiter(s: &str) -> Result<char, String> {
     }
 }
 
-/// The shortest admin token `talent serve` accepts (`TALENT_ADMIN_TOKEN`, issue 13, T89).
-pub const ADMIN_TOKEN_MIN_CHARS: usize = 32;
-
 /// Settings (D40).
 #[derive(Args, Debug, Clone)]
 pub struct Config {
@@ -114,8 +111,9 @@ pub struct Config {
     /// Base URL of invitation links; default http:// + the listen address.
     #[arg(long, env = "TALENT_PUBLIC_URL")]
     pub public_url: Option<String>,
-    /// Bearer token of the admin API /admin/v1, at least 32 characters; unset disables it (demo
-    /// generates one).
+    /// Bearer token of the admin API /admin/v1, random with at least 128 bits of entropy (e.g.
+    /// `openssl rand -hex 32`; a weaker one stops the start-up); unset disables it (demo generates
+    /// one).
     #[arg(long, env = "TALENT_ADMIN_TOKEN", hide_env_values = true)]
     pub admin_token: Option<String>,
     /// Serve the admin API /admin/v1 only on this address (then not on TALENT_LISTEN), e.g. a
@@ -136,7 +134,8 @@ pub struct Config {
     /// Redis is away).
     #[arg(long, env = "TALENT_RATE_LIMIT_STORE")]
     pub rate_limit_store: Option<String>,
-    /// Budget of requests that fail authentication, per client IP address and minute (D8).
+    /// Budget of requests that fail authentication, per client IP address and minute (D8). Failed
+    /// admin tokens have a budget of this size of their own.
     #[arg(long, env = "TALENT_RATE_LIMIT_IP_PER_MINUTE", default_value_t = talent_ratelimit::DEFAULT_IP_PER_MINUTE)]
     pub rate_limit_ip_per_minute: u32,
     /// SMTP server for emails (smtp://, smtp://…?tls=required, smtps://; user:password@ for

@@ -3,6 +3,7 @@
 //! no global state.
 
 pub mod adapters;
+pub mod admin_token;
 pub mod config;
 pub mod demo;
 pub mod import;

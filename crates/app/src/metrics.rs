@@ -64,7 +64,10 @@ fn describe() {
     );
     describe_gauge!("talent_http_requests_in_flight", "HTTP requests being served.");
     describe_counter!("talent_auth_failures_total", "Requests refused authentication, by error code.");
-    describe_counter!("talent_rate_limited_total", "Requests refused 429, by budget: key (organization or key) or ip.");
+    describe_counter!(
+        "talent_rate_limited_total",
+        "Requests refused 429, by budget: key (organization or key), ip or admin (failed admin tokens)."
+    );
     describe_gauge!("talent_db_pool_max", "Most database connections.");
     describe_gauge!("talent_db_pool_open", "Open database connections.");
     describe_gauge!("talent_db_pool_in_use", "Database connections in use.");

@@ -38,7 +38,7 @@ use talent_store::DbStore;
 mod lists;
 mod requests;
 
-const ADMIN: &str = "adm_bench_0123456789abcdef0123456789";
+const ADMIN: &str = "adm_bench_d419c44894d7a7f1a1a973c33d02dfb2cf17648970a57485";
 /// Persons imported (and so backlog deliveries): `BENCH_PERSONS`, default 10,000.
 fn persons() -> usize {
     std::env::var("BENCH_PERSONS").ok().and_then(|v| v.parse().ok()).unwrap_or(10_000)

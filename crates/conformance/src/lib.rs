@@ -92,6 +92,7 @@ macro_rules! store_conformance_suite {
             removing_a_user_deletes_their_keys_and_sessions_and_keeps_an_administrator,
             teams_list_by_name_with_member_counts_within_the_organization,
             a_persons_teams_list_by_name_and_one_membership_is_removed_within_the_organization,
+            codes_of_an_address_span_its_invitations_in_one_organization_d53,
         );
     };
     (@tests $run:path; $($name:ident),* $(,)?) => {
@@ -3114,4 +3115,69 @@ pub async fn a_persons_teams_list_by_name_and_one_membership_is_removed_within_t
     let removed = write(&svc, move |tx| Box::pin(async move { tx.remove_team_member(t, person).await })).await.unwrap();
     assert!(!removed);
     assert!(svc.person_teams(org.id, p.id).await.unwrap().is_empty());
+}
+
+/// D53: `list_consent_codes_of_address_since` returns the codes sent after `since` for every
+/// invitation of the organization to the address (a revoked one too), and none of another
+/// address, of the same address in another organization, or sent at or before `since`.
+pub async fn codes_of_an_address_span_its_invitations_in_one_organization_d53<S: Store + Clone>(store: S) {
+    use talent_domain::consent::ConsentCode;
+    let (svc, clock) = services(store);
+    let org = new_org(&svc, "business", &[]).await.id;
+    let other = new_org(&svc, "business", &[]).await.id;
+    let invite =
+        |e: &str| talent_domain::usecases::invitations::NewInvitation { send_email: false, ..emailed_invitation(e) };
+    let (first, _) = svc.create_invitation(org, invite("ada@example.com")).await.unwrap();
+    svc.revoke_invitation(org, first.invitation.id).await.unwrap();
+    let (second, _) = svc.create_invitation(org, invite("ada@example.com")).await.unwrap();
+    let (bob, _) = svc.create_invitation(org, invite("bob@example.com")).await.unwrap();
+    let (elsewhere, _) = svc.create_invitation(other, invite("ada@example.com")).await.unwrap();
+    let since = clock.now();
+    let mut codes = Vec::new();
+    // (invitation, seconds after `since`): the one at 0 is not after `since`.
+    for (inv, at) in [
+        (first.invitation.id, 0),
+        (first.invitation.id, 1),
+        (second.invitation.id, 2),
+        (second.invitation.id, 3),
+        (bob.invitation.id, 4),
+        (elsewhere.invitation.id, 5),
+    ] {
+        let created = since + Duration::seconds(at);
+        codes.push(ConsentCode {
+            id: ConsentCodeId(Uuid::now_v7()),
+            invitation_id: inv,
+            code_hash: vec![at as u8; 32],
+            tries: 0,
+            used_at: None,
+            expires_at: created + talent_domain::consent::CODE_VALIDITY,
+            created_at: created,
+        });
+    }
+    let stored = codes.clone();
+    write(&svc, move |tx| {
+        Box::pin(async move {
+            for c in &stored {
+                tx.insert_consent_code(c).await?;
+            }
+            Ok(())
+        })
+    })
+    .await
+    .unwrap();
+    let of = |o: OrgId, e: &'static str| {
+        let svc = svc.clone();
+        async move {
+            let mut got = read(&svc, move |tx| {
+                Box::pin(async move { tx.list_consent_codes_of_address_since(o, &email(e), since).await })
+            })
+            .await;
+            got.sort_by_key(|c| c.created_at);
+            got
+        }
+    };
+    assert_eq!(of(org, "ada@example.com").await, codes[1..4].to_vec(), "both invitations, after `since` only");
+    assert_eq!(of(org, "bob@example.com").await, codes[4..5].to_vec());
+    assert_eq!(of(other, "ada@example.com").await, codes[5..6].to_vec(), "per organization");
+    assert!(of(org, "nobody@example.com").await.is_empty());
 }

@@ -12,7 +12,9 @@ pub const CODE_DIGITS: u32 = 6;
 pub const CODE_VALIDITY: Duration = Duration::minutes(10);
 /// Wrong entries a code survives; the fifth wrong entry spends it (D43: at most 5 tries).
 pub const MAX_TRIES: u32 = 5;
-/// Codes per invitation within [`ISSUE_WINDOW`] (D43: at most 5 codes per invitation and hour).
+/// Codes within [`ISSUE_WINDOW`] per (organization, email address), across all the
+/// organization's invitations to that address (D43, D53: the limit follows the human, so revoking
+/// an invitation and sending a new one gives no new codes).
 pub const MAX_CODES: usize = 5;
 /// The window of [`MAX_CODES`].
 pub const ISSUE_WINDOW: Duration = Duration::hours(1);
@@ -49,7 +51,7 @@ impl ConsentCode {
 /// anything but the code's own tries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Refusal {
-    /// [`MAX_CODES`] codes were sent within the last hour: wait.
+    /// [`MAX_CODES`] codes were sent to the address within the last hour: wait.
     TooManyCodes,
     /// No code is live (never sent, expired, used or out of tries): ask for a new one.
     NoLiveCode,
@@ -62,8 +64,8 @@ pub enum Refusal {
     Malformed,
 }
 
-/// Whether a new code may be sent at `now`, given the invitation's codes (any order). Errors:
-/// [`Refusal::TooManyCodes`].
+/// Whether a new code may be sent at `now`, given the codes already sent to the address by the
+/// organization (any order, any of its invitations: D53). Errors: [`Refusal::TooManyCodes`].
 pub fn may_issue(codes: &[ConsentCode], now: OffsetDateTime) -> Result<(), Refusal> {
     let recent = codes.iter().filter(|c| c.created_at > now - ISSUE_WINDOW).count();
     if recent >= MAX_CODES {

@@ -1054,6 +1054,41 @@ fn five_wrong_entries_spend_the_code_and_five_codes_an_hour_are_the_most() {
     assert_eq!(w.sent().iter().filter(|m| m.subject.contains("confirmation code")).count(), 6);
 }
 
+/// D53: the hourly limit of codes follows the human, not the invitation: five codes on one
+/// invitation, then revoking it and inviting the same address again gives no sixth code (and no
+/// email), while another address of the organization, and the same address in another
+/// organization, still get theirs. The window moving on frees the address again.
+#[test]
+fn the_sixth_code_in_an_hour_is_refused_across_a_new_invitation_to_the_same_address_d53() {
+    let w = world();
+    w.completed_elsewhere("ada@example.test");
+    w.completed_elsewhere("bob@example.test");
+    let first = w.create(invite("ada@example.test"));
+    for _ in 0..5 {
+        assert!(matches!(w.post(&first, true, None), PageAnswer::CodeSent(_)));
+    }
+    let codes = |w: &World| w.sent().iter().filter(|m| m.subject.contains("confirmation code")).count();
+    assert_eq!(codes(&w), 5);
+    block_on(w.svc.revoke_invitation(w.org, first.invitation.id)).unwrap();
+    let second = w.create(invite("ADA@example.test"));
+    assert_ne!(second.invitation.id, first.invitation.id);
+    assert_eq!(second.invitation.variant, Variant::AccessRequest);
+    assert_eq!(w.post(&second, true, None), PageAnswer::Refused(Refusal::TooManyCodes), "the sixth for ada");
+    assert_eq!(codes(&w), 5, "nothing emailed");
+    assert_eq!(w.store.snapshot().consent_codes.len(), 5, "no code stored");
+    // Another address of the same organization is not limited by ada's codes.
+    let bob = w.create(invite("bob@example.test"));
+    assert!(matches!(w.post(&bob, true, None), PageAnswer::CodeSent(_)));
+    // The same address in another organization has its own limit.
+    let third = new_org(&w.svc, "Third Co", &[]);
+    let (elsewhere, _) = block_on(w.svc.create_invitation(third, invite("ada@example.test"))).unwrap();
+    assert!(matches!(w.post(&elsewhere, true, None), PageAnswer::CodeSent(_)));
+    // An hour after the first code, ada can be sent codes again, and the code accepts.
+    w.clock.advance(Duration::minutes(61));
+    assert!(matches!(w.post(&second, true, None), PageAnswer::CodeSent(_)));
+    assert!(matches!(w.post(&second, true, Some(&w.last_code())), PageAnswer::Accepted(_)));
+}
+
 #[test]
 fn a_replaced_code_no_longer_verifies() {
     let w = world();

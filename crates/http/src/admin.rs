@@ -25,9 +25,11 @@ use time::OffsetDateTime;
 use validator::Validate;
 
 /// Checks the admin token; 404 when the admin API is disabled, 401 `unauthorized` /
-/// `invalid_token` otherwise. A failed check takes from the client IP's budget of failed
-/// authentications (D8), shared with `/api/v1`, and is 429 `rate_limited` once it is spent; an
-/// address over that budget is refused before its token is compared (T89, T88).
+/// `invalid_token` otherwise. A failed check takes from the client IP's budget of failed admin
+/// tokens (D53), a budget of its own: failed API keys from the address neither spend it nor stop
+/// the right admin token. It is 429 `rate_limited` once spent, and an address over it is refused
+/// before its token is compared, the right one too, until its next attempt would conform
+/// (T89, T150).
 pub async fn admin_middleware<S: Store>(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
@@ -38,8 +40,9 @@ pub async fn admin_middleware<S: Store>(
         None => std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED),
     };
     if let Some(s) = state.as_ref().filter(|s| s.admin_enabled()) {
-        if let Some(d) = s.limiter.blocked(ip).await {
-            return Ok(req.into_response(crate::auth::refused(&d, "ip")).map_into_right_body());
+        // D53: the admin budget only; the address's failed API keys do not matter here.
+        if let Some(d) = s.limiter.admin_blocked(ip).await {
+            return Ok(req.into_response(crate::auth::refused(&d, "admin")).map_into_right_body());
         }
     }
     let err = match &state {
@@ -59,7 +62,7 @@ pub async fn admin_middleware<S: Store>(
     if let Some(e) = err {
         let resp = match (&state, e.0.code) {
             (Some(s), Code::Unauthorized | Code::InvalidToken) => {
-                crate::auth::failed_authentication(&*s.limiter, ip, e).await
+                crate::auth::failed_admin_authentication(&*s.limiter, ip, e).await
             }
             _ => e.error_response(),
         };

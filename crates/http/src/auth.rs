@@ -47,18 +47,37 @@ pub(crate) fn refused(d: &RateDecision, subject: &'static str) -> HttpResponse {
 
 /// The answer to a failed authentication from `ip` (D8): one request is taken from the
 /// address's budget; `err` (401) while the budget lasts, 429 once it is spent, with the
-/// address's rate-limit headers either way (none when limiting is off). For `/api/v1` and
-/// `/admin/v1` alike (T89).
+/// address's rate-limit headers either way (none when limiting is off). For `/api/v1`; the admin
+/// API spends a budget of its own ([`failed_admin_authentication`], D53).
 pub(crate) async fn failed_authentication(limiter: &dyn RateLimiter, ip: IpAddr, err: ApiError) -> HttpResponse {
     metrics::counter!("talent_auth_failures_total", "reason" => err.0.code.as_str()).increment(1);
-    match limiter.check(RateSubject::Ip(ip)).await {
-        Some(d) if !d.allowed => refused(&d, "ip"),
+    spend_failure(limiter, RateSubject::Ip(ip), "ip", err.error_response()).await
+}
+
+/// [`failed_authentication`] for a missing or wrong admin token (D53): takes from the address's
+/// budget of failed admin tokens ([`RateSubject::AdminIp`]), never from its budget of failed API
+/// keys.
+pub(crate) async fn failed_admin_authentication(limiter: &dyn RateLimiter, ip: IpAddr, err: ApiError) -> HttpResponse {
+    metrics::counter!("talent_auth_failures_total", "reason" => err.0.code.as_str()).increment(1);
+    spend_failure(limiter, RateSubject::AdminIp(ip), "admin", err.error_response()).await
+}
+
+/// Takes one request from the per-address budget `subject` for the failure answered `resp`:
+/// `resp` with the budget's rate-limit headers while it lasts, 429 `rate_limited` (counted under
+/// `label`) once it is spent; `resp` as it is when limiting is off (D8, D53).
+pub(crate) async fn spend_failure(
+    limiter: &dyn RateLimiter,
+    subject: RateSubject<'_>,
+    label: &'static str,
+    mut resp: HttpResponse,
+) -> HttpResponse {
+    match limiter.check(subject).await {
+        Some(d) if !d.allowed => refused(&d, label),
         Some(d) => {
-            let mut resp = err.error_response();
             set_rate_headers(resp.headers_mut(), &d);
             resp
         }
-        None => err.error_response(),
+        None => resp,
     }
 }
 

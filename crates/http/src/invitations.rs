@@ -16,7 +16,7 @@ use talent_domain::consent::Refusal;
 use talent_domain::errors::{Code, UseCaseError};
 use talent_domain::ids::{InvitationId, PersonId};
 use talent_domain::invitation::{InvitationStatus, Variant};
-use talent_domain::ports::{InvitationQuery, Store};
+use talent_domain::ports::{InvitationQuery, RateSubject, Store};
 use talent_domain::usecases::invitations::{NewInvitation, PageAnswer};
 use talent_domain::values::*;
 use utoipa::{IntoParams, ToSchema};
@@ -414,8 +414,25 @@ fn error_page(e: UseCaseError) -> HttpResponse {
     }
 }
 
-/// `GET /i/{token}` (D20): the person-facing page.
-pub async fn show_page<S: Store>(state: web::Data<ApiState<S>>, token: web::Path<String>) -> HttpResponse {
+/// 429 `rate_limited` (the envelope and the address's rate-limit headers, as every refusal of
+/// the budget) when the client address is over its budget of failed requests (D8, D53): the page
+/// then looks nothing up, so a guess of a token or a code from that address is never checked.
+async fn refused_when_blocked<S: Store>(state: &ApiState<S>, req: &HttpRequest) -> Option<HttpResponse> {
+    let ip = state.trusted_proxies.client_ip(req.peer_addr(), req.headers());
+    let d = state.limiter.blocked(ip).await?;
+    Some(crate::auth::refused(&d, "ip"))
+}
+
+/// `GET /i/{token}` (D20): the person-facing page. An address over its budget of failed
+/// requests is answered 429 before the token is looked up (D8, D53).
+pub async fn show_page<S: Store>(
+    state: web::Data<ApiState<S>>,
+    req: HttpRequest,
+    token: web::Path<String>,
+) -> HttpResponse {
+    if let Some(r) = refused_when_blocked(&state, &req).await {
+        return r;
+    }
     if token.len() > 200 {
         return not_found_page();
     }
@@ -470,11 +487,21 @@ The code is valid for 10 minutes.</p>\
 /// `POST /i/{token}` (D20, D43): accepts, or asks for the one-time code. Form fields: `share=true`
 /// gives consent on an `access_request`; `code` is the code from the email. Whoever posts, with or
 /// without an API key, the answer is the same: consent and rejoining need the code.
+///
+/// A code entry that fails (wrong, no longer valid, not six digits) takes one request from the
+/// client address's budget of failed requests, the one a failed API key spends (D8, D53): the
+/// page (422) carries that budget's rate-limit headers, and once it is spent the answer is 429
+/// `rate_limited`; while the address is over it, every post is 429 before the token or the code
+/// is looked up, the right code too.
 pub async fn accept_page<S: Store>(
     state: web::Data<ApiState<S>>,
+    req: HttpRequest,
     token: web::Path<String>,
     body: web::Bytes,
 ) -> HttpResponse {
+    if let Some(r) = refused_when_blocked(&state, &req).await {
+        return r;
+    }
     if token.len() > 200 {
         return not_found_page();
     }
@@ -511,7 +538,7 @@ pub async fn accept_page<S: Store>(
         Ok(PageAnswer::Refused(r)) => {
             let note = match r {
                 Refusal::TooManyCodes => {
-                    "<p>Too many codes were sent for this invitation. Please use the last one, or try again in an hour.</p>"
+                    "<p>Too many codes were sent to this email address. Please use the last one, or try again in an hour.</p>"
                         .to_string()
                 }
                 Refusal::NoLiveCode => {
@@ -526,10 +553,13 @@ pub async fn accept_page<S: Store>(
             let mut res = code_page(&company().await, share, &note);
             if matches!(r, Refusal::TooManyCodes) {
                 *res.status_mut() = StatusCode::TOO_MANY_REQUESTS;
+                res
             } else {
+                // A failed code entry (D53): the address's budget of failed requests.
                 *res.status_mut() = StatusCode::UNPROCESSABLE_ENTITY;
+                let ip = state.trusted_proxies.client_ip(req.peer_addr(), req.headers());
+                crate::auth::spend_failure(&*state.limiter, RateSubject::Ip(ip), "ip", res).await
             }
-            res
         }
         Err(e) => {
             if e.code() == Some(Code::Conflict) {

@@ -15,7 +15,9 @@
 //!
 //! Requests that fail authentication are limited per client IP address ([`RateSubject::Ip`], D8)
 //! with a configurable budget (default [`DEFAULT_IP_PER_MINUTE`] requests per minute), in
-//! [`Mode::PerKey`] and [`Mode::OrgOnly`] alike.
+//! [`Mode::PerKey`] and [`Mode::OrgOnly`] alike. Failed admin-token attempts have a budget of
+//! their own per address ([`RateSubject::AdminIp`], D53), of the same size: neither spends the
+//! other.
 //!
 //! Every budget of `n` requests per minute is a GCRA cell with burst `n` (a full minute's budget is
 //! available at once) refilling one request every *emission interval* `T = 60 s / n`. A budget of
@@ -134,12 +136,14 @@ impl FromStr for Mode {
 }
 
 /// Whose budget a keyed limiter entry is. Organizations, keys and IP addresses never share an
-/// entry, even in a limiter with the same requests-per-minute value.
+/// entry, even in a limiter with the same requests-per-minute value; an address's budget of
+/// failed admin tokens is not its budget of failed API keys (D53).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Subject {
     Org(OrgId),
     Key(ApiKeyId),
     Ip(IpAddr),
+    AdminIp(IpAddr),
 }
 
 /// A keyed GCRA limiter for one requests-per-minute value, reporting state snapshots.
@@ -192,9 +196,11 @@ pub struct GovernorRateLimiter<C: Clock = DefaultClock> {
     clock: C,
     /// One keyed limiter per requests-per-minute value, created lazily.
     limiters: RwLock<HashMap<NonZeroU32, Arc<Keyed<C>>>>,
-    /// IP addresses whose budget refused a request, with the instant their next request conforms
-    /// ([`RateLimiter::blocked`], T88). Expired entries go in [`GovernorRateLimiter::retain_recent`].
-    refused_ips: RwLock<HashMap<IpAddr, C::Instant>>,
+    /// IP addresses whose budget ([`Subject::Ip`] or [`Subject::AdminIp`]) refused a request, with
+    /// the instant their next request conforms ([`RateLimiter::blocked`], T88;
+    /// [`RateLimiter::admin_blocked`], D53). Expired entries go in
+    /// [`GovernorRateLimiter::retain_recent`].
+    refused_ips: RwLock<HashMap<Subject, C::Instant>>,
 }
 
 impl GovernorRateLimiter<DefaultClock> {
@@ -322,6 +328,10 @@ where
     fn blocked(&self, ip: IpAddr) -> talent_domain::ports::BoxFuture<'_, Option<RateDecision>> {
         Box::pin(std::future::ready(self.blocked_now(ip)))
     }
+
+    fn admin_blocked(&self, ip: IpAddr) -> talent_domain::ports::BoxFuture<'_, Option<RateDecision>> {
+        Box::pin(std::future::ready(self.admin_blocked_now(ip)))
+    }
 }
 
 impl<C> GovernorRateLimiter<C>
@@ -335,14 +345,8 @@ where
     pub fn check_now(&self, subject: RateSubject<'_>) -> Option<RateDecision> {
         let budget = match (self.mode, subject) {
             (Mode::Off, _) => return None,
-            (_, RateSubject::Ip(ip)) => {
-                let budget = self.take(self.ip_per_minute.get(), Subject::Ip(ip));
-                if let Some(wait) = budget.refused {
-                    let until = self.clock.now() + governor::nanos::Nanos::from(wait);
-                    self.refused_ips.write().unwrap_or_else(PoisonError::into_inner).insert(ip, until);
-                }
-                budget
-            }
+            (_, RateSubject::Ip(ip)) => self.take_failure(Subject::Ip(ip)),
+            (_, RateSubject::AdminIp(ip)) => self.take_failure(Subject::AdminIp(ip)),
             (Mode::OrgOnly, RateSubject::Key { org, plan, .. }) => self.take(plan.org_only_rpm, Subject::Org(org)),
             (Mode::PerKey, RateSubject::Key { org, key, plan }) => {
                 let key_budget = self.take(plan.key_rpm, Subject::Key(key));
@@ -367,6 +371,27 @@ where
     /// `ip` is within its budget. One read lock and, in the common case of no refused address, no
     /// lookup.
     pub fn blocked_now(&self, ip: IpAddr) -> Option<RateDecision> {
+        self.blocked_subject(Subject::Ip(ip))
+    }
+
+    /// [`RateLimiter::admin_blocked`], at once: as [`GovernorRateLimiter::blocked_now`] for the
+    /// address's budget of failed admin tokens (D53).
+    pub fn admin_blocked_now(&self, ip: IpAddr) -> Option<RateDecision> {
+        self.blocked_subject(Subject::AdminIp(ip))
+    }
+
+    /// Takes one request from a per-address budget of failures (`Ip` or `AdminIp`) and remembers
+    /// a refusal until the address's next request would conform.
+    fn take_failure(&self, subject: Subject) -> Budget {
+        let budget = self.take(self.ip_per_minute.get(), subject);
+        if let Some(wait) = budget.refused {
+            let until = self.clock.now() + governor::nanos::Nanos::from(wait);
+            self.refused_ips.write().unwrap_or_else(PoisonError::into_inner).insert(subject, until);
+        }
+        budget
+    }
+
+    fn blocked_subject(&self, subject: Subject) -> Option<RateDecision> {
         if self.mode == Mode::Off {
             return None;
         }
@@ -375,7 +400,7 @@ where
             if refused.is_empty() {
                 return None;
             }
-            *refused.get(&ip)?
+            *refused.get(&subject)?
         };
         let now = self.clock.now();
         if until <= now {
@@ -593,6 +618,33 @@ mod tests {
         let off = GovernorRateLimiter::new(Mode::Off, 1);
         assert_eq!(off.check_now(RateSubject::Ip(ip)), None);
         assert_eq!(off.blocked_now(ip), None);
+    }
+
+    /// D53: failed admin tokens and failed API keys from one address spend two budgets; a
+    /// refusal of one blocks that one only.
+    #[test]
+    fn the_admin_budget_of_an_address_is_not_its_budget_of_failed_keys_d53() {
+        let (l, clock) = fake(Mode::PerKey, 3);
+        let ip = IpAddr::V4(Ipv4Addr::new(10, 0, 0, 1));
+        for expected in [2, 1, 0] {
+            let d = l.check_now(RateSubject::AdminIp(ip)).unwrap();
+            assert_eq!((d.allowed, d.limit, d.remaining), (true, 3, expected));
+        }
+        assert!(!l.check_now(RateSubject::AdminIp(ip)).unwrap().allowed);
+        assert_eq!(l.admin_blocked_now(ip).map(|d| d.retry_after_secs), Some(Some(20)));
+        assert_eq!(l.blocked_now(ip), None, "failed keys are not blocked by admin guesses");
+        let d = l.check_now(RateSubject::Ip(ip)).unwrap();
+        assert_eq!((d.allowed, d.remaining), (true, 2), "the key budget is untouched");
+        for _ in 0..3 {
+            l.check_now(RateSubject::Ip(ip));
+        }
+        assert!(l.blocked_now(ip).is_some());
+        clock.advance(Duration::from_secs(20));
+        assert_eq!(l.admin_blocked_now(ip), None);
+        assert!(l.check_now(RateSubject::AdminIp(ip)).unwrap().allowed, "failed keys took nothing from it");
+        let off = GovernorRateLimiter::new(Mode::Off, 1);
+        assert_eq!(off.check_now(RateSubject::AdminIp(ip)), None);
+        assert_eq!(off.admin_blocked_now(ip), None);
     }
 
     #[test]

@@ -163,6 +163,23 @@ impl RedisRateLimiter {
     }
 }
 
+impl RedisRateLimiter {
+    /// Whether the per-address budget of failures at `key` refuses now, taking nothing
+    /// ([`RateLimiter::blocked`], [`RateLimiter::admin_blocked`]); `local` decides while Redis is
+    /// away.
+    async fn peek_failures(&self, key: String, local: impl FnOnce() -> Option<RateDecision>) -> Option<RateDecision> {
+        if self.mode == Mode::Off {
+            return None;
+        }
+        let n = self.ip_per_minute.get();
+        match self.run(false, &[(key, n)]).await.and_then(reported) {
+            Some(b) if b.refused.is_some() => Some(decision(b, unix_now())),
+            Some(_) => None,
+            None => local(),
+        }
+    }
+}
+
 /// The budgets of the script's answer.
 fn budgets(values: &[i64]) -> Vec<Budget> {
     let us = |v: i64| Duration::from_micros(u64::try_from(v).unwrap_or(0));
@@ -191,6 +208,10 @@ impl RateLimiter for RedisRateLimiter {
                     let n = self.ip_per_minute.get();
                     vec![(format!("talent:rl:{n}:ip:{ip}"), n)]
                 }
+                (_, RateSubject::AdminIp(ip)) => {
+                    let n = self.ip_per_minute.get();
+                    vec![(format!("talent:rl:{n}:admin:{ip}"), n)]
+                }
                 (Mode::OrgOnly, RateSubject::Key { org, plan, .. }) => {
                     let n = non_zero(plan.org_only_rpm).get();
                     vec![(format!("talent:rl:{n}:org:{}", org.0), n)]
@@ -209,15 +230,15 @@ impl RateLimiter for RedisRateLimiter {
 
     fn blocked(&self, ip: IpAddr) -> BoxFuture<'_, Option<RateDecision>> {
         Box::pin(async move {
-            if self.mode == Mode::Off {
-                return None;
-            }
-            let n = self.ip_per_minute.get();
-            match self.run(false, &[(format!("talent:rl:{n}:ip:{ip}"), n)]).await.and_then(reported) {
-                Some(b) if b.refused.is_some() => Some(decision(b, unix_now())),
-                Some(_) => None,
-                None => self.local.blocked_now(ip),
-            }
+            let local = || self.local.blocked_now(ip);
+            self.peek_failures(format!("talent:rl:{}:ip:{ip}", self.ip_per_minute), local).await
+        })
+    }
+
+    fn admin_blocked(&self, ip: IpAddr) -> BoxFuture<'_, Option<RateDecision>> {
+        Box::pin(async move {
+            let local = || self.local.admin_blocked_now(ip);
+            self.peek_failures(format!("talent:rl:{}:admin:{ip}", self.ip_per_minute), local).await
         })
     }
 }

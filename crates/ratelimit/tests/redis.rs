@@ -100,6 +100,18 @@ async fn the_decisions_and_headers_are_governors() {
     let refused = shared.check(RateSubject::Ip(ip)).await.unwrap();
     assert!(!refused.allowed && refused.retry_after_secs == Some(1), "{refused:?}");
     assert!(shared.blocked(ip).await.is_some_and(|d| !d.allowed));
+    // D53: the address's budget of failed admin tokens is its own.
+    assert!(shared.admin_blocked(ip).await.is_none(), "failed keys do not block the admin API");
+    for _ in 0..60 {
+        assert!(shared.check(RateSubject::AdminIp(ip)).await.unwrap().allowed);
+    }
+    assert!(!shared.check(RateSubject::AdminIp(ip)).await.unwrap().allowed);
+    assert!(shared.admin_blocked(ip).await.is_some_and(|d| !d.allowed && d.limit == 60));
+    let other = IpAddr::V4(Ipv4Addr::new(192, 0, 2, 8));
+    assert!(shared.admin_blocked(other).await.is_none());
+    assert!(shared.check(RateSubject::Ip(other)).await.unwrap().allowed);
+    let d = shared.check(RateSubject::AdminIp(other)).await.unwrap();
+    assert_eq!((d.allowed, d.remaining), (true, 59), "a failed key took nothing from the admin budget");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -505,6 +505,22 @@ impl InvitationRepo for FakeTx {
             .cloned()
             .collect())
     }
+    fn list_consent_codes_of_address_since<'a>(
+        &'a mut self,
+        org: OrgId,
+        email: &'a Email,
+        since: OffsetDateTime,
+    ) -> BoxFuture<'a, StoreResult<Vec<crate::consent::ConsentCode>>> {
+        let invitations: Vec<InvitationId> =
+            self.s.invitations.iter().filter(|i| i.org_id == org && &i.email == email).map(|i| i.id).collect();
+        ok(self
+            .s
+            .consent_codes
+            .iter()
+            .filter(|c| invitations.contains(&c.invitation_id) && c.created_at > since)
+            .cloned()
+            .collect())
+    }
 }
 
 impl AssessmentRepo for FakeTx {

@@ -22,6 +22,10 @@ pub enum RateSubject<'a> {
     },
     /// A request that failed authentication, limited per client IP (D8).
     Ip(IpAddr),
+    /// A request to the admin API with a missing or wrong admin token, limited per client IP in
+    /// a budget of its own (D53): it does not spend [`RateSubject::Ip`], and failed API keys do
+    /// not spend it.
+    AdminIp(IpAddr),
 }
 
 /// A rate-limit decision and the header values of the reported budget (D8).
@@ -54,6 +58,12 @@ pub trait RateLimiter: Send + Sync + 'static {
     /// key is looked up, so that an address over its budget learns nothing about keys and costs
     /// no database query (issue 13, T88). `None` also when limiting is off.
     fn blocked(&self, ip: std::net::IpAddr) -> BoxFuture<'_, Option<RateDecision>>;
+
+    /// [`RateLimiter::blocked`] for the admin budget of `ip` ([`RateSubject::AdminIp`], D53):
+    /// `Some` from a refusal of that budget until the address's next admin attempt would
+    /// conform. Checked before the admin token is compared, so that guesses from an address over
+    /// its budget are never checked (the right token waits too). `None` when limiting is off.
+    fn admin_blocked(&self, ip: std::net::IpAddr) -> BoxFuture<'_, Option<RateDecision>>;
 }
 
 /// An email to send (D22; the mailer adapter records it or sends it by SMTP).

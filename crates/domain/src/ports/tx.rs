@@ -231,6 +231,16 @@ pub trait InvitationRepo: Send {
         invitation: InvitationId,
         since: OffsetDateTime,
     ) -> BoxFuture<'_, StoreResult<Vec<crate::consent::ConsentCode>>>;
+    /// The codes created after `since` for every invitation of organization `org` to `email`
+    /// (revoked, expired and accepted ones included), in any order: the codes one person was
+    /// sent by one organization, whatever the invitation (D53). The caller serializes issuing
+    /// per organization by locking it first ([`OrgRepo::lock_org`]).
+    fn list_consent_codes_of_address_since<'a>(
+        &'a mut self,
+        org: OrgId,
+        email: &'a Email,
+        since: OffsetDateTime,
+    ) -> BoxFuture<'a, StoreResult<Vec<crate::consent::ConsentCode>>>;
 }
 
 /// Assessments, their need counts, and competency profiles (D10, D11, D23, D25). Part of [`Tx`].

@@ -125,9 +125,11 @@ async fn respond_in_tx(tx: &mut dyn Tx, input: AcceptInput, issue: Issue) -> Res
             return Ok(Responded::Accepted(Box::new((i, p))));
         }
     };
-    let mut codes = tx.list_consent_codes_since(inv.id, now - consent::ISSUE_WINDOW).await?;
     let Some(entry) = entry else {
-        if let Err(r) = consent::may_issue(&codes, now) {
+        // D53: the hourly limit counts every code the organization sent to this address, whatever
+        // the invitation (the organization is locked: issuing for one address is serialized).
+        let sent = tx.list_consent_codes_of_address_since(org.id, &inv.email, now - consent::ISSUE_WINDOW).await?;
+        if let Err(r) = consent::may_issue(&sent, now) {
             return Ok(Responded::Refused(r));
         }
         tx.insert_consent_code(&ConsentCode {
@@ -161,6 +163,7 @@ async fn respond_in_tx(tx: &mut dyn Tx, input: AcceptInput, issue: Issue) -> Res
         let out = OutgoingEmail { to: inv.email.clone(), subject, body, invitation_url: None };
         return Ok(Responded::SendCode(out, issue.email_id));
     };
+    let mut codes = tx.list_consent_codes_since(inv.id, now - consent::ISSUE_WINDOW).await?;
     let (changed, verdict) = consent::verify(&mut codes, now, |h| secrets.constant_time_eq(h, &entry));
     if let Some(i) = changed {
         tx.update_consent_code(&codes[i]).await?;
@@ -292,9 +295,10 @@ impl<S: Store> Services<S> {
     /// Joining by the link needs nothing more. Giving consent (`share` on an `access_request`) and
     /// rejoining after the person's own withdrawal are the person's acts: they need `code`, the
     /// one-time code sent to the invitation's email address. Without `code` a new code is sent
-    /// (at most 5 per invitation and hour); a wrong code spends one of its 5 tries. Deciding,
-    /// checking the code and accepting happen in one transaction, so nothing changes without a
-    /// valid code. Errors: 404 (unknown token); as [`Self::accept_invitation`].
+    /// (at most 5 an hour per organization and address, across all its invitations: D53); a
+    /// wrong code spends one of its 5 tries. Deciding, checking the code and accepting happen in
+    /// one transaction, so nothing changes without a valid code. Errors: 404 (unknown token); as
+    /// [`Self::accept_invitation`].
     pub async fn respond_by_token(
         &self,
         token: &str,

@@ -286,6 +286,31 @@ macro_rules! impl_invitation_repo {
                         .collect()
                 })
             }
+
+            fn list_consent_codes_of_address_since<'a>(
+                &'a mut self,
+                org: OrgId,
+                email: &'a Email,
+                since: OffsetDateTime,
+            ) -> BoxFuture<'a, StoreResult<Vec<talent_domain::consent::ConsentCode>>> {
+                Box::pin(async move {
+                    // invitations_org_email_idx, then consent_codes_invitation_idx per invitation.
+                    let of_address = invitations::table
+                        .filter(invitations::org_id.eq(DbUuid(org.0)))
+                        .filter(invitations::email.eq(email.as_str()))
+                        .select(invitations::id);
+                    consent_codes::table
+                        .filter(consent_codes::invitation_id.eq_any(of_address))
+                        .filter(consent_codes::created_at.gt(DbTime(since)))
+                        .select(ConsentCodeRow::as_select())
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?
+                        .into_iter()
+                        .map(talent_domain::consent::ConsentCode::try_from)
+                        .collect()
+                })
+            }
         }
     };
 }
