@@ -234,3 +234,32 @@ crate::e2e!(d52_no_live_link_or_token_is_stored_in_clear, sandbox(), |app| {
         "only the token is sealed in events: erasure still finds the address ({names:?})"
     );
 });
+
+// Finding 7 (D56): two new organizations written to in turn each see their own sequence numbers
+// 1, 2, 3 with no gaps, so neither learns of the other's activity; the feed's `after` and
+// replay work on those numbers.
+crate::e2e!(d56_each_organization_numbers_its_own_events_from_one_without_gaps, sandbox(), |app| {
+    let (a, b) = (org(app, "Alpha"), org(app, "Beta"));
+    for i in 0..3 {
+        app.import(&a.key, json!({"email": format!("a{i}@example.com")}));
+        app.import(&b.key, json!({"email": format!("b{i}@example.com")}));
+    }
+    for o in [&a, &b] {
+        let feed = ok(app.get("/api/v1/events", &o.key));
+        let seqs: Vec<u64> = feed["data"].as_array().unwrap().iter().map(|e| e["sequence"].as_u64().unwrap()).collect();
+        assert_eq!(seqs, vec![1, 2, 3], "{feed}");
+        let after = ok(app.get("/api/v1/events?after=2", &o.key));
+        assert_eq!(after["data"].as_array().unwrap().len(), 1);
+        assert_eq!(after["data"][0]["sequence"], 3);
+    }
+    let hook = created(app.send(
+        "POST",
+        "/api/v1/webhooks",
+        &a.key,
+        &json!({"url": "http://127.0.0.1:9/in", "events": ["*"]}),
+    ));
+    let replayed = app.send("POST", &format!("/api/v1/webhooks/{}/replay", id(&hook)), &a.key, &json!({"after": 1}));
+    assert_eq!(replayed.status, 202, "{}", replayed.text);
+    let replayed = replayed.json;
+    assert_eq!((replayed["queued"].clone(), replayed["lastSequence"].clone()), (json!(2), json!(3)), "{replayed}");
+});

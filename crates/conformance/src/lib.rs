@@ -2686,7 +2686,7 @@ pub fn feed_event(svc_ids: &dyn Ids, org: OrgId, t: EventType, at: OffsetDateTim
     }
 }
 
-fn every_scope() -> Scopes {
+pub fn every_scope() -> Scopes {
     Scopes::new(Scope::ALL.to_vec())
 }
 
@@ -2699,14 +2699,20 @@ pub async fn a_feed_reader_sees_every_event_once_in_sequence_order_while_writers
 >(
     store: S,
 ) {
+    // D56: two organizations written to at once; each reader sees its own numbers 1, 2, 3, ...
     let (svc, clock) = services(store);
-    let org = new_org(&svc, "business", &[]).await;
-    let start = svc.events_feed(org.id, &every_scope(), feed_req(0, 100)).await.unwrap();
-    let base = start.items.last().map(|e| e.sequence).unwrap_or(0);
+    let orgs = [new_org(&svc, "business", &[]).await.id, new_org(&svc, "business", &[]).await.id];
+    let mut base = [0u64; 2];
+    for (k, org) in orgs.iter().enumerate() {
+        let start = svc.events_feed(*org, &every_scope(), feed_req(0, 100)).await.unwrap();
+        base[k] = start.items.last().map(|e| e.sequence).unwrap_or(0);
+        assert_eq!(start.items.iter().map(|e| e.sequence).collect::<Vec<_>>(), (1..=base[k]).collect::<Vec<_>>());
+    }
     let done = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let writers: Vec<_> = (0..8u64)
         .map(|w| {
             let (svc, done, at) = (svc.clone(), done.clone(), clock.now());
+            let org = orgs[(w % 2) as usize];
             tokio::spawn(async move {
                 let mut x = w.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
                 for i in 0..10u64 {
@@ -2714,7 +2720,7 @@ pub async fn a_feed_reader_sees_every_event_once_in_sequence_order_while_writers
                     x ^= x >> 7;
                     x ^= x << 17;
                     let (before, after) = (x % 7, (x >> 8) % 11);
-                    let e = feed_event(&*svc.ids, org.id, EventType::PersonCreated, at, w * 100 + i);
+                    let e = feed_event(&*svc.ids, org, EventType::PersonCreated, at, w * 100 + i);
                     svc.store
                         .write(move |tx| {
                             Box::pin(async move {
@@ -2741,23 +2747,27 @@ pub async fn a_feed_reader_sees_every_event_once_in_sequence_order_while_writers
             tokio::time::sleep(std::time::Duration::from_millis(3)).await;
         }
     });
-    let (mut after, mut seen) = (base, Vec::new());
+    let (mut after, mut seen) = (base, [Vec::new(), Vec::new()]);
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     loop {
         // Finished, or failed: a writer that panicked ends too (and fails the test below).
         let finished = writers.iter().all(|w| w.is_finished());
         assert!(std::time::Instant::now() < deadline, "the writers did not finish within 60 s");
-        let page = svc.events_feed(org.id, &every_scope(), feed_req(after, 7)).await.unwrap();
-        for e in &page.items {
-            assert!(e.sequence > after, "ascending: {} after {after}", e.sequence);
-            assert_eq!(e.sequence, after + 1, "no hole in the numbers");
-            after = e.sequence;
-            seen.push(e.event.data["n"].as_u64().unwrap());
+        let mut empty = true;
+        for k in 0..2 {
+            let page = svc.events_feed(orgs[k], &every_scope(), feed_req(after[k], 7)).await.unwrap();
+            for e in &page.items {
+                assert_eq!(e.event.org_id, orgs[k]);
+                assert_eq!(e.sequence, after[k] + 1, "ascending with no hole in organization {k}'s numbers");
+                after[k] = e.sequence;
+                seen[k].push(e.event.data["n"].as_u64().unwrap());
+            }
+            empty &= page.items.is_empty();
         }
-        if finished && page.items.is_empty() {
+        if finished && empty {
             break;
         }
-        if page.items.is_empty() {
+        if empty {
             tokio::time::sleep(std::time::Duration::from_millis(2)).await;
         }
     }
@@ -2765,12 +2775,15 @@ pub async fn a_feed_reader_sees_every_event_once_in_sequence_order_while_writers
         w.await.unwrap();
     }
     other_sequencer.await.unwrap();
-    let unique: BTreeSet<u64> = seen.iter().copied().collect();
-    assert_eq!(seen.len(), 80, "every event once");
-    assert_eq!(unique.len(), 80, "none twice");
+    for k in 0..2 {
+        let unique: BTreeSet<u64> = seen[k].iter().copied().collect();
+        assert_eq!(seen[k].len(), 40, "every event of organization {k} once");
+        assert_eq!(unique.len(), 40, "none twice");
+        assert_eq!(after[k], base[k] + 40, "numbered 1..n in the organization");
+    }
 }
 
-fn feed_req(after: u64, limit: u32) -> talent_domain::usecases::feed::FeedRequest {
+pub fn feed_req(after: u64, limit: u32) -> talent_domain::usecases::feed::FeedRequest {
     talent_domain::usecases::feed::FeedRequest { after, types: vec![], limit }
 }
 
@@ -2791,6 +2804,11 @@ pub async fn the_feed_filters_by_type_and_organization_and_numbers_are_never_reu
     let all = svc.events_feed(a.id, &every_scope(), feed_req(0, 100)).await.unwrap();
     assert_eq!(all.items.iter().map(|e| e.event.event_type).collect::<Vec<_>>(), types.to_vec());
     assert!(all.items.iter().all(|e| e.event.org_id == a.id), "only the organization's own");
+    // D56: each organization counts its own events, 1, 2, 3, with no gap for the other's.
+    for org in [a.id, b.id] {
+        let mine = svc.events_feed(org, &every_scope(), feed_req(0, 100)).await.unwrap();
+        assert_eq!(mine.items.iter().map(|e| e.sequence).collect::<Vec<_>>(), vec![1, 2, 3], "{org:?}");
+    }
     let req =
         talent_domain::usecases::feed::FeedRequest { after: 0, types: vec![EventType::InvitationRevoked], limit: 100 };
     let only = svc.events_feed(a.id, &every_scope(), req.clone()).await.unwrap();
@@ -2808,7 +2826,7 @@ pub async fn the_feed_filters_by_type_and_organization_and_numbers_are_never_reu
     assert!(first.has_more);
     let rest = svc.events_feed(a.id, &every_scope(), feed_req(first.items[1].sequence, 2)).await.unwrap();
     assert_eq!((rest.items.len(), rest.has_more), (1, false));
-    // Retention deletes every event; the next one still gets a new, higher number.
+    // Retention deletes every event; the next one still gets the organization's next number.
     let top = all.items.iter().chain(&rest.items).map(|e| e.sequence).max().unwrap_or(0);
     clock.advance(Duration::days(31));
     svc.purge_webhook_history(30, 100).await.unwrap();
@@ -2817,7 +2835,7 @@ pub async fn the_feed_filters_by_type_and_organization_and_numbers_are_never_reu
     write(&svc, move |tx| Box::pin(async move { tx.insert_event(&e).await })).await.unwrap();
     let after = svc.events_feed(a.id, &every_scope(), feed_req(0, 100)).await.unwrap();
     assert_eq!(after.items.len(), 1);
-    assert!(after.items[0].sequence > top + 1, "{} is above the {top} given before (b's too)", after.items[0].sequence);
+    assert_eq!(after.items[0].sequence, top + 1, "the next of A's own numbers, never one given before");
 }
 
 /// D48: replay queues, for one endpoint, a new delivery of every kept event after `after` that

@@ -524,7 +524,8 @@ impl<'a> From<&'a ClientError> for ErrorOut<'a> {
 pub struct EventOut {
     /// The event's id (one event, however many deliveries carry it).
     pub id: Uuid,
-    /// Service-wide, ascending in commit order: the feed's cursor (`after`).
+    /// The organization's own count of its events, 1, 2, 3, … in commit order (D56): the feed's
+    /// cursor (`after`).
     #[schema(minimum = 1)]
     pub sequence: u64,
     #[serde(rename = "type")]

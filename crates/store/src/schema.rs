@@ -145,8 +145,19 @@ diesel::table! {
 }
 
 diesel::table! {
+    /// One row: the lock that event sequencers take turns on (T106).
     event_sequence (id) {
         id -> Integer,
+        last -> BigInt,
+    }
+}
+
+diesel::table! {
+    use diesel::sql_types::*;
+    use crate::types::sql::Uuid;
+    /// The last event sequence number given in each organization (D56).
+    org_event_sequences (org_id) {
+        org_id -> Uuid,
         last -> BigInt,
     }
 }
@@ -368,6 +379,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     sign_in_links,
     dashboard_sessions,
     event_sequence,
+    org_event_sequences,
     consent_codes,
     organizations,
     users,

@@ -142,6 +142,7 @@ conformance!(
     migrations_apply_once_and_the_store_is_ready,
     the_counter_migration_counts_the_persons_already_there,
     the_origin_migration_attributes_existing_assessments_and_recounts_imported_memberships,
+    the_sequence_migration_renumbers_each_organizations_events_in_their_order,
     transactions_committed_in_one_group_keep_their_own_outcomes,
     a_priority_writer_commits_ahead_of_a_queued_group,
     wake_ups_follow_commits_of_due_deliveries_only,
@@ -259,6 +260,42 @@ async fn the_origin_migration_attributes_existing_assessments_and_recounts_impor
         "Carol's unknown origin: hidden from imports"
     );
     assert_eq!(svc.get_person(a, ca.id).await.unwrap().assessment.count, 0);
+}
+
+/// D56 (T130): events numbered by the one counter of before are renumbered per organization, in
+/// their old order, and each organization's next event follows its own last number.
+async fn the_sequence_migration_renumbers_each_organizations_events_in_their_order(store: DbStore) {
+    let (svc, clock) = services(store.clone());
+    let (a, b) = (new_org(&svc, "business", &[]).await.id, new_org(&svc, "business", &[]).await.id);
+    let reverted = talent_store::testing::revert_through(store.url(), "20261126000018").await.unwrap();
+    for n in 0..7u64 {
+        let org = if n % 3 == 0 { b } else { a };
+        let e = feed_event(&*svc.ids, org, EventType::PersonCreated, clock.now(), n);
+        write(&svc, move |tx| Box::pin(async move { tx.insert_event(&e).await })).await.unwrap();
+        clock.advance(Duration::seconds(1));
+    }
+    // The sequencer of before: one counter for everybody, in (created_at, id) order.
+    talent_store::testing::execute(
+        store.url(),
+        "UPDATE outbox_events SET sequence = (SELECT COUNT(*) FROM outbox_events o \
+          WHERE o.created_at < outbox_events.created_at \
+             OR (o.created_at = outbox_events.created_at AND o.id <= outbox_events.id))",
+    )
+    .await
+    .unwrap();
+    assert_eq!(store.migrate().await.unwrap(), reverted);
+    let numbers = |org: OrgId| {
+        let svc = svc.clone();
+        async move {
+            let feed = svc.events_feed(org, &every_scope(), feed_req(0, 100)).await.unwrap();
+            feed.items.iter().map(|e| (e.sequence, e.event.data["n"].as_u64().unwrap())).collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(numbers(a).await, vec![(1, 1), (2, 2), (3, 4), (4, 5)]);
+    assert_eq!(numbers(b).await, vec![(1, 0), (2, 3), (3, 6)]);
+    let e = feed_event(&*svc.ids, b, EventType::PersonCreated, clock.now(), 7);
+    write(&svc, move |tx| Box::pin(async move { tx.insert_event(&e).await })).await.unwrap();
+    assert_eq!(numbers(b).await.last(), Some(&(4, 7)), "B goes on from its own last number");
 }
 
 /// T75: on SQLite, the write transactions queued behind a running one are committed as one group,

@@ -30,8 +30,8 @@ pub struct FakeState {
     pub events: Vec<OutboxEvent>,
     /// Feed sequences of numbered events (D48).
     pub event_sequences: Vec<(EventId, u64)>,
-    /// The sequencer's counter: the last number given.
-    pub last_sequence: u64,
+    /// The sequencer's counters: the last number given in each organization (D56).
+    pub last_sequence: std::collections::HashMap<OrgId, u64>,
     /// Idempotency records.
     pub idem: Vec<IdempotencyRecord>,
     pub settings: Vec<(String, String)>,
@@ -642,10 +642,11 @@ impl OutboxRepo for FakeTx {
         let mut todo: Vec<&OutboxEvent> =
             s.events.iter().filter(|e| !s.event_sequences.iter().any(|(id, _)| *id == e.id)).collect();
         todo.sort_by_key(|e| (e.created_at, e.id.0));
-        let ids: Vec<EventId> = todo.into_iter().take(limit as usize).map(|e| e.id).collect();
-        for id in &ids {
-            s.last_sequence += 1;
-            s.event_sequences.push((*id, s.last_sequence));
+        let ids: Vec<(EventId, OrgId)> = todo.into_iter().take(limit as usize).map(|e| (e.id, e.org_id)).collect();
+        for (id, org) in &ids {
+            let n = s.last_sequence.entry(*org).or_insert(0);
+            *n += 1;
+            s.event_sequences.push((*id, *n));
         }
         ok(ids.len() as u32)
     }

@@ -552,11 +552,11 @@ impl DbTx<'_, diesel_async::AsyncPgConnection> {
             .map_err(db_err)
     }
 
-    /// Gives `ids` the sequences `first`, `first + 1`, ... in their order: one statement.
-    async fn number_events(&mut self, ids: &[DbUuid], first: i64) -> StoreResult<()> {
+    /// Gives each of `ids` its sequence of `seqs` (D56: numbers per organization): one statement.
+    async fn number_events(&mut self, ids: &[DbUuid], seqs: &[i64]) -> StoreResult<()> {
         use diesel::sql_types::{Array, BigInt, Text};
         let texts: Vec<String> = ids.iter().map(|i| i.0.to_string()).collect();
-        let seqs: Vec<i64> = (0..ids.len() as i64).map(|k| first + k).collect();
+        let seqs: Vec<i64> = seqs.to_vec();
         diesel::sql_query(
             "UPDATE outbox_events e SET sequence = v.seq FROM unnest($1::text[], $2::int8[]) AS v(id, seq) \
              WHERE e.id = v.id::uuid",
@@ -612,12 +612,11 @@ impl DbTx<'_, crate::SqliteConn> {
         event_sequence::table.find(1).select(event_sequence::last).get_result(self.conn).await.map_err(db_err)
     }
 
-    /// Gives `ids` the sequences `first`, `first + 1`, ... in their order: one in-process
-    /// statement each.
-    async fn number_events(&mut self, ids: &[DbUuid], first: i64) -> StoreResult<()> {
-        for (k, id) in ids.iter().enumerate() {
+    /// Gives each of `ids` its sequence of `seqs` (D56): one in-process statement each.
+    async fn number_events(&mut self, ids: &[DbUuid], seqs: &[i64]) -> StoreResult<()> {
+        for (id, seq) in ids.iter().zip(seqs) {
             diesel::update(outbox_events::table.find(*id))
-                .set(outbox_events::sequence.eq(first + k as i64))
+                .set(outbox_events::sequence.eq(*seq))
                 .execute(self.conn)
                 .await
                 .map_err(db_err)?;

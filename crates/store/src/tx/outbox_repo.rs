@@ -40,27 +40,53 @@ macro_rules! impl_outbox_repo {
 
             fn sequence_events(&mut self, limit: u32) -> BoxFuture<'_, StoreResult<u32>> {
                 Box::pin(async move {
-                    // The counter first: sequencers take turns on it (T106).
-                    let last = self.lock_event_counter().await?;
-                    let ids: Vec<DbUuid> = outbox_events::table
+                    // The lock first: sequencers take turns (T106).
+                    self.lock_event_counter().await?;
+                    let rows: Vec<(DbUuid, DbUuid)> = outbox_events::table
                         .filter(outbox_events::sequence.is_null())
                         .order((outbox_events::created_at.asc(), outbox_events::id.asc()))
                         .limit(i64::from(limit))
-                        .select(outbox_events::id)
+                        .select((outbox_events::id, outbox_events::org_id))
                         .load(self.conn)
                         .await
                         .map_err(db_err)?;
-                    if ids.is_empty() {
+                    if rows.is_empty() {
                         return Ok(0);
                     }
-                    self.number_events(&ids, last + 1).await?;
-                    let n = ids.len() as i64;
-                    diesel::update(event_sequence::table.find(1))
-                        .set(event_sequence::last.eq(last + n))
-                        .execute(self.conn)
+                    // D56: each organization continues its own count.
+                    let mut orgs: Vec<DbUuid> = rows.iter().map(|(_, o)| *o).collect();
+                    orgs.sort_by_key(|o| o.0);
+                    orgs.dedup();
+                    let mut last: std::collections::HashMap<uuid::Uuid, i64> = org_event_sequences::table
+                        .filter(org_event_sequences::org_id.eq_any(&orgs))
+                        .select((org_event_sequences::org_id, org_event_sequences::last))
+                        .load::<(DbUuid, i64)>(self.conn)
                         .await
-                        .map_err(db_err)?;
-                    Ok(ids.len() as u32)
+                        .map_err(db_err)?
+                        .into_iter()
+                        .map(|(o, n)| (o.0, n))
+                        .collect();
+                    let mut ids = Vec::with_capacity(rows.len());
+                    let mut seqs = Vec::with_capacity(rows.len());
+                    for (id, org) in &rows {
+                        let n = last.entry(org.0).or_insert(0);
+                        *n += 1;
+                        ids.push(*id);
+                        seqs.push(*n);
+                    }
+                    self.number_events(&ids, &seqs).await?;
+                    for org in orgs {
+                        let n = last.get(&org.0).copied().unwrap_or(0);
+                        diesel::insert_into(org_event_sequences::table)
+                            .values((org_event_sequences::org_id.eq(org), org_event_sequences::last.eq(n)))
+                            .on_conflict(org_event_sequences::org_id)
+                            .do_update()
+                            .set(org_event_sequences::last.eq(n))
+                            .execute(self.conn)
+                            .await
+                            .map_err(db_err)?;
+                    }
+                    Ok(rows.len() as u32)
                 })
             }
 
