@@ -320,6 +320,20 @@ pub async fn index_entries_read(url: &str, table: &str) -> Result<Option<i64>, S
     Ok(Some(last))
 }
 
+/// Runs `sql` (one or more statements) on the database at `url`, outside the store: for tests
+/// that put rows in a state the service no longer writes (data from before a change, e.g. an
+/// address with a Unicode domain, D55). Errors: the database's.
+pub async fn execute(url: &str, sql: &str) -> Result<(), StoreError> {
+    if url.starts_with("postgres") {
+        let mut conn = AsyncPgConnection::establish(url).await.map_err(internal)?;
+        conn.batch_execute(sql).await.map_err(internal)
+    } else {
+        let path = url.strip_prefix("sqlite://").unwrap_or(url).to_string();
+        let mut conn = crate::SqliteConn::establish(&path).await.map_err(internal)?;
+        conn.batch_execute(sql).await.map_err(internal)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::with_database;
