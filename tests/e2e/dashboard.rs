@@ -905,3 +905,39 @@ crate::e2e!(
         assert_eq!(types(&manager), ["person.created"]);
     }
 );
+
+crate::e2e!(
+    /// D55: a user signs in to the dashboard by either spelling of an internationalized address
+    /// (the link goes to the address in ASCII form), and the employee domains set on the settings
+    /// page are kept in ASCII form, so the import rule matches either spelling (D15).
+    dashboard_sign_in_and_employee_domains_take_either_spelling_of_an_internationalized_domain_d55,
+    Opts { sandbox: true, ..Default::default() },
+    |app| {
+        let org = app.org("business", "active");
+        let u = app.admin(
+            "POST",
+            &format!("/admin/v1/organizations/{}/users", org.id),
+            Some(&json!({"email": "chef@xn--mnchen-3ya.example", "role": "admin"})),
+        );
+        assert_eq!(u.status, 201, "{}", u.text);
+        let mut h = Http::new(app);
+        let asked = h.ask("Chef@München.example");
+        assert_eq!(asked.status, 200, "{}", asked.text);
+        assert!(asked.text.contains("chef@xn--mnchen-3ya.example"), "{}", asked.text);
+        let link = sign_in_link(app, "chef@xn--mnchen-3ya.example");
+        let path = link[link.find("/dashboard/").unwrap()..].to_string();
+        let page = h.get(&path);
+        assert_eq!(page.status, 200, "{}", page.text);
+        let (csrf, choice) = (page.csrf(), page.input("org"));
+        assert_eq!(h.post(&path, &format!("csrf={csrf}&org={choice}")).status, 303);
+
+        let csrf = h.csrf_of("/dashboard/settings");
+        let done = h.post("/dashboard/settings/domains", &format!("csrf={csrf}&domains=M%C3%BCnchen.example%0Axn--mnchen-3ya.example"));
+        assert_eq!(done.status, 303, "{}", done.text);
+        let o = app.admin("GET", &format!("/admin/v1/organizations/{}", org.id), None);
+        assert_eq!(o.json["employeeDomains"], json!(["xn--mnchen-3ya.example"]), "{}", o.text);
+        assert!(h.get("/dashboard/settings").text.contains("xn--mnchen-3ya.example"));
+        let p = app.import(&org.key, json!({"email": "ida@münchen.example"}));
+        assert_eq!(p["labels"], json!(["candidate", "employee"]), "{p}");
+    }
+);

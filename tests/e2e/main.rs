@@ -19,6 +19,7 @@ mod events;
 mod fuzz;
 mod hardening;
 mod idempotency;
+mod idna;
 mod import;
 mod invitations;
 mod listing;

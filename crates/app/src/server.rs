@@ -20,6 +20,7 @@ use talent_http::deadline::{body_deadline, BodyDeadline};
 use talent_http::ApiState;
 use talent_ratelimit::GovernorRateLimiter;
 use talent_report::{PdfReport, TemplatePersonality};
+use talent_store::tx::email_idna::EmailNormalization;
 use talent_store::DbStore;
 
 /// How long a client may take to send a request's head (T92; actix-web's default, made explicit).
@@ -139,8 +140,11 @@ impl Logging {
     }
 }
 
-/// Connects and migrates. Errors: bad URL, unreachable database, failed migration.
-pub async fn open_store(cfg: &Config) -> anyhow::Result<DbStore> {
+/// Connects and migrates, then normalizes stored addresses (D55, T146). Returns the store and
+/// what the normalization left (the caller reports it: `talent migrate` prints a warning per
+/// row group, `serve` logs one warning). Errors: bad URL, unreachable database, failed
+/// migration.
+pub async fn open_store(cfg: &Config) -> anyhow::Result<(DbStore, EmailNormalization)> {
     let mut store = DbStore::connect(&cfg.database_url, cfg.db_pool_size.max(1)).context("opening the database")?;
     store.set_auth_cache_ttl(std::time::Duration::from_millis(cfg.auth_cache_ms));
     store.set_secret_box(Arc::new(secret_box(cfg)?));
@@ -155,7 +159,33 @@ pub async fn open_store(cfg: &Config) -> anyhow::Result<DbStore> {
     if resealed > 0 {
         tracing::info!(resealed, "stored secrets sealed under the current key");
     }
-    Ok(store)
+    let normalized = store.normalize_email_domains().await.context("normalizing stored email addresses")?;
+    if normalized.rewritten > 0 {
+        tracing::info!(rewritten = normalized.rewritten, "stored email addresses rewritten with ASCII domains");
+    }
+    Ok((store, normalized))
+}
+
+/// What the address normalization left, one line per row group (D55, T146): the table, the
+/// rows' ids and the shared domain, never an address (the ids find it).
+pub fn unnormalized_lines(n: &EmailNormalization) -> Vec<String> {
+    let mut lines: Vec<String> = n
+        .collisions
+        .iter()
+        .map(|c| {
+            let ids: Vec<String> = c.ids.iter().map(ToString::to_string).collect();
+            format!(
+                "{}: rows {} would become one with their domain in ASCII form ({}); left as they are",
+                c.table,
+                ids.join(", "),
+                c.domain
+            )
+        })
+        .collect();
+    lines.extend(n.invalid.iter().map(|(table, id)| {
+        format!("{table}: row {id} holds an address whose domain is not a valid internationalized domain name; left as it is")
+    }));
+    lines
 }
 
 /// The secret box of secrets at rest (T84): `TALENT_SECRET_KEY`, else with SQLite a key file
@@ -225,7 +255,10 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Migrate(cfg) => {
             let logging = init_tracing(&cfg.log, cfg.log_format == "json");
             logging.report_drops();
-            open_store(&cfg).await?;
+            let (_, normalized) = open_store(&cfg).await?;
+            for line in unnormalized_lines(&normalized) {
+                eprintln!("warning: {line}");
+            }
             println!("Migrations applied.");
             return Ok(());
         }
@@ -287,7 +320,14 @@ impl Application {
             crate::admin_token::check(t).map_err(anyhow::Error::msg)?;
         }
         let engine = cfg.engine()?;
-        let store = open_store(&cfg).await?;
+        let (store, normalized) = open_store(&cfg).await?;
+        if normalized.left_any() {
+            tracing::warn!(
+                rows = ?unnormalized_lines(&normalized),
+                "stored email addresses left with a Unicode domain (rows that would merge, or that do not parse); \
+                 each start tries them again"
+            );
+        }
         let sandbox = cfg.sandbox || demo;
         let clock = Arc::new(SystemClock::default());
         // Bound before the services are built: with port 0 the default `TALENT_PUBLIC_URL` must

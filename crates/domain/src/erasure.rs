@@ -3,6 +3,7 @@
 //! [`crate::usecases::privacy`] find the texts through the store and write back what changed.
 
 use crate::model::Person;
+use crate::values::Email;
 use serde_json::Value;
 
 /// The personal values of one membership as they appear in stored JSON.
@@ -33,9 +34,10 @@ impl Personal {
         }
     }
 
-    /// The substrings that find texts that may hold these values: the address as JSON writes it.
+    /// The substrings that find texts that may hold these values: the address as JSON writes it,
+    /// in each of its [`spellings`].
     pub fn needles(&self) -> Vec<String> {
-        vec![json_string_body(&self.email)]
+        spellings(&self.email).iter().map(|s| json_string_body(s)).collect()
     }
 
     /// Scrubs one stored text (JSON; anything else is left alone). Returns the new text when
@@ -54,7 +56,7 @@ impl Personal {
     /// is the address (an invitation to them) becomes `null`.
     pub fn scrub(&self, v: &mut Value) {
         match v {
-            Value::String(s) if s.eq_ignore_ascii_case(&self.email) => *s = self.replacement.clone(),
+            Value::String(s) if same_address(s, &self.email) => *s = self.replacement.clone(),
             Value::String(s) if self.fields.iter().any(|f| f == s) => *v = Value::Null,
             Value::Array(items) => {
                 items.retain(|x| !x.as_str().is_some_and(|s| self.tags.iter().any(|t| t == s)));
@@ -65,8 +67,7 @@ impl Personal {
             Value::Object(map) => {
                 // An invitation to the person (its `email` is the address): its free-text
                 // `message` may name them in any words, so it goes whole (D44, D45, T109).
-                let to_them =
-                    map.get("email").and_then(Value::as_str).is_some_and(|e| e.eq_ignore_ascii_case(&self.email));
+                let to_them = map.get("email").and_then(Value::as_str).is_some_and(|e| same_address(e, &self.email));
                 if to_them {
                     if let Some(m) = map.get_mut("message") {
                         *m = Value::Null;
@@ -81,10 +82,32 @@ impl Personal {
     }
 }
 
-/// Whether `email` is one of the string values of `v` (not merely a substring of one).
+/// The ways stored texts spell the address `email`: as it is, and with its domain in Unicode
+/// when that differs (D55: texts written before domains were stored in ASCII form hold
+/// `a@münchen.de` where the address is now `a@xn--mnchen-3ya.de`).
+pub fn spellings(email: &str) -> Vec<String> {
+    let mut out = vec![email.to_string()];
+    if let Ok(e) = Email::from_stored(email) {
+        let unicode = e.unicode();
+        if unicode != email {
+            out.push(unicode);
+        }
+    }
+    out
+}
+
+/// Whether the stored string `s` is the address `email`: equal but for ASCII case, or (D55) an
+/// address whose domain is spelled in Unicode and which parses to `email`.
+fn same_address(s: &str, email: &str) -> bool {
+    s.eq_ignore_ascii_case(email)
+        || (!s.is_ascii() && s.contains('@') && Email::parse(s).is_ok_and(|e| e.as_str() == email))
+}
+
+/// Whether `email` is one of the string values of `v` (not merely a substring of one), in any
+/// spelling (D55, see [`spellings`]).
 pub fn mentions(v: &Value, email: &str) -> bool {
     match v {
-        Value::String(s) => s.eq_ignore_ascii_case(email),
+        Value::String(s) => same_address(s, email),
         Value::Array(items) => items.iter().any(|x| mentions(x, email)),
         Value::Object(map) => map.values().any(|x| mentions(x, email)),
         _ => false,
@@ -149,5 +172,27 @@ mod tests {
         assert_eq!(ada().scrub_text(&other), None, "another person named Ada keeps her name");
         assert_eq!(ada().scrub_text("not json ada@example.com"), None);
         assert_eq!(ada().needles(), vec!["ada@example.com".to_string()]);
+    }
+
+    /// D55: a text written before domains were stored in ASCII form spells the address with its
+    /// Unicode domain; erasing the address finds it and replaces it all the same.
+    #[test]
+    fn the_address_is_found_and_replaced_in_either_spelling_of_its_domain() {
+        let jo = Personal {
+            email: "jo@xn--mnchen-3ya.de".into(),
+            replacement: "erased-2@invalid".into(),
+            fields: vec![],
+            tags: vec![],
+        };
+        assert_eq!(jo.needles(), vec!["jo@xn--mnchen-3ya.de".to_string(), "jo@münchen.de".to_string()]);
+        let text = json!({"data": {"email": "jo@münchen.de", "message": "Hi Jo", "cc": "JO@xn--mnchen-3ya.de"},
+            "other": "jo@münchen.de.evil"})
+        .to_string();
+        let out: Value = serde_json::from_str(&jo.scrub_text(&text).unwrap()).unwrap();
+        assert_eq!(out["data"]["email"], "erased-2@invalid");
+        assert_eq!(out["data"]["cc"], "erased-2@invalid");
+        assert_eq!(out["data"]["message"], Value::Null, "an invitation to them");
+        assert_eq!(out["other"], "jo@münchen.de.evil", "only whole values");
+        assert_eq!(ada().needles().len(), 1, "an ASCII domain has one spelling");
     }
 }

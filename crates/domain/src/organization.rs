@@ -20,7 +20,7 @@ pub struct Organization {
     pub trial_ends_at: Option<OffsetDateTime>,
     /// `subscription.currentPeriodEnd`.
     pub current_period_end: Option<OffsetDateTime>,
-    /// Employee email-domain rule (D15): lower-case domains.
+    /// Employee email-domain rule (D15): lower-case domains in IDNA ASCII form (D55).
     pub employee_domains: Vec<String>,
     /// `createdAt`.
     pub created_at: OffsetDateTime,
@@ -29,7 +29,8 @@ pub struct Organization {
 }
 
 impl Organization {
-    /// D15: true when the email's domain is one of the employee domains (exact, case-insensitive).
+    /// D15: true when the email's domain is one of the employee domains (exact; both in lower-case
+    /// IDNA ASCII form, D55, so either spelling of an internationalized domain matches).
     pub fn is_employee_email(&self, email: &Email) -> bool {
         let d = email.domain();
         self.employee_domains.iter().any(|e| e == d)

@@ -222,6 +222,7 @@ pub struct PersonAssessmentOut {
 #[serde(rename_all = "camelCase")]
 pub struct PersonOut {
     pub id: Uuid,
+    /// Lower-case; an internationalized domain in its ASCII form (`xn--…`, D55).
     pub email: String,
     pub first_name: Option<String>,
     pub last_name: Option<String>,
@@ -387,6 +388,7 @@ impl From<&KeyContext> for KeyIdentityOut {
 #[serde(rename_all = "camelCase")]
 pub struct InvitationOut {
     pub id: Uuid,
+    /// Lower-case; an internationalized domain in its ASCII form (`xn--…`, D55).
     pub email: String,
     pub first_name: Option<String>,
     pub last_name: Option<String>,

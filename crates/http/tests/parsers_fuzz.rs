@@ -58,6 +58,33 @@ proptest! {
         if let Err(e) = codec.position(Some(&c), &f) { client_error(&e)?; }
     }
 
+    /// D55: an address parses to one value whichever way its domain is spelled (Unicode, its
+    /// ASCII form, upper case): the domain is stored in ASCII form, parsing is idempotent, and
+    /// the Unicode spelling of the result parses back to it. Any text that parses at all parses
+    /// to an address with an ASCII domain that parses to itself.
+    #[test]
+    fn an_address_is_one_value_in_every_spelling_of_its_domain_d55(
+        local in "[a-z0-9][a-z0-9._+-]{0,15}",
+        labels in prop::collection::vec("[a-zäöüßéçñøåłžčřšдлинаяß中文例え]{1,12}", 1..3),
+        tld in "(de|com|example|xn--p1ai)",
+        upper in any::<bool>(),
+        raw in "\\PC{0,60}",
+    ) {
+        let domain = format!("{}.{tld}", labels.join("."));
+        let spelled = if upper { format!("{local}@{domain}").to_uppercase() } else { format!("{local}@{domain}") };
+        if let Ok(e) = Email::parse(&spelled) {
+            prop_assert!(e.domain().is_ascii(), "{e}");
+            prop_assert_eq!(Email::parse(e.as_str()), Ok(e.clone()), "idempotent");
+            prop_assert_eq!(Email::parse(&e.unicode()), Ok(e.clone()), "the Unicode spelling is the same address");
+            prop_assert_eq!(Email::parse(&e.as_str().to_uppercase()), Ok(e.clone()), "case");
+            prop_assert_eq!(Email::from_stored(e.as_str()), Ok(e.clone()), "stored as parsed");
+        }
+        if let Ok(e) = Email::parse(&raw) {
+            prop_assert!(e.domain().is_ascii(), "{e}");
+            prop_assert_eq!(Email::parse(e.as_str()), Ok(e.clone()));
+        }
+    }
+
     #[test]
     fn header_values_and_text_values_never_panic(s in "\\PC{0,300}", raw in any::<String>()) {
         for v in [&s, &raw] {

@@ -375,6 +375,58 @@ impl DbStore {
         }
     }
 
+    /// Rewrites the stored addresses whose domain is not in IDNA ASCII form (D55, T146; see
+    /// [`tx::email_idna`]) in one write transaction: run after [`DbStore::migrate`] by `talent
+    /// migrate` and at every start. Rows that would merge into another identity, and addresses
+    /// that no longer parse, are left as they are and reported. Idempotent; with nothing to do it
+    /// reads eight empty partial indexes. On PostgreSQL instances that start together take turns
+    /// ([`MIGRATION_LOCK`], for the transaction). Errors: the database's.
+    pub async fn normalize_email_domains(&self) -> StoreResult<tx::email_idna::EmailNormalization> {
+        match &self.pools {
+            Pools::Pg(pool) => {
+                let mut pooled = pool.get().await.map_err(|e| self.health.failed(e))?;
+                self.health.ok();
+                let conn: &mut AsyncPgConnection = &mut pooled;
+                let (out, auth_changed) = conn
+                    .transaction(async |c| {
+                        c.batch_execute(&format!("SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")).await?;
+                        let mut tx = DbTx::new(c, true);
+                        let out = tx.normalize_email_domains().await.map_err(TxError::App)?;
+                        let auth_changed = tx.auth_changed;
+                        if auth_changed {
+                            c.batch_execute(&format!("NOTIFY {AUTH_CHANNEL}, '{}'", self.instance)).await?;
+                        }
+                        Ok((out, auth_changed))
+                    })
+                    .await
+                    .map_err(TxError::<StoreError>::into_app)?;
+                if auth_changed {
+                    self.auth.invalidate();
+                }
+                Ok(out)
+            }
+            Pools::Sqlite { write, .. } => {
+                let mut conn = write.get().await.map_err(|e| self.health.failed(e))?;
+                self.health.ok();
+                conn.batch_execute("BEGIN IMMEDIATE").await.map_err(tx::db_err)?;
+                let mut tx = DbTx::new(&mut *conn, true);
+                let out = tx.normalize_email_domains().await;
+                let auth_changed = tx.auth_changed;
+                let end = conn.batch_execute(if out.is_ok() { "COMMIT" } else { "ROLLBACK" }).await;
+                if end.is_err() {
+                    // Possibly still inside the transaction: never back in the pool.
+                    let _ = deadpool::managed::Object::take(conn);
+                }
+                let out = out?;
+                end.map_err(tx::db_err)?;
+                if auth_changed {
+                    self.auth.invalidate();
+                }
+                Ok(out)
+            }
+        }
+    }
+
     /// A store on the same database with a pool of its own of `max_size` connections, sharing this
     /// store's wake-up signal and SQLite write queue, in which its writes go ahead of this store's:
     /// for the delivery engine, so that its claims and outcomes never queue behind a burst of API

@@ -57,7 +57,7 @@ impl TryFrom<OrgRow> for Organization {
         Ok(Organization {
             id: OrgId(r.id.0),
             company_name: r.company_name,
-            email: Email::parse(&r.email).map_err(|_| corrupt("organizations.email"))?,
+            email: Email::from_stored(&r.email).map_err(|_| corrupt("organizations.email"))?,
             plan: r.plan,
             subscription_status: SubscriptionStatus::parse(&r.subscription_status)
                 .map_err(|_| corrupt("organizations.subscription_status"))?,
@@ -99,7 +99,7 @@ impl TryFrom<UserRow> for User {
         Ok(User {
             id: UserId(r.id.0),
             org_id: OrgId(r.org_id.0),
-            email: Email::parse(&r.email).map_err(|_| corrupt("users.email"))?,
+            email: Email::from_stored(&r.email).map_err(|_| corrupt("users.email"))?,
             role: OrgRole::parse(&r.role).map_err(|_| corrupt("users.role"))?,
             created_at: r.created_at.0,
         })
@@ -242,13 +242,16 @@ pub fn decode_periods(s: &str) -> Result<Vec<Period>, StoreError> {
 
 /// The lower-cased text `q` searches (first name, last name, email).
 pub fn search_text(p: &Person) -> String {
-    format!(
-        "{} {} {}",
-        p.first_name.as_ref().map(|n| n.as_str()).unwrap_or(""),
-        p.last_name.as_ref().map(|n| n.as_str()).unwrap_or(""),
-        p.email.as_str()
+    search_text_of(
+        p.first_name.as_ref().map(|n| n.as_str()),
+        p.last_name.as_ref().map(|n| n.as_str()),
+        p.email.as_str(),
     )
-    .to_lowercase()
+}
+
+/// [`search_text`] of a person's stored values (names as stored, the address).
+pub fn search_text_of(first_name: Option<&str>, last_name: Option<&str>, email: &str) -> String {
+    format!("{} {} {}", first_name.unwrap_or(""), last_name.unwrap_or(""), email).to_lowercase()
 }
 
 impl From<&Person> for PersonRow {
@@ -297,7 +300,7 @@ impl TryFrom<PersonRow> for Person {
             id: PersonId(r.id.0),
             org_id: OrgId(r.org_id.0),
             human_id: HumanId(r.human_id.0),
-            email: Email::parse(&r.email).map_err(|_| corrupt("persons.email"))?,
+            email: Email::from_stored(&r.email).map_err(|_| corrupt("persons.email"))?,
             first_name: name(r.first_name, "persons.first_name")?,
             last_name: name(r.last_name, "persons.last_name")?,
             external_id: r
@@ -590,7 +593,7 @@ impl TryFrom<InvitationRow> for Invitation {
         Ok(Invitation {
             id: InvitationId(r.id.0),
             org_id: OrgId(r.org_id.0),
-            email: Email::parse(&r.email).map_err(|_| corrupt("invitations.email"))?,
+            email: Email::from_stored(&r.email).map_err(|_| corrupt("invitations.email"))?,
             first_name: name(r.first_name, "invitations.first_name")?,
             last_name: name(r.last_name, "invitations.last_name")?,
             external_id: r
@@ -700,7 +703,7 @@ impl TryFrom<EmailRow> for EmailRecord {
             id: EmailId(r.id.0),
             org_id: OrgId(r.org_id.0),
             invitation_id: r.invitation_id.map(|i| InvitationId(i.0)),
-            to: Email::parse(&r.to_address).map_err(|_| corrupt("emails.to_address"))?,
+            to: Email::from_stored(&r.to_address).map_err(|_| corrupt("emails.to_address"))?,
             subject: r.subject,
             body: r.body,
             invitation_url: r.invitation_url,
@@ -957,7 +960,7 @@ impl TryFrom<SignInLinkRow> for SignInLink {
     fn try_from(r: SignInLinkRow) -> Result<Self, StoreError> {
         Ok(SignInLink {
             id: r.id.0,
-            email: Email::parse(&r.email).map_err(|_| corrupt("sign_in_links.email"))?,
+            email: Email::from_stored(&r.email).map_err(|_| corrupt("sign_in_links.email"))?,
             token_hash: r.token_hash,
             used_at: r.used_at.map(|t| t.0),
             expires_at: r.expires_at.0,

@@ -121,20 +121,6 @@ pub async fn revert_all(url: &str) -> Result<usize, StoreError> {
 /// the one of `version` (its folder name's digits: `2026-11-23-000008_x` is `20261123000008`),
 /// for a migration's data check: revert it, apply it again, look at the data. Returns how many
 /// were reverted; an error when the version was not applied.
-/// Runs one SQL statement on the database at `url` outside any store (tests that shape the data
-/// a migration finds). Errors: the statement's.
-pub async fn execute(url: &str, sql: &str) -> Result<usize, StoreError> {
-    use diesel_async::RunQueryDsl;
-    if url.starts_with("postgres") {
-        let mut conn = AsyncPgConnection::establish(url).await.map_err(internal)?;
-        diesel::sql_query(sql).execute(&mut conn).await.map_err(internal)
-    } else {
-        let path = url.strip_prefix("sqlite://").unwrap_or(url).to_string();
-        let mut conn = crate::SqliteConn::establish(&path).await.map_err(internal)?;
-        diesel::sql_query(sql).execute(&mut conn).await.map_err(internal)
-    }
-}
-
 pub async fn revert_through(url: &str, version: &str) -> Result<usize, StoreError> {
     use diesel_migrations::MigrationHarness;
     fn go<C>(
@@ -332,6 +318,20 @@ pub async fn index_entries_read(url: &str, table: &str) -> Result<Option<i64>, S
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
     Ok(Some(last))
+}
+
+/// Runs `sql` (one or more statements) on the database at `url`, outside the store: for tests
+/// that put rows in a state the service no longer writes (data from before a change, e.g. an
+/// address with a Unicode domain, D55). Errors: the database's.
+pub async fn execute(url: &str, sql: &str) -> Result<(), StoreError> {
+    if url.starts_with("postgres") {
+        let mut conn = AsyncPgConnection::establish(url).await.map_err(internal)?;
+        conn.batch_execute(sql).await.map_err(internal)
+    } else {
+        let path = url.strip_prefix("sqlite://").unwrap_or(url).to_string();
+        let mut conn = crate::SqliteConn::establish(&path).await.map_err(internal)?;
+        conn.batch_execute(sql).await.map_err(internal)
+    }
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@ use talent_domain::ports::*;
 use talent_domain::usecases::assessments::AssessmentCommand;
 use talent_domain::usecases::idempotency::{IdempotencyBegin, StoredResponse};
 use talent_domain::usecases::webhooks::{EndpointPatch, NewEndpoint};
+use talent_domain::values::{Email, OrgRole};
 use talent_domain::webhook::*;
 use talent_domain::wire::person_json;
 use talent_store::testing::TestDb;
@@ -151,6 +152,7 @@ conformance!(
     secrets_are_sealed_at_rest_and_a_database_from_before_is_resealed,
     live_links_are_sealed_at_rest_and_a_database_from_before_is_sealed_once,
     imports_read_no_index_entries_of_other_persons_however_large_the_pool_grows,
+    stored_addresses_take_their_ascii_domain_unless_rows_would_merge_d55,
 );
 
 /// T75 tests: a write transaction that inserts the human `email` and then holds the write turn
@@ -745,4 +747,122 @@ async fn imports_read_no_index_entries_of_other_persons_however_large_the_pool_g
     published(1_701).await;
     let after = talent_store::testing::index_entries_read(&url, "persons").await.unwrap().unwrap_or_default();
     assert!(after - before < 200, "{} index entries of persons read by 201 imports", after - before);
+}
+
+/// D55, T146: a database from before holds addresses with Unicode domains (written here by SQL,
+/// as the service wrote them then). The start-up normalization rewrites every row that merges
+/// with nothing (a person, its human, an invitation, a user, a stored email, the organization's
+/// address and employee domains) and leaves exactly as they are, and reports by table, ids and
+/// domain, the rows that would become one: two persons of one organization, their two humans,
+/// two pending invitations of one organization; an address that no longer parses is left and
+/// reported too. A second run rewrites nothing and reports the same. Afterwards an import of
+/// either spelling finds the normalized person, and the admin erasure scrubs the Unicode
+/// spelling from stored events too.
+async fn stored_addresses_take_their_ascii_domain_unless_rows_would_merge_d55(store: DbStore) {
+    let url = store.url().to_string();
+    let (svc, _) = services(store.clone());
+    let (a, b) = (new_org(&svc, "business", &[]).await.id, new_org(&svc, "business", &[]).await.id);
+    let mut input = import("lone@xn--mnchen-3ya.de");
+    input.first_name = Some(name("Lone"));
+    let lone = imported(&svc, a, input).await;
+    let twin = imported(&svc, a, import("twin@xn--bcher-kva.example")).await;
+    let old_twin = imported(&svc, a, import("was-twin@xn--bcher-kva.example")).await;
+    let old_twin_b = imported(&svc, b, import("was-twin@xn--bcher-kva.example")).await;
+    let bad = imported(&svc, b, import("bad@example.com")).await;
+    let (inv, _) = svc.create_invitation(a, emailed_invitation("inv@xn--mnchen-3ya.de")).await.unwrap();
+    let (dup, _) = svc.create_invitation(a, emailed_invitation("dup@xn--mnchen-3ya.de")).await.unwrap();
+    let (old_dup, _) = svc.create_invitation(a, emailed_invitation("was-dup@xn--mnchen-3ya.de")).await.unwrap();
+    let user = svc.create_user(a, email("hr@xn--mnchen-3ya.de"), OrgRole::Admin).await.unwrap();
+    let spelled_before = r#"
+        UPDATE persons SET email = 'lone@münchen.de', search_text = 'lone  lone@münchen.de'
+            WHERE email = 'lone@xn--mnchen-3ya.de';
+        UPDATE humans SET email = 'lone@münchen.de' WHERE email = 'lone@xn--mnchen-3ya.de';
+        UPDATE outbox_events SET data = replace(data, 'lone@xn--mnchen-3ya.de', 'lone@münchen.de');
+        UPDATE persons SET email = 'twin@bücher.example' WHERE email = 'was-twin@xn--bcher-kva.example';
+        UPDATE humans SET email = 'twin@bücher.example' WHERE email = 'was-twin@xn--bcher-kva.example';
+        UPDATE persons SET email = 'bad@-münchen.de' WHERE email = 'bad@example.com';
+        UPDATE humans SET email = 'bad@-münchen.de' WHERE email = 'bad@example.com';
+        UPDATE invitations SET email = 'inv@münchen.de' WHERE email = 'inv@xn--mnchen-3ya.de';
+        UPDATE invitations SET email = 'dup@münchen.de' WHERE email = 'was-dup@xn--mnchen-3ya.de';
+        UPDATE emails SET to_address = 'inv@münchen.de' WHERE to_address = 'inv@xn--mnchen-3ya.de';
+        UPDATE users SET email = 'hr@münchen.de' WHERE email = 'hr@xn--mnchen-3ya.de';
+        UPDATE organizations SET email = 'billing@münchen.de', employee_domains = '["münchen.de","xn--mnchen-3ya.de"]';
+    "#;
+    talent_store::testing::execute(&url, spelled_before).await.unwrap();
+    let human_of = |address: &'static str| {
+        let svc = svc.clone();
+        async move {
+            read(&svc, move |tx| {
+                Box::pin(async move { tx.find_human_by_email(&Email::from_stored(address).unwrap()).await })
+            })
+            .await
+        }
+    };
+    let twin_human = human_of("twin@xn--bcher-kva.example").await.unwrap();
+    let (old_twin_human, bad_human) = (old_twin.human_id, bad.human_id);
+    assert_eq!(human_of("twin@bücher.example").await, Some(old_twin_human), "spelled as before");
+
+    let report = store.normalize_email_domains().await.unwrap();
+    // lone (person, human), old_twin_b, inv, its email, the user, the organizations' addresses
+    // and employee domains.
+    assert_eq!(report.rewritten, 2 + 1 + 1 + 1 + 1 + 2 + 2, "{report:?}");
+    let mut collisions: Vec<(&str, BTreeSet<Uuid>, &str)> =
+        report.collisions.iter().map(|c| (c.table, c.ids.iter().copied().collect(), c.domain.as_str())).collect();
+    collisions.sort();
+    assert_eq!(
+        collisions,
+        vec![
+            ("humans", BTreeSet::from([twin_human.0, old_twin_human.0]), "xn--bcher-kva.example"),
+            ("invitations", BTreeSet::from([dup.invitation.id.0, old_dup.invitation.id.0]), "xn--mnchen-3ya.de"),
+            ("persons", BTreeSet::from([twin.id.0, old_twin.id.0]), "xn--bcher-kva.example"),
+        ]
+    );
+    let mut invalid = report.invalid.clone();
+    invalid.sort();
+    assert_eq!(invalid, vec![("humans", bad_human.0), ("persons", bad.id.0)]);
+
+    // Rewritten.
+    let got = svc.get_person(a, lone.id).await.unwrap();
+    assert_eq!(got.email.as_str(), "lone@xn--mnchen-3ya.de");
+    assert_eq!(human_of("lone@xn--mnchen-3ya.de").await, Some(lone.human_id));
+    assert_eq!(svc.get_person(b, old_twin_b.id).await.unwrap().email.as_str(), "twin@xn--bcher-kva.example");
+    assert_eq!(
+        svc.get_invitation(a, inv.invitation.id).await.unwrap().invitation.email.as_str(),
+        "inv@xn--mnchen-3ya.de"
+    );
+    assert_eq!(svc.get_user(user.id).await.unwrap().email.as_str(), "hr@xn--mnchen-3ya.de");
+    let (org, _) = svc.organization(a).await.unwrap();
+    assert_eq!(org.email.as_str(), "billing@xn--mnchen-3ya.de");
+    assert_eq!(org.employee_domains, vec!["xn--mnchen-3ya.de".to_string()]);
+    let mails =
+        read(&svc, |tx| Box::pin(async move { tx.list_emails(Some(&email("inv@münchen.de")), 10).await })).await;
+    assert_eq!(mails.len(), 1, "the stored email is found by its recipient in ASCII form");
+    let mut q = query(a);
+    q.q = Some("lone@xn--mnchen".into());
+    assert_eq!(emails(&svc, q).await, set(&["lone@xn--mnchen-3ya.de"]), "the search text follows");
+    // Left exactly as they were.
+    assert_eq!(svc.get_person(a, old_twin.id).await.unwrap().email.as_str(), "twin@bücher.example");
+    assert_eq!(svc.get_person(a, twin.id).await.unwrap().email.as_str(), "twin@xn--bcher-kva.example");
+    assert_eq!(human_of("twin@bücher.example").await, Some(old_twin_human));
+    assert_eq!(svc.get_invitation(a, old_dup.invitation.id).await.unwrap().invitation.email.as_str(), "dup@münchen.de");
+    assert_eq!(svc.get_person(b, bad.id).await.unwrap().email.as_str(), "bad@-münchen.de", "readable as stored");
+
+    let again = store.normalize_email_domains().await.unwrap();
+    assert_eq!(again.rewritten, 0, "idempotent");
+    assert_eq!((again.collisions.len(), again.invalid.len()), (3, 2), "reported at every run until resolved");
+
+    // Either spelling now finds the one person (D55), and erasing the address scrubs events
+    // written with the Unicode spelling (the export finds them first).
+    for spelling in ["lone@münchen.de", "LONE@xn--mnchen-3ya.de"] {
+        let out = svc.import_person(a, import(spelling)).await.unwrap();
+        assert!(!out.created, "{spelling}");
+        assert_eq!(out.person.id, lone.id);
+    }
+    let x = svc.export_human(email("lone@münchen.de")).await.unwrap();
+    assert_eq!(x.memberships.iter().map(|m| m.person.id).collect::<Vec<_>>(), vec![lone.id]);
+    assert!(x.events.iter().any(|e| e.data.to_string().contains("lone@münchen.de")), "events spelled as before");
+    svc.erase_human(email("lone@xn--mnchen-3ya.de")).await.unwrap();
+    for spelling in ["lone@münchen.de", "lone@xn--mnchen-3ya.de"] {
+        assert_eq!(talent_store::testing::tables_containing(&url, spelling).await.unwrap(), vec![], "{spelling}");
+    }
 }

@@ -873,7 +873,10 @@ export interface components {
         DeliveryStatus: "pending" | "succeeded" | "failed";
         /**
          * Format: email
-         * @description An email address in a request (trimmed and lower-cased; at most 254 characters).
+         * @description An email address in a request (trimmed and lower-cased; at most 254 characters). An
+         *     internationalized domain may be sent in Unicode (`ana@münchen.de`) or in its ASCII form
+         *     (`ana@xn--mnchen-3ya.de`): both are one address, stored and answered in ASCII form. The
+         *     part before `@` is ASCII.
          */
         EmailAddress: string;
         /**
@@ -934,6 +937,7 @@ export interface components {
             acceptedAt: string | null;
             /** Format: date-time */
             createdAt: string;
+            /** @description Lower-case; an internationalized domain in its ASCII form (`xn--…`). */
             email: string;
             /** Format: date-time */
             emailSentAt: string | null;
@@ -1195,6 +1199,7 @@ export interface components {
             /** Format: date-time */
             archivedAt: string | null;
             assessment: components["schemas"]["PersonAssessment"];
+            /** @description Lower-case; an internationalized domain in its ASCII form (`xn--…`). */
             email: string;
             /** @description The client's own identifier. */
             externalId: string | null;
@@ -1220,6 +1225,7 @@ export interface components {
             /** Format: date-time */
             archivedAt: string | null;
             assessment: components["schemas"]["PersonAssessment"];
+            /** @description Lower-case; an internationalized domain in its ASCII form (`xn--…`). */
             email: string;
             /** @description The client's own identifier. */
             externalId: string | null;
@@ -1323,6 +1329,7 @@ export interface components {
             /** Format: date-time */
             archivedAt: string | null;
             assessment: components["schemas"]["PersonAssessment"];
+            /** @description Lower-case; an internationalized domain in its ASCII form (`xn--…`). */
             email: string;
             /** @description The client's own identifier. */
             externalId: string | null;
@@ -1407,6 +1414,7 @@ export interface components {
             /** Format: date-time */
             archivedAt: string | null;
             assessment: components["schemas"]["PersonAssessment"];
+            /** @description Lower-case; an internationalized domain in its ASCII form (`xn--…`). */
             email: string;
             /** @description The client's own identifier. */
             externalId: string | null;

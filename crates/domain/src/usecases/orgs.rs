@@ -56,11 +56,17 @@ pub fn parse_company_name(raw: &str) -> Result<String, String> {
     }
 }
 
-/// Parses an employee email domain (D15): lower-cased, labels of letters, digits and hyphens.
+/// Parses an employee email domain (D15): trimmed, a leading `@` dropped, in its IDNA ASCII form
+/// as addresses' domains are (D55: `München.de` is `xn--mnchen-3ya.de`), at least two labels of
+/// letters, digits and hyphens. Errors: anything else, with an English message.
 pub fn parse_domain(raw: &str) -> Result<String, String> {
+    const NOT_A_DOMAIN: &str = "must be a domain name such as example.com";
     let d = raw.trim().trim_start_matches('@').to_lowercase();
-    let ok = !d.is_empty()
-        && d.len() <= 253
+    if d.is_empty() {
+        return Err(NOT_A_DOMAIN.into());
+    }
+    let d = crate::values::ascii_domain(&d).map_err(|_| NOT_A_DOMAIN.to_string())?;
+    let ok = d.len() <= 253
         && d.contains('.')
         && d.split('.').all(|l| {
             !l.is_empty()
@@ -72,7 +78,7 @@ pub fn parse_domain(raw: &str) -> Result<String, String> {
     if ok {
         Ok(d)
     } else {
-        Err("must be a domain name such as example.com".into())
+        Err(NOT_A_DOMAIN.into())
     }
 }
 

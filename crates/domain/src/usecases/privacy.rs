@@ -66,12 +66,17 @@ impl<S: Store> Services<S> {
                         InvitationQuery { email: Some(email.clone()), limit: INVITATION_SCAN, ..Default::default() };
                     let invitations = tx.list_invitations(&q).await?;
                     let emails = tx.list_emails(Some(&email), INVITATION_SCAN).await?;
-                    let events: Vec<OutboxEvent> = tx
-                        .list_events_mentioning(&needle)
-                        .await?
-                        .into_iter()
-                        .filter(|e| crate::erasure::mentions(&e.data, &needle))
-                        .collect();
+                    // Every spelling of the address (D55: events from before it was stored in
+                    // ASCII form spell its domain in Unicode), oldest first, each event once.
+                    let mut events: Vec<OutboxEvent> = vec![];
+                    for spelling in crate::erasure::spellings(&needle) {
+                        for e in tx.list_events_mentioning(&spelling).await? {
+                            if crate::erasure::mentions(&e.data, &needle) && !events.iter().any(|x| x.id == e.id) {
+                                events.push(e);
+                            }
+                        }
+                    }
+                    events.sort_by_key(|e| (e.created_at, e.id));
                     Ok::<_, UseCaseError>((memberships, assessments, invitations, emails, events))
                 })
             })

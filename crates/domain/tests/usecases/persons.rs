@@ -227,9 +227,46 @@ fn importing_into_an_unknown_organization_is_not_found() {
     assert!(w.store.snapshot().persons.is_empty());
 }
 
+#[test]
+fn an_address_is_one_person_whichever_spelling_of_its_internationalized_domain_is_imported_d55() {
+    // D55 (domains compared and stored in IDNA ASCII form) with D9 and D12: the second spelling
+    // merges into the first person; the address is stored and answered in ASCII form.
+    let w = world();
+    let first = block_on(w.svc.import_person(w.org, import("Jo@München.de"))).unwrap();
+    assert!(first.created);
+    assert_eq!(first.person.email.as_str(), "jo@xn--mnchen-3ya.de");
+    for again in ["jo@xn--mnchen-3ya.de", "JO@XN--MNCHEN-3YA.DE", "jo@mu\u{308}nchen.de"] {
+        let out = block_on(w.svc.import_person(w.org, import(again))).unwrap();
+        assert!(!out.created, "{again:?}");
+        assert_eq!(out.person.id, first.person.id);
+    }
+    assert_eq!(w.store.snapshot().persons.len(), 1);
+    for filter in ["jo@münchen.de", "jo@xn--mnchen-3ya.de"] {
+        let q = PersonQuery { org_id: Some(w.org), email: Some(email(filter)), limit: 25, ..Default::default() };
+        let found = block_on(w.svc.list_persons(q)).unwrap();
+        assert_eq!(found.items.iter().map(|p| p.id).collect::<Vec<_>>(), vec![first.person.id], "{filter}");
+    }
+    assert_eq!(person_json(&first.person)["email"], json!("jo@xn--mnchen-3ya.de"));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Employee email-domain rule: D15
 // ---------------------------------------------------------------------------------------------
+
+#[test]
+fn an_internationalized_employee_domain_matches_either_spelling_of_an_address_d15_d55() {
+    // D15 compared as D55 stores: the domain set as `München.de` is kept in ASCII form and
+    // matches addresses imported in Unicode or in ASCII.
+    let domain = talent_domain::usecases::orgs::parse_domain("@München.de").unwrap();
+    assert_eq!(domain, "xn--mnchen-3ya.de");
+    assert_eq!(talent_domain::usecases::orgs::parse_domain("xn--mnchen-3ya.de").unwrap(), domain);
+    assert!(talent_domain::usecases::orgs::parse_domain("-münchen.de").is_err());
+    let w = world_with(PlanCatalogue::default(), "professional", SubscriptionStatus::Active, &[&domain]);
+    for address in ["ann@münchen.de", "ben@xn--mnchen-3ya.de"] {
+        assert_eq!(imported(&w, import(address)).labels.to_vec(), vec!["candidate", "employee"], "{address}");
+    }
+    assert_eq!(imported(&w, import("cid@munchen.de")).labels.to_vec(), vec!["candidate"], "another domain");
+}
 
 #[test]
 fn the_employee_domain_rule_adds_employee_to_imported_persons_of_that_domain_only() {

@@ -39,7 +39,10 @@ pub struct SearchText(pub String);
 #[schema(pattern = r"^[^\u0000-\u001f\u007f-\u009f]*$")]
 pub struct OneLine(pub String);
 
-/// An email address in a request (D9: trimmed and lower-cased; at most 254 characters).
+/// An email address in a request (D9: trimmed and lower-cased; at most 254 characters). An
+/// internationalized domain may be sent in Unicode (`ana@münchen.de`) or in its ASCII form
+/// (`ana@xn--mnchen-3ya.de`): both are one address, stored and answered in ASCII form (D55). The
+/// part before `@` is ASCII.
 #[derive(Serialize, ToSchema)]
 #[schema(format = Email, max_length = 254)]
 pub struct EmailAddress(pub String);

@@ -705,6 +705,7 @@ impl DbTx<'_, crate::SqliteConn> {
 // The ports, one file per aggregate (issue 14 point 2); declared last, after the macros and
 // helpers above that their bodies use.
 mod assessment_repo;
+pub mod email_idna;
 mod email_repo;
 mod idempotency_repo;
 mod invitation_repo;

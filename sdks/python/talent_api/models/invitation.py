@@ -24,7 +24,7 @@ class Invitation:
     Attributes:
         accepted_at (datetime.datetime | None):
         created_at (datetime.datetime):
-        email (str):
+        email (str): Lower-case; an internationalized domain in its ASCII form (`xn--…`).
         email_sent_at (datetime.datetime | None):
         expires_at (datetime.datetime):
         external_id (None | str):

@@ -19,7 +19,10 @@ class InvitationCreateRequest:
     """`POST /invitations` body.
 
     Attributes:
-        email (str): An email address in a request (trimmed and lower-cased; at most 254 characters).
+        email (str): An email address in a request (trimmed and lower-cased; at most 254 characters). An
+            internationalized domain may be sent in Unicode (`ana@münchen.de`) or in its ASCII form
+            (`ana@xn--mnchen-3ya.de`): both are one address, stored and answered in ASCII form. The
+            part before `@` is ASCII.
         send_email (bool): `true`: Talent emails the invitation; `false`: the client sends `url` itself.
         expires_in_days (int | None | Unset): Days until expiry; default 14.
         external_id (None | str | Unset):

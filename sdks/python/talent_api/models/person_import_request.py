@@ -23,7 +23,10 @@ class PersonImportRequest:
     employee domain rule); `tags` are added to the person's.
 
         Attributes:
-            email (str): An email address in a request (trimmed and lower-cased; at most 254 characters).
+            email (str): An email address in a request (trimmed and lower-cased; at most 254 characters). An
+                internationalized domain may be sent in Unicode (`ana@münchen.de`) or in its ASCII form
+                (`ana@xn--mnchen-3ya.de`): both are one address, stored and answered in ASCII form. The
+                part before `@` is ASCII.
             external_id (None | str | Unset):
             first_name (None | str | Unset):
             invitation (NestedInvitationRequest | None | Unset):

@@ -32,7 +32,7 @@ class PersonUpdatedData:
         Attributes:
             archived_at (datetime.datetime | None):
             assessment (PersonAssessment): The `assessment` summary of a Person: visible assessments only.
-            email (str):
+            email (str): Lower-case; an internationalized domain in its ASCII form (`xn--…`).
             external_id (None | str): The client's own identifier.
             first_name (None | str):
             id (UUID):

@@ -143,7 +143,10 @@ def sync_detailed(
         status (InvitationStatus | Unset): An invitation's status.
         variant (InvitationVariant | Unset): An invitation's variant.
         email (str | Unset): An email address in a request (trimmed and lower-cased; at most 254
-            characters).
+            characters). An
+            internationalized domain may be sent in Unicode (`ana@münchen.de`) or in its ASCII form
+            (`ana@xn--mnchen-3ya.de`): both are one address, stored and answered in ASCII form. The
+            part before `@` is ASCII.
         external_id (str | Unset): One line of text in a query filter (`q`, `externalId`): no
             control character.
         person_id (UUID | Unset):
@@ -195,7 +198,10 @@ def sync(
         status (InvitationStatus | Unset): An invitation's status.
         variant (InvitationVariant | Unset): An invitation's variant.
         email (str | Unset): An email address in a request (trimmed and lower-cased; at most 254
-            characters).
+            characters). An
+            internationalized domain may be sent in Unicode (`ana@münchen.de`) or in its ASCII form
+            (`ana@xn--mnchen-3ya.de`): both are one address, stored and answered in ASCII form. The
+            part before `@` is ASCII.
         external_id (str | Unset): One line of text in a query filter (`q`, `externalId`): no
             control character.
         person_id (UUID | Unset):
@@ -242,7 +248,10 @@ async def asyncio_detailed(
         status (InvitationStatus | Unset): An invitation's status.
         variant (InvitationVariant | Unset): An invitation's variant.
         email (str | Unset): An email address in a request (trimmed and lower-cased; at most 254
-            characters).
+            characters). An
+            internationalized domain may be sent in Unicode (`ana@münchen.de`) or in its ASCII form
+            (`ana@xn--mnchen-3ya.de`): both are one address, stored and answered in ASCII form. The
+            part before `@` is ASCII.
         external_id (str | Unset): One line of text in a query filter (`q`, `externalId`): no
             control character.
         person_id (UUID | Unset):
@@ -292,7 +301,10 @@ async def asyncio(
         status (InvitationStatus | Unset): An invitation's status.
         variant (InvitationVariant | Unset): An invitation's variant.
         email (str | Unset): An email address in a request (trimmed and lower-cased; at most 254
-            characters).
+            characters). An
+            internationalized domain may be sent in Unicode (`ana@münchen.de`) or in its ASCII form
+            (`ana@xn--mnchen-3ya.de`): both are one address, stored and answered in ASCII form. The
+            part before `@` is ASCII.
         external_id (str | Unset): One line of text in a query filter (`q`, `externalId`): no
             control character.
         person_id (UUID | Unset):

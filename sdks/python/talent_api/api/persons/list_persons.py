@@ -153,7 +153,10 @@ def sync_detailed(
         status (PersonStatusFilter | Unset): The `status` filter of `GET /persons`: `any` selects
             active and archived persons together.
         email (str | Unset): An email address in a request (trimmed and lower-cased; at most 254
-            characters).
+            characters). An
+            internationalized domain may be sent in Unicode (`ana@münchen.de`) or in its ASCII form
+            (`ana@xn--mnchen-3ya.de`): both are one address, stored and answered in ASCII form. The
+            part before `@` is ASCII.
         external_id (str | Unset): One line of text in a query filter (`q`, `externalId`): no
             control character.
         assessment_status (AssessmentStatus | Unset): A person's assessment status.
@@ -214,7 +217,10 @@ def sync(
         status (PersonStatusFilter | Unset): The `status` filter of `GET /persons`: `any` selects
             active and archived persons together.
         email (str | Unset): An email address in a request (trimmed and lower-cased; at most 254
-            characters).
+            characters). An
+            internationalized domain may be sent in Unicode (`ana@münchen.de`) or in its ASCII form
+            (`ana@xn--mnchen-3ya.de`): both are one address, stored and answered in ASCII form. The
+            part before `@` is ASCII.
         external_id (str | Unset): One line of text in a query filter (`q`, `externalId`): no
             control character.
         assessment_status (AssessmentStatus | Unset): A person's assessment status.
@@ -270,7 +276,10 @@ async def asyncio_detailed(
         status (PersonStatusFilter | Unset): The `status` filter of `GET /persons`: `any` selects
             active and archived persons together.
         email (str | Unset): An email address in a request (trimmed and lower-cased; at most 254
-            characters).
+            characters). An
+            internationalized domain may be sent in Unicode (`ana@münchen.de`) or in its ASCII form
+            (`ana@xn--mnchen-3ya.de`): both are one address, stored and answered in ASCII form. The
+            part before `@` is ASCII.
         external_id (str | Unset): One line of text in a query filter (`q`, `externalId`): no
             control character.
         assessment_status (AssessmentStatus | Unset): A person's assessment status.
@@ -329,7 +338,10 @@ async def asyncio(
         status (PersonStatusFilter | Unset): The `status` filter of `GET /persons`: `any` selects
             active and archived persons together.
         email (str | Unset): An email address in a request (trimmed and lower-cased; at most 254
-            characters).
+            characters). An
+            internationalized domain may be sent in Unicode (`ana@münchen.de`) or in its ASCII form
+            (`ana@xn--mnchen-3ya.de`): both are one address, stored and answered in ASCII form. The
+            part before `@` is ASCII.
         external_id (str | Unset): One line of text in a query filter (`q`, `externalId`): no
             control character.
         assessment_status (AssessmentStatus | Unset): A person's assessment status.

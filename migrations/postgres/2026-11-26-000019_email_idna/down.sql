@@ -1,0 +1,8 @@
+DROP INDEX sign_in_links_email_not_ascii_idx;
+DROP INDEX emails_to_not_ascii_idx;
+DROP INDEX invitations_email_not_ascii_idx;
+DROP INDEX persons_email_not_ascii_idx;
+DROP INDEX humans_email_not_ascii_idx;
+DROP INDEX users_email_not_ascii_idx;
+DROP INDEX organizations_domains_not_ascii_idx;
+DROP INDEX organizations_email_not_ascii_idx;
