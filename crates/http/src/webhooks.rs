@@ -80,7 +80,8 @@ fn description_of(d: Option<String>, errs: &mut FieldErrors) -> Option<String> {
 #[serde(deny_unknown_fields)]
 #[schema(as = WebhookEndpointCreateRequest)]
 pub struct EndpointIn {
-    /// `https`, not resolving to a loopback, private, link-local or multicast address (D35).
+    /// `https`, not resolving to an address that is not globally reachable (loopback, private,
+    /// link-local, multicast, and every other special-purpose address; D35, D54).
     url: String,
     /// Event types, or `["*"]` for all.
     #[schema(schema_with = schemas::event_subscriptions)]

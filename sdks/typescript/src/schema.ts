@@ -914,7 +914,8 @@ export interface components {
             id: string;
             /**
              * Format: int64
-             * @description Service-wide, ascending in commit order: the feed's cursor (`after`).
+             * @description The organization's own count of its events, 1, 2, 3, … in commit order: the feed's
+             *     cursor (`after`).
              */
             sequence: number;
             type: components["schemas"]["EventType"];
@@ -1623,7 +1624,10 @@ export interface components {
             /** @description Trimmed; at most 500 characters. */
             description?: string | null;
             events: (components["schemas"]["EventType"] | "*")[];
-            /** @description `https`, not resolving to a loopback, private, link-local or multicast address. */
+            /**
+             * @description `https`, not resolving to an address that is not globally reachable (loopback, private,
+             *     link-local, multicast, and every other special-purpose address).
+             */
             url: string;
         };
         /** @description The organization's webhook endpoints (at most 10, one page). */

@@ -27,7 +27,8 @@ class Event:
             created_at (datetime.datetime):
             data (EventData): As in the webhook delivery of the event (see `webhooks`).
             id (UUID): The event's id (one event, however many deliveries carry it).
-            sequence (int): Service-wide, ascending in commit order: the feed's cursor (`after`).
+            sequence (int): The organization's own count of its events, 1, 2, 3, … in commit order: the feed's
+                cursor (`after`).
             type_ (EventType): A webhook event type.
     """
 

@@ -23,7 +23,8 @@ class WebhookEndpointCreateRequest:
 
     Attributes:
         events (list[EventType | WebhookEndpointCreateRequestEventsItemType1]):
-        url (str): `https`, not resolving to a loopback, private, link-local or multicast address.
+        url (str): `https`, not resolving to an address that is not globally reachable (loopback, private,
+            link-local, multicast, and every other special-purpose address).
         description (None | str | Unset): Trimmed; at most 500 characters.
     """
 
