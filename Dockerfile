@@ -15,8 +15,8 @@ COPY crates crates
 COPY migrations migrations
 RUN --mount=type=cache,target=/usr/local/cargo/registry \
     --mount=type=cache,target=/build/target \
-    cargo build --release --locked -p talent-app \
-    && cp target/release/talent /usr/local/bin/talent
+    cargo build --profile dist --locked -p talent-app \
+    && cp target/dist/talent /usr/local/bin/talent
 
 FROM debian:trixie-slim
 # curl for the health check; ca-certificates for webhooks and SMTP over TLS.

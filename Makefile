@@ -67,8 +67,9 @@ fmt:
 build:
 	cargo build --workspace
 
+## release: the binary users install (target/dist/talent: release, stripped).
 release:
-	cargo build --release -p talent-app
+	cargo build --profile dist -p talent-app
 
 ## bench: release build, then the scenarios on SQLite and PostgreSQL: the delivery engine (import
 ## with a live endpoint, a 10,000-delivery backlog, a hanging tenant) and the request path (/me and

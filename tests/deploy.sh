@@ -33,6 +33,9 @@ while read -r _ srcs; do
   done
 done < <(grep -E '^COPY [^-]' <<<"$runtime")
 grep -q -- '-p talent-app' <<<"$runtime" || fail "the build stage does not build talent-app"
+# The image holds the stripped build (the `dist` profile: no debug info, no symbols).
+grep -q -- '--profile dist' <<<"$runtime" || fail "the build stage does not build the dist profile"
+grep -A4 '^\[profile.dist\]' Cargo.toml | grep -q '^strip = true' || fail "the dist profile is not stripped"
 CARGO_TARGET_DIR="$PWD/target" cargo check -q --locked -p talent-app --manifest-path "$ctx/Cargo.toml" \
   || fail "the workspace does not build from the Dockerfile's COPY paths alone"
 echo "deploy: the image builds from Cargo.toml, Cargo.lock, crates/ and migrations/"

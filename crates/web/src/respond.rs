@@ -3,8 +3,12 @@
 
 use crate::form::Form;
 use crate::{csrf, pages, Dashboard, PRESESSION_COOKIE, SESSION_COOKIE};
+use actix_web::dev::Payload;
 use actix_web::http::{header, StatusCode};
-use actix_web::{HttpRequest, HttpResponse, ResponseError};
+use actix_web::{web, FromRequest, HttpRequest, HttpResponse, ResponseError};
+use std::future::Future;
+use std::marker::PhantomData;
+use std::pin::Pin;
 use talent_domain::dashboard::Signed;
 use talent_domain::errors::{ClientError, Code, StoreError, UseCaseError};
 use talent_domain::ports::{RateSubject, Store};
@@ -170,11 +174,65 @@ pub async fn post<S: Store>(d: &Dashboard<S>, req: &HttpRequest, body: &[u8]) ->
     Ok((ctx, form))
 }
 
-/// An administrator's POST. Errors: as [`post`], and 403 for a member.
-pub async fn admin_post<S: Store>(d: &Dashboard<S>, req: &HttpRequest, body: &[u8]) -> Result<(Ctx, Form), Fail> {
-    let (ctx, form) = post(d, req, body).await?;
-    require_admin(&ctx)?;
-    Ok((ctx, form))
+/// Who may send a form: [`Member`] (any signed-in user) or [`Admin`].
+pub trait Role: 'static {
+    /// Refuses a context this role does not admit (403).
+    fn admit(ctx: &Ctx) -> Result<(), Fail>;
+}
+
+/// Any signed-in user of the organization.
+pub struct Member;
+
+/// An administrator of the organization (the webhook and settings pages).
+pub struct Admin;
+
+impl Role for Member {
+    fn admit(_: &Ctx) -> Result<(), Fail> {
+        Ok(())
+    }
+}
+
+impl Role for Admin {
+    fn admit(ctx: &Ctx) -> Result<(), Fail> {
+        require_admin(ctx)
+    }
+}
+
+/// A signed-in POST as a handler argument: the dashboard, the request, the session and the form,
+/// read and checked as [`post`] does (then the role). Errors: what reading the body answers,
+/// [`Fail::SignIn`], [`Fail::Csrf`], 403 for a role that is not admitted.
+pub struct Posted<S: Store, R: Role> {
+    /// The dashboard's state.
+    pub d: web::Data<Dashboard<S>>,
+    /// The request (its client address, cookies).
+    pub req: HttpRequest,
+    /// The session.
+    pub ctx: Ctx,
+    /// The form, its CSRF token checked.
+    pub form: Form,
+    role: PhantomData<R>,
+}
+
+/// Any signed-in user's form.
+pub type MemberPost<S> = Posted<S, Member>;
+/// An administrator's form.
+pub type AdminPost<S> = Posted<S, Admin>;
+
+impl<S: Store, R: Role> FromRequest for Posted<S, R> {
+    type Error = actix_web::Error;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        let body = web::Bytes::from_request(&req, payload);
+        Box::pin(async move {
+            let body = body.await?;
+            let d = req.app_data::<web::Data<Dashboard<S>>>().cloned().ok_or(Fail::Internal)?;
+            let (ctx, form) = post(&d, &req, &body).await?;
+            R::admit(&ctx)?;
+            Ok(Posted { d, req, ctx, form, role: PhantomData })
+        })
+    }
 }
 
 /// 403 unless the user is an administrator (the webhook and settings pages).

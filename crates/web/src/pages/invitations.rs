@@ -3,7 +3,7 @@
 
 use super::{button_form, csrf_field, layout, notice, ok, when, when_opt};
 use crate::form::Form;
-use crate::respond::{post, see_other, signed, Ctx, Fail};
+use crate::respond::{see_other, signed, Ctx, Fail, MemberPost, Posted};
 use crate::Dashboard;
 use actix_web::{web, HttpRequest, HttpResponse};
 use maud::{html, Markup};
@@ -124,12 +124,8 @@ fn parsed(form: &Form) -> Result<NewInvitation, String> {
 }
 
 /// `POST /dashboard/invitations`.
-pub async fn create<S: Store>(
-    d: web::Data<Dashboard<S>>,
-    req: HttpRequest,
-    body: web::Bytes,
-) -> Result<HttpResponse, Fail> {
-    let (ctx, form) = post(&d, &req, &body).await?;
+pub async fn create<S: Store>(p: MemberPost<S>) -> Result<HttpResponse, Fail> {
+    let Posted { d, ctx, form, .. } = p;
     let input = match parsed(&form) {
         Ok(i) => i,
         Err(why) => return refused(&d, &ctx, why).await,
@@ -163,25 +159,15 @@ fn invitation_id(raw: &str) -> Result<InvitationId, Fail> {
 }
 
 /// `POST /dashboard/invitations/{id}/resend` (D21; limited, T93).
-pub async fn resend<S: Store>(
-    d: web::Data<Dashboard<S>>,
-    req: HttpRequest,
-    id: web::Path<String>,
-    body: web::Bytes,
-) -> Result<HttpResponse, Fail> {
-    let (ctx, _) = post(&d, &req, &body).await?;
+pub async fn resend<S: Store>(p: MemberPost<S>, id: web::Path<String>) -> Result<HttpResponse, Fail> {
+    let Posted { d, ctx, .. } = p;
     d.svc.resend_invitation(ctx.who.org_id(), invitation_id(&id)?, None).await?;
     Ok(see_other("/dashboard/invitations?done=resent"))
 }
 
 /// `POST /dashboard/invitations/{id}/revoke`.
-pub async fn revoke<S: Store>(
-    d: web::Data<Dashboard<S>>,
-    req: HttpRequest,
-    id: web::Path<String>,
-    body: web::Bytes,
-) -> Result<HttpResponse, Fail> {
-    let (ctx, _) = post(&d, &req, &body).await?;
+pub async fn revoke<S: Store>(p: MemberPost<S>, id: web::Path<String>) -> Result<HttpResponse, Fail> {
+    let Posted { d, ctx, .. } = p;
     d.svc.revoke_invitation(ctx.who.org_id(), invitation_id(&id)?).await?;
     Ok(see_other("/dashboard/invitations?done=revoked"))
 }

@@ -4,7 +4,7 @@
 
 use super::{csrf_field, layout, notice, ok, when, when_opt, with_status};
 use crate::form::Form;
-use crate::respond::{post, see_other, signed, Ctx, Fail};
+use crate::respond::{see_other, signed, Ctx, Fail, MemberPost, Posted};
 use crate::Dashboard;
 use actix_web::{web, HttpRequest, HttpResponse};
 use maud::{html, Markup};
@@ -117,12 +117,8 @@ fn expiry(form: &Form) -> Result<Option<OffsetDateTime>, String> {
 }
 
 /// `POST /dashboard/keys`: creates a key for the signed-in user and shows it once.
-pub async fn create<S: Store>(
-    d: web::Data<Dashboard<S>>,
-    req: HttpRequest,
-    body: web::Bytes,
-) -> Result<HttpResponse, Fail> {
-    let (ctx, form) = post(&d, &req, &body).await?;
+pub async fn create<S: Store>(p: MemberPost<S>) -> Result<HttpResponse, Fail> {
+    let Posted { d, ctx, form, .. } = p;
     let scopes = match Scopes::parse(&form.all("scope")) {
         Ok(s) if s.iter().next().is_some() => s,
         Ok(_) => return Ok(bad(page(&d, &ctx, Above::Refused("Choose at least one scope.".into())).await?)),
@@ -147,13 +143,8 @@ fn bad(markup: Markup) -> HttpResponse {
 }
 
 /// `POST /dashboard/keys/{id}/revoke`.
-pub async fn revoke<S: Store>(
-    d: web::Data<Dashboard<S>>,
-    req: HttpRequest,
-    id: web::Path<String>,
-    body: web::Bytes,
-) -> Result<HttpResponse, Fail> {
-    let (ctx, _) = post(&d, &req, &body).await?;
+pub async fn revoke<S: Store>(p: MemberPost<S>, id: web::Path<String>) -> Result<HttpResponse, Fail> {
+    let Posted { d, ctx, .. } = p;
     let id =
         uuid::Uuid::parse_str(&id).map_err(|_| Fail::Client(ClientError::new(Code::NotFound, "API key not found")))?;
     d.svc.dashboard_revoke_key(&ctx.who, ApiKeyId(id)).await?;

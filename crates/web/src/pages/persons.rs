@@ -4,7 +4,7 @@
 
 use super::{clip, layout, ok, when, when_opt};
 use crate::form::Form;
-use crate::respond::{signed, Fail};
+use crate::respond::{signed, Fail, MemberPost, Posted};
 use crate::Dashboard;
 use actix_web::http::header;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -233,13 +233,8 @@ pub async fn report<S: Store>(
 }
 
 /// `POST /dashboard/persons/{id}/teams`: adds the person to a team of the organization (D16).
-pub async fn add_to_team<S: Store>(
-    d: web::Data<Dashboard<S>>,
-    req: HttpRequest,
-    id: web::Path<String>,
-    body: web::Bytes,
-) -> Result<HttpResponse, Fail> {
-    let (ctx, form) = crate::respond::post(&d, &req, &body).await?;
+pub async fn add_to_team<S: Store>(p: MemberPost<S>, id: web::Path<String>) -> Result<HttpResponse, Fail> {
+    let Posted { d, ctx, form, .. } = p;
     let person = person_id(&id)?;
     let org = ctx.who.org_id();
     let Some(team) = form.get("team").and_then(|t| uuid::Uuid::parse_str(t).ok()).map(talent_domain::ids::TeamId)
@@ -254,12 +249,10 @@ pub async fn add_to_team<S: Store>(
 /// `POST /dashboard/persons/{id}/teams/{team}/remove`: removes the person from one team of the
 /// organization (another organization's team or person is not found).
 pub async fn remove_from_team<S: Store>(
-    d: web::Data<Dashboard<S>>,
-    req: HttpRequest,
+    p: MemberPost<S>,
     path: web::Path<(String, String)>,
-    body: web::Bytes,
 ) -> Result<HttpResponse, Fail> {
-    let (ctx, _) = crate::respond::post(&d, &req, &body).await?;
+    let Posted { d, ctx, .. } = p;
     let (person, team) = path.into_inner();
     let person = person_id(&person)?;
     let team = uuid::Uuid::parse_str(&team)

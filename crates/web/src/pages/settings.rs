@@ -2,7 +2,7 @@
 //! organization (invite by email, change role, remove; an organization keeps an administrator).
 
 use super::{button_form, csrf_field, layout, notice, ok, when};
-use crate::respond::{admin_post, require_admin, see_other, signed, Ctx, Fail};
+use crate::respond::{require_admin, see_other, signed, AdminPost, Ctx, Fail, Posted};
 use crate::Dashboard;
 use actix_web::{web, HttpRequest, HttpResponse};
 use maud::{html, Markup};
@@ -110,12 +110,8 @@ fn invalid(msg: String) -> UseCaseError {
 }
 
 /// `POST /dashboard/settings/domains`.
-pub async fn domains<S: Store>(
-    d: web::Data<Dashboard<S>>,
-    req: HttpRequest,
-    body: web::Bytes,
-) -> Result<HttpResponse, Fail> {
-    let (ctx, form) = admin_post(&d, &req, &body).await?;
+pub async fn domains<S: Store>(p: AdminPost<S>) -> Result<HttpResponse, Fail> {
+    let Posted { d, ctx, form, .. } = p;
     let mut list = Vec::new();
     for raw in form.get("domains").unwrap_or_default().split(['\n', ',']).map(str::trim) {
         if raw.is_empty() {
@@ -135,12 +131,8 @@ pub async fn domains<S: Store>(
 }
 
 /// `POST /dashboard/settings/teams`.
-pub async fn create_team<S: Store>(
-    d: web::Data<Dashboard<S>>,
-    req: HttpRequest,
-    body: web::Bytes,
-) -> Result<HttpResponse, Fail> {
-    let (ctx, form) = admin_post(&d, &req, &body).await?;
+pub async fn create_team<S: Store>(p: AdminPost<S>) -> Result<HttpResponse, Fail> {
+    let Posted { d, ctx, form, .. } = p;
     let name = match talent_domain::usecases::teams::parse_team_name(form.get("name").unwrap_or_default()) {
         Ok(n) => n,
         Err(why) => return refused(&d, &ctx, invalid(format!("Team name {why}"))).await,
@@ -156,12 +148,8 @@ fn role(raw: Option<&str>) -> Result<OrgRole, UseCaseError> {
 }
 
 /// `POST /dashboard/settings/users`: adds a user and emails them a sign-in link.
-pub async fn invite_user<S: Store>(
-    d: web::Data<Dashboard<S>>,
-    req: HttpRequest,
-    body: web::Bytes,
-) -> Result<HttpResponse, Fail> {
-    let (ctx, form) = admin_post(&d, &req, &body).await?;
+pub async fn invite_user<S: Store>(p: AdminPost<S>) -> Result<HttpResponse, Fail> {
+    let Posted { d, ctx, form, .. } = p;
     let r = async {
         let email = Email::parse(form.get("email").unwrap_or_default()).map_err(|e| invalid(format!("Email: {e}")))?;
         let role = role(form.get("role"))?;
@@ -179,13 +167,8 @@ fn user_id(raw: &str) -> Result<UserId, Fail> {
 }
 
 /// `POST /dashboard/settings/users/{id}/role`.
-pub async fn change_role<S: Store>(
-    d: web::Data<Dashboard<S>>,
-    req: HttpRequest,
-    id: web::Path<String>,
-    body: web::Bytes,
-) -> Result<HttpResponse, Fail> {
-    let (ctx, form) = admin_post(&d, &req, &body).await?;
+pub async fn change_role<S: Store>(p: AdminPost<S>, id: web::Path<String>) -> Result<HttpResponse, Fail> {
+    let Posted { d, ctx, form, .. } = p;
     let id = user_id(&id)?;
     let r = match role(form.get("role")) {
         Ok(role) => d.svc.change_role(&ctx.who, id, role).await.map(drop),
@@ -198,13 +181,8 @@ pub async fn change_role<S: Store>(
 }
 
 /// `POST /dashboard/settings/users/{id}/remove`.
-pub async fn remove_user<S: Store>(
-    d: web::Data<Dashboard<S>>,
-    req: HttpRequest,
-    id: web::Path<String>,
-    body: web::Bytes,
-) -> Result<HttpResponse, Fail> {
-    let (ctx, _) = admin_post(&d, &req, &body).await?;
+pub async fn remove_user<S: Store>(p: AdminPost<S>, id: web::Path<String>) -> Result<HttpResponse, Fail> {
+    let Posted { d, ctx, .. } = p;
     match d.svc.remove_user(&ctx.who, user_id(&id)?).await {
         Ok(()) => Ok(see_other("/dashboard/settings?done=removed")),
         Err(e) => refused(&d, &ctx, e).await,

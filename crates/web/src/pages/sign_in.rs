@@ -3,7 +3,7 @@
 //! follow links cannot spend it), the POST that uses the link and starts the session, sign-out.
 
 use super::{bare, csrf_field, message_page, ok};
-use crate::respond::{count_failure, not_blocked, presession_post, see_other, Fail};
+use crate::respond::{count_failure, not_blocked, presession_post, see_other, Fail, MemberPost, Posted};
 use crate::{csrf, Dashboard, PRESESSION_COOKIE, SESSION_COOKIE};
 use actix_web::cookie::{time::Duration as CookieDuration, Cookie, SameSite};
 use actix_web::http::StatusCode;
@@ -211,12 +211,8 @@ pub async fn complete<S: Store>(
 }
 
 /// `POST /dashboard/sign-out`: ends the session (the cookie no longer works anywhere).
-pub async fn sign_out<S: Store>(
-    d: web::Data<Dashboard<S>>,
-    req: HttpRequest,
-    body: web::Bytes,
-) -> Result<HttpResponse, Fail> {
-    let (ctx, _) = crate::respond::post(&d, &req, &body).await?;
+pub async fn sign_out<S: Store>(p: MemberPost<S>) -> Result<HttpResponse, Fail> {
+    let Posted { d, ctx, .. } = p;
     d.svc.sign_out(ctx.who.session.id).await?;
     let mut gone = cookie(&d, SESSION_COOKIE, String::new(), CookieDuration::ZERO);
     gone.make_removal();

@@ -5,7 +5,7 @@
 
 use super::{button_form, clip, csrf_field, layout, notice, ok, when, when_opt};
 use crate::form::Form;
-use crate::respond::{admin_post, require_admin, see_other, signed, Ctx, Fail};
+use crate::respond::{require_admin, see_other, signed, AdminPost, Ctx, Fail, Posted};
 use crate::Dashboard;
 use actix_web::{web, HttpRequest, HttpResponse};
 use maud::{html, Markup};
@@ -133,12 +133,8 @@ pub async fn list<S: Store>(d: web::Data<Dashboard<S>>, req: HttpRequest) -> Res
 }
 
 /// `POST /dashboard/webhooks`: registers an endpoint and shows its signing secret once.
-pub async fn create<S: Store>(
-    d: web::Data<Dashboard<S>>,
-    req: HttpRequest,
-    body: web::Bytes,
-) -> Result<HttpResponse, Fail> {
-    let (ctx, form) = admin_post(&d, &req, &body).await?;
+pub async fn create<S: Store>(p: AdminPost<S>) -> Result<HttpResponse, Fail> {
+    let Posted { d, ctx, form, .. } = p;
     let events = subscription(&form)?;
     let n = NewEndpoint {
         url: form.get("url").unwrap_or_default().to_string(),
@@ -280,13 +276,8 @@ pub async fn show<S: Store>(
 }
 
 /// `POST /dashboard/webhooks/{id}`: URL, description, events, enabled.
-pub async fn update<S: Store>(
-    d: web::Data<Dashboard<S>>,
-    req: HttpRequest,
-    id: web::Path<String>,
-    body: web::Bytes,
-) -> Result<HttpResponse, Fail> {
-    let (ctx, form) = admin_post(&d, &req, &body).await?;
+pub async fn update<S: Store>(p: AdminPost<S>, id: web::Path<String>) -> Result<HttpResponse, Fail> {
+    let Posted { d, ctx, form, .. } = p;
     let id = webhook_id(&id)?;
     let p = EndpointPatch {
         url: form.get("url").map(str::to_string),
@@ -319,13 +310,8 @@ fn ping_box(r: &PingResult) -> Markup {
 }
 
 /// `POST /dashboard/webhooks/{id}/test`: a signed `ping` now (D33); shows the receiver's answer.
-pub async fn test<S: Store>(
-    d: web::Data<Dashboard<S>>,
-    req: HttpRequest,
-    id: web::Path<String>,
-    body: web::Bytes,
-) -> Result<HttpResponse, Fail> {
-    let (ctx, _) = admin_post(&d, &req, &body).await?;
+pub async fn test<S: Store>(p: AdminPost<S>, id: web::Path<String>) -> Result<HttpResponse, Fail> {
+    let Posted { d, ctx, .. } = p;
     let id = webhook_id(&id)?;
     let r = d.svc.test_ping(ctx.who.org_id(), id).await?;
     Ok(ok(endpoint_page(&d, &ctx, id, &Form::default(), ping_box(&r)).await?))
@@ -333,13 +319,8 @@ pub async fn test<S: Store>(
 
 /// `POST /dashboard/webhooks/{id}/rotate`: a new signing secret, shown once; the previous one
 /// keeps signing for the overlap (D34).
-pub async fn rotate<S: Store>(
-    d: web::Data<Dashboard<S>>,
-    req: HttpRequest,
-    id: web::Path<String>,
-    body: web::Bytes,
-) -> Result<HttpResponse, Fail> {
-    let (ctx, _) = admin_post(&d, &req, &body).await?;
+pub async fn rotate<S: Store>(p: AdminPost<S>, id: web::Path<String>) -> Result<HttpResponse, Fail> {
+    let Posted { d, ctx, .. } = p;
     let id = webhook_id(&id)?;
     let e = d.svc.rotate_secret(ctx.who.org_id(), id).await?;
     let above = html! {
@@ -350,13 +331,8 @@ pub async fn rotate<S: Store>(
 }
 
 /// `POST /dashboard/webhooks/{id}/delete`.
-pub async fn delete<S: Store>(
-    d: web::Data<Dashboard<S>>,
-    req: HttpRequest,
-    id: web::Path<String>,
-    body: web::Bytes,
-) -> Result<HttpResponse, Fail> {
-    let (ctx, _) = admin_post(&d, &req, &body).await?;
+pub async fn delete<S: Store>(p: AdminPost<S>, id: web::Path<String>) -> Result<HttpResponse, Fail> {
+    let Posted { d, ctx, .. } = p;
     d.svc.delete_endpoint(ctx.who.org_id(), webhook_id(&id)?).await?;
     Ok(see_other("/dashboard/webhooks"))
 }
@@ -411,13 +387,8 @@ pub async fn delivery<S: Store>(
 
 /// `POST /dashboard/webhooks/{id}/deliveries/{delivery}/redeliver`: goes out again now with a
 /// fresh retry schedule (T59).
-pub async fn redeliver<S: Store>(
-    d: web::Data<Dashboard<S>>,
-    req: HttpRequest,
-    path: web::Path<(String, String)>,
-    body: web::Bytes,
-) -> Result<HttpResponse, Fail> {
-    let (ctx, _) = admin_post(&d, &req, &body).await?;
+pub async fn redeliver<S: Store>(p: AdminPost<S>, path: web::Path<(String, String)>) -> Result<HttpResponse, Fail> {
+    let Posted { d, ctx, .. } = p;
     let id = webhook_id(&path.0)?;
     let did = uuid::Uuid::parse_str(&path.1).map(DeliveryId).map_err(|_| not_found("Delivery"))?;
     d.svc.redeliver(ctx.who.org_id(), id, did).await?;
