@@ -5,8 +5,8 @@
 use anyhow::Context;
 use talent_domain::errors::UseCaseError;
 use talent_domain::ids::OrgId;
-use talent_domain::model::ProfileCompetency;
 use talent_domain::ports::Store;
+use talent_domain::results::ProfileCompetency;
 use talent_domain::usecases::assessments::{AssessmentCommand, NewProfile};
 use talent_domain::usecases::orgs::NewOrganization;
 use talent_domain::usecases::persons::ImportPerson;

@@ -12,12 +12,16 @@
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
+use talent_domain::api_key::{ApiKey, KeyContext};
 use talent_domain::assessment::{score_counts, seed_responses, NeedCounts, Response};
 use talent_domain::errors::{ClientError, Code, StoreError, UseCaseError};
+use talent_domain::events::{EventType, OutboxEvent, SequencedEvent};
 use talent_domain::fakes::{FakeClock, FakeSecrets};
 use talent_domain::ids::*;
-use talent_domain::model::*;
+use talent_domain::organization::{Organization, User};
+use talent_domain::person::{ArchiveReason, JoinedVia, Period, Person, PersonStatus, ResultHolder, Team};
 use talent_domain::ports::*;
+use talent_domain::results::{Assessment, AssessmentState, AssessmentStatus, AssessmentSummary, ProfileCompetency};
 use talent_domain::usecases::assessments::{AssessmentCommand, NewProfile, ProfilePatch};
 use talent_domain::usecases::idempotency::{IdempotencyBegin, IdempotentRequest, StoredResponse};
 use talent_domain::usecases::orgs::{NewOrganization, OrganizationPatch};

@@ -1,7 +1,7 @@
 //! API keys and what authenticating one yields (spec, Authentication; D41).
 
 use crate::ids::*;
-use crate::model::*;
+use crate::organization::Organization;
 use crate::values::*;
 use time::OffsetDateTime;
 

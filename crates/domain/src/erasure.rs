@@ -2,7 +2,7 @@
 //! idempotent responses that carried a person. Pure: the use cases in
 //! [`crate::usecases::privacy`] find the texts through the store and write back what changed.
 
-use crate::model::Person;
+use crate::person::Person;
 use crate::values::Email;
 use serde_json::Value;
 

@@ -13,8 +13,6 @@ pub mod errors;
 pub mod events;
 pub mod ids;
 pub mod invitation;
-pub mod membership;
-pub mod model;
 pub mod net;
 pub mod organization;
 pub mod outbox;

@@ -3,8 +3,8 @@
 //! one pending delivery per endpoint of the organization subscribed to its type. This rule lives
 //! here once: the store only inserts rows.
 
+use crate::events::{EventType, OutboxEvent};
 use crate::ids::DeliveryId;
-use crate::model::{EventType, OutboxEvent};
 use crate::ports::{Ids, StoreResult, Tx};
 use crate::webhook::{envelope, Delivery, DeliveryStatus, Endpoint};
 use std::sync::Arc;

@@ -2,7 +2,7 @@
 
 use crate::assessment::{need_counts, AssessmentModel, NeedCounts};
 use crate::ids::*;
-use crate::model::*;
+use crate::person::{Person, Visibility};
 use time::OffsetDateTime;
 
 /// Assessment status of a person (spec).

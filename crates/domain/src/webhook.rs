@@ -1,8 +1,8 @@
 //! Webhook endpoints and deliveries (spec, Events; D29-D35). The signing and the HTTP call are the
 //! sender adapter's; this module holds the rules.
 
+use crate::events::EventType;
 use crate::ids::*;
-use crate::model::EventType;
 use time::{Duration, OffsetDateTime};
 
 /// At most this many endpoints per organization (spec, Limits; D29: the 11th is 409 `conflict`).

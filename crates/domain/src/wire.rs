@@ -15,8 +15,8 @@ use crate::assessment::{Band, MatchCategory};
 use crate::errors::Code;
 use crate::events::EventType;
 use crate::invitation::{Invitation, InvitationStatus, Variant};
-use crate::membership::{ArchiveReason, JoinedVia, Person, PersonStatus};
 use crate::organization::{Organization, Usage};
+use crate::person::{ArchiveReason, JoinedVia, Person, PersonStatus};
 use crate::results::AssessmentStatus;
 
 use crate::values::{Label, Labels, OrgRole, Scope, SubscriptionStatus};

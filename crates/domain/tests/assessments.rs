@@ -13,10 +13,14 @@ use talent_domain::assessment::{
     Scores,
 };
 use talent_domain::errors::{ClientError, Code, UseCaseError};
+use talent_domain::events::{EventType, OutboxEvent};
 use talent_domain::fakes::{block_on, services, FakeClock, FakeStore};
 use talent_domain::ids::*;
-use talent_domain::model::*;
+use talent_domain::person::{ArchiveReason, Person};
 use talent_domain::ports::Store;
+use talent_domain::results::{
+    Assessment, AssessmentState, AssessmentStatus, AssessmentSummary, Profile, ProfileCompetency,
+};
 use talent_domain::timefmt::format;
 use talent_domain::usecases::assessments::{AssessmentCommand, Match, NewProfile};
 use talent_domain::usecases::orgs::NewOrganization;

@@ -12,10 +12,12 @@ use actix_web::middleware::Next;
 use actix_web::{web, HttpRequest, HttpResponse, ResponseError};
 use serde::Deserialize;
 use serde_json::json;
+use talent_domain::api_key::ApiKey;
 use talent_domain::errors::{ClientError, Code};
 use talent_domain::ids::InvitationId;
 use talent_domain::ids::*;
-use talent_domain::model::{ApiKey, ArchiveReason, User};
+use talent_domain::organization::User;
+use talent_domain::person::ArchiveReason;
 use talent_domain::ports::Store;
 use talent_domain::timefmt::{format, parse};
 use talent_domain::usecases::orgs::{parse_company_name, parse_domain, NewOrganization, OrganizationPatch};
@@ -139,7 +141,10 @@ pub async fn create_org<S: Store>(
 
 /// The admin API's Organization: the public object (spec, Organization) plus
 /// `employeeDomains` (D15), which an operator sets and must be able to read back (issue 16).
-fn admin_org_json(org: &talent_domain::model::Organization, usage: &talent_domain::model::Usage) -> serde_json::Value {
+fn admin_org_json(
+    org: &talent_domain::organization::Organization,
+    usage: &talent_domain::organization::Usage,
+) -> serde_json::Value {
     let mut v = organization_json(org, usage);
     if let Some(o) = v.as_object_mut() {
         o.insert("employeeDomains".into(), json!(org.employee_domains));
@@ -521,12 +526,14 @@ pub async fn create_profile<S: Store>(
 }
 
 /// Competencies of a profile body, as the use case takes them; a non-UUID id is a field error.
-fn competencies_input(list: &[ProfileCompetencyIn]) -> Result<Vec<talent_domain::model::ProfileCompetency>, ApiError> {
+fn competencies_input(
+    list: &[ProfileCompetencyIn],
+) -> Result<Vec<talent_domain::results::ProfileCompetency>, ApiError> {
     let mut errs = FieldErrors::default();
     let mut out = Vec::new();
     for (n, c) in list.iter().enumerate() {
         match c.competency_id.parse::<uuid::Uuid>() {
-            Ok(cid) => out.push(talent_domain::model::ProfileCompetency { competency_id: cid, weight: c.weight }),
+            Ok(cid) => out.push(talent_domain::results::ProfileCompetency { competency_id: cid, weight: c.weight }),
             Err(_) => errs.push(format!("competencies[{n}].competencyId"), "must be a UUID"),
         }
     }

@@ -15,8 +15,8 @@ use serde::Deserialize;
 
 use talent_domain::errors::Code;
 use talent_domain::ids::PersonId;
-use talent_domain::model::AssessmentStatus;
 use talent_domain::ports::{LabelFilter, PersonQuery, PersonStatusFilter, Store};
+use talent_domain::results::AssessmentStatus;
 use talent_domain::usecases::persons::{ImportPerson, NestedInvitation, PatchPerson};
 use talent_domain::values::*;
 use utoipa::{IntoParams, ToSchema};

@@ -12,9 +12,9 @@ use serde::Serialize;
 use talent_domain::assessment::{AssessmentModel, Band, MatchCategory, Scores};
 use talent_domain::errors::{ClientError, Code};
 use talent_domain::events::EventType;
-use talent_domain::model::Profile;
+use talent_domain::results::Profile;
 
-use talent_domain::model::SequencedEvent;
+use talent_domain::events::SequencedEvent;
 use talent_domain::usecases::assessments::{Match, PersonResults};
 use talent_domain::usecases::feed::Replayed;
 use talent_domain::usecases::webhooks::PingResult;

@@ -198,8 +198,9 @@ mod tests {
     use crate::TemplatePersonality;
     use talent_domain::assessment::{score, seed_responses, AssessmentModel};
     use talent_domain::ids::*;
-    use talent_domain::model::*;
+    use talent_domain::person::{JoinedVia, Person, PersonStatus};
     use talent_domain::ports::PersonalityWriter;
+    use talent_domain::results::AssessmentSummary;
     use talent_domain::values::*;
 
     fn person() -> Person {

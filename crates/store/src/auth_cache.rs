@@ -27,7 +27,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use talent_domain::model::KeyContext;
+use talent_domain::api_key::KeyContext;
 
 /// How long an entry is served after it was read from the database, by default
 /// (`TALENT_AUTH_CACHE_MS`).
@@ -159,8 +159,9 @@ impl AuthCache {
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
+    use talent_domain::api_key::ApiKey;
     use talent_domain::ids::{ApiKeyId, OrgId, UserId};
-    use talent_domain::model::{ApiKey, Organization};
+    use talent_domain::organization::Organization;
     use talent_domain::values::{Email, OrgRole, Scopes, SubscriptionStatus};
 
     fn ctx() -> KeyContext {

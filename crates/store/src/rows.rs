@@ -4,13 +4,19 @@
 use crate::schema::*;
 use crate::types::{DbTime, DbUuid};
 use diesel::prelude::*;
+use talent_domain::api_key::ApiKey;
 use talent_domain::consent::ConsentCode;
 use talent_domain::dashboard::{Session, SignInLink};
 use talent_domain::errors::StoreError;
+use talent_domain::events::OutboxEvent;
 use talent_domain::ids::*;
 use talent_domain::invitation::{Invitation, InvitationStatus, Variant};
-use talent_domain::model::*;
+use talent_domain::organization::{Organization, User};
+use talent_domain::person::{ArchiveReason, JoinedVia, Period, Person, PersonStatus, Team};
 use talent_domain::ports::{EmailRecord, IdempotencyRecord, IdempotencyState};
+use talent_domain::results::{
+    Assessment, AssessmentState, AssessmentStatus, AssessmentSummary, Profile, ProfileCompetency,
+};
 use talent_domain::timefmt;
 use talent_domain::values::*;
 use talent_domain::webhook::{Breaker, Delivery, DeliveryStatus, Endpoint, Subscription};

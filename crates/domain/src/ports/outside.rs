@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::ids::*;
-use crate::model::*;
+use crate::person::Person;
 use crate::values::*;
 use std::net::IpAddr;
 use time::OffsetDateTime;

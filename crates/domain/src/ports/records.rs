@@ -1,7 +1,9 @@
 //! The records and queries the transaction ports read and write that are not entities: queries, email and idempotency records, delivery claims.
 
+use crate::events::EventType;
 use crate::ids::*;
-use crate::model::*;
+use crate::person::PersonStatus;
+use crate::results::{Assessment, AssessmentStatus};
 use crate::values::*;
 use time::OffsetDateTime;
 

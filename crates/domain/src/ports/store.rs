@@ -1,8 +1,8 @@
 //! The store: runs a use case's closure in one transaction ([`Store::write`], [`Store::read`]).
 
 use super::*;
+use crate::api_key::KeyContext;
 use crate::errors::StoreError;
-use crate::model::*;
 
 /// The store: runs one use case in one transaction. The closure and its results are `'static` so
 /// an adapter may run the transaction in its own task: a caller that goes away (a client that

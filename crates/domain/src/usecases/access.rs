@@ -1,8 +1,8 @@
 //! Authentication and authorization (spec, Authentication; D4, D5, D41).
 
 use super::Services;
+use crate::api_key::KeyContext;
 use crate::errors::{ClientError, Code, UseCaseError};
-use crate::model::KeyContext;
 use crate::ports::Store;
 use crate::values::{OrgRole, Plan, PlanCatalogue, Scope, Scopes};
 

@@ -6,10 +6,12 @@ use crate::assessment::{
     Response, Scorer, Scores,
 };
 use crate::errors::{ClientError, Code, UseCaseError};
+use crate::events::{EventType, OutboxEvent};
 use crate::ids::*;
-use crate::model::*;
+use crate::person::{Person, PersonStatus, ResultHolder};
 use crate::ports::Ids as _;
 use crate::ports::{ReportInput, Store, Tx};
+use crate::results::{summarize, Assessment, AssessmentState, Profile, ProfileCompetency};
 use crate::values::FieldErrors;
 use crate::wire;
 use serde_json::json;

@@ -4,10 +4,11 @@
 
 use super::emails::EMAIL_LEASE;
 use super::Services;
+use crate::api_key::ApiKey;
 use crate::dashboard::*;
 use crate::errors::{ClientError, Code, StoreError, UseCaseError};
 use crate::ids::*;
-use crate::model::*;
+use crate::organization::User;
 use crate::ports::{EmailRecord, Store};
 use crate::values::{Email, OrgRole};
 use uuid::Uuid;

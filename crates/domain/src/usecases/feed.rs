@@ -7,9 +7,11 @@
 
 use super::{Page, Services};
 use crate::errors::{ClientError, Code, UseCaseError};
+use crate::events::{EventType, OutboxEvent, SequencedEvent};
 use crate::ids::*;
-use crate::model::*;
+use crate::person::Person;
 use crate::ports::{FeedQuery, Store, Tx};
+use crate::results::Assessment;
 use crate::values::{Scope, Scopes};
 use crate::webhook::EVENT_TYPES;
 use std::collections::HashMap;

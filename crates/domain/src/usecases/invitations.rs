@@ -3,11 +3,14 @@
 
 use super::{Page, Services};
 use crate::errors::{ClientError, UseCaseError};
+use crate::events::{EventType, OutboxEvent};
 use crate::ids::*;
 use crate::invitation::{Invitation, InvitationStatus, Variant};
-use crate::model::*;
+use crate::organization::Organization;
 use crate::person;
+use crate::person::{ArchiveReason, PersonStatus};
 use crate::ports::{EmailRecord, Ids, InvitationQuery, Store, StoreResult, Tx};
+use crate::results::AssessmentState;
 use crate::values::*;
 use crate::wire::invitation_json;
 use time::{Duration, OffsetDateTime};

@@ -1,9 +1,10 @@
 //! Organizations, users and API keys: the admin API's use cases (D39) and `GET /organization`.
 
 use super::{Page, Services};
+use crate::api_key::ApiKey;
 use crate::errors::{ClientError, Code, UseCaseError};
 use crate::ids::*;
-use crate::model::*;
+use crate::organization::{Organization, Usage, User};
 use crate::ports::Store;
 use crate::values::*;
 use time::OffsetDateTime;

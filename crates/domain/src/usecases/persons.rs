@@ -4,10 +4,11 @@
 use super::invitations::{create_in_tx, CreateCtx, NewInvitation};
 use super::{Page, Services};
 use crate::errors::{ClientError, Code, StoreError, UseCaseError};
+use crate::events::{EventType, OutboxEvent};
 use crate::ids::*;
-use crate::model::*;
-use crate::person::{self, ImportFields, ImportTransition, PersonPatch};
+use crate::person::{self, ArchiveReason, ImportFields, ImportTransition, JoinedVia, NewMember, Person, PersonPatch};
 use crate::ports::{Ids, PersonQuery, Store, StoreResult, Tx};
+use crate::results::summarize;
 use crate::values::*;
 use crate::wire::{person_archived_json, person_json, person_updated_json};
 use time::OffsetDateTime;

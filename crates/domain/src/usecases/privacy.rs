@@ -4,11 +4,14 @@
 use super::Services;
 use crate::erasure::Personal;
 use crate::errors::{ClientError, UseCaseError};
+use crate::events::{EventType, OutboxEvent};
 use crate::ids::*;
 use crate::invitation::{Invitation, InvitationStatus};
-use crate::model::*;
+use crate::organization::Organization;
 use crate::person;
+use crate::person::Person;
 use crate::ports::{Ids, InvitationQuery, Store, Tx};
+use crate::results::Assessment;
 use crate::values::Email;
 use time::OffsetDateTime;
 

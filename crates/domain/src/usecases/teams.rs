@@ -3,7 +3,7 @@
 use super::Services;
 use crate::errors::{ClientError, UseCaseError};
 use crate::ids::*;
-use crate::model::*;
+use crate::person::Team;
 use crate::ports::Store;
 
 /// Parses a team name (D16): 1 to 200 characters after trimming (as the admin API), one line.

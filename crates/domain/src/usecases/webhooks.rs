@@ -2,8 +2,8 @@
 
 use super::{Page, Services};
 use crate::errors::{ClientError, Code, UseCaseError};
+use crate::events::{EventType, OutboxEvent};
 use crate::ids::*;
-use crate::model::*;
 use crate::ports::Ids as _;
 use crate::ports::{AttemptRecord, ClaimRequest, EmailRecord, Store, Tx};
 use crate::values::{FieldErrors, OrgRole};

@@ -103,7 +103,7 @@ pub async fn list<S: Store>(d: web::Data<Dashboard<S>>, req: HttpRequest) -> Res
     Ok(ok(layout(&ctx, "/dashboard/persons", "Persons", body)))
 }
 
-fn display_name(p: &talent_domain::model::Person) -> String {
+fn display_name(p: &talent_domain::person::Person) -> String {
     let parts: Vec<&str> =
         [p.first_name.as_ref(), p.last_name.as_ref()].into_iter().flatten().map(|n| n.as_str()).collect();
     if parts.is_empty() {

@@ -1,0 +1,59 @@
+//! [`EmailRepo`] on the fake: the email outbox.
+
+use super::{ok, FakeTx};
+use crate::ids::EmailId;
+use crate::ports::{BoxFuture, EmailRecord, EmailRepo, StoreResult};
+use crate::values::Email;
+use time::OffsetDateTime;
+
+impl EmailRepo for FakeTx {
+    fn insert_email<'a>(&'a mut self, e: &'a EmailRecord) -> BoxFuture<'a, StoreResult<()>> {
+        self.s.emails.push(e.clone());
+        ok(())
+    }
+    fn list_due_emails(&mut self, now: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<Vec<EmailRecord>>> {
+        ok(self.s.emails.iter().filter(|e| due(e, now)).take(limit as usize).cloned().collect())
+    }
+    fn claim_email(
+        &mut self,
+        id: EmailId,
+        now: OffsetDateTime,
+        lease_until: OffsetDateTime,
+    ) -> BoxFuture<'_, StoreResult<bool>> {
+        let mut done = false;
+        for e in self.s.emails.iter_mut().filter(|e| e.id == id && due(e, now)) {
+            e.next_attempt_at = lease_until;
+            done = true;
+        }
+        ok(done)
+    }
+    fn record_email_attempt<'a>(
+        &'a mut self,
+        id: EmailId,
+        result: Result<OffsetDateTime, (&'a str, OffsetDateTime)>,
+    ) -> BoxFuture<'a, StoreResult<()>> {
+        for e in self.s.emails.iter_mut().filter(|e| e.id == id) {
+            e.attempts += 1;
+            match result {
+                Ok(at) => e.sent_at = Some(at),
+                Err((err, next)) => {
+                    e.last_error = Some(err.to_string());
+                    e.next_attempt_at = next;
+                }
+            }
+        }
+        ok(())
+    }
+    fn list_emails<'a>(
+        &'a mut self,
+        to: Option<&'a Email>,
+        limit: u32,
+    ) -> BoxFuture<'a, StoreResult<Vec<EmailRecord>>> {
+        ok(self.s.emails.iter().rev().filter(|e| to.is_none_or(|t| &e.to == t)).take(limit as usize).cloned().collect())
+    }
+}
+
+/// Whether email `e` is unsent and due at `now`.
+fn due(e: &EmailRecord, now: OffsetDateTime) -> bool {
+    e.sent_at.is_none() && e.next_attempt_at <= now
+}

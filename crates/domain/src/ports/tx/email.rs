@@ -1,0 +1,43 @@
+//! [`EmailRepo`]: the email outbox (D22, T58, T93).
+
+use crate::ids::EmailId;
+use crate::ports::{BoxFuture, EmailRecord, StoreResult};
+use crate::values::Email;
+use time::OffsetDateTime;
+
+/// The email outbox (D22, T58, T93). Part of [`Tx`](super::Tx).
+///
+/// # Errors
+/// Every method: [`StoreError::Unavailable`](crate::errors::StoreError::Unavailable) when the
+/// database cannot be reached (answered 503, T87), `Internal` for any other failure;
+/// `UniqueViolation` only where a method says so.
+///
+/// # Locking
+/// On SQLite a write transaction holds the database's write lock from its start (`BEGIN
+/// IMMEDIATE`, grouped commits, T75), so nothing below needs a row lock there. On PostgreSQL an
+/// email is claimed by one conditional update ([`EmailRepo::claim_email`]): of concurrent
+/// claimers exactly one wins.
+pub trait EmailRepo: Send {
+    /// Inserts an email.
+    fn insert_email<'a>(&'a mut self, e: &'a EmailRecord) -> BoxFuture<'a, StoreResult<()>>;
+    /// Unsent emails due at `now`, oldest first.
+    fn list_due_emails(&mut self, now: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<Vec<EmailRecord>>>;
+    /// Claims an unsent email due at `now` for one sender: moves `next_attempt_at` to
+    /// `lease_until`; true for the one caller that claimed it (concurrent deliverers skip it, so
+    /// each email is sent once; a crashed sender's email is retried after the lease).
+    fn claim_email(
+        &mut self,
+        id: EmailId,
+        now: OffsetDateTime,
+        lease_until: OffsetDateTime,
+    ) -> BoxFuture<'_, StoreResult<bool>>;
+    /// Records a send attempt: `Ok` sets `sent_at`; `Err` records the error and the next attempt.
+    fn record_email_attempt<'a>(
+        &'a mut self,
+        id: EmailId,
+        result: Result<OffsetDateTime, (&'a str, OffsetDateTime)>,
+    ) -> BoxFuture<'a, StoreResult<()>>;
+    /// Emails, newest first, optionally to one address (admin API).
+    fn list_emails<'a>(&'a mut self, to: Option<&'a Email>, limit: u32)
+        -> BoxFuture<'a, StoreResult<Vec<EmailRecord>>>;
+}
