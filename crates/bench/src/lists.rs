@@ -13,8 +13,8 @@ use talent_domain::ids::{HumanId, OrgId, PersonId, TagId};
 use talent_domain::model::{AssessmentSummary, JoinedVia, Person, PersonStatus};
 use talent_domain::ports::PersonQuery;
 use talent_domain::values::{Email, Labels, PersonName, Tag};
-use talent_store::rows::PersonRow;
 use talent_store::schema::{humans, person_tags, persons, tags};
+use talent_store::tx::person_rows::PersonRow;
 use talent_store::types::{DbTime, DbUuid};
 use time::OffsetDateTime;
 
