@@ -141,6 +141,7 @@ impl<'c, C> DbTx<'c, C> {
 // return `impl Future + Send` rather than being `async fn`s: the ports' boxed futures must be
 // `Send`, which the compiler cannot show at the call sites for a generic `async fn` holding a
 // query that borrows (`&str`) ("implementation of `Send` is not general enough").
+#[allow(clippy::manual_async_fn)] // the declared `Send` is the point
 impl<'c, C: AsyncConnectionCore + Send> DbTx<'c, C> {
     /// Runs an INSERT, UPDATE or DELETE; how many rows it touched.
     pub(crate) fn exec<'a, Q>(&'a mut self, q: Q) -> impl Future<Output = StoreResult<usize>> + Send + 'a
