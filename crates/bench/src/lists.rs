@@ -14,8 +14,8 @@ use talent_domain::person::{JoinedVia, Person, PersonStatus};
 use talent_domain::ports::PersonQuery;
 use talent_domain::results::AssessmentSummary;
 use talent_domain::values::{Email, Labels, PersonName, Tag};
-use talent_store::rows::PersonRow;
 use talent_store::schema::{humans, person_tags, persons, tags};
+use talent_store::tx::person_rows::PersonRow;
 use talent_store::types::{DbTime, DbUuid};
 use time::OffsetDateTime;
 

@@ -11,7 +11,6 @@
 pub mod auth_cache;
 pub mod explain;
 mod pool;
-pub mod rows;
 pub mod schema;
 mod sqlite_group;
 mod sqlite_rt;
@@ -233,36 +232,6 @@ impl DbStore {
             instance: uuid::Uuid::new_v4().to_string().into(),
             health: Arc::default(),
         })
-    }
-
-    /// The plan of `GET /api/v1/persons` for `q` (the SQL [`PersonRepo::list_persons`] sends, with its
-    /// parameters): on PostgreSQL `EXPLAIN (ANALYZE, BUFFERS)` (the query runs), on SQLite
-    /// `EXPLAIN QUERY PLAN`; one string per line. For `make bench` and operators (issue 11).
-    /// Errors: the database's.
-    pub async fn explain_persons(&self, q: talent_domain::ports::PersonQuery) -> StoreResult<Vec<String>> {
-        use diesel::prelude::*;
-        use diesel_async::RunQueryDsl;
-        use rows::PersonRow;
-        match &self.pools {
-            Pools::Pg(pool) => {
-                let mut c = pool.get().await.map_err(internal)?;
-                let Some(tags) = DbTx::new(&mut *c, false).tag_filter(&q).await? else {
-                    return Ok(vec!["(no such tag: nothing to plan)".into()]);
-                };
-                let query = DbTx::<AsyncPgConnection>::persons_query(&q, tags).select(PersonRow::as_select());
-                explain::ExplainAnalyze(query).load::<String>(&mut *c).await.map_err(tx::db_err)
-            }
-            Pools::Sqlite { read, .. } => {
-                let mut c = read.get().await.map_err(internal)?;
-                let Some(tags) = DbTx::new(&mut *c, false).tag_filter(&q).await? else {
-                    return Ok(vec!["(no such tag: nothing to plan)".into()]);
-                };
-                let query = DbTx::<SqliteConn>::persons_query(&q, tags).select(PersonRow::as_select());
-                let rows: Vec<(i32, i32, i32, String)> =
-                    explain::ExplainQueryPlan(query).load(&mut *c).await.map_err(tx::db_err)?;
-                Ok(rows.into_iter().map(|(_, _, _, d)| d).collect())
-            }
-        }
     }
 
     /// The outbox's and the email queue's [`tx::ops::Backlog`] at `now` (issue 17's gauges), on a
@@ -535,26 +504,29 @@ impl DbStore {
         let url = self.url.clone();
         match self.backend() {
             Backend::Postgres => {
-                let conn = AsyncPgConnection::establish(&url).await.map_err(internal)?;
-                tokio::task::spawn_blocking(move || {
-                    let mut h = diesel_async::AsyncMigrationHarness::new(conn);
-                    h.pending_migrations(PG_MIGRATIONS).map(|v| v.len()).map_err(internal)
-                })
-                .await
-                .map_err(internal)?
+                pending_on(AsyncPgConnection::establish(&url).await.map_err(internal)?, PG_MIGRATIONS).await
             }
             Backend::Sqlite => {
                 let path = sqlite_path(&url).unwrap_or_default().to_string();
-                let conn = SqliteConn::establish(&path).await.map_err(internal)?;
-                tokio::task::spawn_blocking(move || {
-                    let mut h = diesel_async::AsyncMigrationHarness::new(conn);
-                    h.pending_migrations(SQLITE_MIGRATIONS).map(|v| v.len()).map_err(internal)
-                })
-                .await
-                .map_err(internal)?
+                pending_on(SqliteConn::establish(&path).await.map_err(internal)?, SQLITE_MIGRATIONS).await
             }
         }
     }
+}
+
+/// How many of `migrations` `conn` has not applied, asked on a blocking thread (the harness blocks).
+async fn pending_on<C>(conn: C, migrations: EmbeddedMigrations) -> StoreResult<usize>
+where
+    C: AsyncConnection + Send + 'static,
+    diesel_async::AsyncMigrationHarness<C>: MigrationHarness<C::Backend>,
+    EmbeddedMigrations: diesel::migration::MigrationSource<C::Backend>,
+{
+    tokio::task::spawn_blocking(move || {
+        let mut h = diesel_async::AsyncMigrationHarness::new(conn);
+        h.pending_migrations(migrations).map(|v| v.len()).map_err(internal)
+    })
+    .await
+    .map_err(internal)?
 }
 
 impl Store for DbStore {

@@ -7,38 +7,22 @@ macro_rules! impl_assessment_repo {
         impl<'c> AssessmentRepo for DbTx<'c, $conn> {
             fn insert_assessment<'a>(&'a mut self, a: &'a Assessment) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
-                    diesel::insert_into(assessments::table)
-                        .values(AssessmentRow::from(a))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(())
+                    self.run(diesel::insert_into(assessments::table).values(AssessmentRow::from(a))).await
                 })
             }
 
             fn update_assessment<'a>(&'a mut self, a: &'a Assessment) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
-                    diesel::update(assessments::table.find(DbUuid(a.id.0)))
-                        .set(AssessmentRow::from(a))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(())
+                    self.run(diesel::update(assessments::table.find(DbUuid(a.id.0))).set(AssessmentRow::from(a))).await
                 })
             }
 
             fn list_assessments_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<Vec<Assessment>>> {
                 Box::pin(async move {
-                    assessments::table
+                    let q = assessments::table
                         .filter(assessments::human_id.eq(DbUuid(human.0)))
-                        .order((assessments::started_at.asc(), assessments::id.asc()))
-                        .select(AssessmentRow::as_select())
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?
-                        .into_iter()
-                        .map(Assessment::try_from)
-                        .collect()
+                        .order((assessments::started_at.asc(), assessments::id.asc()));
+                    self.load_all(q.select(AssessmentRow::as_select()), conv).await
                 })
             }
 
@@ -71,12 +55,11 @@ macro_rules! impl_assessment_repo {
                 counts: &'a talent_domain::assessment::NeedCounts,
             ) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
-                    diesel::update(assessments::table.find(DbUuid(id.0)))
-                        .set(assessments::need_counts.eq(Some(need_counts_json(counts)?)))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(())
+                    self.run(
+                        diesel::update(assessments::table.find(DbUuid(id.0)))
+                            .set(assessments::need_counts.eq(Some(need_counts_json(counts)?))),
+                    )
+                    .await
                 })
             }
 
@@ -129,33 +112,19 @@ macro_rules! impl_assessment_repo {
             fn list_persons_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<Vec<Person>>> {
                 Box::pin(async move {
                     self.lock_person_row(PersonKey::Human(human)).await?;
-                    persons::table
-                        .filter(persons::human_id.eq(DbUuid(human.0)))
-                        .order(persons::id.asc())
-                        .select(PersonRow::as_select())
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?
-                        .into_iter()
-                        .map(Person::try_from)
-                        .collect()
+                    let q = persons::table.filter(persons::human_id.eq(DbUuid(human.0))).order(persons::id.asc());
+                    self.load_all(q.select(PersonRow::as_select()), conv).await
                 })
             }
 
             fn list_persons_with_results(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<Person>>> {
                 Box::pin(async move {
-                    persons::table
+                    let q = persons::table
                         .filter(persons::org_id.eq(DbUuid(org.0)))
                         .filter(persons::status.eq("active"))
                         .filter(persons::assessment_count.gt(0))
-                        .order(persons::id.desc())
-                        .select(PersonRow::as_select())
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?
-                        .into_iter()
-                        .map(Person::try_from)
-                        .collect()
+                        .order(persons::id.desc());
+                    self.load_all(q.select(PersonRow::as_select()), conv).await
                 })
             }
 
@@ -201,28 +170,15 @@ macro_rules! impl_assessment_repo {
             }
 
             fn insert_profile<'a>(&'a mut self, p: &'a Profile) -> BoxFuture<'a, StoreResult<()>> {
-                Box::pin(async move {
-                    diesel::insert_into(profiles::table)
-                        .values(ProfileRow::from(p))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(())
-                })
+                Box::pin(
+                    async move { self.run(diesel::insert_into(profiles::table).values(ProfileRow::from(p))).await },
+                )
             }
 
             fn get_profile(&mut self, org: OrgId, id: ProfileId) -> BoxFuture<'_, StoreResult<Option<Profile>>> {
                 Box::pin(async move {
-                    profiles::table
-                        .find(DbUuid(id.0))
-                        .filter(profiles::org_id.eq(DbUuid(org.0)))
-                        .select(ProfileRow::as_select())
-                        .get_result(self.conn)
-                        .await
-                        .optional()
-                        .map_err(db_err)?
-                        .map(Profile::try_from)
-                        .transpose()
+                    let q = profiles::table.find(DbUuid(id.0)).filter(profiles::org_id.eq(DbUuid(org.0)));
+                    self.load_one(q.select(ProfileRow::as_select()), conv).await
                 })
             }
 
@@ -237,36 +193,21 @@ macro_rules! impl_assessment_repo {
                     if let Some(b) = before {
                         q = q.filter(profiles::id.lt(DbUuid(b.0)));
                     }
-                    q.order(profiles::id.desc())
-                        .limit(i64::from(limit.min(100_000)))
-                        .select(ProfileRow::as_select())
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?
-                        .into_iter()
-                        .map(Profile::try_from)
-                        .collect()
+                    let q = q.order(profiles::id.desc()).limit(i64::from(limit.min(100_000)));
+                    self.load_all(q.select(ProfileRow::as_select()), conv).await
                 })
             }
 
             fn update_profile<'a>(&'a mut self, p: &'a Profile) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
-                    diesel::update(profiles::table.find(DbUuid(p.id.0)))
-                        .set(ProfileRow::from(p))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(())
+                    self.run(diesel::update(profiles::table.find(DbUuid(p.id.0))).set(ProfileRow::from(p))).await
                 })
             }
 
             fn delete_profile(&mut self, org: OrgId, id: ProfileId) -> BoxFuture<'_, StoreResult<bool>> {
                 Box::pin(async move {
-                    let n =
-                        diesel::delete(profiles::table.find(DbUuid(id.0)).filter(profiles::org_id.eq(DbUuid(org.0))))
-                            .execute(self.conn)
-                            .await
-                            .map_err(db_err)?;
+                    let target = profiles::table.find(DbUuid(id.0)).filter(profiles::org_id.eq(DbUuid(org.0)));
+                    let n = self.exec(diesel::delete(target)).await?;
                     Ok(n > 0)
                 })
             }

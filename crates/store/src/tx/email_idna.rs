@@ -109,6 +109,26 @@ fn decide(
     None
 }
 
+/// Rewrites to their ASCII form the addresses of `$table.$column` that are no identity (nothing
+/// unique to keep): every row with a Unicode domain, one UPDATE each; what does not parse is
+/// reported in `$out.invalid`.
+macro_rules! idna_plain_column {
+    ($tx:expr, $out:expr, $table:ident, $column:ident) => {{
+        let rows: Vec<(DbUuid, String)> = $table::table
+            .filter(Self::not_ascii(stringify!($column)))
+            .select(($table::id, $table::$column))
+            .load($tx.conn)
+            .await
+            .map_err(db_err)?;
+        let (cands, bad) = parse_all(rows.into_iter().map(|(id, e)| (id.0, None, false, e)).collect());
+        $out.invalid.extend(bad.into_iter().map(|id| (stringify!($table), id)));
+        for c in cands {
+            $tx.run(diesel::update($table::table.find(DbUuid(c.id))).set($table::$column.eq(c.ascii))).await?;
+            $out.rewritten += 1;
+        }
+    }};
+}
+
 macro_rules! impl_email_idna {
     ($conn:ty, $not_ascii:expr) => {
         impl<'c> DbTx<'c, $conn> {
@@ -141,19 +161,15 @@ macro_rules! impl_email_idna {
                 let (cands, bad) = parse_all(rows.into_iter().map(|(id, e)| (id.0, None, true, e)).collect());
                 out.invalid.extend(bad.into_iter().map(|id| ("humans", id)));
                 for (key, ids) in groups(&cands) {
-                    let existing: Vec<DbUuid> = humans::table
-                        .filter(humans::email.eq(key.1.as_str()))
-                        .select(humans::id)
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    let existing = existing.into_iter().map(|i| i.0).collect();
+                    let existing = self
+                        .load_all(
+                            humans::table.filter(humans::email.eq(key.1.as_str())).select(humans::id),
+                            |_, i: DbUuid| Ok(i.0),
+                        )
+                        .await?;
                     if let Some(id) = decide("humans", &key, &ids, existing, out) {
-                        diesel::update(humans::table.find(DbUuid(id)))
-                            .set(humans::email.eq(key.1.as_str()))
-                            .execute(self.conn)
-                            .await
-                            .map_err(db_err)?;
+                        self.exec(diesel::update(humans::table.find(DbUuid(id))).set(humans::email.eq(key.1.as_str())))
+                            .await?;
                         out.rewritten += 1;
                     }
                 }
@@ -173,22 +189,23 @@ macro_rules! impl_email_idna {
                 out.invalid.extend(bad.into_iter().map(|id| ("persons", id)));
                 for (key, ids) in groups(&cands) {
                     let org = DbUuid(key.0.unwrap_or_default());
-                    let existing: Vec<DbUuid> = persons::table
-                        .filter(persons::org_id.eq(org))
-                        .filter(persons::email.eq(key.1.as_str()))
-                        .select(persons::id)
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    let existing = existing.into_iter().map(|i| i.0).collect();
+                    let existing = self
+                        .load_all(
+                            persons::table
+                                .filter(persons::org_id.eq(org))
+                                .filter(persons::email.eq(key.1.as_str()))
+                                .select(persons::id),
+                            |_, i: DbUuid| Ok(i.0),
+                        )
+                        .await?;
                     if let Some(id) = decide("persons", &key, &ids, existing, out) {
                         let (first, last) = names.get(&id).cloned().unwrap_or_default();
                         let text = search_text_of(first.as_deref(), last.as_deref(), &key.1);
-                        diesel::update(persons::table.find(DbUuid(id)))
-                            .set((persons::email.eq(key.1.as_str()), persons::search_text.eq(text)))
-                            .execute(self.conn)
-                            .await
-                            .map_err(db_err)?;
+                        self.exec(
+                            diesel::update(persons::table.find(DbUuid(id)))
+                                .set((persons::email.eq(key.1.as_str()), persons::search_text.eq(text))),
+                        )
+                        .await?;
                         out.rewritten += 1;
                     }
                 }
@@ -206,20 +223,18 @@ macro_rules! impl_email_idna {
                 out.invalid.extend(bad.into_iter().map(|id| ("users", id)));
                 for (key, ids) in groups(&cands) {
                     let org = DbUuid(key.0.unwrap_or_default());
-                    let existing: Vec<DbUuid> = users::table
-                        .filter(users::org_id.eq(org))
-                        .filter(users::email.eq(key.1.as_str()))
-                        .select(users::id)
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    let existing = existing.into_iter().map(|i| i.0).collect();
+                    let existing = self
+                        .load_all(
+                            users::table
+                                .filter(users::org_id.eq(org))
+                                .filter(users::email.eq(key.1.as_str()))
+                                .select(users::id),
+                            |_, i: DbUuid| Ok(i.0),
+                        )
+                        .await?;
                     if let Some(id) = decide("users", &key, &ids, existing, out) {
-                        diesel::update(users::table.find(DbUuid(id)))
-                            .set(users::email.eq(key.1.as_str()))
-                            .execute(self.conn)
-                            .await
-                            .map_err(db_err)?;
+                        self.exec(diesel::update(users::table.find(DbUuid(id))).set(users::email.eq(key.1.as_str())))
+                            .await?;
                         out.rewritten += 1;
                     }
                 }
@@ -243,25 +258,23 @@ macro_rules! impl_email_idna {
                     cands.iter().filter(|c| !c.identity).map(|c| (c.id, c.ascii.clone())).collect();
                 for (key, ids) in groups(&cands) {
                     let org = DbUuid(key.0.unwrap_or_default());
-                    let existing: Vec<DbUuid> = invitations::table
-                        .filter(invitations::org_id.eq(org))
-                        .filter(invitations::email.eq(key.1.as_str()))
-                        .filter(invitations::status.eq(pending))
-                        .select(invitations::id)
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    let existing = existing.into_iter().map(|i| i.0).collect();
+                    let existing = self
+                        .load_all(
+                            invitations::table
+                                .filter(invitations::org_id.eq(org))
+                                .filter(invitations::email.eq(key.1.as_str()))
+                                .filter(invitations::status.eq(pending))
+                                .select(invitations::id),
+                            |_, i: DbUuid| Ok(i.0),
+                        )
+                        .await?;
                     if let Some(id) = decide("invitations", &key, &ids, existing, out) {
                         rewrite.push((id, key.1.clone()));
                     }
                 }
                 for (id, ascii) in rewrite {
-                    diesel::update(invitations::table.find(DbUuid(id)))
-                        .set(invitations::email.eq(ascii))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
+                    self.exec(diesel::update(invitations::table.find(DbUuid(id))).set(invitations::email.eq(ascii)))
+                        .await?;
                     out.rewritten += 1;
                 }
                 Ok(())
@@ -270,54 +283,9 @@ macro_rules! impl_email_idna {
             /// The addresses that are no identity: stored emails' recipients, sign-in links',
             /// organizations' contact addresses, and organizations' employee domains (D15).
             async fn idna_plain(&mut self, out: &mut EmailNormalization) -> StoreResult<()> {
-                let rows: Vec<(DbUuid, String)> = emails::table
-                    .filter(Self::not_ascii("to_address"))
-                    .select((emails::id, emails::to_address))
-                    .load(self.conn)
-                    .await
-                    .map_err(db_err)?;
-                let (cands, bad) = parse_all(rows.into_iter().map(|(id, e)| (id.0, None, false, e)).collect());
-                out.invalid.extend(bad.into_iter().map(|id| ("emails", id)));
-                for c in cands {
-                    diesel::update(emails::table.find(DbUuid(c.id)))
-                        .set(emails::to_address.eq(c.ascii))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    out.rewritten += 1;
-                }
-                let rows: Vec<(DbUuid, String)> = sign_in_links::table
-                    .filter(Self::not_ascii("email"))
-                    .select((sign_in_links::id, sign_in_links::email))
-                    .load(self.conn)
-                    .await
-                    .map_err(db_err)?;
-                let (cands, bad) = parse_all(rows.into_iter().map(|(id, e)| (id.0, None, false, e)).collect());
-                out.invalid.extend(bad.into_iter().map(|id| ("sign_in_links", id)));
-                for c in cands {
-                    diesel::update(sign_in_links::table.find(DbUuid(c.id)))
-                        .set(sign_in_links::email.eq(c.ascii))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    out.rewritten += 1;
-                }
-                let rows: Vec<(DbUuid, String)> = organizations::table
-                    .filter(Self::not_ascii("email"))
-                    .select((organizations::id, organizations::email))
-                    .load(self.conn)
-                    .await
-                    .map_err(db_err)?;
-                let (cands, bad) = parse_all(rows.into_iter().map(|(id, e)| (id.0, None, false, e)).collect());
-                out.invalid.extend(bad.into_iter().map(|id| ("organizations", id)));
-                for c in cands {
-                    diesel::update(organizations::table.find(DbUuid(c.id)))
-                        .set(organizations::email.eq(c.ascii))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    out.rewritten += 1;
-                }
+                idna_plain_column!(self, out, emails, to_address);
+                idna_plain_column!(self, out, sign_in_links, email);
+                idna_plain_column!(self, out, organizations, email);
                 let rows: Vec<(DbUuid, String)> = organizations::table
                     .filter(Self::not_ascii("employee_domains"))
                     .select((organizations::id, organizations::employee_domains))
@@ -339,11 +307,10 @@ macro_rules! impl_email_idna {
                         }
                     }
                     let text = serde_json::to_string(&unique).map_err(|e| StoreError::Internal(e.to_string()))?;
-                    diesel::update(organizations::table.find(id))
-                        .set(organizations::employee_domains.eq(text))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
+                    self.exec(
+                        diesel::update(organizations::table.find(id)).set(organizations::employee_domains.eq(text)),
+                    )
+                    .await?;
                     // Read on every authentication (T63): the caches are emptied on commit.
                     self.auth_changed = true;
                     out.rewritten += 1;

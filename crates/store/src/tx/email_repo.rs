@@ -6,14 +6,7 @@ macro_rules! impl_email_repo {
     ($conn:ty) => {
         impl<'c> EmailRepo for DbTx<'c, $conn> {
             fn insert_email<'a>(&'a mut self, e: &'a EmailRecord) -> BoxFuture<'a, StoreResult<()>> {
-                Box::pin(async move {
-                    diesel::insert_into(emails::table)
-                        .values(self.email_row(e))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(())
-                })
+                Box::pin(async move { self.run(diesel::insert_into(emails::table).values(self.email_row(e))).await })
             }
 
             fn list_due_emails(
@@ -22,18 +15,12 @@ macro_rules! impl_email_repo {
                 limit: u32,
             ) -> BoxFuture<'_, StoreResult<Vec<EmailRecord>>> {
                 Box::pin(async move {
-                    emails::table
+                    let q = emails::table
                         .filter(emails::sent_at.is_null())
                         .filter(emails::next_attempt_at.le(DbTime(now)))
                         .order((emails::created_at.asc(), emails::id.asc()))
-                        .limit(i64::from(limit))
-                        .select(EmailRow::as_select())
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?
-                        .into_iter()
-                        .map(|r| self.open_email(r))
-                        .collect()
+                        .limit(i64::from(limit));
+                    self.load_all(q.select(EmailRow::as_select()), Self::open_email).await
                 })
             }
 
@@ -45,16 +32,12 @@ macro_rules! impl_email_repo {
             ) -> BoxFuture<'_, StoreResult<bool>> {
                 Box::pin(async move {
                     // Conditional update: of concurrent claimers exactly one sees a due row.
-                    let n = diesel::update(
-                        emails::table
-                            .find(DbUuid(id.0))
-                            .filter(emails::sent_at.is_null())
-                            .filter(emails::next_attempt_at.le(DbTime(now))),
-                    )
-                    .set(emails::next_attempt_at.eq(DbTime(lease_until)))
-                    .execute(self.conn)
-                    .await
-                    .map_err(db_err)?;
+                    let target = emails::table
+                        .find(DbUuid(id.0))
+                        .filter(emails::sent_at.is_null())
+                        .filter(emails::next_attempt_at.le(DbTime(now)));
+                    let n =
+                        self.exec(diesel::update(target).set(emails::next_attempt_at.eq(DbTime(lease_until)))).await?;
                     Ok(n == 1)
                 })
             }
@@ -99,15 +82,8 @@ macro_rules! impl_email_repo {
                     if let Some(t) = to {
                         q = q.filter(emails::to_address.eq(t.as_str().to_string()));
                     }
-                    q.order((emails::created_at.desc(), emails::id.desc()))
-                        .limit(i64::from(limit))
-                        .select(EmailRow::as_select())
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?
-                        .into_iter()
-                        .map(|r| self.open_email(r))
-                        .collect()
+                    let q = q.order((emails::created_at.desc(), emails::id.desc())).limit(i64::from(limit));
+                    self.load_all(q.select(EmailRow::as_select()), Self::open_email).await
                 })
             }
         }

@@ -2,6 +2,24 @@
 
 use super::*;
 
+impl DbTx<'_, diesel_async::AsyncPgConnection> {
+    /// In a write transaction, `SELECT ... FOR UPDATE` of an idempotency record: an abandoned or
+    /// expired record is taken over by one request only.
+    pub(super) async fn lock_idem_row(&mut self, org: OrgId, path: &str, key: &str) -> StoreResult<()> {
+        self.lock_rows(
+            idempotency_keys::table.find((DbUuid(org.0), path, key)).select(idempotency_keys::org_id).for_update(),
+        )
+        .await
+    }
+}
+
+impl DbTx<'_, crate::SqliteConn> {
+    /// Writers are serialized by `BEGIN IMMEDIATE`: nothing to lock.
+    pub(super) async fn lock_idem_row(&mut self, _org: OrgId, _path: &str, _key: &str) -> StoreResult<()> {
+        Ok(())
+    }
+}
+
 macro_rules! impl_idempotency_repo {
     ($conn:ty) => {
         impl<'c> IdempotencyRepo for DbTx<'c, $conn> {
@@ -13,38 +31,38 @@ macro_rules! impl_idempotency_repo {
             ) -> BoxFuture<'a, StoreResult<Option<IdempotencyRecord>>> {
                 Box::pin(async move {
                     self.lock_idem_row(org, path, key).await?;
-                    idempotency_keys::table
-                        .find((DbUuid(org.0), path, key))
-                        .select(IdemRow::as_select())
-                        .get_result(self.conn)
-                        .await
-                        .optional()
-                        .map_err(db_err)?
-                        .map(|row| self.open_idem(row))
-                        .transpose()
+                    self.load_one(
+                        idempotency_keys::table.find((DbUuid(org.0), path, key)).select(IdemRow::as_select()),
+                        Self::open_idem,
+                    )
+                    .await
                 })
             }
 
             fn idem_insert<'a>(&'a mut self, r: &'a IdempotencyRecord) -> BoxFuture<'a, StoreResult<bool>> {
                 Box::pin(async move {
-                    let n = diesel::insert_into(idempotency_keys::table)
-                        .values(self.idem_row(r))
-                        .on_conflict_do_nothing()
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
+                    let n = self
+                        .exec(
+                            diesel::insert_into(idempotency_keys::table)
+                                .values(self.idem_row(r))
+                                .on_conflict_do_nothing(),
+                        )
+                        .await?;
                     Ok(n == 1)
                 })
             }
 
             fn idem_update<'a>(&'a mut self, r: &'a IdempotencyRecord) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
-                    diesel::update(idempotency_keys::table.find((DbUuid(r.org_id.0), r.path.as_str(), r.key.as_str())))
-                        .set(self.idem_row(r))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(())
+                    self.run(
+                        diesel::update(idempotency_keys::table.find((
+                            DbUuid(r.org_id.0),
+                            r.path.as_str(),
+                            r.key.as_str(),
+                        )))
+                        .set(self.idem_row(r)),
+                    )
+                    .await
                 })
             }
 
@@ -55,11 +73,7 @@ macro_rules! impl_idempotency_repo {
                 key: &'a str,
             ) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
-                    diesel::delete(idempotency_keys::table.find((DbUuid(org.0), path, key)))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(())
+                    self.run(diesel::delete(idempotency_keys::table.find((DbUuid(org.0), path, key)))).await
                 })
             }
 

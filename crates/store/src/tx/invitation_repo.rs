@@ -2,28 +2,32 @@
 
 use super::*;
 
+impl DbTx<'_, diesel_async::AsyncPgConnection> {
+    /// In a write transaction, `SELECT ... FOR UPDATE` of an invitation a use case may change.
+    pub(super) async fn lock_invitation_row(&mut self, id: InvitationId) -> StoreResult<()> {
+        self.lock_rows(invitations::table.find(DbUuid(id.0)).select(invitations::id).for_update()).await
+    }
+}
+
+impl DbTx<'_, crate::SqliteConn> {
+    /// Writers are serialized by `BEGIN IMMEDIATE`: nothing to lock.
+    pub(super) async fn lock_invitation_row(&mut self, _id: InvitationId) -> StoreResult<()> {
+        Ok(())
+    }
+}
+
 macro_rules! impl_invitation_repo {
     ($conn:ty) => {
         impl<'c> InvitationRepo for DbTx<'c, $conn> {
             fn insert_invitation<'a>(&'a mut self, i: &'a Invitation) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
-                    diesel::insert_into(invitations::table)
-                        .values(InvitationRow::from(i))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(())
+                    self.run(diesel::insert_into(invitations::table).values(InvitationRow::from(i))).await
                 })
             }
 
             fn update_invitation<'a>(&'a mut self, i: &'a Invitation) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
-                    diesel::update(invitations::table.find(DbUuid(i.id.0)))
-                        .set(InvitationRow::from(i))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(())
+                    self.run(diesel::update(invitations::table.find(DbUuid(i.id.0))).set(InvitationRow::from(i))).await
                 })
             }
 
@@ -34,31 +38,15 @@ macro_rules! impl_invitation_repo {
             ) -> BoxFuture<'_, StoreResult<Option<Invitation>>> {
                 Box::pin(async move {
                     self.lock_invitation_row(id).await?;
-                    invitations::table
-                        .find(DbUuid(id.0))
-                        .filter(invitations::org_id.eq(DbUuid(org.0)))
-                        .select(InvitationRow::as_select())
-                        .get_result(self.conn)
-                        .await
-                        .optional()
-                        .map_err(db_err)?
-                        .map(Invitation::try_from)
-                        .transpose()
+                    let q = invitations::table.find(DbUuid(id.0)).filter(invitations::org_id.eq(DbUuid(org.0)));
+                    self.load_one(q.select(InvitationRow::as_select()), conv).await
                 })
             }
 
             fn get_invitation_any(&mut self, id: InvitationId) -> BoxFuture<'_, StoreResult<Option<Invitation>>> {
                 Box::pin(async move {
                     self.lock_invitation_row(id).await?;
-                    invitations::table
-                        .find(DbUuid(id.0))
-                        .select(InvitationRow::as_select())
-                        .get_result(self.conn)
-                        .await
-                        .optional()
-                        .map_err(db_err)?
-                        .map(Invitation::try_from)
-                        .transpose()
+                    self.load_one(invitations::table.find(DbUuid(id.0)).select(InvitationRow::as_select()), conv).await
                 })
             }
 
@@ -88,19 +76,18 @@ macro_rules! impl_invitation_repo {
                 now: OffsetDateTime,
             ) -> BoxFuture<'a, StoreResult<Option<Invitation>>> {
                 Box::pin(async move {
-                    invitations::table
-                        .filter(invitations::org_id.eq(DbUuid(org.0)))
-                        .filter(invitations::email.eq(email.as_str()))
-                        .filter(invitations::status.eq("pending"))
-                        .filter(invitations::expires_at.gt(DbTime(now)))
-                        .order(invitations::id.desc())
-                        .select(InvitationRow::as_select())
-                        .first(self.conn)
-                        .await
-                        .optional()
-                        .map_err(db_err)?
-                        .map(Invitation::try_from)
-                        .transpose()
+                    self.load_one(
+                        invitations::table
+                            .filter(invitations::org_id.eq(DbUuid(org.0)))
+                            .filter(invitations::email.eq(email.as_str()))
+                            .filter(invitations::status.eq("pending"))
+                            .filter(invitations::expires_at.gt(DbTime(now)))
+                            .order(invitations::id.desc())
+                            .select(InvitationRow::as_select())
+                            .limit(1),
+                        conv,
+                    )
+                    .await
                 })
             }
 
@@ -147,16 +134,8 @@ macro_rules! impl_invitation_repo {
                     if let Some(b) = q.before_id {
                         query = query.filter(invitations::id.lt(DbUuid(b.0)));
                     }
-                    query
-                        .order(invitations::id.desc())
-                        .limit(i64::from(q.limit))
-                        .select(InvitationRow::as_select())
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?
-                        .into_iter()
-                        .map(Invitation::try_from)
-                        .collect()
+                    let q = query.order(invitations::id.desc()).limit(i64::from(q.limit));
+                    self.load_all(q.select(InvitationRow::as_select()), conv).await
                 })
             }
 
@@ -166,16 +145,12 @@ macro_rules! impl_invitation_repo {
                 limit: u32,
             ) -> BoxFuture<'_, StoreResult<Vec<InvitationId>>> {
                 Box::pin(async move {
-                    let v: Vec<DbUuid> = invitations::table
+                    let q = invitations::table
                         .filter(invitations::status.eq("pending"))
                         .filter(invitations::expires_at.le(DbTime(now)))
                         .order(invitations::expires_at.asc())
-                        .limit(i64::from(limit))
-                        .select(invitations::id)
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(v.into_iter().map(|u| InvitationId(u.0)).collect())
+                        .limit(i64::from(limit));
+                    self.load_all(q.select(invitations::id), |_, u: DbUuid| Ok(InvitationId(u.0))).await
                 })
             }
 
@@ -186,17 +161,13 @@ macro_rules! impl_invitation_repo {
                 limit: u32,
             ) -> BoxFuture<'_, StoreResult<Vec<InvitationId>>> {
                 Box::pin(async move {
-                    let v: Vec<DbUuid> = invitations::table
+                    let q = invitations::table
                         .filter(invitations::status.eq("pending"))
                         .filter(invitations::expires_at.gt(DbTime(now)))
                         .filter(invitations::reminder_sent_at.is_null())
                         .filter(invitations::email_sent_at.le(DbTime(sent_before)))
-                        .limit(i64::from(limit))
-                        .select(invitations::id)
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(v.into_iter().map(|u| InvitationId(u.0)).collect())
+                        .limit(i64::from(limit));
+                    self.load_all(q.select(invitations::id), |_, u: DbUuid| Ok(InvitationId(u.0))).await
                 })
             }
 
@@ -206,16 +177,16 @@ macro_rules! impl_invitation_repo {
                 now: OffsetDateTime,
             ) -> BoxFuture<'_, StoreResult<bool>> {
                 Box::pin(async move {
-                    let n = diesel::update(
-                        invitations::table
-                            .find(DbUuid(id.0))
-                            .filter(invitations::status.eq("pending"))
-                            .filter(invitations::expires_at.le(DbTime(now))),
-                    )
-                    .set((invitations::status.eq("expired"), invitations::updated_at.eq(DbTime(now))))
-                    .execute(self.conn)
-                    .await
-                    .map_err(db_err)?;
+                    let target = invitations::table
+                        .find(DbUuid(id.0))
+                        .filter(invitations::status.eq("pending"))
+                        .filter(invitations::expires_at.le(DbTime(now)));
+                    let n = self
+                        .exec(
+                            diesel::update(target)
+                                .set((invitations::status.eq("expired"), invitations::updated_at.eq(DbTime(now)))),
+                        )
+                        .await?;
                     Ok(n == 1)
                 })
             }
@@ -226,13 +197,10 @@ macro_rules! impl_invitation_repo {
                 now: OffsetDateTime,
             ) -> BoxFuture<'_, StoreResult<bool>> {
                 Box::pin(async move {
-                    let n = diesel::update(
-                        invitations::table.find(DbUuid(id.0)).filter(invitations::reminder_sent_at.is_null()),
-                    )
-                    .set(invitations::reminder_sent_at.eq(Some(DbTime(now))))
-                    .execute(self.conn)
-                    .await
-                    .map_err(db_err)?;
+                    let target = invitations::table.find(DbUuid(id.0)).filter(invitations::reminder_sent_at.is_null());
+                    let n = self
+                        .exec(diesel::update(target).set(invitations::reminder_sent_at.eq(Some(DbTime(now)))))
+                        .await?;
                     Ok(n == 1)
                 })
             }
@@ -242,12 +210,7 @@ macro_rules! impl_invitation_repo {
                 c: &'a talent_domain::consent::ConsentCode,
             ) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
-                    diesel::insert_into(consent_codes::table)
-                        .values(ConsentCodeRow::from(c))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(())
+                    self.run(diesel::insert_into(consent_codes::table).values(ConsentCodeRow::from(c))).await
                 })
             }
 
@@ -256,15 +219,11 @@ macro_rules! impl_invitation_repo {
                 c: &'a talent_domain::consent::ConsentCode,
             ) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
-                    diesel::update(consent_codes::table.find(DbUuid(c.id.0)))
-                        .set((
-                            consent_codes::tries.eq(i64::from(c.tries)),
-                            consent_codes::used_at.eq(c.used_at.map(DbTime)),
-                        ))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(())
+                    self.run(diesel::update(consent_codes::table.find(DbUuid(c.id.0))).set((
+                        consent_codes::tries.eq(i64::from(c.tries)),
+                        consent_codes::used_at.eq(c.used_at.map(DbTime)),
+                    )))
+                    .await
                 })
             }
 

@@ -2,27 +2,65 @@
 
 use super::*;
 
+impl DbTx<'_, diesel_async::AsyncPgConnection> {
+    /// The organization, its row locked `FOR UPDATE` (serializes use cases that check
+    /// per-organization limits) or, `shared`, `FOR SHARE` (T65).
+    pub(super) async fn org_locked(&mut self, id: OrgId, shared: bool) -> StoreResult<Option<Organization>> {
+        let q = organizations::table.find(DbUuid(id.0)).select(OrgRow::as_select());
+        if shared {
+            self.load_one(q.for_share(), conv).await
+        } else {
+            self.load_one(q.for_update(), conv).await
+        }
+    }
+
+    /// `max_connections`: no more transactions than connections can be in flight (T65).
+    pub(super) async fn writers_impl(&mut self) -> StoreResult<u32> {
+        let known = AtomicU32::load(&self.max_writers, Ordering::Relaxed);
+        if known > 0 {
+            return Ok(known);
+        }
+        #[derive(diesel::QueryableByName)]
+        struct Writers {
+            #[diesel(sql_type = diesel::sql_types::Integer)]
+            n: i32,
+        }
+        let w: Writers = diesel::sql_query("SELECT current_setting('max_connections')::int4 AS n")
+            .get_result(self.conn)
+            .await
+            .map_err(db_err)?;
+        let n = u32::try_from(w.n).unwrap_or(u32::MAX).max(1);
+        self.max_writers.store(n, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+impl DbTx<'_, crate::SqliteConn> {
+    /// SQLite write transactions are `BEGIN IMMEDIATE`: the database-wide write lock is already
+    /// held, so a plain read suffices.
+    pub(super) async fn org_locked(&mut self, id: OrgId, _shared: bool) -> StoreResult<Option<Organization>> {
+        self.load_one(organizations::table.find(DbUuid(id.0)).select(OrgRow::as_select()), conv).await
+    }
+
+    /// One writer at a time.
+    pub(super) async fn writers_impl(&mut self) -> StoreResult<u32> {
+        Ok(1)
+    }
+}
+
 macro_rules! impl_org_repo {
     ($conn:ty) => {
         impl<'c> OrgRepo for DbTx<'c, $conn> {
             fn insert_org<'a>(&'a mut self, org: &'a Organization) -> BoxFuture<'a, StoreResult<()>> {
-                Box::pin(async move {
-                    diesel::insert_into(organizations::table)
-                        .values(OrgRow::from(org))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(())
-                })
+                Box::pin(
+                    async move { self.run(diesel::insert_into(organizations::table).values(OrgRow::from(org))).await },
+                )
             }
 
             fn update_org<'a>(&'a mut self, org: &'a Organization) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
-                    diesel::update(organizations::table.find(DbUuid(org.id.0)))
-                        .set(OrgRow::from(org))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
+                    self.exec(diesel::update(organizations::table.find(DbUuid(org.id.0))).set(OrgRow::from(org)))
+                        .await?;
                     self.auth_changed = true;
                     Ok(())
                 })
@@ -30,24 +68,16 @@ macro_rules! impl_org_repo {
 
             fn get_org(&mut self, id: OrgId) -> BoxFuture<'_, StoreResult<Option<Organization>>> {
                 Box::pin(async move {
-                    organizations::table
-                        .find(DbUuid(id.0))
-                        .select(OrgRow::as_select())
-                        .get_result(self.conn)
-                        .await
-                        .optional()
-                        .map_err(db_err)?
-                        .map(Organization::try_from)
-                        .transpose()
+                    self.load_one(organizations::table.find(DbUuid(id.0)).select(OrgRow::as_select()), conv).await
                 })
             }
 
             fn lock_org(&mut self, id: OrgId) -> BoxFuture<'_, StoreResult<Option<Organization>>> {
-                Box::pin(async move { self.lock_org_row(id).await?.map(Organization::try_from).transpose() })
+                Box::pin(async move { self.org_locked(id, false).await })
             }
 
             fn lock_org_shared(&mut self, id: OrgId) -> BoxFuture<'_, StoreResult<Option<Organization>>> {
-                Box::pin(async move { self.share_org_row(id).await?.map(Organization::try_from).transpose() })
+                Box::pin(async move { self.org_locked(id, true).await })
             }
 
             fn concurrent_writers(&mut self) -> BoxFuture<'_, StoreResult<u32>> {
@@ -64,30 +94,22 @@ macro_rules! impl_org_repo {
                     if let Some(b) = before {
                         q = q.filter(organizations::id.lt(DbUuid(b.0)));
                     }
-                    q.order(organizations::id.desc())
-                        .limit(i64::from(limit.min(100_000)))
-                        .select(OrgRow::as_select())
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?
-                        .into_iter()
-                        .map(Organization::try_from)
-                        .collect()
+                    let q = q.order(organizations::id.desc()).limit(i64::from(limit.min(100_000)));
+                    self.load_all(q.select(OrgRow::as_select()), conv).await
                 })
             }
 
             fn find_org_by_name<'a>(&'a mut self, name: &'a str) -> BoxFuture<'a, StoreResult<Option<Organization>>> {
                 Box::pin(async move {
-                    organizations::table
-                        .filter(organizations::company_name.eq(name))
-                        .order(organizations::created_at.asc())
-                        .select(OrgRow::as_select())
-                        .first(self.conn)
-                        .await
-                        .optional()
-                        .map_err(db_err)?
-                        .map(Organization::try_from)
-                        .transpose()
+                    self.load_one(
+                        organizations::table
+                            .filter(organizations::company_name.eq(name))
+                            .order(organizations::created_at.asc())
+                            .select(OrgRow::as_select())
+                            .limit(1),
+                        conv,
+                    )
+                    .await
                 })
             }
 
@@ -105,37 +127,19 @@ macro_rules! impl_org_repo {
             }
 
             fn insert_user<'a>(&'a mut self, user: &'a User) -> BoxFuture<'a, StoreResult<()>> {
-                Box::pin(async move {
-                    diesel::insert_into(users::table)
-                        .values(UserRow::from(user))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(())
-                })
+                Box::pin(async move { self.run(diesel::insert_into(users::table).values(UserRow::from(user))).await })
             }
 
             fn get_user(&mut self, id: UserId) -> BoxFuture<'_, StoreResult<Option<User>>> {
                 Box::pin(async move {
-                    users::table
-                        .find(DbUuid(id.0))
-                        .select(UserRow::as_select())
-                        .get_result(self.conn)
-                        .await
-                        .optional()
-                        .map_err(db_err)?
-                        .map(User::try_from)
-                        .transpose()
+                    self.load_one(users::table.find(DbUuid(id.0)).select(UserRow::as_select()), conv).await
                 })
             }
 
             fn update_user_role(&mut self, id: UserId, role: OrgRole) -> BoxFuture<'_, StoreResult<()>> {
                 Box::pin(async move {
-                    diesel::update(users::table.find(DbUuid(id.0)))
-                        .set(users::role.eq(role.as_str()))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
+                    self.exec(diesel::update(users::table.find(DbUuid(id.0))).set(users::role.eq(role.as_str())))
+                        .await?;
                     // A key's context carries its user's role: cached contexts are stale.
                     self.auth_changed = true;
                     Ok(())
@@ -144,14 +148,10 @@ macro_rules! impl_org_repo {
 
             fn delete_user(&mut self, id: UserId) -> BoxFuture<'_, StoreResult<u64>> {
                 Box::pin(async move {
-                    let keys = diesel::delete(api_keys::table.filter(api_keys::user_id.eq(DbUuid(id.0))))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    diesel::delete(dashboard_sessions::table.filter(dashboard_sessions::user_id.eq(DbUuid(id.0))))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
+                    let keys =
+                        self.exec(diesel::delete(api_keys::table.filter(api_keys::user_id.eq(DbUuid(id.0))))).await?;
+                    let target = dashboard_sessions::table.filter(dashboard_sessions::user_id.eq(DbUuid(id.0)));
+                    self.exec(diesel::delete(target)).await?;
                     diesel::delete(users::table.find(DbUuid(id.0))).execute(self.conn).await.map_err(db_err)?;
                     self.auth_changed = true;
                     Ok(keys as u64)
@@ -160,82 +160,49 @@ macro_rules! impl_org_repo {
 
             fn list_users_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<User>>> {
                 Box::pin(async move {
-                    users::table
+                    let q = users::table
                         .filter(users::org_id.eq(DbUuid(org.0)))
-                        .order((users::created_at.asc(), users::id.asc()))
-                        .select(UserRow::as_select())
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?
-                        .into_iter()
-                        .map(User::try_from)
-                        .collect()
+                        .order((users::created_at.asc(), users::id.asc()));
+                    self.load_all(q.select(UserRow::as_select()), conv).await
                 })
             }
 
             fn insert_api_key<'a>(&'a mut self, key: &'a ApiKey) -> BoxFuture<'a, StoreResult<()>> {
-                Box::pin(async move {
-                    diesel::insert_into(api_keys::table)
-                        .values(KeyRow::from(key))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(())
-                })
+                Box::pin(async move { self.run(diesel::insert_into(api_keys::table).values(KeyRow::from(key))).await })
             }
 
             fn get_api_key(&mut self, id: ApiKeyId) -> BoxFuture<'_, StoreResult<Option<ApiKey>>> {
                 Box::pin(async move {
-                    api_keys::table
-                        .find(DbUuid(id.0))
-                        .select(KeyRow::as_select())
-                        .get_result(self.conn)
-                        .await
-                        .optional()
-                        .map_err(db_err)?
-                        .map(ApiKey::try_from)
-                        .transpose()
+                    self.load_one(api_keys::table.find(DbUuid(id.0)).select(KeyRow::as_select()), conv).await
                 })
             }
 
             fn list_api_keys_of_user(&mut self, user: UserId) -> BoxFuture<'_, StoreResult<Vec<ApiKey>>> {
                 Box::pin(async move {
-                    api_keys::table
+                    let q = api_keys::table
                         .filter(api_keys::user_id.eq(DbUuid(user.0)))
-                        .order((api_keys::created_at.asc(), api_keys::id.asc()))
-                        .select(KeyRow::as_select())
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?
-                        .into_iter()
-                        .map(ApiKey::try_from)
-                        .collect()
+                        .order((api_keys::created_at.asc(), api_keys::id.asc()));
+                    self.load_all(q.select(KeyRow::as_select()), conv).await
                 })
             }
 
             fn list_api_keys_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<ApiKey>>> {
                 Box::pin(async move {
                     let of_org = users::table.filter(users::org_id.eq(DbUuid(org.0))).select(users::id);
-                    api_keys::table
+                    let q = api_keys::table
                         .filter(api_keys::user_id.eq_any(of_org))
-                        .order((api_keys::created_at.desc(), api_keys::id.desc()))
-                        .select(KeyRow::as_select())
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?
-                        .into_iter()
-                        .map(ApiKey::try_from)
-                        .collect()
+                        .order((api_keys::created_at.desc(), api_keys::id.desc()));
+                    self.load_all(q.select(KeyRow::as_select()), conv).await
                 })
             }
 
             fn revoke_api_key(&mut self, id: ApiKeyId, at: OffsetDateTime) -> BoxFuture<'_, StoreResult<()>> {
                 Box::pin(async move {
-                    diesel::update(api_keys::table.find(DbUuid(id.0)))
-                        .set(api_keys::revoked_at.eq(Some(DbTime(at))))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
+                    self.exec(
+                        diesel::update(api_keys::table.find(DbUuid(id.0)))
+                            .set(api_keys::revoked_at.eq(Some(DbTime(at)))),
+                    )
+                    .await?;
                     self.auth_changed = true;
                     Ok(())
                 })

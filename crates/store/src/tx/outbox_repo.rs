@@ -2,30 +2,65 @@
 
 use super::*;
 
+impl DbTx<'_, diesel_async::AsyncPgConnection> {
+    /// The sequencer's counter, locked (`FOR UPDATE`) until the transaction ends (T106).
+    pub(super) async fn lock_event_counter(&mut self) -> StoreResult<i64> {
+        event_sequence::table
+            .find(1)
+            .select(event_sequence::last)
+            .for_update()
+            .get_result(self.conn)
+            .await
+            .map_err(db_err)
+    }
+
+    /// Gives each of `ids` its sequence of `seqs` (D56: numbers per organization): one statement.
+    pub(super) async fn number_events(&mut self, ids: &[DbUuid], seqs: &[i64]) -> StoreResult<()> {
+        use diesel::sql_types::{Array, BigInt, Text};
+        let texts: Vec<String> = ids.iter().map(|i| i.0.to_string()).collect();
+        let seqs: Vec<i64> = seqs.to_vec();
+        self.run(
+            diesel::sql_query(
+                "UPDATE outbox_events e SET sequence = v.seq FROM unnest($1::text[], $2::int8[]) AS v(id, seq) \
+             WHERE e.id = v.id::uuid",
+            )
+            .bind::<Array<Text>, _>(texts)
+            .bind::<Array<BigInt>, _>(seqs),
+        )
+        .await
+    }
+}
+
+impl DbTx<'_, crate::SqliteConn> {
+    /// The sequencer's counter; writers hold the database's write lock, so reading is locking.
+    pub(super) async fn lock_event_counter(&mut self) -> StoreResult<i64> {
+        event_sequence::table.find(1).select(event_sequence::last).get_result(self.conn).await.map_err(db_err)
+    }
+
+    /// Gives each of `ids` its sequence of `seqs` (D56): one in-process statement each.
+    pub(super) async fn number_events(&mut self, ids: &[DbUuid], seqs: &[i64]) -> StoreResult<()> {
+        for (id, seq) in ids.iter().zip(seqs) {
+            self.exec(diesel::update(outbox_events::table.find(*id)).set(outbox_events::sequence.eq(*seq))).await?;
+        }
+        Ok(())
+    }
+}
+
 macro_rules! impl_outbox_repo {
     ($conn:ty) => {
         impl<'c> OutboxRepo for DbTx<'c, $conn> {
             fn insert_event<'a>(&'a mut self, e: &'a OutboxEvent) -> BoxFuture<'a, StoreResult<()>> {
-                Box::pin(async move {
-                    diesel::insert_into(outbox_events::table)
-                        .values(self.event_row(e))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(())
-                })
+                Box::pin(
+                    async move { self.run(diesel::insert_into(outbox_events::table).values(self.event_row(e))).await },
+                )
             }
 
             fn list_events_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<OutboxEvent>>> {
                 Box::pin(async move {
-                    let rows: Vec<EventRow> = outbox_events::table
+                    let q = outbox_events::table
                         .filter(outbox_events::org_id.eq(DbUuid(org.0)))
-                        .order((outbox_events::created_at.asc(), outbox_events::id.asc()))
-                        .select(EventRow::as_select())
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    rows.into_iter().map(|r| self.open_event(r)).collect()
+                        .order((outbox_events::created_at.asc(), outbox_events::id.asc()));
+                    self.load_all(q.select(EventRow::as_select()), Self::open_event).await
                 })
             }
 
@@ -77,14 +112,14 @@ macro_rules! impl_outbox_repo {
                     self.number_events(&ids, &seqs).await?;
                     for org in orgs {
                         let n = last.get(&org.0).copied().unwrap_or(0);
-                        diesel::insert_into(org_event_sequences::table)
-                            .values((org_event_sequences::org_id.eq(org), org_event_sequences::last.eq(n)))
-                            .on_conflict(org_event_sequences::org_id)
-                            .do_update()
-                            .set(org_event_sequences::last.eq(n))
-                            .execute(self.conn)
-                            .await
-                            .map_err(db_err)?;
+                        self.exec(
+                            diesel::insert_into(org_event_sequences::table)
+                                .values((org_event_sequences::org_id.eq(org), org_event_sequences::last.eq(n)))
+                                .on_conflict(org_event_sequences::org_id)
+                                .do_update()
+                                .set(org_event_sequences::last.eq(n)),
+                        )
+                        .await?;
                     }
                     Ok(rows.len() as u32)
                 })

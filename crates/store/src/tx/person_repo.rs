@@ -2,6 +2,76 @@
 
 use super::*;
 
+/// A person lookup whose row a use case may update next.
+pub(super) enum PersonKey {
+    Human(HumanId),
+    Id(OrgId, PersonId),
+    AnyOrg(PersonId),
+}
+
+/// The query of a person by email, on either backend.
+macro_rules! person_by_email {
+    ($org:expr, $email:expr) => {
+        persons::table
+            .filter(persons::org_id.eq(DbUuid($org.0)))
+            .filter(persons::email.eq($email.as_str()))
+            .select(PersonRow::as_select())
+    };
+}
+
+impl DbTx<'_, diesel_async::AsyncPgConnection> {
+    /// In a write transaction, `SELECT ... FOR UPDATE` of the person row a use case reads to
+    /// update: without it, a concurrent patch and archive of one person both commit and the last
+    /// writer silently undoes the other (an archived person back to active, D13 bypassed).
+    pub(super) async fn lock_person_row(&mut self, key: PersonKey) -> StoreResult<()> {
+        if !self.write {
+            return Ok(());
+        }
+        let q = persons::table.select(persons::id);
+        let human = match key {
+            PersonKey::Id(org, id) => {
+                let q = q.filter(persons::id.eq(DbUuid(id.0))).filter(persons::org_id.eq(DbUuid(org.0)));
+                return self.lock_rows(q.for_update()).await;
+            }
+            PersonKey::AnyOrg(id) => {
+                // Lookups outside one organization are the human-level use cases' (assessments,
+                // which go on to `persons_of_human`): lock every membership of the human, in the
+                // id order `PersonKey::Human` uses. Locking this row alone first let two such
+                // transactions on two memberships of one human deadlock.
+                let human = self.load_one(persons::table.find(DbUuid(id.0)).select(persons::human_id), |_, h| Ok(h));
+                let Some(human) = human.await? else { return Ok(()) };
+                human
+            }
+            PersonKey::Human(h) => DbUuid(h.0),
+        };
+        self.lock_rows(q.filter(persons::human_id.eq(human)).order(persons::id.asc()).for_update()).await
+    }
+
+    /// A person by email; in a write transaction its row is locked `FOR UPDATE` in the statement
+    /// that reads it (T66). Two imports of one new email both find no row; the second's insert
+    /// then fails on the unique index and the import runs again as a merge (T70).
+    pub(super) async fn person_by_email_impl(&mut self, org: OrgId, email: &Email) -> StoreResult<Option<Person>> {
+        let q = person_by_email!(org, email);
+        if self.write {
+            self.load_one(q.for_update(), conv).await
+        } else {
+            self.load_one(q, conv).await
+        }
+    }
+}
+
+impl DbTx<'_, crate::SqliteConn> {
+    /// Writers are serialized by `BEGIN IMMEDIATE`: nothing to lock.
+    pub(super) async fn lock_person_row(&mut self, _key: PersonKey) -> StoreResult<()> {
+        Ok(())
+    }
+
+    /// Writers are serialized by `BEGIN IMMEDIATE`: a plain read.
+    pub(super) async fn person_by_email_impl(&mut self, org: OrgId, email: &Email) -> StoreResult<Option<Person>> {
+        self.load_one(person_by_email!(org, email), conv).await
+    }
+}
+
 macro_rules! impl_person_repo {
     ($conn:ty) => {
         impl<'c> PersonRepo for DbTx<'c, $conn> {
@@ -57,62 +127,36 @@ macro_rules! impl_person_repo {
                 org: OrgId,
                 email: &'a Email,
             ) -> BoxFuture<'a, StoreResult<Option<Person>>> {
-                Box::pin(async move { self.person_by_email_impl(org, email).await?.map(Person::try_from).transpose() })
+                Box::pin(async move { self.person_by_email_impl(org, email).await })
             }
 
             fn get_person(&mut self, org: OrgId, id: PersonId) -> BoxFuture<'_, StoreResult<Option<Person>>> {
                 Box::pin(async move {
                     self.lock_person_row(PersonKey::Id(org, id)).await?;
-                    persons::table
-                        .find(DbUuid(id.0))
-                        .filter(persons::org_id.eq(DbUuid(org.0)))
-                        .select(PersonRow::as_select())
-                        .get_result(self.conn)
-                        .await
-                        .optional()
-                        .map_err(db_err)?
-                        .map(Person::try_from)
-                        .transpose()
+                    let q = persons::table.find(DbUuid(id.0)).filter(persons::org_id.eq(DbUuid(org.0)));
+                    self.load_one(q.select(PersonRow::as_select()), conv).await
                 })
             }
 
             fn get_person_any(&mut self, id: PersonId) -> BoxFuture<'_, StoreResult<Option<Person>>> {
                 Box::pin(async move {
                     self.lock_person_row(PersonKey::AnyOrg(id)).await?;
-                    persons::table
-                        .find(DbUuid(id.0))
-                        .select(PersonRow::as_select())
-                        .get_result(self.conn)
-                        .await
-                        .optional()
-                        .map_err(db_err)?
-                        .map(Person::try_from)
-                        .transpose()
+                    self.load_one(persons::table.find(DbUuid(id.0)).select(PersonRow::as_select()), conv).await
                 })
             }
 
             fn insert_person<'a>(&'a mut self, p: &'a Person) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
-                    diesel::insert_into(persons::table)
-                        .values(PersonRow::from(p))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
+                    self.exec(diesel::insert_into(persons::table).values(PersonRow::from(p))).await?;
                     self.write_person_tags(p).await
                 })
             }
 
             fn update_person<'a>(&'a mut self, p: &'a Person) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
-                    diesel::update(persons::table.find(DbUuid(p.id.0)))
-                        .set(PersonRow::from(p))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    diesel::delete(person_tags::table.filter(person_tags::person_id.eq(DbUuid(p.id.0))))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
+                    self.exec(diesel::update(persons::table.find(DbUuid(p.id.0))).set(PersonRow::from(p))).await?;
+                    self.exec(diesel::delete(person_tags::table.filter(person_tags::person_id.eq(DbUuid(p.id.0)))))
+                        .await?;
                     self.write_person_tags(p).await
                 })
             }
@@ -130,19 +174,19 @@ macro_rules! impl_person_repo {
                     let mut by_key: Vec<&(TagName, TagId)> = names.iter().collect();
                     by_key.sort_by_key(|(name, _)| name.key());
                     for (name, id) in by_key {
-                        diesel::insert_into(tags::table)
-                            .values((
-                                tags::id.eq(DbUuid(id.0)),
-                                tags::org_id.eq(DbUuid(org.0)),
-                                tags::name.eq(name.as_str()),
-                                tags::name_key.eq(name.key()),
-                                tags::created_at.eq(DbTime(now)),
-                            ))
-                            .on_conflict((tags::org_id, tags::name_key))
-                            .do_nothing()
-                            .execute(self.conn)
-                            .await
-                            .map_err(db_err)?;
+                        self.exec(
+                            diesel::insert_into(tags::table)
+                                .values((
+                                    tags::id.eq(DbUuid(id.0)),
+                                    tags::org_id.eq(DbUuid(org.0)),
+                                    tags::name.eq(name.as_str()),
+                                    tags::name_key.eq(name.key()),
+                                    tags::created_at.eq(DbTime(now)),
+                                ))
+                                .on_conflict((tags::org_id, tags::name_key))
+                                .do_nothing(),
+                        )
+                        .await?;
                     }
                     let mut out = Vec::with_capacity(names.len());
                     for (name, _) in names {
@@ -162,30 +206,19 @@ macro_rules! impl_person_repo {
             fn list_persons<'a>(&'a mut self, q: &'a PersonQuery) -> BoxFuture<'a, StoreResult<Vec<Person>>> {
                 Box::pin(async move {
                     let Some(tag_ids) = self.tag_filter(q).await? else { return Ok(vec![]) };
-                    Self::persons_query(q, tag_ids)
-                        .select(PersonRow::as_select())
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?
-                        .into_iter()
-                        .map(Person::try_from)
-                        .collect()
+                    self.load_all(Self::persons_query(q, tag_ids).select(PersonRow::as_select()), conv).await
                 })
             }
 
             fn insert_team<'a>(&'a mut self, team: &'a Team) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
-                    diesel::insert_into(teams::table)
-                        .values(TeamRow {
-                            id: DbUuid(team.id.0),
-                            org_id: DbUuid(team.org_id.0),
-                            name: team.name.clone(),
-                            created_at: DbTime(team.created_at),
-                        })
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(())
+                    self.run(diesel::insert_into(teams::table).values(TeamRow {
+                        id: DbUuid(team.id.0),
+                        org_id: DbUuid(team.org_id.0),
+                        name: team.name.clone(),
+                        created_at: DbTime(team.created_at),
+                    }))
+                    .await
                 })
             }
 
@@ -218,14 +251,10 @@ macro_rules! impl_person_repo {
 
             fn get_team(&mut self, id: TeamId) -> BoxFuture<'_, StoreResult<Option<Team>>> {
                 Box::pin(async move {
-                    Ok(teams::table
-                        .find(DbUuid(id.0))
-                        .select(TeamRow::as_select())
-                        .get_result(self.conn)
-                        .await
-                        .optional()
-                        .map_err(db_err)?
-                        .map(Team::from))
+                    self.load_one(teams::table.find(DbUuid(id.0)).select(TeamRow::as_select()), |_, r| {
+                        Ok(Team::from(r))
+                    })
+                    .await
                 })
             }
 
@@ -236,39 +265,33 @@ macro_rules! impl_person_repo {
                 at: OffsetDateTime,
             ) -> BoxFuture<'_, StoreResult<()>> {
                 Box::pin(async move {
-                    diesel::insert_into(team_members::table)
-                        .values((
-                            team_members::team_id.eq(DbUuid(team.0)),
-                            team_members::person_id.eq(DbUuid(person.0)),
-                            team_members::created_at.eq(DbTime(at)),
-                        ))
-                        .on_conflict_do_nothing()
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(())
+                    self.run(
+                        diesel::insert_into(team_members::table)
+                            .values((
+                                team_members::team_id.eq(DbUuid(team.0)),
+                                team_members::person_id.eq(DbUuid(person.0)),
+                                team_members::created_at.eq(DbTime(at)),
+                            ))
+                            .on_conflict_do_nothing(),
+                    )
+                    .await
                 })
             }
 
             fn list_team_members(&mut self, team: TeamId) -> BoxFuture<'_, StoreResult<Vec<PersonId>>> {
                 Box::pin(async move {
-                    let v: Vec<DbUuid> = team_members::table
+                    let q = team_members::table
                         .filter(team_members::team_id.eq(DbUuid(team.0)))
-                        .order((team_members::created_at.asc(), team_members::person_id.asc()))
-                        .select(team_members::person_id)
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(v.into_iter().map(|u| PersonId(u.0)).collect())
+                        .order((team_members::created_at.asc(), team_members::person_id.asc()));
+                    self.load_all(q.select(team_members::person_id), |_, u: DbUuid| Ok(PersonId(u.0))).await
                 })
             }
 
             fn remove_person_from_teams(&mut self, person: PersonId) -> BoxFuture<'_, StoreResult<u64>> {
                 Box::pin(async move {
-                    let n = diesel::delete(team_members::table.filter(team_members::person_id.eq(DbUuid(person.0))))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
+                    let n = self
+                        .exec(diesel::delete(team_members::table.filter(team_members::person_id.eq(DbUuid(person.0)))))
+                        .await?;
                     Ok(n as u64)
                 })
             }
@@ -278,27 +301,18 @@ macro_rules! impl_person_repo {
                     let of_person = team_members::table
                         .filter(team_members::person_id.eq(DbUuid(person.0)))
                         .select(team_members::team_id);
-                    let rows: Vec<TeamRow> = teams::table
-                        .filter(teams::id.eq_any(of_person))
-                        .order((teams::name.asc(), teams::id.asc()))
-                        .select(TeamRow::as_select())
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(rows.into_iter().map(Team::from).collect())
+                    let q =
+                        teams::table.filter(teams::id.eq_any(of_person)).order((teams::name.asc(), teams::id.asc()));
+                    self.load_all(q.select(TeamRow::as_select()), |_, r| Ok(Team::from(r))).await
                 })
             }
 
             fn remove_team_member(&mut self, team: TeamId, person: PersonId) -> BoxFuture<'_, StoreResult<bool>> {
                 Box::pin(async move {
-                    let n = diesel::delete(
-                        team_members::table
-                            .filter(team_members::team_id.eq(DbUuid(team.0)))
-                            .filter(team_members::person_id.eq(DbUuid(person.0))),
-                    )
-                    .execute(self.conn)
-                    .await
-                    .map_err(db_err)?;
+                    let target = team_members::table
+                        .filter(team_members::team_id.eq(DbUuid(team.0)))
+                        .filter(team_members::person_id.eq(DbUuid(person.0)));
+                    let n = self.exec(diesel::delete(target)).await?;
                     Ok(n > 0)
                 })
             }
@@ -384,12 +398,7 @@ macro_rules! impl_person_repo {
                     .map(|t| (person_tags::person_id.eq(DbUuid(p.id.0)), person_tags::tag_id.eq(DbUuid(t.id.0))))
                     .collect();
                 for r in rows {
-                    diesel::insert_into(person_tags::table)
-                        .values(r)
-                        .on_conflict_do_nothing()
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
+                    self.exec(diesel::insert_into(person_tags::table).values(r).on_conflict_do_nothing()).await?;
                 }
                 Ok(())
             }

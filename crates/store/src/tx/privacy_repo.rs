@@ -2,6 +2,21 @@
 
 use super::*;
 
+/// The (id, text) of the rows of `$table` whose `$column` is LIKE `$pattern` (escaped with `\`),
+/// of organization `$org` if one is given.
+macro_rules! mentioning {
+    ($tx:expr, $table:ident, $column:ident, $pattern:expr, $org:expr) => {{
+        let mut q = $table::table
+            .filter($table::$column.like($pattern).escape('\\'))
+            .select(($table::id, $table::$column))
+            .into_boxed();
+        if let Some(o) = $org {
+            q = q.filter($table::org_id.eq(DbUuid(o.0)));
+        }
+        q.load::<(DbUuid, String)>($tx.conn).await.map_err(db_err)?
+    }};
+}
+
 macro_rules! impl_privacy_repo {
     ($conn:ty) => {
         impl<'c> PrivacyRepo for DbTx<'c, $conn> {
@@ -14,26 +29,12 @@ macro_rules! impl_privacy_repo {
                     let mut found: Vec<StoredText> = vec![];
                     for needle in needles {
                         let pattern = format!("%{}%", like_escape(needle));
-                        let mut q = outbox_events::table
-                            .filter(outbox_events::data.like(pattern.clone()).escape('\\'))
-                            .select((outbox_events::id, outbox_events::data))
-                            .into_boxed();
-                        if let Some(o) = org {
-                            q = q.filter(outbox_events::org_id.eq(DbUuid(o.0)));
-                        }
-                        for (id, text) in q.load::<(DbUuid, String)>(self.conn).await.map_err(db_err)? {
+                        for (id, text) in mentioning!(self, outbox_events, data, pattern.clone(), org) {
                             found.push(StoredText { at: TextRef::Event(EventId(id.0)), text: self.reveal(&text) });
                         }
-                        let mut q = deliveries::table
-                            .filter(deliveries::payload.like(pattern.clone()).escape('\\'))
-                            .select((deliveries::id, deliveries::payload))
-                            .into_boxed();
-                        if let Some(o) = org {
-                            q = q.filter(deliveries::org_id.eq(DbUuid(o.0)));
-                        }
-                        for (id, text) in q.load::<(DbUuid, String)>(self.conn).await.map_err(db_err)? {
-                            found
-                                .push(StoredText { at: TextRef::Delivery(DeliveryId(id.0)), text: self.reveal(&text) });
+                        for (id, text) in mentioning!(self, deliveries, payload, pattern.clone(), org) {
+                            let at = TextRef::Delivery(DeliveryId(id.0));
+                            found.push(StoredText { at, text: self.reveal(&text) });
                         }
                         let mut q = idempotency_keys::table
                             .filter(idempotency_keys::response_body.like(pattern).escape('\\'))
@@ -93,10 +94,9 @@ macro_rules! impl_privacy_repo {
 
             fn delete_emails_of_invitation(&mut self, id: InvitationId) -> BoxFuture<'_, StoreResult<u64>> {
                 Box::pin(async move {
-                    let n = diesel::delete(emails::table.filter(emails::invitation_id.eq(Some(DbUuid(id.0)))))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
+                    let n = self
+                        .exec(diesel::delete(emails::table.filter(emails::invitation_id.eq(Some(DbUuid(id.0))))))
+                        .await?;
                     Ok(n as u64)
                 })
             }
@@ -106,51 +106,19 @@ macro_rules! impl_privacy_repo {
                 needle: &'a str,
             ) -> BoxFuture<'a, StoreResult<Vec<OutboxEvent>>> {
                 Box::pin(async move {
-                    let rows: Vec<EventRow> = outbox_events::table
+                    let q = outbox_events::table
                         .filter(outbox_events::data.like(format!("%{}%", like_escape(needle))).escape('\\'))
-                        .order((outbox_events::created_at.asc(), outbox_events::id.asc()))
-                        .select(EventRow::as_select())
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    rows.into_iter().map(|r| self.open_event(r)).collect()
+                        .order((outbox_events::created_at.asc(), outbox_events::id.asc()));
+                    self.load_all(q.select(EventRow::as_select()), Self::open_event).await
                 })
             }
 
             fn purge_emails(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>> {
-                Box::pin(async move {
-                    let ids: Vec<DbUuid> = emails::table
-                        .filter(emails::created_at.lt(DbTime(before)))
-                        .order(emails::created_at.asc())
-                        .limit(i64::from(limit))
-                        .select(emails::id)
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    let n = diesel::delete(emails::table.filter(emails::id.eq_any(&ids)))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(n as u64)
-                })
+                Box::pin(async move { Ok(purge_oldest!(self, emails, created_at, before, limit)? as u64) })
             }
 
             fn purge_consent_codes(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>> {
-                Box::pin(async move {
-                    let ids: Vec<DbUuid> = consent_codes::table
-                        .filter(consent_codes::created_at.lt(DbTime(before)))
-                        .order(consent_codes::created_at.asc())
-                        .limit(i64::from(limit))
-                        .select(consent_codes::id)
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    let n = diesel::delete(consent_codes::table.filter(consent_codes::id.eq_any(&ids)))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(n as u64)
-                })
+                Box::pin(async move { Ok(purge_oldest!(self, consent_codes, created_at, before, limit)? as u64) })
             }
 
             fn list_emails_to_since<'a>(
@@ -179,20 +147,16 @@ macro_rules! impl_privacy_repo {
 
             fn delete_emails_to<'a>(&'a mut self, to: &'a Email) -> BoxFuture<'a, StoreResult<u64>> {
                 Box::pin(async move {
-                    let n = diesel::delete(emails::table.filter(emails::to_address.eq(to.as_str())))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
+                    let n = self.exec(diesel::delete(emails::table.filter(emails::to_address.eq(to.as_str())))).await?;
                     Ok(n as u64)
                 })
             }
 
             fn delete_assessments_of_human(&mut self, human: HumanId) -> BoxFuture<'_, StoreResult<u64>> {
                 Box::pin(async move {
-                    let n = diesel::delete(assessments::table.filter(assessments::human_id.eq(DbUuid(human.0))))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
+                    let n = self
+                        .exec(diesel::delete(assessments::table.filter(assessments::human_id.eq(DbUuid(human.0)))))
+                        .await?;
                     Ok(n as u64)
                 })
             }

@@ -9,12 +9,7 @@ macro_rules! impl_session_repo {
         impl<'c> SessionRepo for DbTx<'c, $conn> {
             fn insert_sign_in_link<'a>(&'a mut self, l: &'a SignInLink) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
-                    diesel::insert_into(sign_in_links::table)
-                        .values(SignInLinkRow::from(l))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(())
+                    self.run(diesel::insert_into(sign_in_links::table).values(SignInLinkRow::from(l))).await
                 })
             }
 
@@ -23,26 +18,15 @@ macro_rules! impl_session_repo {
                 token_hash: &'a [u8],
             ) -> BoxFuture<'a, StoreResult<Option<SignInLink>>> {
                 Box::pin(async move {
-                    sign_in_links::table
-                        .filter(sign_in_links::token_hash.eq(token_hash))
-                        .select(SignInLinkRow::as_select())
-                        .get_result(self.conn)
-                        .await
-                        .optional()
-                        .map_err(db_err)?
-                        .map(SignInLink::try_from)
-                        .transpose()
+                    let q = sign_in_links::table.filter(sign_in_links::token_hash.eq(token_hash));
+                    self.load_one(q.select(SignInLinkRow::as_select()), conv).await
                 })
             }
 
             fn use_sign_in_link(&mut self, id: uuid::Uuid, at: OffsetDateTime) -> BoxFuture<'_, StoreResult<bool>> {
                 Box::pin(async move {
-                    let n =
-                        diesel::update(sign_in_links::table.find(DbUuid(id)).filter(sign_in_links::used_at.is_null()))
-                            .set(sign_in_links::used_at.eq(Some(DbTime(at))))
-                            .execute(self.conn)
-                            .await
-                            .map_err(db_err)?;
+                    let target = sign_in_links::table.find(DbUuid(id)).filter(sign_in_links::used_at.is_null());
+                    let n = self.exec(diesel::update(target).set(sign_in_links::used_at.eq(Some(DbTime(at))))).await?;
                     Ok(n == 1)
                 })
             }
@@ -66,27 +50,16 @@ macro_rules! impl_session_repo {
 
             fn list_users_by_email<'a>(&'a mut self, email: &'a Email) -> BoxFuture<'a, StoreResult<Vec<User>>> {
                 Box::pin(async move {
-                    users::table
+                    let q = users::table
                         .filter(users::email.eq(email.as_str()))
-                        .order((users::created_at.asc(), users::id.asc()))
-                        .select(UserRow::as_select())
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?
-                        .into_iter()
-                        .map(User::try_from)
-                        .collect()
+                        .order((users::created_at.asc(), users::id.asc()));
+                    self.load_all(q.select(UserRow::as_select()), conv).await
                 })
             }
 
             fn insert_session<'a>(&'a mut self, s: &'a Session) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
-                    diesel::insert_into(dashboard_sessions::table)
-                        .values(SessionRow::from(s))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(())
+                    self.run(diesel::insert_into(dashboard_sessions::table).values(SessionRow::from(s))).await
                 })
             }
 
@@ -104,47 +77,14 @@ macro_rules! impl_session_repo {
             }
 
             fn delete_session(&mut self, id: uuid::Uuid) -> BoxFuture<'_, StoreResult<()>> {
-                Box::pin(async move {
-                    diesel::delete(dashboard_sessions::table.find(DbUuid(id)))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(())
-                })
+                Box::pin(async move { self.run(diesel::delete(dashboard_sessions::table.find(DbUuid(id)))).await })
             }
 
             fn purge_sign_ins(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>> {
                 Box::pin(async move {
-                    let sessions: Vec<DbUuid> = dashboard_sessions::table
-                        .filter(dashboard_sessions::expires_at.lt(DbTime(before)))
-                        .order(dashboard_sessions::expires_at.asc())
-                        .limit(i64::from(limit))
-                        .select(dashboard_sessions::id)
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    let links: Vec<DbUuid> = sign_in_links::table
-                        .filter(sign_in_links::expires_at.lt(DbTime(before)))
-                        .order(sign_in_links::expires_at.asc())
-                        .limit(i64::from(limit))
-                        .select(sign_in_links::id)
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    let mut n = 0;
-                    if !sessions.is_empty() {
-                        n += diesel::delete(dashboard_sessions::table.filter(dashboard_sessions::id.eq_any(&sessions)))
-                            .execute(self.conn)
-                            .await
-                            .map_err(db_err)?;
-                    }
-                    if !links.is_empty() {
-                        n += diesel::delete(sign_in_links::table.filter(sign_in_links::id.eq_any(&links)))
-                            .execute(self.conn)
-                            .await
-                            .map_err(db_err)?;
-                    }
-                    Ok(n as u64)
+                    let sessions = purge_oldest!(self, dashboard_sessions, expires_at, before, limit)?;
+                    let links = purge_oldest!(self, sign_in_links, expires_at, before, limit)?;
+                    Ok((sessions + links) as u64)
                 })
             }
         }

@@ -2,6 +2,25 @@
 
 use super::*;
 
+impl DbTx<'_, diesel_async::AsyncPgConnection> {
+    /// `SET LOCAL synchronous_commit = off` (write transactions only).
+    pub(super) async fn relax_impl(&mut self) -> StoreResult<()> {
+        if !self.write {
+            return Ok(());
+        }
+        diesel_async::SimpleAsyncConnection::batch_execute(self.conn, "SET LOCAL synchronous_commit = off")
+            .await
+            .map_err(db_err)
+    }
+}
+
+impl DbTx<'_, crate::SqliteConn> {
+    /// WAL with `synchronous=NORMAL` does not sync on commit already.
+    pub(super) async fn relax_impl(&mut self) -> StoreResult<()> {
+        Ok(())
+    }
+}
+
 macro_rules! impl_settings_repo {
     ($conn:ty) => {
         impl<'c> SettingsRepo for DbTx<'c, $conn> {
@@ -31,14 +50,11 @@ macro_rules! impl_settings_repo {
                             Some(p) => Some(self.sealer.seal(&open(&self.sealer, &p)?)),
                             None => None,
                         };
-                        diesel::update(webhook_endpoints::table.find(id))
-                            .set((
-                                webhook_endpoints::secret.eq(secret),
-                                webhook_endpoints::previous_secret.eq(previous),
-                            ))
-                            .execute(self.conn)
-                            .await
-                            .map_err(db_err)?;
+                        self.exec(diesel::update(webhook_endpoints::table.find(id)).set((
+                            webhook_endpoints::secret.eq(secret),
+                            webhook_endpoints::previous_secret.eq(previous),
+                        )))
+                        .await?;
                         n += 1;
                     }
                     let settings: Vec<(String, String)> = settings::table
@@ -48,21 +64,18 @@ macro_rules! impl_settings_repo {
                         .map_err(db_err)?;
                     if !settings.iter().any(|(name, _)| name == LINKS_SEALED) {
                         n += self.seal_stored_links().await?;
-                        diesel::insert_into(settings::table)
-                            .values((settings::name.eq(LINKS_SEALED), settings::value.eq(self.sealer.seal("1"))))
-                            .on_conflict_do_nothing()
-                            .execute(self.conn)
-                            .await
-                            .map_err(db_err)?;
+                        self.exec(
+                            diesel::insert_into(settings::table)
+                                .values((settings::name.eq(LINKS_SEALED), settings::value.eq(self.sealer.seal("1"))))
+                                .on_conflict_do_nothing(),
+                        )
+                        .await?;
                     }
                     for (name, value) in settings {
                         if self.sealer.needs_reseal(&value) {
                             let sealed = self.sealer.seal(&open(&self.sealer, &value)?);
-                            diesel::update(settings::table.find(&name))
-                                .set(settings::value.eq(sealed))
-                                .execute(self.conn)
-                                .await
-                                .map_err(db_err)?;
+                            self.exec(diesel::update(settings::table.find(&name)).set(settings::value.eq(sealed)))
+                                .await?;
                             n += 1;
                         }
                     }
@@ -76,12 +89,12 @@ macro_rules! impl_settings_repo {
                 value: &'a str,
             ) -> BoxFuture<'a, StoreResult<String>> {
                 Box::pin(async move {
-                    diesel::insert_into(settings::table)
-                        .values((settings::name.eq(name), settings::value.eq(self.sealer.seal(value))))
-                        .on_conflict_do_nothing()
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
+                    self.exec(
+                        diesel::insert_into(settings::table)
+                            .values((settings::name.eq(name), settings::value.eq(self.sealer.seal(value))))
+                            .on_conflict_do_nothing(),
+                    )
+                    .await?;
                     let stored: String = settings::table
                         .find(name)
                         .select(settings::value)
@@ -99,6 +112,31 @@ macro_rules! impl_settings_repo {
 /// ([`DbTx::seal_stored_links`], once per database).
 const LINKS_SEALED: &str = "links_sealed_v1";
 
+/// Seals the live links' tokens in `$table.$column` where a row holds a link (D52); evaluates
+/// to how many rows it rewrote.
+macro_rules! conceal_column {
+    ($tx:expr, $table:ident, $column:ident) => {
+        async {
+            let rows: Vec<(DbUuid, String)> = $table::table
+                .filter($table::$column.like("%/i/%").or($table::$column.like("%/sign-in/%")))
+                .select(($table::id, $table::$column))
+                .load($tx.conn)
+                .await
+                .map_err(db_err)?;
+            let mut n = 0u64;
+            for (id, text) in rows {
+                let sealed = $tx.conceal(&text);
+                if sealed != text {
+                    $tx.run(diesel::update($table::table.find(id)).set($table::$column.eq(sealed))).await?;
+                    n += 1;
+                }
+            }
+            StoreResult::Ok(n)
+        }
+        .await
+    };
+}
+
 macro_rules! impl_seal_stored_links {
     ($conn:ty) => {
         impl DbTx<'_, $conn> {
@@ -115,50 +153,15 @@ macro_rules! impl_seal_stored_links {
                     .await
                     .map_err(db_err)?;
                 for (id, body, url) in mails {
-                    diesel::update(emails::table.find(id))
-                        .set((
-                            emails::body.eq(self.sealer.seal(&body)),
-                            emails::invitation_url.eq(url.map(|u| self.sealer.seal(&u))),
-                        ))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
+                    self.exec(diesel::update(emails::table.find(id)).set((
+                        emails::body.eq(self.sealer.seal(&body)),
+                        emails::invitation_url.eq(url.map(|u| self.sealer.seal(&u))),
+                    )))
+                    .await?;
                     n += 1;
                 }
-                let events: Vec<(DbUuid, String)> = outbox_events::table
-                    .filter(outbox_events::data.like("%/i/%").or(outbox_events::data.like("%/sign-in/%")))
-                    .select((outbox_events::id, outbox_events::data))
-                    .load(self.conn)
-                    .await
-                    .map_err(db_err)?;
-                for (id, data) in events {
-                    let sealed = self.conceal(&data);
-                    if sealed != data {
-                        diesel::update(outbox_events::table.find(id))
-                            .set(outbox_events::data.eq(sealed))
-                            .execute(self.conn)
-                            .await
-                            .map_err(db_err)?;
-                        n += 1;
-                    }
-                }
-                let deliveries: Vec<(DbUuid, String)> = deliveries::table
-                    .filter(deliveries::payload.like("%/i/%").or(deliveries::payload.like("%/sign-in/%")))
-                    .select((deliveries::id, deliveries::payload))
-                    .load(self.conn)
-                    .await
-                    .map_err(db_err)?;
-                for (id, payload) in deliveries {
-                    let sealed = self.conceal(&payload);
-                    if sealed != payload {
-                        diesel::update(deliveries::table.find(id))
-                            .set(deliveries::payload.eq(sealed))
-                            .execute(self.conn)
-                            .await
-                            .map_err(db_err)?;
-                        n += 1;
-                    }
-                }
+                n += conceal_column!(self, outbox_events, data)?;
+                n += conceal_column!(self, deliveries, payload)?;
                 let responses: Vec<(DbUuid, String, String, Option<String>)> = idempotency_keys::table
                     .filter(idempotency_keys::response_body.like("%/i/%"))
                     .select((
@@ -174,11 +177,11 @@ macro_rules! impl_seal_stored_links {
                     let Some(body) = body.filter(|b| !is_sealed(b)) else { continue };
                     let sealed = self.conceal(&body);
                     if sealed != body {
-                        diesel::update(idempotency_keys::table.find((org, &path, &key)))
-                            .set(idempotency_keys::response_body.eq(Some(sealed)))
-                            .execute(self.conn)
-                            .await
-                            .map_err(db_err)?;
+                        self.exec(
+                            diesel::update(idempotency_keys::table.find((org, &path, &key)))
+                                .set(idempotency_keys::response_body.eq(Some(sealed))),
+                        )
+                        .await?;
                         n += 1;
                     }
                 }

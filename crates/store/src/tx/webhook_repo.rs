@@ -2,6 +2,202 @@
 
 use super::*;
 
+/// Enabled endpoints with closed breakers that have a claimable delivery, with their oldest due
+/// time (one index probe per endpoint, `deliveries_pending_idx`). Params: 1 now.
+macro_rules! claimable_endpoints {
+    ($p:literal) => {
+        concat!(
+            "SELECT id, org_id, due FROM (SELECT w.id, w.org_id, (SELECT min(d.next_attempt_at) FROM deliveries d ",
+            "WHERE d.endpoint_id = w.id AND d.status = 'pending' AND d.next_attempt_at <= ",
+            $p,
+            "1 ",
+            "AND (d.claimed_until IS NULL OR d.claimed_until <= ",
+            $p,
+            "1)) AS due ",
+            "FROM webhook_endpoints w WHERE w.enabled AND (w.breaker_open_until IS NULL OR w.breaker_open_until <= ",
+            $p,
+            "1)) e WHERE due IS NOT NULL ORDER BY due, id"
+        )
+    };
+}
+
+/// One row of [`claimable_endpoints`].
+#[derive(diesel::QueryableByName)]
+pub(super) struct ClaimableEndpoint {
+    #[diesel(sql_type = crate::types::sql::Uuid)]
+    id: DbUuid,
+    #[diesel(sql_type = crate::types::sql::Uuid)]
+    org_id: DbUuid,
+}
+
+/// What is left of the caps while a claim goes through the claimable endpoints, oldest due first
+/// (T60): per endpoint the cap less what is in flight, per organization likewise less what this
+/// claim took, and the claim's limit.
+pub(super) struct Allowance<'a> {
+    c: &'a ClaimRequest,
+    org_left: std::collections::HashMap<uuid::Uuid, u32>,
+    left: u32,
+}
+
+impl<'a> Allowance<'a> {
+    pub(super) fn new(c: &'a ClaimRequest) -> Self {
+        Allowance { c, org_left: std::collections::HashMap::new(), left: c.limit }
+    }
+
+    /// How many rows of `e` to claim now (0: skip it).
+    pub(super) fn of(&mut self, e: &ClaimableEndpoint) -> u32 {
+        let c = self.c;
+        let busy_e = c.busy_endpoints.iter().find(|(k, _)| k.0 == e.id.0).map(|(_, v)| *v).unwrap_or(0);
+        let org = *self.org_left.entry(e.org_id.0).or_insert_with(|| {
+            let busy = c.busy_orgs.iter().find(|(k, _)| k.0 == e.org_id.0).map(|(_, v)| *v).unwrap_or(0);
+            c.per_org.saturating_sub(busy)
+        });
+        c.per_endpoint.saturating_sub(busy_e).min(org).min(self.left)
+    }
+
+    /// Records that `n` rows of `e` were claimed.
+    pub(super) fn took(&mut self, e: &ClaimableEndpoint, n: usize) {
+        let n = u32::try_from(n).unwrap_or(u32::MAX);
+        if let Some(o) = self.org_left.get_mut(&e.org_id.0) {
+            *o = o.saturating_sub(n);
+        }
+        self.left = self.left.saturating_sub(n);
+    }
+}
+
+impl DbTx<'_, diesel_async::AsyncPgConnection> {
+    /// Per endpoint its oldest due rows, locked with `FOR UPDATE SKIP LOCKED` in a materialized
+    /// CTE (evaluated once; storage-notes pitfall 4), so concurrent instances never claim the same
+    /// row (T60). Params: 1 lease end, 2 now, 3 endpoint, 4 how many.
+    pub(super) const CLAIM_ROWS: &'static str = "WITH pick AS MATERIALIZED (SELECT id FROM deliveries WHERE endpoint_id = $3 AND status = 'pending' \
+                 AND next_attempt_at <= $2 AND (claimed_until IS NULL OR claimed_until <= $2) \
+                 ORDER BY next_attempt_at, id LIMIT $4 FOR UPDATE SKIP LOCKED) \
+                 UPDATE deliveries SET claimed_until = $1 FROM pick WHERE deliveries.id = pick.id RETURNING deliveries.*";
+
+    /// [`claimable_endpoints`] in this dialect.
+    pub(super) const CLAIMABLE: &'static str = claimable_endpoints!("$");
+
+    /// One `UPDATE … FROM unnest(…)` for the whole batch (one round trip, T60). Values travel as
+    /// text arrays (RFC 3339 times, hyphenated ids) and are cast in SQL.
+    pub(super) async fn update_deliveries_impl(&mut self, ds: &[Delivery]) -> StoreResult<()> {
+        if ds.is_empty() {
+            return Ok(());
+        }
+        let t = |v: Option<OffsetDateTime>| -> StoreResult<Option<String>> {
+            v.map(|x| {
+                x.format(&time::format_description::well_known::Rfc3339)
+                    .map_err(|e| StoreError::Internal(e.to_string()))
+            })
+            .transpose()
+        };
+        let mut ids = Vec::with_capacity(ds.len());
+        let (mut status, mut attempts, mut next, mut last, mut code, mut err) =
+            (vec![], vec![], vec![], vec![], vec![], vec![]);
+        for d in ds {
+            ids.push(d.id.0.to_string());
+            status.push(d.status.as_str().to_string());
+            attempts.push(i64::from(d.attempts));
+            next.push(t(d.next_attempt_at)?);
+            last.push(t(d.last_attempt_at)?);
+            code.push(d.last_response_status.map(i32::from));
+            err.push(d.last_error.clone());
+        }
+        use diesel::sql_types::{Array, BigInt, Integer, Nullable, Text};
+        self.run(
+            diesel::sql_query(
+                "UPDATE deliveries d SET status = v.status, attempts = v.attempts, \
+             next_attempt_at = v.next_at::timestamptz, last_attempt_at = v.last_at::timestamptz, \
+             last_response_status = v.code, last_error = v.err, claimed_until = NULL \
+             FROM unnest($1::text[], $2::text[], $3::int8[], $4::text[], $5::text[], $6::int4[], $7::text[]) \
+             AS v(id, status, attempts, next_at, last_at, code, err) WHERE d.id = v.id::uuid",
+            )
+            .bind::<Array<Text>, _>(ids)
+            .bind::<Array<Text>, _>(status)
+            .bind::<Array<BigInt>, _>(attempts)
+            .bind::<Array<Nullable<Text>>, _>(next)
+            .bind::<Array<Nullable<Text>>, _>(last)
+            .bind::<Array<Nullable<Integer>>, _>(code)
+            .bind::<Array<Nullable<Text>>, _>(err),
+        )
+        .await
+    }
+
+    /// One multi-row INSERT per 1,000 rows (one round trip for a batch of outcomes).
+    pub(super) async fn insert_attempt_rows(&mut self, rows: Vec<AttemptRow>) -> StoreResult<()> {
+        for chunk in rows.chunks(1000) {
+            self.exec(diesel::insert_into(delivery_attempts::table).values(chunk.to_vec())).await?;
+        }
+        Ok(())
+    }
+
+    /// In a write transaction, `SELECT ... FOR NO KEY UPDATE` of endpoints about to be updated
+    /// (new deliveries' foreign-key checks, `FOR KEY SHARE`, do not wait for it), or `FOR UPDATE`
+    /// of endpoints about to be deleted, in id order (T104).
+    pub(super) async fn lock_endpoint_rows(&mut self, ids: &[DbUuid], delete: bool) -> StoreResult<()> {
+        let q = webhook_endpoints::table
+            .filter(webhook_endpoints::id.eq_any(ids))
+            .order(webhook_endpoints::id.asc())
+            .select(webhook_endpoints::id);
+        if delete {
+            self.lock_rows(q.for_update()).await
+        } else {
+            self.lock_rows(q.for_no_key_update()).await
+        }
+    }
+
+    /// In a write transaction, `SELECT ... FOR UPDATE` of deliveries about to be updated, in id
+    /// order (no deadlock between two recorders).
+    pub(super) async fn lock_deliveries(&mut self, ids: &[DbUuid]) -> StoreResult<()> {
+        self.lock_rows(
+            deliveries::table
+                .filter(deliveries::id.eq_any(ids))
+                .order(deliveries::id.asc())
+                .select(deliveries::id)
+                .for_update(),
+        )
+        .await
+    }
+}
+
+impl DbTx<'_, crate::SqliteConn> {
+    /// Per endpoint one `UPDATE ... RETURNING` of its oldest due rows; writers are serialized
+    /// (`BEGIN IMMEDIATE`), so nothing else can claim them (T60). Params as on PostgreSQL.
+    pub(super) const CLAIM_ROWS: &'static str =
+        "UPDATE deliveries SET claimed_until = ?1 WHERE id IN (SELECT id FROM deliveries WHERE endpoint_id = ?3 \
+                 AND status = 'pending' AND next_attempt_at <= ?2 AND (claimed_until IS NULL OR claimed_until <= ?2) \
+                 ORDER BY next_attempt_at, id LIMIT ?4) RETURNING *";
+
+    /// [`claimable_endpoints`] in this dialect.
+    pub(super) const CLAIMABLE: &'static str = claimable_endpoints!("?");
+
+    /// Writers are serialized by `BEGIN IMMEDIATE`: nothing to lock.
+    pub(super) async fn lock_deliveries(&mut self, _ids: &[DbUuid]) -> StoreResult<()> {
+        Ok(())
+    }
+
+    /// Writers hold the database's write lock: nothing to lock per row.
+    pub(super) async fn lock_endpoint_rows(&mut self, _ids: &[DbUuid], _delete: bool) -> StoreResult<()> {
+        Ok(())
+    }
+
+    /// One UPDATE per delivery: in-process statements cost no round trip.
+    pub(super) async fn update_deliveries_impl(&mut self, ds: &[Delivery]) -> StoreResult<()> {
+        for d in ds {
+            self.exec(diesel::update(deliveries::table.find(DbUuid(d.id.0))).set(self.delivery_row(d))).await?;
+        }
+        Ok(())
+    }
+
+    /// One INSERT per row: diesel-async cannot batch-insert on SQLite (diesel's SQLite batch insert
+    /// is specialised for its synchronous connection), and in-process inserts cost no round trip.
+    pub(super) async fn insert_attempt_rows(&mut self, rows: Vec<AttemptRow>) -> StoreResult<()> {
+        for r in rows {
+            diesel::insert_into(delivery_attempts::table).values(r).execute(self.conn).await.map_err(db_err)?;
+        }
+        Ok(())
+    }
+}
+
 macro_rules! impl_webhook_repo {
     ($conn:ty) => {
         impl DbTx<'_, $conn> {
@@ -11,68 +207,42 @@ macro_rules! impl_webhook_repo {
                 if lock {
                     self.lock_endpoint_rows(&ids, false).await?;
                 }
-                webhook_endpoints::table
-                    .filter(webhook_endpoints::id.eq_any(ids))
-                    .select(EndpointRow::as_select())
-                    .load(self.conn)
-                    .await
-                    .map_err(db_err)?
-                    .into_iter()
-                    .map(|r| self.open_endpoint(r))
-                    .collect()
+                self.load_all(
+                    webhook_endpoints::table.filter(webhook_endpoints::id.eq_any(ids)).select(EndpointRow::as_select()),
+                    Self::open_endpoint,
+                )
+                .await
             }
         }
 
         impl<'c> WebhookRepo for DbTx<'c, $conn> {
             fn insert_endpoint<'a>(&'a mut self, e: &'a Endpoint) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
-                    diesel::insert_into(webhook_endpoints::table)
-                        .values(self.seal_endpoint(e))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(())
+                    self.run(diesel::insert_into(webhook_endpoints::table).values(self.seal_endpoint(e))).await
                 })
             }
 
             fn update_endpoint<'a>(&'a mut self, e: &'a Endpoint) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
-                    diesel::update(webhook_endpoints::table.find(DbUuid(e.id.0)))
-                        .set(self.seal_endpoint(e))
-                        .execute(self.conn)
+                    self.run(diesel::update(webhook_endpoints::table.find(DbUuid(e.id.0))).set(self.seal_endpoint(e)))
                         .await
-                        .map_err(db_err)?;
-                    Ok(())
                 })
             }
 
             fn get_endpoint(&mut self, org: OrgId, id: WebhookId) -> BoxFuture<'_, StoreResult<Option<Endpoint>>> {
                 Box::pin(async move {
-                    webhook_endpoints::table
-                        .find(DbUuid(id.0))
-                        .filter(webhook_endpoints::org_id.eq(DbUuid(org.0)))
-                        .select(EndpointRow::as_select())
-                        .get_result(self.conn)
-                        .await
-                        .optional()
-                        .map_err(db_err)?
-                        .map(|r| self.open_endpoint(r))
-                        .transpose()
+                    let q =
+                        webhook_endpoints::table.find(DbUuid(id.0)).filter(webhook_endpoints::org_id.eq(DbUuid(org.0)));
+                    self.load_one(q.select(EndpointRow::as_select()), Self::open_endpoint).await
                 })
             }
 
             fn list_endpoints_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<Endpoint>>> {
                 Box::pin(async move {
-                    webhook_endpoints::table
+                    let q = webhook_endpoints::table
                         .filter(webhook_endpoints::org_id.eq(DbUuid(org.0)))
-                        .order((webhook_endpoints::created_at.asc(), webhook_endpoints::id.asc()))
-                        .select(EndpointRow::as_select())
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?
-                        .into_iter()
-                        .map(|r| self.open_endpoint(r))
-                        .collect()
+                        .order((webhook_endpoints::created_at.asc(), webhook_endpoints::id.asc()));
+                    self.load_all(q.select(EndpointRow::as_select()), Self::open_endpoint).await
                 })
             }
 
@@ -81,43 +251,26 @@ macro_rules! impl_webhook_repo {
                     // The endpoint before its deliveries: the lock order of `WebhookRepo` (T104).
                     self.lock_endpoint_rows(&[DbUuid(id.0)], true).await?;
                     let ids = deliveries::table.filter(deliveries::endpoint_id.eq(DbUuid(id.0))).select(deliveries::id);
-                    diesel::delete(delivery_attempts::table.filter(delivery_attempts::delivery_id.eq_any(ids)))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    diesel::delete(deliveries::table.filter(deliveries::endpoint_id.eq(DbUuid(id.0))))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    diesel::delete(
+                    let target = delivery_attempts::table.filter(delivery_attempts::delivery_id.eq_any(ids));
+                    self.exec(diesel::delete(target)).await?;
+                    self.exec(diesel::delete(deliveries::table.filter(deliveries::endpoint_id.eq(DbUuid(id.0)))))
+                        .await?;
+                    self.run(diesel::delete(
                         webhook_endpoints::table.find(DbUuid(id.0)).filter(webhook_endpoints::org_id.eq(DbUuid(org.0))),
-                    )
-                    .execute(self.conn)
+                    ))
                     .await
-                    .map_err(db_err)?;
-                    Ok(())
                 })
             }
 
             fn insert_delivery<'a>(&'a mut self, d: &'a Delivery) -> BoxFuture<'a, StoreResult<()>> {
-                Box::pin(async move {
-                    diesel::insert_into(deliveries::table)
-                        .values(self.delivery_row(d))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(())
-                })
+                Box::pin(
+                    async move { self.run(diesel::insert_into(deliveries::table).values(self.delivery_row(d))).await },
+                )
             }
 
             fn update_delivery<'a>(&'a mut self, d: &'a Delivery) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
-                    diesel::update(deliveries::table.find(DbUuid(d.id.0)))
-                        .set(self.delivery_row(d))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(())
+                    self.run(diesel::update(deliveries::table.find(DbUuid(d.id.0))).set(self.delivery_row(d))).await
                 })
             }
 
@@ -182,15 +335,11 @@ macro_rules! impl_webhook_repo {
                 Box::pin(async move {
                     let ids: Vec<DbUuid> = ids.iter().map(|i| DbUuid(i.0)).collect();
                     self.lock_deliveries(&ids).await?;
-                    deliveries::table
-                        .filter(deliveries::id.eq_any(ids))
-                        .select(DeliveryRow::as_select())
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?
-                        .into_iter()
-                        .map(|r| self.open_delivery(r))
-                        .collect()
+                    self.load_all(
+                        deliveries::table.filter(deliveries::id.eq_any(ids)).select(DeliveryRow::as_select()),
+                        Self::open_delivery,
+                    )
+                    .await
                 })
             }
 
@@ -209,26 +358,10 @@ macro_rules! impl_webhook_repo {
                         .load(self.conn)
                         .await
                         .map_err(db_err)?;
-                    diesel::delete(delivery_attempts::table.filter(delivery_attempts::delivery_id.eq_any(&old)))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    let d = diesel::delete(deliveries::table.filter(deliveries::id.eq_any(&old)))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    let events: Vec<DbUuid> = outbox_events::table
-                        .filter(outbox_events::created_at.lt(DbTime(before)))
-                        .order(outbox_events::created_at.asc())
-                        .limit(i64::from(limit))
-                        .select(outbox_events::id)
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    let e = diesel::delete(outbox_events::table.filter(outbox_events::id.eq_any(&events)))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
+                    let target = delivery_attempts::table.filter(delivery_attempts::delivery_id.eq_any(&old));
+                    self.exec(diesel::delete(target)).await?;
+                    let d = self.exec(diesel::delete(deliveries::table.filter(deliveries::id.eq_any(&old)))).await?;
+                    let e = purge_oldest!(self, outbox_events, created_at, before, limit)?;
                     Ok((d as u64, e as u64))
                 })
             }
@@ -243,16 +376,8 @@ macro_rules! impl_webhook_repo {
                 id: DeliveryId,
             ) -> BoxFuture<'_, StoreResult<Option<Delivery>>> {
                 Box::pin(async move {
-                    deliveries::table
-                        .find(DbUuid(id.0))
-                        .filter(deliveries::endpoint_id.eq(DbUuid(endpoint.0)))
-                        .select(DeliveryRow::as_select())
-                        .get_result(self.conn)
-                        .await
-                        .optional()
-                        .map_err(db_err)?
-                        .map(|r| self.open_delivery(r))
-                        .transpose()
+                    let q = deliveries::table.find(DbUuid(id.0)).filter(deliveries::endpoint_id.eq(DbUuid(endpoint.0)));
+                    self.load_one(q.select(DeliveryRow::as_select()), Self::open_delivery).await
                 })
             }
 
@@ -311,15 +436,11 @@ macro_rules! impl_webhook_repo {
                     if let Some(b) = before {
                         q = q.filter(deliveries::id.lt(DbUuid(b.0)));
                     }
-                    q.order(deliveries::id.desc())
-                        .limit(i64::from(limit))
-                        .select(DeliveryRow::as_select())
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?
-                        .into_iter()
-                        .map(|r| self.open_delivery(r))
-                        .collect()
+                    self.load_all(
+                        q.order(deliveries::id.desc()).limit(i64::from(limit)).select(DeliveryRow::as_select()),
+                        Self::open_delivery,
+                    )
+                    .await
                 })
             }
 
