@@ -5,115 +5,74 @@
 use crate::values::FieldErrors;
 use serde_json::{json, Value};
 
-/// The spec's stable machine-readable error codes (spec, Errors; D37 adds `payload_too_large` and
-/// `method_not_allowed`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Code {
-    /// 401: key missing.
-    Unauthorized,
-    /// 401: key unknown or malformed.
-    InvalidToken,
-    /// 401: key revoked.
-    KeyRevoked,
-    /// 401: key expired.
-    KeyExpired,
-    /// 403: plan has no API access (D5).
-    PlanUpgradeRequired,
-    /// 403: write while the subscription is inactive (D4).
-    SubscriptionInactive,
-    /// 403: key lacks the required scope.
-    InsufficientScope,
-    /// 404.
-    NotFound,
-    /// 400.
-    ValidationError,
-    /// 409.
-    Conflict,
-    /// 409: person limit reached; details `{used, limit, plan}`.
-    PersonLimitReached,
-    /// 409: person deactivated by an administrator.
-    PersonDeactivated,
-    /// 409: person withdrew their own participation.
-    PersonSelfRevoked,
-    /// 409: same `Idempotency-Key`, different body (D38).
-    IdempotencyKeyReused,
-    /// 429.
-    RateLimited,
-    /// 413 (D37).
-    PayloadTooLarge,
-    /// 405 (D37).
-    MethodNotAllowed,
-    /// 500/503.
-    InternalError,
+/// Declares the error codes once (meilisearch's habit): each row is the variant, its wire value,
+/// its HTTP status and what it means to a client. Everything else is generated from the rows:
+/// the enum (each variant documented by its meaning), [`Code::ALL`] in the order of the rows,
+/// [`Code::as_str`], [`Code::status`] and [`Code::description`]; the OpenAPI document's
+/// `ErrorCode` enumeration and its table of codes are derived from those (T170).
+macro_rules! error_codes {
+    ($($variant:ident = $code:literal, $status:literal, $description:literal;)+) => {
+        /// The spec's stable machine-readable error codes (spec, Errors; D37 adds
+        /// `payload_too_large` and `method_not_allowed`).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Code {
+            $(#[doc = $description] $variant,)+
+        }
+
+        impl Code {
+            /// Every code, in the order of the spec's table (D37's additions last).
+            pub const ALL: [Code; [$($code),+].len()] = [$(Code::$variant),+];
+
+            /// The HTTP status of the code (spec, Errors: the one table of codes and statuses;
+            /// issue 14, point 9). `internal_error` is 500 here; a temporary one (a database
+            /// outage) is answered 503 by the HTTP layer (T87).
+            pub fn status(self) -> u16 {
+                match self {
+                    $(Code::$variant => $status,)+
+                }
+            }
+
+            /// The wire value.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Code::$variant => $code,)+
+                }
+            }
+
+            /// What the code means to a client (one sentence, public text).
+            pub fn description(self) -> &'static str {
+                match self {
+                    $(Code::$variant => $description,)+
+                }
+            }
+        }
+    };
 }
 
-impl Code {
-    /// Every code, in the order of the spec's table (D37's additions last).
-    pub const ALL: [Code; 18] = [
-        Code::Unauthorized,
-        Code::InvalidToken,
-        Code::KeyRevoked,
-        Code::KeyExpired,
-        Code::PlanUpgradeRequired,
-        Code::SubscriptionInactive,
-        Code::InsufficientScope,
-        Code::NotFound,
-        Code::ValidationError,
-        Code::Conflict,
-        Code::PersonLimitReached,
-        Code::PersonDeactivated,
-        Code::PersonSelfRevoked,
-        Code::IdempotencyKeyReused,
-        Code::RateLimited,
-        Code::PayloadTooLarge,
-        Code::MethodNotAllowed,
-        Code::InternalError,
-    ];
-
-    /// The HTTP status of the code (spec, Errors: the one table of codes and statuses; issue 14,
-    /// point 9). `internal_error` is 500 here; a temporary one (a database outage) is answered
-    /// 503 by the HTTP layer (T87).
-    pub fn status(self) -> u16 {
-        match self {
-            Code::Unauthorized | Code::InvalidToken | Code::KeyRevoked | Code::KeyExpired => 401,
-            Code::PlanUpgradeRequired | Code::SubscriptionInactive | Code::InsufficientScope => 403,
-            Code::NotFound => 404,
-            Code::ValidationError => 400,
-            Code::Conflict
-            | Code::PersonLimitReached
-            | Code::PersonDeactivated
-            | Code::PersonSelfRevoked
-            | Code::IdempotencyKeyReused => 409,
-            Code::RateLimited => 429,
-            Code::PayloadTooLarge => 413,
-            Code::MethodNotAllowed => 405,
-            Code::InternalError => 500,
-        }
-    }
-
-    /// The wire value.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Code::Unauthorized => "unauthorized",
-            Code::InvalidToken => "invalid_token",
-            Code::KeyRevoked => "key_revoked",
-            Code::KeyExpired => "key_expired",
-            Code::PlanUpgradeRequired => "plan_upgrade_required",
-            Code::SubscriptionInactive => "subscription_inactive",
-            Code::InsufficientScope => "insufficient_scope",
-            Code::NotFound => "not_found",
-            Code::ValidationError => "validation_error",
-            Code::Conflict => "conflict",
-            Code::PersonLimitReached => "person_limit_reached",
-            Code::PersonDeactivated => "person_deactivated",
-            Code::PersonSelfRevoked => "person_self_revoked",
-            Code::IdempotencyKeyReused => "idempotency_key_reused",
-            Code::RateLimited => "rate_limited",
-            Code::PayloadTooLarge => "payload_too_large",
-            Code::MethodNotAllowed => "method_not_allowed",
-            Code::InternalError => "internal_error",
-        }
-    }
+error_codes! {
+    Unauthorized = "unauthorized", 401, "No API key was sent.";
+    InvalidToken = "invalid_token", 401, "The API key is malformed or unknown.";
+    KeyRevoked = "key_revoked", 401, "The API key was revoked.";
+    KeyExpired = "key_expired", 401, "The API key has expired.";
+    PlanUpgradeRequired = "plan_upgrade_required", 403, "The organization's plan has no API access.";
+    SubscriptionInactive = "subscription_inactive", 403, "A write while the organization's subscription is not active.";
+    InsufficientScope = "insufficient_scope", 403, "The API key lacks the scope the operation needs.";
+    NotFound = "not_found", 404, "No such resource in the organization.";
+    ValidationError = "validation_error", 400,
+        "The body, a query parameter or a header is invalid; `details.fields` names each.";
+    Conflict = "conflict", 409,
+        "The request conflicts with the resource's state, or the first request with its Idempotency-Key is \
+         still running.";
+    PersonLimitReached = "person_limit_reached", 409,
+        "The plan's person limit is reached; `details` holds `used`, `limit` and `plan`.";
+    PersonDeactivated = "person_deactivated", 409, "The person was deactivated by an administrator.";
+    PersonSelfRevoked = "person_self_revoked", 409, "The person withdrew their own participation.";
+    IdempotencyKeyReused = "idempotency_key_reused", 409, "The Idempotency-Key was used before with another body.";
+    RateLimited = "rate_limited", 429, "A rate budget is spent; retry after `Retry-After`.";
+    PayloadTooLarge = "payload_too_large", 413, "The body exceeds 1 MiB.";
+    MethodNotAllowed = "method_not_allowed", 405, "The path does not accept this method.";
+    InternalError = "internal_error", 500,
+        "A server-side failure; retry. Answered 503 with `Retry-After` while the database cannot be reached.";
 }
 
 /// A failure of a port's infrastructure (database unreachable, constraint the use case did not
@@ -261,34 +220,16 @@ impl UseCaseError {
 mod code_list_tests {
     use super::Code;
 
-    /// Adding a variant breaks this exhaustive match until it is also listed in [`Code::ALL`].
-    fn position(c: Code) -> usize {
-        match c {
-            Code::Unauthorized => 0,
-            Code::InvalidToken => 1,
-            Code::KeyRevoked => 2,
-            Code::KeyExpired => 3,
-            Code::PlanUpgradeRequired => 4,
-            Code::SubscriptionInactive => 5,
-            Code::InsufficientScope => 6,
-            Code::NotFound => 7,
-            Code::ValidationError => 8,
-            Code::Conflict => 9,
-            Code::PersonLimitReached => 10,
-            Code::PersonDeactivated => 11,
-            Code::PersonSelfRevoked => 12,
-            Code::IdempotencyKeyReused => 13,
-            Code::RateLimited => 14,
-            Code::PayloadTooLarge => 15,
-            Code::MethodNotAllowed => 16,
-            Code::InternalError => 17,
-        }
-    }
-
+    /// The declaration is the one list: every code once, each with a status of the spec's table
+    /// and a sentence that says what it means.
     #[test]
-    fn all_lists_every_code_once() {
-        for (i, c) in Code::ALL.iter().enumerate() {
-            assert_eq!(position(*c), i, "{}", c.as_str());
+    fn every_code_is_declared_once_with_a_status_and_a_meaning() {
+        let mut seen = std::collections::HashSet::new();
+        for c in Code::ALL {
+            assert!(seen.insert(c.as_str()), "{} twice", c.as_str());
+            assert!([400, 401, 403, 404, 405, 409, 413, 429, 500].contains(&c.status()), "{}", c.as_str());
+            assert!(c.description().ends_with('.'), "{}", c.as_str());
         }
+        assert_eq!(Code::ALL.len(), 18, "the spec's sixteen and D37's two");
     }
 }

@@ -4,57 +4,95 @@ use crate::ids::*;
 use crate::values::Scope;
 use time::OffsetDateTime;
 
-/// Event types (spec, Events).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum EventType {
-    /// `assessment.completed`
-    AssessmentCompleted,
-    /// `person.created`
-    PersonCreated,
-    /// `person.joined`
-    PersonJoined,
-    /// `person.archived`
-    PersonArchived,
-    /// `invitation.accepted`
-    InvitationAccepted,
-    /// `invitation.revoked`
-    InvitationRevoked,
-    /// `invitation.expired`
-    InvitationExpired,
-    /// `ping`
-    Ping,
-    /// `person.updated` (D47): a PATCH, or an import that changed a person; `data` is the Person
-    /// plus `previousAttributes`.
-    PersonUpdated,
-    /// `invitation.created` (D47).
-    InvitationCreated,
-    /// `invitation.reminded` (D47): the reminder after 3 days (D21) or a resend.
-    InvitationReminded,
-    /// `assessment.started` (D47).
-    AssessmentStarted,
-    /// `webhook.disabled` (D47, D50): to the organization's other enabled endpoints.
-    WebhookDisabled,
+/// Declares the event types once: each row is the variant, its wire name, the scope that reads it
+/// in the events feed, the OpenAPI schema of its `data` and what happened. Everything else is
+/// generated from the rows: the enum, [`EventType::ALL`] in the order of the rows (the spec's
+/// eight, then D47's additions; [`crate::webhook::EVENT_TYPES`] is this list), [`EventType::as_str`],
+/// [`EventType::read_scope`], [`EventType::data_schema`], [`EventType::envelope_schema`] and
+/// [`EventType::description`]; the OpenAPI document's `EventType` enumeration and `webhooks`, and
+/// the dashboard's event lists, are derived from those (T171).
+macro_rules! event_types {
+    ($($variant:ident = $name:literal, $scope:ident, $data:literal, $description:literal;)+) => {
+        /// Event types (spec, Events).
+        #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+        pub enum EventType {
+            $(#[doc = concat!("`", $name, "`: ", $description)] $variant,)+
+        }
+
+        impl EventType {
+            /// Every event type an endpoint can subscribe to, in the order declared.
+            pub const ALL: [EventType; [$($name),+].len()] = [$(EventType::$variant),+];
+
+            /// The wire value.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(EventType::$variant => $name,)+
+                }
+            }
+
+            /// The scope that reads events of this type in the feed (D48): the read scope of the
+            /// event's resource. `webhooks:manage` reads every type ([`Scope::WebhooksManage`]);
+            /// `ping` (a delivery to one endpoint, not a change) is never in the feed.
+            pub fn read_scope(self) -> Scope {
+                match self {
+                    $(EventType::$variant => Scope::$scope,)+
+                }
+            }
+
+            /// The name of the OpenAPI schema of the event's `data` (D34: `person.*` carry the
+            /// Person, `invitation.*` the Invitation).
+            pub fn data_schema(self) -> &'static str {
+                match self {
+                    $(EventType::$variant => $data,)+
+                }
+            }
+
+            /// The name of the OpenAPI schema of the event's delivery envelope.
+            pub fn envelope_schema(self) -> &'static str {
+                match self {
+                    $(EventType::$variant => concat!(stringify!($variant), "Event"),)+
+                }
+            }
+
+            /// What happened, in one sentence of public text.
+            pub fn description(self) -> &'static str {
+                match self {
+                    $(EventType::$variant => $description,)+
+                }
+            }
+        }
+    };
 }
 
-impl EventType {
-    /// The wire value.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::AssessmentCompleted => "assessment.completed",
-            Self::PersonCreated => "person.created",
-            Self::PersonJoined => "person.joined",
-            Self::PersonArchived => "person.archived",
-            Self::InvitationAccepted => "invitation.accepted",
-            Self::InvitationRevoked => "invitation.revoked",
-            Self::InvitationExpired => "invitation.expired",
-            Self::Ping => "ping",
-            Self::PersonUpdated => "person.updated",
-            Self::InvitationCreated => "invitation.created",
-            Self::InvitationReminded => "invitation.reminded",
-            Self::AssessmentStarted => "assessment.started",
-            Self::WebhookDisabled => "webhook.disabled",
-        }
-    }
+event_types! {
+    AssessmentCompleted = "assessment.completed", ResultsRead, "AssessmentCompletedData",
+        "A person in the pool completed an assessment.";
+    PersonCreated = "person.created", PersonsRead, "Person",
+        "A person was added (or reactivated) through the API.";
+    PersonJoined = "person.joined", PersonsRead, "Person",
+        "A person linked themselves through an invitation.";
+    PersonArchived = "person.archived", PersonsRead, "PersonArchivedData",
+        "A person was archived; `archiveReason` says by whom.";
+    InvitationAccepted = "invitation.accepted", InvitationsRead, "Invitation",
+        "A personal invitation was accepted.";
+    InvitationRevoked = "invitation.revoked", InvitationsRead, "Invitation",
+        "An invitation was revoked.";
+    InvitationExpired = "invitation.expired", InvitationsRead, "Invitation",
+        "An invitation expired.";
+    Ping = "ping", WebhooksManage, "PingData",
+        "`POST /api/v1/webhooks/{id}/test` was called.";
+    PersonUpdated = "person.updated", PersonsRead, "PersonUpdatedData",
+        "A person's data changed (`PATCH`, an import that changed it, an invitation accepted by a member, a \
+withdrawal); `previousAttributes` holds the old values of the changed members.";
+    InvitationCreated = "invitation.created", InvitationsRead, "Invitation",
+        "An invitation was created.";
+    InvitationReminded = "invitation.reminded", InvitationsRead, "Invitation",
+        "An invitation was sent again: the reminder 3 days after sending, or a resend.";
+    AssessmentStarted = "assessment.started", ResultsRead, "AssessmentStartedData",
+        "A person in the pool started an assessment.";
+    WebhookDisabled = "webhook.disabled", WebhooksManage, "WebhookDisabledData",
+        "One of the organization's endpoints was disabled after its deliveries failed for 3 days; sent to the \
+other enabled endpoints.";
 }
 
 /// An event in the outbox, written in the same transaction as the change that emits it (D31).
@@ -85,23 +123,28 @@ pub struct SequencedEvent {
     pub event: OutboxEvent,
 }
 
-impl EventType {
-    /// The scope that reads events of this type in the feed (D48): the read scope of the event's
-    /// resource. `webhooks:manage` reads every type ([`Scope::WebhooksManage`]); `ping` (a
-    /// delivery to one endpoint, not a change) is never in the feed.
-    pub fn read_scope(self) -> Scope {
-        match self {
-            EventType::PersonCreated
-            | EventType::PersonJoined
-            | EventType::PersonArchived
-            | EventType::PersonUpdated => Scope::PersonsRead,
-            EventType::InvitationAccepted
-            | EventType::InvitationRevoked
-            | EventType::InvitationExpired
-            | EventType::InvitationCreated
-            | EventType::InvitationReminded => Scope::InvitationsRead,
-            EventType::AssessmentCompleted | EventType::AssessmentStarted => Scope::ResultsRead,
-            EventType::Ping | EventType::WebhookDisabled => Scope::WebhooksManage,
+#[cfg(test)]
+mod tests {
+    use super::EventType;
+
+    /// T171: the webhooks guide's table of event types lists exactly the declared types, and each
+    /// declared name parses back to its type.
+    #[test]
+    fn the_webhooks_guide_lists_every_declared_event_type() {
+        let guide = include_str!("../../../docs/webhooks.md");
+        let mut listed: Vec<&str> = guide
+            .lines()
+            .skip_while(|l| !l.starts_with("| type | emitted when |"))
+            .skip(2)
+            .take_while(|l| l.starts_with('|'))
+            .filter_map(|l| l.strip_prefix("| `").and_then(|l| l.split('`').next()))
+            .collect();
+        let mut declared: Vec<&str> = EventType::ALL.iter().map(|t| t.as_str()).collect();
+        listed.sort_unstable();
+        declared.sort_unstable();
+        assert_eq!(listed, declared);
+        for t in EventType::ALL {
+            assert_eq!(crate::webhook::parse_event_type(t.as_str()), Some(t));
         }
     }
 }

@@ -52,6 +52,21 @@ pub fn path_id<T: std::str::FromStr>(raw: &str, what: &str) -> Result<T, ApiErro
     raw.parse().map_err(|_| ApiError::new(Code::NotFound, format!("{what} not found")))
 }
 
+/// The value types' limits (each declared once, on its type: T172) as `validator`'s `length`
+/// takes them (`u64`).
+pub mod limits {
+    use talent_domain::values::{ExternalId, Labels, PersonName, TagName};
+
+    /// [`PersonName::MAX_CHARS`].
+    pub const NAME: u64 = PersonName::MAX_CHARS as u64;
+    /// [`ExternalId::MAX_CHARS`].
+    pub const EXTERNAL_ID: u64 = ExternalId::MAX_CHARS as u64;
+    /// [`Labels::MAX_ITEMS`].
+    pub const LABELS: u64 = Labels::MAX_ITEMS as u64;
+    /// [`TagName::MAX_PER_PERSON`].
+    pub const TAGS: u64 = TagName::MAX_PER_PERSON as u64;
+}
+
 /// `POST /persons` body (spec). Omitted `labels` on create means `["candidate"]` (plus the
 /// employee domain rule, D15); `tags` are added to the person's (D12).
 #[derive(Deserialize, Validate, Debug, ToSchema)]
@@ -60,20 +75,20 @@ pub fn path_id<T: std::str::FromStr>(raw: &str, what: &str) -> Result<T, ApiErro
 pub struct PersonImportIn {
     #[schema(value_type = schemas::EmailAddress)]
     email: String,
-    #[validate(length(min = 1, max = 100))]
+    #[validate(length(min = 1, max = limits::NAME))]
     #[schema(value_type = Option<schemas::Name>)]
     first_name: Option<String>,
-    #[validate(length(min = 1, max = 100))]
+    #[validate(length(min = 1, max = limits::NAME))]
     #[schema(value_type = Option<schemas::Name>)]
     last_name: Option<String>,
-    #[validate(length(min = 1, max = 255))]
+    #[validate(length(min = 1, max = limits::EXTERNAL_ID))]
     #[schema(value_type = Option<schemas::ExternalId>)]
     external_id: Option<String>,
-    #[validate(length(max = 2))]
+    #[validate(length(max = limits::LABELS))]
     #[schema(schema_with = schemas::label_list_or_null)]
     labels: Option<Vec<String>>,
-    #[validate(length(max = 50))]
-    #[schema(value_type = Option<Vec<schemas::Tag>>, max_items = 50)]
+    #[validate(length(max = limits::TAGS))]
+    #[schema(value_type = Option<Vec<schemas::Tag>>)]
     tags: Option<Vec<String>>,
     #[validate(nested)]
     invitation: Option<InvitationIn>,
@@ -102,6 +117,18 @@ fn check<T: Validate>(v: &T, errs: &mut FieldErrors) {
     }
 }
 
+/// `v` parsed into its value type, unless `field` already failed `validator`'s check of the same
+/// limit (the value type's constant, T172): a field is reported once.
+fn parse_once<T>(
+    errs: &mut FieldErrors,
+    field: &str,
+    v: Option<&str>,
+    parse: impl FnOnce(&str) -> Result<T, String>,
+) -> Option<T> {
+    let v = v.filter(|_| !errs.has(field))?;
+    errs.take(field, parse(v))
+}
+
 fn parse_labels(items: &[String], field: &str, errs: &mut FieldErrors) -> Option<Labels> {
     match Labels::parse(items) {
         Ok(l) => Some(l),
@@ -109,7 +136,7 @@ fn parse_labels(items: &[String], field: &str, errs: &mut FieldErrors) -> Option
             for (i, m) in list {
                 match i {
                     Some(i) => errs.push(format!("{field}[{i}]"), m),
-                    None if !errs.0.iter().any(|e| e.field == field) => errs.push(field, m),
+                    None if !errs.has(field) => errs.push(field, m),
                     None => {}
                 }
             }
@@ -138,21 +165,9 @@ impl PersonImportIn {
             }
         }
         let email = errs.take("email", Email::parse(&self.email));
-        let pn = |v: &Option<String>, f: &str, errs: &mut FieldErrors| {
-            v.as_ref().and_then(|s| {
-                if errs.0.iter().any(|e| e.field == f) {
-                    None
-                } else {
-                    errs.take(f, PersonName::parse(s))
-                }
-            })
-        };
-        let first_name = pn(&self.first_name, "firstName", &mut errs);
-        let last_name = pn(&self.last_name, "lastName", &mut errs);
-        let external_id = match &self.external_id {
-            Some(x) if !errs.0.iter().any(|e| e.field == "externalId") => errs.take("externalId", ExternalId::parse(x)),
-            _ => None,
-        };
+        let first_name = parse_once(&mut errs, "firstName", self.first_name.as_deref(), PersonName::parse);
+        let last_name = parse_once(&mut errs, "lastName", self.last_name.as_deref(), PersonName::parse);
+        let external_id = parse_once(&mut errs, "externalId", self.external_id.as_deref(), ExternalId::parse);
         let labels = self.labels.as_ref().and_then(|l| parse_labels(l, "labels", &mut errs));
         let tags = parse_tags(self.tags.as_deref().unwrap_or(&[]), &mut errs);
         errs.into_result()?;
@@ -314,20 +329,20 @@ pub struct PersonPatchIn {
     #[schema(value_type = Option<schemas::ExternalId>)]
     external_id: Option<Option<String>>,
     /// May only be filled in while empty (409 `conflict` otherwise, D13).
-    #[validate(length(min = 1, max = 100))]
+    #[validate(length(min = 1, max = limits::NAME))]
     #[schema(value_type = schemas::Name, required = false)]
     first_name: Option<String>,
     /// May only be filled in while empty (409 `conflict` otherwise, D13).
-    #[validate(length(min = 1, max = 100))]
+    #[validate(length(min = 1, max = limits::NAME))]
     #[schema(value_type = schemas::Name, required = false)]
     last_name: Option<String>,
     /// Replaces the whole set; removing `employee` removes the person from every team (D16).
-    #[validate(length(max = 2))]
+    #[validate(length(max = limits::LABELS))]
     #[schema(schema_with = schemas::label_list, required = false)]
     labels: Option<Vec<String>>,
     /// Replaces the whole tag set.
-    #[validate(length(max = 50))]
-    #[schema(value_type = Vec<schemas::Tag>, max_items = 50, required = false)]
+    #[validate(length(max = limits::TAGS))]
+    #[schema(value_type = Vec<schemas::Tag>, required = false)]
     tags: Option<Vec<String>>,
 }
 
@@ -340,12 +355,8 @@ impl PersonPatchIn {
             Some(None) => Some(None),
             Some(Some(x)) => errs.take("externalId", ExternalId::parse(&x)).map(Some),
         };
-        // A name that already failed the length check is reported once (as on import).
-        let name = |v: Option<String>, f: &str, errs: &mut FieldErrors| {
-            v.filter(|_| !errs.0.iter().any(|e| e.field == f)).and_then(|s| errs.take(f, PersonName::parse(&s)))
-        };
-        let first_name = name(self.first_name, "firstName", &mut errs);
-        let last_name = name(self.last_name, "lastName", &mut errs);
+        let first_name = parse_once(&mut errs, "firstName", self.first_name.as_deref(), PersonName::parse);
+        let last_name = parse_once(&mut errs, "lastName", self.last_name.as_deref(), PersonName::parse);
         let labels = self.labels.as_ref().and_then(|l| parse_labels(l, "labels", &mut errs));
         let tags = self.tags.as_ref().map(|t| parse_tags(t, &mut errs));
         errs.into_result()?;
@@ -475,6 +486,9 @@ pub struct PersonIdParam {
     id: uuid::Uuid,
 }
 
+/// The most characters of the `q` search of `GET /persons` (spec, Limits).
+pub const MAX_SEARCH_CHARS: usize = 100;
+
 /// `GET /api/v1/persons` (scope `persons:read`): newest first, keyset-paginated (D36).
 #[utoipa::path(get, path = "/api/v1/persons", tag = "persons", operation_id = "listPersons",
     summary = "List persons, newest first",
@@ -491,8 +505,8 @@ pub async fn list_persons<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequ
     let mut errs = FieldErrors::default();
     let mut q = PersonQuery { org_id: Some(p.ctx.org.id), ..Default::default() };
     if let Some(v) = params.q.as_deref() {
-        if v.chars().count() > 100 {
-            errs.push("q", "must be at most 100 characters");
+        if v.chars().count() > MAX_SEARCH_CHARS {
+            errs.push("q", format!("must be at most {MAX_SEARCH_CHARS} characters"));
         } else if !v.is_empty() {
             q.q = Some(v.to_lowercase());
         }

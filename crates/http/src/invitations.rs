@@ -1,5 +1,6 @@
 //! Invitations (D17-D21): the public endpoints and the person-facing pages `GET`/`POST /i/{token}`.
 
+use crate::api::limits;
 use crate::api::path_id;
 use crate::auth::authorize;
 use crate::body::{page_limit, parse_json, parse_params, read_body, validation_fields};
@@ -65,22 +66,22 @@ pub struct InvitationIdParam {
 pub struct InvitationCreateIn {
     #[schema(value_type = schemas::EmailAddress)]
     email: String,
-    #[validate(length(min = 1, max = 100))]
+    #[validate(length(min = 1, max = limits::NAME))]
     #[schema(value_type = Option<schemas::Name>)]
     first_name: Option<String>,
-    #[validate(length(min = 1, max = 100))]
+    #[validate(length(min = 1, max = limits::NAME))]
     #[schema(value_type = Option<schemas::Name>)]
     last_name: Option<String>,
-    #[validate(length(min = 1, max = 255))]
+    #[validate(length(min = 1, max = limits::EXTERNAL_ID))]
     #[schema(value_type = Option<schemas::ExternalId>)]
     external_id: Option<String>,
     /// Applied on acceptance; absent or null: `candidate` plus the employee domain rule (D15).
-    #[validate(length(max = 2))]
+    #[validate(length(max = limits::LABELS))]
     #[schema(schema_with = schemas::label_list_or_null)]
     labels: Option<Vec<String>>,
     /// Applied on acceptance.
-    #[validate(length(max = 50))]
-    #[schema(value_type = Option<Vec<schemas::Tag>>, max_items = 50)]
+    #[validate(length(max = limits::TAGS))]
+    #[schema(value_type = Option<Vec<schemas::Tag>>)]
     tags: Option<Vec<String>>,
     /// A personal message in the email and its reminder; trimmed.
     #[validate(length(min = 1, max = 2000))]

@@ -12,9 +12,12 @@
 //!   objects but the error envelope forbid other properties (spec: "all fields are always present;
 //!   no additional fields"); `allOf` of objects (from `#[serde(flatten)]`) merged into one object;
 //! - links between operations, for stateful clients and testers;
-//! - the webhook events under `webhooks` (spec, Events; D31–D34).
+//! - the webhook events under `webhooks` (spec, Events; D31–D34), one per type of the domain's
+//!   declaration (`EventType::ALL`, T171).
 
 use serde_json::{json, Map, Value};
+use talent_domain::errors::Code;
+use talent_domain::events::EventType;
 
 const METHODS: [&str; 5] = ["get", "post", "put", "patch", "delete"];
 
@@ -52,6 +55,18 @@ fn error_response(description: &str) -> Value {
         "description": description,
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
     })
+}
+
+/// The error codes of an HTTP status, from the domain's one table (T170), as a sentence:
+/// "`a`, `b` or `c`".
+pub fn codes_of(status: u16) -> String {
+    let codes: Vec<String> =
+        Code::ALL.into_iter().filter(|c| c.status() == status).map(|c| format!("`{}`", c.as_str())).collect();
+    match codes.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
 }
 
 fn components(doc: &mut Value) {
@@ -110,7 +125,7 @@ fn components(doc: &mut Value) {
     );
     unavailable["headers"] = json!({"Retry-After": {"$ref": "#/components/headers/Retry-After"}});
     c["responses"] = json!({
-        "Unauthorized": error_response("`unauthorized`, `invalid_token`, `key_revoked` or `key_expired`."),
+        "Unauthorized": error_response(&format!("{}.", codes_of(401))),
         "Forbidden": error_response(
             "`plan_upgrade_required` (D5), `insufficient_scope`, or `subscription_inactive` on a write (D4).",
         ),
@@ -338,59 +353,12 @@ fn links(doc: &mut Value) {
     }
 }
 
-/// Event types and the schema of their `data` (spec, Event types; D33, D34; D47's additions).
-const EVENTS: [(&str, &str, &str, &str); 13] = [
-    (
-        "assessment.completed",
-        "AssessmentCompletedEvent",
-        "AssessmentCompletedData",
-        "A person in the pool completed an assessment.",
-    ),
-    ("person.created", "PersonCreatedEvent", "Person", "A person was added (or reactivated) through the API."),
-    ("person.joined", "PersonJoinedEvent", "Person", "A person linked themselves through an invitation."),
-    (
-        "person.archived",
-        "PersonArchivedEvent",
-        "PersonArchivedData",
-        "A person was archived; `archiveReason` says by whom.",
-    ),
-    ("invitation.accepted", "InvitationAcceptedEvent", "Invitation", "A personal invitation was accepted."),
-    ("invitation.revoked", "InvitationRevokedEvent", "Invitation", "An invitation was revoked."),
-    ("invitation.expired", "InvitationExpiredEvent", "Invitation", "An invitation expired."),
-    ("ping", "PingEvent", "PingData", "`POST /api/v1/webhooks/{id}/test` was called."),
-    (
-        "person.updated",
-        "PersonUpdatedEvent",
-        "PersonUpdatedData",
-        "A person's data changed (`PATCH`, an import that changed it, an invitation accepted by a member, a \
-withdrawal); `previousAttributes` holds the old values of the changed members.",
-    ),
-    ("invitation.created", "InvitationCreatedEvent", "Invitation", "An invitation was created."),
-    (
-        "invitation.reminded",
-        "InvitationRemindedEvent",
-        "Invitation",
-        "An invitation was sent again: the reminder 3 days after sending, or a resend.",
-    ),
-    (
-        "assessment.started",
-        "AssessmentStartedEvent",
-        "AssessmentStartedData",
-        "A person in the pool started an assessment.",
-    ),
-    (
-        "webhook.disabled",
-        "WebhookDisabledEvent",
-        "WebhookDisabledData",
-        "One of the organization's endpoints was disabled after its deliveries failed for 3 days; sent to the \
-other enabled endpoints.",
-    ),
-];
-
 fn webhooks(doc: &mut Value) {
     let header = |name: &str, d: &str| json!({"name": name, "in": "header", "required": true, "description": d, "schema": {"type": "string"}});
     let mut hooks = Map::new();
-    for (event, schema, data, description) in EVENTS {
+    // The event types and their `data` schemas are the domain's one declaration (T171).
+    for t in EventType::ALL {
+        let (event, schema, data, description) = (t.as_str(), t.envelope_schema(), t.data_schema(), t.description());
         doc["components"]["schemas"][schema] = json!({
             "type": "object",
             "description": format!("The delivery envelope of `{event}` (spec, Delivery envelope)."),

@@ -77,9 +77,11 @@ cursors.",
 )]
 struct ApiDoc;
 
-/// The whole document as JSON: the derived part with [`conventions::apply`] applied.
+/// The whole document as JSON: the derived part with the tag lists' limit
+/// ([`schemas::tag_lists`]), [`conventions::apply`] and [`public::apply`] applied.
 pub fn document() -> serde_json::Value {
     let mut doc = serde_json::to_value(ApiDoc::openapi()).unwrap_or_default();
+    schemas::tag_lists(&mut doc);
     conventions::apply(&mut doc);
     public::apply(&mut doc);
     doc

@@ -4,7 +4,8 @@
 //!   specification (`(spec, Person)`), which mean nothing to an integrator; those references are
 //!   taken out of every `description` and `summary`;
 //! - the rules every operation shares, once, in `info.description`: authentication, rate limits,
-//!   idempotency, errors, pagination, webhooks;
+//!   idempotency, errors (with the table of every error code, from the domain's declaration),
+//!   pagination, webhooks;
 //! - `servers`, with the service's address as a variable;
 //! - an example of each operation's request body and success response, built from the schemas
 //!   with realistic values (and checked against them by a test).
@@ -12,10 +13,11 @@
 use regex_lite::Regex;
 use serde_json::{json, Map, Value};
 use std::sync::OnceLock;
+use talent_domain::errors::Code;
 
 /// Applies every step of this module.
 pub fn apply(doc: &mut Value) {
-    doc["info"]["description"] = json!(INFO);
+    doc["info"]["description"] = json!(format!("{INFO}\n\n{}\n\n{INFO_AFTER_ERRORS}", error_table()));
     doc["servers"] = json!([{
         "url": "{baseUrl}",
         "description": "Your Talent service. `make run` serves the demo at http://127.0.0.1:8080.",
@@ -50,8 +52,10 @@ with its key.
 optional object}`. Validation errors (400 `validation_error`) name every field at fault in \
 `details.fields`, with its path (`tags[2]`, `invitation.expiresInDays`). A 503 with `Retry-After` \
 means the service cannot reach its database for a moment; nothing of the request was kept. The \
-codes each operation can return are listed with its responses.
+codes each operation can return are listed with its responses; every code is in this table:";
 
+/// [`INFO`]'s rest, after the table of error codes.
+const INFO_AFTER_ERRORS: &str = "\
 **Lists.** Lists are newest first and paginated with opaque cursors: pass \
 `pagination.nextCursor` as `cursor`, with the same filters, until it is `null`. `limit` is 1 to \
 100, 25 by default.
@@ -63,6 +67,16 @@ of a response object is always present (`null` when empty), and no other member 
 `Talent-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of \"{t}.{raw body}\">`, at least once, \
 retried after 1, 5, 30 minutes and 2 hours. The events feed (`GET /api/v1/events`) holds the \
 same events in commit order with a `sequence` to resume from.";
+
+/// Every error code with its status and meaning, as a Markdown table: the domain's one
+/// declaration of the codes (T170).
+pub fn error_table() -> String {
+    let mut t = String::from("| code | status | meaning |\n|---|---|---|");
+    for c in Code::ALL {
+        t.push_str(&format!("\n| `{}` | {} | {} |", c.as_str(), c.status(), c.description()));
+    }
+    t
+}
 
 // ---------------------------------------------------------------------------------------------
 // Public text

@@ -5,58 +5,107 @@
 #![allow(dead_code)]
 
 use serde::Serialize;
-use utoipa::openapi::schema::{ObjectBuilder, Type};
+use serde_json::Value;
+use std::borrow::Cow;
+use talent_domain::values::{Email, Labels, PersonName, TagName};
+use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, Schema, SchemaFormat, Type};
+use utoipa::openapi::RefOr;
 use utoipa::ToSchema;
 
-/// A tag name in a request body: 1 to 50 characters, not only white space (spec, Limits; D14),
-/// no control character but tab and line breaks around it, which are trimmed (T86). The length
-/// is that of the trimmed text, so the pattern states it rather than `maxLength`.
-#[derive(Serialize, ToSchema)]
-#[schema(
-    pattern = r"^[\t\n\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*[^\u0000-\u001f\u007f-\u009f \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000](?:[^\u0000-\u001f\u007f-\u009f]{0,48}[^\u0000-\u001f\u007f-\u009f \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000])?[\t\n\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$"
-)]
-pub struct Tag(pub String);
+/// White space other than tab and line breaks, as a regular-expression class body.
+const SPACES: &str = r"\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000";
+/// The control characters (Unicode `Cc`), as a regular-expression class body (T86).
+const CONTROLS: &str = r"\u0000-\u001f\u007f-\u009f";
 
-/// A tag name in a query filter: as [`Tag`] but no control character at all (T86).
-#[derive(Serialize, ToSchema)]
-#[schema(
-    pattern = r"^[ \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*[^\u0000-\u001f\u007f-\u009f \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000](?:[^\u0000-\u001f\u007f-\u009f]{0,48}[^\u0000-\u001f\u007f-\u009f \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000])?[ \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$"
-)]
-pub struct TagFilter(pub String);
+/// The pattern of a text that is trimmed and then has 1 to `max` characters, none of them a
+/// control character, with any of `around` (white space) before and after it.
+fn trimmed(around: &str, max: usize) -> String {
+    let edge = format!("[^{CONTROLS} {SPACES}]");
+    format!("^[{around}]*{edge}(?:[^{CONTROLS}]{{0,{}}}{edge})?[{around}]*$", max.saturating_sub(2))
+}
 
-/// An external id (spec, Person `externalId`): 1 to 255 characters, kept as sent, one line (T86).
-#[derive(Serialize, ToSchema)]
-#[schema(min_length = 1, max_length = 255, pattern = r"^[^\u0000-\u001f\u007f-\u009f]*$")]
-pub struct ExternalId(pub String);
+/// The pattern of one line: no control character at all (T86).
+fn one_line() -> String {
+    format!("^[^{CONTROLS}]*$")
+}
 
-/// The `q` search of `GET /persons`: at most 100 characters, one line (T86).
-#[derive(Serialize, ToSchema)]
-#[schema(max_length = 100, pattern = r"^[^\u0000-\u001f\u007f-\u009f]*$")]
-pub struct SearchText(pub String);
+/// A doc comment's lines as utoipa's derive makes them a description: the space after `///`
+/// taken off, joined with line breaks.
+fn description(lines: &[&str]) -> String {
+    lines.iter().map(|l| l.strip_prefix(' ').unwrap_or(l).trim_end()).collect::<Vec<_>>().join("\n")
+}
 
-/// One line of text in a query filter (`q`, `externalId`): no control character (T86).
-#[derive(Serialize, ToSchema)]
-#[schema(pattern = r"^[^\u0000-\u001f\u007f-\u009f]*$")]
-pub struct OneLine(pub String);
+/// A string schema named after its type, as `#[derive(ToSchema)]` would write it, whose limits
+/// are the value types' constants (utoipa's attributes take only literals): the doc comment is
+/// its description, each `setter(value)` a call on its `ObjectBuilder`.
+macro_rules! text_schema {
+    ($(#[doc = $doc:literal])+ $name:ident { $($setter:ident($value:expr)),* $(,)? }) => {
+        $(#[doc = $doc])+
+        pub struct $name(pub String);
 
-/// An email address in a request (D9: trimmed and lower-cased; at most 254 characters). An
-/// internationalized domain may be sent in Unicode (`ana@münchen.de`) or in its ASCII form
-/// (`ana@xn--mnchen-3ya.de`): both are one address, stored and answered in ASCII form (D55). The
-/// part before `@` is ASCII.
-#[derive(Serialize, ToSchema)]
-#[schema(format = Email, max_length = 254)]
-pub struct EmailAddress(pub String);
+        impl utoipa::PartialSchema for $name {
+            fn schema() -> RefOr<Schema> {
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .description(Some(description(&[$($doc),+])))
+                    $(.$setter(Some($value)))*
+                    .into()
+            }
+        }
 
-/// A person's first or last name in a request: 1 to 100 characters, not only white space, no
-/// control character but tab and line breaks around it, which are trimmed (T86). Both the text as
-/// sent and the trimmed text have 1 to 100 characters.
-#[derive(Serialize, ToSchema)]
-#[schema(
-    min_length = 1,
-    max_length = 100,
-    pattern = r"^[\t\n\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*[^\u0000-\u001f\u007f-\u009f \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000](?:[^\u0000-\u001f\u007f-\u009f]{0,98}[^\u0000-\u001f\u007f-\u009f \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000])?[\t\n\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$"
-)]
-pub struct Name(pub String);
+        impl ToSchema for $name {
+            fn name() -> Cow<'static, str> {
+                Cow::Borrowed(stringify!($name))
+            }
+        }
+    };
+}
+
+text_schema! {
+    /// A tag name in a request body: 1 to 50 characters, not only white space (spec, Limits; D14),
+    /// no control character but tab and line breaks around it, which are trimmed (T86). The length
+    /// is that of the trimmed text, so the pattern states it rather than `maxLength`.
+    Tag { pattern(trimmed(&format!(r"\t\n\r {SPACES}"), TagName::MAX_CHARS)) }
+}
+
+text_schema! {
+    /// A tag name in a query filter: as [`Tag`] but no control character at all (T86).
+    TagFilter { pattern(trimmed(&format!(" {SPACES}"), TagName::MAX_CHARS)) }
+}
+
+text_schema! {
+    /// An external id (spec, Person `externalId`): 1 to 255 characters, kept as sent, one line (T86).
+    ExternalId { min_length(1), max_length(talent_domain::values::ExternalId::MAX_CHARS), pattern(one_line()) }
+}
+
+text_schema! {
+    /// The `q` search of `GET /persons`: at most 100 characters, one line (T86).
+    SearchText { max_length(crate::api::MAX_SEARCH_CHARS), pattern(one_line()) }
+}
+
+text_schema! {
+    /// One line of text in a query filter (`q`, `externalId`): no control character (T86).
+    OneLine { pattern(one_line()) }
+}
+
+text_schema! {
+    /// An email address in a request (D9: trimmed and lower-cased; at most 254 characters). An
+    /// internationalized domain may be sent in Unicode (`ana@münchen.de`) or in its ASCII form
+    /// (`ana@xn--mnchen-3ya.de`): both are one address, stored and answered in ASCII form (D55). The
+    /// part before `@` is ASCII.
+    EmailAddress { format(SchemaFormat::KnownFormat(KnownFormat::Email)), max_length(Email::MAX_CHARS) }
+}
+
+text_schema! {
+    /// A person's first or last name in a request: 1 to 100 characters, not only white space, no
+    /// control character but tab and line breaks around it, which are trimmed (T86). Both the text as
+    /// sent and the trimmed text have 1 to 100 characters.
+    Name {
+        min_length(1),
+        max_length(PersonName::MAX_CHARS),
+        pattern(trimmed(&format!(r"\t\n\r {SPACES}"), PersonName::MAX_CHARS)),
+    }
+}
 
 /// The `status` filter of `GET /persons`: `any` selects active and archived persons together.
 #[derive(Serialize, ToSchema)]
@@ -89,13 +138,28 @@ pub fn always_true() -> utoipa::openapi::Object {
 #[schema(value_type = String, content_media_type = "application/pdf")]
 pub struct Pdf(pub Vec<u8>);
 
-/// Labels in a request: at most 2 items; a repeated label counts once (T53).
+/// Labels in a request: at most [`Labels::MAX_ITEMS`] items; a repeated label counts once (T53).
 pub fn label_list() -> utoipa::openapi::Array {
     utoipa::openapi::ArrayBuilder::new()
         .items(utoipa::openapi::Ref::from_schema_name("Label"))
-        .max_items(Some(2))
-        .description(Some("At most 2 items; a repeated label counts once."))
+        .max_items(Some(Labels::MAX_ITEMS))
+        .description(Some(format!("At most {} items; a repeated label counts once.", Labels::MAX_ITEMS)))
         .build()
+}
+
+/// Every list of [`Tag`]s in a request body (`tags` of `POST /persons`, `PATCH /persons/{id}`
+/// and `POST /invitations`) takes at most [`TagName::MAX_PER_PERSON`] items: set here on the
+/// derived document, as utoipa's `max_items` takes only a literal.
+pub fn tag_lists(doc: &mut Value) {
+    let tag = "#/components/schemas/Tag";
+    let Some(schemas) = doc.pointer_mut("/components/schemas").and_then(Value::as_object_mut) else { return };
+    for s in schemas.values_mut() {
+        for p in s.get_mut("properties").and_then(Value::as_object_mut).into_iter().flat_map(|p| p.values_mut()) {
+            if p.pointer("/items/$ref").and_then(Value::as_str) == Some(tag) {
+                p["maxItems"] = Value::from(TagName::MAX_PER_PERSON);
+            }
+        }
+    }
 }
 
 /// [`label_list`] or null (absent: the default, D12, D15).

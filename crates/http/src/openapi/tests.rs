@@ -86,18 +86,83 @@ fn response_objects_are_strict_and_request_objects_keep_their_optional_fields() 
     assert_eq!(doc["components"]["schemas"]["Error"]["required"], serde_json::json!(["error", "code"]));
 }
 
+/// The schema a local `$ref` names.
+fn referenced<'a>(doc: &'a Value, r: &Value) -> &'a Value {
+    &doc["components"]["schemas"][r.as_str().and_then(|r| r.rsplit('/').next()).unwrap_or_default()]
+}
+
+/// T171: the event types of the document (the `EventType` enumeration, the `webhooks`, their
+/// envelopes and `data`) are the domain's one declaration, in its order.
 #[test]
 fn every_event_type_is_a_webhook_with_its_envelope() {
+    use talent_domain::events::EventType;
     let doc = document();
-    let events = doc["components"]["schemas"]["EventType"]["enum"].as_array().cloned().unwrap_or_default();
-    assert_eq!(events.len(), 13, "the spec's eight and D47's five");
-    for e in events {
-        let e = e.as_str().unwrap_or_default();
+    let declared: Vec<&str> = EventType::ALL.iter().map(|t| t.as_str()).collect();
+    assert_eq!(doc["components"]["schemas"]["EventType"]["enum"], serde_json::json!(declared));
+    let hooks: Vec<&String> = doc["webhooks"].as_object().map(|h| h.keys().collect()).unwrap_or_default();
+    assert_eq!(hooks.len(), declared.len(), "one webhook per type: {hooks:?}");
+    assert_eq!(EventType::ALL.len(), 13, "the spec's eight and D47's five");
+    for t in EventType::ALL {
+        let e = t.as_str();
         let hook = &doc["webhooks"][e]["post"];
-        let schema = hook["requestBody"]["content"]["application/json"]["schema"]["$ref"].as_str().unwrap_or_default();
-        let envelope = &doc["components"]["schemas"][schema.rsplit('/').next().unwrap_or_default()];
+        assert_eq!(hook["summary"], t.description(), "{e}");
+        let envelope = referenced(&doc, &hook["requestBody"]["content"]["application/json"]["schema"]["$ref"]);
         assert_eq!(envelope["properties"]["type"]["const"], e);
         assert_eq!(envelope["properties"]["apiVersion"]["const"], "v1");
+        let data = referenced(&doc, &envelope["properties"]["data"]["$ref"]);
+        assert_eq!(data["type"], "object", "{e}: its data schema {} is in the document", t.data_schema());
         assert!(hook["parameters"].as_array().is_some_and(|p| p.iter().any(|p| p["name"] == "Talent-Signature")));
     }
+}
+
+/// T170: the error codes of the document are the domain's one table: the `ErrorCode`
+/// enumeration and the table in `info.description` list every code in its order, with its status
+/// and meaning; a code a response names is one of that response's status.
+#[test]
+fn the_error_codes_of_the_document_are_the_domain_s_table() {
+    use talent_domain::errors::Code;
+    let doc = document();
+    let declared: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
+    assert_eq!(doc["components"]["schemas"]["ErrorCode"]["enum"], serde_json::json!(declared));
+    let info = doc["info"]["description"].as_str().unwrap_or_default();
+    let rows: Vec<&str> = info.lines().filter(|l| l.starts_with("| `")).collect();
+    let want: Vec<String> =
+        Code::ALL.iter().map(|c| format!("| `{}` | {} | {} |", c.as_str(), c.status(), c.description())).collect();
+    assert_eq!(rows, want);
+    // Each response: the statuses whose codes it may name.
+    let mut responses: Vec<(Vec<u16>, &Value)> = Vec::new();
+    for (_, _, op) in operations(&doc) {
+        for (status, r) in op["responses"].as_object().into_iter().flatten() {
+            responses.push((status.parse::<u16>().into_iter().collect(), r));
+        }
+    }
+    for (name, r) in doc["components"]["responses"].as_object().into_iter().flatten() {
+        let statuses = match name.as_str() {
+            "Unauthorized" => vec![401],
+            "Forbidden" => vec![403],
+            "RateLimited" => vec![429],
+            // A 503 is a temporary `internal_error` (T87).
+            "InternalError" | "ServiceUnavailable" => vec![500],
+            "PayloadTooLarge" => vec![413],
+            "ValidationError" => vec![400],
+            "Conflict" => vec![409],
+            other => panic!("a new shared response {other}: say which statuses it answers"),
+        };
+        responses.push((statuses, r));
+    }
+    let mut named = std::collections::BTreeSet::new();
+    for (statuses, r) in responses {
+        let text = r["description"].as_str().unwrap_or_default();
+        for c in Code::ALL.iter().filter(|c| text.contains(&format!("`{}`", c.as_str()))) {
+            let ok = statuses.is_empty() || statuses.contains(&c.status());
+            assert!(ok, "{} under {statuses:?}: {text}", c.as_str());
+            named.insert(c.as_str());
+        }
+    }
+    let unnamed: Vec<&str> = declared.iter().copied().filter(|c| !named.contains(c)).collect();
+    assert_eq!(unnamed, ["method_not_allowed"], "every code but 405 is named by a response that can give it");
+    assert_eq!(
+        doc["components"]["responses"]["Unauthorized"]["description"],
+        "`unauthorized`, `invalid_token`, `key_revoked` or `key_expired`."
+    );
 }

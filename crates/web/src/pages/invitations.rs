@@ -77,9 +77,9 @@ async fn page<S: Store>(d: &Dashboard<S>, ctx: &Ctx, query: &Form, above: Markup
             label for="email" { "Email address" }
             input type="email" id="email" name="email" required;
             label for="firstName" { "First name (optional)" }
-            input type="text" id="firstName" name="firstName" maxlength="100";
+            input type="text" id="firstName" name="firstName" maxlength=(PersonName::MAX_CHARS);
             label for="lastName" { "Last name (optional)" }
-            input type="text" id="lastName" name="lastName" maxlength="100";
+            input type="text" id="lastName" name="lastName" maxlength=(PersonName::MAX_CHARS);
             label for="message" { "Message (optional)" }
             textarea id="message" name="message" maxlength="2000" rows="3" {}
             label for="expiresInDays" { "Valid for (days, 1 to 90)" }

@@ -404,3 +404,19 @@ fn danger_form(action: &str, csrf: &str, label: &str, id: &str) -> Markup {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// T171: the dashboard offers every event type of the domain's one declaration, in its order,
+    /// to subscribe to.
+    #[test]
+    fn the_event_checkboxes_are_the_declared_event_types() {
+        let page = event_fields(None).into_string();
+        let offered: Vec<&str> =
+            page.split("name=\"event\" value=\"").skip(1).filter_map(|s| s.split('"').next()).collect();
+        let declared: Vec<&str> = talent_domain::events::EventType::ALL.iter().map(|t| t.as_str()).collect();
+        assert_eq!(offered, declared);
+    }
+}
