@@ -7,5 +7,6 @@ pub mod admin_token;
 pub mod config;
 pub mod demo;
 pub mod import;
+mod jobs;
 pub mod metrics;
 pub mod server;

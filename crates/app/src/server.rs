@@ -1,4 +1,4 @@
-//! Start-up: connect, migrate, build the adapters and serve; background jobs.
+//! Start-up: connect, migrate, build the adapters, start the background jobs and serve.
 
 use crate::adapters::{RingSecrets, SystemClock, UuidV7Ids};
 use crate::config::{Cli, Command, Config};
@@ -11,7 +11,6 @@ use std::io::Write;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use talent_domain::assessment::AssessmentModel;
-use talent_domain::errors::UseCaseError;
 use talent_domain::ports::{Secrets, Store};
 use talent_domain::usecases::invitations::InvitationKit;
 use talent_domain::usecases::AssessmentKit;
@@ -339,6 +338,7 @@ impl Application {
         let cursor_secret = server_secret(&store, "cursor_secret").await?;
         let invitation_secret = server_secret(&store, "invitation_secret").await?;
         let secrets = Arc::new(RingSecrets::new(invitation_secret.as_bytes()));
+        let (wake_emails, email_job) = crate::jobs::email_wakeup();
         let svc = Services {
             store: Arc::new(store.clone()),
             clock: clock.clone(),
@@ -350,7 +350,7 @@ impl Application {
                 personality: Arc::new(TemplatePersonality),
                 reports: Arc::new(PdfReport),
             }),
-            invites: Arc::new(InvitationKit { mailer, public_url, sandbox }),
+            invites: Arc::new(InvitationKit { mailer, public_url, sandbox, wake_emails }),
             // `talent demo` is for trying Talent on one's own machine: a webhook receiver on
             // localhost over http is allowed there (D35 otherwise).
             webhooks: Arc::new(talent_webhooks::UreqSender::new(
@@ -487,61 +487,8 @@ impl Application {
             }
         };
 
-        // Background jobs: bounded limiter memory (governor retain_recent), the invitation sweep
-        // and email delivery (D21, D22), the event sequencer (D48), retention (D46, T61, T82).
-        every(Duration::from_secs(60), "rate limiter memory", move || {
-            let limiter = limiter.clone();
-            async move {
-                limiter.retain_recent();
-                Ok(())
-            }
-        });
-        let jobs = svc.clone();
-        every(Duration::from_secs(15), "invitation sweep and email delivery", move || {
-            let svc = jobs.clone();
-            async move {
-                let swept = svc.sweep_invitations().await;
-                if let Ok((expired, reminded)) = swept {
-                    if expired + reminded > 0 {
-                        tracing::info!(expired, reminded, "invitation sweep");
-                    }
-                }
-                // Emails are sent even when the sweep failed: they are due either way.
-                let sent = svc.deliver_emails().await;
-                swept.and(sent.map(drop))
-            }
-        });
-        // The events feed's sequencer (D48, T106): numbers committed events; feed reads and
-        // replays also run it first, so this only keeps the numbers close behind the commits.
-        let jobs = svc.clone();
-        every(Duration::from_secs(1), "event sequencer", move || {
-            let svc = jobs.clone();
-            async move { svc.sequence_events().await.map(drop) }
-        });
-        let jobs = svc.clone();
-        let retention_days = cfg.retention_days;
-        every(Duration::from_secs(3600), "retention", move || {
-            let svc = jobs.clone();
-            async move {
-                // 1,000 rows per transaction until nothing is left.
-                let r = svc.retention(retention_days, 1000).await?;
-                if r.total() > 0 {
-                    tracing::info!(
-                        idempotency = r.idempotency,
-                        deliveries = r.deliveries,
-                        events = r.events,
-                        emails = r.emails,
-                        codes = r.codes,
-                        "retention purged"
-                    );
-                }
-                Ok(())
-            }
-        });
-        // The webhook delivery engine (D31, T60), woken by commits (and on PostgreSQL by NOTIFY).
-        store.listen();
-        let engine_svc = Services { store: Arc::new(store.with_own_pool(2)?), ..svc };
-        talent_webhooks::engine::spawn(engine_svc, engine, store.delivery_wakeups());
+        let jobs = crate::jobs::JobsConfig { retention_days: cfg.retention_days, engine };
+        crate::jobs::start(&svc, &store, limiter, email_job, jobs)?;
 
         Ok(Application { server, admin, addr, admin_token, demo: demo_out, backend: store.backend() })
     }
@@ -641,27 +588,6 @@ async fn server_secret(store: &DbStore, name: &'static str) -> anyhow::Result<St
         .write(move |tx| Box::pin(async move { tx.setting_get_or_insert(name, &fresh).await }))
         .await
         .with_context(|| format!("reading the {name}"))
-}
-
-/// Runs `job` now and then every `period` on the current runtime, for as long as the runtime
-/// lives. A failure is logged with `name` and the job runs again at the next tick: a database
-/// outage at `DEBUG` (the store logs the outage itself, once, T87), anything else at `WARN`.
-fn every<F, Fut>(period: Duration, name: &'static str, mut job: F)
-where
-    F: FnMut() -> Fut + Send + 'static,
-    Fut: std::future::Future<Output = Result<(), UseCaseError>> + Send + 'static,
-{
-    tokio::spawn(async move {
-        let mut tick = tokio::time::interval(period);
-        loop {
-            tick.tick().await;
-            match job().await {
-                Ok(()) => {}
-                Err(e) if e.is_unavailable() => tracing::debug!(job = name, error = %e, "background job failed"),
-                Err(e) => tracing::warn!(job = name, error = %e, "background job failed"),
-            }
-        }
-    });
 }
 
 #[cfg(test)]

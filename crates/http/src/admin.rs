@@ -731,7 +731,8 @@ pub struct ClockIn {
 }
 
 /// `POST /admin/v1/clock` (sandbox only, else 404): moves the service clock forward, then runs
-/// the invitation sweep and the webhook worker so expiry, reminders and retries follow at once.
+/// the invitation sweep, the email job and the webhook worker so expiry, reminders and retries
+/// follow at once.
 /// 200 `{now, expired, reminded, deliveryAttempts}`.
 pub async fn clock<S: Store>(
     state: web::Data<ApiState<S>>,
@@ -749,8 +750,12 @@ pub async fn clock<S: Store>(
             "must be between 0 and 315360000 (the clock only moves forward)",
         ));
     }
+    // What the email job would have sent before the jump goes out at the old time; the
+    // reminders the sweep queues go out before the answer.
+    while state.svc.deliver_emails().await? > 0 {}
     ctl.advance(i.advance_seconds);
     let (expired, reminded) = state.svc.sweep_invitations().await?;
+    while state.svc.deliver_emails().await? > 0 {}
     let mut delivered = 0;
     loop {
         let n = state.svc.run_deliveries(100).await?;

@@ -268,7 +268,7 @@ pub struct ResendIn {
     params(InvitationIdParam),
     request_body(content = ResendIn, description = "Optional; an empty body keeps the expiry."),
     responses(
-        (status = 200, description = "The invitation, `emailSentAt` updated.", body = out::InvitationOut),
+        (status = 200, description = "The invitation; its `emailSentAt` moves once the email has gone out.", body = out::InvitationOut),
         (status = 404, description = "`not_found`: no such invitation in the organization.", body = out::ErrorOut),
         (status = 409, description = "`conflict`: the invitation is not pending (D21); or an Idempotency-Key \
 conflict (D38).", body = out::ErrorOut),
