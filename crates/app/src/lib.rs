@@ -8,5 +8,6 @@ pub mod config;
 pub mod demo;
 pub mod import;
 mod jobs;
+mod logging;
 pub mod metrics;
 pub mod server;
