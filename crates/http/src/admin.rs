@@ -2,8 +2,8 @@
 //! `Authorization: Bearer {TALENT_ADMIN_TOKEN}` (constant-time); answers 404 for every path when
 //! the token is unset. Same error envelope as the public API.
 
-use crate::api::path_id;
-use crate::body::{double_option, page_limit, parse_json, parse_params, read_body, validation_fields};
+use crate::extract::{Body, JsonIn, PathId, PathIds};
+use crate::body::{double_option, page_limit, parse_json, parse_params, validation_fields};
 use crate::error::ApiError;
 use crate::state::ApiState;
 use actix_web::body::{EitherBody, MessageBody};
@@ -104,11 +104,8 @@ pub struct OrgIn {
 /// `POST /admin/v1/organizations` → 201 Organization.
 pub async fn create_org<S: Store>(
     state: web::Data<ApiState<S>>,
-    req: HttpRequest,
-    payload: web::Payload,
+    JsonIn(i): JsonIn<OrgIn>,
 ) -> Result<HttpResponse, ApiError> {
-    let body = read_body(&req, payload).await?;
-    let i: OrgIn = parse_json(&req, &body)?;
     let mut errs = FieldErrors::default();
     if let Err(e) = i.validate() {
         validation_fields(&e, "", &mut errs);
@@ -181,9 +178,8 @@ pub async fn list_orgs<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequest
 pub async fn list_users<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
-    id: web::Path<String>,
+    PathId(org): PathId<OrgId>,
 ) -> Result<HttpResponse, ApiError> {
-    let org: OrgId = path_id(&id, "Organization")?;
     let (before, limit, filters) = admin_page(&state, &req, &format!("admin/organizations/{org}/users"))?;
     let page = state.svc.list_users(org, before.map(UserId), limit).await?;
     let next = state.cursors.next(page.has_more, page.items.last().map(|u| u.id.0), &filters);
@@ -193,9 +189,8 @@ pub async fn list_users<S: Store>(
 /// `GET /admin/v1/users/{id}`: one user.
 pub async fn get_user<S: Store>(
     state: web::Data<ApiState<S>>,
-    id: web::Path<String>,
+    PathId(id): PathId<UserId>,
 ) -> Result<HttpResponse, ApiError> {
-    let id: UserId = path_id(&id, "User")?;
     Ok(HttpResponse::Ok().json(user_json(&state.svc.get_user(id).await?)))
 }
 
@@ -205,9 +200,8 @@ pub async fn get_user<S: Store>(
 pub async fn list_keys<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
-    id: web::Path<String>,
+    PathId(user): PathId<UserId>,
 ) -> Result<HttpResponse, ApiError> {
-    let user: UserId = path_id(&id, "User")?;
     let (before, limit, filters) = admin_page(&state, &req, &format!("admin/users/{user}/api-keys"))?;
     let page = state.svc.list_api_keys(user, before.map(ApiKeyId), limit).await?;
     let next = state.cursors.next(page.has_more, page.items.last().map(|k| k.id.0), &filters);
@@ -215,8 +209,7 @@ pub async fn list_keys<S: Store>(
 }
 
 /// `GET /admin/v1/organizations/{id}`.
-pub async fn get_org<S: Store>(state: web::Data<ApiState<S>>, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
-    let id: OrgId = path_id(&id, "Organization")?;
+pub async fn get_org<S: Store>(state: web::Data<ApiState<S>>, PathId(id): PathId<OrgId>) -> Result<HttpResponse, ApiError> {
     let (org, usage) = state.svc.organization(id).await?;
     Ok(HttpResponse::Ok().json(admin_org_json(&org, &usage)))
 }
@@ -239,13 +232,9 @@ pub struct OrgPatchIn {
 /// `PATCH /admin/v1/organizations/{id}`.
 pub async fn patch_org<S: Store>(
     state: web::Data<ApiState<S>>,
-    req: HttpRequest,
-    id: web::Path<String>,
-    payload: web::Payload,
+    PathId(id): PathId<OrgId>,
+    JsonIn(i): JsonIn<OrgPatchIn>,
 ) -> Result<HttpResponse, ApiError> {
-    let id: OrgId = path_id(&id, "Organization")?;
-    let body = read_body(&req, payload).await?;
-    let i: OrgPatchIn = parse_json(&req, &body)?;
     let mut errs = FieldErrors::default();
     let mut p = OrganizationPatch {
         company_name: i.company_name.as_ref().and_then(|s| errs.take("companyName", parse_company_name(s))),
@@ -285,13 +274,9 @@ fn user_json(u: &User) -> serde_json::Value {
 /// `POST /admin/v1/organizations/{id}/users` → 201 user.
 pub async fn create_user<S: Store>(
     state: web::Data<ApiState<S>>,
-    req: HttpRequest,
-    id: web::Path<String>,
-    payload: web::Payload,
+    PathId(org): PathId<OrgId>,
+    JsonIn(i): JsonIn<UserIn>,
 ) -> Result<HttpResponse, ApiError> {
-    let org: OrgId = path_id(&id, "Organization")?;
-    let body = read_body(&req, payload).await?;
-    let i: UserIn = parse_json(&req, &body)?;
     let mut errs = FieldErrors::default();
     let email = errs.take("email", Email::parse(&i.email));
     let role = errs.take("role", OrgRole::parse(&i.role));
@@ -326,13 +311,9 @@ fn key_json(k: &ApiKey) -> serde_json::Value {
 /// key value is shown once (D39, D41).
 pub async fn create_key<S: Store>(
     state: web::Data<ApiState<S>>,
-    req: HttpRequest,
-    id: web::Path<String>,
-    payload: web::Payload,
+    PathId(user): PathId<UserId>,
+    JsonIn(i): JsonIn<KeyIn>,
 ) -> Result<HttpResponse, ApiError> {
-    let user: UserId = path_id(&id, "User")?;
-    let body = read_body(&req, payload).await?;
-    let i: KeyIn = parse_json(&req, &body)?;
     let mut errs = FieldErrors::default();
     if let Err(e) = i.validate() {
         validation_fields(&e, "", &mut errs);
@@ -364,9 +345,8 @@ pub async fn create_key<S: Store>(
 /// `DELETE /admin/v1/api-keys/{id}`: revokes at once; 200 with the key record (no value).
 pub async fn revoke_key<S: Store>(
     state: web::Data<ApiState<S>>,
-    id: web::Path<String>,
+    PathId(id): PathId<ApiKeyId>,
 ) -> Result<HttpResponse, ApiError> {
-    let id: ApiKeyId = path_id(&id, "API key")?;
     let k = state.svc.revoke_api_key(id).await?;
     Ok(HttpResponse::Ok().json(key_json(&k)))
 }
@@ -374,9 +354,8 @@ pub async fn revoke_key<S: Store>(
 /// `POST /admin/v1/persons/{id}/deactivate`: administrator deactivation (D39).
 pub async fn deactivate<S: Store>(
     state: web::Data<ApiState<S>>,
-    id: web::Path<String>,
+    PathId(id): PathId<PersonId>,
 ) -> Result<HttpResponse, ApiError> {
-    let id: PersonId = path_id(&id, "Person")?;
     let p = state.svc.admin_archive_person(id, ArchiveReason::Deactivated).await?;
     Ok(HttpResponse::Ok().json(person_json(&p)))
 }
@@ -384,9 +363,8 @@ pub async fn deactivate<S: Store>(
 /// `POST /admin/v1/persons/{id}/withdraw`: the person's own withdrawal (D39).
 pub async fn withdraw<S: Store>(
     state: web::Data<ApiState<S>>,
-    id: web::Path<String>,
+    PathId(id): PathId<PersonId>,
 ) -> Result<HttpResponse, ApiError> {
-    let id: PersonId = path_id(&id, "Person")?;
     let p = state.svc.admin_archive_person(id, ArchiveReason::SelfRevoked).await?;
     Ok(HttpResponse::Ok().json(person_json(&p)))
 }
@@ -402,13 +380,9 @@ pub struct TeamIn {
 /// `POST /admin/v1/organizations/{id}/teams` → 201 `{id, organizationId, name, createdAt}`.
 pub async fn create_team<S: Store>(
     state: web::Data<ApiState<S>>,
-    req: HttpRequest,
-    id: web::Path<String>,
-    payload: web::Payload,
+    PathId(org): PathId<OrgId>,
+    JsonIn(i): JsonIn<TeamIn>,
 ) -> Result<HttpResponse, ApiError> {
-    let org: OrgId = path_id(&id, "Organization")?;
-    let body = read_body(&req, payload).await?;
-    let i: TeamIn = parse_json(&req, &body)?;
     if let Err(e) = i.validate() {
         let mut errs = FieldErrors::default();
         validation_fields(&e, "", &mut errs);
@@ -432,21 +406,16 @@ fn members_json(team: TeamId, v: &[PersonId]) -> serde_json::Value {
 /// `POST /admin/v1/teams/{id}/members` → 200 `{teamId, personIds}`.
 pub async fn add_member<S: Store>(
     state: web::Data<ApiState<S>>,
-    req: HttpRequest,
-    id: web::Path<String>,
-    payload: web::Payload,
+    PathId(team): PathId<TeamId>,
+    JsonIn(i): JsonIn<MemberIn>,
 ) -> Result<HttpResponse, ApiError> {
-    let team: TeamId = path_id(&id, "Team")?;
-    let body = read_body(&req, payload).await?;
-    let i: MemberIn = parse_json(&req, &body)?;
     let person: PersonId = i.person_id.parse().map_err(|_| ApiError::field("personId", "must be a UUID"))?;
     let members = state.svc.add_team_member(team, person).await?;
     Ok(HttpResponse::Ok().json(members_json(team, &members)))
 }
 
 /// `GET /admin/v1/teams/{id}/members` → 200 `{teamId, personIds}`.
-pub async fn members<S: Store>(state: web::Data<ApiState<S>>, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
-    let team: TeamId = path_id(&id, "Team")?;
+pub async fn members<S: Store>(state: web::Data<ApiState<S>>, PathId(team): PathId<TeamId>) -> Result<HttpResponse, ApiError> {
     let members = state.svc.team_members(team).await?;
     Ok(HttpResponse::Ok().json(members_json(team, &members)))
 }
@@ -465,13 +434,9 @@ pub struct AssessmentIn {
 /// completedAt, responses}` (responses: how many).
 pub async fn assessment<S: Store>(
     state: web::Data<ApiState<S>>,
-    req: HttpRequest,
-    id: web::Path<String>,
-    payload: web::Payload,
+    PathId(person): PathId<PersonId>,
+    JsonIn(i): JsonIn<AssessmentIn>,
 ) -> Result<HttpResponse, ApiError> {
-    let person: PersonId = path_id(&id, "Person")?;
-    let body = read_body(&req, payload).await?;
-    let i: AssessmentIn = parse_json(&req, &body)?;
     let cmd = talent_domain::usecases::assessments::AssessmentCommand {
         complete: i.complete,
         responses: i.responses,
@@ -509,13 +474,10 @@ pub struct ProfileCompetencyIn {
 /// plan's profile limit (D5).
 pub async fn create_profile<S: Store>(
     state: web::Data<ApiState<S>>,
-    req: HttpRequest,
-    id: web::Path<String>,
-    payload: web::Payload,
+    PathId(org): PathId<OrgId>,
+    JsonIn(i): JsonIn<ProfileIn>,
 ) -> Result<HttpResponse, ApiError> {
-    let org: OrgId = path_id(&id, "Organization")?;
-    let body = read_body(&req, payload).await?;
-    let n = profile_input(parse_json(&req, &body)?)?;
+    let n = profile_input(i)?;
     let p = state.svc.create_profile(org, n).await?;
     Ok(HttpResponse::Created().json(crate::out::ProfileOut::new(&state.svc.assessment.model, &p)))
 }
@@ -545,9 +507,8 @@ fn profile_input(i: ProfileIn) -> Result<talent_domain::usecases::assessments::N
 pub async fn list_profiles<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
-    id: web::Path<String>,
+    PathId(org): PathId<OrgId>,
 ) -> Result<HttpResponse, ApiError> {
-    let org: OrgId = path_id(&id, "Organization")?;
     let (before, limit, filters) = admin_page(&state, &req, &format!("admin/organizations/{org}/profiles"))?;
     let page = state.svc.list_profiles(org, before.map(ProfileId), limit).await?;
     let next = state.cursors.next(page.has_more, page.items.last().map(|p| p.id.0), &filters);
@@ -571,14 +532,9 @@ pub struct ProfilePatchIn {
 /// rules of creation (D25; issue 16). 200 the profile.
 pub async fn update_profile<S: Store>(
     state: web::Data<ApiState<S>>,
-    req: HttpRequest,
-    path: web::Path<(String, String)>,
-    payload: web::Payload,
+    PathIds(org, id): PathIds<OrgId, ProfileId>,
+    JsonIn(i): JsonIn<ProfilePatchIn>,
 ) -> Result<HttpResponse, ApiError> {
-    let org: OrgId = path_id(&path.0, "Organization")?;
-    let id: ProfileId = path_id(&path.1, "Profile")?;
-    let body = read_body(&req, payload).await?;
-    let i: ProfilePatchIn = parse_json(&req, &body)?;
     let competencies = match i.competencies {
         Some(c) => Some(competencies_input(&c)?),
         None => None,
@@ -593,10 +549,8 @@ pub async fn update_profile<S: Store>(
 /// profile (issue 16).
 pub async fn delete_profile<S: Store>(
     state: web::Data<ApiState<S>>,
-    path: web::Path<(String, String)>,
+    PathIds(org, id): PathIds<OrgId, ProfileId>,
 ) -> Result<HttpResponse, ApiError> {
-    let org: OrgId = path_id(&path.0, "Organization")?;
-    let id: ProfileId = path_id(&path.1, "Profile")?;
     state.svc.delete_profile(org, id).await?;
     Ok(HttpResponse::NoContent().finish())
 }
@@ -613,11 +567,9 @@ pub struct AcceptIn {
 pub async fn accept_invitation<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
-    id: web::Path<String>,
-    payload: web::Payload,
+    PathId(id): PathId<InvitationId>,
+    Body(body): Body,
 ) -> Result<HttpResponse, ApiError> {
-    let id: InvitationId = path_id(&id, "Invitation")?;
-    let body = read_body(&req, payload).await?;
     let i: AcceptIn =
         if body.iter().all(u8::is_ascii_whitespace) { AcceptIn::default() } else { parse_json(&req, &body)? };
     let (view, person) = state.svc.accept_invitation(id, i.share.unwrap_or(false)).await?;
@@ -707,11 +659,8 @@ pub struct EraseHumanIn {
 /// repeat (then every count is 0). Errors: 400 (email). The address is never logged.
 pub async fn erase_human<S: Store>(
     state: web::Data<ApiState<S>>,
-    req: HttpRequest,
-    payload: web::Payload,
+    JsonIn(i): JsonIn<EraseHumanIn>,
 ) -> Result<HttpResponse, ApiError> {
-    let body = read_body(&req, payload).await?;
-    let i: EraseHumanIn = parse_json(&req, &body)?;
     let email = Email::parse(&i.email).map_err(|m| ApiError::field("email", m))?;
     let r = state.svc.erase_human(email).await?;
     Ok(HttpResponse::Ok().json(json!({
@@ -736,14 +685,13 @@ pub struct ClockIn {
 /// 200 `{now, expired, reminded, deliveryAttempts}`.
 pub async fn clock<S: Store>(
     state: web::Data<ApiState<S>>,
-    req: HttpRequest,
-    payload: web::Payload,
+    body: Result<JsonIn<ClockIn>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let Some(ctl) = state.clock_control.clone() else {
         return Err(ApiError::new(Code::NotFound, "The clock can be moved in sandbox mode only (TALENT_SANDBOX=1)"));
     };
-    let body = read_body(&req, payload).await?;
-    let i: ClockIn = parse_json(&req, &body)?;
+    // The body's errors after the sandbox's 404.
+    let JsonIn(i) = body?;
     if !(0..=10 * 365 * 86_400).contains(&i.advance_seconds) {
         return Err(ApiError::field(
             "advanceSeconds",

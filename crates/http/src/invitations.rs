@@ -1,9 +1,9 @@
 //! Invitations (D17-D21): the public endpoints and the person-facing pages `GET`/`POST /i/{token}`.
 
-use crate::api::path_id;
 use crate::auth::authorize;
 use crate::body::{page_limit, parse_json, parse_params, read_body, validation_fields};
 use crate::error::ApiError;
+use crate::extract::PathId;
 use crate::idempotency::{idempotent, Reply};
 use crate::openapi::schemas;
 use crate::out;
@@ -191,10 +191,10 @@ pub async fn create<S: Store>(
 pub async fn get<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
-    id: web::Path<String>,
+    id: Result<PathId<InvitationId>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::InvitationsRead), false)?;
-    let id: InvitationId = path_id(&id, "Invitation")?;
+    let PathId(id) = id?;
     Ok(HttpResponse::Ok().json(state.svc.get_invitation(p.ctx.org.id, id).await?.out()))
 }
 
@@ -277,11 +277,11 @@ conflict (D38).", body = out::ErrorOut),
 pub async fn resend<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
-    id: web::Path<String>,
+    id: Result<PathId<InvitationId>, ApiError>,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::InvitationsWrite), true)?;
-    let id: InvitationId = path_id(&id, "Invitation")?;
+    let PathId(id) = id?;
     let body = read_body(&req, payload).await?;
     let org = p.ctx.org.id;
     idempotent(&state, &req, org, &body, || async {
@@ -313,11 +313,11 @@ conflict (D38).", body = out::ErrorOut),
 pub async fn revoke<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
-    id: web::Path<String>,
+    id: Result<PathId<InvitationId>, ApiError>,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::InvitationsWrite), true)?;
-    let id: InvitationId = path_id(&id, "Invitation")?;
+    let PathId(id) = id?;
     let body = read_body(&req, payload).await?;
     let org = p.ctx.org.id;
     idempotent(&state, &req, org, &body, || async {
