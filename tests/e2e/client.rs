@@ -145,7 +145,9 @@ fn the_client_covers_account_persons_results_profiles_and_invitations() {
             .unwrap();
         assert_eq!(listed.len(), 2, "cy and the nested one of bob");
         assert_eq!(api.list_invitations(&InvitationQuery::default(), None).unwrap().data.len(), 2);
-        assert!(api.resend_invitation(id, Some(30), None).unwrap().email_sent_at.is_some());
+        assert_eq!(api.resend_invitation(id, Some(30), None).unwrap().status, "pending");
+        app.sent_emails("cy@example.com");
+        assert!(api.get_invitation(id).unwrap().email_sent_at.is_some(), "sent by the email job");
         assert_eq!(api.revoke_invitation(id, None).unwrap().status, "revoked");
         assert_eq!(api.revoke_invitation(id, None).unwrap_err().code(), Some("conflict"));
 

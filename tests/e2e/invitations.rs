@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration as StdDuration;
 use time::format_description::well_known::Rfc3339;
@@ -434,7 +434,8 @@ crate::e2e!(resend_and_revoke_work_on_pending_invitations_only, Default::default
     assert_eq!(r.status, 200, "{}", r.text);
     assert_invitation_shape(&r.json);
     assert_eq!(r.json["status"], "pending");
-    let sent = ts(&r.json["emailSentAt"]);
+    app.sent_emails("ada@example.com");
+    let sent = ts(&get_invitation(app, &o.key, &i)["emailSentAt"]);
     let left = ts(&r.json["expiresAt"]) - sent;
     assert!(left <= Duration::days(30) && left > Duration::days(30) - Duration::minutes(1), "new expiry: {left}");
     assert!(ts(&r.json["expiresAt"]) > ts(&inv["expiresAt"]));
@@ -454,7 +455,8 @@ crate::e2e!(resend_and_revoke_work_on_pending_invitations_only, Default::default
         None,
     );
     assert_eq!(empty.status, 200, "an empty body is allowed (T38): {}", empty.text);
-    assert!(ts(&empty.json["emailSentAt"]) > sent);
+    app.sent_emails("ada2@example.com");
+    assert!(ts(&get_invitation(app, &o.key, &id(&other))["emailSentAt"]) > sent);
     assert_eq!(emails_to(app, "ada@example.com").len(), 1);
     assert_eq!(emails_to(app, "ada2@example.com").len(), 1);
     assert_eq!(fields(&action(app, &o.key, &i, "resend", json!({"expiresInDays": 0}))), ["expiresInDays"]);
@@ -719,7 +721,8 @@ crate::e2e!(an_import_with_a_nested_invitation_creates_it_and_returns_it_again, 
         &json!({"email": "cy@example.com", "invitation": {"create": true, "sendEmail": true}}),
     );
     assert_eq!(mailed.status, 201, "{}", mailed.text);
-    assert!(mailed.json["invitation"]["emailSentAt"].is_string(), "{}", mailed.text);
+    app.sent_emails("cy@example.com");
+    assert!(get_invitation(app, &o.key, &id(&mailed.json["invitation"]))["emailSentAt"].is_string());
     assert_eq!(
         ts(&mailed.json["invitation"]["expiresAt"]) - ts(&mailed.json["invitation"]["createdAt"]),
         Duration::days(14)
@@ -829,9 +832,9 @@ crate::e2e!(recorded_emails_carry_the_link_and_the_admin_can_accept, Default::de
         &o.key,
         json!({"email": "ada@example.com", "firstName": "Ada", "message": "Welcome aboard, Ada", "sendEmail": true}),
     );
-    let sent = ts(&inv["emailSentAt"]);
-    assert!(sent >= ts(&inv["createdAt"]), "emailSentAt set in the response (T33)");
-    let mails = emails_to(app, "ada@example.com");
+    let mails = app.sent_emails("ada@example.com");
+    let sent = ts(&get_invitation(app, &o.key, &id(&inv))["emailSentAt"]);
+    assert!(sent >= ts(&inv["createdAt"]), "emailSentAt set once sent (T33)");
     assert_eq!(mails.len(), 1, "{mails:?}");
     let m = &mails[0];
     assert_eq!(keys(m), set(&["to", "subject", "body", "invitationUrl", "sentAt"]));
@@ -871,6 +874,7 @@ crate::e2e!(invitations_expire_and_remind_on_the_sandbox_clock, Opts { sandbox: 
     let soon = invite(app, &o.key, json!({"email": "soon@example.com", "sendEmail": true}));
     let later = invite(app, &o.key, json!({"email": "later@example.com", "sendEmail": true, "expiresInDays": 30}));
     let quiet = invite(app, &o.key, json!({"email": "quiet@example.com", "sendEmail": false, "expiresInDays": 30}));
+    app.sent_emails("later@example.com");
 
     let c = app.admin("POST", "/admin/v1/clock", Some(&json!({"advanceSeconds": 15 * 86400})));
     assert_eq!(c.status, 200, "{}", c.text);
@@ -929,30 +933,56 @@ struct Received {
 }
 
 /// A tiny SMTP server on 127.0.0.1: enough of RFC 5321 for lettre. While `refuse` is set it
-/// answers `MAIL FROM` with 451 (a transient failure).
+/// answers `MAIL FROM` with 451 (a transient failure) and counts it in `refused`; while `stall`
+/// is set it accepts connections and says nothing (a relay that hangs).
 struct SmtpSink {
     port: u16,
     received: Arc<Mutex<Vec<Received>>>,
     refuse: Arc<AtomicBool>,
+    refused: Arc<AtomicUsize>,
+    stall: Arc<AtomicBool>,
 }
 
 impl SmtpSink {
     fn start() -> SmtpSink {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
-        let received = Arc::new(Mutex::new(Vec::new()));
-        let refuse = Arc::new(AtomicBool::new(false));
-        let (r, f) = (received.clone(), refuse.clone());
+        let sink = SmtpSink {
+            port,
+            received: Arc::default(),
+            refuse: Arc::default(),
+            refused: Arc::default(),
+            stall: Arc::default(),
+        };
+        let shared = sink.clone_handles();
         std::thread::spawn(move || {
             for conn in listener.incoming() {
                 let Ok(stream) = conn else { continue };
-                let (r, f) = (r.clone(), f.clone());
+                let sink = shared.clone_handles();
                 std::thread::spawn(move || {
-                    let _ = smtp_session(stream, &r, &f);
+                    while sink.stall.load(Ordering::SeqCst) {
+                        std::thread::sleep(StdDuration::from_millis(20));
+                    }
+                    let _ = smtp_session(stream, &sink);
                 });
             }
         });
-        SmtpSink { port, received, refuse }
+        sink
+    }
+
+    fn clone_handles(&self) -> SmtpSink {
+        SmtpSink {
+            port: self.port,
+            received: self.received.clone(),
+            refuse: self.refuse.clone(),
+            refused: self.refused.clone(),
+            stall: self.stall.clone(),
+        }
+    }
+
+    /// Waits until the sink has refused `n` sends in all.
+    fn wait_refused(&self, n: usize) {
+        assert!(crate::support::eventually(StdDuration::from_secs(10), || self.refused.load(Ordering::SeqCst) >= n));
     }
 
     fn messages(&self) -> Vec<Received> {
@@ -960,7 +990,7 @@ impl SmtpSink {
     }
 }
 
-fn smtp_session(stream: TcpStream, received: &Mutex<Vec<Received>>, refuse: &AtomicBool) -> std::io::Result<()> {
+fn smtp_session(stream: TcpStream, sink: &SmtpSink) -> std::io::Result<()> {
     stream.set_read_timeout(Some(StdDuration::from_secs(30)))?;
     let mut out = stream.try_clone()?;
     let mut input = BufReader::new(stream);
@@ -977,7 +1007,8 @@ fn smtp_session(stream: TcpStream, received: &Mutex<Vec<Received>>, refuse: &Ato
             out.write_all(b"250 sink.test\r\n")?;
         } else if upper.starts_with("MAIL FROM") {
             rcpt.clear();
-            if refuse.load(Ordering::SeqCst) {
+            if sink.refuse.load(Ordering::SeqCst) {
+                sink.refused.fetch_add(1, Ordering::SeqCst);
                 out.write_all(b"451 4.3.0 try again later\r\n")?;
             } else {
                 out.write_all(b"250 2.1.0 ok\r\n")?;
@@ -1000,7 +1031,7 @@ fn smtp_session(stream: TcpStream, received: &Mutex<Vec<Received>>, refuse: &Ato
                 data.push_str(t.strip_prefix('.').filter(|_| t.starts_with("..")).unwrap_or(t));
                 data.push('\n');
             }
-            received.lock().unwrap().push(Received { rcpt: std::mem::take(&mut rcpt), data });
+            sink.received.lock().unwrap().push(Received { rcpt: std::mem::take(&mut rcpt), data });
             out.write_all(b"250 2.0.0 queued\r\n")?;
         } else if upper == "QUIT" {
             out.write_all(b"221 2.0.0 bye\r\n")?;
@@ -1025,7 +1056,9 @@ fn smtp_round_trip(backend: Backend) {
         &o.key,
         json!({"email": "ada@example.com", "firstName": "Ada", "message": "See you on Monday", "sendEmail": true}),
     );
-    assert!(inv["emailSentAt"].is_string(), "sent through SMTP before the response: {inv}");
+    assert!(crate::support::eventually(StdDuration::from_secs(10), || !sink.messages().is_empty()));
+    app.sent_emails("ada@example.com");
+    assert!(get_invitation(&app, &o.key, &id(&inv))["emailSentAt"].is_string(), "sent through SMTP");
     let got = sink.messages();
     assert_eq!(got.len(), 1, "{got:?}");
     let m = &got[0];
@@ -1041,6 +1074,8 @@ fn smtp_round_trip(backend: Backend) {
     sink.refuse.store(true, Ordering::SeqCst);
     let bob = invite(&app, &o.key, json!({"email": "bob@example.com", "sendEmail": true}));
     assert_eq!(bob["emailSentAt"], Value::Null, "{bob}");
+    sink.wait_refused(1);
+    assert_eq!(get_invitation(&app, &o.key, &id(&bob))["emailSentAt"], Value::Null);
     assert_eq!(get_invitation(&app, &o.key, &id(&bob))["status"], "pending");
     assert_eq!(emails_to(&app, "bob@example.com")[0]["sentAt"], Value::Null);
     assert_eq!(sink.messages().len(), 1);
@@ -1058,6 +1093,7 @@ fn smtp_round_trip(backend: Backend) {
     // T58: a refused email whose invitation is revoked before the retry is never sent.
     sink.refuse.store(true, Ordering::SeqCst);
     let cy = invite(&app, &o.key, json!({"email": "cy@example.com", "sendEmail": true}));
+    sink.wait_refused(2);
     let r = app.send("POST", &format!("/api/v1/invitations/{}/revoke", id(&cy)), &o.key, &json!({}));
     assert_eq!(r.status, 200, "{}", r.text);
     sink.refuse.store(false, Ordering::SeqCst);
@@ -1083,8 +1119,8 @@ mod an_smtp_relay_receives_the_invitation_email_with_its_link {
     }
 }
 
-// D22, T33: every email of the outbox goes out once, also when several requests deliver at the
-// same time (each request delivers the due emails of the outbox after its commit).
+// D22, T33, T175: every email of the outbox goes out once, also when several requests queue
+// emails at the same time (each wakes the email job after its commit).
 fn concurrent_sends(backend: Backend) {
     let sink = SmtpSink::start();
     let Some(app) = crate::support::spawn(backend, sink_opts(&sink)) else { return };
@@ -1102,7 +1138,8 @@ fn concurrent_sends(backend: Backend) {
     for r in &results {
         assert_eq!(r.status, 201, "{}", r.text);
     }
-    std::thread::sleep(StdDuration::from_millis(500));
+    assert!(crate::support::eventually(StdDuration::from_secs(10), || sink.messages().len() >= n));
+    std::thread::sleep(StdDuration::from_millis(300));
     let got = sink.messages();
     let mut to: Vec<String> = got.iter().flat_map(|m| m.rcpt.clone()).collect();
     to.sort();
@@ -1121,6 +1158,46 @@ mod concurrent_invitations_send_each_email_exactly_once {
     #[test]
     fn postgres() {
         concurrent_sends(Backend::Postgres);
+    }
+}
+
+// T175: a request never waits for the mailer. The relay accepts the connection and hangs: the
+// invitation is answered (201, `emailSentAt: null`) while the email job is stuck on the relay;
+// once the relay answers, the email goes out and `emailSentAt` is set.
+fn hanging_relay(backend: Backend) {
+    let sink = SmtpSink::start();
+    let Some(app) = crate::support::spawn(backend, sink_opts(&sink)) else { return };
+    let o = org(&app, "Acme", &[]);
+    sink.stall.store(true, Ordering::SeqCst);
+    let answered = std::thread::scope(|s| {
+        let request = s.spawn(|| create(&app, &o.key, json!({"email": "ada@example.com", "sendEmail": true})));
+        // Far below the mailer's own 60 s timeout: an answer that waited for the relay comes late.
+        let done = crate::support::eventually(StdDuration::from_secs(20), || request.is_finished());
+        let stalled = sink.stall.load(Ordering::SeqCst) && sink.messages().is_empty();
+        sink.stall.store(false, Ordering::SeqCst);
+        assert!(done && stalled, "the request is answered while the relay hangs");
+        request.join().unwrap()
+    });
+    assert_eq!(answered.status, 201, "{}", answered.text);
+    assert_eq!(answered.json["emailSentAt"], Value::Null, "not sent yet: {}", answered.text);
+    app.sent_emails("ada@example.com");
+    let got = sink.messages();
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0].rcpt, ["<ada@example.com>"]);
+    assert!(get_invitation(&app, &o.key, &id(&answered.json))["emailSentAt"].is_string());
+}
+
+mod a_request_is_answered_while_the_smtp_relay_hangs {
+    use super::*;
+
+    #[test]
+    fn sqlite() {
+        hanging_relay(Backend::Sqlite);
+    }
+
+    #[test]
+    fn postgres() {
+        hanging_relay(Backend::Postgres);
     }
 }
 

@@ -550,6 +550,20 @@ impl TestApp {
         assert_eq!(code.len(), 6, "{body}");
         code
     }
+
+    /// The emails to `to` (`GET /admin/v1/emails`, newest first) once every one of them is sent
+    /// (`sentAt` set): the email job sends them after the request that queued them has answered.
+    /// Polls for up to 10 s, then panics with what it saw.
+    pub fn sent_emails(&self, to: &str) -> Vec<Value> {
+        let path = format!("/admin/v1/emails?to={}", to.replace('@', "%40").replace('+', "%2B"));
+        let mut seen = Vec::new();
+        let sent = eventually(Duration::from_secs(10), || {
+            seen = self.admin("GET", &path, None).json["data"].as_array().cloned().unwrap_or_default();
+            !seen.is_empty() && seen.iter().all(|m| m["sentAt"].is_string())
+        });
+        assert!(sent, "the emails to {to} were not all sent within 10 s: {seen:?}");
+        seen
+    }
 }
 
 /// A PostgreSQL cluster of a test's own (`initdb` into a temporary directory, a free port, fsync

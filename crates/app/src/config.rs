@@ -1,4 +1,5 @@
-//! Configuration from the command line and environment (D40), validated at load.
+//! Configuration from the command line and environment (D40), validated at load: clap checks
+//! each option, [`Config::validate`] what needs parsing or several options (T177).
 
 use clap::{ArgAction, Args, Parser, Subcommand};
 use talent_domain::values::{Plan, PlanCatalogue};
@@ -255,10 +256,52 @@ pub fn plan_catalogue(raw: Option<&str>) -> anyhow::Result<PlanCatalogue> {
     Ok(PlanCatalogue::new(plans))
 }
 
+/// What [`Config::validate`] derives from the settings: the values that needed parsing, checked
+/// before anything is opened or bound (T177).
+#[derive(Debug)]
+pub struct Settings {
+    /// The delivery engine's limits (`TALENT_WEBHOOK_*`).
+    pub engine: talent_webhooks::engine::EngineConfig,
+    /// The plan catalogue (`TALENT_PLANS`, else the defaults of D5 and D7).
+    pub plans: PlanCatalogue,
+    /// `TALENT_TRUSTED_PROXIES` (none: the TCP peer is the client, T98).
+    pub trusted_proxies: talent_http::client_ip::TrustedProxies,
+}
+
 impl Config {
+    /// Checks what clap cannot check one option at a time and parses the structured settings
+    /// (T177); `demo` is `talent demo`, which makes an admin token of its own. Errors, each
+    /// naming its setting and never showing a secret: a guessable `TALENT_ADMIN_TOKEN` (D53,
+    /// T152), `TALENT_ADMIN_LISTEN` without an admin token, a webhook cap of 0 while the engine is
+    /// on, a `TALENT_PLANS` or `TALENT_TRUSTED_PROXIES` that does not parse, a
+    /// `TALENT_SECRET_KEY` or `TALENT_SECRET_KEY_PREVIOUS` that is not 64 hex digits.
+    pub fn validate(&self, demo: bool) -> anyhow::Result<Settings> {
+        let admin_token = self.admin_token.as_deref().filter(|t| !t.is_empty());
+        if let Some(t) = admin_token {
+            crate::admin_token::check(t).map_err(anyhow::Error::msg)?;
+        }
+        let admin_listen = self.admin_listen.as_deref().is_some_and(|a| !a.is_empty());
+        anyhow::ensure!(
+            !admin_listen || admin_token.is_some() || demo,
+            "TALENT_ADMIN_LISTEN is set but TALENT_ADMIN_TOKEN is not"
+        );
+        for (name, key) in
+            [("TALENT_SECRET_KEY", &self.secret_key), ("TALENT_SECRET_KEY_PREVIOUS", &self.secret_key_previous)]
+        {
+            if let Some(k) = key.as_deref().filter(|k| !k.trim().is_empty()) {
+                crate::adapters::parse_secret_key(name, k)?;
+            }
+        }
+        let trusted_proxies = match self.trusted_proxies.as_deref() {
+            Some(list) => talent_http::client_ip::TrustedProxies::parse(list).map_err(anyhow::Error::msg)?,
+            None => Default::default(),
+        };
+        Ok(Settings { engine: self.engine()?, plans: plan_catalogue(self.plans.as_deref())?, trusted_proxies })
+    }
+
     /// The delivery engine's limits. Errors (at start-up, naming the variable): a per-endpoint or
     /// per-organization cap of 0 while the engine is on.
-    pub fn engine(&self) -> anyhow::Result<talent_webhooks::engine::EngineConfig> {
+    fn engine(&self) -> anyhow::Result<talent_webhooks::engine::EngineConfig> {
         // Ranges (concurrency <= 4096, poll 10 ms..60 s, retention >= 1 day) are clap's.
         let c = self.webhook_concurrency;
         if c > 0 {
@@ -332,6 +375,38 @@ mod plan_tests {
         let serve = Cli::command();
         let serve = serve.find_subcommand("serve").unwrap();
         assert!(serve.get_arguments().any(|a| a.get_long() == Some("database-url")));
+    }
+
+    /// T177: what clap cannot check alone is refused by `validate`, naming the setting, before
+    /// anything is opened.
+    #[test]
+    fn settings_that_do_not_fit_together_are_refused_by_validate_naming_the_setting() {
+        let cfg = |args: &[&str]| {
+            let mut all = vec!["talent", "serve"];
+            all.extend_from_slice(args);
+            Cli::try_parse_from(all).unwrap().into_config().unwrap()
+        };
+        let strong = "adm_Xk29fPq7LmZr84VbTn3WcYh6Js1DgQe5RuKa0wEi";
+        for (args, named) in [
+            (vec!["--admin-token", "password"], "TALENT_ADMIN_TOKEN"),
+            (vec!["--admin-listen", "127.0.0.1:0"], "TALENT_ADMIN_LISTEN"),
+            (vec!["--webhook-per-endpoint", "0"], "TALENT_WEBHOOK_PER_ENDPOINT"),
+            (vec!["--webhook-per-org", "0"], "TALENT_WEBHOOK_PER_ORG"),
+            (vec!["--plans", "[]"], "TALENT_PLANS"),
+            (vec!["--trusted-proxies", "10.0.0.0/8,proxy"], "TALENT_TRUSTED_PROXIES"),
+            (vec!["--secret-key", "abc"], "TALENT_SECRET_KEY"),
+            (vec!["--secret-key-previous", "abc"], "TALENT_SECRET_KEY_PREVIOUS"),
+        ] {
+            let e = cfg(&args).validate(false).unwrap_err().to_string();
+            assert!(e.contains(named), "{args:?}: {e}");
+            assert!(!e.contains("password"), "never the token: {e}");
+        }
+        assert!(cfg(&["--admin-listen", "127.0.0.1:0"]).validate(true).is_ok(), "demo makes its own token");
+        assert!(cfg(&["--admin-listen", "127.0.0.1:0", "--admin-token", strong]).validate(false).is_ok());
+        assert!(cfg(&["--webhook-concurrency", "0", "--webhook-per-org", "0"]).validate(false).is_ok(), "engine off");
+        let s = cfg(&["--trusted-proxies", "10.0.0.0/8, ::1", "--webhook-per-endpoint", "99"]).validate(false).unwrap();
+        assert_eq!(s.engine.per_endpoint, 64, "at most the concurrency");
+        assert!(s.plans.get("business").is_some());
     }
 
     #[test]

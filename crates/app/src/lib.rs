@@ -7,5 +7,7 @@ pub mod admin_token;
 pub mod config;
 pub mod demo;
 pub mod import;
+mod jobs;
+mod logging;
 pub mod metrics;
 pub mod server;

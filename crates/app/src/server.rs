@@ -1,17 +1,15 @@
-//! Start-up: connect, migrate, build the adapters and serve; background jobs.
+//! Start-up: connect, migrate, build the adapters, start the background jobs and serve.
 
 use crate::adapters::{RingSecrets, SystemClock, UuidV7Ids};
 use crate::config::{Cli, Command, Config};
-use actix_web::body::MessageBody;
-use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::middleware::{from_fn, Next};
+use crate::logging::{access_log, init_tracing};
+use actix_web::middleware::from_fn;
 use actix_web::{web, App};
 use anyhow::Context;
 use std::io::Write;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use talent_domain::assessment::AssessmentModel;
-use talent_domain::errors::UseCaseError;
 use talent_domain::ports::{Secrets, Store};
 use talent_domain::usecases::invitations::InvitationKit;
 use talent_domain::usecases::AssessmentKit;
@@ -27,118 +25,6 @@ use talent_store::DbStore;
 const HEAD_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long an idle keep-alive connection is kept (T92).
 const KEEP_ALIVE: Duration = Duration::from_secs(5);
-
-/// Logs one line per request: method, path (never the query string, which can carry personal
-/// data), status and duration. Keys, tokens and bodies are never logged.
-async fn access_log(
-    req: ServiceRequest,
-    next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
-    let start = Instant::now();
-    let method = req.method().clone();
-    let path = log_path(req.path()).into_owned();
-    let res = next.call(req).await?;
-    tracing::info!(%method, %path, status = res.status().as_u16(), ms = start.elapsed().as_millis() as u64, "request");
-    Ok(res)
-}
-
-/// The path as the access log writes it: an invitation page's token is a credential (whoever
-/// holds the link acts as the person), so `/i/{token}` is written `/i/…` (issue 12); so is a
-/// dashboard sign-in link's, `/dashboard/sign-in/…` (issue 18).
-fn log_path(path: &str) -> std::borrow::Cow<'_, str> {
-    if path.starts_with("/i/") {
-        "/i/…".into()
-    } else if path.starts_with("/dashboard/sign-in/") {
-        "/dashboard/sign-in/…".into()
-    } else {
-        path.into()
-    }
-}
-
-/// The size of a write to a pipe that POSIX guarantees atomic (Linux's `PIPE_BUF`).
-const PIPE_BUF: usize = 4096;
-
-/// The log pipeline (issue 11, T64): lines are formatted on the calling thread and written to
-/// stderr by background threads, so a request never waits for the terminal or the log collector.
-/// `INFO` and more verbose lines (the access log) go through a lossy queue of 128k lines: when the
-/// output cannot keep up they are dropped and counted ([`Logging::dropped`]), never blocking a
-/// request. `WARN` and `ERROR` lines go through a queue that never drops (a writer waits when it
-/// is full). Keep the returned [`Logging`] alive: dropping it flushes both queues.
-fn init_tracing(filter: &str, json: bool) -> Logging {
-    use tracing_subscriber::fmt::writer::MakeWriterExt;
-    use tracing_subscriber::layer::SubscriberExt;
-    use tracing_subscriber::util::SubscriberInitExt;
-    use tracing_subscriber::Layer;
-    // Each queue's thread writes every line it can take at once into a buffer of PIPE_BUF bytes
-    // and writes that out when the buffer is full or the queue is empty: one write(2) per ~20
-    // access-log lines under load instead of one per line (issue 11: the writer thread took 9%
-    // of the CPU of a `/healthz` run), and still one per line when idle. A write of at most
-    // PIPE_BUF bytes to a pipe is atomic, so the two threads never interleave within a line.
-    let stderr = || std::io::BufWriter::with_capacity(PIPE_BUF, std::io::stderr());
-    let (lossy, lossy_guard) = tracing_appender::non_blocking(stderr());
-    let (lossless, lossless_guard) =
-        tracing_appender::non_blocking::NonBlockingBuilder::default().lossy(false).finish(stderr());
-    let dropped = lossy.error_counter();
-    let writer = lossy.with_min_level(tracing::Level::INFO).and(lossless.with_max_level(tracing::Level::WARN));
-    let format = tracing_subscriber::fmt::layer().with_writer(writer).with_target(false);
-    let format: Box<dyn Layer<tracing_subscriber::Registry> + Send + Sync> = if json {
-        // One object per line: timestamp, level, the event's fields (message included) at the top,
-        // and `span` with the request's `request_id` inside a request (issue 17).
-        format.json().flatten_event(true).with_current_span(true).with_span_list(false).boxed()
-    } else {
-        format.with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr())).boxed()
-    };
-    let _ = tracing_subscriber::registry().with(format).with(log_filter(filter)).try_init();
-    Logging { _guards: [lossy_guard, lossless_guard], dropped }
-}
-
-/// The filter of `TALENT_LOG`. A bare level (`info`, the default; `warn`; `off`) is a
-/// [`LevelFilter`](tracing_subscriber::filter::LevelFilter): a comparison per callsite, where an
-/// `EnvFilter` also takes a lock on every span entered and left to track span-scoped directives
-/// (issue 11: 1 % of a `/healthz` request). Anything else (`info,talent_store=debug`) is an
-/// `EnvFilter`; an invalid one falls back to `info`.
-fn log_filter<S>(filter: &str) -> Box<dyn tracing_subscriber::Layer<S> + Send + Sync>
-where
-    S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
-{
-    use tracing_subscriber::filter::{EnvFilter, LevelFilter};
-    use tracing_subscriber::Layer;
-    match filter.trim().parse::<LevelFilter>() {
-        Ok(level) => level.boxed(),
-        Err(_) => EnvFilter::try_new(filter).unwrap_or_else(|_| EnvFilter::new("info")).boxed(),
-    }
-}
-
-/// The running log pipeline of [`init_tracing`].
-struct Logging {
-    _guards: [tracing_appender::non_blocking::WorkerGuard; 2],
-    /// Lines of `INFO` or more verbose dropped because the output was too slow.
-    dropped: tracing_appender::non_blocking::ErrorCounter,
-}
-
-impl Logging {
-    /// Every 10 s, reports how many lines were dropped since the last report (a `WARN` line,
-    /// which is never dropped).
-    fn report_drops(&self) {
-        let counter = self.dropped.clone();
-        tokio::spawn(async move {
-            let mut seen = 0;
-            let mut tick = tokio::time::interval(Duration::from_secs(10));
-            loop {
-                tick.tick().await;
-                let now = counter.dropped_lines();
-                if now > seen {
-                    tracing::warn!(
-                        dropped = now - seen,
-                        total = now,
-                        "log lines dropped: the log output is slower than the traffic"
-                    );
-                    seen = now;
-                }
-            }
-        });
-    }
-}
 
 /// Connects and migrates, then normalizes stored addresses (D55, T146). Returns the store and
 /// what the normalization left (the caller reports it: `talent migrate` prints a warning per
@@ -311,15 +197,11 @@ impl StopHandle {
 impl Application {
     /// Builds the service of `talent serve` (`demo`: of `talent demo`, D40) from `cfg`. Must be
     /// called inside a tokio runtime: the background jobs are spawned on it. Errors (at start-up,
-    /// naming the setting): invalid settings, an unreachable database or failed migration, a
-    /// listen address that cannot be bound, a failed demo seed.
+    /// naming the setting): invalid settings ([`Config::validate`], before anything is opened), an
+    /// unreachable database or failed migration, a listen address that cannot be bound, a failed
+    /// demo seed.
     pub async fn build(cfg: Config, demo: bool) -> anyhow::Result<Application> {
-        // D53 (T89, T152): a guessable admin token would open every organization. Refused before
-        // anything is opened; the message never holds the token.
-        if let Some(t) = cfg.admin_token.as_deref().filter(|t| !t.is_empty()) {
-            crate::admin_token::check(t).map_err(anyhow::Error::msg)?;
-        }
-        let engine = cfg.engine()?;
+        let settings = cfg.validate(demo)?;
         let (store, normalized) = open_store(&cfg).await?;
         if normalized.left_any() {
             tracing::warn!(
@@ -333,10 +215,16 @@ impl Application {
         // Bound before the services are built: with port 0 the default `TALENT_PUBLIC_URL` must
         // name the port actually bound, or invitation links point at port 0 (D20, D40).
         let listener = std::net::TcpListener::bind(&cfg.listen).with_context(|| format!("binding {}", cfg.listen))?;
-        let bound = listener.local_addr().map(|a| a.to_string()).unwrap_or_else(|_| cfg.listen.clone());
-        let public_url = cfg.public_url.clone().unwrap_or_else(|| format!("http://{bound}"));
-        let mailer = mailer(&cfg)?;
-        let cursor_secret = server_secret(&store, "cursor_secret").await?;
+        let addr = listener.local_addr().map(|a| a.to_string()).unwrap_or_else(|_| cfg.listen.clone());
+        let admin_listener = match cfg.admin_listen.as_deref().filter(|a| !a.is_empty()) {
+            None => None,
+            Some(a) => {
+                Some(std::net::TcpListener::bind(a).with_context(|| format!("binding TALENT_ADMIN_LISTEN {a}"))?)
+            }
+        };
+        let public_url = cfg.public_url.clone().unwrap_or_else(|| format!("http://{addr}"));
+        let (wake_emails, email_job) = crate::jobs::email_wakeup();
+        let invites = InvitationKit { mailer: mailer(&cfg)?, public_url, sandbox, wake_emails };
         let invitation_secret = server_secret(&store, "invitation_secret").await?;
         let secrets = Arc::new(RingSecrets::new(invitation_secret.as_bytes()));
         let svc = Services {
@@ -344,18 +232,18 @@ impl Application {
             clock: clock.clone(),
             ids: Arc::new(UuidV7Ids),
             secrets: secrets.clone(),
-            plans: crate::config::plan_catalogue(cfg.plans.as_deref())?,
+            plans: settings.plans,
             assessment: Arc::new(AssessmentKit {
                 model: AssessmentModel::builtin().context("loading the assessment model")?,
                 personality: Arc::new(TemplatePersonality),
                 reports: Arc::new(PdfReport),
             }),
-            invites: Arc::new(InvitationKit { mailer, public_url, sandbox }),
+            invites: Arc::new(invites),
             // `talent demo` is for trying Talent on one's own machine: a webhook receiver on
             // localhost over http is allowed there (D35 otherwise).
             webhooks: Arc::new(talent_webhooks::UreqSender::new(
                 cfg.webhooks_allow_insecure || demo,
-                engine.concurrency as usize,
+                settings.engine.concurrency as usize,
             )),
             // The X-Request-Id of the request being served, on the events it causes (T121).
             correlation: Arc::new(talent_http::request_id::RequestCorrelation),
@@ -366,42 +254,22 @@ impl Application {
             (_, true) => Some(format!("adm_{}", secrets.random_token(32))),
             _ => None,
         };
-        let admin_listener = match cfg.admin_listen.as_deref().filter(|a| !a.is_empty()) {
-            None => None,
-            Some(_) if admin_token.is_none() => {
-                anyhow::bail!("TALENT_ADMIN_LISTEN is set but TALENT_ADMIN_TOKEN is not")
-            }
-            Some(a) => {
-                Some(std::net::TcpListener::bind(a).with_context(|| format!("binding TALENT_ADMIN_LISTEN {a}"))?)
-            }
-        };
         let demo_out = if demo { Some(crate::demo::seed(&svc).await?) } else { None };
         // The metrics recorder first: the adapters built next record from their start.
         crate::metrics::handle();
         let limiter = Arc::new(GovernorRateLimiter::new(cfg.rate_limit_mode, cfg.rate_limit_ip_per_minute));
-        // Budgets in this process (governor), or in Redis shared by every instance (issue 17).
-        let budgets: Arc<dyn talent_domain::ports::RateLimiter> =
-            match cfg.rate_limit_store.as_deref().filter(|u| !u.is_empty()) {
-                None => limiter.clone(),
-                Some(url) => Arc::new(
-                    talent_ratelimit::RedisRateLimiter::new(
-                        url,
-                        cfg.rate_limit_mode,
-                        cfg.rate_limit_ip_per_minute,
-                        limiter.clone(),
-                    )
-                    .map_err(anyhow::Error::msg)?,
-                ),
-            };
-        let mut api_state =
-            ApiState::new(svc.clone(), budgets, cursor_secret.as_bytes(), admin_token.as_deref(), sandbox);
+        let cursor_secret = server_secret(&store, "cursor_secret").await?;
+        let mut api_state = ApiState::new(
+            svc.clone(),
+            budgets(&cfg, &limiter)?,
+            cursor_secret.as_bytes(),
+            admin_token.as_deref(),
+            sandbox,
+        );
         if sandbox {
             api_state.clock_control = Some(clock.clone());
         }
-        if let Some(list) = cfg.trusted_proxies.as_deref() {
-            api_state.trusted_proxies =
-                talent_http::client_ip::TrustedProxies::parse(list).map_err(anyhow::Error::msg)?;
-        }
+        api_state.trusted_proxies = settings.trusted_proxies;
         // The dashboard (issue 18): the same use cases, the same per-IP budget of failed
         // authentications, the same client address rule (T98).
         let proxies = api_state.trusted_proxies.clone();
@@ -411,138 +279,34 @@ impl Application {
             api_state.limiter.clone(),
             Arc::new(move |req: &actix_web::HttpRequest| proxies.client_ip(req.peer_addr(), req.headers())),
         ));
-        let state = web::Data::new(api_state);
-
-        // With TALENT_ADMIN_LISTEN the admin API has a server of its own and the public one does
-        // not serve it (T89).
-        let split = admin_listener.is_some();
-        let public_state = state.clone();
-        let deadline = BodyDeadline(Duration::from_millis(cfg.body_timeout_ms.max(1)));
-        let settings = talent_http::connection::ServerSettings {
-            head_timeout: HEAD_TIMEOUT,
-            keep_alive: KEEP_ALIVE,
-            max_connections: cfg.max_connections.max(1),
-            workers: None,
-            shutdown_timeout: 30,
-        };
         let local = limiter.clone();
-        let conn_limiter: talent_http::connection::IpBudget =
-            Arc::new(move |ip| local.check_now(talent_domain::ports::RateSubject::Ip(ip)));
+        let http = Http {
+            state: web::Data::new(api_state),
+            deadline: BodyDeadline(Duration::from_millis(cfg.body_timeout_ms.max(1))),
+            settings: talent_http::connection::ServerSettings {
+                head_timeout: HEAD_TIMEOUT,
+                keep_alive: KEEP_ALIVE,
+                max_connections: cfg.max_connections.max(1),
+                workers: None,
+                shutdown_timeout: 30,
+            },
+            conn_limiter: Arc::new(move |ip| local.check_now(talent_domain::ports::RateSubject::Ip(ip))),
+        };
         // GET /metrics (issue 17): on the admin listener when there is one (private, no token),
         // else on the public one behind TALENT_METRICS_TOKEN or the admin token; else none.
+        let split = admin_listener.is_some();
         let render = crate::metrics::renderer(store.clone());
         let endpoint = |token: Option<String>| talent_http::metrics::MetricsEndpoint { render: render.clone(), token };
-        let public_metrics = match (split, cfg.metrics_token.clone().filter(|t| !t.is_empty()), &admin_token) {
-            (true, _, _) => None,
-            (false, Some(t), _) => Some(web::Data::new(endpoint(Some(t)))),
-            (false, None, Some(t)) => Some(web::Data::new(endpoint(Some(t.clone())))),
-            (false, None, None) => None,
-        };
-        let admin_metrics = web::Data::new(endpoint(None));
-        let server = talent_http::connection::server(
-            listener,
-            move || {
-                let routes =
-                    if split { talent_http::configure_public::<DbStore> } else { talent_http::configure::<DbStore> };
-                let mut app = App::new().app_data(public_state.clone()).app_data(dashboard.clone()).app_data(deadline);
-                if let Some(m) = &public_metrics {
-                    app = app.app_data(m.clone());
-                }
-                app.wrap(from_fn(talent_http::auth::error_rate_headers::<DbStore>))
-                    .wrap(from_fn(body_deadline))
-                    .wrap(from_fn(access_log))
-                    .wrap(from_fn(talent_http::metrics::http_metrics))
-                    .wrap(from_fn(talent_http::request_id::request_id))
-                    .route("/dashboard", web::get().to(talent_web::to_overview))
-                    .service(web::scope("/dashboard").configure(talent_web::configure::<DbStore>))
-                    .configure(routes)
-            },
-            settings,
-            conn_limiter.clone(),
-        )
-        .with_context(|| format!("listening on {bound}"))?;
-        let addr = bound;
+        let metrics_token = cfg.metrics_token.clone().filter(|t| !t.is_empty()).or_else(|| admin_token.clone());
+        let public_metrics = metrics_token.filter(|_| !split).map(|t| web::Data::new(endpoint(Some(t))));
+        let server = public_server(listener, &http, dashboard, public_metrics, split)
+            .with_context(|| format!("listening on {addr}"))?;
         let admin = match admin_listener {
             None => None,
-            Some(l) => {
-                let a = l.local_addr().map(|a| a.to_string()).unwrap_or_default();
-                let s = talent_http::connection::server(
-                    l,
-                    move || {
-                        App::new()
-                            .app_data(state.clone())
-                            .app_data(deadline)
-                            .app_data(admin_metrics.clone())
-                            .wrap(from_fn(body_deadline))
-                            .wrap(from_fn(access_log))
-                            .wrap(from_fn(talent_http::metrics::http_metrics))
-                            .wrap(from_fn(talent_http::request_id::request_id))
-                            .configure(talent_http::configure_admin::<DbStore>)
-                    },
-                    talent_http::connection::ServerSettings { workers: Some(1), ..settings },
-                    conn_limiter,
-                )
-                .context("listening on TALENT_ADMIN_LISTEN")?;
-                Some((s, a))
-            }
+            Some(l) => Some(admin_server(l, &http, web::Data::new(endpoint(None)))?),
         };
-
-        // Background jobs: bounded limiter memory (governor retain_recent), the invitation sweep
-        // and email delivery (D21, D22), the event sequencer (D48), retention (D46, T61, T82).
-        every(Duration::from_secs(60), "rate limiter memory", move || {
-            let limiter = limiter.clone();
-            async move {
-                limiter.retain_recent();
-                Ok(())
-            }
-        });
-        let jobs = svc.clone();
-        every(Duration::from_secs(15), "invitation sweep and email delivery", move || {
-            let svc = jobs.clone();
-            async move {
-                let swept = svc.sweep_invitations().await;
-                if let Ok((expired, reminded)) = swept {
-                    if expired + reminded > 0 {
-                        tracing::info!(expired, reminded, "invitation sweep");
-                    }
-                }
-                // Emails are sent even when the sweep failed: they are due either way.
-                let sent = svc.deliver_emails().await;
-                swept.and(sent.map(drop))
-            }
-        });
-        // The events feed's sequencer (D48, T106): numbers committed events; feed reads and
-        // replays also run it first, so this only keeps the numbers close behind the commits.
-        let jobs = svc.clone();
-        every(Duration::from_secs(1), "event sequencer", move || {
-            let svc = jobs.clone();
-            async move { svc.sequence_events().await.map(drop) }
-        });
-        let jobs = svc.clone();
-        let retention_days = cfg.retention_days;
-        every(Duration::from_secs(3600), "retention", move || {
-            let svc = jobs.clone();
-            async move {
-                // 1,000 rows per transaction until nothing is left.
-                let r = svc.retention(retention_days, 1000).await?;
-                if r.total() > 0 {
-                    tracing::info!(
-                        idempotency = r.idempotency,
-                        deliveries = r.deliveries,
-                        events = r.events,
-                        emails = r.emails,
-                        codes = r.codes,
-                        "retention purged"
-                    );
-                }
-                Ok(())
-            }
-        });
-        // The webhook delivery engine (D31, T60), woken by commits (and on PostgreSQL by NOTIFY).
-        store.listen();
-        let engine_svc = Services { store: Arc::new(store.with_own_pool(2)?), ..svc };
-        talent_webhooks::engine::spawn(engine_svc, engine, store.delivery_wakeups());
-
+        let jobs = crate::jobs::JobsConfig { retention_days: cfg.retention_days, engine: settings.engine };
+        crate::jobs::start(&svc, &store, limiter, email_job, jobs)?;
         Ok(Application { server, admin, addr, admin_token, demo: demo_out, backend: store.backend() })
     }
 
@@ -633,6 +397,91 @@ fn mailer(cfg: &Config) -> anyhow::Result<Arc<dyn talent_domain::ports::Mailer>>
     Ok(Arc::new(talent_mailer::SmtpMailer::new(url, &cfg.smtp_from, ca.as_deref()).map_err(anyhow::Error::msg)?))
 }
 
+/// The rate-limit budgets: in this process (governor), or in Redis shared by every instance
+/// (`TALENT_RATE_LIMIT_STORE`, issue 17) with `local` as the fallback.
+fn budgets(
+    cfg: &Config,
+    local: &Arc<GovernorRateLimiter>,
+) -> anyhow::Result<Arc<dyn talent_domain::ports::RateLimiter>> {
+    let Some(url) = cfg.rate_limit_store.as_deref().filter(|u| !u.is_empty()) else { return Ok(local.clone()) };
+    let redis =
+        talent_ratelimit::RedisRateLimiter::new(url, cfg.rate_limit_mode, cfg.rate_limit_ip_per_minute, local.clone())
+            .map_err(anyhow::Error::msg)?;
+    Ok(Arc::new(redis))
+}
+
+/// What both listeners serve with: the API's state, the body deadline (T92), the connection
+/// settings and the per-address budget of new connections.
+struct Http {
+    state: web::Data<ApiState<DbStore>>,
+    deadline: BodyDeadline,
+    settings: talent_http::connection::ServerSettings,
+    conn_limiter: talent_http::connection::IpBudget,
+}
+
+/// The public listener: the API, the dashboard, and the admin API unless `split` (with
+/// `TALENT_ADMIN_LISTEN` the admin API has a server of its own and this one does not serve it,
+/// T89); `/metrics` when `metrics` is set.
+fn public_server(
+    listener: std::net::TcpListener,
+    http: &Http,
+    dashboard: web::Data<talent_web::Dashboard<DbStore>>,
+    metrics: Option<web::Data<talent_http::metrics::MetricsEndpoint>>,
+    split: bool,
+) -> std::io::Result<actix_web::dev::Server> {
+    let (state, deadline) = (http.state.clone(), http.deadline);
+    talent_http::connection::server(
+        listener,
+        move || {
+            let routes =
+                if split { talent_http::configure_public::<DbStore> } else { talent_http::configure::<DbStore> };
+            let mut app = App::new().app_data(state.clone()).app_data(dashboard.clone()).app_data(deadline);
+            if let Some(m) = &metrics {
+                app = app.app_data(m.clone());
+            }
+            app.wrap(from_fn(talent_http::auth::error_rate_headers::<DbStore>))
+                .wrap(from_fn(body_deadline))
+                .wrap(from_fn(access_log))
+                .wrap(from_fn(talent_http::metrics::http_metrics))
+                .wrap(from_fn(talent_http::request_id::request_id))
+                .route("/dashboard", web::get().to(talent_web::to_overview))
+                .service(web::scope("/dashboard").configure(talent_web::configure::<DbStore>))
+                .configure(routes)
+        },
+        http.settings,
+        http.conn_limiter.clone(),
+    )
+}
+
+/// The admin listener of `TALENT_ADMIN_LISTEN` (T89): the admin API and `/metrics` without a
+/// token, one worker. Returns the server and its bound address.
+fn admin_server(
+    listener: std::net::TcpListener,
+    http: &Http,
+    metrics: web::Data<talent_http::metrics::MetricsEndpoint>,
+) -> anyhow::Result<(actix_web::dev::Server, String)> {
+    let addr = listener.local_addr().map(|a| a.to_string()).unwrap_or_default();
+    let (state, deadline) = (http.state.clone(), http.deadline);
+    let server = talent_http::connection::server(
+        listener,
+        move || {
+            App::new()
+                .app_data(state.clone())
+                .app_data(deadline)
+                .app_data(metrics.clone())
+                .wrap(from_fn(body_deadline))
+                .wrap(from_fn(access_log))
+                .wrap(from_fn(talent_http::metrics::http_metrics))
+                .wrap(from_fn(talent_http::request_id::request_id))
+                .configure(talent_http::configure_admin::<DbStore>)
+        },
+        talent_http::connection::ServerSettings { workers: Some(1), ..http.settings },
+        http.conn_limiter.clone(),
+    )
+    .context("listening on TALENT_ADMIN_LISTEN")?;
+    Ok((server, addr))
+}
+
 /// A server secret kept in the database (`settings`), made on first start: every instance
 /// reads the same one.
 async fn server_secret(store: &DbStore, name: &'static str) -> anyhow::Result<String> {
@@ -641,40 +490,4 @@ async fn server_secret(store: &DbStore, name: &'static str) -> anyhow::Result<St
         .write(move |tx| Box::pin(async move { tx.setting_get_or_insert(name, &fresh).await }))
         .await
         .with_context(|| format!("reading the {name}"))
-}
-
-/// Runs `job` now and then every `period` on the current runtime, for as long as the runtime
-/// lives. A failure is logged with `name` and the job runs again at the next tick: a database
-/// outage at `DEBUG` (the store logs the outage itself, once, T87), anything else at `WARN`.
-fn every<F, Fut>(period: Duration, name: &'static str, mut job: F)
-where
-    F: FnMut() -> Fut + Send + 'static,
-    Fut: std::future::Future<Output = Result<(), UseCaseError>> + Send + 'static,
-{
-    tokio::spawn(async move {
-        let mut tick = tokio::time::interval(period);
-        loop {
-            tick.tick().await;
-            match job().await {
-                Ok(()) => {}
-                Err(e) if e.is_unavailable() => tracing::debug!(job = name, error = %e, "background job failed"),
-                Err(e) => tracing::warn!(job = name, error = %e, "background job failed"),
-            }
-        }
-    });
-}
-
-#[cfg(test)]
-mod tests {
-    use super::log_path;
-
-    #[test]
-    fn the_access_log_writes_invitation_pages_without_their_token() {
-        assert_eq!(log_path("/i/AbC-123_xyz"), "/i/…");
-        assert_eq!(log_path("/i/"), "/i/…");
-        assert_eq!(log_path("/dashboard/sign-in/AbC-123_xyz"), "/dashboard/sign-in/…");
-        assert_eq!(log_path("/dashboard/sign-in"), "/dashboard/sign-in");
-        assert_eq!(log_path("/api/v1/persons/5"), "/api/v1/persons/5");
-        assert_eq!(log_path("/invitations"), "/invitations");
-    }
 }

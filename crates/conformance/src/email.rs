@@ -54,6 +54,7 @@ pub async fn concurrent_email_deliveries_send_each_email_once<S: Store + Clone>(
         mailer: mailer.clone(),
         public_url: "http://talent.test".into(),
         sandbox: true,
+        wake_emails: talent_domain::usecases::invitations::no_wakeup(),
     });
     let o = new_org(&svc, "business", &[]).await.id;
     // The relay is down while the invitations are made: their emails stay queued.
@@ -61,6 +62,7 @@ pub async fn concurrent_email_deliveries_send_each_email_once<S: Store + Clone>(
     svc.create_invitation(o, emailed_invitation("once@example.com")).await.unwrap();
     let (revoked, _) = svc.create_invitation(o, emailed_invitation("never@example.com")).await.unwrap();
     svc.revoke_invitation(o, revoked.invitation.id).await.unwrap();
+    assert_eq!(svc.deliver_emails().await.unwrap(), 0, "the relay is down");
     mailer.fail.store(false, SeqCst);
     assert_eq!(svc.deliver_emails().await.unwrap(), 0, "not due before the retry delay");
     clock.advance(Duration::minutes(2));

@@ -149,6 +149,7 @@ pub fn services_with<S: Store + Clone>(store: S, plans: PlanCatalogue) -> (Svc<S
             mailer: Arc::new(talent_domain::fakes::FakeMailer::default()),
             public_url: "http://talent.test".into(),
             sandbox: true,
+            wake_emails: talent_domain::usecases::invitations::no_wakeup(),
         }),
         webhooks: Arc::new(talent_domain::fakes::FakeSender::default()),
         correlation: Arc::new(talent_domain::ports::NoCorrelation),

@@ -176,8 +176,8 @@ impl ClientError {
     }
 }
 
-/// The error of every use case: either something the client caused (with its code) or an
-/// infrastructure failure (500, logged).
+/// The error of every use case: something the client caused (with its code), a failure of the
+/// store, or an internal failure of anything else (500, logged, the cause never shown).
 #[derive(Debug, thiserror::Error)]
 pub enum UseCaseError {
     /// The client's request cannot be carried out.
@@ -186,6 +186,10 @@ pub enum UseCaseError {
     /// Infrastructure failure.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// A failure that is neither the client's nor the store's: an adapter that failed (the report
+    /// renderer, T176). 500 with the opaque envelope; the text is logged, never shown.
+    #[error("internal: {0}")]
+    Internal(String),
 }
 
 impl From<ClientError> for UseCaseError {
@@ -211,7 +215,7 @@ impl UseCaseError {
     pub fn code(&self) -> Option<Code> {
         match self {
             UseCaseError::Client(c) => Some(c.code),
-            UseCaseError::Store(_) => None,
+            UseCaseError::Store(_) | UseCaseError::Internal(_) => None,
         }
     }
 }

@@ -645,6 +645,28 @@ fn the_report_of_a_person_with_results_is_rendered_by_the_port() {
     assert_eq!(pdf, b"%PDF-fake ada@example.com".to_vec());
 }
 
+/// T176: a renderer that fails is neither the client's fault nor the store's: an internal error
+/// that keeps the cause for the log.
+#[test]
+fn a_failing_report_renderer_is_an_internal_error() {
+    struct Broken;
+    impl talent_domain::ports::ReportRenderer for Broken {
+        fn render(&self, _: &talent_domain::ports::ReportInput<'_>) -> Result<Vec<u8>, String> {
+            Err("the font is missing".into())
+        }
+    }
+    let mut w = world();
+    let kit = talent_domain::fakes::fake_assessment_kit();
+    w.svc.assessment = Arc::new(talent_domain::usecases::AssessmentKit { reports: Arc::new(Broken), ..kit });
+    let org = w.org("professional");
+    let p = w.import(org, "ada@example.com", None);
+    w.complete_seed(p.id, 1);
+    match block_on(w.svc.report(org, p.id)) {
+        Err(UseCaseError::Internal(cause)) => assert!(cause.contains("the font is missing"), "{cause}"),
+        other => panic!("{other:?}"),
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Profiles (D25, D5)
 // ---------------------------------------------------------------------------------------------

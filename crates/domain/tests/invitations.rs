@@ -16,7 +16,7 @@ use talent_domain::invitation::{InvitationStatus, Variant};
 use talent_domain::person::{ArchiveReason, JoinedVia, Person, PersonStatus};
 use talent_domain::results::AssessmentStatus;
 use talent_domain::usecases::assessments::AssessmentCommand;
-use talent_domain::usecases::invitations::{InvitationKit, InvitationView, NewInvitation, PageAnswer};
+use talent_domain::usecases::invitations::{no_wakeup, InvitationKit, InvitationView, NewInvitation, PageAnswer};
 use talent_domain::usecases::orgs::NewOrganization;
 use talent_domain::usecases::persons::{ImportPerson, NestedInvitation};
 use talent_domain::values::*;
@@ -76,8 +76,12 @@ fn new_org(svc: &Svc, company: &str, domains: &[&str]) -> OrgId {
 fn world_with(plans: PlanCatalogue, domains: &[&str]) -> World {
     let (mut svc, store, clock) = services();
     let mailer = Arc::new(FakeMailer::default());
-    svc.invites =
-        Arc::new(InvitationKit { mailer: mailer.clone(), public_url: "http://talent.test".into(), sandbox: true });
+    svc.invites = Arc::new(InvitationKit {
+        mailer: mailer.clone(),
+        public_url: "http://talent.test".into(),
+        sandbox: true,
+        wake_emails: no_wakeup(),
+    });
     svc.plans = plans;
     let org = new_org(&svc, "Acme", domains);
     World { svc, store, clock, mailer, org }
@@ -148,6 +152,10 @@ impl World {
     }
     fn sent(&self) -> Vec<talent_domain::ports::OutgoingEmail> {
         self.mailer.sent.lock().unwrap().clone()
+    }
+    /// One pass of the email job (T175); returns how many emails it sent.
+    fn job(&self) -> u32 {
+        block_on(self.svc.deliver_emails()).unwrap()
     }
     /// Posts the person page once (D20, D43).
     fn post(&self, v: &InvitationView, share: bool, code: Option<&str>) -> PageAnswer {
@@ -604,6 +612,7 @@ fn creating_an_invitation_for_an_email_with_a_pending_one_returns_it() {
     assert_eq!(same.invitation.id, v.invitation.id);
     assert_eq!(same.invitation.expires_at, v.invitation.expires_at, "unchanged");
     assert_eq!(w.store.snapshot().invitations.len(), 1);
+    w.job();
     assert_eq!(w.sent().len(), 1, "no second email");
 }
 
@@ -683,7 +692,8 @@ fn an_import_with_a_nested_invitation_and_send_email_sends_it() {
     ))
     .unwrap();
     let inv = out.invitation.unwrap();
-    assert!(inv.invitation.email_sent_at.is_some());
+    assert_eq!(w.job(), 1, "the email job sends it (T175)");
+    assert!(w.get(inv.invitation.id).invitation.email_sent_at.is_some());
     assert_eq!(w.sent().len(), 1);
     assert!(w.sent()[0].body.contains(&inv.url));
 }
@@ -731,6 +741,7 @@ fn send_email_sends_one_email_with_the_message_the_url_and_the_expiry_date() {
     input.message = Some("We loved your portfolio, Ada.".into());
     input.first_name = Some(PersonName::parse("Ada").unwrap());
     let v = w.create(input);
+    w.job();
     let sent = w.sent();
     assert_eq!(sent.len(), 1);
     let m = &sent[0];
@@ -742,7 +753,7 @@ fn send_email_sends_one_email_with_the_message_the_url_and_the_expiry_date() {
     assert!(m.body.contains(&expiry), "expiry {expiry} in {}", m.body);
     assert!(m.body.contains("2026-01-15"), "the expiry date, 14 days after 2026-01-01: {}", m.body);
     assert_eq!(m.invitation_url.as_deref(), Some(v.url.as_str()));
-    assert!(v.invitation.email_sent_at.is_some(), "emailSentAt set in the response (T33)");
+    assert!(w.get(v.invitation.id).invitation.email_sent_at.is_some(), "emailSentAt once sent (T33)");
     let rec = block_on(w.svc.emails(Some(email("ada@example.test")), 10)).unwrap();
     assert_eq!(rec.len(), 1);
     assert!(rec[0].sent_at.is_some());
@@ -768,6 +779,7 @@ fn a_failed_send_keeps_the_invitation_and_is_retried_later() {
     let mut input = invite("ada@example.test");
     input.send_email = true;
     let v = w.create(input);
+    assert_eq!(w.job(), 0, "the relay is down");
     assert_eq!(v.invitation.status, InvitationStatus::Pending, "the invitation exists");
     assert_eq!(v.invitation.email_sent_at, None);
     assert_eq!(w.get(v.invitation.id).invitation.email_sent_at, None);
@@ -821,12 +833,14 @@ fn one_reminder_goes_out_three_days_after_sending() {
     input.send_email = true;
     input.message = Some("See you soon".into());
     let v = w.create(input);
+    w.job();
     assert_eq!(w.sent().len(), 1);
 
     w.clock.advance(Duration::days(3) - Duration::minutes(1));
     assert_eq!(block_on(w.svc.sweep_invitations()).unwrap(), (0, 0), "not yet");
     w.clock.advance(Duration::minutes(2));
     assert_eq!(block_on(w.svc.sweep_invitations()).unwrap(), (0, 1));
+    assert_eq!(w.job(), 1, "the reminder goes out with the email job");
     let sent = w.sent();
     assert_eq!(sent.len(), 2);
     assert!(sent[1].subject.starts_with("Reminder"), "{}", sent[1].subject);
@@ -848,6 +862,7 @@ fn no_reminder_goes_out_for_an_accepted_or_revoked_invitation() {
     let mut r = invite("r@example.test");
     r.send_email = true;
     let r = w.create(r).invitation.id;
+    assert_eq!(w.job(), 2);
     w.accept(a, false);
     block_on(w.svc.revoke_invitation(w.org, r)).unwrap();
     w.clock.advance(Duration::days(4));
@@ -861,9 +876,11 @@ fn resend_sets_a_new_expiry_sends_again_and_re_arms_the_reminder() {
     let mut input = invite("ada@example.test");
     input.send_email = true;
     let v = w.create(input);
-    let first_sent = v.invitation.email_sent_at.unwrap();
+    w.job();
+    let first_sent = w.get(v.invitation.id).invitation.email_sent_at.unwrap();
     w.clock.advance(Duration::days(4));
     assert_eq!(block_on(w.svc.sweep_invitations()).unwrap(), (0, 1), "the reminder of the first send");
+    w.job();
     assert_eq!(w.sent().len(), 2);
 
     w.clock.advance(Duration::days(1));
@@ -873,7 +890,8 @@ fn resend_sets_a_new_expiry_sends_again_and_re_arms_the_reminder() {
     let delta = i.expires_at - (i.updated_at);
     assert!(delta > Duration::days(30) - Duration::minutes(1) && delta <= Duration::days(30), "new expiry: {delta}");
     assert!(i.expires_at > v.invitation.expires_at);
-    assert!(i.email_sent_at.is_some_and(|t| t > first_sent), "emailSentAt moves");
+    w.job();
+    assert!(w.get(i.id).invitation.email_sent_at.is_some_and(|t| t > first_sent), "emailSentAt moves");
     let sent = w.sent();
     assert_eq!(sent.len(), 3, "sent again");
     assert!(!sent[2].subject.starts_with("Reminder"));
@@ -881,6 +899,7 @@ fn resend_sets_a_new_expiry_sends_again_and_re_arms_the_reminder() {
 
     w.clock.advance(Duration::days(3) + Duration::minutes(1));
     assert_eq!(block_on(w.svc.sweep_invitations()).unwrap(), (0, 1), "T38: re-armed reminder");
+    w.job();
     assert_eq!(w.sent().len(), 4);
 }
 
@@ -889,8 +908,9 @@ fn resend_of_an_invitation_created_without_email_sends_one() {
     let w = world();
     let v = w.create(invite("ada@example.test"));
     let r = block_on(w.svc.resend_invitation(w.org, v.invitation.id, None)).unwrap();
+    assert_eq!(w.job(), 1);
     assert_eq!(w.sent().len(), 1);
-    assert!(r.invitation.email_sent_at.is_some());
+    assert!(w.get(v.invitation.id).invitation.email_sent_at.is_some());
     assert_eq!(r.invitation.expires_at, v.invitation.expires_at, "no expiresInDays: expiry unchanged");
 }
 
@@ -913,6 +933,7 @@ fn a_queued_email_of_an_invitation_revoked_since_is_never_sent() {
     let mut input = invite("ada@example.test");
     input.send_email = true;
     let v = w.create(input);
+    assert_eq!(w.job(), 0);
     assert!(w.sent().is_empty());
     block_on(w.svc.revoke_invitation(w.org, v.invitation.id)).unwrap();
     w.mailer.fail.store(false, Ordering::SeqCst);
@@ -940,6 +961,7 @@ fn a_queued_email_of_an_invitation_that_expired_meanwhile_is_not_sent_but_a_pend
     long.send_email = true;
     long.expires_in_days = Some(30);
     let long = w.create(long);
+    assert_eq!(w.job(), 0);
     w.mailer.fail.store(false, Ordering::SeqCst);
     w.clock.advance(Duration::days(2));
     assert_eq!(block_on(w.svc.deliver_emails()).unwrap(), 1);
@@ -1109,8 +1131,12 @@ fn a_replaced_code_no_longer_verifies() {
 fn outside_the_sandbox_the_stored_code_email_does_not_hold_the_code() {
     let (mut svc, store, clock) = services();
     let mailer = Arc::new(FakeMailer::default());
-    svc.invites =
-        Arc::new(InvitationKit { mailer: mailer.clone(), public_url: "http://talent.test".into(), sandbox: false });
+    svc.invites = Arc::new(InvitationKit {
+        mailer: mailer.clone(),
+        public_url: "http://talent.test".into(),
+        sandbox: false,
+        wake_emails: no_wakeup(),
+    });
     let org = new_org(&svc, "Acme", &[]);
     let w = World { svc, store, clock, mailer, org };
     w.completed_elsewhere("ada@example.test");
@@ -1130,52 +1156,53 @@ fn outside_the_sandbox_the_stored_code_email_does_not_hold_the_code() {
     assert_eq!(w.sent().iter().filter(|m| m.subject.contains("confirmation code")).count(), 1);
 }
 
-/// T102: an invitation email is queued already claimed by the request that queued it. Another
-/// deliverer (a second instance, the background job) that looks for due emails between the
-/// creation's commit and the request's own send finds nothing to claim, and the answer says the
-/// email was sent. Before, that deliverer took the email and the answer said `emailSentAt: null`
-/// although it was being sent.
+/// T175: a request that queues an email sends nothing itself: it commits the email, due at once,
+/// wakes the email job and answers `emailSentAt: null`; the job's pass sends it and sets
+/// `emailSentAt`. The same for a resend and an import's nested invitation.
 #[test]
-fn the_request_that_queues_an_invitation_email_sends_it_and_says_so_t102() {
+fn a_request_queues_its_email_and_wakes_the_email_job_t175() {
     use std::sync::atomic::AtomicU32;
-    use talent_domain::errors::StoreError;
-    use talent_domain::ports::{Clock, Store, Tx};
     let mut w = world();
-    let other = w.store.clone();
-    let clock = w.clock.clone();
-    let claimed = Arc::new(AtomicU32::new(0));
-    let seen = claimed.clone();
-    let mut store = w.store.clone();
-    // Before every write transaction of the request, a second deliverer claims whatever is due
-    // (and is still sending when the request answers).
-    store.on_begin = Some(Arc::new(move || {
-        let now = clock.now();
-        let n = block_on(other.write(move |tx: &mut dyn Tx| {
-            Box::pin(async move {
-                let mut n = 0;
-                for e in tx.list_due_emails(now, 100).await? {
-                    if tx.claim_email(e.id, now, now + Duration::minutes(5)).await? {
-                        n += 1;
-                    }
-                }
-                Ok::<_, StoreError>(n)
-            })
-        }))
-        .unwrap();
-        seen.fetch_add(n, Ordering::SeqCst);
-    }));
-    w.svc.store = Arc::new(store);
-    let mut input = invite("sent@example.com");
+    let wakes = Arc::new(AtomicU32::new(0));
+    let counted = wakes.clone();
+    w.svc.invites = Arc::new(InvitationKit {
+        mailer: w.mailer.clone(),
+        public_url: "http://talent.test".into(),
+        sandbox: true,
+        wake_emails: Arc::new(move || {
+            counted.fetch_add(1, Ordering::SeqCst);
+        }),
+    });
+    let mut input = invite("sent@example.test");
     input.send_email = true;
     let (v, created) = block_on(w.svc.create_invitation(w.org, input)).unwrap();
     assert!(created);
-    assert!(v.invitation.email_sent_at.is_some(), "the answer says it was sent: {:?}", v.invitation);
-    assert_eq!(claimed.load(Ordering::SeqCst), 0, "no other deliverer could claim it");
-    assert_eq!(w.mailer.sent.lock().unwrap().len(), 1);
-    // The same for a resend (after the T93 cooldown).
+    assert_eq!(v.invitation.email_sent_at, None, "the answer does not wait for the mailer");
+    assert_eq!(wakes.load(Ordering::SeqCst), 1, "the job is woken after the commit");
+    assert!(w.sent().is_empty(), "nothing sent on the request's time");
+    assert_eq!(block_on(w.svc.deliver_emails()).unwrap(), 1, "the job's pass sends it");
+    let sent_at = w.get(v.invitation.id).invitation.email_sent_at;
+    assert!(sent_at.is_some());
+    // A resend (after the T93 cooldown).
     w.clock.advance(Duration::minutes(2));
     let r = block_on(w.svc.resend_invitation(w.org, v.invitation.id, None)).unwrap();
-    assert!(r.invitation.email_sent_at > v.invitation.email_sent_at, "{:?}", r.invitation);
-    assert_eq!(claimed.load(Ordering::SeqCst), 0);
-    assert_eq!(w.mailer.sent.lock().unwrap().len(), 2);
+    assert_eq!(r.invitation.email_sent_at, sent_at, "unchanged until the job sends it");
+    assert_eq!((wakes.load(Ordering::SeqCst), w.sent().len()), (2, 1));
+    assert_eq!(block_on(w.svc.deliver_emails()).unwrap(), 1);
+    assert!(w.get(v.invitation.id).invitation.email_sent_at > sent_at);
+    // An import with a nested invitation.
+    let out = block_on(w.svc.import_person(
+        w.org,
+        ImportPerson {
+            invitation: Some(NestedInvitation { send_email: true, expires_in_days: None }),
+            ..import("nested@example.test")
+        },
+    ))
+    .unwrap();
+    assert_eq!(out.invitation.unwrap().invitation.email_sent_at, None);
+    assert_eq!((wakes.load(Ordering::SeqCst), w.sent().len()), (3, 2));
+    assert_eq!(block_on(w.svc.deliver_emails()).unwrap(), 1);
+    // Without an email to send nothing is woken.
+    w.create(invite("quiet@example.test"));
+    assert_eq!(wakes.load(Ordering::SeqCst), 3);
 }

@@ -5,6 +5,7 @@ use crate::body::{
     double_option, page_limit, parse_json, parse_object, parse_params, read_body, reject_nulls, validation_fields,
 };
 use crate::error::ApiError;
+use crate::extract::PathId;
 use crate::idempotency::{idempotent, Reply};
 use crate::openapi::schemas;
 use crate::out;
@@ -13,7 +14,6 @@ use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
 
-use talent_domain::errors::Code;
 use talent_domain::ids::PersonId;
 use talent_domain::ports::{LabelFilter, PersonQuery, PersonStatusFilter, Store};
 use talent_domain::results::AssessmentStatus;
@@ -45,11 +45,6 @@ pub async fn organization<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequ
     let p = authorize(&req, Some(Scope::OrganizationRead), false)?;
     let (org, usage) = state.svc.organization(p.ctx.org.id).await?;
     Ok(ok_json(out::OrganizationOut::new(&org, &usage)))
-}
-
-/// Parses a path id; a non-UUID cannot name a resource: 404 `not_found`.
-pub fn path_id<T: std::str::FromStr>(raw: &str, what: &str) -> Result<T, ApiError> {
-    raw.parse().map_err(|_| ApiError::new(Code::NotFound, format!("{what} not found")))
 }
 
 /// The value types' limits (each declared once, on its type: T172) as `validator`'s `length`
@@ -311,10 +306,10 @@ pub async fn import_batch<S: Store>(
 pub async fn get_person<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
-    id: web::Path<String>,
+    id: Result<PathId<PersonId>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::PersonsRead), false)?;
-    let id: PersonId = path_id(&id, "Person")?;
+    let PathId(id) = id?;
     let person = state.svc.get_person(p.ctx.org.id, id).await?;
     Ok(ok_json(out::PersonOut::from(&person)))
 }
@@ -379,11 +374,11 @@ impl PersonPatchIn {
 pub async fn patch_person<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
-    id: web::Path<String>,
+    id: Result<PathId<PersonId>, ApiError>,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::PersonsWrite), true)?;
-    let id: PersonId = path_id(&id, "Person")?;
+    let PathId(id) = id?;
     let body = read_body(&req, payload).await?;
     let input: PersonPatchIn = parse_json(&req, &body)?;
     reject_nulls(&body, &["firstName", "lastName", "labels", "tags"])?;
@@ -404,10 +399,10 @@ pub async fn patch_person<S: Store>(
 pub async fn archive_person<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
-    id: web::Path<String>,
+    id: Result<PathId<PersonId>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::PersonsWrite), true)?;
-    let id: PersonId = path_id(&id, "Person")?;
+    let PathId(id) = id?;
     let person = state.svc.archive_person(p.ctx.org.id, id).await?;
     Ok(ok_json(out::PersonOut::from(&person)))
 }
@@ -427,11 +422,11 @@ pub async fn archive_person<S: Store>(
 pub async fn erase_person<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
-    id: web::Path<String>,
+    id: Result<PathId<PersonId>, ApiError>,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::PersonsWrite), true)?;
-    let id: PersonId = path_id(&id, "Person")?;
+    let PathId(id) = id?;
     let body = read_body(&req, payload).await?;
     let org = p.ctx.org.id;
     idempotent(&state, &req, org, &body, || async {

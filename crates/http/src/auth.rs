@@ -108,7 +108,7 @@ pub async fn api_middleware<S: Store>(
             let resp = failed_authentication(&*state.limiter, ip, ApiError(e)).await;
             return Ok(req.into_response(resp).map_into_right_body());
         }
-        Err(e @ UseCaseError::Store(_)) => {
+        Err(e @ (UseCaseError::Store(_) | UseCaseError::Internal(_))) => {
             let resp = ApiError::from(e).error_response();
             return Ok(req.into_response(resp).map_into_right_body());
         }

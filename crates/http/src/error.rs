@@ -84,6 +84,10 @@ impl From<UseCaseError> for ApiError {
                 tracing::error!(error = %s, "store failure");
                 ApiError(ClientError::internal())
             }
+            UseCaseError::Internal(cause) => {
+                tracing::error!(error = %cause, "internal failure");
+                ApiError(ClientError::internal())
+            }
         }
     }
 }
@@ -113,6 +117,20 @@ mod tests {
         let e = ApiError::from(UseCaseError::Store(StoreError::Internal("boom".into())));
         assert_eq!(e.error_response().status().as_u16(), 500);
         assert!(e.error_response().headers().get("retry-after").is_none());
+    }
+
+    /// T176: a failure that is neither the client's nor the store's is a 500 with the opaque
+    /// envelope of every internal error; its cause is not shown.
+    #[test]
+    fn an_internal_failure_is_500_with_the_opaque_envelope() {
+        let e = ApiError::from(UseCaseError::Internal("report: the font is missing".into()));
+        let r = e.error_response();
+        assert_eq!(r.status().as_u16(), 500);
+        assert!(r.headers().get("retry-after").is_none());
+        let store = ApiError::from(UseCaseError::Store(StoreError::Internal("boom".into())));
+        assert_eq!(e.body(), store.body(), "the same envelope as a store failure");
+        assert_eq!(e.body()["code"], "internal_error");
+        assert!(!e.body().to_string().contains("font"), "the cause is not shown");
     }
 
     #[test]

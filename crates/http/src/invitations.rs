@@ -1,10 +1,10 @@
 //! Invitations (D17-D21): the public endpoints and the person-facing pages `GET`/`POST /i/{token}`.
 
 use crate::api::limits;
-use crate::api::path_id;
 use crate::auth::authorize;
 use crate::body::{page_limit, parse_json, parse_params, read_body, validation_fields};
 use crate::error::ApiError;
+use crate::extract::PathId;
 use crate::idempotency::{idempotent, Reply};
 use crate::openapi::schemas;
 use crate::out;
@@ -192,10 +192,10 @@ pub async fn create<S: Store>(
 pub async fn get<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
-    id: web::Path<String>,
+    id: Result<PathId<InvitationId>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::InvitationsRead), false)?;
-    let id: InvitationId = path_id(&id, "Invitation")?;
+    let PathId(id) = id?;
     Ok(HttpResponse::Ok().json(state.svc.get_invitation(p.ctx.org.id, id).await?.out()))
 }
 
@@ -269,7 +269,7 @@ pub struct ResendIn {
     params(InvitationIdParam),
     request_body(content = ResendIn, description = "Optional; an empty body keeps the expiry."),
     responses(
-        (status = 200, description = "The invitation, `emailSentAt` updated.", body = out::InvitationOut),
+        (status = 200, description = "The invitation; its `emailSentAt` moves once the email has gone out.", body = out::InvitationOut),
         (status = 404, description = "`not_found`: no such invitation in the organization.", body = out::ErrorOut),
         (status = 409, description = "`conflict`: the invitation is not pending (D21); or an Idempotency-Key \
 conflict (D38).", body = out::ErrorOut),
@@ -278,11 +278,11 @@ conflict (D38).", body = out::ErrorOut),
 pub async fn resend<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
-    id: web::Path<String>,
+    id: Result<PathId<InvitationId>, ApiError>,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::InvitationsWrite), true)?;
-    let id: InvitationId = path_id(&id, "Invitation")?;
+    let PathId(id) = id?;
     let body = read_body(&req, payload).await?;
     let org = p.ctx.org.id;
     idempotent(&state, &req, org, &body, || async {
@@ -314,11 +314,11 @@ conflict (D38).", body = out::ErrorOut),
 pub async fn revoke<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
-    id: web::Path<String>,
+    id: Result<PathId<InvitationId>, ApiError>,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::InvitationsWrite), true)?;
-    let id: InvitationId = path_id(&id, "Invitation")?;
+    let PathId(id) = id?;
     let body = read_body(&req, payload).await?;
     let org = p.ctx.org.id;
     idempotent(&state, &req, org, &body, || async {

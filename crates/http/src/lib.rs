@@ -12,6 +12,7 @@ pub mod cursor;
 pub mod deadline;
 pub mod error;
 pub mod events;
+pub mod extract;
 pub mod idempotency;
 pub mod invitations;
 pub mod metrics;

@@ -1,9 +1,9 @@
 //! Results, profiles, matches and reports (spec "Person results"; D2, D3, D11, D25-D27).
 
-use crate::api::path_id;
 use crate::auth::authorize;
 use crate::body::{page_limit, parse_params, parse_query};
 use crate::error::ApiError;
+use crate::extract::PathId;
 use crate::openapi::schemas;
 use crate::out;
 use crate::state::ApiState;
@@ -65,10 +65,10 @@ pub struct ProfileIdParam {
 pub async fn person_results<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
-    id: web::Path<String>,
+    id: Result<PathId<PersonId>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::ResultsRead), false)?;
-    let id: PersonId = path_id(&id, "Person")?;
+    let PathId(id) = id?;
     let r = state.svc.results(p.ctx.org.id, id).await?;
     Ok(HttpResponse::Ok().json(out::PersonResultsOut::new(&state.svc.assessment.model, &r)))
 }
@@ -87,10 +87,10 @@ pub async fn person_results<S: Store>(
 pub async fn person_report<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
-    id: web::Path<String>,
+    id: Result<PathId<PersonId>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::ResultsRead), false)?;
-    let id: PersonId = path_id(&id, "Person")?;
+    let PathId(id) = id?;
     let (person, pdf) = state.svc.report(p.ctx.org.id, id).await?;
     Ok(HttpResponse::Ok()
         .content_type("application/pdf")
@@ -112,11 +112,11 @@ pub async fn person_report<S: Store>(
 pub async fn person_matches<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
-    id: web::Path<String>,
+    id: Result<PathId<PersonId>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::ResultsRead), false)?;
     parse_query(&req, &[])?;
-    let id: PersonId = path_id(&id, "Person")?;
+    let PathId(id) = id?;
     let v = state.svc.person_matches(p.ctx.org.id, id).await?;
     Ok(HttpResponse::Ok().json(out::MatchPage::new(v.iter().map(out::MatchOut::from).collect(), None)))
 }
@@ -160,10 +160,10 @@ pub async fn list_profiles<S: Store>(
 pub async fn get_profile<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
-    id: web::Path<String>,
+    id: Result<PathId<ProfileId>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::ProfilesRead), false)?;
-    let id: ProfileId = path_id(&id, "Profile")?;
+    let PathId(id) = id?;
     let profile = state.svc.get_profile(p.ctx.org.id, id).await?;
     Ok(HttpResponse::Ok().json(out::ProfileOut::new(&state.svc.assessment.model, &profile)))
 }
@@ -183,10 +183,10 @@ pub async fn get_profile<S: Store>(
 pub async fn profile_matches<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
-    id: web::Path<String>,
+    id: Result<PathId<ProfileId>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::ResultsRead), false)?;
-    let profile: ProfileId = path_id(&id, "Profile")?;
+    let PathId(profile) = id?;
     let (params, _) = parse_params::<ProfileMatchParams>(&req)?;
     let mut errs = FieldErrors::default();
     let limit = page_limit(params.limit.as_deref(), &mut errs);

@@ -1,9 +1,9 @@
 //! Webhook management (D29-D33), scope `webhooks:manage`.
 
-use crate::api::path_id;
 use crate::auth::authorize;
 use crate::body::{double_option, page_limit, parse_json, parse_params, parse_query, read_body, reject_nulls};
 use crate::error::ApiError;
+use crate::extract::{PathId, PathIds};
 use crate::idempotency::{idempotent, Reply};
 use crate::openapi::schemas;
 use crate::out;
@@ -152,10 +152,10 @@ pub async fn list<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequest) -> 
 pub async fn get<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
-    id: web::Path<String>,
+    id: Result<PathId<WebhookId>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::WebhooksManage), false)?;
-    let id: WebhookId = path_id(&id, "Webhook endpoint")?;
+    let PathId(id) = id?;
     Ok(HttpResponse::Ok().json(out::WebhookEndpointOut::from(&state.svc.get_endpoint(p.ctx.org.id, id).await?)))
 }
 
@@ -192,11 +192,11 @@ pub struct EndpointPatchIn {
 pub async fn patch<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
-    id: web::Path<String>,
+    id: Result<PathId<WebhookId>, ApiError>,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::WebhooksManage), true)?;
-    let id: WebhookId = path_id(&id, "Webhook endpoint")?;
+    let PathId(id) = id?;
     let body = read_body(&req, payload).await?;
     let i: EndpointPatchIn = parse_json(&req, &body)?;
     reject_nulls(&body, &["url", "events", "enabled"])?;
@@ -221,10 +221,10 @@ pub async fn patch<S: Store>(
 pub async fn delete<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
-    id: web::Path<String>,
+    id: Result<PathId<WebhookId>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::WebhooksManage), true)?;
-    let id: WebhookId = path_id(&id, "Webhook endpoint")?;
+    let PathId(id) = id?;
     state.svc.delete_endpoint(p.ctx.org.id, id).await?;
     Ok(HttpResponse::NoContent().finish())
 }
@@ -256,11 +256,11 @@ pub struct ReplayIn {
 pub async fn replay<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
-    id: web::Path<String>,
+    id: Result<PathId<WebhookId>, ApiError>,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::WebhooksManage), true)?;
-    let id: WebhookId = path_id(&id, "Webhook endpoint")?;
+    let PathId(id) = id?;
     let body = read_body(&req, payload).await?;
     let org = p.ctx.org.id;
     idempotent(&state, &req, org, &body, || async {
@@ -284,11 +284,11 @@ pub async fn replay<S: Store>(
 pub async fn rotate<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
-    id: web::Path<String>,
+    id: Result<PathId<WebhookId>, ApiError>,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::WebhooksManage), true)?;
-    let id: WebhookId = path_id(&id, "Webhook endpoint")?;
+    let PathId(id) = id?;
     let body = read_body(&req, payload).await?;
     let org = p.ctx.org.id;
     idempotent(&state, &req, org, &body, || async {
@@ -312,10 +312,10 @@ pub async fn rotate<S: Store>(
 pub async fn deliveries<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
-    id: web::Path<String>,
+    id: Result<PathId<WebhookId>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::WebhooksManage), false)?;
-    let id: WebhookId = path_id(&id, "Webhook endpoint")?;
+    let PathId(id) = id?;
     let (params, pairs) = parse_params::<DeliveryListParams>(&req)?;
     let mut errs = FieldErrors::default();
     let status = params.status.as_deref().and_then(|s| errs.take("status", DeliveryStatus::parse(s)));
@@ -340,11 +340,10 @@ pub async fn deliveries<S: Store>(
 pub async fn delivery<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
-    path: web::Path<(String, String)>,
+    path: Result<PathIds<WebhookId, DeliveryId>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::WebhooksManage), false)?;
-    let id: WebhookId = path_id(&path.0, "Webhook endpoint")?;
-    let did: DeliveryId = path_id(&path.1, "Delivery")?;
+    let PathIds(id, did) = path?;
     let (d, attempts) = state.svc.get_delivery(p.ctx.org.id, id, did).await?;
     Ok(HttpResponse::Ok().json(out::DeliveryDetailOut {
         delivery: (&d).into(),
@@ -364,12 +363,11 @@ pub async fn delivery<S: Store>(
 pub async fn redeliver<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
-    path: web::Path<(String, String)>,
+    path: Result<PathIds<WebhookId, DeliveryId>, ApiError>,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::WebhooksManage), true)?;
-    let id: WebhookId = path_id(&path.0, "Webhook endpoint")?;
-    let did: DeliveryId = path_id(&path.1, "Delivery")?;
+    let PathIds(id, did) = path?;
     let body = read_body(&req, payload).await?;
     let org = p.ctx.org.id;
     idempotent(&state, &req, org, &body, || async {
@@ -392,10 +390,10 @@ a timeout or a refused address).", body = out::WebhookTestResultOut),
 pub async fn test<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
-    id: web::Path<String>,
+    id: Result<PathId<WebhookId>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::WebhooksManage), true)?;
-    let id: WebhookId = path_id(&id, "Webhook endpoint")?;
+    let PathId(id) = id?;
     let r = state.svc.test_ping(p.ctx.org.id, id).await?;
     Ok(HttpResponse::Ok().json(out::WebhookTestResultOut::from(&r)))
 }

@@ -41,7 +41,7 @@ impl From<UseCaseError> for Fail {
         match e {
             UseCaseError::Client(c) => Fail::Client(c),
             UseCaseError::Store(StoreError::Unavailable(_)) => Fail::Unavailable,
-            UseCaseError::Store(_) => Fail::Internal,
+            UseCaseError::Store(_) | UseCaseError::Internal(_) => Fail::Internal,
         }
     }
 }

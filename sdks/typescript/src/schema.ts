@@ -2211,7 +2211,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The invitation, `emailSentAt` updated. */
+            /** @description The invitation; its `emailSentAt` moves once the email has gone out. */
             200: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];

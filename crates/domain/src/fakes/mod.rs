@@ -42,6 +42,7 @@ pub fn services() -> (crate::Services<FakeStore>, FakeStore, Arc<FakeClock>) {
             mailer: Arc::new(FakeMailer::default()),
             public_url: "http://talent.test".into(),
             sandbox: true,
+            wake_emails: crate::usecases::invitations::no_wakeup(),
         }),
         webhooks: Arc::new(FakeSender::default()),
         correlation: Arc::new(crate::ports::NoCorrelation),

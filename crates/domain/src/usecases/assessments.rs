@@ -271,11 +271,7 @@ impl<S: Store> Services<S> {
             scores,
             personality: text,
         };
-        let pdf = self
-            .assessment
-            .reports
-            .render(&input)
-            .map_err(|e| UseCaseError::Store(crate::errors::StoreError::Internal(format!("report: {e}"))))?;
+        let pdf = self.assessment.reports.render(&input).map_err(|e| UseCaseError::Internal(format!("report: {e}")))?;
         Ok((r.person, pdf))
     }
 

@@ -2,7 +2,6 @@
 //! server-side sessions, and what an organization's users may do to each other's keys and
 //! accounts. The pages themselves call the same use cases as the API otherwise.
 
-use super::emails::EMAIL_LEASE;
 use super::Services;
 use crate::api_key::ApiKey;
 use crate::dashboard::*;
@@ -49,8 +48,9 @@ impl<S: Store> Services<S> {
 
     /// Asks for a sign-in link for `email` (issue 18). A link is stored (hashed) whatever the
     /// address; when the address is a user of one or more organizations it is emailed through the
-    /// email outbox and sent at once ([`LINK_TTL`], one use). Errors: 429 `rate_limited` with
-    /// `retry_after` when the address asked for [`LINKS_PER_ADDRESS`] links in [`LINK_WINDOW`].
+    /// email outbox ([`LINK_TTL`], one use), sent by the email job once this commits (T175).
+    /// Errors: 429 `rate_limited` with `retry_after` when the address asked for
+    /// [`LINKS_PER_ADDRESS`] links in [`LINK_WINDOW`].
     pub async fn request_sign_in(&self, email: Email) -> Result<SignInRequested, UseCaseError> {
         let now = self.clock.now();
         let token = self.secrets.random_token(TOKEN_BYTES);
@@ -96,8 +96,8 @@ impl<S: Store> Services<S> {
                         sent_at: None,
                         attempts: 0,
                         last_error: None,
-                        // Claimed by this request, which sends it after commit (T102).
-                        next_attempt_at: now + EMAIL_LEASE,
+                        // Due at once: the email job sends it after the commit (T175).
+                        next_attempt_at: now,
                         created_at: now,
                     };
                     tx.insert_email(&e).await?;
@@ -106,8 +106,8 @@ impl<S: Store> Services<S> {
             })
             .await?;
         let known = queued.is_some();
-        if let Some(e) = queued {
-            self.send_own_email(e).await?;
+        if known {
+            self.wake_emails();
         }
         Ok(SignInRequested { known })
     }

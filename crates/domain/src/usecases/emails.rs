@@ -1,6 +1,6 @@
-//! The email outbox (D22, T58, T93, T102): invitation emails queued in the use case's
-//! transaction, sent through the [`crate::ports::Mailer`] port by the request that queued them or
-//! by the background job, retried with a backoff, and the resend limits.
+//! The email outbox (D22, T58, T93, T175): emails queued in the use case's transaction, sent
+//! through the [`crate::ports::Mailer`] port by the app's email job (woken after the commit,
+//! never on a request's time), retried with a backoff, and the resend limits.
 
 use super::Services;
 use crate::errors::{ClientError, Code, UseCaseError};
@@ -9,7 +9,19 @@ use crate::invitation::{Invitation, InvitationStatus, Variant};
 use crate::ports::{EmailRecord, EmailStamp, OutgoingEmail, Store, Tx};
 use crate::timefmt::format;
 use crate::values::*;
+use std::sync::Arc;
 use time::{Duration, OffsetDateTime};
+
+/// Wakes the email job after a commit that queued an email (T175). The app holds the job's
+/// wake-up behind it (a `tokio::sync::Notify`); the domain only calls it, after the commit.
+/// Fakes and tests that run [`Services::deliver_emails`] themselves pass [`no_wakeup`].
+pub type EmailWakeup = Arc<dyn Fn() + Send + Sync>;
+
+/// An [`EmailWakeup`] that does nothing: whoever holds the services delivers by calling
+/// [`Services::deliver_emails`].
+pub fn no_wakeup() -> EmailWakeup {
+    Arc::new(|| {})
+}
 
 /// A claimed email is not picked up by another sender for this long (longer than an SMTP send
 /// may take); if its sender dies it is retried afterwards.
@@ -90,12 +102,9 @@ pub(crate) fn invitation_email(company: &str, inv: &Invitation, url: &str, remin
     (subject, body)
 }
 
-/// Queues an invitation email (D22) and returns it. A reminder is due at once, for the sweep
-/// that queued it to send. An invitation email (a creation or a resend) is queued already
-/// claimed by the request that queued it, for [`EMAIL_LEASE`] (T102): that request sends it with
-/// [`Services::send_own_email`] and answers whether it was sent, and no other deliverer (another
-/// request, the background job, another instance) can take it meanwhile; if the request dies
-/// first, the job sends it once the lease ends.
+/// Queues an invitation email (D22) and returns it, due at once: the email job sends it once
+/// the caller has committed and called [`Services::wake_emails`] (T175). `reminder` words it
+/// as a reminder.
 pub(super) async fn queue_email(
     tx: &mut dyn Tx,
     company: &str,
@@ -117,14 +126,13 @@ pub(super) async fn queue_email(
         sent_at: None,
         attempts: 0,
         last_error: None,
-        next_attempt_at: if reminder { now } else { now + EMAIL_LEASE },
+        next_attempt_at: now,
         created_at: now,
     };
     tx.insert_email(&e).await?;
     Ok(e)
 }
 
-/// `next_attempt_at` of an email that will never be sent (it is then never due).
 /// Whether the email `id` of `invitation` is still to be sent at `now`: an invitation that is no
 /// longer pending (revoked, expired or accepted since the email was queued) closes its email
 /// with the reason instead, never to be sent (T58).
@@ -145,15 +153,21 @@ async fn still_wanted(
     }
 }
 
+/// `next_attempt_at` of an email that will never be sent (it is then never due).
 pub(super) const NEVER: OffsetDateTime = time::macros::datetime!(9999-12-31 0:00 UTC);
 
 /// The domain has no logger; failures are recorded in the outbox row (`last_error`).
 fn tracing_free_log(_err: &str) {}
 
 impl<S: Store> Services<S> {
-    /// Sends due emails of the outbox through the mailer (D22). A failure is recorded and retried
-    /// later (1 min, doubling, at most 1 h); `emailSentAt` is set only after a successful send.
-    /// Returns how many were sent.
+    /// Wakes the email job (T175): call it after the commit of a transaction that queued an email.
+    pub fn wake_emails(&self) {
+        (self.invites.wake_emails)();
+    }
+
+    /// The email job's pass (T175): sends due emails of the outbox (at most 100) through the
+    /// mailer (D22). A failure is recorded and retried later (1 min, doubling, at most
+    /// 1 h); `emailSentAt` is set only after a successful send. Returns how many were sent.
     pub async fn deliver_emails(&self) -> Result<u32, UseCaseError> {
         let now = self.clock.now();
         let due = self
@@ -162,8 +176,8 @@ impl<S: Store> Services<S> {
             .await?;
         let mut sent = 0;
         for e in due {
-            // Claim first: requests and the background job deliver concurrently (also across
-            // instances); without the claim each of them would send the same email.
+            // Claim first: the jobs of several instances (and the sandbox clock) deliver
+            // concurrently; without the claim each of them would send the same email.
             // An email whose invitation is no longer pending (revoked, expired or accepted since it
             // was queued) is never sent: it is closed with the reason instead (T58).
             let (id, lease, invitation) = (e.id, now + EMAIL_LEASE, e.invitation_id);
@@ -186,20 +200,6 @@ impl<S: Store> Services<S> {
             }
         }
         Ok(sent)
-    }
-
-    /// Sends an invitation email that this request queued already claimed (T102) and records the
-    /// outcome; true when it was sent. An invitation that is no longer pending by now (revoked,
-    /// expired or accepted meanwhile) closes its email instead (T58).
-    pub(crate) async fn send_own_email(&self, e: EmailRecord) -> Result<bool, UseCaseError> {
-        let now = self.clock.now();
-        let (id, invitation) = (e.id, e.invitation_id);
-        let pending =
-            self.store.write(move |tx| Box::pin(async move { still_wanted(tx, id, invitation, now).await })).await?;
-        if !pending {
-            return Ok(false);
-        }
-        self.send_and_record(&e).await
     }
 
     /// Sends a claimed email through the mailer and records the attempt: `sent_at` (and the

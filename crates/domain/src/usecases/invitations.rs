@@ -18,7 +18,8 @@ use time::{Duration, OffsetDateTime};
 pub use super::acceptance::{InvitationPage, PageAnswer};
 use super::emails::queue_email;
 pub use super::emails::{
-    email_allowance, EMAILS_PER_ADDRESS, EMAILS_PER_INVITATION, EMAIL_LEASE, EMAIL_WINDOW, RESEND_COOLDOWN,
+    email_allowance, no_wakeup, EmailWakeup, EMAILS_PER_ADDRESS, EMAILS_PER_INVITATION, EMAIL_LEASE, EMAIL_WINDOW,
+    RESEND_COOLDOWN,
 };
 
 /// Default validity (D18).
@@ -80,6 +81,8 @@ pub struct InvitationKit {
     /// Sandbox mode (D39, D43): stored code emails keep the code, readable through
     /// `GET /admin/v1/emails`; otherwise the stored copy says "(not stored)".
     pub sandbox: bool,
+    /// Wakes the email job after a commit that queued an email (T175).
+    pub wake_emails: EmailWakeup,
 }
 
 /// Context of creating an invitation inside another use case's transaction.
@@ -221,10 +224,8 @@ impl<S: Store> Services<S> {
                 })
             })
             .await?;
-        if let Some(e) = email {
-            self.send_own_email(e).await?;
-            self.deliver_emails().await?;
-            return Ok((self.get_invitation(org_id, inv.id).await?, created));
+        if email.is_some() {
+            self.wake_emails();
         }
         Ok((self.view(inv), created))
     }
@@ -253,8 +254,9 @@ impl<S: Store> Services<S> {
         Ok(Page { items: items.into_iter().map(|i| self.view(i)).collect(), has_more })
     }
 
-    /// `POST /invitations/{id}/resend` (D21): pending only; optionally a new expiry; sends again;
-    /// `invitation.reminded` (D47). Errors: 404, 409 `conflict`.
+    /// `POST /invitations/{id}/resend` (D21): pending only; optionally a new expiry; queues the
+    /// email again for the email job (T175); `invitation.reminded` (D47). Errors: 404, 409
+    /// `conflict`, 429 `rate_limited` (T93).
     pub async fn resend_invitation(
         &self,
         org_id: OrgId,
@@ -265,7 +267,7 @@ impl<S: Store> Services<S> {
         let email_id = EmailId(self.ids.new_uuid());
         let url = self.invitation_url(id);
         let ids = self.event_source();
-        let email = self
+        let inv = self
             .store
             .write(move |tx| {
                 Box::pin(async move {
@@ -278,13 +280,13 @@ impl<S: Store> Services<S> {
                     email_allowance(id, &recent, now)?;
                     tx.update_invitation(&inv).await?;
                     append_invitation_event(tx, &ids, EventType::InvitationReminded, &inv, &url, now).await?;
-                    queue_email(tx, &org.company_name, &inv, &url, email_id, now, false).await
+                    queue_email(tx, &org.company_name, &inv, &url, email_id, now, false).await?;
+                    Ok::<_, UseCaseError>(inv)
                 })
             })
             .await?;
-        self.send_own_email(email).await?;
-        self.deliver_emails().await?;
-        self.get_invitation(org_id, id).await
+        self.wake_emails();
+        Ok(self.view(inv))
     }
 
     /// `POST /invitations/{id}/revoke`: pending only; `invitation.revoked`. Errors: 404, 409.
@@ -310,8 +312,8 @@ impl<S: Store> Services<S> {
 
     /// The background sweep (D21): persists expiry (exactly once across instances: a conditional
     /// update decides who emits `invitation.expired`), queues one reminder per invitation 3 days
-    /// after sending (`invitation.reminded`, D47), then delivers due emails. Returns (expired,
-    /// reminded).
+    /// after sending (`invitation.reminded`, D47) and wakes the email job for them (T175).
+    /// Returns (expired, reminded).
     pub async fn sweep_invitations(&self) -> Result<(u32, u32), UseCaseError> {
         let now = self.clock.now();
         let due = self
@@ -373,7 +375,9 @@ impl<S: Store> Services<S> {
                 reminded += 1;
             }
         }
-        self.deliver_emails().await?;
+        if reminded > 0 {
+            self.wake_emails();
+        }
         Ok((expired, reminded))
     }
 }

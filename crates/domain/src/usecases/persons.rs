@@ -255,13 +255,10 @@ impl<S: Store> Services<S> {
         };
         let mut outcome = outcome;
         if let Some((inv, _, email)) = inv {
-            if let Some(e) = email {
-                self.send_own_email(e).await?;
-                self.deliver_emails().await?;
-                outcome.invitation = Some(self.get_invitation(org_id, inv.id).await?);
-            } else {
-                outcome.invitation = Some(self.view(inv));
+            if email.is_some() {
+                self.wake_emails();
             }
+            outcome.invitation = Some(self.view(inv));
         }
         Ok(outcome)
     }

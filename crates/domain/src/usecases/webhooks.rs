@@ -365,7 +365,8 @@ impl<S: Store> Services<S> {
             return Ok(());
         }
         let new_ids = self.event_source();
-        self.store
+        let emailed = self
+            .store
             .write(move |tx| {
                 Box::pin(async move {
                     tx.relax_durability().await?;
@@ -411,13 +412,18 @@ impl<S: Store> Services<S> {
                         e.updated_at = log.last().map(|a| a.at).unwrap_or(e.updated_at);
                         tx.update_endpoint(e).await?;
                     }
+                    let emailed = !disabled.is_empty();
                     for (e, at) in disabled {
                         notify_disabled(tx, &e, at, &new_ids).await?;
                     }
-                    Ok::<_, UseCaseError>(())
+                    Ok::<_, UseCaseError>(emailed)
                 })
             })
-            .await
+            .await?;
+        if emailed {
+            self.wake_emails();
+        }
+        Ok(())
     }
 
     /// One round of delivery without an engine (the sandbox clock, D39, and tests): claims up to
