@@ -65,13 +65,13 @@ pub async fn seed<S: Store>(svc: &Services<S>) -> anyhow::Result<DemoOutput> {
         None => {
             let (org, _) = svc
                 .create_organization(NewOrganization {
-                    company_name: DEMO_ORG.into(),
-                    email: Email::parse("owner@talent-demo.example").map_err(anyhow::Error::msg)?,
-                    plan: "business".into(),
                     subscription_status: Some(SubscriptionStatus::Active),
-                    trial_ends_at: None,
-                    current_period_end: None,
                     employee_domains: vec!["talent-demo.example".into()],
+                    ..NewOrganization::new(
+                        DEMO_ORG,
+                        Email::parse("owner@talent-demo.example").map_err(anyhow::Error::msg)?,
+                        "business",
+                    )
                 })
                 .await?;
             svc.create_user(
@@ -83,13 +83,11 @@ pub async fn seed<S: Store>(svc: &Services<S>) -> anyhow::Result<DemoOutput> {
             let mut ids = Vec::new();
             for (email, first, last, ext, tags) in PEOPLE {
                 let person = ImportPerson {
-                    invitation: None,
-                    email: Email::parse(email).map_err(anyhow::Error::msg)?,
                     first_name: PersonName::parse(first).ok(),
                     last_name: PersonName::parse(last).ok(),
                     external_id: ExternalId::parse(ext).ok(),
-                    labels: None,
                     tags: tags.iter().filter_map(|t| TagName::parse(t).ok()).collect(),
+                    ..ImportPerson::new(Email::parse(email).map_err(anyhow::Error::msg)?)
                 };
                 let out = svc.import_person(org.id, person).await.context("importing demo persons")?;
                 ids.push(out.person.id);

@@ -34,12 +34,13 @@ pub(crate) fn email_wakeup() -> (EmailWakeup, Arc<Notify>) {
 }
 
 /// Starts every background job on the current runtime, for as long as it lives. `emails` is the
-/// `Notify` of [`email_wakeup`] that `svc` calls.
+/// `Notify` of [`email_wakeup`] that `svc` calls and the lock each pass of email delivery holds
+/// (shared with the sandbox clock, T180).
 pub(crate) fn start(
     svc: &Services<DbStore>,
     store: &DbStore,
     limiter: Arc<GovernorRateLimiter>,
-    emails: Arc<Notify>,
+    emails: (Arc<Notify>, Arc<tokio::sync::Mutex<()>>),
     cfg: JobsConfig,
 ) -> anyhow::Result<()> {
     // Bounded limiter memory (governor retain_recent).
@@ -50,7 +51,7 @@ pub(crate) fn start(
             Ok(())
         }
     });
-    email_job(svc.clone(), emails);
+    email_job(svc.clone(), emails.0, emails.1);
     // Expiry and reminders (D21); the reminders wake the email job.
     let jobs = svc.clone();
     every(Duration::from_secs(15), "invitation sweep", move || {
@@ -101,10 +102,11 @@ pub(crate) fn start(
 /// wakes it, and every [`EMAIL_SWEEP`] otherwise. Passes follow each other while emails go out
 /// (a pass sends at most 100). A failed send is recorded on its row and retried by a later pass
 /// (1 min, doubling, at most 1 h).
-fn email_job(svc: Services<DbStore>, wake: Arc<Notify>) {
+fn email_job(svc: Services<DbStore>, wake: Arc<Notify>, passes: Arc<tokio::sync::Mutex<()>>) {
     tokio::spawn(async move {
         loop {
             loop {
+                let _pass = passes.lock().await;
                 match svc.deliver_emails().await {
                     Ok(0) => break,
                     Ok(sent) => tracing::debug!(sent, "emails sent"),

@@ -270,6 +270,7 @@ impl Application {
             api_state.clock_control = Some(clock.clone());
         }
         api_state.trusted_proxies = settings.trusted_proxies;
+        let email_passes = api_state.email_passes.clone();
         // The dashboard (issue 18): the same use cases, the same per-IP budget of failed
         // authentications, the same client address rule (T98).
         let proxies = api_state.trusted_proxies.clone();
@@ -306,7 +307,7 @@ impl Application {
             Some(l) => Some(admin_server(l, &http, web::Data::new(endpoint(None)))?),
         };
         let jobs = crate::jobs::JobsConfig { retention_days: cfg.retention_days, engine: settings.engine };
-        crate::jobs::start(&svc, &store, limiter, email_job, jobs)?;
+        crate::jobs::start(&svc, &store, limiter, (email_job, email_passes), jobs)?;
         Ok(Application { server, admin, addr, admin_token, demo: demo_out, backend: store.backend() })
     }
 

@@ -174,15 +174,7 @@ pub fn tag_names(v: &[&str]) -> Vec<TagName> {
 }
 
 pub fn import(e: &str) -> ImportPerson {
-    ImportPerson {
-        email: email(e),
-        first_name: None,
-        last_name: None,
-        external_id: None,
-        labels: None,
-        tags: vec![],
-        invitation: None,
-    }
+    ImportPerson::new(email(e))
 }
 
 pub fn client_err<T: std::fmt::Debug>(r: Result<T, UseCaseError>) -> ClientError {
@@ -199,29 +191,15 @@ pub fn code<T: std::fmt::Debug>(r: Result<T, UseCaseError>) -> Code {
 
 /// An invitation to `e` that Talent emails, with nothing else set.
 pub fn emailed_invitation(e: &str) -> talent_domain::usecases::invitations::NewInvitation {
-    talent_domain::usecases::invitations::NewInvitation {
-        email: email(e),
-        first_name: None,
-        last_name: None,
-        external_id: None,
-        labels: None,
-        tags: None,
-        message: None,
-        send_email: true,
-        expires_in_days: None,
-    }
+    talent_domain::usecases::invitations::NewInvitation::new(email(e), true)
 }
 
 pub async fn new_org<S: Store + Clone>(svc: &Svc<S>, plan: &str, domains: &[&str]) -> Organization {
     let (org, _) = svc
         .create_organization(NewOrganization {
-            company_name: "Acme".into(),
-            email: email("billing@acme.com"),
-            plan: plan.into(),
             subscription_status: Some(SubscriptionStatus::Active),
-            trial_ends_at: None,
-            current_period_end: None,
             employee_domains: domains.iter().map(|d| d.to_string()).collect(),
+            ..NewOrganization::new("Acme", email("billing@acme.com"), plan)
         })
         .await
         .unwrap();

@@ -8,13 +8,10 @@ pub async fn organizations_users_and_keys_round_trip<S: Store + Clone>(store: S)
     // Organizations: every field, Some and None timestamps with microseconds, domains.
     let (org, usage) = svc
         .create_organization(NewOrganization {
-            company_name: "Acme «Ünïcode» & Co".into(),
-            email: email("Billing@Acme.com"),
-            plan: "business".into(),
             subscription_status: Some(SubscriptionStatus::PastDue),
             trial_ends_at: Some(datetime!(2026-02-03 04:05:06.789012 UTC)),
-            current_period_end: None,
             employee_domains: vec!["acme.com".into(), "acme.co.uk".into()],
+            ..NewOrganization::new("Acme «Ünïcode» & Co", email("Billing@Acme.com"), "business")
         })
         .await
         .unwrap();
@@ -25,13 +22,8 @@ pub async fn organizations_users_and_keys_round_trip<S: Store + Clone>(store: S)
     clock.advance(Duration::seconds(1));
     let (twin, _) = svc
         .create_organization(NewOrganization {
-            company_name: "Acme «Ünïcode» & Co".into(),
-            email: email("other@example.org"),
-            plan: "starter".into(),
-            subscription_status: None,
-            trial_ends_at: None,
             current_period_end: Some(datetime!(2027-12-31 23:59:59.999999 UTC)),
-            employee_domains: vec![],
+            ..NewOrganization::new("Acme «Ünïcode» & Co", email("other@example.org"), "starter")
         })
         .await
         .unwrap();

@@ -9,13 +9,12 @@ pub async fn person_round_trips_every_field<S: Store + Clone>(store: S) {
         .import_person(
             org.id,
             ImportPerson {
-                invitation: None,
-                email: email("  Zoe.Nunez@ACME.com "),
                 first_name: Some(name("Zoë")),
                 last_name: Some(name("Núñez-O'Brien")),
                 external_id: Some(ext("ATS/42?x=1&y=%_\\ \"q\"")),
                 labels: Some(Labels { candidate: true, employee: false }),
                 tags: tag_names(&["beta", "Alpha", "ALPHA", "gamma ray"]),
+                ..ImportPerson::new(email("  Zoe.Nunez@ACME.com "))
             },
         )
         .await
@@ -533,13 +532,11 @@ pub async fn failed_use_cases_write_nothing<S: Store + Clone>(store: S) {
         .import_person(
             o,
             ImportPerson {
-                invitation: None,
-                email: email("gone@example.com"),
                 first_name: Some(name("G")),
                 last_name: Some(name("One")),
                 external_id: Some(ext("G-1")),
-                labels: None,
                 tags: tag_names(&["Brand New"]),
+                ..ImportPerson::new(email("gone@example.com"))
             },
         )
         .await;

@@ -56,13 +56,8 @@ fn world_with(plans: PlanCatalogue) -> World {
 impl World {
     fn org(&self, plan: &str) -> OrgId {
         let (org, _) = block_on(self.svc.create_organization(NewOrganization {
-            company_name: "Acme".into(),
-            email: Email::parse("hr@acme.test").unwrap(),
-            plan: plan.into(),
             subscription_status: Some(SubscriptionStatus::Active),
-            trial_ends_at: None,
-            current_period_end: None,
-            employee_domains: vec![],
+            ..NewOrganization::new("Acme", Email::parse("hr@acme.test").unwrap(), plan)
         }))
         .unwrap();
         org.id
@@ -72,13 +67,8 @@ impl World {
         block_on(self.svc.import_person(
             org,
             ImportPerson {
-                invitation: None,
-                email: Email::parse(email).unwrap(),
-                first_name: None,
-                last_name: None,
                 external_id: external_id.map(|x| ExternalId::parse(x).unwrap()),
-                labels: None,
-                tags: vec![],
+                ..ImportPerson::new(Email::parse(email).unwrap())
             },
         ))
         .unwrap()
@@ -96,15 +86,8 @@ impl World {
         let inv = block_on(self.svc.create_invitation(
             org,
             talent_domain::usecases::invitations::NewInvitation {
-                email: Email::parse(email).unwrap(),
-                first_name: None,
-                last_name: None,
                 external_id: external_id.map(|x| ExternalId::parse(x).unwrap()),
-                labels: None,
-                tags: None,
-                message: None,
-                send_email: false,
-                expires_in_days: None,
+                ..talent_domain::usecases::invitations::NewInvitation::new(Email::parse(email).unwrap(), false)
             },
         ))
         .unwrap()
@@ -1136,17 +1119,7 @@ fn d51_importing_an_address_yields_no_results_of_an_assessment_taken_for_another
     assert_eq!(w.completed_events(a).len(), 1);
     let inv = block_on(w.svc.create_invitation(
         b,
-        talent_domain::usecases::invitations::NewInvitation {
-            email: Email::parse("alice@example.com").unwrap(),
-            first_name: None,
-            last_name: None,
-            external_id: None,
-            labels: None,
-            tags: None,
-            message: None,
-            send_email: false,
-            expires_in_days: None,
-        },
+        talent_domain::usecases::invitations::NewInvitation::new(Email::parse("alice@example.com").unwrap(), false),
     ))
     .unwrap()
     .0;

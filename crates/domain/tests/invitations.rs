@@ -60,13 +60,9 @@ fn catalogue(limit: u32) -> PlanCatalogue {
 
 fn new_org(svc: &Svc, company: &str, domains: &[&str]) -> OrgId {
     let (org, _) = block_on(svc.create_organization(NewOrganization {
-        company_name: company.into(),
-        email: email("hr@acme.test"),
-        plan: "professional".into(),
         subscription_status: Some(SubscriptionStatus::Active),
-        trial_ends_at: None,
-        current_period_end: None,
         employee_domains: domains.iter().map(|d| d.to_string()).collect(),
+        ..NewOrganization::new(company, email("hr@acme.test"), "professional")
     }))
     .unwrap();
     org.id
@@ -92,29 +88,11 @@ fn world() -> World {
 }
 
 fn invite(e: &str) -> NewInvitation {
-    NewInvitation {
-        email: email(e),
-        first_name: None,
-        last_name: None,
-        external_id: None,
-        labels: None,
-        tags: None,
-        message: None,
-        send_email: false,
-        expires_in_days: None,
-    }
+    NewInvitation::new(email(e), false)
 }
 
 fn import(e: &str) -> ImportPerson {
-    ImportPerson {
-        email: email(e),
-        first_name: None,
-        last_name: None,
-        external_id: None,
-        labels: None,
-        tags: vec![],
-        invitation: None,
-    }
+    ImportPerson::new(email(e))
 }
 
 fn client_err<T: std::fmt::Debug>(r: Result<T, UseCaseError>) -> ClientError {

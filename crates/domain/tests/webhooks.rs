@@ -82,13 +82,8 @@ fn email(s: &str) -> Email {
 
 fn new_org(svc: &Services<FakeStore>) -> OrgId {
     let (org, _) = block_on(svc.create_organization(NewOrganization {
-        company_name: "Acme".into(),
-        email: email("hr@acme.test"),
-        plan: "business".into(),
         subscription_status: Some(SubscriptionStatus::Active),
-        trial_ends_at: None,
-        current_period_end: None,
-        employee_domains: vec![],
+        ..NewOrganization::new("Acme", email("hr@acme.test"), "business")
     }))
     .unwrap();
     org.id
@@ -119,20 +114,7 @@ fn endpoint(w: &World, url: &str, events: &[&str]) -> Endpoint {
 }
 
 fn import(w: &World, e: &str) -> Person {
-    block_on(w.svc.import_person(
-        w.org,
-        ImportPerson {
-            email: email(e),
-            first_name: None,
-            last_name: None,
-            external_id: None,
-            labels: None,
-            tags: vec![],
-            invitation: None,
-        },
-    ))
-    .unwrap()
-    .person
+    block_on(w.svc.import_person(w.org, ImportPerson::new(email(e)))).unwrap().person
 }
 
 fn deliveries(w: &World) -> Vec<Delivery> {
@@ -650,19 +632,7 @@ fn one_organization_cannot_take_more_than_its_cap_so_another_gets_a_lane_t60() {
         NewEndpoint { url: "https://other.example.com/".into(), events: Subscription::All, description: None },
     ))
     .unwrap();
-    block_on(w.svc.import_person(
-        other,
-        ImportPerson {
-            email: email("x@other.example.com"),
-            first_name: None,
-            last_name: None,
-            external_id: None,
-            labels: None,
-            tags: vec![],
-            invitation: None,
-        },
-    ))
-    .unwrap();
+    block_on(w.svc.import_person(other, ImportPerson::new(email("x@other.example.com")))).unwrap();
     // 50 deliveries of the first organization are due before the other's one.
     let mut c = caps(64, 8, 16);
     c.busy_orgs = vec![(w.org, 16)];

@@ -24,6 +24,10 @@ pub struct ApiState<S: Store> {
     /// Reverse proxies whose `X-Forwarded-For` names the client (`TALENT_TRUSTED_PROXIES`, T98);
     /// none by default.
     pub trusted_proxies: crate::client_ip::TrustedProxies,
+    /// Held for each pass of email delivery, by the app's email job and by the sandbox clock
+    /// (T180): the clock moves only once a pass in flight has recorded what it sent, so what was
+    /// due before a jump is sent at the old time.
+    pub email_passes: Arc<tokio::sync::Mutex<()>>,
 }
 
 impl<S: Store> ApiState<S> {
@@ -46,6 +50,7 @@ impl<S: Store> ApiState<S> {
             sandbox,
             clock_control: None,
             trusted_proxies: Default::default(),
+            email_passes: Default::default(),
         }
     }
 

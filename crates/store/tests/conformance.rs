@@ -497,15 +497,11 @@ async fn erasure_removes_the_persons_data_from_the_organizations_tables(store: D
     let stored = StoredResponse { status: 201, body: person_json(&p).to_string(), existing_resource: false };
     svc.idempotency_finish(req, stored).await.unwrap();
     let inv = talent_domain::usecases::invitations::NewInvitation {
-        email: email("adelheid.erase@example.com"),
         first_name: Some(name("Adelheid")),
-        last_name: None,
         external_id: Some(ext("ats-erase-7")),
-        labels: None,
         tags: Some(tag_names(&["Remote"])),
         message: Some("Dear Adelheid Lovelacewood".into()),
-        send_email: true,
-        expires_in_days: None,
+        ..talent_domain::usecases::invitations::NewInvitation::new(email("adelheid.erase@example.com"), true)
     };
     let (v, _) = svc.create_invitation(org, inv).await.unwrap();
     let bob = imported(&svc, org, import("bob.stays@example.com")).await;
@@ -562,15 +558,10 @@ async fn the_humans_export_holds_every_record_and_the_admin_erasure_leaves_no_tr
     let body = person_json(&pb).to_string();
     svc.idempotency_finish(req, StoredResponse { status: 201, body, existing_resource: false }).await.unwrap();
     let inv = talent_domain::usecases::invitations::NewInvitation {
-        email: email(subject),
         first_name: Some(name("Kunigunde")),
         last_name: Some(name("Exportwald")),
-        external_id: None,
-        labels: None,
-        tags: None,
         message: Some("Hello Kunigunde".into()),
-        send_email: true,
-        expires_in_days: None,
+        ..talent_domain::usecases::invitations::NewInvitation::new(email(subject), true)
     };
     let (vc, _) = svc.create_invitation(c, inv).await.unwrap();
     svc.deliver_emails().await.unwrap();

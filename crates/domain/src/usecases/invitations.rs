@@ -50,6 +50,25 @@ pub struct NewInvitation {
     pub expires_in_days: Option<u32>,
 }
 
+impl NewInvitation {
+    /// An invitation to `email` with nothing else set (no names, labels, tags or message; the
+    /// default expiry), emailed by Talent when `send_email` (the spec's required `sendEmail`).
+    /// Set other fields with struct update syntax: `NewInvitation { message, ..NewInvitation::new(email, true) }`.
+    pub fn new(email: Email, send_email: bool) -> Self {
+        NewInvitation {
+            email,
+            first_name: None,
+            last_name: None,
+            external_id: None,
+            labels: None,
+            tags: None,
+            message: None,
+            send_email,
+            expires_in_days: None,
+        }
+    }
+}
+
 /// An invitation with its link, as shown.
 #[derive(Clone, Debug, PartialEq)]
 pub struct InvitationView {

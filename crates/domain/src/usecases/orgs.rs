@@ -28,6 +28,23 @@ pub struct NewOrganization {
     pub employee_domains: Vec<String>,
 }
 
+impl NewOrganization {
+    /// An organization named `company_name` on `plan` with its contact `email`, nothing else set
+    /// (subscription `trialing` by default, no dates, no employee domains). Set other fields with
+    /// struct update syntax: `NewOrganization { subscription_status, ..NewOrganization::new(..) }`.
+    pub fn new(company_name: impl Into<String>, email: Email, plan: impl Into<String>) -> Self {
+        NewOrganization {
+            company_name: company_name.into(),
+            email,
+            plan: plan.into(),
+            subscription_status: None,
+            trial_ends_at: None,
+            current_period_end: None,
+            employee_domains: vec![],
+        }
+    }
+}
+
 /// `PATCH /admin/v1/organizations/{id}` (D39), parsed; `None` = unchanged, `Some(None)` = null.
 #[derive(Clone, Debug, Default)]
 pub struct OrganizationPatch {

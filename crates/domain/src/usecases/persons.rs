@@ -33,6 +33,23 @@ pub struct ImportPerson {
     pub invitation: Option<NestedInvitation>,
 }
 
+impl ImportPerson {
+    /// An import of `email` alone: no names, external id or tags, `labels` omitted (so a new
+    /// person gets the default, D15) and no nested invitation. Set other fields with struct update
+    /// syntax: `ImportPerson { tags, ..ImportPerson::new(email) }`.
+    pub fn new(email: Email) -> Self {
+        ImportPerson {
+            email,
+            first_name: None,
+            last_name: None,
+            external_id: None,
+            labels: None,
+            tags: vec![],
+            invitation: None,
+        }
+    }
+}
+
 /// The nested `invitation` of `POST /persons` (spec), parsed (`create` is always true).
 #[derive(Clone, Copy, Debug)]
 pub struct NestedInvitation {
@@ -222,15 +239,11 @@ impl<S: Store> Services<S> {
                                     now,
                                 };
                                 let ni = NewInvitation {
-                                    email: p.email.clone(),
                                     first_name: p.first_name.clone(),
                                     last_name: p.last_name.clone(),
                                     external_id: p.external_id.clone(),
-                                    labels: None,
-                                    tags: None,
-                                    message: None,
-                                    send_email: n.send_email,
                                     expires_in_days: n.expires_in_days,
+                                    ..NewInvitation::new(p.email.clone(), n.send_email)
                                 };
                                 Some(create_in_tx(tx, ctx, ni, None).await?)
                             }

@@ -80,13 +80,9 @@ pub(crate) fn small_catalogue() -> PlanCatalogue {
 
 pub(crate) fn new_org(svc: &Svc, plan: &str, status: SubscriptionStatus, domains: &[&str]) -> OrgId {
     let (org, _) = block_on(svc.create_organization(NewOrganization {
-        company_name: "Acme".into(),
-        email: email("hr@acme.test"),
-        plan: plan.into(),
         subscription_status: Some(status),
-        trial_ends_at: None,
-        current_period_end: None,
         employee_domains: domains.iter().map(|d| d.to_string()).collect(),
+        ..NewOrganization::new("Acme", email("hr@acme.test"), plan)
     }))
     .unwrap();
     org.id
@@ -105,15 +101,7 @@ pub(crate) fn world() -> World {
 }
 
 pub(crate) fn import(e: &str) -> ImportPerson {
-    ImportPerson {
-        email: email(e),
-        first_name: None,
-        last_name: None,
-        external_id: None,
-        labels: None,
-        tags: vec![],
-        invitation: None,
-    }
+    ImportPerson::new(email(e))
 }
 
 pub(crate) fn imported(w: &World, input: ImportPerson) -> Person {

@@ -53,13 +53,12 @@ fn importing_a_known_email_in_other_case_and_whitespace_merges_into_the_person_a
     let out = block_on(w.svc.import_person(
         w.org,
         ImportPerson {
-            invitation: None,
-            email: email("  ADA@Example.COM "),
             first_name: Some(name("Bob")),
             last_name: Some(name("Lovelace")),
             external_id: Some(ext("ext-1")),
             labels: Some(labels(&["employee"])),
             tags: tags(&["Beta"]),
+            ..ImportPerson::new(email("  ADA@Example.COM "))
         },
     ))
     .unwrap();

@@ -98,8 +98,10 @@ pub async fn clock<S: Store>(
             "must be between 0 and 315360000 (the clock only moves forward)",
         ));
     }
-    // What the email job would have sent before the jump goes out at the old time; the
-    // reminders the sweep queues go out before the answer.
+    // What the email job would have sent before the jump goes out at the old time (after the
+    // job's pass in flight, if any, has recorded what it sent: T180); the reminders the sweep
+    // queues go out before the answer.
+    let _passes = state.email_passes.lock().await;
     while state.svc.deliver_emails().await? > 0 {}
     ctl.advance(i.advance_seconds);
     let (expired, reminded) = state.svc.sweep_invitations().await?;
