@@ -66,7 +66,8 @@ fn log_filter(s: &str) -> Result<String, String> {
         .map_err(|e| format!("TALENT_LOG is not a log filter ({e}); e.g. info, warn or info,talent_http=debug"))
 }
 
-/// `talent import` (issue 6; decision T56).
+/// `talent import`.
+// issue 6, T56.
 #[derive(Args, Debug, Clone, PartialEq, Eq)]
 #[command(long_about = "Imports persons from a CSV file through the public API of a running service.\n\n\
 The header is email,firstName,lastName,externalId,labels,tags (any order, only these). labels and \
@@ -100,7 +101,8 @@ fn parse_delimiter(s: &str) -> Result<char, String> {
     }
 }
 
-/// Settings (D40).
+/// Settings.
+// D40.
 #[derive(Args, Debug, Clone)]
 pub struct Config {
     /// Database: postgres://USER@HOST:PORT/DB or sqlite://PATH (embedded, the default).
@@ -118,16 +120,19 @@ pub struct Config {
     #[arg(long, env = "TALENT_ADMIN_TOKEN", hide_env_values = true)]
     pub admin_token: Option<String>,
     /// Serve the admin API /admin/v1 only on this address (then not on TALENT_LISTEN), e.g. a
-    /// private interface (T89).
+    /// private interface.
+    // T89.
     #[arg(long, env = "TALENT_ADMIN_LISTEN")]
     pub admin_listen: Option<String>,
     /// 1: sandbox mode (the admin API may move the service clock).
     #[arg(long, env = "TALENT_SANDBOX", default_value = "0", action = ArgAction::Set, value_parser = switch)]
     pub sandbox: bool,
-    /// 1: allow http and local webhook URLs (development and tests, D35).
+    /// 1: allow http and local webhook URLs (development and tests).
+    // D35.
     #[arg(long, env = "TALENT_WEBHOOKS_ALLOW_INSECURE", default_value = "0", action = ArgAction::Set, value_parser = switch)]
     pub webhooks_allow_insecure: bool,
-    /// Rate limits: per-key (Set A, default), org-only (Set B) or off (D7).
+    /// Rate limits: per-key (Set A, default), org-only (Set B) or off.
+    // D7.
     #[arg(long, env = "TALENT_RATE_LIMIT_MODE", default_value = "per-key")]
     pub rate_limit_mode: talent_ratelimit::Mode,
     /// Where the rate-limit budgets live: unset, in this process (governor); `redis://host:port`,
@@ -135,19 +140,23 @@ pub struct Config {
     /// Redis is away).
     #[arg(long, env = "TALENT_RATE_LIMIT_STORE")]
     pub rate_limit_store: Option<String>,
-    /// Budget of requests that fail authentication, per client IP address and minute (D8). Failed
+    /// Budget of requests that fail authentication, per client IP address and minute. Failed
+    // D8.
     /// admin tokens have a budget of this size of their own.
     #[arg(long, env = "TALENT_RATE_LIMIT_IP_PER_MINUTE", default_value_t = talent_ratelimit::DEFAULT_IP_PER_MINUTE)]
     pub rate_limit_ip_per_minute: u32,
     /// SMTP server for emails (smtp://, smtp://…?tls=required, smtps://; user:password@ for
-    /// authentication); unset records emails in the database (D22, T94).
+    /// authentication); unset records emails in the database.
+    // D22, T94.
     #[arg(long, env = "TALENT_SMTP_URL", hide_env_values = true)]
     pub smtp_url: Option<String>,
-    /// Sender of emails sent by SMTP (`Name <address>`, T94).
+    /// Sender of emails sent by SMTP (`Name <address>`).
+    // T94.
     #[arg(long, env = "TALENT_SMTP_FROM", default_value = "Talent <no-reply@talent.invalid>")]
     pub smtp_from: String,
     /// A PEM file with a CA certificate the SMTP relay's certificate may chain to, besides the
-    /// public roots (a private relay, T94).
+    /// public roots (a private relay).
+    // T94.
     #[arg(long, env = "TALENT_SMTP_CA_FILE")]
     pub smtp_ca_file: Option<String>,
     /// Log filter (tracing EnvFilter syntax), e.g. info or talent=debug; an invalid one is refused.
@@ -165,16 +174,20 @@ pub struct Config {
     #[arg(long, env = "TALENT_DB_POOL_SIZE", default_value_t = 16)]
     pub db_pool_size: usize,
     /// Reverse proxies (addresses or networks, comma-separated) whose X-Forwarded-For names the
-    /// client for the per-address budget (T98); unset: the TCP peer is the client.
+    /// client for the per-address budget; unset: the TCP peer is the client.
+    // T98.
     #[arg(long, env = "TALENT_TRUSTED_PROXIES")]
     pub trusted_proxies: Option<String>,
-    /// Milliseconds a request's body may take to arrive, from its head (T92).
+    /// Milliseconds a request's body may take to arrive, from its head.
+    // T92.
     #[arg(long, env = "TALENT_BODY_TIMEOUT_MS", default_value_t = 10_000)]
     pub body_timeout_ms: u64,
-    /// Open connections per worker (one worker per core); more wait in the listen backlog (T92).
+    /// Open connections per worker (one worker per core); more wait in the listen backlog.
+    // T92.
     #[arg(long, env = "TALENT_MAX_CONNECTIONS", default_value_t = 2048)]
     pub max_connections: usize,
-    /// Webhook attempts in flight on this instance (issue 10; 0 turns the delivery engine off).
+    /// Webhook attempts in flight on this instance (0 turns the delivery engine off).
+    // issue 10.
     #[arg(long, env = "TALENT_WEBHOOK_CONCURRENCY", default_value_t = 64,
           value_parser = clap::value_parser!(u32).range(0..=4096))]
     pub webhook_concurrency: u32,
@@ -189,26 +202,31 @@ pub struct Config {
     #[arg(long, env = "TALENT_WEBHOOK_POLL_MS", default_value_t = 1000,
           value_parser = clap::value_parser!(u64).range(10..=60_000))]
     pub webhook_poll_ms: u64,
-    /// How long, in milliseconds, an authenticated key's context is served from memory (T63;
-    /// 0..=60000, 0 turns the cache off). Changes on this instance, and on PostgreSQL on any
+    // T63.
+    /// How long, in milliseconds, an authenticated key's context is served from memory
+    /// (0..=60000, 0 turns the cache off). Changes on this instance, and on PostgreSQL on any
     /// instance, empty it at once; this bounds the staleness otherwise.
     #[arg(long, env = "TALENT_AUTH_CACHE_MS", default_value_t = 1000,
           value_parser = clap::value_parser!(u64).range(0..=60_000))]
     pub auth_cache_ms: u64,
     /// The 256-bit key (64 hex digits) that seals webhook signing secrets and the server secrets
-    /// at rest (issue 12, T84). Required with PostgreSQL (every instance needs the same key);
+    /// at rest. Required with PostgreSQL (every instance needs the same key);
+    // issue 12, T84.
     /// with SQLite and none set, one is generated into `{database file}.key` (mode 0600).
     #[arg(long, env = "TALENT_SECRET_KEY", hide_env_values = true)]
     pub secret_key: Option<String>,
     /// The key before a rotation: values it sealed still open, and are sealed again under
-    /// `TALENT_SECRET_KEY` at start-up (T84).
+    /// `TALENT_SECRET_KEY` at start-up.
+    // T84.
     #[arg(long, env = "TALENT_SECRET_KEY_PREVIOUS", hide_env_values = true)]
     pub secret_key_previous: Option<String>,
-    /// Deliveries, their attempts and outbox events older than this many days are purged (T61).
+    /// Deliveries, their attempts and outbox events older than this many days are purged.
+    // T61.
     #[arg(long, env = "TALENT_RETENTION_DAYS", default_value_t = 30,
           value_parser = clap::value_parser!(u32).range(1..))]
     pub retention_days: u32,
-    /// The plan catalogue as JSON, replacing the D5/D7 defaults: an array of {"id", "apiAccess",
+    /// The plan catalogue as JSON, replacing the default plans: an array of {"id", "apiAccess",
+    // D5, D7.
     /// "personLimit", "profileLimit", "orgPerMinute", "keyPerMinute", "orgOnlyPerMinute"}.
     #[arg(long, env = "TALENT_PLANS")]
     pub plans: Option<String>,
