@@ -1,11 +1,9 @@
 //! The public API `/api/v1` (spec, Endpoints): `/me`, `/organization`, `/persons`.
 
 use crate::auth::authorize;
-use crate::body::{
-    double_option, page_limit, parse_json, parse_object, parse_params, read_body, reject_nulls, validation_fields,
-};
+use crate::body::{double_option, page_limit, parse_json, parse_object, parse_params, reject_nulls, validation_fields};
 use crate::error::ApiError;
-use crate::extract::PathId;
+use crate::extract::{Body, PathId};
 use crate::idempotency::{idempotent, Reply};
 use crate::openapi::schemas;
 use crate::out;
@@ -193,10 +191,10 @@ impl PersonImportIn {
 pub async fn import_person<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
-    payload: web::Payload,
+    body: Result<Body, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::PersonsWrite), true)?;
-    let body = read_body(&req, payload).await?;
+    let Body(body) = body?;
     let org = p.ctx.org.id;
     idempotent(&state, &req, org, &body, || async {
         let input: PersonImportIn = parse_json(&req, &body)?;
@@ -248,10 +246,10 @@ missing or not 1 to 100 items. An item's own errors are in its result.", body = 
 pub async fn import_batch<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
-    payload: web::Payload,
+    body: Result<Body, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::PersonsWrite), true)?;
-    let body = read_body(&req, payload).await?;
+    let Body(body) = body?;
     let org = p.ctx.org.id;
     idempotent(&state, &req, org, &body, || async {
         let input: PersonBatchIn = crate::body::parse_json_batch(&req, &body, "persons")?;
@@ -375,11 +373,11 @@ pub async fn patch_person<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
     id: Result<PathId<PersonId>, ApiError>,
-    payload: web::Payload,
+    body: Result<Body, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::PersonsWrite), true)?;
     let PathId(id) = id?;
-    let body = read_body(&req, payload).await?;
+    let Body(body) = body?;
     let input: PersonPatchIn = parse_json(&req, &body)?;
     reject_nulls(&body, &["firstName", "lastName", "labels", "tags"])?;
     let cmd = input.try_into_domain()?;
@@ -423,11 +421,11 @@ pub async fn erase_person<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
     id: Result<PathId<PersonId>, ApiError>,
-    payload: web::Payload,
+    body: Result<Body, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::PersonsWrite), true)?;
     let PathId(id) = id?;
-    let body = read_body(&req, payload).await?;
+    let Body(body) = body?;
     let org = p.ctx.org.id;
     idempotent(&state, &req, org, &body, || async {
         let person = state.svc.erase_person(org, id).await?;

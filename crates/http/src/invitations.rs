@@ -2,9 +2,9 @@
 
 use crate::api::limits;
 use crate::auth::authorize;
-use crate::body::{page_limit, parse_json, parse_params, read_body, validation_fields};
+use crate::body::{page_limit, parse_json, parse_params, validation_fields};
 use crate::error::ApiError;
-use crate::extract::PathId;
+use crate::extract::{Body, PathId};
 use crate::idempotency::{idempotent, Reply};
 use crate::openapi::schemas;
 use crate::out;
@@ -162,10 +162,10 @@ impl InvitationCreateIn {
 pub async fn create<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
-    payload: web::Payload,
+    body: Result<Body, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::InvitationsWrite), true)?;
-    let body = read_body(&req, payload).await?;
+    let Body(body) = body?;
     let org = p.ctx.org.id;
     idempotent(&state, &req, org, &body, || async {
         let input: InvitationCreateIn = parse_json(&req, &body)?;
@@ -279,11 +279,11 @@ pub async fn resend<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
     id: Result<PathId<InvitationId>, ApiError>,
-    payload: web::Payload,
+    body: Result<Body, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::InvitationsWrite), true)?;
     let PathId(id) = id?;
-    let body = read_body(&req, payload).await?;
+    let Body(body) = body?;
     let org = p.ctx.org.id;
     idempotent(&state, &req, org, &body, || async {
         let input: ResendIn =
@@ -315,11 +315,11 @@ pub async fn revoke<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
     id: Result<PathId<InvitationId>, ApiError>,
-    payload: web::Payload,
+    body: Result<Body, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::InvitationsWrite), true)?;
     let PathId(id) = id?;
-    let body = read_body(&req, payload).await?;
+    let Body(body) = body?;
     let org = p.ctx.org.id;
     idempotent(&state, &req, org, &body, || async {
         let v = state.svc.revoke_invitation(org, id).await?;

@@ -1,9 +1,9 @@
 //! Webhook management (D29-D33), scope `webhooks:manage`.
 
 use crate::auth::authorize;
-use crate::body::{double_option, page_limit, parse_json, parse_params, parse_query, read_body, reject_nulls};
+use crate::body::{double_option, page_limit, parse_json, parse_params, parse_query, reject_nulls};
 use crate::error::ApiError;
-use crate::extract::{PathId, PathIds};
+use crate::extract::{Body, PathId, PathIds};
 use crate::idempotency::{idempotent, Reply};
 use crate::openapi::schemas;
 use crate::out;
@@ -105,10 +105,10 @@ Idempotency-Key conflict (D38).", body = out::ErrorOut),
 pub async fn create<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
-    payload: web::Payload,
+    body: Result<Body, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::WebhooksManage), true)?;
-    let body = read_body(&req, payload).await?;
+    let Body(body) = body?;
     let org = p.ctx.org.id;
     idempotent(&state, &req, org, &body, || async {
         let i: EndpointIn = parse_json(&req, &body)?;
@@ -193,11 +193,11 @@ pub async fn patch<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
     id: Result<PathId<WebhookId>, ApiError>,
-    payload: web::Payload,
+    body: Result<Body, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::WebhooksManage), true)?;
     let PathId(id) = id?;
-    let body = read_body(&req, payload).await?;
+    let Body(body) = body?;
     let i: EndpointPatchIn = parse_json(&req, &body)?;
     reject_nulls(&body, &["url", "events", "enabled"])?;
     let mut errs = FieldErrors::default();
@@ -257,11 +257,11 @@ pub async fn replay<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
     id: Result<PathId<WebhookId>, ApiError>,
-    payload: web::Payload,
+    body: Result<Body, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::WebhooksManage), true)?;
     let PathId(id) = id?;
-    let body = read_body(&req, payload).await?;
+    let Body(body) = body?;
     let org = p.ctx.org.id;
     idempotent(&state, &req, org, &body, || async {
         let i: ReplayIn = parse_json(&req, &body)?;
@@ -285,11 +285,11 @@ pub async fn rotate<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
     id: Result<PathId<WebhookId>, ApiError>,
-    payload: web::Payload,
+    body: Result<Body, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::WebhooksManage), true)?;
     let PathId(id) = id?;
-    let body = read_body(&req, payload).await?;
+    let Body(body) = body?;
     let org = p.ctx.org.id;
     idempotent(&state, &req, org, &body, || async {
         let e = state.svc.rotate_secret(org, id).await?;
@@ -364,11 +364,11 @@ pub async fn redeliver<S: Store>(
     state: web::Data<ApiState<S>>,
     req: HttpRequest,
     path: Result<PathIds<WebhookId, DeliveryId>, ApiError>,
-    payload: web::Payload,
+    body: Result<Body, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::WebhooksManage), true)?;
     let PathIds(id, did) = path?;
-    let body = read_body(&req, payload).await?;
+    let Body(body) = body?;
     let org = p.ctx.org.id;
     idempotent(&state, &req, org, &body, || async {
         let d = state.svc.redeliver(org, id, did).await?;
