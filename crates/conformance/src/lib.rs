@@ -102,6 +102,9 @@ macro_rules! store_conformance_suite {
             teams_list_by_name_with_member_counts_within_the_organization,
             a_persons_teams_list_by_name_and_one_membership_is_removed_within_the_organization,
             codes_of_an_address_span_its_invitations_in_one_organization_d53,
+            connections_and_orders_round_trip_every_field,
+            concurrent_placements_of_one_order_make_one_order_and_one_email,
+            orders_end_with_their_invitations_expiry_and_revocation,
         );
     };
     (@tests $run:path; $($name:ident),* $(,)?) => {
@@ -353,6 +356,7 @@ pub fn set(v: &[&str]) -> BTreeSet<String> {
 
 // The bodies, one module per aggregate.
 mod assessment;
+mod connector;
 mod email;
 mod idempotency;
 mod invitation;
@@ -365,6 +369,7 @@ mod session;
 mod settings;
 mod webhook;
 pub use assessment::*;
+pub use connector::*;
 pub use email::*;
 pub use idempotency::*;
 pub use invitation::*;

@@ -101,3 +101,11 @@ id_type!(
     /// A one-time code sent to an invitation's email address (D43).
     ConsentCodeId
 );
+id_type!(
+    /// A connection of an organization to an ATS (D63).
+    ConnectionId
+);
+id_type!(
+    /// An order of a test placed by an ATS through a connection (D67); the id the ATS is given.
+    OrderId
+);

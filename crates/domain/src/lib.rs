@@ -6,6 +6,7 @@
 pub mod api_key;
 pub mod assessment;
 pub mod at_rest;
+pub mod connector;
 pub mod consent;
 pub mod dashboard;
 pub mod erasure;

@@ -31,7 +31,8 @@ impl Ids for EventSource {
 /// that [`receives`] it (subscribed to its type; disabled endpoints included, their deliveries
 /// wait, D33, except for `webhook.disabled`), each with a new id from `ids` (UUIDv7, so deliveries list by time, D36). Wakes the
 /// delivery engine when an enabled endpoint got one. The event and its deliveries carry the
-/// source's request id (T121). Errors: the store's.
+/// source's request id (T121). The ATS orders the event concerns follow it in the same
+/// transaction ([`crate::connector::follow`], D67). Errors: the store's.
 pub async fn append(tx: &mut dyn Tx, ids: &EventSource, e: &OutboxEvent) -> StoreResult<()> {
     let caused;
     let e = if e.request_id == ids.request_id {
@@ -44,6 +45,7 @@ pub async fn append(tx: &mut dyn Tx, ids: &EventSource, e: &OutboxEvent) -> Stor
     if e.event_type == EventType::Ping {
         return Ok(());
     }
+    crate::connector::follow(tx, e).await?;
     let endpoints = tx.list_endpoints_of_org(e.org_id).await?;
     for ep in endpoints.iter().filter(|w| receives(w, e.event_type)) {
         let d = delivery(ids, ep, e, e.created_at);

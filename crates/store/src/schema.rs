@@ -375,7 +375,70 @@ diesel::table! {
 
 diesel::joinable!(dashboard_sessions -> users (user_id));
 
+diesel::table! {
+    use diesel::sql_types::*;
+    use crate::types::sql::{Uuid, Ts};
+    ats_connections (id) {
+        id -> Uuid,
+        org_id -> Uuid,
+        ats -> Text,
+        name -> Text,
+        enabled -> Bool,
+        base_url -> Nullable<Text>,
+        api_key -> Nullable<Text>,
+        integration_id -> Nullable<Text>,
+        webhook_secret -> Nullable<Text>,
+        api_key_id -> Uuid,
+        created_at -> Ts,
+        updated_at -> Ts,
+        last_activity_at -> Nullable<Ts>,
+    }
+}
+
+diesel::table! {
+    use diesel::sql_types::*;
+    use crate::types::sql::{Uuid, Ts};
+    ats_orders (id) {
+        id -> Uuid,
+        org_id -> Uuid,
+        connection_id -> Uuid,
+        test_id -> Text,
+        person_id -> Uuid,
+        invitation_id -> Uuid,
+        ats_key -> Text,
+        candidate_ref -> Nullable<Text>,
+        application_ref -> Nullable<Text>,
+        job_ref -> Nullable<Text>,
+        job_name -> Nullable<Text>,
+        profile_url -> Nullable<Text>,
+        ats_order_ref -> Nullable<Text>,
+        callback_url -> Nullable<Text>,
+        status -> Text,
+        assessment_id -> Nullable<Uuid>,
+        created_at -> Ts,
+        updated_at -> Ts,
+        started_at -> Nullable<Ts>,
+        completed_at -> Nullable<Ts>,
+    }
+}
+
+diesel::table! {
+    use diesel::sql_types::*;
+    use crate::types::sql::{Uuid, Ts};
+    ats_errors (id) {
+        id -> Uuid,
+        connection_id -> Uuid,
+        api_call -> Text,
+        errors -> Text,
+        order_id -> Nullable<Uuid>,
+        created_at -> Ts,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
+    ats_connections,
+    ats_orders,
+    ats_errors,
     sign_in_links,
     dashboard_sessions,
     event_sequence,

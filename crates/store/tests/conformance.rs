@@ -152,6 +152,7 @@ conformance!(
     the_humans_export_holds_every_record_and_the_admin_erasure_leaves_no_trace,
     secrets_are_sealed_at_rest_and_a_database_from_before_is_resealed,
     live_links_are_sealed_at_rest_and_a_database_from_before_is_sealed_once,
+    ats_credentials_are_sealed_at_rest_and_resealed_under_a_new_key_d63,
     imports_read_no_index_entries_of_other_persons_however_large_the_pool_grows,
     stored_addresses_take_their_ascii_domain_unless_rows_would_merge_d55,
 );
@@ -680,6 +681,42 @@ async fn live_links_are_sealed_at_rest_and_a_database_from_before_is_sealed_once
     let fresh = new.url.rsplit('/').next().unwrap().to_string();
     assert_eq!(talent_store::testing::tables_containing(&url, &fresh).await.unwrap(), vec![], "sealed from the start");
     assert!(!talent_store::testing::tables_containing(&url, "bea@example.com").await.unwrap().is_empty());
+}
+
+/// D63: a connection's ATS credentials (its API key and webhook secret) are stored sealed from the
+/// start, read back as given, and resealed when the key changes; the integration id is not a
+/// secret.
+async fn ats_credentials_are_sealed_at_rest_and_resealed_under_a_new_key_d63(store: DbStore) {
+    use talent_domain::connector::{Ats, ConnectionSettings, NewConnection};
+    let url = store.url().to_string();
+    let mut sealed = DbStore::connect(&url, 4).unwrap();
+    sealed.set_secret_box(Arc::new(TestBox("k1")));
+    drop(store);
+    let (svc, _) = services(sealed);
+    let org = new_org(&svc, "business", &[]).await.id;
+    svc.create_user(org, email("admin@example.com"), OrgRole::Admin).await.unwrap();
+    let settings = ConnectionSettings {
+        base_url: None,
+        api_key: Some("kombo-api-key-in-clear".into()),
+        integration_id: Some("acme-integration".into()),
+        webhook_secret: Some("kombo-hook-secret-in-clear".into()),
+    };
+    let input = NewConnection { ats: Ats::Kombo, name: "Kombo".into(), settings: settings.clone() };
+    let c = svc.create_connection(org, input, None).await.unwrap().view.connection;
+    for clear in ["kombo-api-key-in-clear", "kombo-hook-secret-in-clear"] {
+        assert_eq!(talent_store::testing::tables_containing(&url, clear).await.unwrap(), vec![], "{clear}");
+    }
+    assert!(!talent_store::testing::tables_containing(&url, "acme-integration").await.unwrap().is_empty());
+    assert_eq!(svc.get_connection(c.id).await.unwrap().connection.settings, settings, "read back as given");
+
+    let mut next = DbStore::connect(&url, 4).unwrap();
+    next.set_secret_box(Arc::new(TestBox("k2")));
+    let (svc, _) = services(next);
+    assert!(write(&svc, |tx| Box::pin(async move { tx.reseal_secrets().await })).await.unwrap() >= 1);
+    let k2 = talent_store::testing::tables_containing(&url, "sealed:v1:k2:").await.unwrap();
+    assert!(k2.contains(&("ats_connections".into(), "api_key".into())), "{k2:?}");
+    assert!(k2.contains(&("ats_connections".into(), "webhook_secret".into())), "{k2:?}");
+    assert_eq!(svc.get_connection(c.id).await.unwrap().connection.settings, settings);
 }
 
 /// A reversible stand-in for the app's AEAD: enough to see that the store seals on write, opens

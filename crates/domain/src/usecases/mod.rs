@@ -5,6 +5,7 @@
 pub mod acceptance;
 pub mod access;
 pub mod assessments;
+pub mod connectors;
 pub mod dashboard;
 pub mod emails;
 pub mod feed;

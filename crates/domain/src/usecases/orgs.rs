@@ -5,7 +5,7 @@ use crate::api_key::ApiKey;
 use crate::errors::{ClientError, Code, UseCaseError};
 use crate::ids::*;
 use crate::organization::{Organization, Usage, User};
-use crate::ports::Store;
+use crate::ports::{Store, Tx};
 use crate::values::*;
 use time::OffsetDateTime;
 
@@ -107,6 +107,53 @@ pub struct CreatedKey {
     pub key: ApiKey,
     /// `tk_...`, shown once (D41).
     pub value: String,
+}
+
+/// A key to create inside another use case's transaction ([`create_key_in_tx`]).
+pub(crate) struct KeyRequest {
+    pub id: ApiKeyId,
+    pub user_id: UserId,
+    pub name: Option<String>,
+    pub scopes: Scopes,
+    pub expires_at: Option<OffsetDateTime>,
+    pub prefix: String,
+    pub hash: Vec<u8>,
+    pub now: OffsetDateTime,
+}
+
+/// Creates an API key for a user in this transaction (spec, Authentication 3-5; D41). Errors:
+/// 404 (user), 403 `insufficient_scope` (`webhooks:manage` for a member), 409 `conflict` (the
+/// user already has 10 active keys).
+pub(crate) async fn create_key_in_tx(tx: &mut dyn Tx, r: KeyRequest) -> Result<ApiKey, UseCaseError> {
+    let user = tx.get_user(r.user_id).await?.ok_or_else(|| ClientError::not_found("User"))?;
+    tx.lock_org(user.org_id).await?;
+    if r.scopes.iter().any(|s| s.requires_admin()) && user.role != OrgRole::Admin {
+        return Err(ClientError::new(
+            Code::InsufficientScope,
+            "A key with the 'webhooks:manage' scope requires an administrator",
+        )
+        .into());
+    }
+    let active = tx.list_api_keys_of_user(r.user_id).await?.iter().filter(|k| k.is_active(r.now)).count();
+    if active >= 10 {
+        return Err(ClientError::new(Code::Conflict, "A user can have at most 10 active API keys")
+            .with_details(serde_json::json!({"active": active, "limit": 10}))
+            .into());
+    }
+    let key = ApiKey {
+        id: r.id,
+        user_id: r.user_id,
+        org_id: user.org_id,
+        name: r.name,
+        prefix: r.prefix,
+        hash: r.hash,
+        scopes: r.scopes,
+        expires_at: r.expires_at,
+        revoked_at: None,
+        created_at: r.now,
+    };
+    tx.insert_api_key(&key).await?;
+    Ok(key)
 }
 
 impl<S: Store> Services<S> {
@@ -266,43 +313,17 @@ impl<S: Store> Services<S> {
             return Err(e.into());
         }
         let material = self.secrets.new_api_key();
-        let key_id = ApiKeyId(self.ids.new_uuid());
-        let key = self
-            .store
-            .write(move |tx| {
-                Box::pin(async move {
-                    let user = tx.get_user(user_id).await?.ok_or_else(|| ClientError::not_found("User"))?;
-                    tx.lock_org(user.org_id).await?;
-                    if scopes.iter().any(|s| s.requires_admin()) && user.role != OrgRole::Admin {
-                        return Err(ClientError::new(
-                            Code::InsufficientScope,
-                            "A key with the 'webhooks:manage' scope requires an administrator",
-                        )
-                        .into());
-                    }
-                    let active = tx.list_api_keys_of_user(user_id).await?.iter().filter(|k| k.is_active(now)).count();
-                    if active >= 10 {
-                        return Err(ClientError::new(Code::Conflict, "A user can have at most 10 active API keys")
-                            .with_details(serde_json::json!({"active": active, "limit": 10}))
-                            .into());
-                    }
-                    let key = ApiKey {
-                        id: key_id,
-                        user_id,
-                        org_id: user.org_id,
-                        name,
-                        prefix: material.prefix,
-                        hash: material.hash,
-                        scopes,
-                        expires_at,
-                        revoked_at: None,
-                        created_at: now,
-                    };
-                    tx.insert_api_key(&key).await?;
-                    Ok::<_, UseCaseError>(key)
-                })
-            })
-            .await?;
+        let req = KeyRequest {
+            id: ApiKeyId(self.ids.new_uuid()),
+            user_id,
+            name,
+            scopes,
+            expires_at,
+            prefix: material.prefix,
+            hash: material.hash,
+            now,
+        };
+        let key = self.store.write(move |tx| Box::pin(async move { create_key_in_tx(tx, req).await })).await?;
         Ok(CreatedKey { key, value: material.value })
     }
 

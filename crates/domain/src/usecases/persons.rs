@@ -145,6 +145,20 @@ impl<S: Store> Services<S> {
     ///
     /// [`OrgRepo::concurrent_writers`](crate::ports::OrgRepo::concurrent_writers): crate::ports::OrgRepo::concurrent_writers
     pub async fn import_person(&self, org_id: OrgId, input: ImportPerson) -> Result<ImportOutcome, UseCaseError> {
+        Ok(self.import_or_order(org_id, input, None).await?.0)
+    }
+
+    /// [`Services::import_person`], and with `order` the ATS order placed with it in the same
+    /// transaction (D67): an open order of the same connection, ATS key and test is returned as
+    /// it is (`false`) before anything is imported; else the person is imported, the invitation
+    /// created (or the pending one taken) and the order inserted (`true`). The import's errors,
+    /// and the order's: 404 (connection).
+    pub(crate) async fn import_or_order(
+        &self,
+        org_id: OrgId,
+        input: ImportPerson,
+        order: Option<super::connectors::Placement>,
+    ) -> Result<(ImportOutcome, Option<(crate::connector::Order, bool)>), UseCaseError> {
         let person_id = PersonId(self.ids.new_uuid());
         let human_id = HumanId(self.ids.new_uuid());
         let event_id = EventId(self.ids.new_uuid());
@@ -156,8 +170,8 @@ impl<S: Store> Services<S> {
         let url = self.invitation_url(inv_id);
         let mut exclusive = false;
         let mut raced = 0;
-        let (outcome, inv) = loop {
-            let (input, tag_names, plans) = (input.clone(), tag_names.clone(), plans.clone());
+        let (outcome, inv, placed) = loop {
+            let (input, tag_names, plans, order) = (input.clone(), tag_names.clone(), plans.clone(), order.clone());
             let (token_hash, url, nested) = (token_hash.clone(), url.clone(), input.invitation);
             let (clock, kit, ids) = (self.clock.clone(), self.assessment.clone(), self.event_source());
             let attempt = self
@@ -170,6 +184,11 @@ impl<S: Store> Services<S> {
                         let org =
                             if exclusive { tx.lock_org(org_id).await? } else { tx.lock_org_shared(org_id).await? };
                         let org = org.ok_or_else(|| ClientError::not_found("Organization"))?;
+                        if let Some(o) = &order {
+                            if let Some(done) = super::connectors::placed_before(tx, org_id, o).await? {
+                                return Ok(Some(done));
+                            }
+                        }
                         let existing = tx.find_person_by_email(org_id, &input.email).await?;
                         let transition = person::import_transition(existing.as_ref())?;
                         if transition.needs_seat() {
@@ -248,7 +267,13 @@ impl<S: Store> Services<S> {
                                 Some(create_in_tx(tx, ctx, ni, None).await?)
                             }
                         };
-                        Ok::<_, UseCaseError>(Some((outcome, inv)))
+                        let placed = match (&order, &inv) {
+                            (Some(o), Some((i, _, _))) => {
+                                Some((super::connectors::insert_order(tx, o, &outcome.person, i, now).await?, true))
+                            }
+                            _ => None,
+                        };
+                        Ok::<_, UseCaseError>(Some((outcome, inv, placed)))
                     })
                 })
                 .await;
@@ -273,7 +298,7 @@ impl<S: Store> Services<S> {
             }
             outcome.invitation = Some(self.view(inv));
         }
-        Ok(outcome)
+        Ok((outcome, placed))
     }
 
     /// `GET /persons/{id}`: any status (D28). Errors: 404 `not_found` outside the organization.

@@ -252,6 +252,8 @@ fn like_escape(s: &str) -> String {
 // that their bodies use.
 mod assessment_repo;
 pub mod assessment_rows;
+mod connector_repo;
+pub mod connector_rows;
 pub mod email_idna;
 mod email_repo;
 pub mod email_rows;
@@ -273,6 +275,7 @@ mod settings_repo;
 mod webhook_repo;
 pub mod webhook_rows;
 use assessment_rows::*;
+use connector_rows::*;
 use email_rows::*;
 use idempotency_rows::*;
 use invitation_rows::*;

@@ -57,6 +57,29 @@ macro_rules! impl_settings_repo {
                         .await?;
                         n += 1;
                     }
+                    // The ATS credentials of connections (D63), the same way.
+                    let rows: Vec<(DbUuid, Option<String>, Option<String>)> = ats_connections::table
+                        .select((ats_connections::id, ats_connections::api_key, ats_connections::webhook_secret))
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    for (id, key, secret) in rows {
+                        let stale =
+                            [&key, &secret].iter().any(|v| v.as_deref().is_some_and(|v| self.sealer.needs_reseal(v)));
+                        if !stale {
+                            continue;
+                        }
+                        let reseal = |v: Option<String>| {
+                            v.map(|v| open(&self.sealer, &v).map(|p| self.sealer.seal(&p))).transpose()
+                        };
+                        let (key, secret) = (reseal(key)?, reseal(secret)?);
+                        self.exec(
+                            diesel::update(ats_connections::table.find(id))
+                                .set((ats_connections::api_key.eq(key), ats_connections::webhook_secret.eq(secret))),
+                        )
+                        .await?;
+                        n += 1;
+                    }
                     let settings: Vec<(String, String)> = settings::table
                         .select((settings::name, settings::value))
                         .load(self.conn)

@@ -21,6 +21,7 @@ macro_rules! insert_and_update {
 }
 
 mod assessment;
+mod connector;
 mod email;
 mod idempotency;
 mod invitation;
@@ -87,6 +88,12 @@ pub struct FakeState {
     pub sign_in_links: Vec<crate::dashboard::SignInLink>,
     /// The dashboard's sessions (issue 18).
     pub sessions: Vec<crate::dashboard::Session>,
+    /// ATS connections (D63).
+    pub connections: Vec<crate::connector::Connection>,
+    /// Errors ATSs reported (D75).
+    pub connection_errors: Vec<crate::connector::ConnectionError>,
+    /// ATS orders (D67).
+    pub orders: Vec<crate::connector::Order>,
 }
 
 /// The fake store.

@@ -2,9 +2,11 @@
 //! case can do inside one transaction.
 
 mod assessment;
+mod connection;
 mod email;
 mod idempotency;
 mod invitation;
+mod order;
 mod org;
 mod outbox;
 mod person;
@@ -14,9 +16,11 @@ mod settings;
 mod webhook;
 
 pub use assessment::AssessmentRepo;
+pub use connection::ConnectionRepo;
 pub use email::EmailRepo;
 pub use idempotency::IdempotencyRepo;
 pub use invitation::InvitationRepo;
+pub use order::OrderRepo;
 pub use org::OrgRepo;
 pub use outbox::OutboxRepo;
 pub use person::PersonRepo;
@@ -45,7 +49,7 @@ sum_of_ports! {
     ///
     /// It is the sum of the aggregate ports ([`OrgRepo`], [`PersonRepo`], [`InvitationRepo`],
     /// [`AssessmentRepo`], [`OutboxRepo`], [`WebhookRepo`], [`EmailRepo`], [`IdempotencyRepo`],
-    /// [`PrivacyRepo`], [`SettingsRepo`], [`SessionRepo`]); a backend implements each of them and
+    /// [`PrivacyRepo`], [`SettingsRepo`], [`SessionRepo`], [`ConnectionRepo`], [`OrderRepo`]); a backend implements each of them and
     /// gets `Tx` from the blanket implementation.
     OrgRepo
         + PersonRepo
@@ -58,4 +62,6 @@ sum_of_ports! {
         + PrivacyRepo
         + SettingsRepo
         + SessionRepo
+        + ConnectionRepo
+        + OrderRepo
 }

@@ -1,0 +1,178 @@
+//! ATS connections and orders (`ConnectionRepo`, `OrderRepo`; D63, D67, D75).
+
+use super::*;
+use talent_domain::connector::*;
+
+async fn admin_org<S: Store + Clone>(svc: &Svc<S>) -> Organization {
+    let org = new_org(svc, "business", &[]).await;
+    svc.create_user(org.id, email("admin@acme.com"), OrgRole::Admin).await.unwrap();
+    org
+}
+
+fn kombo() -> NewConnection {
+    NewConnection {
+        ats: Ats::Kombo,
+        name: "Kombo".into(),
+        settings: ConnectionSettings {
+            base_url: Some("https://kombo.example/v1".into()),
+            api_key: Some("kombo-key-1".into()),
+            integration_id: Some("acme-integration".into()),
+            webhook_secret: Some("kombo-secret-2".into()),
+        },
+    }
+}
+
+fn new_order(test: TestRef, to: &str, key: &str) -> NewOrder {
+    NewOrder {
+        test,
+        candidate: OrderCandidate { email: email(to), first_name: Some(name("Ada")), last_name: Some(name("L")) },
+        ats_key: key.into(),
+        refs: OrderRefs {
+            candidate: Some("cand-1".into()),
+            application: Some("app-1".into()),
+            job: Some("job-1".into()),
+            job_name: Some("Engineer".into()),
+            profile_url: Some("https://ats.example/c/1".into()),
+            ats_order: Some(key.into()),
+        },
+        callback_url: Some("https://ats.example/callback/1".into()),
+    }
+}
+
+pub async fn connections_and_orders_round_trip_every_field<S: Store + Clone>(store: S) {
+    let (svc, clock) = services(store.clone());
+    let org = admin_org(&svc).await;
+    let other = admin_org(&svc).await;
+    let created = svc.create_connection(org.id, kombo(), None).await.unwrap();
+    let c = created.view.connection.clone();
+    // Every field, the credentials opened as they were given.
+    assert_eq!(svc.get_connection(c.id).await.unwrap().connection, c);
+    assert_eq!(svc.list_connections(org.id).await.unwrap(), vec![created.view.clone()]);
+    assert!(svc.list_connections(other.id).await.unwrap().is_empty());
+    let (key, o) = (c.api_key_id, org.id);
+    let (by_key, enabled, none) = store
+        .read(move |tx| {
+            Box::pin(async move {
+                let by_key = tx.find_connection_by_key(key).await?;
+                let enabled = tx.find_enabled_connection(o, Ats::Kombo).await?;
+                let none = tx.find_enabled_connection(o, Ats::Ashby).await?;
+                Ok::<_, StoreError>((by_key, enabled, none))
+            })
+        })
+        .await
+        .unwrap();
+    assert_eq!((by_key.as_ref(), enabled.as_ref(), none), (Some(&c), Some(&c), None));
+
+    // An order with every reference, read back whole; then it follows its invitation.
+    clock.advance(Duration::seconds(61));
+    let (order, created_order) =
+        svc.place_order(&c, new_order(TestRef::TalentAssessment, "ada@acme.com", "k-1")).await.unwrap();
+    assert!(created_order);
+    assert_eq!(svc.get_order(org.id, order.id).await.unwrap(), order);
+    assert_eq!(code(svc.get_order(other.id, order.id).await), Code::NotFound);
+    let activity = svc.get_connection(c.id).await.unwrap().connection.last_activity_at;
+    assert_eq!(activity, Some(order.created_at), "an order is the connection's activity");
+    svc.accept_invitation(order.invitation_id, false).await.unwrap();
+    let started = svc.get_order(org.id, order.id).await.unwrap();
+    assert_eq!(started.status, OrderStatus::Started);
+    assert!(started.started_at.is_some_and(|t| t > order.created_at));
+    let a = svc
+        .admin_assessment(order.person_id, AssessmentCommand { complete: true, ..Default::default() })
+        .await
+        .unwrap();
+    let done = svc.get_order(org.id, order.id).await.unwrap();
+    assert_eq!(
+        (done.status, done.assessment_id, done.completed_at),
+        (OrderStatus::Completed, Some(a.id), a.completed_at)
+    );
+
+    // Pages of a connection's orders, newest first; the count.
+    let mut ids = vec![order.id];
+    for i in 0..4 {
+        let (o, _) = svc
+            .place_order(&c, new_order(TestRef::TalentAssessment, &format!("p{i}@acme.com"), &format!("k{i}")))
+            .await
+            .unwrap();
+        ids.push(o.id);
+    }
+    ids.reverse();
+    let first = svc.list_orders(c.id, None, 3).await.unwrap();
+    assert!(first.has_more);
+    let second = svc.list_orders(c.id, first.items.last().map(|o| o.id), 3).await.unwrap();
+    assert!(!second.has_more);
+    let walked: Vec<OrderId> = first.items.iter().chain(second.items.iter()).map(|o| o.id).collect();
+    assert_eq!(walked, ids);
+    assert_eq!(svc.get_connection(c.id).await.unwrap().orders, 5);
+
+    // Changes persist; reported errors list newest first.
+    let patch = ConnectionPatch {
+        name: Some("Kombo EU".into()),
+        enabled: Some(false),
+        settings: SettingsPatch { api_key: Some(Some("kombo-key-3".into())), ..Default::default() },
+    };
+    let changed = svc.update_connection(c.id, patch).await.unwrap().connection;
+    assert_eq!(svc.get_connection(c.id).await.unwrap().connection, changed);
+    assert_eq!(changed.settings.api_key.as_deref(), Some("kombo-key-3"));
+    let e1 = svc.record_connection_error(c.id, "send_test", "[\"first\"]", Some(order.id)).await.unwrap();
+    let e2 = svc.record_connection_error(c.id, "test_status", "[\"second\"]", None).await.unwrap();
+    assert_eq!(svc.list_connection_errors(c.id, 10).await.unwrap(), vec![e2, e1]);
+
+    // Deleting removes its orders and errors and revokes its key.
+    svc.delete_connection(c.id).await.unwrap();
+    assert_eq!(code(svc.get_connection(c.id).await), Code::NotFound);
+    let cid = c.id;
+    let (orders, errors, key) = store
+        .read(move |tx| {
+            Box::pin(async move {
+                let orders = tx.count_orders_of_connection(cid).await?;
+                let errors = tx.list_connection_errors(cid, 10).await?;
+                let key = tx.get_api_key(key).await?;
+                Ok::<_, StoreError>((orders, errors, key))
+            })
+        })
+        .await
+        .unwrap();
+    assert_eq!((orders, errors.len()), (0, 0));
+    assert!(key.unwrap().revoked_at.is_some());
+}
+
+pub async fn concurrent_placements_of_one_order_make_one_order_and_one_email<S: Store + Clone>(store: S) {
+    let (svc, _clock) = services(store);
+    let org = admin_org(&svc).await;
+    let c = svc.create_connection(org.id, kombo(), None).await.unwrap().view.connection;
+    let conn = c.clone();
+    let placed = race(&svc, 8, move |svc, _| {
+        let c = conn.clone();
+        async move { svc.place_order(&c, new_order(TestRef::TalentAssessment, "ada@acme.com", "k-1")).await }
+    })
+    .await;
+    let ids: BTreeSet<OrderId> = placed.iter().map(|r| r.as_ref().unwrap().0.id).collect();
+    assert_eq!(ids.len(), 1, "one order: {placed:?}");
+    assert_eq!(placed.iter().filter(|r| r.as_ref().unwrap().1).count(), 1, "created once");
+    assert_eq!(svc.emails(Some(email("ada@acme.com")), 10).await.unwrap().len(), 1, "one email");
+    assert_eq!(svc.get_connection(c.id).await.unwrap().orders, 1);
+}
+
+pub async fn orders_end_with_their_invitations_expiry_and_revocation<S: Store + Clone>(store: S) {
+    let (svc, clock) = services(store);
+    let org = admin_org(&svc).await;
+    let c = svc.create_connection(org.id, kombo(), None).await.unwrap().view.connection;
+    let (expiring, _) = svc.place_order(&c, new_order(TestRef::TalentAssessment, "a@acme.com", "k-1")).await.unwrap();
+    let (revoked, _) = svc.place_order(&c, new_order(TestRef::TalentAssessment, "b@acme.com", "k-2")).await.unwrap();
+    let (cancelled, _) = svc.place_order(&c, new_order(TestRef::TalentAssessment, "c@acme.com", "k-3")).await.unwrap();
+    svc.revoke_invitation(org.id, revoked.invitation_id).await.unwrap();
+    assert_eq!(svc.cancel_order(org.id, cancelled.id).await.unwrap().status, OrderStatus::Cancelled);
+    clock.advance(Duration::days(15));
+    svc.sweep_invitations().await.unwrap();
+    let status = |o: OrderId| {
+        let svc = svc.clone();
+        async move { svc.get_order(org.id, o).await.unwrap().status }
+    };
+    assert_eq!(status(expiring.id).await, OrderStatus::Expired);
+    assert_eq!(status(revoked.id).await, OrderStatus::Cancelled);
+    assert_eq!(status(cancelled.id).await, OrderStatus::Cancelled);
+    // A finished order frees its key: the ATS may order again.
+    let (again, created) =
+        svc.place_order(&c, new_order(TestRef::TalentAssessment, "a@acme.com", "k-1")).await.unwrap();
+    assert!(created && again.id != expiring.id);
+}

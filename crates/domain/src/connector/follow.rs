@@ -1,0 +1,92 @@
+//! Orders follow the events that already exist (D67): [`follow`] is called by
+//! [`crate::outbox::append`] for every event, in the transaction that writes it, so whatever path
+//! accepts, revokes or expires an invitation or completes an assessment moves its orders.
+
+use super::order::OrderChange;
+use crate::events::{EventType, OutboxEvent};
+use crate::ids::*;
+use crate::invitation::Variant;
+use crate::ports::{StoreResult, Tx};
+use crate::results::AssessmentState;
+
+/// The member of an event's `data` holding an id (the published shapes: the Invitation's `id`,
+/// `assessment.completed`'s `personId` and `assessmentId`).
+fn id_in(e: &OutboxEvent, member: &str) -> Option<uuid::Uuid> {
+    e.data.get(member)?.as_str()?.parse().ok()
+}
+
+/// Moves the orders event `e` concerns (D67), in this transaction; returns how many changed.
+/// `invitation.accepted` starts the invitation's orders (or, on an access request the person
+/// consented to, completes them: the organization now sees results it could not); `.revoked`
+/// cancels and `.expired` expires them; `assessment.completed` completes the person's open
+/// orders when the assessment is the organization's own (D51 a). Other events: nothing, no read.
+/// Errors: the store's.
+pub async fn follow(tx: &mut dyn Tx, e: &OutboxEvent) -> StoreResult<usize> {
+    let now = e.created_at;
+    let (orders, change) = match e.event_type {
+        EventType::InvitationAccepted | EventType::InvitationRevoked | EventType::InvitationExpired => {
+            let Some(id) = id_in(e, "id").map(InvitationId) else { return Ok(0) };
+            let orders = tx.list_orders_of_invitation(id).await?;
+            if orders.iter().all(|o| !o.status.is_open()) {
+                return Ok(0);
+            }
+            let change = match e.event_type {
+                EventType::InvitationRevoked => OrderChange::Cancelled,
+                EventType::InvitationExpired => OrderChange::Expired,
+                _ => accepted(tx, id).await?,
+            };
+            (orders, change)
+        }
+        EventType::AssessmentCompleted => {
+            let (Some(person), Some(assessment)) = (id_in(e, "personId"), id_in(e, "assessmentId")) else {
+                return Ok(0);
+            };
+            let orders = tx.list_open_orders_of_person(e.org_id, PersonId(person)).await?;
+            if orders.is_empty() {
+                return Ok(0);
+            }
+            let Some(p) = tx.get_person(e.org_id, PersonId(person)).await? else { return Ok(0) };
+            let own = tx
+                .list_assessments_of_human(p.human_id)
+                .await?
+                .iter()
+                .any(|a| a.id.0 == assessment && a.origin_org == Some(e.org_id));
+            if !own {
+                return Ok(0);
+            }
+            (orders, OrderChange::Completed(Some(AssessmentId(assessment))))
+        }
+        _ => return Ok(0),
+    };
+    let mut changed = 0;
+    for mut o in orders {
+        if o.apply(change, now) {
+            tx.update_order(&o).await?;
+            changed += 1;
+        }
+    }
+    Ok(changed)
+}
+
+/// What an accepted invitation does to its orders: an access request the person consented to
+/// completes them with the latest completed assessment the organization now sees; any other
+/// acceptance starts them.
+async fn accepted(tx: &mut dyn Tx, id: InvitationId) -> StoreResult<OrderChange> {
+    let Some(inv) = tx.get_invitation_any(id).await? else { return Ok(OrderChange::Accepted) };
+    let Some(person_id) = inv.person_id.filter(|_| inv.variant == Variant::AccessRequest) else {
+        return Ok(OrderChange::Accepted);
+    };
+    let Some(p) = tx.get_person(inv.org_id, person_id).await?.filter(|p| p.shared_existing_profile) else {
+        return Ok(OrderChange::Accepted);
+    };
+    let latest = tx
+        .list_assessments_of_human(p.human_id)
+        .await?
+        .into_iter()
+        .filter(|a| a.state == AssessmentState::Completed && a.visible_to(&p))
+        .max_by_key(|a| a.completed_at);
+    Ok(match latest {
+        Some(a) => OrderChange::Completed(Some(a.id)),
+        None => OrderChange::Accepted,
+    })
+}

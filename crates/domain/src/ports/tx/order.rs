@@ -1,0 +1,50 @@
+//! [`OrderRepo`]: the orders ATSs place through connections (D67).
+
+use crate::connector::{Order, TestRef};
+use crate::ids::*;
+use crate::ports::{BoxFuture, StoreResult};
+
+/// The orders ATSs place through connections (D67). Part of [`Tx`](super::Tx).
+///
+/// # Errors
+/// Every method: [`StoreError::Unavailable`](crate::errors::StoreError::Unavailable) when the
+/// database cannot be reached (answered 503), `Internal` for any other failure;
+/// `UniqueViolation` only where a method says so.
+///
+/// # Locking
+/// Two concurrent placements of the same order both look for it with
+/// [`OrderRepo::find_open_order`] before either commits; the store's unique index on open orders
+/// (connection, ATS key, test) makes the second insert fail with `UniqueViolation`, and the
+/// placing use case runs again and finds the first.
+pub trait OrderRepo: Send {
+    /// Inserts an order.
+    ///
+    /// # Errors
+    /// `UniqueViolation` when an open order with the same connection, ATS key and test exists.
+    fn insert_order<'a>(&'a mut self, o: &'a Order) -> BoxFuture<'a, StoreResult<()>>;
+    /// Overwrites an order.
+    fn update_order<'a>(&'a mut self, o: &'a Order) -> BoxFuture<'a, StoreResult<()>>;
+    /// An order of the organization.
+    fn get_order(&mut self, org: OrgId, id: OrderId) -> BoxFuture<'_, StoreResult<Option<Order>>>;
+    /// The open (`sent` or `started`) order of the connection with this ATS key and test.
+    fn find_open_order<'a>(
+        &'a mut self,
+        connection: ConnectionId,
+        ats_key: &'a str,
+        test: TestRef,
+    ) -> BoxFuture<'a, StoreResult<Option<Order>>>;
+    /// The orders placed with invitation `id` (any status).
+    fn list_orders_of_invitation(&mut self, id: InvitationId) -> BoxFuture<'_, StoreResult<Vec<Order>>>;
+    /// The open orders of a person of the organization.
+    fn list_open_orders_of_person(&mut self, org: OrgId, person: PersonId) -> BoxFuture<'_, StoreResult<Vec<Order>>>;
+    /// The connection's orders, newest first, keyset-paginated: those with an id below `before`,
+    /// at most `limit`.
+    fn list_orders_of_connection(
+        &mut self,
+        connection: ConnectionId,
+        before: Option<OrderId>,
+        limit: u32,
+    ) -> BoxFuture<'_, StoreResult<Vec<Order>>>;
+    /// How many orders the connection has.
+    fn count_orders_of_connection(&mut self, connection: ConnectionId) -> BoxFuture<'_, StoreResult<u64>>;
+}

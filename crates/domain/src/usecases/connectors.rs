@@ -1,0 +1,479 @@
+//! ATS connections and orders (connectors.md, D63-D67, D75): the administrator's connection use
+//! cases, and what each ATS adapter calls: the tests, placing, reading and cancelling an order,
+//! and recording an error the ATS reports. Orders then follow the invitation and assessment
+//! events ([`crate::connector::follow`]).
+
+use super::orgs::{create_key_in_tx, KeyRequest};
+use super::persons::{ImportPerson, NestedInvitation};
+use super::Services;
+use crate::connector::{
+    connection_scopes, Connection, ConnectionError, ConnectionPatch, NewConnection, NewOrder, Order, OrderChange,
+    OrderStatus, Test, TestRef,
+};
+use crate::errors::{ClientError, Code, UseCaseError};
+use crate::events::EventType;
+use crate::ids::*;
+use crate::invitation::Invitation;
+use crate::person::Person;
+use crate::ports::{EmailRecord, Store, Tx};
+use crate::values::FieldErrors;
+use crate::values::OrgRole;
+use time::OffsetDateTime;
+
+/// A connection with what the dashboard and the admin API show beside it (D63).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConnectionView {
+    /// The connection.
+    pub connection: Connection,
+    /// How many orders it has.
+    pub orders: u64,
+}
+
+/// A new connection with its API key's value, shown once (D63).
+#[derive(Clone, Debug)]
+pub struct CreatedConnection {
+    /// The connection.
+    pub view: ConnectionView,
+    /// `key`: the `tk_…` value the administrator pastes into the ATS.
+    pub key: String,
+}
+
+/// An order being placed, as the import transaction carries it ([`Services::import_or_order`]).
+#[derive(Clone, Debug)]
+pub(crate) struct Placement {
+    pub id: OrderId,
+    pub connection: ConnectionId,
+    pub order: NewOrder,
+}
+
+/// What [`Services::import_or_order`]'s transaction yields.
+type Imported = (super::persons::ImportOutcome, Option<(Invitation, bool, Option<EmailRecord>)>, Option<(Order, bool)>);
+
+/// The open order `p` repeats, with its person and invitation, if the ATS placed it before (D67).
+pub(crate) async fn placed_before(
+    tx: &mut dyn Tx,
+    org: OrgId,
+    p: &Placement,
+) -> Result<Option<Imported>, UseCaseError> {
+    let Some(o) = tx.find_open_order(p.connection, &p.order.ats_key, p.order.test).await? else { return Ok(None) };
+    let person = tx
+        .get_person(org, o.person_id)
+        .await?
+        .ok_or_else(|| UseCaseError::Internal("order without its person".into()))?;
+    let inv = tx.get_invitation(org, o.invitation_id).await?;
+    let outcome = super::persons::ImportOutcome { person, created: false, invitation: None };
+    Ok(Some((outcome, inv.map(|i| (i, false, None)), Some((o, false)))))
+}
+
+/// Inserts the order `p` for `person` and invitation `inv` (D67), and notes the connection's
+/// activity.
+pub(crate) async fn insert_order(
+    tx: &mut dyn Tx,
+    p: &Placement,
+    person: &Person,
+    inv: &Invitation,
+    now: OffsetDateTime,
+) -> Result<Order, UseCaseError> {
+    let o = Order {
+        id: p.id,
+        org_id: person.org_id,
+        connection_id: p.connection,
+        test: p.order.test,
+        person_id: person.id,
+        invitation_id: inv.id,
+        ats_key: p.order.ats_key.clone(),
+        refs: p.order.refs.clone(),
+        callback_url: p.order.callback_url.clone(),
+        status: OrderStatus::Sent,
+        assessment_id: None,
+        created_at: now,
+        updated_at: now,
+        started_at: None,
+        completed_at: None,
+    };
+    tx.insert_order(&o).await?;
+    if let Some(mut c) = tx.get_connection(p.connection).await? {
+        if c.touch(now) {
+            tx.update_connection(&c).await?;
+        }
+    }
+    Ok(o)
+}
+
+fn settings_errors(list: Vec<(String, String)>) -> UseCaseError {
+    let mut e = FieldErrors::default();
+    for (field, message) in list {
+        e.push(field, message);
+    }
+    e.into()
+}
+
+impl<S: Store> Services<S> {
+    /// Checks a connection's settings for its ATS (D63) and its base URL as a webhook URL is
+    /// checked (D54, D69). Errors: 400 with the fields.
+    fn check_settings(&self, c: &Connection) -> Result<(), UseCaseError> {
+        c.settings.check(c.ats, true).map_err(settings_errors)?;
+        if let Some(url) = &c.settings.base_url {
+            self.webhooks.check_url(url).map_err(|m| settings_errors(vec![("settings.baseUrl".into(), m)]))?;
+        }
+        Ok(())
+    }
+
+    /// `POST /admin/v1/organizations/{id}/connections` (D63): the connection and its key (scopes
+    /// `persons:write`, `invitations:write`, `results:read`, `profiles:read`), owned by `owner` or
+    /// else by the organization's oldest administrator, in one transaction. Errors: 404
+    /// (organization), 400 (settings), 409 `conflict` (no administrator to own the key, or the
+    /// owner has 10 active keys).
+    pub async fn create_connection(
+        &self,
+        org_id: OrgId,
+        input: NewConnection,
+        owner: Option<UserId>,
+    ) -> Result<CreatedConnection, UseCaseError> {
+        let now = self.clock.now();
+        let material = self.secrets.new_api_key();
+        let c = Connection {
+            id: ConnectionId(self.ids.new_uuid()),
+            org_id,
+            ats: input.ats,
+            name: input.name,
+            enabled: true,
+            settings: input.settings,
+            api_key_id: ApiKeyId(self.ids.new_uuid()),
+            created_at: now,
+            updated_at: now,
+            last_activity_at: None,
+        };
+        self.check_settings(&c)?;
+        let (prefix, hash) = (material.prefix, material.hash);
+        let view = self
+            .store
+            .write(move |tx| {
+                Box::pin(async move {
+                    tx.lock_org(org_id).await?.ok_or_else(|| ClientError::not_found("Organization"))?;
+                    let users = tx.list_users_of_org(org_id).await?;
+                    let user = match owner {
+                        Some(u) => users.iter().find(|x| x.id == u),
+                        None => users.iter().filter(|u| u.role == OrgRole::Admin).min_by_key(|u| (u.created_at, u.id)),
+                    }
+                    .ok_or_else(|| {
+                        ClientError::new(
+                            Code::Conflict,
+                            "The organization has no administrator to own the connection's key",
+                        )
+                    })?;
+                    let req = KeyRequest {
+                        id: c.api_key_id,
+                        user_id: user.id,
+                        name: Some(format!("{} connection: {}", c.ats.display_name(), c.name)),
+                        scopes: connection_scopes(),
+                        expires_at: None,
+                        prefix,
+                        hash,
+                        now,
+                    };
+                    create_key_in_tx(tx, req).await?;
+                    tx.insert_connection(&c).await?;
+                    Ok::<_, UseCaseError>(ConnectionView { connection: c, orders: 0 })
+                })
+            })
+            .await?;
+        Ok(CreatedConnection { view, key: material.value })
+    }
+
+    /// `GET /admin/v1/organizations/{id}/connections` (D63): oldest first. Errors: 404
+    /// (organization).
+    pub async fn list_connections(&self, org_id: OrgId) -> Result<Vec<ConnectionView>, UseCaseError> {
+        self.store
+            .read(move |tx| {
+                Box::pin(async move {
+                    tx.get_org(org_id).await?.ok_or_else(|| ClientError::not_found("Organization"))?;
+                    let mut out = vec![];
+                    for connection in tx.list_connections_of_org(org_id).await? {
+                        let orders = tx.count_orders_of_connection(connection.id).await?;
+                        out.push(ConnectionView { connection, orders });
+                    }
+                    Ok::<_, UseCaseError>(out)
+                })
+            })
+            .await
+    }
+
+    /// `GET /admin/v1/connections/{id}` (D63). Errors: 404.
+    pub async fn get_connection(&self, id: ConnectionId) -> Result<ConnectionView, UseCaseError> {
+        self.store
+            .read(move |tx| {
+                Box::pin(async move {
+                    let connection =
+                        tx.get_connection(id).await?.ok_or_else(|| ClientError::not_found("Connection"))?;
+                    let orders = tx.count_orders_of_connection(id).await?;
+                    Ok::<_, UseCaseError>(ConnectionView { connection, orders })
+                })
+            })
+            .await
+    }
+
+    /// `PATCH /admin/v1/connections/{id}` (D63): name, enabled, settings members. Errors: 404,
+    /// 400 (settings as they would be after the change).
+    pub async fn update_connection(
+        &self,
+        id: ConnectionId,
+        patch: ConnectionPatch,
+    ) -> Result<ConnectionView, UseCaseError> {
+        let now = self.clock.now();
+        let current = self.get_connection(id).await?.connection;
+        let mut c = current.clone();
+        if let Some(n) = patch.name {
+            c.name = n;
+        }
+        if let Some(e) = patch.enabled {
+            c.enabled = e;
+        }
+        c.settings = c.settings.patched(&patch.settings);
+        c.updated_at = now;
+        self.check_settings(&c)?;
+        self.store
+            .write(move |tx| {
+                Box::pin(async move {
+                    // Written over what it was read as; a concurrent change of the same
+                    // connection is the administrator's own (last writer wins).
+                    let now_stored =
+                        tx.get_connection(id).await?.ok_or_else(|| ClientError::not_found("Connection"))?;
+                    c.last_activity_at = now_stored.last_activity_at;
+                    tx.update_connection(&c).await?;
+                    let orders = tx.count_orders_of_connection(id).await?;
+                    Ok::<_, UseCaseError>(ConnectionView { connection: c, orders })
+                })
+            })
+            .await
+    }
+
+    /// `DELETE /admin/v1/connections/{id}` (D63): revokes its key (the ATS's access ends at once)
+    /// and deletes it with its orders. Errors: 404.
+    pub async fn delete_connection(&self, id: ConnectionId) -> Result<(), UseCaseError> {
+        let now = self.clock.now();
+        self.store
+            .write(move |tx| {
+                Box::pin(async move {
+                    let c = tx.get_connection(id).await?.ok_or_else(|| ClientError::not_found("Connection"))?;
+                    tx.revoke_api_key(c.api_key_id, now).await?;
+                    tx.delete_connection(id).await?;
+                    Ok::<_, UseCaseError>(())
+                })
+            })
+            .await
+    }
+
+    /// The connection an ATS's call authenticated with `key` speaks for (D64): the key's own
+    /// connection when it was minted for one of `ats`, else the organization's oldest enabled
+    /// connection to `ats`. Notes its activity (at most once a minute). Errors: 401
+    /// `unauthorized` when there is none or it is disabled.
+    pub async fn connection_for_call(
+        &self,
+        org_id: OrgId,
+        key: ApiKeyId,
+        ats: crate::connector::Ats,
+    ) -> Result<Connection, UseCaseError> {
+        let now = self.clock.now();
+        let refused = || ClientError::new(Code::Unauthorized, "No enabled connection to this ATS for this key");
+        let found = self
+            .store
+            .read(move |tx| {
+                Box::pin(async move {
+                    let own = tx.find_connection_by_key(key).await?.filter(|c| c.ats == ats && c.org_id == org_id);
+                    Ok::<_, UseCaseError>(match own {
+                        Some(c) => Some(c),
+                        None => tx.find_enabled_connection(org_id, ats).await?,
+                    })
+                })
+            })
+            .await?;
+        let mut c = found.filter(|c| c.enabled).ok_or_else(refused)?;
+        if c.touch(now) {
+            let at = c.last_activity_at;
+            let id = c.id;
+            self.store
+                .write(move |tx| {
+                    Box::pin(async move {
+                        if let Some(mut stored) = tx.get_connection(id).await? {
+                            stored.last_activity_at = at;
+                            tx.update_connection(&stored).await?;
+                        }
+                        Ok::<_, UseCaseError>(())
+                    })
+                })
+                .await?;
+        }
+        Ok(c)
+    }
+
+    /// The tests an ATS can order (D65): `talent-assessment`, then the organization's profiles,
+    /// newest first. Errors: the store's.
+    pub async fn connector_tests(&self, org_id: OrgId) -> Result<Vec<Test>, UseCaseError> {
+        let profiles = self
+            .store
+            .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.list_profiles(org_id, None, 1000).await?) }))
+            .await?;
+        Ok(Test::catalogue(&profiles))
+    }
+
+    /// Places an order (D67): imports the candidate (`joinedVia` `api`) and invites them by email
+    /// with every rule of the API (plan limits, consent: an address with results the organization
+    /// cannot see gets an `access_request`), in one transaction. An open order of the connection
+    /// with the same ATS key and test is returned as it is (`false`), with no second email.
+    /// Errors: 400 `validation_error` on `test` (unknown) or `callbackUrl` (refused like a webhook
+    /// URL, D54); 409 `person_limit_reached` and the import's other refusals; 404 (connection).
+    pub async fn place_order(&self, connection: &Connection, order: NewOrder) -> Result<(Order, bool), UseCaseError> {
+        let org_id = connection.org_id;
+        if let TestRef::Profile(p) = order.test {
+            let exists = self
+                .store
+                .read(move |tx| {
+                    Box::pin(async move { Ok::<_, UseCaseError>(tx.get_profile(org_id, p).await?.is_some()) })
+                })
+                .await?;
+            if !exists {
+                let mut e = FieldErrors::default();
+                e.push("test", "is not a test of this organization");
+                return Err(e.into());
+            }
+        }
+        if let Some(url) = &order.callback_url {
+            if let Err(m) = self.webhooks.check_url(url) {
+                let mut e = FieldErrors::default();
+                e.push("callbackUrl", m);
+                return Err(e.into());
+            }
+        }
+        let c = &order.candidate;
+        let input = ImportPerson {
+            first_name: c.first_name.clone(),
+            last_name: c.last_name.clone(),
+            invitation: Some(NestedInvitation { send_email: true, expires_in_days: None }),
+            ..ImportPerson::new(c.email.clone())
+        };
+        let placement = Placement { id: OrderId(self.ids.new_uuid()), connection: connection.id, order };
+        let (_, placed) = self.import_or_order(org_id, input, Some(placement)).await?;
+        placed.ok_or_else(|| UseCaseError::Internal("an order's import returned no order".into()))
+    }
+
+    /// An order of the organization (D73). Errors: 404 (also another organization's).
+    pub async fn get_order(&self, org_id: OrgId, id: OrderId) -> Result<Order, UseCaseError> {
+        self.store
+            .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.get_order(org_id, id).await?) }))
+            .await?
+            .ok_or_else(|| ClientError::not_found("Order").into())
+    }
+
+    /// The connection's orders, newest first, keyset-paginated (D63). Errors: 404 (connection).
+    pub async fn list_orders(
+        &self,
+        connection: ConnectionId,
+        before: Option<OrderId>,
+        limit: u32,
+    ) -> Result<super::Page<Order>, UseCaseError> {
+        let mut items = self
+            .store
+            .read(move |tx| {
+                Box::pin(async move {
+                    tx.get_connection(connection).await?.ok_or_else(|| ClientError::not_found("Connection"))?;
+                    Ok::<_, UseCaseError>(tx.list_orders_of_connection(connection, before, limit + 1).await?)
+                })
+            })
+            .await?;
+        let has_more = items.len() > limit as usize;
+        items.truncate(limit as usize);
+        Ok(super::Page { items, has_more })
+    }
+
+    /// Cancels an order (D78): a pending invitation is revoked (`invitation.revoked`, which
+    /// cancels the order); an order whose invitation was already accepted is cancelled alone; a
+    /// finished order stays as it is. Errors: 404.
+    pub async fn cancel_order(&self, org_id: OrgId, id: OrderId) -> Result<Order, UseCaseError> {
+        let now = self.clock.now();
+        let ids = self.event_source();
+        let public_url = self.invites.public_url.clone();
+        let secrets = self.secrets.clone();
+        self.store
+            .write(move |tx| {
+                Box::pin(async move {
+                    let mut o = tx.get_order(org_id, id).await?.ok_or_else(|| ClientError::not_found("Order"))?;
+                    if !o.status.is_open() {
+                        return Ok::<_, UseCaseError>(o);
+                    }
+                    let revoked = tx.get_invitation(org_id, o.invitation_id).await?.and_then(|mut inv| {
+                        inv.revoke(now).ok()?;
+                        Some(inv)
+                    });
+                    match revoked {
+                        Some(inv) => {
+                            tx.update_invitation(&inv).await?;
+                            let url =
+                                format!("{}/i/{}", public_url.trim_end_matches('/'), secrets.invitation_token(inv.id));
+                            super::invitations::append_invitation_event(
+                                tx,
+                                &ids,
+                                EventType::InvitationRevoked,
+                                &inv,
+                                &url,
+                                now,
+                            )
+                            .await?;
+                            Ok(tx.get_order(org_id, id).await?.unwrap_or(o))
+                        }
+                        _ => {
+                            o.apply(OrderChange::Cancelled, now);
+                            tx.update_order(&o).await?;
+                            Ok(o)
+                        }
+                    }
+                })
+            })
+            .await
+    }
+
+    /// Records an error the ATS reported (D75): on the connection, changing nothing else.
+    /// `api_call` is cut to 200 characters, `errors` (JSON text) to 4,000. Errors: the store's.
+    pub async fn record_connection_error(
+        &self,
+        connection: ConnectionId,
+        api_call: &str,
+        errors: &str,
+        order_id: Option<OrderId>,
+    ) -> Result<ConnectionError, UseCaseError> {
+        let e = ConnectionError {
+            id: self.ids.new_uuid(),
+            connection_id: connection,
+            api_call: api_call.chars().take(200).collect(),
+            errors: errors.chars().take(4000).collect(),
+            order_id,
+            created_at: self.clock.now(),
+        };
+        let stored = e.clone();
+        self.store
+            .write(move |tx| {
+                Box::pin(async move {
+                    tx.insert_connection_error(&stored).await?;
+                    Ok::<_, UseCaseError>(())
+                })
+            })
+            .await?;
+        Ok(e)
+    }
+
+    /// The errors the connection's ATS reported, newest first, at most `limit`. Errors: 404.
+    pub async fn list_connection_errors(
+        &self,
+        connection: ConnectionId,
+        limit: u32,
+    ) -> Result<Vec<ConnectionError>, UseCaseError> {
+        self.store
+            .read(move |tx| {
+                Box::pin(async move {
+                    tx.get_connection(connection).await?.ok_or_else(|| ClientError::not_found("Connection"))?;
+                    Ok::<_, UseCaseError>(tx.list_connection_errors(connection, limit).await?)
+                })
+            })
+            .await
+    }
+}

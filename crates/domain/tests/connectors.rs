@@ -1,0 +1,369 @@
+//! Use-case tests of ATS connections and orders over the in-memory fakes (connectors.md,
+//! D63-D67, D75; D19 and D51 of decisions.md): connections mint their key, orders import and
+//! invite once, follow the invitation and assessment events, and keep consent.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::sync::Arc;
+use talent_domain::connector::*;
+use talent_domain::errors::{Code, UseCaseError};
+use talent_domain::fakes::{block_on, services, FakeClock, FakeStore};
+use talent_domain::ids::*;
+use talent_domain::invitation::{InvitationStatus, Variant};
+use talent_domain::person::JoinedVia;
+use talent_domain::results::ProfileCompetency;
+use talent_domain::usecases::assessments::{AssessmentCommand, NewProfile};
+use talent_domain::usecases::orgs::NewOrganization;
+use talent_domain::usecases::persons::ImportPerson;
+use talent_domain::values::*;
+use talent_domain::Services;
+use time::Duration;
+
+type Svc = Services<FakeStore>;
+
+struct World {
+    svc: Svc,
+    store: FakeStore,
+    clock: Arc<FakeClock>,
+    org: OrgId,
+    admin: UserId,
+}
+
+fn email(s: &str) -> Email {
+    Email::parse(s).unwrap()
+}
+
+fn new_org(svc: &Svc, name: &str) -> (OrgId, UserId) {
+    let (org, _) = block_on(svc.create_organization(NewOrganization {
+        subscription_status: Some(SubscriptionStatus::Active),
+        ..NewOrganization::new(name, email("hr@acme.test"), "professional")
+    }))
+    .unwrap();
+    block_on(svc.create_user(org.id, email("member@acme.test"), OrgRole::Member)).unwrap();
+    let admin = block_on(svc.create_user(org.id, email("admin@acme.test"), OrgRole::Admin)).unwrap();
+    (org.id, admin.id)
+}
+
+fn world() -> World {
+    let (svc, store, clock) = services();
+    let (org, admin) = new_org(&svc, "Acme");
+    World { svc, store, clock, org, admin }
+}
+
+fn greenhouse() -> NewConnection {
+    NewConnection { ats: Ats::Greenhouse, name: "Greenhouse".into(), settings: ConnectionSettings::default() }
+}
+
+fn code<T: std::fmt::Debug>(r: Result<T, UseCaseError>) -> Code {
+    match r {
+        Err(UseCaseError::Client(c)) => c.code,
+        other => panic!("expected a client error, got {other:?}"),
+    }
+}
+
+fn order(test: TestRef, to: &str, key: &str) -> NewOrder {
+    NewOrder {
+        test,
+        candidate: OrderCandidate { email: email(to), first_name: PersonName::parse("Ada").ok(), last_name: None },
+        ats_key: key.into(),
+        refs: OrderRefs { profile_url: Some(format!("https://ats.example/{key}")), ..Default::default() },
+        callback_url: Some("https://ats.example/callback".into()),
+    }
+}
+
+impl World {
+    fn connect(&self) -> Connection {
+        block_on(self.svc.create_connection(self.org, greenhouse(), None)).unwrap().view.connection
+    }
+    fn profile(&self) -> ProfileId {
+        let c = self.svc.assessment.model.competencies[0].id;
+        let p = NewProfile {
+            name: "Engineer".into(),
+            description: None,
+            competencies: vec![ProfileCompetency { competency_id: c, weight: 1.0 }],
+        };
+        block_on(self.svc.create_profile(self.org, p)).unwrap().id
+    }
+    fn place(&self, c: &Connection, o: NewOrder) -> (Order, bool) {
+        block_on(self.svc.place_order(c, o)).unwrap()
+    }
+    fn order(&self, id: OrderId) -> Order {
+        block_on(self.svc.get_order(self.org, id)).unwrap()
+    }
+    fn emails(&self) -> usize {
+        self.store.snapshot().emails.len()
+    }
+    fn complete(&self, person: PersonId) -> AssessmentId {
+        let cmd = AssessmentCommand { complete: true, ..Default::default() };
+        block_on(self.svc.admin_assessment(person, cmd)).unwrap().id
+    }
+}
+
+#[test]
+fn a_connection_mints_a_key_with_the_four_scopes_owned_by_the_oldest_administrator_d63() {
+    let w = world();
+    let created = block_on(w.svc.create_connection(w.org, greenhouse(), None)).unwrap();
+    assert!(created.key.starts_with("tk_"), "the key is shown once: {}", created.key);
+    let c = &created.view.connection;
+    assert_eq!((c.ats, c.enabled, created.view.orders), (Ats::Greenhouse, true, 0));
+    let key = w.store.snapshot().keys.into_iter().find(|k| k.id == c.api_key_id).unwrap();
+    assert_eq!(key.user_id, w.admin, "the administrator, not the older member");
+    assert_eq!(key.scopes, connection_scopes());
+    let listed = block_on(w.svc.list_connections(w.org)).unwrap();
+    assert_eq!(listed, vec![created.view.clone()]);
+}
+
+#[test]
+fn settings_an_ats_does_not_take_or_needs_are_field_errors_and_nothing_is_created_d63() {
+    let w = world();
+    let bad = NewConnection {
+        ats: Ats::Kombo,
+        name: "Kombo".into(),
+        settings: ConnectionSettings { api_key: Some("k".into()), ..Default::default() },
+    };
+    assert_eq!(code(block_on(w.svc.create_connection(w.org, bad, None))), Code::ValidationError);
+    assert!(w.store.snapshot().connections.is_empty());
+    assert!(w.store.snapshot().keys.is_empty(), "no key minted for a refused connection");
+}
+
+#[test]
+fn an_organization_without_an_administrator_cannot_own_a_connections_key() {
+    let (svc, _store, _clock) = services();
+    let (org, _) =
+        block_on(svc.create_organization(NewOrganization::new("Solo", email("a@solo.test"), "professional"))).unwrap();
+    assert_eq!(code(block_on(svc.create_connection(org.id, greenhouse(), None))), Code::Conflict);
+}
+
+#[test]
+fn an_order_imports_the_candidate_and_emails_an_invitation_d67() {
+    let w = world();
+    let c = w.connect();
+    let (o, created) = w.place(&c, order(TestRef::TalentAssessment, "ada@example.test", "gh-1"));
+    assert!(created);
+    assert_eq!(o.status, OrderStatus::Sent);
+    let s = w.store.snapshot();
+    let p = s.persons.iter().find(|p| p.id == o.person_id).unwrap();
+    assert_eq!((p.joined_via, p.first_name.as_ref().map(|n| n.as_str())), (JoinedVia::Api, Some("Ada")));
+    let inv = s.invitations.iter().find(|i| i.id == o.invitation_id).unwrap();
+    assert!(inv.send_email, "the vendor emails the candidate");
+    assert_eq!(w.emails(), 1);
+    assert_eq!(block_on(w.svc.get_connection(c.id)).unwrap().orders, 1);
+    assert!(s.connections[0].last_activity_at.is_some(), "the order is the connection's activity");
+}
+
+#[test]
+fn the_same_order_again_while_open_is_the_same_order_and_no_second_email_d67() {
+    let w = world();
+    let c = w.connect();
+    let (first, _) = w.place(&c, order(TestRef::TalentAssessment, "ada@example.test", "gh-1"));
+    let (again, created) = w.place(&c, order(TestRef::TalentAssessment, "ada@example.test", "gh-1"));
+    assert!(!created);
+    assert_eq!(again.id, first.id);
+    assert_eq!(w.emails(), 1, "no second email");
+    // Another test, or another ATS key, is another order (the same pending invitation).
+    let p = w.profile();
+    let (other, created) = w.place(&c, order(TestRef::Profile(p), "ada@example.test", "gh-1"));
+    assert!(created && other.id != first.id);
+    assert_eq!(other.invitation_id, first.invitation_id, "the pending invitation is reused (D18)");
+    assert_eq!(w.emails(), 1);
+}
+
+#[test]
+fn a_finished_order_does_not_absorb_a_new_one() {
+    let w = world();
+    let c = w.connect();
+    let (first, _) = w.place(&c, order(TestRef::TalentAssessment, "ada@example.test", "gh-1"));
+    block_on(w.svc.cancel_order(w.org, first.id)).unwrap();
+    let (second, created) = w.place(&c, order(TestRef::TalentAssessment, "ada@example.test", "gh-1"));
+    assert!(created && second.id != first.id);
+    assert_eq!(w.emails(), 2, "a new invitation, a new email");
+}
+
+#[test]
+fn unknown_tests_and_another_organizations_profiles_are_refused_and_nothing_is_created_d65() {
+    let w = world();
+    let c = w.connect();
+    let (other_org, _) = new_org(&w.svc, "Other");
+    let comp = w.svc.assessment.model.competencies[0].id;
+    let foreign = block_on(w.svc.create_profile(
+        other_org,
+        NewProfile {
+            name: "Theirs".into(),
+            description: None,
+            competencies: vec![ProfileCompetency { competency_id: comp, weight: 1.0 }],
+        },
+    ))
+    .unwrap();
+    for t in [TestRef::Profile(ProfileId(uuid::Uuid::from_u128(42))), TestRef::Profile(foreign.id)] {
+        let r = block_on(w.svc.place_order(&c, order(t, "ada@example.test", "gh-1")));
+        assert_eq!(code(r), Code::ValidationError);
+    }
+    let bad_callback = NewOrder {
+        callback_url: Some("ftp://ats.example".into()),
+        ..order(TestRef::TalentAssessment, "a@example.test", "k")
+    };
+    assert_eq!(code(block_on(w.svc.place_order(&c, bad_callback))), Code::ValidationError);
+    let s = w.store.snapshot();
+    assert!(s.orders.is_empty() && s.persons.is_empty() && s.emails.is_empty());
+}
+
+#[test]
+fn the_tests_are_talent_assessment_then_the_profiles_d65() {
+    let w = world();
+    let p = w.profile();
+    let tests = block_on(w.svc.connector_tests(w.org)).unwrap();
+    assert_eq!(tests.iter().map(|t| t.test).collect::<Vec<_>>(), vec![TestRef::TalentAssessment, TestRef::Profile(p)]);
+    assert_eq!(tests[1].name, "Engineer");
+}
+
+#[test]
+fn an_order_starts_on_acceptance_and_completes_with_the_organizations_own_assessment_d67_d51() {
+    let w = world();
+    let c = w.connect();
+    let (o, _) = w.place(&c, order(TestRef::TalentAssessment, "ada@example.test", "gh-1"));
+    block_on(w.svc.accept_invitation(o.invitation_id, false)).unwrap();
+    assert_eq!(w.order(o.id).status, OrderStatus::Started);
+    let a = w.complete(o.person_id);
+    let done = w.order(o.id);
+    assert_eq!((done.status, done.assessment_id), (OrderStatus::Completed, Some(a)));
+    assert!(done.started_at.is_some() && done.completed_at.is_some());
+}
+
+#[test]
+fn an_assessment_of_another_organization_does_not_complete_an_order_d51() {
+    let w = world();
+    let c = w.connect();
+    let (o, _) = w.place(&c, order(TestRef::TalentAssessment, "ada@example.test", "gh-1"));
+    block_on(w.svc.accept_invitation(o.invitation_id, false)).unwrap();
+    // The same human completes one in another organization, which shares nothing with Acme.
+    let (other, _) = new_org(&w.svc, "Other");
+    let there = block_on(w.svc.import_person(other, ImportPerson::new(email("ada@example.test")))).unwrap().person;
+    w.complete(there.id);
+    assert_eq!(w.order(o.id).status, OrderStatus::Started);
+}
+
+#[test]
+fn expiry_and_revocation_of_the_invitation_end_the_order_d67() {
+    let w = world();
+    let c = w.connect();
+    let (expiring, _) = w.place(&c, order(TestRef::TalentAssessment, "ada@example.test", "gh-1"));
+    let (revoked, _) = w.place(&c, order(TestRef::TalentAssessment, "bob@example.test", "gh-2"));
+    block_on(w.svc.revoke_invitation(w.org, revoked.invitation_id)).unwrap();
+    assert_eq!(w.order(revoked.id).status, OrderStatus::Cancelled);
+    w.clock.advance(Duration::days(15));
+    block_on(w.svc.sweep_invitations()).unwrap();
+    assert_eq!(w.order(expiring.id).status, OrderStatus::Expired);
+}
+
+#[test]
+fn cancelling_revokes_a_pending_invitation_or_cancels_a_started_order_alone_d78() {
+    let w = world();
+    let c = w.connect();
+    let (pending, _) = w.place(&c, order(TestRef::TalentAssessment, "ada@example.test", "gh-1"));
+    let done = block_on(w.svc.cancel_order(w.org, pending.id)).unwrap();
+    assert_eq!(done.status, OrderStatus::Cancelled);
+    let inv = w.store.snapshot().invitations.into_iter().find(|i| i.id == pending.invitation_id).unwrap();
+    assert_eq!(inv.status, InvitationStatus::Revoked);
+
+    let (started, _) = w.place(&c, order(TestRef::TalentAssessment, "bob@example.test", "gh-2"));
+    block_on(w.svc.accept_invitation(started.invitation_id, false)).unwrap();
+    assert_eq!(block_on(w.svc.cancel_order(w.org, started.id)).unwrap().status, OrderStatus::Cancelled);
+    // A finished order stays as it is; another organization's is not found.
+    assert_eq!(block_on(w.svc.cancel_order(w.org, started.id)).unwrap().status, OrderStatus::Cancelled);
+    let (other, _) = new_org(&w.svc, "Other");
+    assert_eq!(code(block_on(w.svc.cancel_order(other, started.id))), Code::NotFound);
+    assert_eq!(code(block_on(w.svc.get_order(other, started.id))), Code::NotFound);
+}
+
+#[test]
+fn an_order_for_results_the_organization_cannot_see_is_an_access_request_completed_only_with_consent_d19() {
+    let w = world();
+    // The human completed an assessment elsewhere first.
+    let (other, _) = new_org(&w.svc, "Other");
+    let there = block_on(w.svc.import_person(other, ImportPerson::new(email("ada@example.test")))).unwrap().person;
+    w.complete(there.id);
+    let c = w.connect();
+    let (declined, _) = w.place(&c, order(TestRef::TalentAssessment, "ada@example.test", "gh-1"));
+    let inv = w.store.snapshot().invitations.into_iter().find(|i| i.id == declined.invitation_id).unwrap();
+    assert_eq!(inv.variant, Variant::AccessRequest);
+    block_on(w.svc.accept_invitation(declined.invitation_id, false)).unwrap();
+    assert_eq!(w.order(declined.id).status, OrderStatus::Started, "joined without sharing: nothing to report");
+
+    let (shared, _) = w.place(&c, order(TestRef::TalentAssessment, "eve@example.test", "gh-2"));
+    let there = block_on(w.svc.import_person(other, ImportPerson::new(email("eve@example.test")))).unwrap().person;
+    w.complete(there.id);
+    // Eve's invitation was an assessment invitation when it was created; a new order after her
+    // results exist elsewhere asks for access.
+    block_on(w.svc.cancel_order(w.org, shared.id)).unwrap();
+    let (asked, _) = w.place(&c, order(TestRef::TalentAssessment, "eve@example.test", "gh-3"));
+    let inv = w.store.snapshot().invitations.into_iter().find(|i| i.id == asked.invitation_id).unwrap();
+    assert_eq!(inv.variant, Variant::AccessRequest);
+    block_on(w.svc.accept_invitation(asked.invitation_id, true)).unwrap();
+    let o = w.order(asked.id);
+    assert_eq!(o.status, OrderStatus::Completed, "consent shows the results: the order is complete");
+    assert!(o.assessment_id.is_some());
+}
+
+#[test]
+fn deleting_a_connection_revokes_its_key_and_removes_its_orders_d63() {
+    let w = world();
+    let c = w.connect();
+    w.place(&c, order(TestRef::TalentAssessment, "ada@example.test", "gh-1"));
+    block_on(w.svc.delete_connection(c.id)).unwrap();
+    let s = w.store.snapshot();
+    assert!(s.connections.is_empty() && s.orders.is_empty());
+    let key = s.keys.iter().find(|k| k.id == c.api_key_id).unwrap();
+    assert!(key.revoked_at.is_some(), "the ATS's access ends at once");
+    assert_eq!(code(block_on(w.svc.get_connection(c.id))), Code::NotFound);
+    assert_eq!(code(block_on(w.svc.delete_connection(c.id))), Code::NotFound);
+}
+
+#[test]
+fn a_call_speaks_for_the_keys_connection_or_the_organizations_enabled_one_d64() {
+    let w = world();
+    let c = w.connect();
+    let plain = ApiKeyId(uuid::Uuid::from_u128(77));
+    assert_eq!(block_on(w.svc.connection_for_call(w.org, c.api_key_id, Ats::Greenhouse)).unwrap().id, c.id);
+    assert_eq!(block_on(w.svc.connection_for_call(w.org, plain, Ats::Greenhouse)).unwrap().id, c.id);
+    assert_eq!(code(block_on(w.svc.connection_for_call(w.org, c.api_key_id, Ats::Ashby))), Code::Unauthorized);
+    let patch = ConnectionPatch { enabled: Some(false), ..Default::default() };
+    block_on(w.svc.update_connection(c.id, patch)).unwrap();
+    assert_eq!(code(block_on(w.svc.connection_for_call(w.org, c.api_key_id, Ats::Greenhouse))), Code::Unauthorized);
+}
+
+#[test]
+fn an_update_checks_the_settings_as_they_would_be_and_keeps_activity() {
+    let w = world();
+    let c = block_on(w.svc.create_connection(
+        w.org,
+        NewConnection {
+            ats: Ats::Ashby,
+            name: "Ashby".into(),
+            settings: ConnectionSettings { api_key: Some("ashby-key".into()), ..Default::default() },
+        },
+        Some(w.admin),
+    ))
+    .unwrap()
+    .view
+    .connection;
+    let clear_key =
+        ConnectionPatch { settings: SettingsPatch { api_key: Some(None), ..Default::default() }, ..Default::default() };
+    assert_eq!(code(block_on(w.svc.update_connection(c.id, clear_key))), Code::ValidationError);
+    let rename = ConnectionPatch { name: Some("Ashby EU".into()), ..Default::default() };
+    let v = block_on(w.svc.update_connection(c.id, rename)).unwrap();
+    assert_eq!(v.connection.name, "Ashby EU");
+    assert_eq!(v.connection.settings.api_key.as_deref(), Some("ashby-key"));
+}
+
+#[test]
+fn an_error_report_is_recorded_on_the_connection_and_changes_nothing_else_d75() {
+    let w = world();
+    let c = w.connect();
+    let before = w.store.snapshot().events.len();
+    let long = "x".repeat(5000);
+    block_on(w.svc.record_connection_error(c.id, "send_test", &long, None)).unwrap();
+    let list = block_on(w.svc.list_connection_errors(c.id, 10)).unwrap();
+    assert_eq!(list.len(), 1);
+    assert_eq!(list[0].errors.chars().count(), 4000);
+    assert_eq!(w.store.snapshot().events.len(), before);
+}

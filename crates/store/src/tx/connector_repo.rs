@@ -1,0 +1,191 @@
+//! [`ConnectionRepo`] and [`OrderRepo`] on both backends (ATS connections and orders, D63, D67):
+//! one body, compiled for PostgreSQL and SQLite.
+
+use super::*;
+use talent_domain::connector::{Ats, Connection, ConnectionError, Order, OrderStatus, TestRef};
+
+/// The statuses of an open order, as stored (the partial unique index's predicate).
+const OPEN: [&str; 2] = [OrderStatus::Sent.as_str(), OrderStatus::Started.as_str()];
+
+const _: () = assert!(OrderStatus::Sent.is_open() && OrderStatus::Started.is_open());
+
+macro_rules! impl_connector_repos {
+    ($conn:ty) => {
+        impl<'c> ConnectionRepo for DbTx<'c, $conn> {
+            fn insert_connection<'a>(&'a mut self, c: &'a Connection) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    self.run(diesel::insert_into(ats_connections::table).values(self.connection_row(c))).await
+                })
+            }
+
+            fn update_connection<'a>(&'a mut self, c: &'a Connection) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    let row = self.connection_row(c);
+                    self.run(diesel::update(ats_connections::table.find(DbUuid(c.id.0))).set(row)).await
+                })
+            }
+
+            fn get_connection(&mut self, id: ConnectionId) -> BoxFuture<'_, StoreResult<Option<Connection>>> {
+                Box::pin(async move {
+                    let q = ats_connections::table.find(DbUuid(id.0));
+                    self.load_one(q.select(ConnectionRow::as_select()), Self::open_connection).await
+                })
+            }
+
+            fn list_connections_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<Connection>>> {
+                Box::pin(async move {
+                    let q = ats_connections::table
+                        .filter(ats_connections::org_id.eq(DbUuid(org.0)))
+                        .order((ats_connections::created_at.asc(), ats_connections::id.asc()));
+                    self.load_all(q.select(ConnectionRow::as_select()), Self::open_connection).await
+                })
+            }
+
+            fn find_connection_by_key(&mut self, key: ApiKeyId) -> BoxFuture<'_, StoreResult<Option<Connection>>> {
+                Box::pin(async move {
+                    let q = ats_connections::table.filter(ats_connections::api_key_id.eq(DbUuid(key.0))).limit(1);
+                    self.load_one(q.select(ConnectionRow::as_select()), Self::open_connection).await
+                })
+            }
+
+            fn find_enabled_connection(
+                &mut self,
+                org: OrgId,
+                ats: Ats,
+            ) -> BoxFuture<'_, StoreResult<Option<Connection>>> {
+                Box::pin(async move {
+                    let q = ats_connections::table
+                        .filter(ats_connections::org_id.eq(DbUuid(org.0)))
+                        .filter(ats_connections::ats.eq(ats.as_str()))
+                        .filter(ats_connections::enabled.eq(true))
+                        .order((ats_connections::created_at.asc(), ats_connections::id.asc()))
+                        .limit(1);
+                    self.load_one(q.select(ConnectionRow::as_select()), Self::open_connection).await
+                })
+            }
+
+            fn delete_connection(&mut self, id: ConnectionId) -> BoxFuture<'_, StoreResult<()>> {
+                Box::pin(async move {
+                    let c = DbUuid(id.0);
+                    self.run(diesel::delete(ats_errors::table.filter(ats_errors::connection_id.eq(c)))).await?;
+                    self.run(diesel::delete(ats_orders::table.filter(ats_orders::connection_id.eq(c)))).await?;
+                    self.run(diesel::delete(ats_connections::table.find(c))).await
+                })
+            }
+
+            fn insert_connection_error<'a>(&'a mut self, e: &'a ConnectionError) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(
+                    async move { self.run(diesel::insert_into(ats_errors::table).values(AtsErrorRow::from(e))).await },
+                )
+            }
+
+            fn list_connection_errors(
+                &mut self,
+                connection: ConnectionId,
+                limit: u32,
+            ) -> BoxFuture<'_, StoreResult<Vec<ConnectionError>>> {
+                Box::pin(async move {
+                    let q = ats_errors::table
+                        .filter(ats_errors::connection_id.eq(DbUuid(connection.0)))
+                        .order(ats_errors::id.desc())
+                        .limit(i64::from(limit));
+                    self.load_all(q.select(AtsErrorRow::as_select()), |_, r| Ok(ConnectionError::from(r))).await
+                })
+            }
+        }
+
+        impl<'c> OrderRepo for DbTx<'c, $conn> {
+            fn insert_order<'a>(&'a mut self, o: &'a Order) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(
+                    async move { self.run(diesel::insert_into(ats_orders::table).values(OrderRow::from(o))).await },
+                )
+            }
+
+            fn update_order<'a>(&'a mut self, o: &'a Order) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    self.run(diesel::update(ats_orders::table.find(DbUuid(o.id.0))).set(OrderRow::from(o))).await
+                })
+            }
+
+            fn get_order(&mut self, org: OrgId, id: OrderId) -> BoxFuture<'_, StoreResult<Option<Order>>> {
+                Box::pin(async move {
+                    let q = ats_orders::table.find(DbUuid(id.0)).filter(ats_orders::org_id.eq(DbUuid(org.0)));
+                    self.load_one(q.select(OrderRow::as_select()), conv).await
+                })
+            }
+
+            fn find_open_order<'a>(
+                &'a mut self,
+                connection: ConnectionId,
+                ats_key: &'a str,
+                test: TestRef,
+            ) -> BoxFuture<'a, StoreResult<Option<Order>>> {
+                Box::pin(async move {
+                    let q = ats_orders::table
+                        .filter(ats_orders::connection_id.eq(DbUuid(connection.0)))
+                        .filter(ats_orders::ats_key.eq(ats_key))
+                        .filter(ats_orders::test_id.eq(test.id()))
+                        .filter(ats_orders::status.eq_any(OPEN))
+                        .limit(1);
+                    self.load_one(q.select(OrderRow::as_select()), conv).await
+                })
+            }
+
+            fn list_orders_of_invitation(&mut self, id: InvitationId) -> BoxFuture<'_, StoreResult<Vec<Order>>> {
+                Box::pin(async move {
+                    let q = ats_orders::table
+                        .filter(ats_orders::invitation_id.eq(DbUuid(id.0)))
+                        .order(ats_orders::id.asc());
+                    self.load_all(q.select(OrderRow::as_select()), conv).await
+                })
+            }
+
+            fn list_open_orders_of_person(
+                &mut self,
+                org: OrgId,
+                person: PersonId,
+            ) -> BoxFuture<'_, StoreResult<Vec<Order>>> {
+                Box::pin(async move {
+                    let q = ats_orders::table
+                        .filter(ats_orders::person_id.eq(DbUuid(person.0)))
+                        .filter(ats_orders::org_id.eq(DbUuid(org.0)))
+                        .filter(ats_orders::status.eq_any(OPEN))
+                        .order(ats_orders::id.asc());
+                    self.load_all(q.select(OrderRow::as_select()), conv).await
+                })
+            }
+
+            fn list_orders_of_connection(
+                &mut self,
+                connection: ConnectionId,
+                before: Option<OrderId>,
+                limit: u32,
+            ) -> BoxFuture<'_, StoreResult<Vec<Order>>> {
+                Box::pin(async move {
+                    let mut q =
+                        ats_orders::table.filter(ats_orders::connection_id.eq(DbUuid(connection.0))).into_boxed();
+                    if let Some(b) = before {
+                        q = q.filter(ats_orders::id.lt(DbUuid(b.0)));
+                    }
+                    let q = q.order(ats_orders::id.desc()).limit(i64::from(limit));
+                    self.load_all(q.select(OrderRow::as_select()), conv).await
+                })
+            }
+
+            fn count_orders_of_connection(&mut self, connection: ConnectionId) -> BoxFuture<'_, StoreResult<u64>> {
+                Box::pin(async move {
+                    let n: i64 = ats_orders::table
+                        .filter(ats_orders::connection_id.eq(DbUuid(connection.0)))
+                        .count()
+                        .get_result(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(u64::try_from(n).unwrap_or(0))
+                })
+            }
+        }
+    };
+}
+
+impl_connector_repos!(diesel_async::AsyncPgConnection);
+impl_connector_repos!(crate::SqliteConn);
