@@ -12,6 +12,7 @@ mod auth_cache;
 mod batch;
 mod catalogue;
 mod client;
+mod connectors;
 mod consent;
 mod dashboard;
 mod errors;

@@ -280,6 +280,13 @@ impl Application {
             api_state.limiter.clone(),
             Arc::new(move |req: &actix_web::HttpRequest| proxies.client_ip(req.peer_addr(), req.headers())),
         ));
+        // The ATSs' partner routes (D64): the same use cases, budgets and client address rule.
+        let proxies = api_state.trusted_proxies.clone();
+        let partners = web::Data::new(talent_connectors::Partners {
+            svc: svc.clone(),
+            limiter: api_state.limiter.clone(),
+            client_ip: Arc::new(move |req: &actix_web::HttpRequest| proxies.client_ip(req.peer_addr(), req.headers())),
+        });
         let local = limiter.clone();
         let http = Http {
             state: web::Data::new(api_state),
@@ -300,7 +307,7 @@ impl Application {
         let endpoint = |token: Option<String>| talent_http::metrics::MetricsEndpoint { render: render.clone(), token };
         let metrics_token = cfg.metrics_token.clone().filter(|t| !t.is_empty()).or_else(|| admin_token.clone());
         let public_metrics = metrics_token.filter(|_| !split).map(|t| web::Data::new(endpoint(Some(t))));
-        let server = public_server(listener, &http, dashboard, public_metrics, split)
+        let server = public_server(listener, &http, (dashboard, partners), public_metrics, split)
             .with_context(|| format!("listening on {addr}"))?;
         let admin = match admin_listener {
             None => None,
@@ -420,13 +427,13 @@ struct Http {
     conn_limiter: talent_http::connection::IpBudget,
 }
 
-/// The public listener: the API, the dashboard, and the admin API unless `split` (with
+/// The public listener: the API, the dashboard, the ATSs' partner routes, and the admin API unless `split` (with
 /// `TALENT_ADMIN_LISTEN` the admin API has a server of its own and this one does not serve it,
 /// T89); `/metrics` when `metrics` is set.
 fn public_server(
     listener: std::net::TcpListener,
     http: &Http,
-    dashboard: web::Data<talent_web::Dashboard<DbStore>>,
+    (dashboard, partners): (web::Data<talent_web::Dashboard<DbStore>>, web::Data<talent_connectors::Partners<DbStore>>),
     metrics: Option<web::Data<talent_http::metrics::MetricsEndpoint>>,
     split: bool,
 ) -> std::io::Result<actix_web::dev::Server> {
@@ -436,7 +443,11 @@ fn public_server(
         move || {
             let routes =
                 if split { talent_http::configure_public::<DbStore> } else { talent_http::configure::<DbStore> };
-            let mut app = App::new().app_data(state.clone()).app_data(dashboard.clone()).app_data(deadline);
+            let mut app = App::new()
+                .app_data(state.clone())
+                .app_data(dashboard.clone())
+                .app_data(partners.clone())
+                .app_data(deadline);
             if let Some(m) = &metrics {
                 app = app.app_data(m.clone());
             }
@@ -447,6 +458,7 @@ fn public_server(
                 .wrap(from_fn(talent_http::request_id::request_id))
                 .route("/dashboard", web::get().to(talent_web::to_overview))
                 .service(web::scope("/dashboard").configure(talent_web::configure::<DbStore>))
+                .service(web::scope("/partners").configure(talent_connectors::configure::<DbStore>))
                 .configure(routes)
         },
         http.settings,

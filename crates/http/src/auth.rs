@@ -156,6 +156,9 @@ pub async fn error_rate_headers<S: Store>(
         // The dashboard (issue 18) counts its failed sign-ins itself; its other 4xx pages (a
         // form's validation, a member's refusal) are not failed authentications.
         || res.request().path().starts_with("/dashboard")
+        // The ATSs' partner routes count their failed authentications themselves; their other
+        // 4xx (a refused order, a second start) are answers of their protocols.
+        || res.request().path().starts_with("/partners/")
     {
         return Ok(res.map_into_left_body());
     }

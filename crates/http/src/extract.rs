@@ -43,6 +43,7 @@ resources! {
     InvitationId => "Invitation",
     WebhookId => "Webhook endpoint",
     DeliveryId => "Delivery",
+    ConnectionId => "Connection",
 }
 
 /// Parses one path segment as `T`; 404 `not_found` naming the resource otherwise.

@@ -199,6 +199,19 @@ fn admin_routes<S: Store>(cfg: &mut web::ServiceConfig) {
                     .route(web::post().to(admin::create_user::<S>)),
             )
             .service(resource("/users/{id}", "GET").route(web::get().to(admin::get_user::<S>)))
+            .service(
+                resource("/organizations/{id}/connections", "GET, POST")
+                    .route(web::get().to(admin::list_connections::<S>))
+                    .route(web::post().to(admin::create_connection::<S>)),
+            )
+            .service(
+                resource("/connections/{id}", "GET, PATCH, DELETE")
+                    .route(web::get().to(admin::get_connection::<S>))
+                    .route(web::patch().to(admin::patch_connection::<S>))
+                    .route(web::delete().to(admin::delete_connection::<S>)),
+            )
+            .service(resource("/connections/{id}/orders", "GET").route(web::get().to(admin::list_orders::<S>)))
+            .service(resource("/connections/{id}/errors", "GET").route(web::get().to(admin::list_errors::<S>)))
             .service(resource("/organizations/{id}/teams", "POST").route(web::post().to(admin::create_team::<S>)))
             .service(
                 resource("/users/{id}/api-keys", "GET, POST")

@@ -535,6 +535,12 @@ fn profile_weights(profile: &Profile) -> Vec<(uuid::Uuid, f64)> {
     profile.competencies.iter().map(|c| (c.competency_id, c.weight)).collect()
 }
 
+/// The match of `person`'s `scores` with `profile` (D26, D3's category): what an ATS receives of
+/// a profile test (D66).
+pub(crate) fn profile_match(person: PersonId, profile: &Profile, scores: &Scores) -> Match {
+    match_at(person, profile, match_percentage(&profile_weights(profile), scores))
+}
+
 /// The match of a person with a profile at `percentage` (D3's category).
 fn match_at(person: PersonId, profile: &Profile, percentage: u8) -> Match {
     Match { person_id: person, profile_id: profile.id, percentage, category: category(percentage) }

@@ -29,6 +29,21 @@ pub struct ConnectionView {
     pub orders: u64,
 }
 
+/// What an ATS is told of an order (D66, D73): the order, its profile (for a profile test), and,
+/// once it is completed and while the organization sees the person's results, the match with
+/// that profile. Competency scores never leave (D66).
+#[derive(Clone, Debug, PartialEq)]
+pub struct OrderReport {
+    /// The order.
+    pub order: Order,
+    /// The ordered profile, if the test is one (and it still exists).
+    pub profile: Option<crate::results::Profile>,
+    /// The match percentage and category: only for a completed order of a profile test whose
+    /// person's results the organization sees now (never before consent, D19; never after
+    /// erasure).
+    pub result: Option<super::assessments::Match>,
+}
+
 /// A new connection with its API key's value, shown once (D63).
 #[derive(Clone, Debug)]
 pub struct CreatedConnection {
@@ -363,6 +378,36 @@ impl<S: Store> Services<S> {
             .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.get_order(org_id, id).await?) }))
             .await?
             .ok_or_else(|| ClientError::not_found("Order").into())
+    }
+
+    /// What the ATS is told of an order (D66, D73): see [`OrderReport`]. Errors: 404 (also
+    /// another organization's order).
+    pub async fn order_report(&self, org_id: OrgId, id: OrderId) -> Result<OrderReport, UseCaseError> {
+        let (order, person, all, profile) = self
+            .store
+            .read(move |tx| {
+                Box::pin(async move {
+                    let o = tx.get_order(org_id, id).await?.ok_or_else(|| ClientError::not_found("Order"))?;
+                    let person = tx.get_person(org_id, o.person_id).await?;
+                    let all = match &person {
+                        Some(p) => tx.list_assessments_of_human(p.human_id).await?,
+                        None => vec![],
+                    };
+                    let profile = match o.test {
+                        TestRef::Profile(p) => tx.get_profile(org_id, p).await?,
+                        TestRef::TalentAssessment => None,
+                    };
+                    Ok::<_, UseCaseError>((o, person, all, profile))
+                })
+            })
+            .await?;
+        let result = match (&person, &profile) {
+            (Some(p), Some(pr)) if order.status == OrderStatus::Completed => {
+                self.scores_of(&all, p).map(|(scores, _)| super::assessments::profile_match(p.id, pr, &scores))
+            }
+            _ => None,
+        };
+        Ok(OrderReport { order, profile, result })
     }
 
     /// The connection's orders, newest first, keyset-paginated (D63). Errors: 404 (connection).

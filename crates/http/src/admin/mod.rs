@@ -3,14 +3,17 @@
 //! the token is unset. Same error envelope as the public API. Handlers take their ids and bodies
 //! as extractors (`crate::extract`, T178) and answer the typed bodies of [`out`] (T179):
 //! organizations, users and keys in [`orgs`]; persons, teams and profiles in [`persons`]; the
-//! sandbox's shortcuts in [`sandbox`]; data-subject requests in [`privacy`].
+//! sandbox's shortcuts in [`sandbox`]; data-subject requests in [`privacy`]; ATS connections in
+//! [`connections`].
 
+pub mod connections;
 pub mod orgs;
 pub mod out;
 pub mod persons;
 pub mod privacy;
 pub mod sandbox;
 
+pub use connections::*;
 pub use orgs::*;
 pub use persons::*;
 pub use privacy::*;

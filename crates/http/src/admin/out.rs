@@ -10,6 +10,7 @@ use crate::out::PaginationOut;
 use serde::Serialize;
 use serde_json::Value;
 use talent_domain::api_key::ApiKey;
+use talent_domain::connector::{Connection, ConnectionError, Order};
 use talent_domain::ids::{PersonId, TeamId};
 use talent_domain::organization::User;
 use talent_domain::person::Team;
@@ -311,6 +312,143 @@ pub struct ClockOut {
     pub reminded: u32,
 }
 
+/// A connection to an ATS (D63). Its credentials never leave: `settings` says whether each is
+/// set. `key` only in the answer that creates it.
+#[derive(Serialize, Debug)]
+#[serde(rename_all = "camelCase")]
+pub struct ConnectionOut {
+    pub ats: &'static str,
+    pub created_at: String,
+    pub enabled: bool,
+    pub id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    pub last_activity_at: Option<String>,
+    pub name: String,
+    pub orders: u64,
+    pub organization_id: String,
+    pub settings: ConnectionSettingsOut,
+    pub updated_at: String,
+}
+
+/// The settings of a connection as shown: the base URL and integration id, and whether each
+/// credential is set.
+#[derive(Serialize, Debug)]
+#[serde(rename_all = "camelCase")]
+pub struct ConnectionSettingsOut {
+    pub api_key_set: bool,
+    pub base_url: Option<String>,
+    pub integration_id: Option<String>,
+    pub webhook_secret_set: bool,
+}
+
+impl ConnectionOut {
+    /// `c` with its order count; `key` the minted key's value on creation.
+    pub fn new(c: &Connection, orders: u64, key: Option<String>) -> Self {
+        let s = &c.settings;
+        ConnectionOut {
+            ats: c.ats.as_str(),
+            created_at: format(c.created_at),
+            enabled: c.enabled,
+            id: c.id.to_string(),
+            key,
+            last_activity_at: c.last_activity_at.map(format),
+            name: c.name.clone(),
+            orders,
+            organization_id: c.org_id.to_string(),
+            settings: ConnectionSettingsOut {
+                api_key_set: s.api_key.is_some(),
+                base_url: s.base_url.clone(),
+                integration_id: s.integration_id.clone(),
+                webhook_secret_set: s.webhook_secret.is_some(),
+            },
+            updated_at: format(c.updated_at),
+        }
+    }
+}
+
+/// An order an ATS placed (D67).
+#[derive(Serialize, Debug)]
+#[serde(rename_all = "camelCase")]
+pub struct OrderOut {
+    pub assessment_id: Option<String>,
+    pub ats_refs: OrderRefsOut,
+    pub callback_url: Option<String>,
+    pub completed_at: Option<String>,
+    pub connection_id: String,
+    pub created_at: String,
+    pub id: String,
+    pub invitation_id: String,
+    pub person_id: String,
+    pub started_at: Option<String>,
+    pub status: &'static str,
+    pub test: String,
+    pub updated_at: String,
+}
+
+/// The ATS-side ids and links of an order.
+#[derive(Serialize, Debug)]
+#[serde(rename_all = "camelCase")]
+pub struct OrderRefsOut {
+    pub application: Option<String>,
+    pub candidate: Option<String>,
+    pub job: Option<String>,
+    pub job_name: Option<String>,
+    pub order: Option<String>,
+    pub profile_url: Option<String>,
+}
+
+impl From<&Order> for OrderOut {
+    fn from(o: &Order) -> Self {
+        let r = &o.refs;
+        OrderOut {
+            assessment_id: o.assessment_id.map(|a| a.to_string()),
+            ats_refs: OrderRefsOut {
+                application: r.application.clone(),
+                candidate: r.candidate.clone(),
+                job: r.job.clone(),
+                job_name: r.job_name.clone(),
+                order: r.ats_order.clone(),
+                profile_url: r.profile_url.clone(),
+            },
+            callback_url: o.callback_url.clone(),
+            completed_at: o.completed_at.map(format),
+            connection_id: o.connection_id.to_string(),
+            created_at: format(o.created_at),
+            id: o.id.to_string(),
+            invitation_id: o.invitation_id.to_string(),
+            person_id: o.person_id.to_string(),
+            started_at: o.started_at.map(format),
+            status: o.status.as_str(),
+            test: o.test.id(),
+            updated_at: format(o.updated_at),
+        }
+    }
+}
+
+/// An error an ATS reported (D75).
+#[derive(Serialize, Debug)]
+#[serde(rename_all = "camelCase")]
+pub struct AtsErrorOut {
+    pub api_call: String,
+    pub created_at: String,
+    pub errors: String,
+    pub id: String,
+    pub order_id: Option<String>,
+}
+
+impl From<&ConnectionError> for AtsErrorOut {
+    fn from(e: &ConnectionError) -> Self {
+        AtsErrorOut {
+            api_call: e.api_call.clone(),
+            created_at: format(e.created_at),
+            errors: e.errors.clone(),
+            id: e.id.to_string(),
+            order_id: e.order_id.map(|o| o.to_string()),
+        }
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
@@ -382,6 +520,47 @@ mod tests {
             }),
             both(&HumanErasureOut { assessments: 1, emails: 2, invitations: 3, memberships: 4, texts: 5 }),
             both(&ClockOut { delivery_attempts: 1, expired: 2, now: s(), reminded: 3 }),
+            both(&ConnectionOut {
+                ats: "kombo",
+                created_at: s(),
+                enabled: true,
+                id: s(),
+                key: o(),
+                last_activity_at: o(),
+                name: s(),
+                orders: 1,
+                organization_id: s(),
+                settings: ConnectionSettingsOut {
+                    api_key_set: true,
+                    base_url: o(),
+                    integration_id: o(),
+                    webhook_secret_set: false,
+                },
+                updated_at: s(),
+            }),
+            both(&OrderOut {
+                assessment_id: o(),
+                ats_refs: OrderRefsOut {
+                    application: o(),
+                    candidate: o(),
+                    job: o(),
+                    job_name: o(),
+                    order: o(),
+                    profile_url: o(),
+                },
+                callback_url: o(),
+                completed_at: o(),
+                connection_id: s(),
+                created_at: s(),
+                id: s(),
+                invitation_id: s(),
+                person_id: s(),
+                started_at: o(),
+                status: "sent",
+                test: s(),
+                updated_at: s(),
+            }),
+            both(&AtsErrorOut { api_call: s(), created_at: s(), errors: s(), id: s(), order_id: o() }),
         ];
         for (typed, sorted) in bodies {
             assert_eq!(typed, sorted);

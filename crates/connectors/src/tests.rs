@@ -1,0 +1,284 @@
+//! The partner routes over the domain's fakes (connectors.md D64-D80): each protocol's names,
+//! statuses and error shapes, and a property test that no body makes a route fail with a 5xx.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use super::*;
+use actix_web::{test as atest, App};
+use base64::Engine;
+use proptest::prelude::*;
+use serde_json::{json, Value};
+use talent_domain::connector::{Ats, ConnectionSettings, NewConnection};
+use talent_domain::fakes::{block_on, services, FakeStore};
+use talent_domain::ports::{BoxFuture, RateDecision, RateSubject};
+use talent_domain::usecases::orgs::NewOrganization;
+use talent_domain::values::{Email, OrgRole, SubscriptionStatus};
+
+/// Rate limiting off.
+struct NoLimits;
+
+impl RateLimiter for NoLimits {
+    fn check<'a>(&'a self, _: RateSubject<'a>) -> BoxFuture<'a, Option<RateDecision>> {
+        Box::pin(async { None })
+    }
+    fn blocked(&self, _: IpAddr) -> BoxFuture<'_, Option<RateDecision>> {
+        Box::pin(async { None })
+    }
+    fn admin_blocked(&self, _: IpAddr) -> BoxFuture<'_, Option<RateDecision>> {
+        Box::pin(async { None })
+    }
+}
+
+struct World {
+    partners: web::Data<Partners<FakeStore>>,
+    store: FakeStore,
+    /// Connection keys by ATS.
+    keys: Vec<(Ats, String)>,
+}
+
+fn world() -> World {
+    let (svc, store, _clock) = services();
+    let (org, _) = block_on(svc.create_organization(NewOrganization {
+        subscription_status: Some(SubscriptionStatus::Active),
+        ..NewOrganization::new("Acme", Email::parse("hr@acme.test").unwrap(), "business")
+    }))
+    .unwrap();
+    block_on(svc.create_user(org.id, Email::parse("admin@acme.test").unwrap(), OrgRole::Admin)).unwrap();
+    let mut keys = vec![];
+    for ats in [Ats::Greenhouse, Ats::Ashby, Ats::Workable] {
+        let settings = match ats {
+            Ats::Greenhouse => ConnectionSettings::default(),
+            _ => ConnectionSettings { api_key: Some("their-key".into()), ..Default::default() },
+        };
+        let c = NewConnection { ats, name: ats.display_name().into(), settings };
+        keys.push((ats, block_on(svc.create_connection(org.id, c, None)).unwrap().key));
+    }
+    let client_ip: ClientIp = Arc::new(|_| IpAddr::from([127, 0, 0, 1]));
+    let partners = web::Data::new(Partners { svc, limiter: Arc::new(NoLimits), client_ip });
+    World { partners, store, keys }
+}
+
+impl World {
+    fn key(&self, ats: Ats) -> &str {
+        &self.keys.iter().find(|(a, _)| *a == ats).unwrap().1
+    }
+    fn basic(&self, ats: Ats) -> String {
+        format!("Basic {}", base64::engine::general_purpose::STANDARD.encode(format!("{}:", self.key(ats))))
+    }
+    fn emails(&self) -> usize {
+        self.store.snapshot().emails.len()
+    }
+}
+
+/// One request to the partner routes: (status, `WWW-Authenticate`, body).
+fn send(w: &World, method: &str, path: &str, auth: Option<&str>, body: Option<&[u8]>) -> (u16, Option<String>, Value) {
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    rt.block_on(async {
+        let app = atest::init_service(
+            App::new().app_data(w.partners.clone()).service(web::scope("/partners").configure(configure::<FakeStore>)),
+        )
+        .await;
+        let mut req = atest::TestRequest::default()
+            .method(method.parse().unwrap())
+            .uri(path)
+            .insert_header(("Content-Type", "application/json"));
+        if let Some(a) = auth {
+            req = req.insert_header(("Authorization", a));
+        }
+        if let Some(b) = body {
+            req = req.set_payload(b.to_vec());
+        }
+        let resp = atest::call_service(&app, req.to_request()).await;
+        let status = resp.status().as_u16();
+        let www = resp.headers().get("www-authenticate").and_then(|v| v.to_str().ok()).map(str::to_string);
+        let bytes = atest::read_body(resp).await;
+        (status, www, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+    })
+}
+
+fn post(w: &World, path: &str, auth: &str, body: &Value) -> (u16, Value) {
+    let (s, _, v) = send(w, "POST", path, Some(auth), Some(body.to_string().as_bytes()));
+    (s, v)
+}
+
+#[test]
+fn basic_credentials_are_the_key_as_user_name_with_an_empty_password_d64() {
+    let enc = |s: &str| format!("Basic {}", base64::engine::general_purpose::STANDARD.encode(s));
+    assert_eq!(call::bearer_of(Some(&enc("tk_abc:"))).as_deref(), Some("Bearer tk_abc"));
+    assert_eq!(call::bearer_of(Some("Bearer tk_abc")).as_deref(), Some("Bearer tk_abc"));
+    for bad in [enc("tk_abc:password"), enc(":"), enc("no-colon"), "Basic !!!".to_string()] {
+        assert_eq!(call::bearer_of(Some(&bad)).as_deref(), Some("Bearer \u{0}malformed"), "{bad}");
+    }
+    assert_eq!(call::bearer_of(None), None);
+}
+
+#[test]
+fn greenhouse_lists_tests_sends_once_and_reports_status_d71_d72_d73() {
+    let w = world();
+    let auth = w.basic(Ats::Greenhouse);
+    let (s, _, tests) = send(&w, "GET", "/partners/greenhouse/list_tests", Some(&auth), None);
+    assert_eq!(s, 200);
+    assert_eq!(tests, json!([{"partner_test_id": "talent-assessment", "partner_test_name": "Talent assessment"}]));
+    let body = json!({
+        "partner_test_id": "talent-assessment",
+        "candidate": {"first_name": "Ada", "last_name": "Lovelace", "preferred_name": "Ada", "email": "ada@example.test",
+                      "phone_number": null, "greenhouse_profile_url": "https://app.greenhouse.io/people/1"},
+        "sent_by": "recruiter@acme.test",
+        "url": "https://app.greenhouse.io/integrations/testing_partners/take_home_tests/1"
+    });
+    let (s, first) = post(&w, "/partners/greenhouse/send_test", &auth, &body);
+    assert_eq!(s, 200, "{first}");
+    let (_, again) = post(&w, "/partners/greenhouse/send_test", &auth, &body);
+    assert_eq!(again, first, "the retry gets the same id");
+    assert_eq!(w.emails(), 1, "and no second email");
+    let id = first["partner_interview_id"].as_str().unwrap();
+    let (s, _, st) =
+        send(&w, "GET", &format!("/partners/greenhouse/test_status?partner_interview_id={id}"), Some(&auth), None);
+    assert_eq!(s, 200);
+    assert_eq!(
+        st,
+        json!({"partner_status": "sent", "partner_profile_url": null, "partner_score": null, "metadata": {}})
+    );
+    let (s, _, nf) = send(&w, "GET", "/partners/greenhouse/test_status?partner_interview_id=nope", Some(&auth), None);
+    assert_eq!((s, nf["code"].as_str()), (404, Some("not_found")));
+}
+
+#[test]
+fn greenhouse_refusals_use_the_envelope_and_ask_for_basic_credentials_d64_d72() {
+    let w = world();
+    let (s, www, e) = send(&w, "GET", "/partners/greenhouse/list_tests", None, None);
+    assert_eq!((s, www.as_deref(), e["code"].as_str()), (401, Some("Basic realm=\"talent\""), Some("unauthorized")));
+    let (s, www, _) = send(&w, "GET", "/partners/greenhouse/list_tests", Some("Basic Zm9vOg=="), None);
+    assert_eq!((s, www.as_deref()), (401, Some("Basic realm=\"talent\"")));
+    // Another ATS's connection key of the same organization speaks for its Greenhouse connection.
+    let (s, _, _) = send(&w, "GET", "/partners/greenhouse/list_tests", Some(&w.basic(Ats::Ashby)), None);
+    assert_eq!(s, 200);
+    let auth = w.basic(Ats::Greenhouse);
+    let unknown =
+        json!({"partner_test_id": "x", "candidate": {"email": "a@example.test"}, "url": "https://gh.example/1"});
+    let (s, e) = post(&w, "/partners/greenhouse/send_test", &auth, &unknown);
+    assert_eq!((s, e["code"].as_str()), (400, Some("validation_error")));
+    assert_eq!(e["details"]["fields"][0]["field"], "partner_test_id");
+    let (s, _, e) = send(&w, "POST", "/partners/greenhouse/send_test", Some(&auth), Some(b"{not json"));
+    assert_eq!((s, e["code"].as_str()), (400, Some("validation_error")));
+    assert_eq!(w.store.snapshot().orders.len(), 0, "nothing created");
+    let (s, ok) =
+        post(&w, "/partners/greenhouse/response_error", &auth, &json!({"api_call": "send_test", "errors": ["x"]}));
+    assert_eq!((s, ok), (200, json!({"status": 200})));
+    assert_eq!(w.store.snapshot().connection_errors.len(), 1);
+}
+
+#[test]
+fn ashby_lists_starts_refuses_a_second_start_and_cancels_d76_d77_d78() {
+    let w = world();
+    let auth = w.basic(Ats::Ashby);
+    let (s, list) = post(&w, "/partners/ashby/assessment.list", &auth, &json!({}));
+    assert_eq!(s, 200);
+    assert_eq!(list["success"], true);
+    assert_eq!(list["results"][0]["assessment_type_id"], "talent-assessment");
+    let start = json!({
+        "assessment_type_id": "talent-assessment",
+        "candidate": {"ashby_id": "c1", "first_name": "Ada", "last_name": "L", "email": "ada@example.test",
+                      "ashby_profile_url": "https://app.ashbyhq.com/candidates/c1"},
+        "application": {"ashby_id": "a1", "status": "Active"},
+        "job": {"ashby_id": "j1", "name": "Engineer", "ashby_job_url": "https://app.ashbyhq.com/jobs/j1"}
+    });
+    let (s, started) = post(&w, "/partners/ashby/assessment.start", &auth, &start);
+    assert_eq!(s, 200, "{started}");
+    assert_eq!(started["success"], true);
+    let id = started["results"]["assessment_id"].as_str().unwrap().to_string();
+    let (s, again) = post(&w, "/partners/ashby/assessment.start", &auth, &start);
+    assert_eq!(s, 409, "{again}");
+    assert!(again["message"].is_string());
+    let mut unknown = start.clone();
+    unknown["assessment_type_id"] = json!("personality");
+    let (s, e) = post(&w, "/partners/ashby/assessment.start", &auth, &unknown);
+    assert_eq!(s, 422);
+    assert!(e["message"].as_str().unwrap().contains("assessment_type_id"), "{e}");
+    let (s, c) = post(&w, "/partners/ashby/assessment.cancel", &auth, &json!({"assessment_id": id}));
+    assert_eq!((s, c["results"]["assessment_id"].as_str()), (200, Some(id.as_str())));
+    assert_eq!(w.store.snapshot().orders[0].status, talent_domain::connector::OrderStatus::Cancelled);
+    let (s, _) = post(&w, "/partners/ashby/assessment.cancel", &auth, &json!({"assessment_id": "unknown"}));
+    assert_eq!(s, 404);
+}
+
+#[test]
+fn workable_lists_tests_and_creates_assessments_with_a_bearer_key_d80() {
+    let w = world();
+    let auth = format!("Bearer {}", w.key(Ats::Workable));
+    let (s, _, tests) = send(&w, "GET", "/partners/workable/tests", Some(&auth), None);
+    assert_eq!((s, tests["tests"][0]["id"].as_str()), (200, Some("talent-assessment")));
+    let body = json!({
+        "test_id": "talent-assessment",
+        "callback_url": "https://www.workable.com/assessments/callback/1",
+        "candidate": {"first_name": "Ada", "last_name": "L", "email": "ada@example.test", "phone": "+1 555"},
+        "job_shortcode": "ABC123", "job_title": "Engineer"
+    });
+    let (s, first) = post(&w, "/partners/workable/assessments", &auth, &body);
+    assert_eq!(s, 201, "{first}");
+    let (s, again) = post(&w, "/partners/workable/assessments", &auth, &body);
+    assert_eq!((s, &again), (201, &first), "a retry is the same assessment");
+    let mut bad = body.clone();
+    bad["callback_url"] = json!("ftp://nowhere");
+    let (s, e) = post(&w, "/partners/workable/assessments", &auth, &bad);
+    assert_eq!((s, e["details"]["fields"][0]["field"].as_str()), (400, Some("callback_url")));
+}
+
+fn json_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(|n| json!(n)),
+        "[a-z@.:/ -]{0,24}".prop_map(Value::String),
+        Just(json!("talent-assessment")),
+        Just(json!("ada@example.test")),
+    ];
+    leaf.prop_recursive(3, 24, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            prop::collection::btree_map(
+                prop_oneof![
+                    Just("partner_test_id".to_string()),
+                    Just("candidate".to_string()),
+                    Just("email".to_string()),
+                    Just("url".to_string()),
+                    Just("assessment_type_id".to_string()),
+                    Just("application".to_string()),
+                    Just("ashby_id".to_string()),
+                    Just("test_id".to_string()),
+                    Just("callback_url".to_string()),
+                    Just("assessment_id".to_string()),
+                    "[a-z_]{1,8}".prop_map(|s| s),
+                ],
+                inner,
+                0..6,
+            )
+            .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, .. ProptestConfig::default() })]
+
+    /// No body makes any inbound route answer a 5xx (connectors' "bad input").
+    #[test]
+    fn no_body_makes_a_partner_route_fail(body in json_value(), raw in prop::collection::vec(any::<u8>(), 0..64)) {
+        let w = world();
+        let routes = [
+            (Ats::Greenhouse, "/partners/greenhouse/send_test"),
+            (Ats::Greenhouse, "/partners/greenhouse/response_error"),
+            (Ats::Ashby, "/partners/ashby/assessment.start"),
+            (Ats::Ashby, "/partners/ashby/assessment.cancel"),
+            (Ats::Ashby, "/partners/ashby/assessment.list"),
+            (Ats::Workable, "/partners/workable/assessments"),
+        ];
+        for (ats, path) in routes {
+            let auth = w.basic(ats);
+            for b in [body.to_string().into_bytes(), raw.clone()] {
+                let (s, _, _) = send(&w, "POST", path, Some(&auth), Some(&b));
+                prop_assert!(s < 500, "{} answered {} to {:?}", path, s, String::from_utf8_lossy(&b));
+            }
+        }
+    }
+}

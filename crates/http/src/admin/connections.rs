@@ -1,0 +1,144 @@
+//! ATS connections (D63): create, list, read, change and delete an organization's connections,
+//! and read a connection's orders and the errors its ATS reported.
+
+use super::out::{AtsErrorOut, ConnectionOut, OrderOut};
+use super::{admin_list, admin_page};
+use crate::body::double_option;
+use crate::error::ApiError;
+use crate::extract::{JsonIn, PathId};
+use crate::state::ApiState;
+use actix_web::{web, HttpRequest, HttpResponse};
+use serde::Deserialize;
+use talent_domain::connector::{Ats, Connection, ConnectionPatch, ConnectionSettings, NewConnection, SettingsPatch};
+use talent_domain::errors::ClientError;
+use talent_domain::ids::*;
+use talent_domain::ports::Store;
+use talent_domain::values::FieldErrors;
+
+/// The `settings` of a connection's create or change body (D63): each member absent = unchanged
+/// (or unset on create), `null` = cleared.
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct SettingsIn {
+    #[serde(default, deserialize_with = "double_option")]
+    base_url: Option<Option<String>>,
+    #[serde(default, deserialize_with = "double_option")]
+    api_key: Option<Option<String>>,
+    #[serde(default, deserialize_with = "double_option")]
+    integration_id: Option<Option<String>>,
+    #[serde(default, deserialize_with = "double_option")]
+    webhook_secret: Option<Option<String>>,
+}
+
+impl SettingsIn {
+    fn patch(self) -> SettingsPatch {
+        SettingsPatch {
+            base_url: self.base_url,
+            api_key: self.api_key,
+            integration_id: self.integration_id,
+            webhook_secret: self.webhook_secret,
+        }
+    }
+}
+
+/// `POST /admin/v1/organizations/{id}/connections` body (D63).
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct ConnectionIn {
+    ats: String,
+    name: String,
+    #[serde(default)]
+    settings: Option<SettingsIn>,
+}
+
+/// `PATCH /admin/v1/connections/{id}` body (D63).
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct ConnectionPatchIn {
+    name: Option<String>,
+    enabled: Option<bool>,
+    settings: Option<SettingsIn>,
+}
+
+fn out(view: &talent_domain::usecases::connectors::ConnectionView, key: Option<String>) -> ConnectionOut {
+    ConnectionOut::new(&view.connection, view.orders, key)
+}
+
+/// `POST /admin/v1/organizations/{id}/connections` → 201 the connection with `key`, the API key
+/// the administrator pastes into the ATS, shown once (D63).
+pub async fn create_connection<S: Store>(
+    state: web::Data<ApiState<S>>,
+    PathId(org): PathId<OrgId>,
+    JsonIn(i): JsonIn<ConnectionIn>,
+) -> Result<HttpResponse, ApiError> {
+    let mut errs = FieldErrors::default();
+    let ats = errs.take("ats", Ats::parse(&i.ats));
+    let name = errs.take("name", Connection::parse_name(&i.name));
+    errs.into_result()?;
+    let (Some(ats), Some(name)) = (ats, name) else { return Err(ApiError(ClientError::internal())) };
+    let settings = ConnectionSettings::default().patched(&i.settings.unwrap_or_default().patch());
+    let created = state.svc.create_connection(org, NewConnection { ats, name, settings }, None).await?;
+    Ok(HttpResponse::Created().json(out(&created.view, Some(created.key))))
+}
+
+/// `GET /admin/v1/organizations/{id}/connections` → the organization's connections, oldest first.
+pub async fn list_connections<S: Store>(
+    state: web::Data<ApiState<S>>,
+    PathId(org): PathId<OrgId>,
+) -> Result<HttpResponse, ApiError> {
+    let list = state.svc.list_connections(org).await?;
+    Ok(admin_list(list.iter().map(|v| out(v, None)).collect(), None))
+}
+
+/// `GET /admin/v1/connections/{id}` → one connection (never its credentials).
+pub async fn get_connection<S: Store>(
+    state: web::Data<ApiState<S>>,
+    PathId(id): PathId<ConnectionId>,
+) -> Result<HttpResponse, ApiError> {
+    Ok(HttpResponse::Ok().json(out(&state.svc.get_connection(id).await?, None)))
+}
+
+/// `PATCH /admin/v1/connections/{id}` → the changed connection: `name`, `enabled`, and
+/// `settings` members (replaced, or cleared with `null`).
+pub async fn patch_connection<S: Store>(
+    state: web::Data<ApiState<S>>,
+    PathId(id): PathId<ConnectionId>,
+    JsonIn(i): JsonIn<ConnectionPatchIn>,
+) -> Result<HttpResponse, ApiError> {
+    let mut errs = FieldErrors::default();
+    let name = i.name.and_then(|n| errs.take("name", Connection::parse_name(&n)));
+    errs.into_result()?;
+    let patch = ConnectionPatch { name, enabled: i.enabled, settings: i.settings.unwrap_or_default().patch() };
+    Ok(HttpResponse::Ok().json(out(&state.svc.update_connection(id, patch).await?, None)))
+}
+
+/// `DELETE /admin/v1/connections/{id}` → 204: the key is revoked and the connection deleted with
+/// its orders.
+pub async fn delete_connection<S: Store>(
+    state: web::Data<ApiState<S>>,
+    PathId(id): PathId<ConnectionId>,
+) -> Result<HttpResponse, ApiError> {
+    state.svc.delete_connection(id).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// `GET /admin/v1/connections/{id}/orders` → the connection's orders, newest first, paginated.
+pub async fn list_orders<S: Store>(
+    state: web::Data<ApiState<S>>,
+    req: HttpRequest,
+    PathId(id): PathId<ConnectionId>,
+) -> Result<HttpResponse, ApiError> {
+    let (before, limit, filters) = admin_page(&state, &req, &format!("admin/connections/{id}/orders"))?;
+    let page = state.svc.list_orders(id, before.map(OrderId), limit).await?;
+    let next = state.cursors.next(page.has_more, page.items.last().map(|o| o.id.0), &filters);
+    Ok(admin_list(page.items.iter().map(OrderOut::from).collect(), next))
+}
+
+/// `GET /admin/v1/connections/{id}/errors` → the last 100 errors its ATS reported, newest first.
+pub async fn list_errors<S: Store>(
+    state: web::Data<ApiState<S>>,
+    PathId(id): PathId<ConnectionId>,
+) -> Result<HttpResponse, ApiError> {
+    let list = state.svc.list_connection_errors(id, 100).await?;
+    Ok(admin_list(list.iter().map(AtsErrorOut::from).collect(), None))
+}

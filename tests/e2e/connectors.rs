@@ -1,0 +1,209 @@
+//! ATS connections through the admin API (connectors.md D63): a connection mints the key the
+//! administrator pastes into the ATS, shows its settings without its credentials, and deleting it
+//! ends the key's access at once.
+use crate::auth::keys;
+use crate::errors::validation_fields;
+use crate::support::TestApp;
+use serde_json::{json, Value};
+
+fn connect(app: &TestApp, org: &str, body: Value) -> crate::support::Resp {
+    app.admin("POST", &format!("/admin/v1/organizations/{org}/connections"), Some(&body))
+}
+
+// D63: 201 with the connection and its key (shown once); the key has the four scopes and works on
+// the public API; reads never show a credential; PATCH changes name, enabled and settings; DELETE
+// revokes the key.
+crate::e2e!(a_connection_mints_the_atss_key_and_deleting_it_ends_the_access_d63, Default::default(), |app| {
+    let org = app.org("business", "active");
+    let body = json!({
+        "ats": "kombo",
+        "name": "  Kombo  ",
+        "settings": {"apiKey": "kombo-key-1", "integrationId": "acme", "webhookSecret": "kombo-secret-2"}
+    });
+    let r = connect(app, &org.id, body);
+    assert_eq!(r.status, 201, "{}", r.text);
+    assert_eq!(
+        keys(&r.json),
+        [
+            "ats",
+            "createdAt",
+            "enabled",
+            "id",
+            "key",
+            "lastActivityAt",
+            "name",
+            "orders",
+            "organizationId",
+            "settings",
+            "updatedAt"
+        ]
+    );
+    assert_eq!((r.json["ats"].as_str(), r.json["name"].as_str()), (Some("kombo"), Some("Kombo")));
+    assert_eq!(
+        r.json["settings"],
+        json!({"apiKeySet": true, "baseUrl": null, "integrationId": "acme", "webhookSecretSet": true})
+    );
+    assert!(!r.text.contains("kombo-key-1") && !r.text.contains("kombo-secret-2"), "credentials never shown");
+    let id = r.json["id"].as_str().unwrap().to_string();
+    let key = r.json["key"].as_str().unwrap().to_string();
+
+    // The key works on the public API with exactly the four scopes.
+    let k = app.get("/api/v1/persons?limit=1", &key);
+    assert_eq!(k.status, 200, "persons:write implies persons:read: {}", k.text);
+    app.get("/api/v1/webhooks", &key).assert_error(403, "insufficient_scope");
+    let keys_of_admin = app.admin("GET", &format!("/admin/v1/users/{}/api-keys", org.user_id), None);
+    let minted = keys_of_admin.json["data"].as_array().unwrap().iter().find(|k| k["name"] == "Kombo connection: Kombo");
+    let minted = minted.unwrap_or_else(|| panic!("the minted key is the administrator's: {}", keys_of_admin.text));
+    let mut scopes: Vec<&str> = minted["scopes"].as_array().unwrap().iter().map(|s| s.as_str().unwrap()).collect();
+    scopes.sort_unstable();
+    assert_eq!(scopes, ["invitations:write", "persons:write", "profiles:read", "results:read"]);
+
+    // Reads: the list and the connection, without `key`.
+    let one = app.admin("GET", &format!("/admin/v1/connections/{id}"), None);
+    assert_eq!(one.status, 200, "{}", one.text);
+    assert!(one.json.get("key").is_none());
+    let list = app.admin("GET", &format!("/admin/v1/organizations/{}/connections", org.id), None);
+    assert_eq!(list.json["data"].as_array().unwrap().len(), 1, "{}", list.text);
+    assert_eq!(list.json["data"][0], one.json);
+
+    // PATCH: a credential cannot be cleared while the ATS needs it; a rename and a new key can.
+    let clear =
+        app.admin("PATCH", &format!("/admin/v1/connections/{id}"), Some(&json!({"settings": {"apiKey": null}})));
+    assert_eq!(validation_fields(&clear), ["settings.apiKey"]);
+    let p = app.admin(
+        "PATCH",
+        &format!("/admin/v1/connections/{id}"),
+        Some(&json!({"name": "Kombo EU", "enabled": false, "settings": {"apiKey": "kombo-key-3"}})),
+    );
+    assert_eq!(p.status, 200, "{}", p.text);
+    assert_eq!((p.json["name"].as_str(), p.json["enabled"].as_bool()), (Some("Kombo EU"), Some(false)));
+    assert!(!p.text.contains("kombo-key-3"));
+
+    // DELETE: 204, the key stops working at once, the connection is gone.
+    let d = app.admin("DELETE", &format!("/admin/v1/connections/{id}"), None);
+    assert_eq!(d.status, 204, "{}", d.text);
+    app.get("/api/v1/persons?limit=1", &key).assert_error(401, "key_revoked");
+    app.admin("GET", &format!("/admin/v1/connections/{id}"), None).assert_error(404, "not_found");
+    let orders = app.admin("GET", &format!("/admin/v1/connections/{id}/orders"), None);
+    orders.assert_error(404, "not_found");
+});
+
+// D63: bad bodies are field errors in the envelope and create nothing (no key either).
+crate::e2e!(connection_bodies_are_checked_field_by_field_and_refusals_create_nothing_d63, Default::default(), |app| {
+    let org = app.org("business", "active");
+    let cases = [
+        (json!({"ats": "lever", "name": "X"}), vec!["ats"]),
+        (json!({"ats": "greenhouse", "name": " "}), vec!["name"]),
+        (json!({"ats": "greenhouse", "name": "GH", "settings": {"apiKey": "k"}}), vec!["settings.apiKey"]),
+        (json!({"ats": "ashby", "name": "A"}), vec!["settings.apiKey"]),
+        (
+            json!({"ats": "ashby", "name": "A", "settings": {"apiKey": "k", "baseUrl": "http://10.0.0.1"}}),
+            vec!["settings.baseUrl"],
+        ),
+        (json!({"ats": "workable", "name": "W", "settings": {"token": "t"}}), vec![]),
+    ];
+    for (body, fields) in cases {
+        let r = connect(app, &org.id, body.clone());
+        if fields.is_empty() {
+            r.assert_error(400, "validation_error");
+        } else {
+            assert_eq!(validation_fields(&r), fields, "{body}");
+        }
+    }
+    let list = app.admin("GET", &format!("/admin/v1/organizations/{}/connections", org.id), None);
+    assert_eq!(list.json["data"], json!([]), "{}", list.text);
+    let keys_of_admin = app.admin("GET", &format!("/admin/v1/users/{}/api-keys", org.user_id), None);
+    assert_eq!(keys_of_admin.json["data"].as_array().unwrap().len(), 1, "only the test's own key");
+    let unknown = uuid::Uuid::now_v7();
+    connect(app, &unknown.to_string(), json!({"ats": "greenhouse", "name": "GH"})).assert_error(404, "not_found");
+    app.admin("GET", "/admin/v1/connections/not-a-uuid", None).assert_error(404, "not_found");
+});
+
+fn basic(key: &str) -> String {
+    use base64::Engine;
+    format!("Basic {}", base64::engine::general_purpose::STANDARD.encode(format!("{key}:")))
+}
+
+/// A connection to `ats` of `org` through the admin API; returns its key.
+fn connection(app: &TestApp, org: &str, ats: &str, settings: Value) -> String {
+    let r = connect(app, org, json!({"ats": ats, "name": ats, "settings": settings}));
+    assert_eq!(r.status, 201, "{}", r.text);
+    r.json["key"].as_str().unwrap().to_string()
+}
+
+// D71-D73, D65-D67: Greenhouse lists the tests (the profiles and `talent-assessment`), sends one
+// (its retry gets the same id and no second email), reads `sent` and then, after the person
+// accepts and completes in the sandbox, `complete` with the match percentage as the score and flat
+// metadata; another organization's key cannot read it.
+crate::e2e!(greenhouse_sends_a_test_once_and_reads_its_status_and_score_d71_d73, Default::default(), |app| {
+    let org = app.org("business", "active");
+    let p = app.admin(
+        "POST",
+        &format!("/admin/v1/organizations/{}/profiles", org.id),
+        Some(&json!({"name": "Engineer", "competencies": [{"competencyId": "9b51d491-f098-59ce-a81a-e3eba994b8ad", "weight": 1.0}]})),
+    );
+    assert_eq!(p.status, 201, "{}", p.text);
+    let profile = p.json["id"].as_str().unwrap().to_string();
+    let key = connection(app, &org.id, "greenhouse", json!({}));
+    let auth = basic(&key);
+    let h = |extra: &'static str| [("Authorization", auth.as_str()), ("Content-Type", extra)];
+
+    let tests = app.request("GET", "/partners/greenhouse/list_tests", &h("application/json"), None);
+    assert_eq!(tests.status, 200, "{}", tests.text);
+    let ids: Vec<&str> =
+        tests.json.as_array().unwrap().iter().map(|t| t["partner_test_id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["talent-assessment", profile.as_str()]);
+    assert_eq!(tests.json[1]["partner_test_name"], "Engineer");
+
+    let body = json!({
+        "partner_test_id": profile,
+        "candidate": {"first_name": "Ada", "last_name": "Lovelace", "email": "ada@example.com",
+                      "greenhouse_profile_url": "https://app.greenhouse.io/people/7"},
+        "url": "https://app.greenhouse.io/integrations/testing_partners/take_home_tests/7"
+    })
+    .to_string();
+    let sent = app.request("POST", "/partners/greenhouse/send_test", &h("application/json"), Some(body.as_bytes()));
+    assert_eq!(sent.status, 200, "{}", sent.text);
+    let again = app.request("POST", "/partners/greenhouse/send_test", &h("application/json"), Some(body.as_bytes()));
+    assert_eq!(again.json, sent.json, "the retry is the same order");
+    let id = sent.json["partner_interview_id"].as_str().unwrap().to_string();
+    assert_eq!(app.sent_emails("ada@example.com").len(), 1, "one invitation email");
+
+    let status_path = format!("/partners/greenhouse/test_status?partner_interview_id={id}");
+    let before = app.request("GET", &status_path, &h("application/json"), None);
+    assert_eq!(
+        before.json,
+        json!({"partner_status": "sent", "partner_profile_url": null, "partner_score": null, "metadata": {"Profile": "Engineer"}})
+    );
+
+    // The person accepts and completes in the sandbox (D67).
+    let persons = app.get("/api/v1/persons?limit=10", &org.key);
+    let person = persons.json["data"][0]["id"].as_str().unwrap().to_string();
+    let invitations = app.get("/api/v1/invitations?limit=10", &org.key);
+    let invitation = invitations.json["data"][0]["id"].as_str().unwrap().to_string();
+    let acc = app.admin("POST", &format!("/admin/v1/invitations/{invitation}/accept"), Some(&json!({})));
+    assert_eq!(acc.status, 200, "{}", acc.text);
+    let started = app.request("GET", &status_path, &h("application/json"), None);
+    assert_eq!(started.json["partner_status"], "started");
+    let done = app.admin("POST", &format!("/admin/v1/persons/{person}/assessments"), Some(&json!({"complete": true})));
+    assert!(done.status == 201 || done.status == 200, "{}", done.text);
+
+    let after = app.request("GET", &status_path, &h("application/json"), None);
+    assert_eq!(after.json["partner_status"], "complete", "{}", after.text);
+    let matches = app.get(&format!("/api/v1/persons/{person}/matches"), &org.key);
+    assert_eq!(after.json["partner_score"], matches.json["data"][0]["percentage"], "the match percentage (D66)");
+    let meta = after.json["metadata"].as_object().unwrap();
+    assert_eq!(meta["Profile"], "Engineer");
+    assert_eq!(meta["Category"], matches.json["data"][0]["category"]);
+    assert!(meta.values().all(|v| v.is_string() || v.is_number()), "flat metadata: {}", after.text);
+    assert!(!after.text.contains("competenc"), "never a competency score (D66)");
+
+    // Another organization's connection cannot read it; without credentials, Basic is asked for.
+    let other = app.org("business", "active");
+    let other_key = connection(app, &other.id, "greenhouse", json!({}));
+    let foreign = app.request("GET", &status_path, &[("Authorization", basic(&other_key).as_str())], None);
+    foreign.assert_error(404, "not_found");
+    let none = app.request("GET", &status_path, &[], None);
+    none.assert_error(401, "unauthorized");
+    assert_eq!(none.header("www-authenticate"), Some("Basic realm=\"talent\""));
+});
