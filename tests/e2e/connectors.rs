@@ -207,3 +207,68 @@ crate::e2e!(greenhouse_sends_a_test_once_and_reads_its_status_and_score_d71_d73,
     none.assert_error(401, "unauthorized");
     assert_eq!(none.header("www-authenticate"), Some("Basic realm=\"talent\""));
 });
+
+// D68: once complete, test_status gives `partner_profile_url`, a `/r/{token}` link that shows the
+// report without a key (security headers, never cached), downloads the PDF, records every opening
+// (listed on the order), and answers 410 after 180 days; an unknown token is 404.
+crate::e2e!(
+    the_report_link_shows_the_report_records_openings_and_expires_d68,
+    crate::support::Opts { sandbox: true, ..Default::default() },
+    |app| {
+        let org = app.org("business", "active");
+        let r = connect(app, &org.id, json!({"ats": "greenhouse", "name": "GH"}));
+        let (key, connection) =
+            (r.json["key"].as_str().unwrap().to_string(), r.json["id"].as_str().unwrap().to_string());
+        let auth = basic(&key);
+        let body = json!({"partner_test_id": "talent-assessment", "candidate": {"first_name": "Ada", "email": "ada@example.com"},
+                      "url": "https://app.greenhouse.io/integrations/testing_partners/take_home_tests/9"})
+    .to_string();
+        let h = [("Authorization", auth.as_str()), ("Content-Type", "application/json")];
+        let sent = app.request("POST", "/partners/greenhouse/send_test", &h, Some(body.as_bytes()));
+        let order = sent.json["partner_interview_id"].as_str().unwrap().to_string();
+        let invitation =
+            app.get("/api/v1/invitations?limit=1", &org.key).json["data"][0]["id"].as_str().unwrap().to_string();
+        let person = app.get("/api/v1/persons?limit=1", &org.key).json["data"][0]["id"].as_str().unwrap().to_string();
+        assert_eq!(
+            app.admin("POST", &format!("/admin/v1/invitations/{invitation}/accept"), Some(&json!({}))).status,
+            200
+        );
+        let done =
+            app.admin("POST", &format!("/admin/v1/persons/{person}/assessments"), Some(&json!({"complete": true})));
+        assert!(done.status < 300, "{}", done.text);
+        let st =
+            app.request("GET", &format!("/partners/greenhouse/test_status?partner_interview_id={order}"), &h, None);
+        assert_eq!(st.json["partner_status"], "complete", "{}", st.text);
+        assert_eq!(st.json["partner_score"], Value::Null, "talent-assessment reports no score (D66)");
+        let link = st.json["partner_profile_url"].as_str().unwrap().to_string();
+        let path = link.split_once("/r/").map(|(_, t)| format!("/r/{t}")).unwrap();
+
+        let page = app.request("GET", &path, &[("User-Agent", "GreenhouseBot/1.0")], None);
+        assert_eq!(page.status, 200, "{}", page.text);
+        assert!(page.text.contains("Ada") && page.text.contains("Competencies"), "{}", page.text);
+        for (h, v) in [("cache-control", "no-store"), ("x-frame-options", "DENY"), ("referrer-policy", "no-referrer")] {
+            assert_eq!(page.header(h), Some(v), "{h}");
+        }
+        assert!(page.header("content-security-policy").is_some_and(|c| c.contains("default-src 'none'")));
+        let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
+        let mut pdf = agent.get(format!("{}{path}/report.pdf", app.base)).call().unwrap();
+        assert_eq!(pdf.status().as_u16(), 200);
+        assert_eq!(pdf.headers().get("content-type").and_then(|v| v.to_str().ok()), Some("application/pdf"));
+        let bytes = pdf.body_mut().read_to_vec().unwrap();
+        let doc = lopdf::Document::load_mem(&bytes).expect("the report parses as a PDF");
+        let pages: Vec<u32> = doc.get_pages().keys().copied().collect();
+        assert!(doc.extract_text(&pages).unwrap().contains("Ada"), "the person's report");
+        let openings = app.admin("GET", &format!("/admin/v1/connections/{connection}/orders/{order}/openings"), None);
+        assert_eq!(openings.status, 200, "{}", openings.text);
+        let list = openings.json["data"].as_array().unwrap();
+        assert_eq!(list.len(), 2, "{}", openings.text);
+        assert_eq!((list[0]["pdf"].as_bool(), list[1]["pdf"].as_bool()), (Some(true), Some(false)));
+        assert_eq!(list[1]["userAgent"], "GreenhouseBot/1.0");
+        assert_eq!(app.request("GET", "/r/not-a-token", &[], None).status, 404);
+
+        let moved = app.admin("POST", "/admin/v1/clock", Some(&json!({"advanceSeconds": 181 * 86400})));
+        assert_eq!(moved.status, 200, "{}", moved.text);
+        assert_eq!(app.request("GET", &path, &[], None).status, 410);
+        assert_eq!(app.request("GET", &format!("{path}/report.pdf"), &[], None).status, 410);
+    }
+);

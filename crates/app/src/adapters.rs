@@ -119,6 +119,13 @@ impl Secrets for RingSecrets {
         URL_SAFE_NO_PAD.encode(hmac::sign(&self.invitation_key, id.0.as_bytes()).as_ref())
     }
 
+    fn report_token(&self, id: talent_domain::ids::OrderId) -> String {
+        let mut ctx = hmac::Context::with_key(&self.invitation_key);
+        ctx.update(b"report-link:");
+        ctx.update(id.0.as_bytes());
+        URL_SAFE_NO_PAD.encode(ctx.sign().as_ref())
+    }
+
     fn hash_token(&self, token: &str) -> Vec<u8> {
         digest::digest(&digest::SHA256, token.as_bytes()).as_ref().to_vec()
     }

@@ -459,6 +459,7 @@ fn public_server(
                 .route("/dashboard", web::get().to(talent_web::to_overview))
                 .service(web::scope("/dashboard").configure(talent_web::configure::<DbStore>))
                 .service(web::scope("/partners").configure(talent_connectors::configure::<DbStore>))
+                .service(web::scope("/r").configure(talent_connectors::report::configure::<DbStore>))
                 .configure(routes)
         },
         http.settings,

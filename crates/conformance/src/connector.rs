@@ -86,6 +86,43 @@ pub async fn connections_and_orders_round_trip_every_field<S: Store + Clone>(sto
         (OrderStatus::Completed, Some(a.id), a.completed_at)
     );
 
+    // The report link (D68): found by its token's hash, in any organization; openings newest first.
+    let hash = FakeSecrets::default().hash_token(&FakeSecrets::default().report_token(order.id));
+    assert_eq!(done.report_token_hash, hash);
+    let (found, missing) = store
+        .read(move |tx| {
+            Box::pin(async move {
+                let found = tx.find_order_by_report_token(&hash).await?;
+                let missing = tx.find_order_by_report_token(b"nope").await?;
+                Ok::<_, StoreError>((found, missing))
+            })
+        })
+        .await
+        .unwrap();
+    assert_eq!((found.as_ref(), missing), (Some(&done), None));
+    let opening = |n: u128, pdf: bool| ReportOpening {
+        id: Uuid::from_u128((1 << 120) + n),
+        order_id: order.id,
+        opened_at: clock.now(),
+        client_ip: "203.0.113.7".into(),
+        user_agent: if pdf { None } else { Some("Mozilla/5.0".into()) },
+        pdf,
+    };
+    let (first, second) = (opening(1, false), opening(2, true));
+    let (a, b) = (first.clone(), second.clone());
+    store
+        .write(move |tx| {
+            Box::pin(async move {
+                tx.insert_report_opening(&a).await?;
+                tx.insert_report_opening(&b).await?;
+                Ok::<_, StoreError>(())
+            })
+        })
+        .await
+        .unwrap();
+    assert_eq!(svc.report_openings(org.id, order.id, 10).await.unwrap(), vec![second, first]);
+    assert_eq!(code(svc.report_openings(other.id, order.id, 10).await), Code::NotFound);
+
     // Pages of a connection's orders, newest first; the count.
     let mut ids = vec![order.id];
     for i in 0..4 {

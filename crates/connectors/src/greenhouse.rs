@@ -183,7 +183,7 @@ pub async fn test_status<S: Store>(
         return envelope(&ClientError::not_found("Order"));
     };
     match p.svc.order_report(c.connection.org_id, id).await {
-        Ok(r) => HttpResponse::Ok().json(status_body(&r, None)),
+        Ok(r) => HttpResponse::Ok().json(status_body(&r, p.svc.report_url(&r.order).as_deref())),
         Err(e) => envelope(&client_error(e)),
     }
 }

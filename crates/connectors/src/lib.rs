@@ -5,12 +5,15 @@
 //! [`workable`] (assessment provider). Every route authenticates the connection's key
 //! ([`call`]), with the rate limits and the client address's failure budget of the API (D64).
 //!
+//! [`report`] serves the report links given to ATSs (`/r/{token}`, D68).
+//!
 //! An adapter like the dashboard: it depends on the domain only and is mounted by the app crate
-//! at `/partners` with `web::Data<Partners<S>>`.
+//! at `/partners` (and the report links at `/r`) with `web::Data<Partners<S>>`.
 
 pub mod ashby;
 pub mod call;
 pub mod greenhouse;
+pub mod report;
 pub mod workable;
 
 use actix_web::{web, HttpRequest, HttpResponse};

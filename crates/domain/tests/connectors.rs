@@ -11,6 +11,7 @@ use talent_domain::fakes::{block_on, services, FakeClock, FakeStore};
 use talent_domain::ids::*;
 use talent_domain::invitation::{InvitationStatus, Variant};
 use talent_domain::person::JoinedVia;
+use talent_domain::ports::Secrets;
 use talent_domain::results::ProfileCompetency;
 use talent_domain::usecases::assessments::{AssessmentCommand, NewProfile};
 use talent_domain::usecases::orgs::NewOrganization;
@@ -366,4 +367,58 @@ fn an_error_report_is_recorded_on_the_connection_and_changes_nothing_else_d75() 
     assert_eq!(list.len(), 1);
     assert_eq!(list[0].errors.chars().count(), 4000);
     assert_eq!(w.store.snapshot().events.len(), before);
+}
+
+fn viewed() -> talent_domain::usecases::connectors::Viewed {
+    talent_domain::usecases::connectors::Viewed { client_ip: "203.0.113.9".into(), user_agent: Some("ATS".into()) }
+}
+
+fn token_of(url: &str) -> String {
+    url.rsplit('/').next().unwrap().to_string()
+}
+
+#[test]
+fn the_report_link_opens_after_completion_is_recorded_and_is_gone_after_180_days_d68() {
+    use talent_domain::usecases::connectors::ReportAccess;
+    let w = world();
+    let c = w.connect();
+    let p = w.profile();
+    let (o, _) = w.place(&c, order(TestRef::Profile(p), "ada@example.test", "gh-1"));
+    assert_eq!(w.svc.report_url(&o), None, "no link before completion");
+    let early = talent_domain::fakes::FakeSecrets::default().report_token(o.id);
+    assert_eq!(code(block_on(w.svc.open_report(&early, viewed(), false))), Code::NotFound);
+    block_on(w.svc.accept_invitation(o.invitation_id, false)).unwrap();
+    w.complete(o.person_id);
+    let done = w.order(o.id);
+    let url = w.svc.report_url(&done).unwrap();
+    assert!(url.starts_with("http://talent.test/r/"), "{url}");
+    match block_on(w.svc.open_report(&token_of(&url), viewed(), true)).unwrap() {
+        ReportAccess::Open(v) => {
+            assert_eq!(v.person_name, "Ada");
+            assert_eq!(v.profile_match.as_ref().map(|(n, _)| n.as_str()), Some("Engineer"));
+            assert!(!v.competencies.is_empty() && v.pdf.is_some());
+        }
+        ReportAccess::Gone => panic!("open"),
+    }
+    let opened = block_on(w.svc.report_openings(w.org, o.id, 10)).unwrap();
+    assert_eq!(opened.len(), 1);
+    assert_eq!((opened[0].client_ip.as_str(), opened[0].pdf), ("203.0.113.9", true));
+    assert_eq!(code(block_on(w.svc.open_report("forged", viewed(), false))), Code::NotFound);
+    w.clock.advance(Duration::days(181));
+    assert!(matches!(block_on(w.svc.open_report(&token_of(&url), viewed(), false)).unwrap(), ReportAccess::Gone));
+    assert_eq!(block_on(w.svc.report_openings(w.org, o.id, 10)).unwrap().len(), 1, "a gone link records nothing");
+}
+
+#[test]
+fn the_report_link_is_gone_once_the_person_is_erased_d68_d44() {
+    use talent_domain::usecases::connectors::ReportAccess;
+    let w = world();
+    let c = w.connect();
+    let (o, _) = w.place(&c, order(TestRef::TalentAssessment, "ada@example.test", "gh-1"));
+    block_on(w.svc.accept_invitation(o.invitation_id, false)).unwrap();
+    w.complete(o.person_id);
+    let url = w.svc.report_url(&w.order(o.id)).unwrap();
+    assert!(matches!(block_on(w.svc.open_report(&token_of(&url), viewed(), false)).unwrap(), ReportAccess::Open(_)));
+    block_on(w.svc.erase_human(email("ada@example.test"))).unwrap();
+    assert!(matches!(block_on(w.svc.open_report(&token_of(&url), viewed(), false)).unwrap(), ReportAccess::Gone));
 }

@@ -57,6 +57,9 @@ impl Secrets for DistinctSecrets {
     fn invitation_token(&self, id: InvitationId) -> String {
         self.inner.invitation_token(id)
     }
+    fn report_token(&self, id: OrderId) -> String {
+        self.inner.report_token(id)
+    }
     fn hash_token(&self, token: &str) -> Vec<u8> {
         self.inner.hash_token(token)
     }

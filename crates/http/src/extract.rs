@@ -44,6 +44,7 @@ resources! {
     WebhookId => "Webhook endpoint",
     DeliveryId => "Delivery",
     ConnectionId => "Connection",
+    OrderId => "Order",
 }
 
 /// Parses one path segment as `T`; 404 `not_found` naming the resource otherwise.

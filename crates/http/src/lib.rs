@@ -212,6 +212,10 @@ fn admin_routes<S: Store>(cfg: &mut web::ServiceConfig) {
             )
             .service(resource("/connections/{id}/orders", "GET").route(web::get().to(admin::list_orders::<S>)))
             .service(resource("/connections/{id}/errors", "GET").route(web::get().to(admin::list_errors::<S>)))
+            .service(
+                resource("/connections/{id}/orders/{order}/openings", "GET")
+                    .route(web::get().to(admin::list_openings::<S>)),
+            )
             .service(resource("/organizations/{id}/teams", "POST").route(web::post().to(admin::create_team::<S>)))
             .service(
                 resource("/users/{id}/api-keys", "GET, POST")

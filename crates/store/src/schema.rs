@@ -419,6 +419,20 @@ diesel::table! {
         updated_at -> Ts,
         started_at -> Nullable<Ts>,
         completed_at -> Nullable<Ts>,
+        report_token_hash -> Nullable<Binary>,
+    }
+}
+
+diesel::table! {
+    use diesel::sql_types::*;
+    use crate::types::sql::{Uuid, Ts};
+    ats_report_openings (id) {
+        id -> Uuid,
+        order_id -> Uuid,
+        opened_at -> Ts,
+        client_ip -> Text,
+        user_agent -> Nullable<Text>,
+        pdf -> Bool,
     }
 }
 
@@ -439,6 +453,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     ats_connections,
     ats_orders,
     ats_errors,
+    ats_report_openings,
     sign_in_links,
     dashboard_sessions,
     event_sequence,

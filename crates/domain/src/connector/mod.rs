@@ -18,5 +18,6 @@ pub use connection::{
 };
 pub use follow::follow;
 pub use order::{
-    NewOrder, Order, OrderCandidate, OrderChange, OrderRefs, OrderStatus, Test, TestRef, TALENT_ASSESSMENT,
+    NewOrder, Order, OrderCandidate, OrderChange, OrderRefs, OrderStatus, ReportOpening, Test, TestRef,
+    REPORT_LINK_VALIDITY, TALENT_ASSESSMENT,
 };

@@ -189,6 +189,28 @@ pub struct Order {
     pub started_at: Option<OffsetDateTime>,
     /// When it completed.
     pub completed_at: Option<OffsetDateTime>,
+    /// SHA-256 of its report link's token (D68).
+    pub report_token_hash: Vec<u8>,
+}
+
+/// How long a report link works after the order completed (D68).
+pub const REPORT_LINK_VALIDITY: time::Duration = time::Duration::days(180);
+
+/// An opening of a report link (D68): when, from where, with what, and whether the page or the PDF.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReportOpening {
+    /// Its id.
+    pub id: uuid::Uuid,
+    /// The order whose link was opened.
+    pub order_id: OrderId,
+    /// When.
+    pub opened_at: OffsetDateTime,
+    /// The client address, as the API reads it.
+    pub client_ip: String,
+    /// The `User-Agent`, up to 300 characters.
+    pub user_agent: Option<String>,
+    /// True for the PDF download, false for the page.
+    pub pdf: bool,
 }
 
 /// What moves an order (D67): the invitation and assessment events that already exist, and the
@@ -207,6 +229,11 @@ pub enum OrderChange {
 }
 
 impl Order {
+    /// Until when its report link works: 180 days after completion (D68); `None` before.
+    pub fn report_link_until(&self) -> Option<OffsetDateTime> {
+        self.completed_at.filter(|_| self.status == OrderStatus::Completed).map(|t| t + REPORT_LINK_VALIDITY)
+    }
+
     /// Applies `change` at `now`; true when the order changed. Transitions: `sent` + accepted →
     /// `started`; `sent`/`started` + completed → `completed` (a completion without an accepted
     /// invitation, e.g. an administrator's, still completes); `sent` + expired → `expired`;

@@ -23,6 +23,7 @@ fn order(status: OrderStatus) -> Order {
         updated_at: t,
         started_at: None,
         completed_at: None,
+        report_token_hash: vec![1],
     }
 }
 

@@ -75,6 +75,9 @@ impl Secrets for FakeSecrets {
     fn invitation_token(&self, id: InvitationId) -> String {
         format!("tok{}_fake-tk", id.0.simple())
     }
+    fn report_token(&self, id: crate::ids::OrderId) -> String {
+        format!("rep{}_fake-tk", id.0.simple())
+    }
     fn hash_token(&self, token: &str) -> Vec<u8> {
         token.bytes().rev().collect()
     }

@@ -64,6 +64,10 @@ pub trait Secrets: Send + Sync + 'static {
     /// with a server secret (HMAC-SHA256), so it is unguessable, never stored, and the same on
     /// every read and every instance.
     fn invitation_token(&self, id: InvitationId) -> String;
+    /// The token of an order's report link (D68): 32 bytes, base64url, derived from the order id
+    /// with the invitation links' server secret under its own label (HMAC-SHA256), so it is
+    /// unguessable, stored only as its SHA-256, and the same each time an ATS asks.
+    fn report_token(&self, order: crate::ids::OrderId) -> String;
     /// SHA-256 of a presented invitation token (stored for lookup).
     fn hash_token(&self, token: &str) -> Vec<u8>;
     /// A one-time code (D43): [`crate::consent::CODE_DIGITS`] decimal digits, uniformly random.

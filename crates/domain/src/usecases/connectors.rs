@@ -8,7 +8,7 @@ use super::persons::{ImportPerson, NestedInvitation};
 use super::Services;
 use crate::connector::{
     connection_scopes, Connection, ConnectionError, ConnectionPatch, NewConnection, NewOrder, Order, OrderChange,
-    OrderStatus, Test, TestRef,
+    OrderStatus, ReportOpening, Test, TestRef,
 };
 use crate::errors::{ClientError, Code, UseCaseError};
 use crate::events::EventType;
@@ -44,6 +44,43 @@ pub struct OrderReport {
     pub result: Option<super::assessments::Match>,
 }
 
+/// Who opened a report link (D68).
+#[derive(Clone, Debug)]
+pub struct Viewed {
+    /// The client address, as the API reads it.
+    pub client_ip: String,
+    /// The `User-Agent`, up to 300 characters.
+    pub user_agent: Option<String>,
+}
+
+/// What a report link shows (D68): the report's content, as the PDF has it.
+#[derive(Clone, Debug)]
+pub struct ReportView {
+    /// The organization that shared it.
+    pub company_name: String,
+    /// The person's name (or address when no name is known).
+    pub person_name: String,
+    /// The latest visible completion.
+    pub completed_at: OffsetDateTime,
+    /// For a profile test: the profile's name and the match (D66).
+    pub profile_match: Option<(String, super::assessments::Match)>,
+    /// Each competency: name, score in [0, 1], band.
+    pub competencies: Vec<(String, f64, &'static str)>,
+    /// The personality text (markdown).
+    pub personality: String,
+    /// The PDF report, when it was asked for.
+    pub pdf: Option<Vec<u8>>,
+}
+
+/// The answer to a report link (D68).
+#[derive(Clone, Debug)]
+pub enum ReportAccess {
+    /// The report.
+    Open(ReportView),
+    /// 410: expired, the person erased, or the results no longer visible to the organization.
+    Gone,
+}
+
 /// A new connection with its API key's value, shown once (D63).
 #[derive(Clone, Debug)]
 pub struct CreatedConnection {
@@ -57,6 +94,8 @@ pub struct CreatedConnection {
 #[derive(Clone, Debug)]
 pub(crate) struct Placement {
     pub id: OrderId,
+    /// SHA-256 of the order's report link token (D68).
+    pub report_token_hash: Vec<u8>,
     pub connection: ConnectionId,
     pub order: NewOrder,
 }
@@ -105,6 +144,7 @@ pub(crate) async fn insert_order(
         updated_at: now,
         started_at: None,
         completed_at: None,
+        report_token_hash: p.report_token_hash.clone(),
     };
     tx.insert_order(&o).await?;
     if let Some(mut c) = tx.get_connection(p.connection).await? {
@@ -367,7 +407,9 @@ impl<S: Store> Services<S> {
             invitation: Some(NestedInvitation { send_email: true, expires_in_days: None }),
             ..ImportPerson::new(c.email.clone())
         };
-        let placement = Placement { id: OrderId(self.ids.new_uuid()), connection: connection.id, order };
+        let id = OrderId(self.ids.new_uuid());
+        let report_token_hash = self.secrets.hash_token(&self.secrets.report_token(id));
+        let placement = Placement { id, report_token_hash, connection: connection.id, order };
         let (_, placed) = self.import_or_order(org_id, input, Some(placement)).await?;
         placed.ok_or_else(|| UseCaseError::Internal("an order's import returned no order".into()))
     }
@@ -408,6 +450,112 @@ impl<S: Store> Services<S> {
             _ => None,
         };
         Ok(OrderReport { order, profile, result })
+    }
+
+    /// The report link of an order (D68): `{public_url}/r/{token}` once it is completed, else
+    /// `None`.
+    pub fn report_url(&self, order: &Order) -> Option<String> {
+        order.report_link_until()?;
+        let base = self.invites.public_url.trim_end_matches('/');
+        Some(format!("{base}/r/{}", self.secrets.report_token(order.id)))
+    }
+
+    /// Opens a report link (D68): the report (with the PDF when `pdf`), or [`ReportAccess::Gone`]
+    /// after 180 days, after the person's erasure, or while the organization does not see the
+    /// results; every opening that shows something is recorded. Errors: 404 for an unknown token
+    /// or an order not completed.
+    pub async fn open_report(&self, token: &str, who: Viewed, pdf: bool) -> Result<ReportAccess, UseCaseError> {
+        let hash = self.secrets.hash_token(token);
+        let now = self.clock.now();
+        let order = self
+            .store
+            .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.find_order_by_report_token(&hash).await?) }))
+            .await?
+            .ok_or_else(|| ClientError::not_found("Report"))?;
+        let Some(until) = order.report_link_until() else { return Err(ClientError::not_found("Report").into()) };
+        if now >= until {
+            return Ok(ReportAccess::Gone);
+        }
+        let org = order.org_id;
+        let (person, company_name) = self
+            .store
+            .read(move |tx| {
+                Box::pin(async move {
+                    let p = tx.get_person(org, order.person_id).await?;
+                    let o = tx.get_org(org).await?;
+                    Ok::<_, UseCaseError>((p, o.map(|o| o.company_name)))
+                })
+            })
+            .await?;
+        let (Some(person), Some(company_name)) = (person, company_name) else { return Ok(ReportAccess::Gone) };
+        if person.archive_reason == Some(crate::person::ArchiveReason::Erased) {
+            return Ok(ReportAccess::Gone);
+        }
+        let results = self.results(org, person.id).await?;
+        let (Some(scores), Some((personality, completed_at))) = (results.scores, results.personality) else {
+            return Ok(ReportAccess::Gone);
+        };
+        let report = self.order_report(org, order.id).await?;
+        let model = &self.assessment.model;
+        let competencies = scores
+            .competencies
+            .iter()
+            .filter_map(|c| model.competency(c.competency_id).map(|m| (m.name.clone(), c.score, c.band.as_str())))
+            .collect();
+        let pdf = match pdf {
+            true => Some(self.report(org, person.id).await?.1),
+            false => None,
+        };
+        let opening = ReportOpening {
+            id: self.ids.new_uuid(),
+            order_id: order.id,
+            opened_at: now,
+            client_ip: who.client_ip,
+            user_agent: who.user_agent,
+            pdf: pdf.is_some(),
+        };
+        self.store
+            .write(move |tx| {
+                Box::pin(async move {
+                    tx.insert_report_opening(&opening).await?;
+                    Ok::<_, UseCaseError>(())
+                })
+            })
+            .await?;
+        let person_name = match (&person.first_name, &person.last_name) {
+            (None, None) => person.email.as_str().to_string(),
+            (f, l) => [f.as_ref().map(|n| n.as_str()), l.as_ref().map(|n| n.as_str())]
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>()
+                .join(" "),
+        };
+        Ok(ReportAccess::Open(ReportView {
+            company_name,
+            person_name,
+            completed_at,
+            profile_match: report.profile.map(|p| p.name).zip(report.result),
+            competencies,
+            personality,
+            pdf,
+        }))
+    }
+
+    /// The openings of an order's report link, newest first, at most `limit` (D68). Errors: 404.
+    pub async fn report_openings(
+        &self,
+        org_id: OrgId,
+        id: OrderId,
+        limit: u32,
+    ) -> Result<Vec<ReportOpening>, UseCaseError> {
+        self.store
+            .read(move |tx| {
+                Box::pin(async move {
+                    tx.get_order(org_id, id).await?.ok_or_else(|| ClientError::not_found("Order"))?;
+                    Ok::<_, UseCaseError>(tx.list_report_openings(id, limit).await?)
+                })
+            })
+            .await
     }
 
     /// The connection's orders, newest first, keyset-paginated (D63). Errors: 404 (connection).

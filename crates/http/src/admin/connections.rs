@@ -1,11 +1,11 @@
 //! ATS connections (D63): create, list, read, change and delete an organization's connections,
 //! and read a connection's orders and the errors its ATS reported.
 
-use super::out::{AtsErrorOut, ConnectionOut, OrderOut};
+use super::out::{AtsErrorOut, ConnectionOut, OrderOut, ReportOpeningOut};
 use super::{admin_list, admin_page};
 use crate::body::double_option;
 use crate::error::ApiError;
-use crate::extract::{JsonIn, PathId};
+use crate::extract::{JsonIn, PathId, PathIds};
 use crate::state::ApiState;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
@@ -132,6 +132,21 @@ pub async fn list_orders<S: Store>(
     let page = state.svc.list_orders(id, before.map(OrderId), limit).await?;
     let next = state.cursors.next(page.has_more, page.items.last().map(|o| o.id.0), &filters);
     Ok(admin_list(page.items.iter().map(OrderOut::from).collect(), next))
+}
+
+/// `GET /admin/v1/connections/{id}/orders/{order}/openings` → the last 100 openings of the order's
+/// report link, newest first (D68).
+pub async fn list_openings<S: Store>(
+    state: web::Data<ApiState<S>>,
+    PathIds(id, order): PathIds<ConnectionId, OrderId>,
+) -> Result<HttpResponse, ApiError> {
+    let c = state.svc.get_connection(id).await?.connection;
+    let o = state.svc.get_order(c.org_id, order).await?;
+    if o.connection_id != id {
+        return Err(ApiError(ClientError::not_found("Order")));
+    }
+    let list = state.svc.report_openings(c.org_id, order, 100).await?;
+    Ok(admin_list(list.iter().map(ReportOpeningOut::from).collect(), None))
 }
 
 /// `GET /admin/v1/connections/{id}/errors` → the last 100 errors its ATS reported, newest first.

@@ -10,7 +10,7 @@ use crate::out::PaginationOut;
 use serde::Serialize;
 use serde_json::Value;
 use talent_domain::api_key::ApiKey;
-use talent_domain::connector::{Connection, ConnectionError, Order};
+use talent_domain::connector::{Connection, ConnectionError, Order, ReportOpening};
 use talent_domain::ids::{PersonId, TeamId};
 use talent_domain::organization::User;
 use talent_domain::person::Team;
@@ -426,6 +426,29 @@ impl From<&Order> for OrderOut {
     }
 }
 
+/// An opening of an order's report link (D68).
+#[derive(Serialize, Debug)]
+#[serde(rename_all = "camelCase")]
+pub struct ReportOpeningOut {
+    pub client_ip: String,
+    pub id: String,
+    pub opened_at: String,
+    pub pdf: bool,
+    pub user_agent: Option<String>,
+}
+
+impl From<&ReportOpening> for ReportOpeningOut {
+    fn from(o: &ReportOpening) -> Self {
+        ReportOpeningOut {
+            client_ip: o.client_ip.clone(),
+            id: o.id.to_string(),
+            opened_at: format(o.opened_at),
+            pdf: o.pdf,
+            user_agent: o.user_agent.clone(),
+        }
+    }
+}
+
 /// An error an ATS reported (D75).
 #[derive(Serialize, Debug)]
 #[serde(rename_all = "camelCase")]
@@ -561,6 +584,7 @@ mod tests {
                 updated_at: s(),
             }),
             both(&AtsErrorOut { api_call: s(), created_at: s(), errors: s(), id: s(), order_id: o() }),
+            both(&ReportOpeningOut { client_ip: s(), id: s(), opened_at: s(), pdf: true, user_agent: o() }),
         ];
         for (typed, sorted) in bodies {
             assert_eq!(typed, sorted);

@@ -2,7 +2,7 @@
 //! one body, compiled for PostgreSQL and SQLite.
 
 use super::*;
-use talent_domain::connector::{Ats, Connection, ConnectionError, Order, OrderStatus, TestRef};
+use talent_domain::connector::{Ats, Connection, ConnectionError, Order, OrderStatus, ReportOpening, TestRef};
 
 /// The statuses of an open order, as stored (the partial unique index's predicate).
 const OPEN: [&str; 2] = [OrderStatus::Sent.as_str(), OrderStatus::Started.as_str()];
@@ -68,6 +68,11 @@ macro_rules! impl_connector_repos {
                 Box::pin(async move {
                     let c = DbUuid(id.0);
                     self.run(diesel::delete(ats_errors::table.filter(ats_errors::connection_id.eq(c)))).await?;
+                    let orders = ats_orders::table.filter(ats_orders::connection_id.eq(c)).select(ats_orders::id);
+                    self.run(diesel::delete(
+                        ats_report_openings::table.filter(ats_report_openings::order_id.eq_any(orders)),
+                    ))
+                    .await?;
                     self.run(diesel::delete(ats_orders::table.filter(ats_orders::connection_id.eq(c)))).await?;
                     self.run(diesel::delete(ats_connections::table.find(c))).await
                 })
@@ -169,6 +174,36 @@ macro_rules! impl_connector_repos {
                     }
                     let q = q.order(ats_orders::id.desc()).limit(i64::from(limit));
                     self.load_all(q.select(OrderRow::as_select()), conv).await
+                })
+            }
+
+            fn find_order_by_report_token<'a>(
+                &'a mut self,
+                hash: &'a [u8],
+            ) -> BoxFuture<'a, StoreResult<Option<Order>>> {
+                Box::pin(async move {
+                    let q = ats_orders::table.filter(ats_orders::report_token_hash.eq(hash));
+                    self.load_one(q.select(OrderRow::as_select()), conv).await
+                })
+            }
+
+            fn insert_report_opening<'a>(&'a mut self, o: &'a ReportOpening) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    self.run(diesel::insert_into(ats_report_openings::table).values(ReportOpeningRow::from(o))).await
+                })
+            }
+
+            fn list_report_openings(
+                &mut self,
+                order: OrderId,
+                limit: u32,
+            ) -> BoxFuture<'_, StoreResult<Vec<ReportOpening>>> {
+                Box::pin(async move {
+                    let q = ats_report_openings::table
+                        .filter(ats_report_openings::order_id.eq(DbUuid(order.0)))
+                        .order(ats_report_openings::id.desc())
+                        .limit(i64::from(limit));
+                    self.load_all(q.select(ReportOpeningRow::as_select()), |_, r| Ok(ReportOpening::from(r))).await
                 })
             }
 

@@ -5,7 +5,7 @@
 
 use super::*;
 use talent_domain::connector::{
-    Ats, Connection, ConnectionError, ConnectionSettings, Order, OrderRefs, OrderStatus, TestRef,
+    Ats, Connection, ConnectionError, ConnectionSettings, Order, OrderRefs, OrderStatus, ReportOpening, TestRef,
 };
 
 #[derive(Queryable, Selectable, Insertable, AsChangeset, Clone, Debug)]
@@ -97,6 +97,7 @@ pub struct OrderRow {
     pub(crate) updated_at: DbTime,
     pub(crate) started_at: Option<DbTime>,
     pub(crate) completed_at: Option<DbTime>,
+    pub(crate) report_token_hash: Option<Vec<u8>>,
 }
 
 impl From<&Order> for OrderRow {
@@ -123,6 +124,7 @@ impl From<&Order> for OrderRow {
             updated_at: DbTime(o.updated_at),
             started_at: o.started_at.map(DbTime),
             completed_at: o.completed_at.map(DbTime),
+            report_token_hash: Some(o.report_token_hash.clone()),
         }
     }
 }
@@ -153,6 +155,7 @@ impl TryFrom<OrderRow> for Order {
             updated_at: r.updated_at.0,
             started_at: r.started_at.map(|t| t.0),
             completed_at: r.completed_at.map(|t| t.0),
+            report_token_hash: r.report_token_hash.unwrap_or_default(),
         })
     }
 }
@@ -190,6 +193,43 @@ impl From<AtsErrorRow> for ConnectionError {
             errors: r.errors,
             order_id: r.order_id.map(|o| OrderId(o.0)),
             created_at: r.created_at.0,
+        }
+    }
+}
+
+#[derive(Queryable, Selectable, Insertable, Clone, Debug)]
+#[diesel(table_name = ats_report_openings, treat_none_as_default_value = false)]
+pub struct ReportOpeningRow {
+    pub(crate) id: DbUuid,
+    pub(crate) order_id: DbUuid,
+    pub(crate) opened_at: DbTime,
+    pub(crate) client_ip: String,
+    pub(crate) user_agent: Option<String>,
+    pub(crate) pdf: bool,
+}
+
+impl From<&ReportOpening> for ReportOpeningRow {
+    fn from(o: &ReportOpening) -> Self {
+        ReportOpeningRow {
+            id: DbUuid(o.id),
+            order_id: DbUuid(o.order_id.0),
+            opened_at: DbTime(o.opened_at),
+            client_ip: o.client_ip.clone(),
+            user_agent: o.user_agent.clone(),
+            pdf: o.pdf,
+        }
+    }
+}
+
+impl From<ReportOpeningRow> for ReportOpening {
+    fn from(r: ReportOpeningRow) -> Self {
+        ReportOpening {
+            id: r.id.0,
+            order_id: OrderId(r.order_id.0),
+            opened_at: r.opened_at.0,
+            client_ip: r.client_ip,
+            user_agent: r.user_agent,
+            pdf: r.pdf,
         }
     }
 }

@@ -1,7 +1,7 @@
 //! [`ConnectionRepo`] and [`OrderRepo`] on the fake: ATS connections and their orders (D63, D67).
 
 use super::{all, first, insert_unique, newest, ok, remove, replace, FakeTx};
-use crate::connector::{Ats, Connection, ConnectionError, Order, TestRef};
+use crate::connector::{Ats, Connection, ConnectionError, Order, ReportOpening, TestRef};
 use crate::ids::*;
 use crate::ports::{BoxFuture, ConnectionRepo, OrderRepo, StoreResult};
 
@@ -23,6 +23,8 @@ impl ConnectionRepo for FakeTx {
         ok(v.into_iter().min_by_key(|c| (c.created_at, c.id)))
     }
     fn delete_connection(&mut self, id: ConnectionId) -> BoxFuture<'_, StoreResult<()>> {
+        let gone: Vec<OrderId> = all(&self.s.orders, |o| o.connection_id == id).iter().map(|o| o.id).collect();
+        remove(&mut self.s.report_openings, |r| gone.contains(&r.order_id));
         remove(&mut self.s.orders, |o| o.connection_id == id);
         remove(&mut self.s.connection_errors, |e| e.connection_id == id);
         remove(&mut self.s.connections, |c| c.id == id);
@@ -82,6 +84,16 @@ impl OrderRepo for FakeTx {
     ) -> BoxFuture<'_, StoreResult<Vec<Order>>> {
         let v = all(&self.s.orders, |o| o.connection_id == connection && before.is_none_or(|b| o.id < b));
         ok(newest(v, |o| o.id, limit))
+    }
+    fn find_order_by_report_token<'a>(&'a mut self, hash: &'a [u8]) -> BoxFuture<'a, StoreResult<Option<Order>>> {
+        ok(first(&self.s.orders, |o| o.report_token_hash == hash))
+    }
+    fn insert_report_opening<'a>(&'a mut self, o: &'a ReportOpening) -> BoxFuture<'a, StoreResult<()>> {
+        self.s.report_openings.push(o.clone());
+        ok(())
+    }
+    fn list_report_openings(&mut self, order: OrderId, limit: u32) -> BoxFuture<'_, StoreResult<Vec<ReportOpening>>> {
+        ok(newest(all(&self.s.report_openings, |o| o.order_id == order), |o| o.id, limit))
     }
     fn count_orders_of_connection(&mut self, connection: ConnectionId) -> BoxFuture<'_, StoreResult<u64>> {
         ok(self.s.orders.iter().filter(|o| o.connection_id == connection).count() as u64)

@@ -94,6 +94,8 @@ pub struct FakeState {
     pub connection_errors: Vec<crate::connector::ConnectionError>,
     /// ATS orders (D67).
     pub orders: Vec<crate::connector::Order>,
+    /// Openings of report links (D68).
+    pub report_openings: Vec<crate::connector::ReportOpening>,
 }
 
 /// The fake store.

@@ -1,6 +1,6 @@
 //! [`OrderRepo`]: the orders ATSs place through connections (D67).
 
-use crate::connector::{Order, TestRef};
+use crate::connector::{Order, ReportOpening, TestRef};
 use crate::ids::*;
 use crate::ports::{BoxFuture, StoreResult};
 
@@ -45,6 +45,12 @@ pub trait OrderRepo: Send {
         before: Option<OrderId>,
         limit: u32,
     ) -> BoxFuture<'_, StoreResult<Vec<Order>>>;
+    /// The order whose report link's token has SHA-256 `hash`, in any organization (D68).
+    fn find_order_by_report_token<'a>(&'a mut self, hash: &'a [u8]) -> BoxFuture<'a, StoreResult<Option<Order>>>;
+    /// Records an opening of a report link.
+    fn insert_report_opening<'a>(&'a mut self, o: &'a ReportOpening) -> BoxFuture<'a, StoreResult<()>>;
+    /// The openings of an order's report link, newest first, at most `limit`.
+    fn list_report_openings(&mut self, order: OrderId, limit: u32) -> BoxFuture<'_, StoreResult<Vec<ReportOpening>>>;
     /// How many orders the connection has.
     fn count_orders_of_connection(&mut self, connection: ConnectionId) -> BoxFuture<'_, StoreResult<u64>>;
 }
