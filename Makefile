@@ -2,7 +2,7 @@
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 export TEST_DATABASE_URL
 
-.PHONY: run test lint fmt build release openapi schemathesis tour sdks sdk-test deploy-check bench
+.PHONY: run test lint fmt build release openapi schemathesis tour guides sdks sdk-test deploy-check bench
 
 ## run: serve on the embedded SQLite default with a demo organization; prints an API key.
 run:
@@ -15,7 +15,7 @@ run:
 test: lint
 	tests/browser-deps.sh
 	cargo test --workspace -- --test-threads 8
-	$(MAKE) schemathesis tour sdk-test deploy-check BUILD_TALENT="$(TEST_BUILD_TALENT)"
+	$(MAKE) schemathesis tour guides sdk-test deploy-check BUILD_TALENT="$(TEST_BUILD_TALENT)"
 
 ## How the targets below build target/debug/talent. `cargo build -p talent-app` resolves the
 ## features of talent-app's dependencies alone, `cargo test --workspace` those of every member and
@@ -24,6 +24,12 @@ test: lint
 ## which is then a no-op.
 BUILD_TALENT ?= cargo build -p talent-app --bin talent
 TEST_BUILD_TALENT = cargo test --workspace --no-run -q
+
+## guides: runs the sandbox walk of each ATS guide (docs/connectors/) against `talent demo`, as
+## written, with a stand-in ATS that records what Talent sends it (needs curl, jq, python3).
+guides:
+	$(BUILD_TALENT)
+	tests/guides.sh target/debug/talent
 
 ## tour: runs every shell block of the README's "five-minute tour" against `talent demo`, as
 ## written (needs curl, jq, python3).

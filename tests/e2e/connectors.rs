@@ -28,6 +28,7 @@ crate::e2e!(a_connection_mints_the_atss_key_and_deleting_it_ends_the_access_d63,
             "ats",
             "createdAt",
             "enabled",
+            "failedPushes",
             "id",
             "key",
             "lastActivityAt",
@@ -272,3 +273,147 @@ crate::e2e!(
         assert_eq!(app.request("GET", &format!("{path}/report.pdf"), &[], None).status, 410);
     }
 );
+
+// ---------------------------------------------------------------------------------------------
+// Pushes to the ATS (D69), against mock ATSs on loopback
+// ---------------------------------------------------------------------------------------------
+
+fn insecure() -> crate::support::Opts {
+    crate::support::Opts { insecure_webhooks: true, ..Default::default() }
+}
+
+/// The sandbox path of an order: the person accepts the invitation, then completes (D67).
+fn accept_and_complete(app: &TestApp, org: &crate::support::Org, email: &str) {
+    let invitations = app.get("/api/v1/invitations?limit=100", &org.key);
+    let inv = invitations.json["data"].as_array().unwrap().iter().find(|i| i["email"] == email).unwrap().clone();
+    let acc =
+        app.admin("POST", &format!("/admin/v1/invitations/{}/accept", inv["id"].as_str().unwrap()), Some(&json!({})));
+    assert_eq!(acc.status, 200, "{}", acc.text);
+    let person = acc.json["person"]["id"].as_str().unwrap().to_string();
+    let done = app.admin("POST", &format!("/admin/v1/persons/{person}/assessments"), Some(&json!({"complete": true})));
+    assert!(done.status < 300, "{}", done.text);
+}
+
+// D74: on completion Greenhouse gets `PATCH {url}` without a body, HTTP Basic with the connection's
+// key; then its test_status reads complete. The push log lists the push as succeeded.
+crate::e2e!(greenhouse_is_patched_on_completion_with_the_connections_key_d74, insecure(), |app| {
+    let ats = crate::webhooks::Receiver::start();
+    let org = app.org("business", "active");
+    let r = connect(app, &org.id, json!({"ats": "greenhouse", "name": "GH"}));
+    let (key, connection) = (r.json["key"].as_str().unwrap().to_string(), r.json["id"].as_str().unwrap().to_string());
+    let auth = basic(&key);
+    let h = [("Authorization", auth.as_str()), ("Content-Type", "application/json")];
+    let body =
+        json!({"partner_test_id": "talent-assessment", "candidate": {"first_name": "Ada", "email": "ada@example.com"},
+                      "url": format!("{}/take_home_tests/1", ats.url)})
+        .to_string();
+    let sent = app.request("POST", "/partners/greenhouse/send_test", &h, Some(body.as_bytes()));
+    assert_eq!(sent.status, 200, "{}", sent.text);
+    accept_and_complete(app, &org, "ada@example.com");
+    let hits = ats.wait_for(1);
+    assert_eq!((hits[0].method.as_str(), hits[0].path.as_str()), ("PATCH", "/hook/take_home_tests/1"));
+    assert_eq!(hits[0].header("authorization"), auth, "the connection's key as Basic user (D74)");
+    assert!(hits[0].body.is_empty(), "no body");
+    assert!(hits[0].header("talent-signature").is_empty(), "not a webhook");
+    let id = sent.json["partner_interview_id"].as_str().unwrap();
+    let st = app.request("GET", &format!("/partners/greenhouse/test_status?partner_interview_id={id}"), &h, None);
+    assert_eq!(st.json["partner_status"], "complete");
+    let log = app.admin("GET", &format!("/admin/v1/connections/{connection}/pushes"), None);
+    assert_eq!(log.status, 200, "{}", log.text);
+    assert!(crate::support::eventually(std::time::Duration::from_secs(10), || {
+        let log = app.admin("GET", &format!("/admin/v1/connections/{connection}/pushes"), None);
+        log.json["data"][0]["status"] == "succeeded"
+    }));
+    let log = app.admin("GET", &format!("/admin/v1/connections/{connection}/pushes"), None);
+    assert_eq!(log.json["data"][0]["event"], "assessment.completed");
+    assert_eq!(log.json["data"][0]["orderId"], json!(id));
+    let hooks = app.get("/api/v1/webhooks", &org.key);
+    assert_eq!(hooks.json["data"], json!([]), "the connection's lane is not a webhook endpoint");
+});
+
+// D77, D79: Ashby's start is pushed as `Started`, the completion with the documented objects; an
+// answer of `"success": false` is a failure in the push log, redelivered from the admin API.
+crate::e2e!(ashby_gets_started_and_completed_updates_and_a_refusal_is_a_failure_d79, insecure(), |app| {
+    let ats = crate::webhooks::Receiver::start();
+    let org = app.org("business", "active");
+    let base = ats.url.trim_end_matches("/hook").to_string();
+    let r = connect(
+        app,
+        &org.id,
+        json!({"ats": "ashby", "name": "Ashby", "settings": {"apiKey": "ashby-key", "baseUrl": base}}),
+    );
+    assert_eq!(r.status, 201, "{}", r.text);
+    let (key, connection) = (r.json["key"].as_str().unwrap().to_string(), r.json["id"].as_str().unwrap().to_string());
+    let auth = basic(&key);
+    let h = [("Authorization", auth.as_str()), ("Content-Type", "application/json")];
+    let start = json!({
+        "assessment_type_id": "talent-assessment",
+        "candidate": {"ashby_id": "c1", "first_name": "Ada", "last_name": "L", "email": "ada@example.com",
+                      "ashby_profile_url": "https://app.ashbyhq.com/c/1"},
+        "application": {"ashby_id": "a1", "status": "Active"},
+        "job": {"ashby_id": "j1", "name": "Engineer", "ashby_job_url": "https://app.ashbyhq.com/j/1"}
+    })
+    .to_string();
+    let s = app.request("POST", "/partners/ashby/assessment.start", &h, Some(start.as_bytes()));
+    assert_eq!(s.status, 200, "{}", s.text);
+    let id = s.json["results"]["assessment_id"].as_str().unwrap().to_string();
+    assert_eq!(app.request("POST", "/partners/ashby/assessment.start", &h, Some(start.as_bytes())).status, 409);
+    ats.answer_json(200, &json!({"success": true}));
+    ats.answer_json(200, &json!({"success": false, "errors": ["not allowed"]}));
+    accept_and_complete(app, &org, "ada@example.com");
+    let hits = ats.wait_for(2);
+    let ashby_auth = format!("Basic {}", {
+        use base64::Engine;
+        base64::engine::general_purpose::STANDARD.encode("ashby-key:")
+    });
+    for h in &hits {
+        assert_eq!((h.method.as_str(), h.path.as_str()), ("POST", "/assessment.update"));
+        assert_eq!(h.header("authorization"), ashby_auth, "the customer's Ashby key");
+        assert_eq!(h.json()["assessment_id"], json!(id));
+        assert!(h.json()["timestamp"].as_i64().is_some_and(|t| t > 1_700_000_000_000), "milliseconds");
+    }
+    assert_eq!(hits[0].json()["assessment_status"]["value"], "Started");
+    let done = hits[1].json();
+    assert_eq!(done["assessment_status"]["value"], "Completed");
+    assert_eq!(done["assessment_result"]["type"], "boolean_success");
+    assert!(done["assessment_profile_url"]["value"].as_str().unwrap().contains("/r/"));
+    // The refusal is a failure, retried later; the admin redelivers it now.
+    let failing = |app: &TestApp| {
+        let log = app.admin("GET", &format!("/admin/v1/connections/{connection}/pushes"), None);
+        log.json["data"].as_array().unwrap().iter().find(|p| p["lastError"].is_string()).cloned()
+    };
+    assert!(crate::support::eventually(std::time::Duration::from_secs(10), || failing(app).is_some()));
+    let push = failing(app).unwrap();
+    assert_eq!(push["status"], "pending", "retried later (D69)");
+    let detail =
+        app.admin("GET", &format!("/admin/v1/connections/{connection}/pushes/{}", push["id"].as_str().unwrap()), None);
+    assert!(detail.json["attemptLog"][0]["responseBody"].as_str().unwrap().contains("not allowed"), "{}", detail.text);
+    let again = app.admin(
+        "POST",
+        &format!("/admin/v1/connections/{connection}/pushes/{}/redeliver", push["id"].as_str().unwrap()),
+        None,
+    );
+    assert_eq!(again.status, 202, "{}", again.text);
+    ats.wait_for(3);
+});
+
+// D80: Workable's callback gets `PUT` with its own token as Bearer and the completed body.
+crate::e2e!(workable_gets_a_put_on_completion_with_its_token_d80, insecure(), |app| {
+    let ats = crate::webhooks::Receiver::start();
+    let org = app.org("business", "active");
+    let key = connection(app, &org.id, "workable", json!({"apiKey": "workable-token"}));
+    let body = json!({"test_id": "talent-assessment", "callback_url": format!("{}/assessments/7", ats.url),
+                      "candidate": {"first_name": "Ada", "last_name": "L", "email": "ada@example.com"}})
+    .to_string();
+    let h = [("Authorization", format!("Bearer {key}")), ("Content-Type", "application/json".to_string())];
+    let h: Vec<(&str, &str)> = h.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let r = app.request("POST", "/partners/workable/assessments", &h, Some(body.as_bytes()));
+    assert_eq!(r.status, 201, "{}", r.text);
+    accept_and_complete(app, &org, "ada@example.com");
+    let hits = ats.wait_for(1);
+    assert_eq!((hits[0].method.as_str(), hits[0].path.as_str()), ("PUT", "/hook/assessments/7"));
+    assert_eq!(hits[0].header("authorization"), "Bearer workable-token");
+    let b = hits[0].json();
+    assert_eq!(b["status"], "completed");
+    assert!(b["results_url"].as_str().unwrap().contains("/r/"));
+});

@@ -161,8 +161,8 @@ macro_rules! webhook_e2e {
 /// One request the receiver got.
 #[derive(Clone, Debug)]
 pub(crate) struct Hit {
-    method: String,
-    path: String,
+    pub(crate) method: String,
+    pub(crate) path: String,
     headers: Vec<(String, String)>,
     pub(crate) body: String,
     /// Unix seconds (the receiver's real clock) when it arrived.
@@ -170,10 +170,10 @@ pub(crate) struct Hit {
 }
 
 impl Hit {
-    fn header(&self, name: &str) -> &str {
+    pub(crate) fn header(&self, name: &str) -> &str {
         self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str()).unwrap_or("")
     }
-    fn json(&self) -> Value {
+    pub(crate) fn json(&self) -> Value {
         serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("body is not JSON ({e}): {}", self.body))
     }
     fn delivery_id(&self) -> &str {
@@ -184,8 +184,8 @@ impl Hit {
     }
 }
 
-/// A scripted answer: status and extra headers.
-type Answer = (u16, Vec<(String, String)>);
+/// A scripted answer: status, extra headers, and a JSON body (else `answer {status}` as text).
+type Answer = (u16, Vec<(String, String)>, Option<String>);
 
 /// A minimal HTTP/1.1 server on 127.0.0.1: records each request and answers the next scripted
 /// status (200 when the script is empty), always with `Connection: close`.
@@ -242,12 +242,13 @@ impl Receiver {
                 let _ = reader.read_exact(&mut body);
                 let body = String::from_utf8_lossy(&body).into_owned();
                 h.lock().unwrap().push(Hit { method, path, headers, body, at: unix_now() });
-                let (status, extra) = s.lock().unwrap().pop_front().unwrap_or((200, vec![]));
-                let mut resp = format!("HTTP/1.1 {status} Scripted\r\nContent-Type: text/plain\r\n");
+                let (status, extra, json) = s.lock().unwrap().pop_front().unwrap_or((200, vec![], None));
+                let kind = if json.is_some() { "application/json" } else { "text/plain" };
+                let mut resp = format!("HTTP/1.1 {status} Scripted\r\nContent-Type: {kind}\r\n");
                 for (k, v) in extra {
                     resp.push_str(&format!("{k}: {v}\r\n"));
                 }
-                let text = format!("answer {status}");
+                let text = json.unwrap_or_else(|| format!("answer {status}"));
                 resp.push_str(&format!("Content-Length: {}\r\nConnection: close\r\n\r\n{text}", text.len()));
                 let _ = stream.write_all(resp.as_bytes());
                 let _ = stream.flush();
@@ -256,20 +257,24 @@ impl Receiver {
         Receiver { url, hits, script }
     }
     fn answer(&self, statuses: &[u16]) {
-        self.script.lock().unwrap().extend(statuses.iter().map(|s| (*s, vec![])));
+        self.script.lock().unwrap().extend(statuses.iter().map(|s| (*s, vec![], None)));
     }
     fn answer_with(&self, status: u16, headers: &[(&str, &str)], times: usize) {
         let h: Vec<(String, String)> = headers.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        self.script.lock().unwrap().extend((0..times).map(|_| (status, h.clone())));
+        self.script.lock().unwrap().extend((0..times).map(|_| (status, h.clone(), None)));
     }
-    fn hits(&self) -> Vec<Hit> {
+    /// The next answer: `status` with a JSON `body`.
+    pub(crate) fn answer_json(&self, status: u16, body: &Value) {
+        self.script.lock().unwrap().push_back((status, vec![], Some(body.to_string())));
+    }
+    pub(crate) fn hits(&self) -> Vec<Hit> {
         self.hits.lock().unwrap().clone()
     }
     fn count(&self) -> usize {
         self.hits.lock().unwrap().len()
     }
     /// Waits (bounded) until at least `n` requests arrived; returns them all.
-    fn wait_for(&self, n: usize) -> Vec<Hit> {
+    pub(crate) fn wait_for(&self, n: usize) -> Vec<Hit> {
         let ok = eventually(WAIT, || self.count() >= n);
         let hits = self.hits();
         assert!(ok, "expected {n} requests within {WAIT:?}, got {}: {:?}", hits.len(), types(&hits));

@@ -245,6 +245,8 @@ impl Application {
                 cfg.webhooks_allow_insecure || demo,
                 settings.engine.concurrency as usize,
             )),
+            // Pushes to ATSs in their protocols (D69).
+            pushes: Arc::new(talent_connectors::push::Renderer),
             // The X-Request-Id of the request being served, on the events it causes (T121).
             correlation: Arc::new(talent_http::request_id::RequestCorrelation),
         };

@@ -213,3 +213,32 @@ pub async fn orders_end_with_their_invitations_expiry_and_revocation<S: Store + 
         svc.place_order(&c, new_order(TestRef::TalentAssessment, "a@acme.com", "k-1")).await.unwrap();
     assert!(created && again.id != expiring.id);
 }
+
+pub async fn a_connections_pushes_go_through_its_hidden_endpoint_never_listed_as_a_webhook<S: Store + Clone>(store: S) {
+    let (svc, clock) = services(store.clone());
+    let sender = Arc::new(talent_domain::fakes::FakeSender::default());
+    let svc = Services { webhooks: sender.clone(), ..svc };
+    let org = admin_org(&svc).await;
+    let ashby = NewConnection {
+        ats: Ats::Ashby,
+        name: "Ashby".into(),
+        settings: ConnectionSettings { api_key: Some("ashby-key".into()), ..Default::default() },
+    };
+    let c = svc.create_connection(org.id, ashby, None).await.unwrap().view.connection;
+    assert!(svc.list_endpoints(org.id).await.unwrap().is_empty(), "not listed");
+    assert_eq!(code(svc.get_endpoint(org.id, c.endpoint_id).await), Code::NotFound, "not read");
+    let e = c.endpoint_id;
+    let found = store.read(move |tx| Box::pin(async move { tx.find_connection_by_endpoint(e).await })).await.unwrap();
+    assert_eq!(found.as_ref(), Some(&c), "the key and the endpoint read back");
+
+    let (o, _) = svc.place_order(&c, new_order(TestRef::TalentAssessment, "ada@acme.com", "app-1")).await.unwrap();
+    svc.accept_invitation(o.invitation_id, false).await.unwrap();
+    clock.advance(Duration::seconds(1));
+    assert_eq!(svc.run_deliveries(10).await.unwrap(), 1, "the start is pushed (D79)");
+    let sent = sender.pushes.lock().unwrap().clone();
+    assert_eq!(sent.len(), 1);
+    assert!(sender.sent.lock().unwrap().is_empty(), "no signed webhook");
+    let log = svc.push_log(c.id, None, None, 10).await.unwrap().items;
+    assert_eq!((log.len(), log[0].status), (1, DeliveryStatus::Succeeded));
+    assert_eq!(talent_domain::connector::pushed_order(&log[0].payload), Some(o.id));
+}

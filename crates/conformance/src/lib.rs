@@ -105,6 +105,7 @@ macro_rules! store_conformance_suite {
             connections_and_orders_round_trip_every_field,
             concurrent_placements_of_one_order_make_one_order_and_one_email,
             orders_end_with_their_invitations_expiry_and_revocation,
+            a_connections_pushes_go_through_its_hidden_endpoint_never_listed_as_a_webhook,
         );
     };
     (@tests $run:path; $($name:ident),* $(,)?) => {
@@ -155,6 +156,7 @@ pub fn services_with<S: Store + Clone>(store: S, plans: PlanCatalogue) -> (Svc<S
             wake_emails: talent_domain::usecases::invitations::no_wakeup(),
         }),
         webhooks: Arc::new(talent_domain::fakes::FakeSender::default()),
+        pushes: Arc::new(talent_domain::fakes::FakePushRenderer),
         correlation: Arc::new(talent_domain::ports::NoCorrelation),
     };
     (svc, clock)

@@ -13,6 +13,7 @@
 pub mod ashby;
 pub mod call;
 pub mod greenhouse;
+pub mod push;
 pub mod report;
 pub mod workable;
 

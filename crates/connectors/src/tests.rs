@@ -282,3 +282,141 @@ proptest! {
         }
     }
 }
+
+mod pushes {
+    use super::*;
+    use talent_domain::assessment::MatchCategory;
+    use talent_domain::connector::{Connection, Order, OrderStatus, TestRef};
+    use talent_domain::ids::*;
+    use talent_domain::ports::{PushInput, PushRenderer};
+    use talent_domain::results::Profile;
+    use talent_domain::usecases::assessments::Match;
+    use talent_domain::usecases::connectors::OrderReport;
+    use time::OffsetDateTime;
+    use uuid::Uuid;
+
+    fn connection(ats: Ats) -> Connection {
+        let t = OffsetDateTime::UNIX_EPOCH;
+        Connection {
+            id: ConnectionId(Uuid::from_u128(1)),
+            org_id: OrgId(Uuid::from_u128(2)),
+            ats,
+            name: "x".into(),
+            enabled: true,
+            settings: ConnectionSettings { api_key: Some("their-key".into()), ..Default::default() },
+            api_key_id: ApiKeyId(Uuid::from_u128(3)),
+            key: "tk_ours".into(),
+            endpoint_id: WebhookId(Uuid::from_u128(4)),
+            created_at: t,
+            updated_at: t,
+            last_activity_at: None,
+        }
+    }
+
+    fn report(status: OrderStatus, scored: bool) -> OrderReport {
+        let t = OffsetDateTime::UNIX_EPOCH;
+        let profile = ProfileId(Uuid::from_u128(5));
+        OrderReport {
+            order: Order {
+                id: OrderId(Uuid::from_u128(6)),
+                org_id: OrgId(Uuid::from_u128(2)),
+                connection_id: ConnectionId(Uuid::from_u128(1)),
+                test: if scored { TestRef::Profile(profile) } else { TestRef::TalentAssessment },
+                person_id: PersonId(Uuid::from_u128(7)),
+                invitation_id: InvitationId(Uuid::from_u128(8)),
+                ats_key: "k".into(),
+                refs: Default::default(),
+                callback_url: Some("https://ats.example/cb/1".into()),
+                status,
+                assessment_id: None,
+                created_at: t,
+                updated_at: t,
+                started_at: None,
+                completed_at: Some(t),
+                report_token_hash: vec![],
+            },
+            profile: scored.then(|| Profile {
+                id: profile,
+                org_id: OrgId(Uuid::from_u128(2)),
+                name: "Engineer".into(),
+                description: None,
+                competencies: vec![],
+                created_at: t,
+                updated_at: t,
+            }),
+            result: scored.then_some(Match {
+                person_id: PersonId(Uuid::from_u128(7)),
+                profile_id: profile,
+                percentage: 72,
+                category: MatchCategory::High,
+            }),
+        }
+    }
+
+    fn render(ats: Ats, status: OrderStatus, scored: bool) -> Option<talent_domain::ports::PushRequest> {
+        let c = connection(ats);
+        let r = report(status, scored);
+        let at = OffsetDateTime::UNIX_EPOCH + time::Duration::milliseconds(1_700_000_000_123);
+        push::Renderer.render(&PushInput {
+            connection: &c,
+            report: &r,
+            report_url: Some("https://t.example/r/tok"),
+            at,
+        })
+    }
+
+    fn body(r: &talent_domain::ports::PushRequest) -> Value {
+        serde_json::from_str(r.body.as_deref().unwrap()).unwrap()
+    }
+
+    #[test]
+    fn greenhouse_gets_a_bodyless_patch_with_our_key_as_basic_user_d74() {
+        let r = render(Ats::Greenhouse, OrderStatus::Completed, true).unwrap();
+        assert_eq!((r.method, r.url.as_str(), r.body.as_deref()), ("PATCH", "https://ats.example/cb/1", None));
+        let expected = format!("Basic {}", base64::engine::general_purpose::STANDARD.encode("tk_ours:"));
+        assert_eq!(r.authorization.as_deref(), Some(expected.as_str()));
+        assert!(render(Ats::Greenhouse, OrderStatus::Started, true).is_none());
+    }
+
+    #[test]
+    fn ashby_gets_assessment_update_in_its_object_form_d79() {
+        let done = render(Ats::Ashby, OrderStatus::Completed, true).unwrap();
+        assert_eq!((done.method, done.url.as_str()), ("POST", "https://api.ashbyhq.com/assessment.update"));
+        assert!(done.success_member, "success: false is a failure");
+        let expected = format!("Basic {}", base64::engine::general_purpose::STANDARD.encode("their-key:"));
+        assert_eq!(done.authorization.as_deref(), Some(expected.as_str()));
+        let b = body(&done);
+        assert_eq!(b["timestamp"], json!(1_700_000_000_123i64));
+        assert_eq!(b["assessment_status"]["value"], "Completed");
+        assert_eq!(
+            b["assessment_result"],
+            json!({"identifier": "match", "label": "Match: Engineer", "type": "numeric_score", "value": 72})
+        );
+        assert_eq!(b["assessment_profile_url"]["type"], "url");
+        assert_eq!(b["metadata"][0]["value"], "high");
+        assert!(!b.to_string().contains("competenc"), "never a competency score (D66)");
+        let plain = body(&render(Ats::Ashby, OrderStatus::Completed, false).unwrap());
+        assert_eq!(plain["assessment_result"]["type"], "boolean_success");
+        assert_eq!(
+            body(&render(Ats::Ashby, OrderStatus::Started, false).unwrap())["assessment_status"]["value"],
+            "Started"
+        );
+        assert_eq!(
+            body(&render(Ats::Ashby, OrderStatus::Expired, false).unwrap())["cancelled_reason"]["value"],
+            "Expired"
+        );
+    }
+
+    #[test]
+    fn workable_gets_a_put_with_score_grade_and_summary_d80() {
+        let r = render(Ats::Workable, OrderStatus::Completed, true).unwrap();
+        assert_eq!((r.method, r.authorization.as_deref()), ("PUT", Some("Bearer their-key")));
+        assert_eq!(
+            body(&r),
+            json!({"status": "completed", "results_url": "https://t.example/r/tok",
+                   "assessment": {"score": 72, "grade": "excelled", "summary": "Engineer: 72% (high)"}})
+        );
+        assert_eq!(body(&render(Ats::Workable, OrderStatus::Expired, true).unwrap()), json!({"status": "expired"}));
+        assert!(render(Ats::Workable, OrderStatus::Cancelled, true).is_none());
+    }
+}

@@ -45,7 +45,7 @@ pub async fn append(tx: &mut dyn Tx, ids: &EventSource, e: &OutboxEvent) -> Stor
     if e.event_type == EventType::Ping {
         return Ok(());
     }
-    crate::connector::follow(tx, e).await?;
+    crate::connector::follow(tx, ids, e).await?;
     let endpoints = tx.list_endpoints_of_org(e.org_id).await?;
     for ep in endpoints.iter().filter(|w| receives(w, e.event_type)) {
         let d = delivery(ids, ep, e, e.created_at);

@@ -118,6 +118,64 @@ impl Subscription {
     }
 }
 
+/// What an endpoint is (D69): an organization's webhook endpoint (D29), or the hidden endpoint of
+/// an ATS connection through which its pushes go (the same delivery engine: claims, caps,
+/// breaker, retries). Hidden endpoints are never listed, counted or read by the webhooks API.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum EndpointKind {
+    /// A webhook endpoint.
+    #[default]
+    Webhook,
+    /// The pushes of an ATS connection.
+    Ats,
+}
+
+impl EndpointKind {
+    /// The stored value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EndpointKind::Webhook => "webhook",
+            EndpointKind::Ats => "ats",
+        }
+    }
+    /// Parses the stored value.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        match s {
+            "webhook" => Ok(EndpointKind::Webhook),
+            "ats" => Ok(EndpointKind::Ats),
+            _ => Err("must be webhook or ats".into()),
+        }
+    }
+    /// The delays between attempts of its deliveries: webhooks 1 min, 5 min, 30 min, 2 h (D31);
+    /// pushes to an ATS 1 min, 5 min, 30 min, 2 h, then every 6 h for 3 days (D69).
+    pub fn retry_delays(self) -> &'static [Duration] {
+        match self {
+            EndpointKind::Webhook => &RETRY_DELAYS,
+            EndpointKind::Ats => &PUSH_RETRY_DELAYS,
+        }
+    }
+}
+
+/// Retry delays of a push to an ATS after the first attempt (D69).
+pub const PUSH_RETRY_DELAYS: [Duration; 16] = [
+    Duration::minutes(1),
+    Duration::minutes(5),
+    Duration::minutes(30),
+    Duration::hours(2),
+    Duration::hours(6),
+    Duration::hours(6),
+    Duration::hours(6),
+    Duration::hours(6),
+    Duration::hours(6),
+    Duration::hours(6),
+    Duration::hours(6),
+    Duration::hours(6),
+    Duration::hours(6),
+    Duration::hours(6),
+    Duration::hours(6),
+    Duration::hours(6),
+];
+
 /// A registered webhook endpoint (D29).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Endpoint {
@@ -147,6 +205,8 @@ pub struct Endpoint {
     pub created_at: OffsetDateTime,
     /// Last change.
     pub updated_at: OffsetDateTime,
+    /// A webhook endpoint, or an ATS connection's hidden one (D69).
+    pub kind: EndpointKind,
 }
 
 impl Endpoint {
@@ -247,6 +307,12 @@ impl AttemptOutcome {
 /// D31: applies an attempt to a delivery: succeeded, or the next retry time, or failed after
 /// the last retry. Returns true when the delivery just failed for good.
 pub fn apply_attempt(d: &mut Delivery, out: &AttemptOutcome, now: OffsetDateTime) -> bool {
+    apply_attempt_with(d, out, now, &RETRY_DELAYS)
+}
+
+/// [`apply_attempt`] with the retry delays of the delivery's endpoint kind
+/// ([`EndpointKind::retry_delays`]).
+pub fn apply_attempt_with(d: &mut Delivery, out: &AttemptOutcome, now: OffsetDateTime, delays: &[Duration]) -> bool {
     d.attempts += 1;
     d.last_attempt_at = Some(now);
     d.last_response_status = out.status;
@@ -260,7 +326,7 @@ pub fn apply_attempt(d: &mut Delivery, out: &AttemptOutcome, now: OffsetDateTime
         d.next_attempt_at = None;
         return false;
     }
-    match RETRY_DELAYS.get(d.attempts as usize - 1) {
+    match delays.get(d.attempts as usize - 1) {
         Some(delay) => {
             d.status = DeliveryStatus::Pending;
             d.next_attempt_at = Some(now + *delay);

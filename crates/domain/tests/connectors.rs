@@ -422,3 +422,115 @@ fn the_report_link_is_gone_once_the_person_is_erased_d68_d44() {
     block_on(w.svc.erase_human(email("ada@example.test"))).unwrap();
     assert!(matches!(block_on(w.svc.open_report(&token_of(&url), viewed(), false)).unwrap(), ReportAccess::Gone));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Pushes (D69)
+// ---------------------------------------------------------------------------------------------
+
+/// A world whose webhook sender the test can read and answer for.
+fn push_world(ats: Ats) -> (World, Arc<talent_domain::fakes::FakeSender>, Connection) {
+    let mut w = world();
+    let sender = Arc::new(talent_domain::fakes::FakeSender::default());
+    w.svc.webhooks = sender.clone();
+    let settings = match ats {
+        Ats::Greenhouse => ConnectionSettings::default(),
+        _ => ConnectionSettings { api_key: Some("their-key".into()), ..Default::default() },
+    };
+    let input = NewConnection { ats, name: ats.display_name().into(), settings };
+    let c = block_on(w.svc.create_connection(w.org, input, None)).unwrap().view.connection;
+    (w, sender, c)
+}
+
+fn pushes(sender: &talent_domain::fakes::FakeSender) -> Vec<talent_domain::ports::PushRequest> {
+    sender.pushes.lock().unwrap().clone()
+}
+
+#[test]
+fn a_completion_is_pushed_through_the_delivery_engine_with_the_score_and_the_link_d69() {
+    let (w, sender, c) = push_world(Ats::Greenhouse);
+    let p = w.profile();
+    let (o, _) = w.place(&c, order(TestRef::Profile(p), "ada@example.test", "gh-1"));
+    block_on(w.svc.accept_invitation(o.invitation_id, false)).unwrap();
+    assert!(block_on(w.svc.push_log(c.id, None, None, 10)).unwrap().items.is_empty(), "Greenhouse: no push on start");
+    w.complete(o.person_id);
+    let log = block_on(w.svc.push_log(c.id, None, None, 10)).unwrap().items;
+    assert_eq!(log.len(), 1, "one push, written with the completion");
+    assert_eq!(log[0].event_type, talent_domain::events::EventType::AssessmentCompleted);
+    assert_eq!(block_on(w.svc.run_deliveries(10)).unwrap(), 1);
+    let sent = pushes(&sender);
+    assert_eq!(sent.len(), 1);
+    let body: serde_json::Value = serde_json::from_str(sent[0].body.as_deref().unwrap()).unwrap();
+    let matches = block_on(w.svc.person_matches(w.org, o.person_id)).unwrap();
+    assert_eq!(body["score"], serde_json::json!(matches[0].percentage), "the match percentage (D66)");
+    assert_eq!(body["link"], serde_json::json!(w.svc.report_url(&w.order(o.id)).unwrap()));
+    assert!(sender.sent.lock().unwrap().is_empty(), "not a signed webhook");
+    let log = block_on(w.svc.push_log(c.id, None, None, 10)).unwrap().items;
+    assert_eq!(log[0].status, talent_domain::webhook::DeliveryStatus::Succeeded);
+}
+
+#[test]
+fn the_hidden_endpoint_is_not_a_webhook_endpoint_d69() {
+    let (w, _sender, _c) = push_world(Ats::Ashby);
+    assert!(block_on(w.svc.list_endpoints(w.org)).unwrap().is_empty(), "never listed");
+    let ep = w.store.snapshot().endpoints[0].clone();
+    assert_eq!(code(block_on(w.svc.get_endpoint(w.org, ep.id))), Code::NotFound, "never read");
+    for i in 0..10 {
+        let n = talent_domain::usecases::webhooks::NewEndpoint {
+            url: format!("https://hooks.example/{i}"),
+            events: talent_domain::webhook::Subscription::All,
+            description: None,
+        };
+        block_on(w.svc.create_endpoint(w.org, n)).unwrap();
+    }
+    assert_eq!(block_on(w.svc.list_endpoints(w.org)).unwrap().len(), 10, "never counted against the ten");
+}
+
+#[test]
+fn a_failing_ats_gets_retries_for_three_days_and_a_redelivery_d69() {
+    let (w, sender, c) = push_world(Ats::Ashby);
+    let (o, _) = w.place(&c, order(TestRef::TalentAssessment, "ada@example.test", "app-1"));
+    block_on(w.svc.accept_invitation(o.invitation_id, false)).unwrap();
+    sender.answers.lock().unwrap().extend(std::iter::repeat_n(500, 40));
+    let mut attempts = 0;
+    for _ in 0..40 {
+        attempts += block_on(w.svc.run_deliveries(10)).unwrap();
+        w.clock.advance(Duration::hours(6));
+    }
+    assert_eq!(attempts, 17, "the first attempt and 16 retries (D69)");
+    let failed =
+        block_on(w.svc.push_log(c.id, Some(talent_domain::webhook::DeliveryStatus::Failed), None, 10)).unwrap().items;
+    assert_eq!(failed.len(), 1);
+    assert_eq!(block_on(w.svc.get_connection(c.id)).unwrap().failed_pushes, 1);
+    assert!(
+        !w.store.snapshot().events.iter().any(|e| e.event_type == talent_domain::events::EventType::WebhookDisabled),
+        "no webhook.disabled for a connection"
+    );
+    sender.answers.lock().unwrap().clear();
+    block_on(w.svc.redeliver_push(c.id, failed[0].id)).unwrap();
+    assert_eq!(block_on(w.svc.run_deliveries(10)).unwrap(), 1);
+    assert_eq!(block_on(w.svc.get_connection(c.id)).unwrap().failed_pushes, 0);
+    let (_, log) = block_on(w.svc.push_attempts(c.id, failed[0].id)).unwrap();
+    assert_eq!(log.len(), 18);
+}
+
+#[test]
+fn a_disabled_connection_holds_its_pushes_until_enabled_again_d69() {
+    let (w, sender, c) = push_world(Ats::Ashby);
+    let (o, _) = w.place(&c, order(TestRef::TalentAssessment, "ada@example.test", "app-1"));
+    block_on(w.svc.update_connection(c.id, ConnectionPatch { enabled: Some(false), ..Default::default() })).unwrap();
+    block_on(w.svc.cancel_order(w.org, o.id)).unwrap();
+    assert_eq!(block_on(w.svc.run_deliveries(10)).unwrap(), 0, "held");
+    block_on(w.svc.update_connection(c.id, ConnectionPatch { enabled: Some(true), ..Default::default() })).unwrap();
+    assert_eq!(block_on(w.svc.run_deliveries(10)).unwrap(), 1, "released");
+    assert_eq!(pushes(&sender).len(), 1);
+}
+
+#[test]
+fn deleting_a_connection_deletes_its_endpoint_and_pushes_d63_d69() {
+    let (w, _sender, c) = push_world(Ats::Ashby);
+    let (o, _) = w.place(&c, order(TestRef::TalentAssessment, "ada@example.test", "app-1"));
+    block_on(w.svc.cancel_order(w.org, o.id)).unwrap();
+    block_on(w.svc.delete_connection(c.id)).unwrap();
+    let s = w.store.snapshot();
+    assert!(s.endpoints.is_empty() && s.deliveries.is_empty());
+}

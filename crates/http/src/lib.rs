@@ -212,6 +212,12 @@ fn admin_routes<S: Store>(cfg: &mut web::ServiceConfig) {
             )
             .service(resource("/connections/{id}/orders", "GET").route(web::get().to(admin::list_orders::<S>)))
             .service(resource("/connections/{id}/errors", "GET").route(web::get().to(admin::list_errors::<S>)))
+            .service(resource("/connections/{id}/pushes", "GET").route(web::get().to(admin::list_pushes::<S>)))
+            .service(resource("/connections/{id}/pushes/{push}", "GET").route(web::get().to(admin::get_push::<S>)))
+            .service(
+                resource("/connections/{id}/pushes/{push}/redeliver", "POST")
+                    .route(web::post().to(admin::redeliver_push::<S>)),
+            )
             .service(
                 resource("/connections/{id}/orders/{order}/openings", "GET")
                     .route(web::get().to(admin::list_openings::<S>)),

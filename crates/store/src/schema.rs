@@ -279,6 +279,7 @@ diesel::table! {
         breaker_failures -> BigInt,
         breaker_open_until -> Nullable<Ts>,
         failing_since -> Nullable<Ts>,
+        kind -> Text,
     }
 }
 
@@ -392,6 +393,8 @@ diesel::table! {
         created_at -> Ts,
         updated_at -> Ts,
         last_activity_at -> Nullable<Ts>,
+        endpoint_id -> Nullable<Uuid>,
+        key_value -> Nullable<Text>,
     }
 }
 

@@ -702,8 +702,9 @@ async fn ats_credentials_are_sealed_at_rest_and_resealed_under_a_new_key_d63(sto
         webhook_secret: Some("kombo-hook-secret-in-clear".into()),
     };
     let input = NewConnection { ats: Ats::Kombo, name: "Kombo".into(), settings: settings.clone() };
-    let c = svc.create_connection(org, input, None).await.unwrap().view.connection;
-    for clear in ["kombo-api-key-in-clear", "kombo-hook-secret-in-clear"] {
+    let created = svc.create_connection(org, input, None).await.unwrap();
+    let c = created.view.connection;
+    for clear in ["kombo-api-key-in-clear", "kombo-hook-secret-in-clear", created.key.as_str()] {
         assert_eq!(talent_store::testing::tables_containing(&url, clear).await.unwrap(), vec![], "{clear}");
     }
     assert!(!talent_store::testing::tables_containing(&url, "acme-integration").await.unwrap().is_empty());
@@ -716,6 +717,7 @@ async fn ats_credentials_are_sealed_at_rest_and_resealed_under_a_new_key_d63(sto
     let k2 = talent_store::testing::tables_containing(&url, "sealed:v1:k2:").await.unwrap();
     assert!(k2.contains(&("ats_connections".into(), "api_key".into())), "{k2:?}");
     assert!(k2.contains(&("ats_connections".into(), "webhook_secret".into())), "{k2:?}");
+    assert!(k2.contains(&("ats_connections".into(), "key_value".into())), "the connection's own key (D74): {k2:?}");
     assert_eq!(svc.get_connection(c.id).await.unwrap().connection.settings, settings);
 }
 

@@ -240,9 +240,7 @@ fn start_attempt<S: Store + Clone>(
         }
         let at = svc.clock.now();
         let d = &job.delivery;
-        let secrets: Vec<&str> = job.secrets.iter().map(String::as_str).collect();
-        let outcome =
-            svc.webhooks.send(&job.url, &secrets, &d.id.to_string(), d.event_type.as_str(), &d.payload, at).await;
+        let outcome = svc.attempt(&job, at).await;
         tracing::debug!(
             status = outcome.status,
             duration_ms = outcome.duration_ms,

@@ -23,7 +23,7 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use talent_domain::net;
-use talent_domain::ports::{BoxFuture, SendResult, WebhookSender};
+use talent_domain::ports::{BoxFuture, PushRequest, SendResult, WebhookSender};
 use talent_domain::webhook::AttemptOutcome;
 use time::OffsetDateTime;
 use ureq::config::Config;
@@ -193,6 +193,16 @@ fn post(
         .header("Talent-Event", event)
         .header("Talent-Delivery-Id", delivery_id)
         .send(body);
+    outcome_of(res, start, false)
+}
+
+/// The outcome of a sent request and its kind for `talent_webhook_attempts_total`: a non-2xx is a
+/// failure, and with `success_member` so is a 2xx whose JSON body says `"success": false` (D79).
+fn outcome_of(
+    res: Result<ureq::http::Response<ureq::Body>, ureq::Error>,
+    start: Instant,
+    success_member: bool,
+) -> (AttemptOutcome, &'static str) {
     let duration_ms = start.elapsed().as_millis() as u64;
     match res {
         Ok(mut r) => {
@@ -200,7 +210,10 @@ fn post(
             let mut buf = Vec::new();
             let _ = r.body_mut().as_reader().take(1024).read_to_end(&mut buf);
             let text = String::from_utf8_lossy(&buf).into_owned();
-            let ok = (200..300).contains(&status);
+            let refused = success_member
+                && serde_json::from_str::<serde_json::Value>(&text)
+                    .is_ok_and(|v| v.get("success") == Some(&serde_json::Value::Bool(false)));
+            let ok = (200..300).contains(&status) && !refused;
             let kind = match status {
                 200..=299 => "2xx",
                 300..=399 => "3xx",
@@ -210,7 +223,11 @@ fn post(
             let outcome = AttemptOutcome {
                 status: Some(status),
                 duration_ms,
-                error: if ok { None } else { Some(format!("non-2xx status {status}")) },
+                error: match (ok, refused) {
+                    (true, _) => None,
+                    (false, true) => Some("the ATS answered \"success\": false".to_string()),
+                    (false, false) => Some(format!("non-2xx status {status}")),
+                },
                 response_body: Some(text),
             };
             (outcome, kind)
@@ -229,6 +246,31 @@ fn post(
             (AttemptOutcome { status: None, duration_ms, error: Some(msg), response_body: None }, kind)
         }
     }
+}
+
+/// Sends one push to an ATS (D69): `req` as rendered, the same transport as deliveries.
+fn push_request(agent: &ureq::Agent, req: &PushRequest) -> (AttemptOutcome, &'static str) {
+    let start = Instant::now();
+    let mut b = ureq::http::Request::builder().method(req.method).uri(&req.url);
+    if let Some(a) = &req.authorization {
+        b = b.header("Authorization", a);
+    }
+    if req.body.is_some() {
+        b = b.header("Content-Type", "application/json");
+    }
+    let res = match b.body(req.body.clone().unwrap_or_default()) {
+        Ok(r) => agent.run(r),
+        Err(e) => {
+            let o = AttemptOutcome {
+                status: None,
+                duration_ms: 0,
+                error: Some(format!("bad request: {e}")),
+                response_body: None,
+            };
+            return (o, "other");
+        }
+    };
+    outcome_of(res, start, req.success_member)
 }
 
 impl WebhookSender for UreqSender {
@@ -274,6 +316,39 @@ impl WebhookSender for UreqSender {
                     });
             metrics::counter!("talent_webhook_attempts_total", "outcome" => kind).increment(1);
             metrics::histogram!("talent_webhook_attempt_duration_seconds").record(outcome.duration_ms as f64 / 1000.0);
+            outcome
+        })
+    }
+
+    fn push<'a>(&'a self, req: &'a PushRequest) -> BoxFuture<'a, SendResult> {
+        let agent = self.agent.clone();
+        let req = req.clone();
+        let permits = self.permits.clone();
+        let refused = check_url(&req.url, self.allow_insecure).err();
+        Box::pin(async move {
+            if let Some(m) = refused {
+                metrics::counter!("talent_webhook_attempts_total", "outcome" => "blocked").increment(1);
+                return AttemptOutcome {
+                    status: None,
+                    duration_ms: 0,
+                    error: Some(format!("URL refused: {m}")),
+                    response_body: None,
+                };
+            }
+            let _permit = permits.acquire_owned().await;
+            let (outcome, kind) =
+                tokio::task::spawn_blocking(move || push_request(&agent, &req)).await.unwrap_or_else(|e| {
+                    (
+                        AttemptOutcome {
+                            status: None,
+                            duration_ms: 0,
+                            error: Some(e.to_string()),
+                            response_body: None,
+                        },
+                        "other",
+                    )
+                });
+            metrics::counter!("talent_webhook_attempts_total", "outcome" => kind).increment(1);
             outcome
         })
     }

@@ -59,6 +59,19 @@ impl Ats {
         }
     }
 
+    /// Whether an order moving to `status` is pushed to this ATS (D69): Greenhouse on completion
+    /// (D74); Ashby on start, completion, expiry and cancellation (D79); Workable on completion
+    /// and expiry (D80). Kombo's results go with its order flow (D83), not yet through pushes.
+    pub fn pushes_on(self, status: super::OrderStatus) -> bool {
+        use super::OrderStatus::*;
+        match self {
+            Ats::Greenhouse => status == Completed,
+            Ats::Ashby => matches!(status, Started | Completed | Expired | Cancelled),
+            Ats::Workable => matches!(status, Completed | Expired),
+            Ats::Kombo => false,
+        }
+    }
+
     /// Which `settings` members this ATS takes (D63): (`baseUrl`, `apiKey`, `integrationId`,
     /// `webhookSecret`).
     fn accepts(self) -> [bool; 4] {
@@ -197,8 +210,8 @@ pub struct SettingsPatch {
     pub webhook_secret: Option<Option<String>>,
 }
 
-/// A connection of an organization to an ATS (D63).
-#[derive(Clone, Debug, PartialEq)]
+/// A connection of an organization to an ATS (D63). `Debug` leaves out the key.
+#[derive(Clone, PartialEq)]
 pub struct Connection {
     /// `id`.
     pub id: ConnectionId,
@@ -214,12 +227,33 @@ pub struct Connection {
     pub settings: ConnectionSettings,
     /// The API key minted for the ATS (D63); revoked with the connection.
     pub api_key_id: ApiKeyId,
+    /// That key's value, sealed at rest: Greenhouse's completion `PATCH` presents it (D74), so
+    /// it is kept (unlike other keys, stored only as their hash). Never shown again.
+    pub key: String,
+    /// The hidden endpoint its pushes go through (D69).
+    pub endpoint_id: WebhookId,
     /// `createdAt`.
     pub created_at: OffsetDateTime,
     /// Last change of the connection itself.
     pub updated_at: OffsetDateTime,
     /// `lastActivityAt`: the last call of its ATS or push to it, to the minute.
     pub last_activity_at: Option<OffsetDateTime>,
+}
+
+impl std::fmt::Debug for Connection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Connection")
+            .field("id", &self.id)
+            .field("org_id", &self.org_id)
+            .field("ats", &self.ats)
+            .field("name", &self.name)
+            .field("enabled", &self.enabled)
+            .field("settings", &self.settings)
+            .field("api_key_id", &self.api_key_id)
+            .field("endpoint_id", &self.endpoint_id)
+            .field("last_activity_at", &self.last_activity_at)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Connection {

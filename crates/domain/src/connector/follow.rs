@@ -6,8 +6,9 @@ use super::order::OrderChange;
 use crate::events::{EventType, OutboxEvent};
 use crate::ids::*;
 use crate::invitation::Variant;
-use crate::ports::{StoreResult, Tx};
+use crate::ports::{Ids, StoreResult, Tx};
 use crate::results::AssessmentState;
+use crate::webhook::{Delivery, DeliveryStatus};
 
 /// The member of an event's `data` holding an id (the published shapes: the Invitation's `id`,
 /// `assessment.completed`'s `personId` and `assessmentId`).
@@ -21,7 +22,7 @@ fn id_in(e: &OutboxEvent, member: &str) -> Option<uuid::Uuid> {
 /// cancels and `.expired` expires them; `assessment.completed` completes the person's open
 /// orders when the assessment is the organization's own (D51 a). Other events: nothing, no read.
 /// Errors: the store's.
-pub async fn follow(tx: &mut dyn Tx, e: &OutboxEvent) -> StoreResult<usize> {
+pub async fn follow(tx: &mut dyn Tx, ids: &dyn Ids, e: &OutboxEvent) -> StoreResult<usize> {
     let now = e.created_at;
     let (orders, change) = match e.event_type {
         EventType::InvitationAccepted | EventType::InvitationRevoked | EventType::InvitationExpired => {
@@ -62,10 +63,58 @@ pub async fn follow(tx: &mut dyn Tx, e: &OutboxEvent) -> StoreResult<usize> {
     for mut o in orders {
         if o.apply(change, now) {
             tx.update_order(&o).await?;
+            push(tx, ids, e, &o).await?;
             changed += 1;
         }
     }
     Ok(changed)
+}
+
+/// Writes the push that tells the order's ATS of its new state, when its protocol takes one
+/// (D69, [`super::Ats::pushes_on`]): a pending delivery to the connection's hidden endpoint, due
+/// now, caused by `e`, whose payload names the order and the state. The request itself is
+/// rendered when the delivery engine claims it (the order's result as the organization sees it
+/// then, the connection's credentials as they are then).
+async fn push(tx: &mut dyn Tx, ids: &dyn Ids, e: &OutboxEvent, o: &super::Order) -> StoreResult<()> {
+    let Some(c) = tx.get_connection(o.connection_id).await? else { return Ok(()) };
+    if !c.ats.pushes_on(o.status) {
+        return Ok(());
+    }
+    let d = Delivery {
+        id: DeliveryId(ids.new_uuid()),
+        endpoint_id: c.endpoint_id,
+        org_id: o.org_id,
+        event_type: e.event_type,
+        payload: serde_json::json!({"order": o.id.to_string(), "status": o.status.as_str()}).to_string(),
+        status: DeliveryStatus::Pending,
+        attempts: 0,
+        next_attempt_at: Some(e.created_at),
+        last_attempt_at: None,
+        last_response_status: None,
+        last_error: None,
+        created_at: e.created_at,
+        request_id: e.request_id.clone(),
+    };
+    tx.insert_delivery(&d).await?;
+    if c.enabled {
+        tx.wake_deliveries();
+    }
+    Ok(())
+}
+
+/// The order a push's payload names ([`push`]).
+pub fn pushed_order(payload: &str) -> Option<OrderId> {
+    pushed(payload).map(|(o, _)| o)
+}
+
+/// The order and the state a push's payload names ([`push`]): a push tells the ATS of that
+/// state even when the order has moved on since (a start claimed after the completion is still
+/// the start).
+pub fn pushed(payload: &str) -> Option<(OrderId, super::OrderStatus)> {
+    let v: serde_json::Value = serde_json::from_str(payload).ok()?;
+    let order = v.get("order")?.as_str()?.parse().ok()?;
+    let status = super::OrderStatus::parse(v.get("status")?.as_str()?).ok()?;
+    Some((order, status))
 }
 
 /// What an accepted invitation does to its orders: an access request the person consented to

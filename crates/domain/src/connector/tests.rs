@@ -164,6 +164,8 @@ fn activity_is_written_at_most_once_a_minute() {
         enabled: true,
         settings: ConnectionSettings::default(),
         api_key_id: ApiKeyId(Uuid::from_u128(3)),
+        key: "tk_x".into(),
+        endpoint_id: WebhookId(Uuid::from_u128(4)),
         created_at: t,
         updated_at: t,
         last_activity_at: None,

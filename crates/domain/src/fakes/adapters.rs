@@ -149,6 +149,8 @@ pub struct FakeSender {
     pub sent: Mutex<Vec<SentHook>>,
     /// Statuses to answer, front first; empty = 200.
     pub answers: Mutex<std::collections::VecDeque<u16>>,
+    /// Pushes to ATSs sent (D69).
+    pub pushes: Mutex<Vec<crate::ports::PushRequest>>,
 }
 
 impl WebhookSender for FakeSender {
@@ -178,11 +180,48 @@ impl WebhookSender for FakeSender {
             response_body: Some("ok".into()),
         }))
     }
+    fn push<'a>(&'a self, req: &'a crate::ports::PushRequest) -> BoxFuture<'a, SendResult> {
+        if let Ok(mut v) = self.pushes.lock() {
+            v.push(req.clone());
+        }
+        let status = self.answers.lock().ok().and_then(|mut q| q.pop_front()).unwrap_or(200);
+        Box::pin(std::future::ready(crate::webhook::AttemptOutcome {
+            status: Some(status),
+            duration_ms: 1,
+            error: None,
+            response_body: Some("ok".into()),
+        }))
+    }
     fn check_url(&self, url: &str) -> Result<(), String> {
         if url.starts_with("https://") || url.starts_with("http://") {
             Ok(())
         } else {
             Err("must be an https URL".into())
         }
+    }
+}
+
+/// Renders every push as `POST` to the order's callback URL (or the connection's base URL) with
+/// `{"order", "status", "score", "link"}`: enough for the domain's tests to see what would go out.
+#[derive(Default)]
+pub struct FakePushRenderer;
+
+impl crate::ports::PushRenderer for FakePushRenderer {
+    fn render(&self, input: &crate::ports::PushInput<'_>) -> Option<crate::ports::PushRequest> {
+        let o = &input.report.order;
+        let url = o.callback_url.clone().or_else(|| input.connection.base_url().map(str::to_string))?;
+        let body = serde_json::json!({
+            "order": o.id.to_string(),
+            "status": o.status.as_str(),
+            "score": input.report.result.as_ref().map(|m| m.percentage),
+            "link": input.report_url,
+        });
+        Some(crate::ports::PushRequest {
+            method: "POST",
+            url,
+            authorization: input.connection.settings.api_key.as_ref().map(|k| format!("Bearer {k}")),
+            body: Some(body.to_string()),
+            success_member: false,
+        })
     }
 }

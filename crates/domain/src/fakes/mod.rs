@@ -45,6 +45,7 @@ pub fn services() -> (crate::Services<FakeStore>, FakeStore, Arc<FakeClock>) {
             wake_emails: crate::usecases::invitations::no_wakeup(),
         }),
         webhooks: Arc::new(FakeSender::default()),
+        pushes: Arc::new(FakePushRenderer),
         correlation: Arc::new(crate::ports::NoCorrelation),
     };
     (svc, store, clock)

@@ -113,6 +113,57 @@ pub trait ReportRenderer: Send + Sync + 'static {
     fn render(&self, input: &ReportInput<'_>) -> Result<Vec<u8>, String>;
 }
 
+/// One request to an ATS (D69), as its connector adapter renders it: method, URL, the
+/// `Authorization` header, and a JSON body.
+#[derive(Clone, PartialEq, Eq)]
+pub struct PushRequest {
+    /// `PATCH`, `POST` or `PUT`.
+    pub method: &'static str,
+    /// Where.
+    pub url: String,
+    /// The `Authorization` header's value (a credential: never logged or stored).
+    pub authorization: Option<String>,
+    /// A JSON body, if any.
+    pub body: Option<String>,
+    /// A `200` whose JSON body says `"success": false` is a failure (Ashby, D79).
+    pub success_member: bool,
+}
+
+impl std::fmt::Debug for PushRequest {
+    /// The credential never prints.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PushRequest")
+            .field("method", &self.method)
+            .field("url", &self.url)
+            .field("authorization", &self.authorization.as_ref().map(|_| "(set)"))
+            .field("body", &self.body)
+            .field("success_member", &self.success_member)
+            .finish()
+    }
+}
+
+/// What a push is about (D69): the connection, the order as it is now, what the ATS may be told
+/// of its result ([`crate::usecases::connectors::OrderReport`]), and the report link.
+#[derive(Clone, Debug)]
+pub struct PushInput<'a> {
+    /// The connection (its ATS, settings and credentials).
+    pub connection: &'a crate::connector::Connection,
+    /// The order report: the order, its profile, and the match once completed and visible.
+    pub report: &'a crate::usecases::connectors::OrderReport,
+    /// The report link, once completed (D68).
+    pub report_url: Option<&'a str>,
+    /// When the push was written (its `timestamp` for Ashby).
+    pub at: time::OffsetDateTime,
+}
+
+/// Renders pushes to ATSs in each ATS's protocol (D69, D74, D79, D80, D83): the connector
+/// adapter implements it. `None` when the ATS takes no push for the order's state (then nothing
+/// is sent, and the push succeeds as nothing to do).
+pub trait PushRenderer: Send + Sync + 'static {
+    /// The request for `input`.
+    fn render(&self, input: &PushInput<'_>) -> Option<PushRequest>;
+}
+
 /// The HTTP result of sending one webhook request (D31, D33).
 pub type SendResult = crate::webhook::AttemptOutcome;
 
@@ -131,6 +182,10 @@ pub trait WebhookSender: Send + Sync + 'static {
         body: &'a str,
         now: OffsetDateTime,
     ) -> BoxFuture<'a, SendResult>;
+    /// Sends one push to an ATS (D69): `req` as it is, with the same transport rules as
+    /// deliveries (no redirects, 10 s, the SSRF filter at connect time); a non-2xx, or a `200`
+    /// with `"success": false` where `req.success_member`, is a failure in the outcome.
+    fn push<'a>(&'a self, req: &'a PushRequest) -> BoxFuture<'a, SendResult>;
     /// Checks a URL at registration (D35, D54): scheme and literal addresses
     /// ([`crate::net::refusal`]). Errors: the reason, for the `url` field.
     fn check_url(&self, url: &str) -> Result<(), String>;

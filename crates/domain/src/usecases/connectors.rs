@@ -18,6 +18,7 @@ use crate::person::Person;
 use crate::ports::{EmailRecord, Store, Tx};
 use crate::values::FieldErrors;
 use crate::values::OrgRole;
+use crate::webhook::{Breaker, Delivery, DeliveryStatus, Endpoint, EndpointKind, Subscription};
 use time::OffsetDateTime;
 
 /// A connection with what the dashboard and the admin API show beside it (D63).
@@ -27,6 +28,8 @@ pub struct ConnectionView {
     pub connection: Connection,
     /// How many orders it has.
     pub orders: u64,
+    /// How many of its pushes failed for good (D69).
+    pub failed_pushes: u64,
 }
 
 /// What an ATS is told of an order (D66, D73): the order, its profile (for a profile test), and,
@@ -155,6 +158,40 @@ pub(crate) async fn insert_order(
     Ok(o)
 }
 
+/// The hidden endpoint of a connection (D69): its pushes' lane in the delivery engine, with the
+/// connection's `enabled`; subscribed to nothing, signed with nothing.
+fn hidden_endpoint(c: &Connection) -> Endpoint {
+    Endpoint {
+        id: c.endpoint_id,
+        org_id: c.org_id,
+        url: c.base_url().map(str::to_string).unwrap_or_else(|| format!("{}:callbacks", c.ats.as_str())),
+        events: Subscription::Types(vec![]),
+        description: Some(format!("{} connection {}", c.ats.display_name(), c.id)),
+        enabled: c.enabled,
+        secret: String::new(),
+        previous_secret: None,
+        previous_secret_expires_at: None,
+        consecutive_failures: 0,
+        failing_since: None,
+        breaker: Breaker::default(),
+        created_at: c.created_at,
+        updated_at: c.updated_at,
+        kind: EndpointKind::Ats,
+    }
+}
+
+/// How many pushes of a connection are counted at most.
+const FAILED_PUSHES_COUNTED: u32 = 10_000;
+
+/// A connection with its counts, read in this transaction.
+async fn view_in_tx(tx: &mut dyn Tx, connection: Connection) -> Result<ConnectionView, UseCaseError> {
+    let orders = tx.count_orders_of_connection(connection.id).await?;
+    let failed = tx
+        .list_deliveries(connection.endpoint_id, Some(DeliveryStatus::Failed), None, None, FAILED_PUSHES_COUNTED)
+        .await?;
+    Ok(ConnectionView { connection, orders, failed_pushes: failed.len() as u64 })
+}
+
 fn settings_errors(list: Vec<(String, String)>) -> UseCaseError {
     let mut e = FieldErrors::default();
     for (field, message) in list {
@@ -195,11 +232,14 @@ impl<S: Store> Services<S> {
             enabled: true,
             settings: input.settings,
             api_key_id: ApiKeyId(self.ids.new_uuid()),
+            key: material.value.clone(),
+            endpoint_id: WebhookId(self.ids.new_uuid()),
             created_at: now,
             updated_at: now,
             last_activity_at: None,
         };
         self.check_settings(&c)?;
+        let endpoint = hidden_endpoint(&c);
         let (prefix, hash) = (material.prefix, material.hash);
         let view = self
             .store
@@ -228,8 +268,9 @@ impl<S: Store> Services<S> {
                         now,
                     };
                     create_key_in_tx(tx, req).await?;
+                    tx.insert_endpoint(&endpoint).await?;
                     tx.insert_connection(&c).await?;
-                    Ok::<_, UseCaseError>(ConnectionView { connection: c, orders: 0 })
+                    Ok::<_, UseCaseError>(ConnectionView { connection: c, orders: 0, failed_pushes: 0 })
                 })
             })
             .await?;
@@ -245,8 +286,7 @@ impl<S: Store> Services<S> {
                     tx.get_org(org_id).await?.ok_or_else(|| ClientError::not_found("Organization"))?;
                     let mut out = vec![];
                     for connection in tx.list_connections_of_org(org_id).await? {
-                        let orders = tx.count_orders_of_connection(connection.id).await?;
-                        out.push(ConnectionView { connection, orders });
+                        out.push(view_in_tx(tx, connection).await?);
                     }
                     Ok::<_, UseCaseError>(out)
                 })
@@ -261,8 +301,7 @@ impl<S: Store> Services<S> {
                 Box::pin(async move {
                     let connection =
                         tx.get_connection(id).await?.ok_or_else(|| ClientError::not_found("Connection"))?;
-                    let orders = tx.count_orders_of_connection(id).await?;
-                    Ok::<_, UseCaseError>(ConnectionView { connection, orders })
+                    view_in_tx(tx, connection).await
                 })
             })
             .await
@@ -296,8 +335,18 @@ impl<S: Store> Services<S> {
                         tx.get_connection(id).await?.ok_or_else(|| ClientError::not_found("Connection"))?;
                     c.last_activity_at = now_stored.last_activity_at;
                     tx.update_connection(&c).await?;
-                    let orders = tx.count_orders_of_connection(id).await?;
-                    Ok::<_, UseCaseError>(ConnectionView { connection: c, orders })
+                    // A disabled connection's pushes wait, as a disabled endpoint's deliveries do
+                    // (D33); enabling it again releases them.
+                    let mut eps = tx.lock_endpoints(&[c.endpoint_id]).await?;
+                    if let Some(ep) = eps.first_mut().filter(|ep| ep.enabled != c.enabled) {
+                        ep.enabled = c.enabled;
+                        ep.updated_at = now;
+                        tx.update_endpoint(ep).await?;
+                        if c.enabled {
+                            tx.wake_deliveries();
+                        }
+                    }
+                    view_in_tx(tx, c).await
                 })
             })
             .await
@@ -313,6 +362,7 @@ impl<S: Store> Services<S> {
                     let c = tx.get_connection(id).await?.ok_or_else(|| ClientError::not_found("Connection"))?;
                     tx.revoke_api_key(c.api_key_id, now).await?;
                     tx.delete_connection(id).await?;
+                    tx.delete_endpoint(c.org_id, c.endpoint_id).await?;
                     Ok::<_, UseCaseError>(())
                 })
             })
@@ -652,6 +702,86 @@ impl<S: Store> Services<S> {
             })
             .await?;
         Ok(e)
+    }
+
+    /// The connection's push log (D69): its pushes, newest first, keyset-paginated, optionally of
+    /// one status, each with the event that caused it, its attempts count, last status and
+    /// error. Errors: 404 (connection).
+    pub async fn push_log(
+        &self,
+        connection: ConnectionId,
+        status: Option<DeliveryStatus>,
+        before: Option<DeliveryId>,
+        limit: u32,
+    ) -> Result<super::Page<Delivery>, UseCaseError> {
+        let mut items = self
+            .store
+            .read(move |tx| {
+                Box::pin(async move {
+                    let c = tx.get_connection(connection).await?.ok_or_else(|| ClientError::not_found("Connection"))?;
+                    Ok::<_, UseCaseError>(tx.list_deliveries(c.endpoint_id, status, None, before, limit + 1).await?)
+                })
+            })
+            .await?;
+        let has_more = items.len() > limit as usize;
+        items.truncate(limit as usize);
+        Ok(super::Page { items, has_more })
+    }
+
+    /// One push with its attempts (status, response code, body excerpt, error). Errors: 404.
+    pub async fn push_attempts(
+        &self,
+        connection: ConnectionId,
+        push: DeliveryId,
+    ) -> Result<(Delivery, Vec<(OffsetDateTime, crate::webhook::AttemptOutcome)>), UseCaseError> {
+        self.store
+            .read(move |tx| {
+                Box::pin(async move {
+                    let c = tx.get_connection(connection).await?.ok_or_else(|| ClientError::not_found("Connection"))?;
+                    let d =
+                        tx.get_delivery(c.endpoint_id, push).await?.ok_or_else(|| ClientError::not_found("Push"))?;
+                    let a = tx.list_attempts_of(push).await?;
+                    Ok::<_, UseCaseError>((d, a))
+                })
+            })
+            .await
+    }
+
+    /// Sends a push again now with a fresh retry schedule (D69), as a webhook redelivery does.
+    /// Errors: 404.
+    pub async fn redeliver_push(&self, connection: ConnectionId, push: DeliveryId) -> Result<Delivery, UseCaseError> {
+        let c = self.get_connection(connection).await?.connection;
+        self.redeliver(c.org_id, c.endpoint_id, push).await.map_err(|e| match e.code() {
+            Some(Code::NotFound) => ClientError::not_found("Push").into(),
+            _ => e,
+        })
+    }
+
+    /// The request of a push the engine claimed (D69): the state it tells, with the order's result
+    /// and its connection as they are now, rendered by the connector adapter. Errors (recorded as the attempt's error, never sent):
+    /// the order or the connection is gone, or the adapter renders nothing for it.
+    pub async fn render_push(&self, d: &Delivery) -> Result<crate::ports::PushRequest, String> {
+        let (id, status) = crate::connector::pushed(&d.payload).ok_or("the push names no order")?;
+        let endpoint = d.endpoint_id;
+        let c = self
+            .store
+            .read(move |tx| {
+                Box::pin(async move { Ok::<_, UseCaseError>(tx.find_connection_by_endpoint(endpoint).await?) })
+            })
+            .await
+            .map_err(|e| format!("reading the connection: {e}"))?
+            .ok_or("the connection no longer exists")?;
+        let mut report = self.order_report(c.org_id, id).await.map_err(|_| "the order no longer exists".to_string())?;
+        let url = self.report_url(&report.order);
+        // The state the push tells, whatever the order's state now; the result only with a
+        // completion.
+        report.order.status = status;
+        if status != OrderStatus::Completed {
+            report.result = None;
+        }
+        let input =
+            crate::ports::PushInput { connection: &c, report: &report, report_url: url.as_deref(), at: d.created_at };
+        self.pushes.render(&input).ok_or_else(|| format!("{} takes no push for this order", c.ats.display_name()))
     }
 
     /// The errors the connection's ATS reported, newest first, at most `limit`. Errors: 404.

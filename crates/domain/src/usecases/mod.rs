@@ -37,8 +37,10 @@ pub struct Services<S: Store> {
     pub assessment: Arc<AssessmentKit>,
     /// The mailer and the public base URL of invitation links.
     pub invites: Arc<invitations::InvitationKit>,
-    /// Sends signed webhook requests (D30-D35).
+    /// Sends signed webhook requests (D30-D35) and pushes to ATSs (D69).
     pub webhooks: Arc<dyn WebhookSender>,
+    /// Renders pushes to ATSs in their protocols (D69): the connector adapter.
+    pub pushes: Arc<dyn PushRenderer>,
     /// The request being served, for the events' `request_id` (T121).
     pub correlation: Arc<dyn Correlation>,
 }
@@ -64,6 +66,7 @@ impl<S: Store> Clone for Services<S> {
             assessment: self.assessment.clone(),
             invites: self.invites.clone(),
             webhooks: self.webhooks.clone(),
+            pushes: self.pushes.clone(),
             correlation: self.correlation.clone(),
         }
     }

@@ -83,6 +83,7 @@ impl<S: Store> Services<S> {
             breaker: Breaker::default(),
             created_at: now,
             updated_at: now,
+            kind: crate::webhook::EndpointKind::Webhook,
         };
         let ep = e.clone();
         self.store
@@ -327,7 +328,8 @@ impl<S: Store> Services<S> {
             busy_endpoints: caps.busy_endpoints,
             busy_orgs: caps.busy_orgs,
         };
-        self.store
+        let claimed = self
+            .store
             .write(move |tx| {
                 Box::pin(async move {
                     tx.relax_durability().await?;
@@ -343,16 +345,45 @@ impl<S: Store> Services<S> {
                         .into_iter()
                         .filter_map(|d| {
                             let ep = endpoints.iter().find(|e| e.id == d.endpoint_id)?;
-                            Some(DeliveryJob {
-                                url: ep.url.clone(),
-                                secrets: ep.signing_secrets(now).into_iter().map(str::to_string).collect(),
-                                delivery: d,
-                            })
+                            Some((
+                                DeliveryJob {
+                                    url: ep.url.clone(),
+                                    secrets: ep.signing_secrets(now).into_iter().map(str::to_string).collect(),
+                                    delivery: d,
+                                    push: None,
+                                },
+                                ep.kind,
+                            ))
                         })
-                        .collect())
+                        .collect::<Vec<_>>())
                 })
             })
-            .await
+            .await?;
+        // Pushes to ATSs (D69) are rendered after the claim, from the order as it is now.
+        let mut jobs = Vec::with_capacity(claimed.len());
+        for (mut job, kind) in claimed {
+            if kind == EndpointKind::Ats {
+                job.push = Some(self.render_push(&job.delivery).await);
+            }
+            jobs.push(job);
+        }
+        Ok(jobs)
+    }
+
+    /// Makes one attempt of a claimed job at `at`: a signed webhook delivery (D30), or a push to an
+    /// ATS (D69; one that could not be rendered fails without a request).
+    pub async fn attempt(&self, job: &DeliveryJob, at: OffsetDateTime) -> AttemptOutcome {
+        let d = &job.delivery;
+        match &job.push {
+            None => {
+                let secrets: Vec<&str> = job.secrets.iter().map(String::as_str).collect();
+                self.webhooks.send(&job.url, &secrets, &d.id.to_string(), d.event_type.as_str(), &d.payload, at).await
+            }
+            Some(Ok(req)) => self.webhooks.push(req).await,
+            Some(Err(why)) => {
+                AttemptOutcome { status: None, duration_ms: 0, error: Some(why.clone()), response_body: None }
+            }
+        }
     }
 
     /// Records the outcomes of many attempts in one transaction (D31, D32, T59): each attempt in
@@ -385,14 +416,16 @@ impl<S: Store> Services<S> {
                     let mut disabled = Vec::new();
                     for f in done {
                         let Some(d) = current.iter_mut().find(|d| d.id == f.delivery) else { continue };
-                        let failed_for_good = apply_attempt(d, &f.outcome, f.at);
+                        let kind = endpoints.iter().find(|e| e.id == d.endpoint_id).map(|e| e.kind).unwrap_or_default();
+                        let failed_for_good = apply_attempt_with(d, &f.outcome, f.at, kind.retry_delays());
                         if let Some(e) = endpoints.iter_mut().find(|e| e.id == d.endpoint_id) {
                             e.breaker.record(f.outcome.succeeded(), f.at);
                             if f.outcome.succeeded() {
                                 e.consecutive_failures = 0;
                                 e.failing_since = None;
-                            } else if failed_for_good {
-                                // D50: disabled after 3 days of deliveries failing for good.
+                            } else if failed_for_good && e.kind == EndpointKind::Webhook {
+                                // D50: disabled after 3 days of deliveries failing for good (a
+                                // connection's pushes have their own 3 days of retries, D69).
                                 e.consecutive_failures += 1;
                                 let since = *e.failing_since.get_or_insert(f.at);
                                 if f.at - since >= DISABLE_AFTER_FAILING && e.enabled {
@@ -434,11 +467,8 @@ impl<S: Store> Services<S> {
         let mut done = Vec::with_capacity(jobs.len());
         for j in &jobs {
             let at = self.clock.now();
-            let secrets: Vec<&str> = j.secrets.iter().map(String::as_str).collect();
-            let d = &j.delivery;
-            let outcome =
-                self.webhooks.send(&j.url, &secrets, &d.id.to_string(), d.event_type.as_str(), &d.payload, at).await;
-            done.push(FinishedAttempt { delivery: d.id, endpoint: d.endpoint_id, at, outcome });
+            let outcome = self.attempt(j, at).await;
+            done.push(FinishedAttempt { delivery: j.delivery.id, endpoint: j.delivery.endpoint_id, at, outcome });
         }
         let n = done.len() as u32;
         self.record_attempts(done).await?;
@@ -555,6 +585,9 @@ pub struct DeliveryJob {
     pub url: String,
     /// The secrets that sign it (D30: two during a rotation).
     pub secrets: Vec<String>,
+    /// For a push to an ATS (D69): the request its connector rendered, or why none could be
+    /// (recorded as the attempt's error); `None` for a webhook delivery.
+    pub push: Option<Result<crate::ports::PushRequest, String>>,
 }
 
 /// The organization's endpoint `id`, locked until the transaction ends: every read-modify-write

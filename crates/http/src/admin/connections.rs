@@ -1,7 +1,7 @@
 //! ATS connections (D63): create, list, read, change and delete an organization's connections,
 //! and read a connection's orders and the errors its ATS reported.
 
-use super::out::{AtsErrorOut, ConnectionOut, OrderOut, ReportOpeningOut};
+use super::out::{AtsErrorOut, ConnectionOut, OrderOut, PushAttemptOut, PushDetailOut, PushOut, ReportOpeningOut};
 use super::{admin_list, admin_page};
 use crate::body::double_option;
 use crate::error::ApiError;
@@ -14,6 +14,7 @@ use talent_domain::errors::ClientError;
 use talent_domain::ids::*;
 use talent_domain::ports::Store;
 use talent_domain::values::FieldErrors;
+use talent_domain::webhook::DeliveryStatus;
 
 /// The `settings` of a connection's create or change body (D63): each member absent = unchanged
 /// (or unset on create), `null` = cleared.
@@ -61,7 +62,7 @@ pub struct ConnectionPatchIn {
 }
 
 fn out(view: &talent_domain::usecases::connectors::ConnectionView, key: Option<String>) -> ConnectionOut {
-    ConnectionOut::new(&view.connection, view.orders, key)
+    ConnectionOut::new(&view.connection, (view.orders, view.failed_pushes), key)
 }
 
 /// `POST /admin/v1/organizations/{id}/connections` → 201 the connection with `key`, the API key
@@ -147,6 +148,51 @@ pub async fn list_openings<S: Store>(
     }
     let list = state.svc.report_openings(c.org_id, order, 100).await?;
     Ok(admin_list(list.iter().map(ReportOpeningOut::from).collect(), None))
+}
+
+/// The query of a push log: `status` besides the page's `limit` and `cursor`.
+#[derive(Deserialize, Debug)]
+pub struct PushQuery {
+    status: Option<String>,
+}
+
+/// `GET /admin/v1/connections/{id}/pushes[?status=pending|succeeded|failed]` → the connection's
+/// push log, newest first, paginated (D69).
+pub async fn list_pushes<S: Store>(
+    state: web::Data<ApiState<S>>,
+    req: HttpRequest,
+    PathId(id): PathId<ConnectionId>,
+) -> Result<HttpResponse, ApiError> {
+    let q = web::Query::<PushQuery>::from_query(req.query_string())
+        .map(|q| q.into_inner())
+        .unwrap_or(PushQuery { status: None });
+    let mut errs = FieldErrors::default();
+    let status = q.status.as_deref().and_then(|s| errs.take("status", DeliveryStatus::parse(s)));
+    errs.into_result()?;
+    let (before, limit, filters) = admin_page(&state, &req, &format!("admin/connections/{id}/pushes"))?;
+    let page = state.svc.push_log(id, status, before.map(DeliveryId), limit).await?;
+    let next = state.cursors.next(page.has_more, page.items.last().map(|d| d.id.0), &filters);
+    Ok(admin_list(page.items.iter().map(PushOut::from).collect(), next))
+}
+
+/// `GET /admin/v1/connections/{id}/pushes/{push}` → the push with its attempts (D69).
+pub async fn get_push<S: Store>(
+    state: web::Data<ApiState<S>>,
+    PathIds(id, push): PathIds<ConnectionId, DeliveryId>,
+) -> Result<HttpResponse, ApiError> {
+    let (d, attempts) = state.svc.push_attempts(id, push).await?;
+    let attempt_log = attempts.iter().map(|(at, o)| PushAttemptOut::new(*at, o)).collect();
+    Ok(HttpResponse::Ok().json(PushDetailOut { attempt_log, push: PushOut::from(&d) }))
+}
+
+/// `POST /admin/v1/connections/{id}/pushes/{push}/redeliver` → 202 the push, due again now with a
+/// fresh retry schedule (D69).
+pub async fn redeliver_push<S: Store>(
+    state: web::Data<ApiState<S>>,
+    PathIds(id, push): PathIds<ConnectionId, DeliveryId>,
+) -> Result<HttpResponse, ApiError> {
+    let d = state.svc.redeliver_push(id, push).await?;
+    Ok(HttpResponse::Accepted().json(PushOut::from(&d)))
 }
 
 /// `GET /admin/v1/connections/{id}/errors` → the last 100 errors its ATS reported, newest first.

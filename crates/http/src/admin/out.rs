@@ -17,6 +17,7 @@ use talent_domain::person::Team;
 use talent_domain::ports::EmailRecord;
 use talent_domain::results::Assessment;
 use talent_domain::timefmt::format;
+use talent_domain::webhook::{AttemptOutcome, Delivery};
 use talent_domain::wire::to_value;
 
 /// `{data, pagination: {hasMore, nextCursor}}` of an admin list.
@@ -320,6 +321,7 @@ pub struct ConnectionOut {
     pub ats: &'static str,
     pub created_at: String,
     pub enabled: bool,
+    pub failed_pushes: u64,
     pub id: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
@@ -343,13 +345,14 @@ pub struct ConnectionSettingsOut {
 }
 
 impl ConnectionOut {
-    /// `c` with its order count; `key` the minted key's value on creation.
-    pub fn new(c: &Connection, orders: u64, key: Option<String>) -> Self {
+    /// `c` with its order and failed push counts; `key` the minted key's value on creation.
+    pub fn new(c: &Connection, (orders, failed_pushes): (u64, u64), key: Option<String>) -> Self {
         let s = &c.settings;
         ConnectionOut {
             ats: c.ats.as_str(),
             created_at: format(c.created_at),
             enabled: c.enabled,
+            failed_pushes,
             id: c.id.to_string(),
             key,
             last_activity_at: c.last_activity_at.map(format),
@@ -422,6 +425,71 @@ impl From<&Order> for OrderOut {
             status: o.status.as_str(),
             test: o.test.id(),
             updated_at: format(o.updated_at),
+        }
+    }
+}
+
+/// A push to an ATS (D69): the event that caused it, the order, and its delivery state.
+#[derive(Serialize, Debug)]
+#[serde(rename_all = "camelCase")]
+pub struct PushOut {
+    pub attempts: u32,
+    pub created_at: String,
+    pub event: &'static str,
+    pub id: String,
+    pub last_attempt_at: Option<String>,
+    pub last_error: Option<String>,
+    pub last_response_status: Option<u16>,
+    pub next_attempt_at: Option<String>,
+    pub order_id: Option<String>,
+    pub status: &'static str,
+}
+
+impl From<&Delivery> for PushOut {
+    fn from(d: &Delivery) -> Self {
+        PushOut {
+            attempts: d.attempts,
+            created_at: format(d.created_at),
+            event: d.event_type.as_str(),
+            id: d.id.to_string(),
+            last_attempt_at: d.last_attempt_at.map(format),
+            last_error: d.last_error.clone(),
+            last_response_status: d.last_response_status,
+            next_attempt_at: d.next_attempt_at.map(format),
+            order_id: talent_domain::connector::pushed_order(&d.payload).map(|o| o.to_string()),
+            status: d.status.as_str(),
+        }
+    }
+}
+
+/// A push with its attempts: status, response code, the first KiB of the answer, error.
+#[derive(Serialize, Debug)]
+#[serde(rename_all = "camelCase")]
+pub struct PushDetailOut {
+    pub attempt_log: Vec<PushAttemptOut>,
+    pub push: PushOut,
+}
+
+/// One attempt of a push.
+#[derive(Serialize, Debug)]
+#[serde(rename_all = "camelCase")]
+pub struct PushAttemptOut {
+    pub attempted_at: String,
+    pub duration_ms: u64,
+    pub error: Option<String>,
+    pub response_body: Option<String>,
+    pub response_status: Option<u16>,
+}
+
+impl PushAttemptOut {
+    /// The attempt made at `at` with `o`.
+    pub fn new(at: time::OffsetDateTime, o: &AttemptOutcome) -> Self {
+        PushAttemptOut {
+            attempted_at: format(at),
+            duration_ms: o.duration_ms,
+            error: o.error.clone(),
+            response_body: o.response_body.clone(),
+            response_status: o.status,
         }
     }
 }
@@ -547,6 +615,7 @@ mod tests {
                 ats: "kombo",
                 created_at: s(),
                 enabled: true,
+                failed_pushes: 2,
                 id: s(),
                 key: o(),
                 last_activity_at: o(),
@@ -585,6 +654,27 @@ mod tests {
             }),
             both(&AtsErrorOut { api_call: s(), created_at: s(), errors: s(), id: s(), order_id: o() }),
             both(&ReportOpeningOut { client_ip: s(), id: s(), opened_at: s(), pdf: true, user_agent: o() }),
+            both(&PushDetailOut {
+                attempt_log: vec![PushAttemptOut {
+                    attempted_at: s(),
+                    duration_ms: 3,
+                    error: o(),
+                    response_body: o(),
+                    response_status: Some(200),
+                }],
+                push: PushOut {
+                    attempts: 1,
+                    created_at: s(),
+                    event: "assessment.completed",
+                    id: s(),
+                    last_attempt_at: o(),
+                    last_error: o(),
+                    last_response_status: Some(500),
+                    next_attempt_at: o(),
+                    order_id: o(),
+                    status: "pending",
+                },
+            }),
         ];
         for (typed, sorted) in bodies {
             assert_eq!(typed, sorted);

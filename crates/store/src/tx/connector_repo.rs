@@ -48,6 +48,16 @@ macro_rules! impl_connector_repos {
                 })
             }
 
+            fn find_connection_by_endpoint(
+                &mut self,
+                endpoint: WebhookId,
+            ) -> BoxFuture<'_, StoreResult<Option<Connection>>> {
+                Box::pin(async move {
+                    let q = ats_connections::table.filter(ats_connections::endpoint_id.eq(DbUuid(endpoint.0))).limit(1);
+                    self.load_one(q.select(ConnectionRow::as_select()), Self::open_connection).await
+                })
+            }
+
             fn find_enabled_connection(
                 &mut self,
                 org: OrgId,

@@ -24,6 +24,8 @@ pub struct ConnectionRow {
     pub(crate) created_at: DbTime,
     pub(crate) updated_at: DbTime,
     pub(crate) last_activity_at: Option<DbTime>,
+    pub(crate) endpoint_id: Option<DbUuid>,
+    pub(crate) key_value: Option<String>,
 }
 
 impl<C> DbTx<'_, C> {
@@ -44,6 +46,8 @@ impl<C> DbTx<'_, C> {
             created_at: DbTime(c.created_at),
             updated_at: DbTime(c.updated_at),
             last_activity_at: c.last_activity_at.map(DbTime),
+            endpoint_id: Some(DbUuid(c.endpoint_id.0)),
+            key_value: Some(self.sealer.seal(&c.key)),
         }
     }
 
@@ -67,6 +71,8 @@ impl<C> DbTx<'_, C> {
                 webhook_secret: open(r.webhook_secret)?,
             },
             api_key_id: ApiKeyId(r.api_key_id.0),
+            key: open(r.key_value)?.unwrap_or_default(),
+            endpoint_id: WebhookId(r.endpoint_id.ok_or_else(|| corrupt("ats_connections.endpoint_id"))?.0),
             created_at: r.created_at.0,
             updated_at: r.updated_at.0,
             last_activity_at: r.last_activity_at.map(|t| t.0),

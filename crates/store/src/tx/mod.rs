@@ -24,7 +24,7 @@ use talent_domain::person::{JoinedVia, Person, ResultHolder, Team, Visibility};
 use talent_domain::ports::*;
 use talent_domain::results::{Assessment, Profile};
 use talent_domain::values::*;
-use talent_domain::webhook::{AttemptOutcome, Delivery, DeliveryStatus, Endpoint};
+use talent_domain::webhook::{AttemptOutcome, Delivery, DeliveryStatus, Endpoint, EndpointKind};
 use time::OffsetDateTime;
 
 /// Maps diesel's errors onto the port's: unique violations become `UniqueViolation`; a lost

@@ -58,25 +58,33 @@ macro_rules! impl_settings_repo {
                         n += 1;
                     }
                     // The ATS credentials of connections (D63), the same way.
-                    let rows: Vec<(DbUuid, Option<String>, Option<String>)> = ats_connections::table
-                        .select((ats_connections::id, ats_connections::api_key, ats_connections::webhook_secret))
+                    type Credentials = (DbUuid, Option<String>, Option<String>, Option<String>);
+                    let rows: Vec<Credentials> = ats_connections::table
+                        .select((
+                            ats_connections::id,
+                            ats_connections::api_key,
+                            ats_connections::webhook_secret,
+                            ats_connections::key_value,
+                        ))
                         .load(self.conn)
                         .await
                         .map_err(db_err)?;
-                    for (id, key, secret) in rows {
-                        let stale =
-                            [&key, &secret].iter().any(|v| v.as_deref().is_some_and(|v| self.sealer.needs_reseal(v)));
+                    for (id, key, secret, own) in rows {
+                        let stale = [&key, &secret, &own]
+                            .iter()
+                            .any(|v| v.as_deref().is_some_and(|v| self.sealer.needs_reseal(v)));
                         if !stale {
                             continue;
                         }
                         let reseal = |v: Option<String>| {
                             v.map(|v| open(&self.sealer, &v).map(|p| self.sealer.seal(&p))).transpose()
                         };
-                        let (key, secret) = (reseal(key)?, reseal(secret)?);
-                        self.exec(
-                            diesel::update(ats_connections::table.find(id))
-                                .set((ats_connections::api_key.eq(key), ats_connections::webhook_secret.eq(secret))),
-                        )
+                        let (key, secret, own) = (reseal(key)?, reseal(secret)?, reseal(own)?);
+                        self.exec(diesel::update(ats_connections::table.find(id)).set((
+                            ats_connections::api_key.eq(key),
+                            ats_connections::webhook_secret.eq(secret),
+                            ats_connections::key_value.eq(own),
+                        )))
                         .await?;
                         n += 1;
                     }

@@ -231,8 +231,10 @@ macro_rules! impl_webhook_repo {
 
             fn get_endpoint(&mut self, org: OrgId, id: WebhookId) -> BoxFuture<'_, StoreResult<Option<Endpoint>>> {
                 Box::pin(async move {
-                    let q =
-                        webhook_endpoints::table.find(DbUuid(id.0)).filter(webhook_endpoints::org_id.eq(DbUuid(org.0)));
+                    let q = webhook_endpoints::table
+                        .find(DbUuid(id.0))
+                        .filter(webhook_endpoints::org_id.eq(DbUuid(org.0)))
+                        .filter(webhook_endpoints::kind.eq(EndpointKind::Webhook.as_str()));
                     self.load_one(q.select(EndpointRow::as_select()), Self::open_endpoint).await
                 })
             }
@@ -241,6 +243,7 @@ macro_rules! impl_webhook_repo {
                 Box::pin(async move {
                     let q = webhook_endpoints::table
                         .filter(webhook_endpoints::org_id.eq(DbUuid(org.0)))
+                        .filter(webhook_endpoints::kind.eq(EndpointKind::Webhook.as_str()))
                         .order((webhook_endpoints::created_at.asc(), webhook_endpoints::id.asc()));
                     self.load_all(q.select(EndpointRow::as_select()), Self::open_endpoint).await
                 })

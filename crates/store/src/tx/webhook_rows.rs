@@ -2,7 +2,7 @@
 //! A row that does not parse back (corrupt data) is a [`StoreError::Internal`], never a panic.
 
 use super::*;
-use talent_domain::webhook::{Breaker, Subscription};
+use talent_domain::webhook::{Breaker, EndpointKind, Subscription};
 
 #[derive(Queryable, Selectable, Insertable, AsChangeset, Clone, Debug)]
 #[diesel(table_name = webhook_endpoints, treat_none_as_null = true, treat_none_as_default_value = false)]
@@ -22,6 +22,7 @@ pub struct EndpointRow {
     pub(crate) breaker_failures: i64,
     pub(crate) breaker_open_until: Option<DbTime>,
     pub(crate) failing_since: Option<DbTime>,
+    pub(crate) kind: String,
 }
 
 impl From<&Endpoint> for EndpointRow {
@@ -42,6 +43,7 @@ impl From<&Endpoint> for EndpointRow {
             breaker_failures: i64::from(e.breaker.failed_attempts),
             breaker_open_until: e.breaker.open_until.map(DbTime),
             failing_since: e.failing_since.map(DbTime),
+            kind: e.kind.as_str().to_string(),
         }
     }
 }
@@ -50,11 +52,17 @@ impl TryFrom<EndpointRow> for Endpoint {
     type Error = StoreError;
     fn try_from(r: EndpointRow) -> Result<Self, StoreError> {
         let ev: Vec<String> = serde_json::from_str(&r.events).map_err(|_| corrupt("webhook_endpoints.events"))?;
+        let kind = EndpointKind::parse(&r.kind).map_err(|_| corrupt("webhook_endpoints.kind"))?;
+        // A connection's hidden endpoint subscribes to nothing (D69).
+        let events = match kind {
+            EndpointKind::Ats if ev.is_empty() => Subscription::Types(vec![]),
+            _ => Subscription::parse(&ev).map_err(|_| corrupt("webhook_endpoints.events"))?,
+        };
         Ok(Endpoint {
             id: WebhookId(r.id.0),
             org_id: OrgId(r.org_id.0),
             url: r.url,
-            events: Subscription::parse(&ev).map_err(|_| corrupt("webhook_endpoints.events"))?,
+            events,
             description: r.description,
             enabled: r.enabled,
             secret: r.secret,
@@ -68,6 +76,7 @@ impl TryFrom<EndpointRow> for Endpoint {
             },
             created_at: r.created_at.0,
             updated_at: r.updated_at.0,
+            kind,
         })
     }
 }

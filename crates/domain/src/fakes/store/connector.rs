@@ -18,6 +18,9 @@ impl ConnectionRepo for FakeTx {
     fn find_connection_by_key(&mut self, key: ApiKeyId) -> BoxFuture<'_, StoreResult<Option<Connection>>> {
         ok(first(&self.s.connections, |c| c.api_key_id == key))
     }
+    fn find_connection_by_endpoint(&mut self, endpoint: WebhookId) -> BoxFuture<'_, StoreResult<Option<Connection>>> {
+        ok(first(&self.s.connections, |c| c.endpoint_id == endpoint))
+    }
     fn find_enabled_connection(&mut self, org: OrgId, ats: Ats) -> BoxFuture<'_, StoreResult<Option<Connection>>> {
         let v = all(&self.s.connections, |c| c.org_id == org && c.ats == ats && c.enabled);
         ok(v.into_iter().min_by_key(|c| (c.created_at, c.id)))

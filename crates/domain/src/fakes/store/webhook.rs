@@ -5,17 +5,17 @@ use crate::errors::StoreError;
 use crate::events::EventType;
 use crate::ids::{DeliveryId, OrgId, WebhookId};
 use crate::ports::{AttemptRecord, BoxFuture, ClaimRequest, StoreResult, WebhookRepo};
-use crate::webhook::{AttemptOutcome, Delivery, DeliveryStatus, Endpoint};
+use crate::webhook::{AttemptOutcome, Delivery, DeliveryStatus, Endpoint, EndpointKind};
 use std::collections::HashMap;
 use time::OffsetDateTime;
 
 impl WebhookRepo for FakeTx {
     insert_and_update!(insert_endpoint, update_endpoint, endpoints: Endpoint);
     fn get_endpoint(&mut self, org: OrgId, id: WebhookId) -> BoxFuture<'_, StoreResult<Option<Endpoint>>> {
-        ok(first(&self.s.endpoints, |e| e.org_id == org && e.id == id))
+        ok(first(&self.s.endpoints, |e| e.org_id == org && e.id == id && e.kind == EndpointKind::Webhook))
     }
     fn list_endpoints_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<Endpoint>>> {
-        ok(all(&self.s.endpoints, |e| e.org_id == org))
+        ok(all(&self.s.endpoints, |e| e.org_id == org && e.kind == EndpointKind::Webhook))
     }
     fn delete_endpoint(&mut self, org: OrgId, id: WebhookId) -> BoxFuture<'_, StoreResult<()>> {
         remove(&mut self.s.endpoints, |e| e.org_id == org && e.id == id);

@@ -25,6 +25,8 @@ pub trait ConnectionRepo: Send {
     fn list_connections_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<Connection>>>;
     /// The connection whose minted key is `key`, if any.
     fn find_connection_by_key(&mut self, key: ApiKeyId) -> BoxFuture<'_, StoreResult<Option<Connection>>>;
+    /// The connection whose hidden endpoint (D69) is `endpoint`, if any.
+    fn find_connection_by_endpoint(&mut self, endpoint: WebhookId) -> BoxFuture<'_, StoreResult<Option<Connection>>>;
     /// The organization's oldest enabled connection to `ats`, if any.
     fn find_enabled_connection(&mut self, org: OrgId, ats: Ats) -> BoxFuture<'_, StoreResult<Option<Connection>>>;
     /// Deletes a connection with its orders and reported errors (nothing when it is gone).

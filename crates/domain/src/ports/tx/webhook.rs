@@ -27,8 +27,13 @@ pub trait WebhookRepo: Send {
     /// Overwrites an endpoint.
     fn update_endpoint<'a>(&'a mut self, e: &'a Endpoint) -> BoxFuture<'a, StoreResult<()>>;
     /// An endpoint of the organization.
+    ///
+    /// Webhook endpoints only: an ATS connection's hidden endpoint (D69) is not found here.
     fn get_endpoint(&mut self, org: OrgId, id: WebhookId) -> BoxFuture<'_, StoreResult<Option<Endpoint>>>;
     /// Endpoints of the organization, oldest first.
+    ///
+    /// Webhook endpoints only (what the API lists, counts and fans events out to); ATS
+    /// connections' hidden endpoints (D69) are left out.
     fn list_endpoints_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<Endpoint>>>;
     /// Deletes an endpoint and its deliveries.
     ///
