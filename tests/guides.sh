@@ -5,7 +5,7 @@
 # ADMIN=, API=, ATS_PORT=) get the demo's values; nothing else is changed. curl fails on any answer
 # that is not 2xx unless its line announces the error ("# answers 4xx"). Afterwards what the
 # stand-in ATS recorded is checked: the pushes each guide promises arrived, with their credentials.
-# Usage: tests/guides.sh [path to the talent binary]
+# Usage: tests/guides.sh [path to the talent binary]   (KEEP=1 keeps the walks' files)
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 bin=$(realpath "${1:-$repo/target/debug/talent}")
@@ -14,7 +14,7 @@ demo_pid=
 cleanup() {
   [ -n "$demo_pid" ] && kill "$demo_pid" 2>/dev/null || true
   pkill -f "HTTPServer\(\(\"127.0.0.1\", int\(sys.argv\[1\]\)\)" 2>/dev/null || true
-  [ -n "${KEEP:-}" ] || rm -rf "$root"; [ -n "${KEEP:-}" ] && echo "kept $root"
+  if [ -n "${KEEP:-}" ]; then echo "kept $root"; else rm -rf "$root"; fi
 }
 trap cleanup EXIT
 

@@ -413,6 +413,35 @@ async fn walk(app: &TestApp) {
     b.goto(&format!("{base}/settings")).await;
     assert_eq!(b.text("#teams tbody tr td:nth-child(2)").await, "0", "removed from the team");
 
+    // Settings → ATS connections: connect Greenhouse and copy its key once; an order Greenhouse
+    // places with it shows on the connection's page; disabling it refuses Greenhouse's calls.
+    b.goto(&format!("{base}/settings")).await;
+    b.submit("#open-connections").await;
+    b.fill("#name", "Greenhouse").await;
+    b.submit("#create-connection").await;
+    let gh_key = b.value("#connection-key").await;
+    assert!(gh_key.starts_with("tk_"), "{}", b.source().await);
+    assert!(b.source().await.contains("/partners/greenhouse/send_test"), "what to give Greenhouse");
+    b.shot("connection-created").await;
+    let gh_auth = {
+        use base64::Engine;
+        format!("Basic {}", base64::engine::general_purpose::STANDARD.encode(format!("{gh_key}:")))
+    };
+    let order = json!({"partner_test_id": "talent-assessment",
+        "candidate": {"first_name": "Hedy", "email": "hedy@example.com", "greenhouse_profile_url": "https://app.greenhouse.io/people/5"},
+        "url": "https://app.greenhouse.io/integrations/testing_partners/take_home_tests/5"})
+    .to_string();
+    let h = [("Authorization", gh_auth.as_str()), ("Content-Type", "application/json")];
+    let sent = app.request("POST", "/partners/greenhouse/send_test", &h, Some(order.as_bytes()));
+    assert_eq!(sent.status, 200, "{}", sent.text);
+    b.submit("#open-connection").await;
+    assert_eq!(b.count("#orders tbody tr[data-status='sent']").await, 1, "{}", b.source().await);
+    b.shot("connection").await;
+    b.submit("#disable-connection").await;
+    assert_eq!(b.text("#connection-state").await, "disabled");
+    let refused = app.request("GET", "/partners/greenhouse/list_tests", &h, None);
+    assert_eq!(refused.status, 401, "{}", refused.text);
+
     // A form posted without its CSRF token is refused, in the browser and outside it.
     b.goto(&format!("{base}/keys")).await;
     let keys_before = b.count("#keys tbody tr").await;

@@ -20,8 +20,12 @@
 //! 6. **lists** and 7. **matches** (issue 11, [`lists`]): list shapes and profile matches over a
 //!    large organization.
 //!
-//! `BENCH_SCENARIOS` picks some of `webhooks` (1-3), `requests`, `limiter`, `lists`, `matches`
-//! (comma-separated; the default: all).
+//! 8. **connectors** ([`connectors`]): an ATS places orders (Workable's protocol) beside plain
+//!    imports, the sandbox completes them, and each push is timed from the completion to its
+//!    arrival; then pushes beside an organization whose ATS hangs.
+//!
+//! `BENCH_SCENARIOS` picks some of `webhooks` (1-3), `requests`, `limiter`, `lists`, `matches`,
+//! `connectors` (comma-separated; the default: all).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use actix_web::{web, App, HttpRequest, HttpResponse, HttpServer};
@@ -35,6 +39,7 @@ use std::time::{Duration, Instant};
 use talent_store::testing::TestDb;
 use talent_store::DbStore;
 
+mod connectors;
 mod lists;
 mod requests;
 mod webhooks;
@@ -570,7 +575,7 @@ fn main() -> anyhow::Result<()> {
     let bin = args.next().ok_or_else(|| anyhow::anyhow!("usage: talent-bench TALENT_BINARY [sqlite|postgres|both]"))?;
     let which = args.next().unwrap_or_else(|| "both".into());
     let scenarios =
-        std::env::var("BENCH_SCENARIOS").unwrap_or_else(|_| "webhooks,requests,limiter,lists,matches".into());
+        std::env::var("BENCH_SCENARIOS").unwrap_or_else(|_| "webhooks,requests,limiter,lists,matches,connectors".into());
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     println!("talent-bench: {} persons, {CLIENTS} clients, release binary {bin}", persons());
     let on = |name: &str| scenarios.contains(name);
@@ -604,6 +609,9 @@ fn main() -> anyhow::Result<()> {
         }
         if on("limiter") {
             run_limiter(&bin, backend, &db);
+        }
+        if on("connectors") {
+            connectors::run(&bin, backend, &db);
         }
         rt.block_on(db.drop_db()).map_err(|e| anyhow::anyhow!("{e}"))?;
         if on("lists") {

@@ -117,6 +117,13 @@ pub fn configure<S: Store>(cfg: &mut web::ServiceConfig) {
             .route("/settings/users", web::post().to(settings::invite_user::<S>))
             .route("/settings/users/{id}/role", web::post().to(settings::change_role::<S>))
             .route("/settings/users/{id}/remove", web::post().to(settings::remove_user::<S>))
+            .route("/settings/connections", web::get().to(connections::list::<S>))
+            .route("/settings/connections", web::post().to(connections::create::<S>))
+            .route("/settings/connections/{id}", web::get().to(connections::show::<S>))
+            .route("/settings/connections/{id}/disable", web::post().to(connections::disable::<S>))
+            .route("/settings/connections/{id}/enable", web::post().to(connections::enable::<S>))
+            .route("/settings/connections/{id}/delete", web::post().to(connections::delete::<S>))
+            .route("/settings/connections/{id}/pushes/{push}/redeliver", web::post().to(connections::redeliver::<S>))
             .default_service(web::to(respond::not_found)),
     );
 }

@@ -2,6 +2,7 @@
 //! (compile-time, escaping everything it prints).
 
 pub mod assets;
+pub mod connections;
 pub mod invitations;
 pub mod keys;
 pub mod overview;

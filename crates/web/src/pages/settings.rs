@@ -18,8 +18,10 @@ async fn page<S: Store>(d: &Dashboard<S>, ctx: &Ctx, above: Markup) -> Result<Ma
     let teams = d.svc.list_teams(org.id).await?;
     let body = html! {
         (above)
+        h2 { "ATS connections" }
+        p { "Connect Greenhouse, Ashby or Workable: recruiters order the assessment in the ATS and the results come back there. " a href="/dashboard/settings/connections" id="open-connections" { "ATS connections" } }
         h2 { "Employee email domains" }
-        p { "A person whose email is at one of these domains is labelled " code { "employee" } " when imported (D15)." }
+        p { "A person whose email is at one of these domains is labelled " code { "employee" } " when imported." }
         form.stack method="post" action="/dashboard/settings/domains" {
             (csrf_field(&ctx.csrf))
             label for="domains" { "Domains, one per line" }
@@ -27,7 +29,7 @@ async fn page<S: Store>(d: &Dashboard<S>, ctx: &Ctx, above: Markup) -> Result<Ma
             button type="submit" id="save-domains" { "Save domains" }
         }
         h2 { "Teams" }
-        p { "Teams group persons (D16); add a person to a team from their page." }
+        p { "Teams group persons; add a person to a team from their page." }
         @if teams.is_empty() {
             p.muted { "No teams yet." }
         } @else {
