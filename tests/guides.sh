@@ -28,27 +28,8 @@ walk() {
   . "$repo/tests/demo.sh"
   local ats_port
   ats_port=$(free_port)
-  python3 - "$guide" "$key" "$admin" "http://127.0.0.1:$port" "$ats_port" > walk.sh <<'PY'
-import re, sys
-guide, key, admin, api, ats_port = sys.argv[1:]
-text = open(guide).read()
-section = text.split("## Try it in the sandbox", 1)[1].split("\n## ", 1)[0]
-blocks = re.findall(r"```sh\n(.*?)```", section, re.S)
-assert len(blocks) >= 4, f"only {len(blocks)} shell blocks in {guide}'s walk"
-values = {"KEY": key, "ADMIN": admin, "API": api, "ATS_PORT": ats_port}
-out = ["set -euo pipefail", 'curl() { command curl --fail-with-body "$@"; }']
-for i, b in enumerate(blocks):
-    lines = []
-    for line in b.splitlines():
-        m = re.match(r"^(KEY|ADMIN|API|ATS_PORT)=\S+(\s+#.*)?$", line)
-        if i == 0 and m:
-            line = f"{m.group(1)}={values[m.group(1)]}"
-        line = re.sub(r"^(.*\S)\s+(# answers [45]\d\d.*)$", r"\1 || true  \2", line)
-        lines.append(line)
-    out.append(f"echo; echo '--- {guide.rsplit('/', 1)[-1]} block {i + 1}'")
-    out.extend(lines)
-print("\n".join(out))
-PY
+  python3 "$repo/tests/blocks.py" "$guide" "Try it in the sandbox" 4 \
+    KEY="$key" ADMIN="$admin" API="http://127.0.0.1:$port" ATS_PORT="$ats_port" > walk.sh
   if ! bash walk.sh > walk.out 2>&1; then
     cat walk.out
     echo "guides: a block of $name failed (above); the service's log:" >&2

@@ -28,28 +28,8 @@ ln -s "$bin" target/debug/talent
 . "$repo/tests/demo.sh"
 hook_port=$(free_port)
 
-python3 - "$repo/README.md" "$key" "$admin" "http://127.0.0.1:$port" "$hook_port" > tour-script.sh <<'PY'
-import re, sys
-readme, key, admin, api, hook_port = sys.argv[1:]
-text = open(readme).read()
-section = text.split("## A five-minute tour", 1)[1].split("\n## ", 1)[0]
-blocks = re.findall(r"```sh\n(.*?)```", section, re.S)
-assert len(blocks) >= 8, f"only {len(blocks)} shell blocks in the tour"
-values = {"KEY": key, "ADMIN": admin, "API": api, "HOOK_PORT": hook_port}
-out = ["set -euo pipefail", 'curl() { command curl --fail-with-body "$@"; }']
-for i, b in enumerate(blocks):
-    lines = []
-    for line in b.splitlines():
-        m = re.match(r"^(KEY|ADMIN|API|HOOK_PORT)=\S+(\s+#.*)?$", line)
-        if i == 0 and m:
-            line = f"{m.group(1)}={values[m.group(1)]}"
-        # An announced error answer may fail; any other does not.
-        line = re.sub(r"^(.*\S)\s+(# answers [45]\d\d.*)$", r"\1 || true  \2", line)
-        lines.append(line)
-    out.append(f"echo; echo '--- tour block {i + 1}'")
-    out.extend(lines)
-print("\n".join(out))
-PY
+python3 "$repo/tests/blocks.py" "$repo/README.md" "A five-minute tour" 8 \
+  KEY="$key" ADMIN="$admin" API="http://127.0.0.1:$port" HOOK_PORT="$hook_port" > tour-script.sh
 
 if ! bash tour-script.sh > tour.out 2>&1; then
   cat tour.out
@@ -64,4 +44,4 @@ grep -q '^assessment.completed ' hooks.log || fail "the receiver got no assessme
 grep -q '"status":"accepted"\|"accepted"' tour.out || fail "the invitation was not accepted"
 grep -q 'created: 3, existing: 1, failed: 0' tour.out || fail "the CSV import did not create its rows"
 cat tour.out
-echo "tour: $(grep -c "^--- tour block" tour.out) blocks ran as written"
+echo "tour: $(grep -c "^--- README.md block" tour.out) blocks ran as written"

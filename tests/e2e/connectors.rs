@@ -417,3 +417,74 @@ crate::e2e!(workable_gets_a_put_on_completion_with_its_token_d80, insecure(), |a
     assert_eq!(b["status"], "completed");
     assert!(b["results_url"].as_str().unwrap().contains("/r/"));
 });
+
+// Consent holds through connectors (D67 with D19): an order for an address whose results the
+// organization cannot see sends an access request; the order completes, and Greenhouse hears of
+// it, only when the person shares; without sharing nothing is pushed. response_error is recorded
+// on the connection (D75).
+crate::e2e!(consent_holds_through_a_connector_and_an_ats_error_report_is_recorded_d67_d19_d75, insecure(), |app| {
+    let ats = crate::webhooks::Receiver::start();
+    // Two people already completed an assessment for another organization.
+    let elsewhere = app.org("business", "active");
+    for e in ["ada@example.com", "bob@example.com"] {
+        let p = app.import(&elsewhere.key, json!({"email": e}));
+        let done = app.admin(
+            "POST",
+            &format!("/admin/v1/persons/{}/assessments", p["id"].as_str().unwrap()),
+            Some(&json!({"complete": true})),
+        );
+        assert!(done.status < 300, "{}", done.text);
+    }
+    let org = app.org("business", "active");
+    let r = connect(app, &org.id, json!({"ats": "greenhouse", "name": "GH"}));
+    let (key, connection) = (r.json["key"].as_str().unwrap().to_string(), r.json["id"].as_str().unwrap().to_string());
+    let auth = basic(&key);
+    let h = [("Authorization", auth.as_str()), ("Content-Type", "application/json")];
+    let mut orders = vec![];
+    for (e, n) in [("ada@example.com", 1), ("bob@example.com", 2)] {
+        let body = json!({"partner_test_id": "talent-assessment", "candidate": {"email": e},
+                          "url": format!("{}/take_home_tests/{n}", ats.url)})
+        .to_string();
+        let sent = app.request("POST", "/partners/greenhouse/send_test", &h, Some(body.as_bytes()));
+        assert_eq!(sent.status, 200, "{}", sent.text);
+        orders.push(sent.json["partner_interview_id"].as_str().unwrap().to_string());
+    }
+    let invitations = app.get("/api/v1/invitations?limit=10", &org.key);
+    let inv = |e: &str| invitations.json["data"].as_array().unwrap().iter().find(|i| i["email"] == e).unwrap().clone();
+    for e in ["ada@example.com", "bob@example.com"] {
+        assert_eq!(inv(e)["variant"], "access_request", "{e}: results the organization cannot see");
+    }
+    // Bob joins without sharing: started, nothing pushed. Ada shares: complete, pushed.
+    let bob = app.admin(
+        "POST",
+        &format!("/admin/v1/invitations/{}/accept", inv("bob@example.com")["id"].as_str().unwrap()),
+        Some(&json!({"share": false})),
+    );
+    assert_eq!(bob.status, 200, "{}", bob.text);
+    let ada = app.admin(
+        "POST",
+        &format!("/admin/v1/invitations/{}/accept", inv("ada@example.com")["id"].as_str().unwrap()),
+        Some(&json!({"share": true})),
+    );
+    assert_eq!(ada.status, 200, "{}", ada.text);
+    let hits = ats.wait_for(1);
+    assert_eq!(hits[0].path, "/hook/take_home_tests/1", "only Ada's order is reported");
+    let status = |o: &str| {
+        app.request("GET", &format!("/partners/greenhouse/test_status?partner_interview_id={o}"), &h, None).json
+    };
+    assert_eq!(status(&orders[0])["partner_status"], "complete");
+    assert!(status(&orders[0])["partner_profile_url"].is_string());
+    assert_eq!(status(&orders[1])["partner_status"], "started");
+    assert_eq!(status(&orders[1])["partner_profile_url"], Value::Null, "no link without consent");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert_eq!(ats.hits().len(), 1, "nothing about Bob");
+
+    let report =
+        json!({"api_call": "test_status", "errors": ["unexpected partner_status"], "partner_interview_id": orders[1]})
+            .to_string();
+    let r = app.request("POST", "/partners/greenhouse/response_error", &h, Some(report.as_bytes()));
+    assert_eq!((r.status, &r.json), (200, &json!({"status": 200})));
+    let errors = app.admin("GET", &format!("/admin/v1/connections/{connection}/errors"), None);
+    assert_eq!(errors.json["data"][0]["apiCall"], "test_status", "{}", errors.text);
+    assert_eq!(errors.json["data"][0]["orderId"], json!(orders[1]));
+});

@@ -60,8 +60,13 @@ fn complete(a: &ureq::Agent, base: &str, inv: &str) -> Instant {
     let (s, acc) = call(a, "POST", &format!("{base}/admin/v1/invitations/{inv}/accept"), ADMIN, Some(json!({})));
     assert_eq!(s, 200, "{acc}");
     let person = acc["person"]["id"].as_str().unwrap();
-    let (s, r) =
-        call(a, "POST", &format!("{base}/admin/v1/persons/{person}/assessments"), ADMIN, Some(json!({"complete": true})));
+    let (s, r) = call(
+        a,
+        "POST",
+        &format!("{base}/admin/v1/persons/{person}/assessments"),
+        ADMIN,
+        Some(json!({"complete": true})),
+    );
     assert!(s == 200 || s == 201, "{r}");
     Instant::now()
 }

@@ -574,8 +574,8 @@ fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
     let bin = args.next().ok_or_else(|| anyhow::anyhow!("usage: talent-bench TALENT_BINARY [sqlite|postgres|both]"))?;
     let which = args.next().unwrap_or_else(|| "both".into());
-    let scenarios =
-        std::env::var("BENCH_SCENARIOS").unwrap_or_else(|_| "webhooks,requests,limiter,lists,matches,connectors".into());
+    let scenarios = std::env::var("BENCH_SCENARIOS")
+        .unwrap_or_else(|_| "webhooks,requests,limiter,lists,matches,connectors".into());
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     println!("talent-bench: {} persons, {CLIENTS} clients, release binary {bin}", persons());
     let on = |name: &str| scenarios.contains(name);

@@ -156,25 +156,17 @@ impl EndpointKind {
     }
 }
 
-/// Retry delays of a push to an ATS after the first attempt (D69).
-pub const PUSH_RETRY_DELAYS: [Duration; 16] = [
-    Duration::minutes(1),
-    Duration::minutes(5),
-    Duration::minutes(30),
-    Duration::hours(2),
-    Duration::hours(6),
-    Duration::hours(6),
-    Duration::hours(6),
-    Duration::hours(6),
-    Duration::hours(6),
-    Duration::hours(6),
-    Duration::hours(6),
-    Duration::hours(6),
-    Duration::hours(6),
-    Duration::hours(6),
-    Duration::hours(6),
-    Duration::hours(6),
-];
+/// Retry delays of a push to an ATS after the first attempt (D69): the webhooks' four, then
+/// every 6 hours for three days.
+pub const PUSH_RETRY_DELAYS: [Duration; 16] = {
+    let mut d = [Duration::hours(6); 16];
+    let mut i = 0;
+    while i < RETRY_DELAYS.len() {
+        d[i] = RETRY_DELAYS[i];
+        i += 1;
+    }
+    d
+};
 
 /// A registered webhook endpoint (D29).
 #[derive(Clone, Debug, PartialEq)]

@@ -273,6 +273,40 @@ fn push_request(agent: &ureq::Agent, req: &PushRequest) -> (AttemptOutcome, &'st
     outcome_of(res, start, req.success_member)
 }
 
+impl UreqSender {
+    /// Runs one request `call` with the sender's rules: a URL the SSRF filter refuses is an
+    /// outcome without a request; otherwise one of the sender's permits, the blocking call on
+    /// tokio's blocking pool, and the attempt counted in `talent_webhook_attempts_total`.
+    fn guarded<'a, F>(&self, url: &str, call: F) -> BoxFuture<'a, SendResult>
+    where
+        F: FnOnce(&ureq::Agent) -> (AttemptOutcome, &'static str) + Send + 'static,
+    {
+        let agent = self.agent.clone();
+        let permits = self.permits.clone();
+        let refused = check_url(url, self.allow_insecure).err();
+        Box::pin(async move {
+            if let Some(m) = refused {
+                metrics::counter!("talent_webhook_attempts_total", "outcome" => "blocked").increment(1);
+                return AttemptOutcome {
+                    status: None,
+                    duration_ms: 0,
+                    error: Some(format!("URL refused: {m}")),
+                    response_body: None,
+                };
+            }
+            let _permit = permits.acquire_owned().await;
+            let (outcome, kind) = tokio::task::spawn_blocking(move || call(&agent)).await.unwrap_or_else(|e| {
+                let o =
+                    AttemptOutcome { status: None, duration_ms: 0, error: Some(e.to_string()), response_body: None };
+                (o, "other")
+            });
+            metrics::counter!("talent_webhook_attempts_total", "outcome" => kind).increment(1);
+            metrics::histogram!("talent_webhook_attempt_duration_seconds").record(outcome.duration_ms as f64 / 1000.0);
+            outcome
+        })
+    }
+}
+
 impl WebhookSender for UreqSender {
     fn send<'a>(
         &'a self,
@@ -286,71 +320,14 @@ impl WebhookSender for UreqSender {
         // `t` is stamped from the real clock, not the service clock: receivers check it against
         // their own time (spec, Signature step 3), and the sandbox clock (D39) may run days ahead.
         let sig = signature_header(secrets, OffsetDateTime::now_utc().unix_timestamp(), body.as_bytes());
-        let agent = self.agent.clone();
-        let (url, delivery_id, event_type, body) =
+        let (u, delivery_id, event_type, body) =
             (url.to_string(), delivery_id.to_string(), event_type.to_string(), body.to_string());
-        let permits = self.permits.clone();
-        let refused = check_url(&url, self.allow_insecure).err();
-        Box::pin(async move {
-            if let Some(m) = refused {
-                metrics::counter!("talent_webhook_attempts_total", "outcome" => "blocked").increment(1);
-                return AttemptOutcome {
-                    status: None,
-                    duration_ms: 0,
-                    error: Some(format!("URL refused: {m}")),
-                    response_body: None,
-                };
-            }
-            let _permit = permits.acquire_owned().await;
-            let (outcome, kind) =
-                tokio::task::spawn_blocking(move || post(&agent, &url, &sig, &delivery_id, &event_type, &body))
-                    .await
-                    .unwrap_or_else(|e| {
-                        let o = AttemptOutcome {
-                            status: None,
-                            duration_ms: 0,
-                            error: Some(e.to_string()),
-                            response_body: None,
-                        };
-                        (o, "other")
-                    });
-            metrics::counter!("talent_webhook_attempts_total", "outcome" => kind).increment(1);
-            metrics::histogram!("talent_webhook_attempt_duration_seconds").record(outcome.duration_ms as f64 / 1000.0);
-            outcome
-        })
+        self.guarded(url, move |agent| post(agent, &u, &sig, &delivery_id, &event_type, &body))
     }
 
     fn push<'a>(&'a self, req: &'a PushRequest) -> BoxFuture<'a, SendResult> {
-        let agent = self.agent.clone();
-        let req = req.clone();
-        let permits = self.permits.clone();
-        let refused = check_url(&req.url, self.allow_insecure).err();
-        Box::pin(async move {
-            if let Some(m) = refused {
-                metrics::counter!("talent_webhook_attempts_total", "outcome" => "blocked").increment(1);
-                return AttemptOutcome {
-                    status: None,
-                    duration_ms: 0,
-                    error: Some(format!("URL refused: {m}")),
-                    response_body: None,
-                };
-            }
-            let _permit = permits.acquire_owned().await;
-            let (outcome, kind) =
-                tokio::task::spawn_blocking(move || push_request(&agent, &req)).await.unwrap_or_else(|e| {
-                    (
-                        AttemptOutcome {
-                            status: None,
-                            duration_ms: 0,
-                            error: Some(e.to_string()),
-                            response_body: None,
-                        },
-                        "other",
-                    )
-                });
-            metrics::counter!("talent_webhook_attempts_total", "outcome" => kind).increment(1);
-            outcome
-        })
+        let r = req.clone();
+        self.guarded(&req.url, move |agent| push_request(agent, &r))
     }
 
     fn check_url(&self, url: &str) -> Result<(), String> {

@@ -153,6 +153,19 @@ pub struct FakeSender {
     pub pushes: Mutex<Vec<crate::ports::PushRequest>>,
 }
 
+impl FakeSender {
+    /// The next queued status (200 when none), as an attempt's outcome.
+    fn answer(&self) -> BoxFuture<'static, SendResult> {
+        let status = self.answers.lock().ok().and_then(|mut q| q.pop_front()).unwrap_or(200);
+        Box::pin(std::future::ready(crate::webhook::AttemptOutcome {
+            status: Some(status),
+            duration_ms: 1,
+            error: None,
+            response_body: Some("ok".into()),
+        }))
+    }
+}
+
 impl WebhookSender for FakeSender {
     fn send<'a>(
         &'a self,
@@ -172,25 +185,13 @@ impl WebhookSender for FakeSender {
                 secrets.iter().map(|s| s.to_string()).collect(),
             ));
         }
-        let status = self.answers.lock().ok().and_then(|mut q| q.pop_front()).unwrap_or(200);
-        Box::pin(std::future::ready(crate::webhook::AttemptOutcome {
-            status: Some(status),
-            duration_ms: 1,
-            error: None,
-            response_body: Some("ok".into()),
-        }))
+        self.answer()
     }
     fn push<'a>(&'a self, req: &'a crate::ports::PushRequest) -> BoxFuture<'a, SendResult> {
         if let Ok(mut v) = self.pushes.lock() {
             v.push(req.clone());
         }
-        let status = self.answers.lock().ok().and_then(|mut q| q.pop_front()).unwrap_or(200);
-        Box::pin(std::future::ready(crate::webhook::AttemptOutcome {
-            status: Some(status),
-            duration_ms: 1,
-            error: None,
-            response_body: Some("ok".into()),
-        }))
+        self.answer()
     }
     fn check_url(&self, url: &str) -> Result<(), String> {
         if url.starts_with("https://") || url.starts_with("http://") {
