@@ -108,7 +108,7 @@ pub(crate) fn run(bin: &str, backend: &str, db: &TestDb) {
     );
 
     // The sandbox completes them; each completion's push is timed from its answer to its arrival.
-    let invs = invitations(&svc.base, &key);
+    let invs = invitations(&svc.base, &ats_key);
     let done: Arc<Mutex<Vec<(usize, Instant)>>> = Arc::default();
     for t in {
         let (base, invs, done) = (svc.base.clone(), Arc::new(invs), done.clone());
@@ -142,13 +142,13 @@ pub(crate) fn run(bin: &str, backend: &str, db: &TestDb) {
     // Fairness: an organization whose ATS hangs has 50 pushes in flight; another organization's
     // completions are timed to their pushes.
     let hang = hanging();
-    let (slow_key, slow_org) = tenant_ids(&svc.base, "slowats");
+    let (_, slow_org) = tenant_ids(&svc.base, "slowats");
     let slow_ats = connection(&svc.base, &slow_org);
     let a = agent();
     for i in 0..50 {
         order(&a, &svc.base, &slow_ats, &format!("h{i}@slow.example"), &format!("{hang}/{i}"));
     }
-    let slow_invs = invitations(&svc.base, &slow_key);
+    let slow_invs = invitations(&svc.base, &slow_ats);
     for i in 0..50 {
         complete(&a, &svc.base, &slow_invs[&format!("h{i}@slow.example")]);
     }
@@ -156,7 +156,7 @@ pub(crate) fn run(bin: &str, backend: &str, db: &TestDb) {
     let mut worst = Duration::ZERO;
     for i in 0..5 {
         order(&a, &svc.base, &ats_key, &format!("f{i}@bench.example"), &format!("{rx_url}/fair/{i}"));
-        let inv = invitations(&svc.base, &key)[&format!("f{i}@bench.example")].clone();
+        let inv = invitations(&svc.base, &ats_key)[&format!("f{i}@bench.example")].clone();
         let at = complete(&a, &svc.base, &inv);
         assert!(wait_prefix(&arrivals, &format!("/fair/{i}"), 1, Duration::from_secs(60)), "the other push arrives");
         let got = arrivals.list.lock().unwrap().iter().find(|(p, _, _)| p == &format!("/fair/{i}")).map(|(_, _, t)| *t);
