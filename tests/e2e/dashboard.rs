@@ -970,3 +970,63 @@ crate::e2e!(
         assert_eq!(p["labels"], json!(["candidate", "employee"]), "{p}");
     }
 );
+
+// Settings → ATS connections → a push: a push the ATS refused shows with its attempts (the ATS's
+// answer), and is sent again from its page (connectors, D69).
+crate::e2e!(
+    a_refused_push_shows_its_attempts_and_goes_out_again_from_the_dashboard,
+    Opts { insecure_webhooks: true, ..Default::default() },
+    |app| {
+        let ats = crate::webhooks::Receiver::start();
+        ats.answer_json(500, &json!({"success": false, "errors": ["down for maintenance"]}));
+        let org = app.org("business", "active");
+        let base = ats.url.trim_end_matches("/hook").to_string();
+        let c = app.admin(
+            "POST",
+            &format!("/admin/v1/organizations/{}/connections", org.id),
+            Some(&json!({"ats": "ashby", "name": "Ashby", "settings": {"apiKey": "k", "baseUrl": base}})),
+        );
+        assert_eq!(c.status, 201, "{}", c.text);
+        let (key, id) = (c.json["key"].as_str().unwrap().to_string(), c.json["id"].as_str().unwrap().to_string());
+        let auth = {
+            use base64::Engine;
+            format!("Basic {}", base64::engine::general_purpose::STANDARD.encode(format!("{key}:")))
+        };
+        let start = json!({"assessment_type_id": "talent-assessment",
+            "candidate": {"ashby_id": "c1", "first_name": "Ada", "email": "ada@example.com", "ashby_profile_url": "https://a.example/c1"},
+            "application": {"ashby_id": "a1", "status": "Active"}})
+        .to_string();
+        let h = [("Authorization", auth.as_str()), ("Content-Type", "application/json")];
+        let s = app.request("POST", "/partners/ashby/assessment.start", &h, Some(start.as_bytes()));
+        assert_eq!(s.status, 200, "{}", s.text);
+        let inv = app.get("/api/v1/invitations?limit=1", &org.key).json["data"][0]["id"].as_str().unwrap().to_string();
+        assert_eq!(app.admin("POST", &format!("/admin/v1/invitations/{inv}/accept"), Some(&json!({}))).status, 200);
+        ats.wait_for(1);
+
+        let mut web = Http::new(app);
+        web.sign_in(app, "admin@acme.example");
+        let path = format!("/dashboard/settings/connections/{id}");
+        let mut page = web.get(&path);
+        assert!(
+            crate::support::eventually(std::time::Duration::from_secs(10), || {
+                page = web.get(&path);
+                page.text.contains("HTTP 500")
+            }),
+            "{}",
+            page.text
+        );
+        let at = page.text.find(&format!("{path}/pushes/")).expect("a link to the push");
+        let link = page.text[at..].split('"').next().unwrap().to_string();
+        let detail = web.get(&link);
+        assert_eq!(detail.status, 200, "{}", detail.text);
+        assert!(
+            detail.text.contains("push-attempts") && detail.text.contains("down for maintenance"),
+            "{}",
+            detail.text
+        );
+        let csrf = detail.csrf();
+        let again = web.post(&format!("{link}/redeliver"), &format!("csrf={csrf}"));
+        assert_eq!(again.status, 303, "{}", again.text);
+        assert_eq!(ats.wait_for(2)[1].json()["assessment_status"]["value"], "Started");
+    }
+);

@@ -123,6 +123,7 @@ pub fn configure<S: Store>(cfg: &mut web::ServiceConfig) {
             .route("/settings/connections/{id}/disable", web::post().to(connections::disable::<S>))
             .route("/settings/connections/{id}/enable", web::post().to(connections::enable::<S>))
             .route("/settings/connections/{id}/delete", web::post().to(connections::delete::<S>))
+            .route("/settings/connections/{id}/pushes/{push}", web::get().to(connections::push::<S>))
             .route("/settings/connections/{id}/pushes/{push}/redeliver", web::post().to(connections::redeliver::<S>))
             .default_service(web::to(respond::not_found)),
     );

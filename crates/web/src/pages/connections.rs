@@ -259,7 +259,7 @@ async fn connection_page<S: Store>(
                 tbody {
                     @for p in &pushes {
                         tr data-status=(p.status.as_str()) {
-                            td { (when(p.created_at)) }
+                            td { a href={(base) "/pushes/" (p.id.0)} { (when(p.created_at)) } }
                             td { (p.event_type.as_str()) }
                             td class={"status-" (p.status.as_str())} { (p.status.as_str()) }
                             td { (p.attempts) }
@@ -323,6 +323,53 @@ pub async fn delete<S: Store>(p: AdminPost<S>, id: web::Path<String>) -> Result<
     own(&d, &ctx, id).await?;
     d.svc.delete_connection(id).await?;
     Ok(see_other(BASE))
+}
+
+/// `GET /dashboard/settings/connections/{id}/pushes/{push}`: one push with its attempts (time, the
+/// ATS's answer, duration, the first bytes of the answer or the error) and a redeliver button.
+pub async fn push<S: Store>(
+    d: web::Data<Dashboard<S>>,
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, Fail> {
+    let ctx = signed(&d, &req).await?;
+    require_admin(&ctx)?;
+    let id = connection_id(&path.0)?;
+    let v = own(&d, &ctx, id).await?;
+    let push_id =
+        uuid::Uuid::parse_str(&path.1).map(DeliveryId).map_err(|_| Fail::Client(ClientError::not_found("Push")))?;
+    let (p, attempts) = d.svc.push_attempts(id, push_id).await?;
+    let base = format!("{BASE}/{}", id.0);
+    let body = html! {
+        p { a href=(base) { "Back to " (v.connection.name) } }
+        dl.facts {
+            dt { "Event" } dd { (p.event_type.as_str()) }
+            dt { "Status" } dd id="push-status" class={"status-" (p.status.as_str())} { (p.status.as_str()) }
+            dt { "Attempts" } dd { (p.attempts) }
+            dt { "Created" } dd { (when(p.created_at)) }
+            dt { "Next attempt" } dd { (when_opt(p.next_attempt_at)) }
+        }
+        (button_form(&format!("{base}/pushes/{}/redeliver", p.id.0), &ctx.csrf, "Redeliver now", Some("redeliver-push")))
+        h2 { "Attempts" }
+        @if attempts.is_empty() {
+            p.muted { "No attempt yet." }
+        } @else {
+            table id="push-attempts" {
+                thead { tr { th scope="col" { "Time" } th scope="col" { "Answer" } th scope="col" { "Duration" } th scope="col" { "First bytes of the answer, or the error" } } }
+                tbody {
+                    @for (at, o) in &attempts {
+                        tr {
+                            td { (when(*at)) }
+                            td { @if let Some(s) = o.status { "HTTP " (s) } @else { "none" } }
+                            td { (o.duration_ms) " ms" }
+                            td { pre { (clip(o.response_body.as_deref().or(o.error.as_deref()).unwrap_or(""), 300)) } }
+                        }
+                    }
+                }
+            }
+        }
+    };
+    Ok(ok(layout(&ctx, "/dashboard/settings", "Push", body)))
 }
 
 /// `POST /dashboard/settings/connections/{id}/pushes/{push}/redeliver`.
