@@ -225,7 +225,10 @@ impl<S: Store> Services<S> {
             .write(move |tx| {
                 Box::pin(async move {
                     if ok {
-                        tx.record_email_attempt(id, Ok(at)).await?;
+                        // The invitation before its email, as an erasure writes them (it revokes
+                        // the invitation, then deletes its emails): in the other order the two
+                        // transactions could each hold the row the other waits for (a deadlock
+                        // PostgreSQL resolved by failing the erasure, T195).
                         if let Some(iid) = inv_id {
                             if let Some(mut inv) = tx.get_invitation_any(iid).await? {
                                 inv.email_sent_at = Some(at);
@@ -233,6 +236,7 @@ impl<S: Store> Services<S> {
                                 tx.update_invitation(&inv).await?;
                             }
                         }
+                        tx.record_email_attempt(id, Ok(at)).await?;
                     } else {
                         tx.record_email_attempt(id, Err((&err_text, at + backoff))).await?;
                     }

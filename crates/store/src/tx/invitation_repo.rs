@@ -76,18 +76,23 @@ macro_rules! impl_invitation_repo {
                 now: OffsetDateTime,
             ) -> BoxFuture<'a, StoreResult<Option<Invitation>>> {
                 Box::pin(async move {
-                    self.load_one(
-                        invitations::table
-                            .filter(invitations::org_id.eq(DbUuid(org.0)))
-                            .filter(invitations::email.eq(email.as_str()))
-                            .filter(invitations::status.eq("pending"))
-                            .filter(invitations::expires_at.gt(DbTime(now)))
-                            .order(invitations::id.desc())
-                            .select(InvitationRow::as_select())
-                            .limit(1),
-                        conv,
-                    )
-                    .await
+                    // By `(org_id, email)` alone, the rest filtered here: with the status and
+                    // expiry in the query SQLite's planner chose `invitations_due_idx` and read
+                    // every pending invitation of every organization per call (imports with an
+                    // invitation slowed as invitations accumulated). An address has few.
+                    let all: Vec<Invitation> = self
+                        .load_all(
+                            invitations::table
+                                .filter(invitations::org_id.eq(DbUuid(org.0)))
+                                .filter(invitations::email.eq(email.as_str()))
+                                .select(InvitationRow::as_select()),
+                            conv,
+                        )
+                        .await?;
+                    Ok(all
+                        .into_iter()
+                        .filter(|i| i.status == InvitationStatus::Pending && i.expires_at > now)
+                        .max_by_key(|i| i.id))
                 })
             }
 

@@ -1,0 +1,1 @@
+DROP INDEX ats_orders_key_idx;
