@@ -180,16 +180,11 @@ fn hidden_endpoint(c: &Connection) -> Endpoint {
     }
 }
 
-/// How many pushes of a connection are counted at most.
-const FAILED_PUSHES_COUNTED: u32 = 10_000;
-
 /// A connection with its counts, read in this transaction.
 async fn view_in_tx(tx: &mut dyn Tx, connection: Connection) -> Result<ConnectionView, UseCaseError> {
     let orders = tx.count_orders_of_connection(connection.id).await?;
-    let failed = tx
-        .list_deliveries(connection.endpoint_id, Some(DeliveryStatus::Failed), None, None, FAILED_PUSHES_COUNTED)
-        .await?;
-    Ok(ConnectionView { connection, orders, failed_pushes: failed.len() as u64 })
+    let failed_pushes = tx.count_deliveries(connection.endpoint_id, DeliveryStatus::Failed).await?;
+    Ok(ConnectionView { connection, orders, failed_pushes })
 }
 
 fn settings_errors(list: Vec<(String, String)>) -> UseCaseError {

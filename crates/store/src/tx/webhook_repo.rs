@@ -420,6 +420,23 @@ macro_rules! impl_webhook_repo {
                 })
             }
 
+            fn count_deliveries(
+                &mut self,
+                endpoint: WebhookId,
+                status: DeliveryStatus,
+            ) -> BoxFuture<'_, StoreResult<u64>> {
+                Box::pin(async move {
+                    let n: i64 = deliveries::table
+                        .filter(deliveries::endpoint_id.eq(DbUuid(endpoint.0)))
+                        .filter(deliveries::status.eq(status.as_str()))
+                        .count()
+                        .get_result(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(u64::try_from(n).unwrap_or(0))
+                })
+            }
+
             fn list_deliveries(
                 &mut self,
                 endpoint: WebhookId,

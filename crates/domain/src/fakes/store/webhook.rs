@@ -58,6 +58,13 @@ impl WebhookRepo for FakeTx {
     ) -> BoxFuture<'_, StoreResult<Vec<(OffsetDateTime, AttemptOutcome)>>> {
         ok(self.s.attempts.iter().filter(|(d, _, _)| *d == delivery).map(|(_, t, o)| (*t, o.clone())).collect())
     }
+    fn count_deliveries(
+        &mut self,
+        endpoint: WebhookId,
+        status: crate::webhook::DeliveryStatus,
+    ) -> BoxFuture<'_, StoreResult<u64>> {
+        ok(deliveries(&self.s).filter(|d| d.endpoint_id == endpoint && d.status == status).count() as u64)
+    }
     fn list_deliveries(
         &mut self,
         endpoint: WebhookId,

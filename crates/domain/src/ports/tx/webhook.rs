@@ -98,6 +98,12 @@ pub trait WebhookRepo: Send {
         before: Option<DeliveryId>,
         limit: u32,
     ) -> BoxFuture<'_, StoreResult<Vec<Delivery>>>;
+    /// How many deliveries of an endpoint have `status` (a connection's failed pushes, D69).
+    fn count_deliveries(
+        &mut self,
+        endpoint: WebhookId,
+        status: crate::webhook::DeliveryStatus,
+    ) -> BoxFuture<'_, StoreResult<u64>>;
     /// Claims pending deliveries due at `now` of enabled endpoints whose breaker is not open, each
     /// until `c.lease_until` (a claim whose worker died expires and is claimed again), oldest due
     /// first, at most `c.limit` in all, and per endpoint and per organization at most the cap less
