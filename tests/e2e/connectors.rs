@@ -488,3 +488,150 @@ crate::e2e!(consent_holds_through_a_connector_and_an_ats_error_report_is_recorde
     assert_eq!(errors.json["data"][0]["apiCall"], "test_status", "{}", errors.text);
     assert_eq!(errors.json["data"][0]["orderId"], json!(orders[1]));
 });
+
+// ---------------------------------------------------------------------------------------------
+// Kombo (D81-D83), against a mock of Kombo's API on loopback
+// ---------------------------------------------------------------------------------------------
+
+/// An order as Kombo's documentation shows it (the webhook's `data`, the poll's `results`).
+fn kombo_order(id: &str, package: &str, email: &str) -> Value {
+    json!({
+        "id": id,
+        "integration_id": "acme:kombo",
+        "package_id": package,
+        "status": "OPEN",
+        "candidate": {"remote_id": "c-1", "email": email, "first_name": "Ada", "last_name": "L", "phone": "+1 1"},
+        "application": {"remote_id": "a-1"},
+        "job": {"remote_id": "j-1", "name": "Engineer", "job_code": "E-1", "hiring_team": []}
+    })
+}
+
+/// Kombo's `X-Kombo-Signature`: HMAC-SHA256 of the body under the webhook secret, base64url
+/// without padding (Kombo's webhook documentation).
+fn kombo_signature(secret: &str, body: &[u8]) -> String {
+    use base64::Engine;
+    let key = ring::hmac::Key::new(ring::hmac::HMAC_SHA256, secret.as_bytes());
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(ring::hmac::sign(&key, body).as_ref())
+}
+
+fn kombo_hits(kombo: &crate::webhooks::Receiver, method: &str, prefix: &str) -> Vec<crate::webhooks::Hit> {
+    kombo.hits().into_iter().filter(|h| h.method == method && h.path.starts_with(prefix)).collect()
+}
+
+fn kombo_opts() -> crate::support::Opts {
+    crate::support::Opts { env: vec![("TALENT_KOMBO_POLL_SECONDS", "1".into())], ..insecure() }
+}
+
+// D81-D83 end to end: the connection sends Kombo its packages at once and again when a profile is
+// added; an order comes by the signed webhook (a retry is the same order) and another by the poll
+// (taken once although Kombo lists it every second); completing the profile order sends its
+// result with the match percentage and the PDF report; revoking the other order's invitation
+// sends CANCELLED. Kombo's calls carry its key and integration id.
+crate::e2e!(kombo_takes_orders_by_webhook_and_poll_and_gets_packages_and_results_d81_d83, kombo_opts(), |app| {
+    let kombo = crate::webhooks::Receiver::start();
+    let base = kombo.url.trim_end_matches("/hook").to_string();
+    let no_orders = json!({"status": "success", "data": {"next": null, "results": []}});
+    kombo.route("GET", "/assessment/orders", 200, &no_orders);
+    let org = app.org("business", "active");
+    let settings =
+        json!({"baseUrl": base, "apiKey": "kombo-key", "integrationId": "acme:kombo", "webhookSecret": "kombo-secret"});
+    let r = connect(app, &org.id, json!({"ats": "kombo", "name": "Kombo", "settings": settings}));
+    assert_eq!(r.status, 201, "{}", r.text);
+    let connection = r.json["id"].as_str().unwrap().to_string();
+    // Packages at creation: the talent-assessment test alone.
+    assert!(crate::support::eventually(std::time::Duration::from_secs(15), || {
+        !kombo_hits(&kombo, "PUT", "/assessment/packages").is_empty()
+    }));
+    let first = kombo_hits(&kombo, "PUT", "/assessment/packages")[0].clone();
+    assert_eq!(first.header("authorization"), "Bearer kombo-key");
+    assert_eq!(first.header("x-integration-id"), "acme:kombo");
+    assert_eq!(
+        first.json()["packages"],
+        json!([{"id": "talent-assessment", "type": "BEHAVIORAL", "name": "Talent assessment",
+                "description": first.json()["packages"][0]["description"]}])
+    );
+    // A profile: Kombo gets the list again, with it.
+    let body = json!({"name": "Engineer", "description": "Builds things",
+                      "competencies": [{"competencyId": "9b51d491-f098-59ce-a81a-e3eba994b8ad", "weight": 1.0}]});
+    let p = app.admin("POST", &format!("/admin/v1/organizations/{}/profiles", org.id), Some(&body));
+    assert_eq!(p.status, 201, "{}", p.text);
+    let profile = p.json["id"].as_str().unwrap().to_string();
+    assert!(crate::support::eventually(std::time::Duration::from_secs(15), || {
+        kombo_hits(&kombo, "PUT", "/assessment/packages").len() >= 2
+    }));
+    let second = kombo_hits(&kombo, "PUT", "/assessment/packages")[1].json();
+    assert_eq!(
+        second["packages"][1],
+        json!({"id": profile, "type": "BEHAVIORAL", "name": "Engineer", "description": "Builds things"})
+    );
+    // The webhook: signed, taken once.
+    let hook = json!({"id": "evt-1", "type": "assessment:order-received",
+                      "data": kombo_order("k-hook-1", &profile, "ada@example.com")})
+    .to_string();
+    let sig = kombo_signature("kombo-secret", hook.as_bytes());
+    let h = [("X-Kombo-Signature", sig.as_str()), ("Content-Type", "application/json")];
+    let taken = app.request("POST", "/partners/kombo/webhook", &h, Some(hook.as_bytes()));
+    assert_eq!(taken.status, 200, "{}", taken.text);
+    let again = app.request("POST", "/partners/kombo/webhook", &h, Some(hook.as_bytes()));
+    assert_eq!(again.json["id"], taken.json["id"], "Kombo's retry is the same order");
+    let bad = [("X-Kombo-Signature", "c2lnbmVkIGJ5IHNvbWVvbmUgZWxzZQ"), ("Content-Type", "application/json")];
+    let refused = app.request("POST", "/partners/kombo/webhook", &bad, Some(hook.as_bytes()));
+    assert_eq!(refused.status, 401, "{}", refused.text);
+    assert!(refused.json["message"].is_string());
+    // The poll: Kombo lists an open order (and the webhook's) every second; each is taken once.
+    let listed = json!({"status": "success", "data": {"next": null, "results": [
+        kombo_order("k-poll-1", "talent-assessment", "bob@example.com"),
+        kombo_order("k-hook-1", &profile, "ada@example.com"),
+    ]}});
+    kombo.route("GET", "/assessment/orders", 200, &listed);
+    let orders = |app: &TestApp| app.admin("GET", &format!("/admin/v1/connections/{connection}/orders"), None);
+    assert!(crate::support::eventually(std::time::Duration::from_secs(15), || {
+        orders(app).json["data"].as_array().is_some_and(|d| d.len() == 2)
+    }));
+    let polls_before = kombo_hits(&kombo, "GET", "/assessment/orders").len();
+    assert!(crate::support::eventually(std::time::Duration::from_secs(15), || {
+        kombo_hits(&kombo, "GET", "/assessment/orders").len() >= polls_before + 2
+    }));
+    assert_eq!(orders(app).json["data"].as_array().unwrap().len(), 2, "polled again, taken once");
+    let poll = &kombo_hits(&kombo, "GET", "/assessment/orders")[0];
+    assert_eq!(poll.path, "/assessment/orders?statuses=OPEN");
+    assert_eq!((poll.header("authorization"), poll.header("x-integration-id")), ("Bearer kombo-key", "acme:kombo"));
+    let invitations = app.get("/api/v1/invitations?limit=100", &org.key);
+    assert_eq!(invitations.json["data"].as_array().unwrap().len(), 2, "one email each: {}", invitations.text);
+    // Completion: the result with the percentage, the category and the PDF.
+    accept_and_complete(app, &org, "ada@example.com");
+    assert!(crate::support::eventually(std::time::Duration::from_secs(15), || {
+        !kombo_hits(&kombo, "PUT", "/assessment/orders/k-hook-1/result").is_empty()
+    }));
+    let result = kombo_hits(&kombo, "PUT", "/assessment/orders/k-hook-1/result")[0].clone();
+    assert_eq!(result.header("authorization"), "Bearer kombo-key");
+    let b = result.json();
+    assert_eq!((b["status"].as_str(), b["max_score"].as_i64()), (Some("COMPLETED"), Some(100)));
+    let matches = app.get(&format!("/api/v1/profiles/{profile}/matches?limit=10"), &org.key);
+    assert_eq!(b["score"], matches.json["data"][0]["percentage"], "the match percentage (D66): {}", matches.text);
+    assert_eq!(b["attributes"][0]["label"], "Category");
+    assert!(b["result_url"].as_str().unwrap().contains("/r/"));
+    assert!(!b.to_string().contains("competenc"), "never a competency score (D66)");
+    let pdf = {
+        use base64::Engine;
+        base64::engine::general_purpose::STANDARD.decode(b["attachments"][0]["data"].as_str().unwrap()).unwrap()
+    };
+    assert!(pdf.starts_with(b"%PDF"), "the PDF report");
+    assert_eq!(b["attachments"][0]["content_type"], "application/pdf");
+    // Revoking the polled order's invitation: CANCELLED.
+    let inv =
+        invitations.json["data"].as_array().unwrap().iter().find(|i| i["email"] == "bob@example.com").unwrap().clone();
+    let revoked =
+        app.send("POST", &format!("/api/v1/invitations/{}/revoke", inv["id"].as_str().unwrap()), &org.key, &json!({}));
+    assert_eq!(revoked.status, 200, "{}", revoked.text);
+    assert!(crate::support::eventually(std::time::Duration::from_secs(15), || {
+        !kombo_hits(&kombo, "PUT", "/assessment/orders/k-poll-1/result").is_empty()
+    }));
+    let cancelled = kombo_hits(&kombo, "PUT", "/assessment/orders/k-poll-1/result")[0].json();
+    assert_eq!(cancelled["status"], "CANCELLED");
+    assert!(cancelled["completed_at"].is_string() && cancelled["result_url"].is_string());
+    // The push log tells packages from results.
+    let log = app.admin("GET", &format!("/admin/v1/connections/{connection}/pushes"), None);
+    let events: Vec<&str> = log.json["data"].as_array().unwrap().iter().map(|p| p["event"].as_str().unwrap()).collect();
+    assert!(events.contains(&"packages") && events.contains(&"assessment.completed"), "{events:?}");
+});

@@ -187,12 +187,17 @@ impl Hit {
 /// A scripted answer: status, extra headers, and a JSON body (else `answer {status}` as text).
 type Answer = (u16, Vec<(String, String)>, Option<String>);
 
-/// A minimal HTTP/1.1 server on 127.0.0.1: records each request and answers the next scripted
-/// status (200 when the script is empty), always with `Connection: close`.
+/// A standing answer for requests of one method whose path starts with a prefix.
+type Route = (String, String, u16, String);
+
+/// A minimal HTTP/1.1 server on 127.0.0.1: records each request and answers with its standing
+/// route's answer ([`Receiver::route`]) or else the next scripted status (200 when the script is
+/// empty), always with `Connection: close`.
 pub(crate) struct Receiver {
     pub(crate) url: String,
     pub(crate) hits: Arc<Mutex<Vec<Hit>>>,
     script: Arc<Mutex<VecDeque<Answer>>>,
+    routes: Arc<Mutex<Vec<Route>>>,
 }
 
 fn unix_now() -> i64 {
@@ -205,7 +210,8 @@ impl Receiver {
         let url = format!("http://{}/hook", listener.local_addr().unwrap());
         let hits: Arc<Mutex<Vec<Hit>>> = Arc::default();
         let script: Arc<Mutex<VecDeque<Answer>>> = Arc::default();
-        let (h, s) = (hits.clone(), script.clone());
+        let routes: Arc<Mutex<Vec<Route>>> = Arc::default();
+        let (h, s, r) = (hits.clone(), script.clone(), routes.clone());
         std::thread::spawn(move || {
             for stream in listener.incoming() {
                 let Ok(mut stream) = stream else { continue };
@@ -241,8 +247,13 @@ impl Receiver {
                 let mut body = vec![0u8; len];
                 let _ = reader.read_exact(&mut body);
                 let body = String::from_utf8_lossy(&body).into_owned();
+                let standing =
+                    r.lock().unwrap().iter().find(|(m, p, _, _)| *m == method && path.starts_with(p.as_str())).cloned();
                 h.lock().unwrap().push(Hit { method, path, headers, body, at: unix_now() });
-                let (status, extra, json) = s.lock().unwrap().pop_front().unwrap_or((200, vec![], None));
+                let (status, extra, json) = match standing {
+                    Some((_, _, status, json)) => (status, vec![], Some(json)),
+                    None => s.lock().unwrap().pop_front().unwrap_or((200, vec![], None)),
+                };
                 let kind = if json.is_some() { "application/json" } else { "text/plain" };
                 let mut resp = format!("HTTP/1.1 {status} Scripted\r\nContent-Type: {kind}\r\n");
                 for (k, v) in extra {
@@ -254,7 +265,12 @@ impl Receiver {
                 let _ = stream.flush();
             }
         });
-        Receiver { url, hits, script }
+        Receiver { url, hits, script, routes }
+    }
+    /// From now on, `method` requests whose path starts with `prefix` get `status` with `body`
+    /// (the last route set for a request wins over earlier ones).
+    pub(crate) fn route(&self, method: &str, prefix: &str, status: u16, body: &Value) {
+        self.routes.lock().unwrap().insert(0, (method.into(), prefix.into(), status, body.to_string()));
     }
     fn answer(&self, statuses: &[u16]) {
         self.script.lock().unwrap().extend(statuses.iter().map(|s| (*s, vec![], None)));

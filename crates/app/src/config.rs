@@ -225,6 +225,11 @@ pub struct Config {
     #[arg(long, env = "TALENT_RETENTION_DAYS", default_value_t = 30,
           value_parser = clap::value_parser!(u32).range(1..))]
     pub retention_days: u32,
+    /// How often, in seconds, Talent asks each enabled Kombo connection for its open orders.
+    // D82.
+    #[arg(long, env = "TALENT_KOMBO_POLL_SECONDS", default_value_t = 60,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub kombo_poll_seconds: u64,
     /// The plan catalogue as JSON, replacing the default plans: an array of {"id", "apiAccess",
     // D5, D7.
     /// "personLimit", "profileLimit", "orgPerMinute", "keyPerMinute", "orgOnlyPerMinute"}.

@@ -1,6 +1,6 @@
 //! Background jobs: the email job (woken after the commits that queue emails, T175), the
 //! invitation sweep (D21), the events feed's sequencer (D48), retention (D46, T61, T82), the
-//! rate limiter's memory, and the webhook delivery engine (D31, T60). None of them runs on a
+//! rate limiter's memory, Kombo's order poll (D82), and the webhook delivery engine (D31, T60). None of them runs on a
 //! request's time.
 
 use std::sync::Arc;
@@ -22,6 +22,8 @@ pub(crate) struct JobsConfig {
     pub retention_days: u32,
     /// The delivery engine's caps (`TALENT_WEBHOOK_*`).
     pub engine: talent_webhooks::engine::EngineConfig,
+    /// `TALENT_KOMBO_POLL_SECONDS`: the period of Kombo's order poll (D82).
+    pub kombo_poll: Duration,
 }
 
 /// The email job's wake-up (T175): the use cases call the [`EmailWakeup`] after a commit that
@@ -87,6 +89,19 @@ pub(crate) fn start(
                     codes = r.codes,
                     "retention purged"
                 );
+            }
+            Ok(())
+        }
+    });
+    // Kombo's order poll (D82): each enabled Kombo connection's open orders, the new ones placed.
+    let jobs = svc.clone();
+    let poller = Arc::new(talent_connectors::kombo::Poller::new());
+    every(cfg.kombo_poll, "Kombo order poll", move || {
+        let (svc, poller) = (jobs.clone(), poller.clone());
+        async move {
+            let r = poller.run(&svc).await?;
+            if r.taken > 0 {
+                tracing::info!(taken = r.taken, "Kombo orders taken by the poll");
             }
             Ok(())
         }

@@ -315,7 +315,11 @@ impl Application {
             None => None,
             Some(l) => Some(admin_server(l, &http, web::Data::new(endpoint(None)))?),
         };
-        let jobs = crate::jobs::JobsConfig { retention_days: cfg.retention_days, engine: settings.engine };
+        let jobs = crate::jobs::JobsConfig {
+            retention_days: cfg.retention_days,
+            engine: settings.engine,
+            kombo_poll: std::time::Duration::from_secs(cfg.kombo_poll_seconds),
+        };
         crate::jobs::start(&svc, &store, limiter, (email_job, email_passes), jobs)?;
         Ok(Application { server, admin, addr, admin_token, demo: demo_out, backend: store.backend() })
     }

@@ -242,3 +242,33 @@ pub async fn a_connections_pushes_go_through_its_hidden_endpoint_never_listed_as
     assert_eq!((log.len(), log[0].status), (1, DeliveryStatus::Succeeded));
     assert_eq!(talent_domain::connector::pushed_order(&log[0].payload), Some(o.id));
 }
+
+/// Kombo's webhook and poll (D82): the enabled connections to an ATS across organizations,
+/// oldest first and bounded; an order found by its ATS key in any state, the newest.
+pub async fn kombo_connections_are_found_across_organizations_and_orders_by_key_in_any_state<S: Store + Clone>(
+    store: S,
+) {
+    let (svc, clock) = services(store.clone());
+    let (a, b) = (admin_org(&svc).await, admin_org(&svc).await);
+    let first = svc.create_connection(a.id, kombo(), None).await.unwrap().view.connection;
+    clock.advance(Duration::seconds(1));
+    let second = svc.create_connection(b.id, kombo(), None).await.unwrap().view.connection;
+    clock.advance(Duration::seconds(1));
+    let off = svc.create_connection(b.id, kombo(), None).await.unwrap().view.connection;
+    svc.update_connection(off.id, ConnectionPatch { enabled: Some(false), ..Default::default() }).await.unwrap();
+    let ids = |v: Vec<Connection>| v.into_iter().map(|c| c.id).collect::<Vec<_>>();
+    assert_eq!(ids(svc.enabled_connections(Ats::Kombo).await.unwrap()), vec![first.id, second.id]);
+    assert!(svc.enabled_connections(Ats::Ashby).await.unwrap().is_empty());
+    let one = store.read(|tx| Box::pin(async move { tx.list_enabled_connections(Ats::Kombo, 1).await })).await.unwrap();
+    assert_eq!(ids(one), vec![first.id], "bounded");
+
+    let (o, _) = svc.place_order(&first, new_order(TestRef::TalentAssessment, "ada@acme.com", "k-1")).await.unwrap();
+    assert_eq!(svc.order_by_key(first.id, "k-1".into()).await.unwrap(), Some(o.clone()));
+    assert_eq!(svc.order_by_key(second.id, "k-1".into()).await.unwrap(), None, "another connection's key");
+    svc.cancel_order(a.id, o.id).await.unwrap();
+    let found = svc.order_by_key(first.id, "k-1".into()).await.unwrap().unwrap();
+    assert_eq!((found.id, found.status), (o.id, OrderStatus::Cancelled), "in any state");
+    let (again, created) =
+        svc.place_order(&first, new_order(TestRef::TalentAssessment, "ada@acme.com", "k-1")).await.unwrap();
+    assert_eq!((again.id, created), (o.id, false), "a Kombo order is taken once");
+}

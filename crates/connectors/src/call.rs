@@ -50,7 +50,7 @@ pub fn bearer_of(header: Option<&str>) -> Option<String> {
     }
 }
 
-fn rate_limited(d: &RateDecision) -> ClientError {
+pub(crate) fn rate_limited(d: &RateDecision) -> ClientError {
     let secs = d.retry_after_secs.unwrap_or(1).max(1);
     ClientError {
         retry_after: Some(u32::try_from(secs).unwrap_or(u32::MAX)),
@@ -77,7 +77,22 @@ pub async fn authenticate<S: Store>(
         return Err(refuse(rate_limited(&d)));
     }
     let header = req.headers().get("authorization").map(|v| v.to_str().unwrap_or("\u{0}invalid"));
-    let bearer = bearer_of(header);
+    authenticate_key(p, ip, bearer_of(header), ats, scope, write, basic).await
+}
+
+/// [`authenticate`] for a key found otherwise than in the `Authorization` header (Kombo's
+/// webhook names its connection by a signature, D82), from address `ip`, once the address's
+/// budget was checked.
+pub async fn authenticate_key<S: Store>(
+    p: &Partners<S>,
+    ip: std::net::IpAddr,
+    bearer: Option<String>,
+    ats: Ats,
+    scope: Scope,
+    write: bool,
+    basic: bool,
+) -> Result<Call, Refused> {
+    let refuse = |error: ClientError| Refused { error, basic };
     let principal = match p.svc.authenticate(bearer.as_deref()).await {
         Ok(principal) => principal,
         Err(UseCaseError::Client(e)) => return Err(refuse(failed(p, ip, e).await)),
@@ -99,7 +114,7 @@ pub async fn authenticate<S: Store>(
 
 /// A failed authentication from `ip` spends one request of the address's budget (D8): `e` while
 /// it lasts, 429 once it is spent.
-async fn failed(p: &Partners<impl Store>, ip: std::net::IpAddr, e: ClientError) -> ClientError {
+pub(crate) async fn failed(p: &Partners<impl Store>, ip: std::net::IpAddr, e: ClientError) -> ClientError {
     match p.limiter.check(RateSubject::Ip(ip)).await {
         Some(d) if !d.allowed => rate_limited(&d),
         _ => e,

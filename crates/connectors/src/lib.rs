@@ -2,7 +2,7 @@
 //! routes under `/partners/{ats}/…` in its own protocol (its names, its status codes, its error
 //! bodies), and each module here translates them to the domain's connector use cases:
 //! [`greenhouse`] (Assessment Partner API), [`ashby`] (assessment partner endpoints),
-//! [`workable`] (assessment provider). Every route authenticates the connection's key
+//! [`workable`] (assessment provider), [`kombo`] (its order webhook and order poll). Every route authenticates the connection's key
 //! ([`call`]), with the rate limits and the client address's failure budget of the API (D64).
 //!
 //! [`report`] serves the report links given to ATSs (`/r/{token}`, D68).
@@ -13,6 +13,7 @@
 pub mod ashby;
 pub mod call;
 pub mod greenhouse;
+pub mod kombo;
 pub mod push;
 pub mod report;
 pub mod workable;
@@ -49,6 +50,7 @@ pub fn configure<S: Store>(cfg: &mut web::ServiceConfig) {
         .service(web::scope("/greenhouse").configure(greenhouse::configure::<S>))
         .service(web::scope("/ashby").configure(ashby::configure::<S>))
         .service(web::scope("/workable").configure(workable::configure::<S>))
+        .service(web::scope("/kombo").configure(kombo::configure::<S>))
         .default_service(web::to(not_found));
 }
 
@@ -131,5 +133,7 @@ pub(crate) fn rename(e: &mut ClientError, from: &str, to: &str) {
     }
 }
 
+#[cfg(test)]
+mod kombo_tests;
 #[cfg(test)]
 mod tests;

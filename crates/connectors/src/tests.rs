@@ -29,14 +29,14 @@ impl RateLimiter for NoLimits {
     }
 }
 
-struct World {
-    partners: web::Data<Partners<FakeStore>>,
-    store: FakeStore,
+pub(crate) struct World {
+    pub(crate) partners: web::Data<Partners<FakeStore>>,
+    pub(crate) store: FakeStore,
     /// Connection keys by ATS.
     keys: Vec<(Ats, String)>,
 }
 
-fn world() -> World {
+pub(crate) fn world() -> World {
     let (svc, store, _clock) = services();
     let (org, _) = block_on(svc.create_organization(NewOrganization {
         subscription_status: Some(SubscriptionStatus::Active),
@@ -45,9 +45,15 @@ fn world() -> World {
     .unwrap();
     block_on(svc.create_user(org.id, Email::parse("admin@acme.test").unwrap(), OrgRole::Admin)).unwrap();
     let mut keys = vec![];
-    for ats in [Ats::Greenhouse, Ats::Ashby, Ats::Workable] {
+    for ats in Ats::ALL {
         let settings = match ats {
             Ats::Greenhouse => ConnectionSettings::default(),
+            Ats::Kombo => ConnectionSettings {
+                base_url: Some("https://kombo.example/v1".into()),
+                api_key: Some("kombo-key".into()),
+                integration_id: Some(KOMBO_INTEGRATION.into()),
+                webhook_secret: Some(KOMBO_SECRET.into()),
+            },
             _ => ConnectionSettings { api_key: Some("their-key".into()), ..Default::default() },
         };
         let c = NewConnection { ats, name: ats.display_name().into(), settings };
@@ -70,8 +76,24 @@ impl World {
     }
 }
 
+/// The Kombo connection's integration id and webhook secret in [`world`].
+pub(crate) const KOMBO_INTEGRATION: &str = "acme:kombo-1";
+pub(crate) const KOMBO_SECRET: &str = "kombo-webhook-secret";
+
 /// One request to the partner routes: (status, `WWW-Authenticate`, body).
 fn send(w: &World, method: &str, path: &str, auth: Option<&str>, body: Option<&[u8]>) -> (u16, Option<String>, Value) {
+    let headers: Vec<(&str, String)> = auth.map(|a| ("Authorization", a.to_string())).into_iter().collect();
+    send_headers(w, method, path, &headers, body)
+}
+
+/// [`send`] with any headers.
+pub(crate) fn send_headers(
+    w: &World,
+    method: &str,
+    path: &str,
+    headers: &[(&str, String)],
+    body: Option<&[u8]>,
+) -> (u16, Option<String>, Value) {
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     rt.block_on(async {
         let app = atest::init_service(
@@ -82,8 +104,8 @@ fn send(w: &World, method: &str, path: &str, auth: Option<&str>, body: Option<&[
             .method(method.parse().unwrap())
             .uri(path)
             .insert_header(("Content-Type", "application/json"));
-        if let Some(a) = auth {
-            req = req.insert_header(("Authorization", a));
+        for (name, value) in headers {
+            req = req.insert_header((*name, value.as_str()));
         }
         if let Some(b) = body {
             req = req.set_payload(b.to_vec());
@@ -248,6 +270,10 @@ fn json_value() -> impl Strategy<Value = Value> {
                     Just("test_id".to_string()),
                     Just("callback_url".to_string()),
                     Just("assessment_id".to_string()),
+                    Just("package_id".to_string()),
+                    Just("integration_id".to_string()),
+                    Just("remote_id".to_string()),
+                    Just("first_name".to_string()),
                     "[a-z_]{1,8}".prop_map(|s| s),
                 ],
                 inner,
@@ -279,6 +305,13 @@ proptest! {
                 let (s, _, _) = send(&w, "POST", path, Some(&auth), Some(&b));
                 prop_assert!(s < 500, "{} answered {} to {:?}", path, s, String::from_utf8_lossy(&b));
             }
+        }
+        // Kombo's webhook, signed right, so that every body reaches the order's parsing.
+        let wrapped = json!({"type": kombo::ORDER_RECEIVED, "data": body}).to_string().into_bytes();
+        for b in [body.to_string().into_bytes(), raw.clone(), wrapped] {
+            let headers = vec![("X-Kombo-Signature", kombo::sign(KOMBO_SECRET, &b))];
+            let (s, _, _) = send_headers(&w, "POST", "/partners/kombo/webhook", &headers, Some(&b));
+            prop_assert!(s < 500, "the Kombo webhook answered {} to {:?}", s, String::from_utf8_lossy(&b));
         }
     }
 }
@@ -362,6 +395,7 @@ mod pushes {
             report: &r,
             report_url: Some("https://t.example/r/tok"),
             at,
+            pdf: Some(b"%PDF-1.7 report"),
         })
     }
 
@@ -418,5 +452,69 @@ mod pushes {
         );
         assert_eq!(body(&render(Ats::Workable, OrderStatus::Expired, true).unwrap()), json!({"status": "expired"}));
         assert!(render(Ats::Workable, OrderStatus::Cancelled, true).is_none());
+    }
+
+    fn kombo(status: OrderStatus, scored: bool, pdf: Option<&[u8]>) -> Option<talent_domain::ports::PushRequest> {
+        let mut c = connection(Ats::Kombo);
+        c.settings.integration_id = Some("acme:1".into());
+        let mut r = report(status, scored);
+        r.order.ats_key = "B5KQ/x".into();
+        let at = OffsetDateTime::UNIX_EPOCH + time::Duration::days(1);
+        let input = PushInput { connection: &c, report: &r, report_url: Some("https://t.example/r/tok"), at, pdf };
+        push::Renderer.render(&input)
+    }
+
+    #[test]
+    fn kombo_gets_a_result_put_with_the_percentage_the_category_and_the_pdf_d83() {
+        let r = kombo(OrderStatus::Completed, true, Some(b"%PDF-1.7 report")).unwrap();
+        assert_eq!((r.method, r.url.as_str()), ("PUT", "https://api.kombo.dev/v1/assessment/orders/B5KQ%2Fx/result"));
+        assert_eq!(r.authorization.as_deref(), Some("Bearer their-key"));
+        assert_eq!(r.headers, vec![("X-Integration-Id", "acme:1".to_string())]);
+        let b = body(&r);
+        assert_eq!(
+            b,
+            json!({
+                "status": "COMPLETED",
+                "completed_at": "1970-01-01T00:00:00Z",
+                "score": 72,
+                "max_score": 100,
+                "result_url": "https://t.example/r/tok",
+                "attributes": [{"type": "TEXT", "label": "Category", "value": "high"}],
+                "attachments": [{"name": "report.pdf", "content_type": "application/pdf",
+                                 "data": base64::engine::general_purpose::STANDARD.encode(b"%PDF-1.7 report")}],
+            })
+        );
+        assert!(!b.to_string().contains("competenc"), "never a competency score (D66)");
+        // The talent-assessment test: completion and link, no score; no PDF, no attachment.
+        let plain = body(&kombo(OrderStatus::Completed, false, None).unwrap());
+        assert!(plain.get("score").is_none() && plain.get("max_score").is_none());
+        assert_eq!((plain["attributes"].clone(), plain["attachments"].clone()), (json!([]), json!([])));
+        for s in [OrderStatus::Expired, OrderStatus::Cancelled] {
+            assert_eq!(
+                body(&kombo(s, true, None).unwrap()),
+                json!({"status": "CANCELLED", "completed_at": "1970-01-02T00:00:00Z", "result_url": "https://t.example/r/tok"})
+            );
+        }
+        assert!(kombo(OrderStatus::Started, true, None).is_none(), "no push on start");
+    }
+
+    #[test]
+    fn kombo_gets_every_test_as_a_behavioral_package_d81() {
+        let mut c = connection(Ats::Kombo);
+        c.settings.base_url = Some("https://api.us.kombo.dev/v1/".into());
+        c.settings.integration_id = Some("acme:1".into());
+        let p = report(OrderStatus::Sent, true).profile.unwrap();
+        let tests = talent_domain::connector::Test::catalogue(std::slice::from_ref(&p));
+        let r = push::Renderer.packages(&c, &tests).unwrap();
+        assert_eq!((r.method, r.url.as_str()), ("PUT", "https://api.us.kombo.dev/v1/assessment/packages"));
+        assert_eq!(r.headers, vec![("X-Integration-Id", "acme:1".to_string())]);
+        let packages = body(&r)["packages"].clone();
+        assert_eq!(packages.as_array().unwrap().len(), 2);
+        assert_eq!(packages[0]["id"], "talent-assessment");
+        assert_eq!(
+            packages[1],
+            json!({"id": p.id.to_string(), "type": "BEHAVIORAL", "name": "Engineer", "description": "Engineer"})
+        );
+        assert!(push::Renderer.packages(&connection(Ats::Ashby), &tests).is_none(), "only Kombo keeps packages");
     }
 }

@@ -534,3 +534,122 @@ fn deleting_a_connection_deletes_its_endpoint_and_pushes_d63_d69() {
     let s = w.store.snapshot();
     assert!(s.endpoints.is_empty() && s.deliveries.is_empty());
 }
+
+// ---------------------------------------------------------------------------------------------
+// Kombo (D81-D83)
+// ---------------------------------------------------------------------------------------------
+
+fn kombo_settings() -> ConnectionSettings {
+    ConnectionSettings {
+        base_url: Some("https://kombo.example/v1".into()),
+        api_key: Some("kombo-key".into()),
+        integration_id: Some("acme:1".into()),
+        webhook_secret: Some("kombo-secret".into()),
+    }
+}
+
+/// A world with a Kombo connection whose sender the test reads.
+fn kombo_world() -> (World, Arc<talent_domain::fakes::FakeSender>, Connection) {
+    let mut w = world();
+    let sender = Arc::new(talent_domain::fakes::FakeSender::default());
+    w.svc.webhooks = sender.clone();
+    let input = NewConnection { ats: Ats::Kombo, name: "Kombo".into(), settings: kombo_settings() };
+    let c = block_on(w.svc.create_connection(w.org, input, None)).unwrap().view.connection;
+    (w, sender, c)
+}
+
+/// The test ids of the package pushes sent so far (the fake renders `{"packages": [ids]}`).
+fn package_lists(sender: &talent_domain::fakes::FakeSender) -> Vec<Vec<String>> {
+    pushes(sender)
+        .iter()
+        .filter(|p| p.url.ends_with("/packages"))
+        .map(|p| {
+            let v: serde_json::Value = serde_json::from_str(p.body.as_deref().unwrap()).unwrap();
+            v["packages"].as_array().unwrap().iter().map(|i| i.as_str().unwrap().to_string()).collect()
+        })
+        .collect()
+}
+
+#[test]
+fn a_kombo_connection_gets_its_packages_when_created_and_whenever_the_profiles_change_d81() {
+    let (w, sender, c) = kombo_world();
+    let other = w.connect(); // Greenhouse keeps no list of tests
+    assert_eq!(block_on(w.svc.run_deliveries(10)).unwrap(), 1, "one push at creation");
+    assert_eq!(package_lists(&sender), vec![vec!["talent-assessment".to_string()]]);
+    let p = w.profile();
+    assert_eq!(block_on(w.svc.run_deliveries(10)).unwrap(), 1);
+    let patch =
+        talent_domain::usecases::assessments::ProfilePatch { name: Some("Engineer II".into()), ..Default::default() };
+    block_on(w.svc.update_profile(w.org, p, patch)).unwrap();
+    assert_eq!(block_on(w.svc.run_deliveries(10)).unwrap(), 1);
+    block_on(w.svc.delete_profile(w.org, p)).unwrap();
+    assert_eq!(block_on(w.svc.run_deliveries(10)).unwrap(), 1);
+    let lists = package_lists(&sender);
+    assert_eq!(lists.len(), 4);
+    assert_eq!(lists[1], vec!["talent-assessment".to_string(), p.to_string()], "the new profile is a package");
+    assert_eq!(lists[3], vec!["talent-assessment".to_string()], "the deleted profile is gone from the list");
+    let log = block_on(w.svc.push_log(c.id, None, None, 10)).unwrap().items;
+    assert!(log.iter().all(|d| talent_domain::connector::pushes_packages(&d.payload)));
+    assert!(block_on(w.svc.push_log(other.id, None, None, 10)).unwrap().items.is_empty(), "not for Greenhouse");
+    // A disabled connection hears nothing; enabling it sends the list again.
+    block_on(w.svc.update_connection(c.id, ConnectionPatch { enabled: Some(false), ..Default::default() })).unwrap();
+    w.profile();
+    assert_eq!(block_on(w.svc.run_deliveries(10)).unwrap(), 0);
+    block_on(w.svc.update_connection(c.id, ConnectionPatch { enabled: Some(true), ..Default::default() })).unwrap();
+    assert_eq!(block_on(w.svc.run_deliveries(10)).unwrap(), 1);
+    assert_eq!(package_lists(&sender).last().unwrap().len(), 2);
+}
+
+#[test]
+fn another_organizations_profiles_never_reach_a_kombo_connection_d81() {
+    let (w, sender, _c) = kombo_world();
+    let (other, _) = new_org(&w.svc, "Globex");
+    let cid = w.svc.assessment.model.competencies[0].id;
+    let p = NewProfile {
+        name: "Theirs".into(),
+        description: None,
+        competencies: vec![ProfileCompetency { competency_id: cid, weight: 1.0 }],
+    };
+    block_on(w.svc.create_profile(other, p)).unwrap();
+    block_on(w.svc.run_deliveries(10)).unwrap();
+    assert_eq!(package_lists(&sender), vec![vec!["talent-assessment".to_string()]]);
+}
+
+#[test]
+fn a_kombo_order_is_taken_once_whatever_its_state_d82() {
+    let (w, _sender, c) = kombo_world();
+    let (o, created) = w.place(&c, order(TestRef::TalentAssessment, "ada@example.test", "kombo-order-1"));
+    assert!(created);
+    block_on(w.svc.cancel_order(w.org, o.id)).unwrap();
+    let (again, created) = w.place(&c, order(TestRef::TalentAssessment, "ada@example.test", "kombo-order-1"));
+    assert!(!created, "a cancelled Kombo order is not taken again");
+    assert_eq!(again.id, o.id);
+    assert_eq!(w.emails(), 1, "no second email");
+    assert_eq!(block_on(w.svc.order_by_key(c.id, "kombo-order-1".into())).unwrap().unwrap().id, o.id);
+    assert!(block_on(w.svc.order_by_key(c.id, "kombo-order-2".into())).unwrap().is_none());
+}
+
+#[test]
+fn a_kombo_completion_carries_the_pdf_report_and_an_expiry_is_pushed_d83() {
+    let (w, sender, c) = kombo_world();
+    let p = w.profile();
+    block_on(w.svc.run_deliveries(10)).unwrap();
+    let (o, _) = w.place(&c, order(TestRef::Profile(p), "ada@example.test", "kombo-order-1"));
+    block_on(w.svc.accept_invitation(o.invitation_id, false)).unwrap();
+    assert_eq!(block_on(w.svc.run_deliveries(10)).unwrap(), 0, "no push on start");
+    w.complete(o.person_id);
+    assert_eq!(block_on(w.svc.run_deliveries(10)).unwrap(), 1);
+    let sent = pushes(&sender);
+    let body: serde_json::Value = serde_json::from_str(sent.last().unwrap().body.as_deref().unwrap()).unwrap();
+    assert_eq!(body["status"], "completed");
+    assert!(body["pdf"].as_str().unwrap().starts_with("%PDF"), "the report goes with the result");
+    // An expired order is told too (Kombo's CANCELLED).
+    let (o2, _) = w.place(&c, order(TestRef::TalentAssessment, "bo@example.test", "kombo-order-2"));
+    w.clock.advance(Duration::days(31));
+    block_on(w.svc.sweep_invitations()).unwrap();
+    assert_eq!(w.order(o2.id).status, OrderStatus::Expired);
+    block_on(w.svc.run_deliveries(10)).unwrap();
+    let body: serde_json::Value =
+        serde_json::from_str(pushes(&sender).last().unwrap().body.as_deref().unwrap()).unwrap();
+    assert_eq!((body["status"].as_str(), body["pdf"].is_null()), (Some("expired"), true));
+}

@@ -23,7 +23,7 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use talent_domain::net;
-use talent_domain::ports::{BoxFuture, PushRequest, SendResult, WebhookSender};
+use talent_domain::ports::{BoxFuture, Fetched, PushRequest, SendResult, WebhookSender};
 use talent_domain::webhook::AttemptOutcome;
 use time::OffsetDateTime;
 use ureq::config::Config;
@@ -248,17 +248,45 @@ fn outcome_of(
     }
 }
 
-/// Sends one push to an ATS (D69): `req` as rendered, the same transport as deliveries.
-fn push_request(agent: &ureq::Agent, req: &PushRequest) -> (AttemptOutcome, &'static str) {
-    let start = Instant::now();
+/// The HTTP request of `req`: its method, URL, `Authorization`, other headers and JSON body.
+fn request_of(req: &PushRequest) -> Result<ureq::http::Request<String>, ureq::http::Error> {
     let mut b = ureq::http::Request::builder().method(req.method).uri(&req.url);
     if let Some(a) = &req.authorization {
         b = b.header("Authorization", a);
     }
+    for (name, value) in &req.headers {
+        b = b.header(*name, value);
+    }
     if req.body.is_some() {
         b = b.header("Content-Type", "application/json");
     }
-    let res = match b.body(req.body.clone().unwrap_or_default()) {
+    b.body(req.body.clone().unwrap_or_default())
+}
+
+/// Sends `req` and reads at most `limit` bytes of the answer (Kombo's order poll, D82).
+fn fetch_request(agent: &ureq::Agent, req: &PushRequest, limit: usize) -> Result<Fetched, String> {
+    let r = request_of(req).map_err(|e| format!("bad request: {e}"))?;
+    // A request without a body goes without one (a `GET` must not carry one).
+    let sent = match req.body {
+        Some(_) => agent.run(r),
+        None => agent.run(r.map(|_| ())),
+    };
+    let mut res = sent.map_err(|e| match e {
+        ureq::Error::Other(e) if e.is::<Blocked>() => UNREACHABLE_HOST.to_string(),
+        ureq::Error::HostNotFound => UNREACHABLE_HOST.to_string(),
+        ureq::Error::Timeout(_) => "timed out".to_string(),
+        other => other.to_string(),
+    })?;
+    let status = res.status().as_u16();
+    let mut body = Vec::new();
+    res.body_mut().as_reader().take(limit as u64).read_to_end(&mut body).map_err(|e| e.to_string())?;
+    Ok(Fetched { status, body })
+}
+
+/// Sends one push to an ATS (D69): `req` as rendered, the same transport as deliveries.
+fn push_request(agent: &ureq::Agent, req: &PushRequest) -> (AttemptOutcome, &'static str) {
+    let start = Instant::now();
+    let res = match request_of(req) {
         Ok(r) => agent.run(r),
         Err(e) => {
             let o = AttemptOutcome {
@@ -328,6 +356,22 @@ impl WebhookSender for UreqSender {
     fn push<'a>(&'a self, req: &'a PushRequest) -> BoxFuture<'a, SendResult> {
         let r = req.clone();
         self.guarded(&req.url, move |agent| push_request(agent, &r))
+    }
+
+    fn fetch<'a>(&'a self, req: &'a PushRequest, limit: usize) -> BoxFuture<'a, Result<Fetched, String>> {
+        let agent = self.agent.clone();
+        let permits = self.permits.clone();
+        let refused = check_url(&req.url, self.allow_insecure).err();
+        let r = req.clone();
+        Box::pin(async move {
+            if let Some(m) = refused {
+                return Err(format!("URL refused: {m}"));
+            }
+            let _permit = permits.acquire_owned().await;
+            tokio::task::spawn_blocking(move || fetch_request(&agent, &r, limit))
+                .await
+                .unwrap_or_else(|e| Err(e.to_string()))
+        })
     }
 
     fn check_url(&self, url: &str) -> Result<(), String> {

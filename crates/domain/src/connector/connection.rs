@@ -61,15 +61,35 @@ impl Ats {
 
     /// Whether an order moving to `status` is pushed to this ATS (D69): Greenhouse on completion
     /// (D74); Ashby on start, completion, expiry and cancellation (D79); Workable on completion
-    /// and expiry (D80). Kombo's results go with its order flow (D83), not yet through pushes.
+    /// and expiry (D80); Kombo on completion, expiry and cancellation (D83: its result, or
+    /// `CANCELLED`).
     pub fn pushes_on(self, status: super::OrderStatus) -> bool {
         use super::OrderStatus::*;
         match self {
             Ats::Greenhouse => status == Completed,
             Ats::Ashby => matches!(status, Started | Completed | Expired | Cancelled),
             Ats::Workable => matches!(status, Completed | Expired),
-            Ats::Kombo => false,
+            Ats::Kombo => matches!(status, Completed | Expired | Cancelled),
         }
+    }
+
+    /// Whether this ATS keeps a list of the vendor's tests that Talent must keep in step (Kombo's
+    /// packages, D81): a push of the whole list when the connection is created or changed and
+    /// whenever the organization's profiles change.
+    pub fn takes_packages(self) -> bool {
+        self == Ats::Kombo
+    }
+
+    /// Whether a completion push carries the PDF report (Kombo's `attachments`, D83).
+    pub fn attaches_report(self) -> bool {
+        self == Ats::Kombo
+    }
+
+    /// Whether the ATS's order id names one order for good (Kombo, D82): an order taken once is
+    /// never taken again, whatever its state, however often the webhook or the poll repeats it.
+    /// Elsewhere a finished order's key may be ordered again (a new test for the application).
+    pub fn orders_once(self) -> bool {
+        self == Ats::Kombo
     }
 
     /// Which `settings` members this ATS takes (D63): (`baseUrl`, `apiKey`, `integrationId`,

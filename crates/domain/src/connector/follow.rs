@@ -102,6 +102,64 @@ async fn push(tx: &mut dyn Tx, ids: &dyn Ids, e: &OutboxEvent, o: &super::Order)
     Ok(())
 }
 
+/// The payload of a push that replaces the ATS's list of tests ([`sync_packages`]).
+const PACKAGES: &str = r#"{"packages":true}"#;
+
+/// Writes a push of the organization's tests to each of its enabled connections whose ATS keeps
+/// a list of them (Kombo's packages, D81), or to `only` when given: a pending delivery to the
+/// connection's hidden endpoint, due at `at`. The list itself is read when the engine claims
+/// the push, so a later push always sends the list as it is then. Returns how many were written.
+/// Errors: the store's.
+pub async fn sync_packages(
+    tx: &mut dyn Tx,
+    ids: &dyn Ids,
+    org: OrgId,
+    only: Option<ConnectionId>,
+    at: time::OffsetDateTime,
+) -> StoreResult<usize> {
+    let mut written = 0;
+    for c in tx.list_connections_of_org(org).await? {
+        if !c.enabled || !c.ats.takes_packages() || only.is_some_and(|id| id != c.id) {
+            continue;
+        }
+        let d = Delivery {
+            id: DeliveryId(ids.new_uuid()),
+            endpoint_id: c.endpoint_id,
+            org_id: org,
+            event_type: EventType::Ping,
+            payload: PACKAGES.to_string(),
+            status: DeliveryStatus::Pending,
+            attempts: 0,
+            next_attempt_at: Some(at),
+            last_attempt_at: None,
+            last_response_status: None,
+            last_error: None,
+            created_at: at,
+            request_id: None,
+        };
+        tx.insert_delivery(&d).await?;
+        written += 1;
+    }
+    if written > 0 {
+        tx.wake_deliveries();
+    }
+    Ok(written)
+}
+
+/// Whether a push's payload is a list of tests ([`sync_packages`]) rather than an order's state.
+pub fn pushes_packages(payload: &str) -> bool {
+    payload == PACKAGES
+}
+
+/// What a push is about, as the push log shows it: `packages` for a list of tests
+/// ([`sync_packages`]), else the type of the event that moved the order.
+pub fn push_about(d: &Delivery) -> &'static str {
+    match pushes_packages(&d.payload) {
+        true => "packages",
+        false => d.event_type.as_str(),
+    }
+}
+
 /// The order a push's payload names ([`push`]).
 pub fn pushed_order(payload: &str) -> Option<OrderId> {
     pushed(payload).map(|(o, _)| o)

@@ -151,6 +151,11 @@ pub struct FakeSender {
     pub answers: Mutex<std::collections::VecDeque<u16>>,
     /// Pushes to ATSs sent (D69).
     pub pushes: Mutex<Vec<crate::ports::PushRequest>>,
+    /// Answers to [`WebhookSender::fetch`], front first (D82's order poll): a status and body,
+    /// or a transport error; empty = 200 with `{}`. Every fetched request is kept in `fetched`.
+    pub fetches: Mutex<std::collections::VecDeque<Result<crate::ports::Fetched, String>>>,
+    /// Requests fetched.
+    pub fetched: Mutex<Vec<crate::ports::PushRequest>>,
 }
 
 impl FakeSender {
@@ -193,6 +198,21 @@ impl WebhookSender for FakeSender {
         }
         self.answer()
     }
+    fn fetch<'a>(
+        &'a self,
+        req: &'a crate::ports::PushRequest,
+        limit: usize,
+    ) -> BoxFuture<'a, Result<crate::ports::Fetched, String>> {
+        if let Ok(mut v) = self.fetched.lock() {
+            v.push(req.clone());
+        }
+        let next = self.fetches.lock().ok().and_then(|mut q| q.pop_front());
+        let mut r = next.unwrap_or_else(|| Ok(crate::ports::Fetched { status: 200, body: b"{}".to_vec() }));
+        if let Ok(f) = &mut r {
+            f.body.truncate(limit);
+        }
+        Box::pin(std::future::ready(r))
+    }
     fn check_url(&self, url: &str) -> Result<(), String> {
         if url.starts_with("https://") || url.starts_with("http://") {
             Ok(())
@@ -216,12 +236,31 @@ impl crate::ports::PushRenderer for FakePushRenderer {
             "status": o.status.as_str(),
             "score": input.report.result.as_ref().map(|m| m.percentage),
             "link": input.report_url,
+            "pdf": input.pdf.map(|b| String::from_utf8_lossy(b).into_owned()),
         });
         Some(crate::ports::PushRequest {
             method: "POST",
             url,
             authorization: input.connection.settings.api_key.as_ref().map(|k| format!("Bearer {k}")),
+            headers: vec![],
             body: Some(body.to_string()),
+            success_member: false,
+        })
+    }
+
+    /// `PUT {baseUrl}/packages` with `{"packages": [test ids]}`.
+    fn packages(
+        &self,
+        connection: &crate::connector::Connection,
+        tests: &[crate::connector::Test],
+    ) -> Option<crate::ports::PushRequest> {
+        let ids: Vec<String> = tests.iter().map(|t| t.test.id()).collect();
+        Some(crate::ports::PushRequest {
+            method: "PUT",
+            url: format!("{}/packages", connection.base_url()?),
+            authorization: None,
+            headers: vec![],
+            body: Some(serde_json::json!({ "packages": ids }).to_string()),
             success_member: false,
         })
     }

@@ -114,15 +114,17 @@ pub trait ReportRenderer: Send + Sync + 'static {
 }
 
 /// One request to an ATS (D69), as its connector adapter renders it: method, URL, the
-/// `Authorization` header, and a JSON body.
+/// `Authorization` header, other headers, and a JSON body.
 #[derive(Clone, PartialEq, Eq)]
 pub struct PushRequest {
-    /// `PATCH`, `POST` or `PUT`.
+    /// `PATCH`, `POST` or `PUT` (`GET` for [`WebhookSender::fetch`]).
     pub method: &'static str,
     /// Where.
     pub url: String,
     /// The `Authorization` header's value (a credential: never logged or stored).
     pub authorization: Option<String>,
+    /// Other headers the protocol needs (Kombo's `X-Integration-Id`, D81).
+    pub headers: Vec<(&'static str, String)>,
     /// A JSON body, if any.
     pub body: Option<String>,
     /// A `200` whose JSON body says `"success": false` is a failure (Ashby, D79).
@@ -136,6 +138,7 @@ impl std::fmt::Debug for PushRequest {
             .field("method", &self.method)
             .field("url", &self.url)
             .field("authorization", &self.authorization.as_ref().map(|_| "(set)"))
+            .field("headers", &self.headers)
             .field("body", &self.body)
             .field("success_member", &self.success_member)
             .finish()
@@ -154,6 +157,9 @@ pub struct PushInput<'a> {
     pub report_url: Option<&'a str>,
     /// When the push was written (its `timestamp` for Ashby).
     pub at: time::OffsetDateTime,
+    /// The PDF report, for a completion where the ATS takes it
+    /// ([`crate::connector::Ats::attaches_report`], Kombo's attachment, D83).
+    pub pdf: Option<&'a [u8]>,
 }
 
 /// Renders pushes to ATSs in each ATS's protocol (D69, D74, D79, D80, D83): the connector
@@ -162,6 +168,22 @@ pub struct PushInput<'a> {
 pub trait PushRenderer: Send + Sync + 'static {
     /// The request for `input`.
     fn render(&self, input: &PushInput<'_>) -> Option<PushRequest>;
+    /// The request that replaces the ATS's list of the vendor's tests with `tests` (Kombo's
+    /// packages, D81), for a connection whose ATS [takes packages](crate::connector::Ats::takes_packages).
+    fn packages(
+        &self,
+        connection: &crate::connector::Connection,
+        tests: &[crate::connector::Test],
+    ) -> Option<PushRequest>;
+}
+
+/// An ATS's answer to [`WebhookSender::fetch`]: its status and body (at most the limit asked).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fetched {
+    /// HTTP status.
+    pub status: u16,
+    /// The body, cut at the limit.
+    pub body: Vec<u8>,
 }
 
 /// The HTTP result of sending one webhook request (D31, D33).
@@ -186,6 +208,11 @@ pub trait WebhookSender: Send + Sync + 'static {
     /// deliveries (no redirects, 10 s, the SSRF filter at connect time); a non-2xx, or a `200`
     /// with `"success": false` where `req.success_member`, is a failure in the outcome.
     fn push<'a>(&'a self, req: &'a PushRequest) -> BoxFuture<'a, SendResult>;
+    /// Sends one request to an ATS and reads its answer (Kombo's order poll, D82), with the same
+    /// transport rules as [`WebhookSender::push`]; at most `limit` bytes of the body are read.
+    /// Errors: the transport's failure or the SSRF filter's refusal, as text (any status is an
+    /// answer).
+    fn fetch<'a>(&'a self, req: &'a PushRequest, limit: usize) -> BoxFuture<'a, Result<Fetched, String>>;
     /// Checks a URL at registration (D35, D54): scheme and literal addresses
     /// ([`crate::net::refusal`]). Errors: the reason, for the `url` field.
     fn check_url(&self, url: &str) -> Result<(), String>;

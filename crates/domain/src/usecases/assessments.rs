@@ -327,6 +327,7 @@ impl<S: Store> Services<S> {
         };
         let plans = self.plans.clone();
         let p = profile.clone();
+        let ids = self.ids.clone();
         self.store
             .write(move |tx| {
                 Box::pin(async move {
@@ -342,6 +343,8 @@ impl<S: Store> Services<S> {
                         .into());
                     }
                     tx.insert_profile(&p).await?;
+                    // An ATS that keeps a list of the tests hears of the new one (D81).
+                    crate::connector::sync_packages(tx, &*ids, org, None, now).await?;
                     Ok::<_, UseCaseError>(())
                 })
             })
@@ -367,6 +370,7 @@ impl<S: Store> Services<S> {
             competencies: patch.competencies.unwrap_or(current.competencies),
         };
         let (name, description) = self.check_profile(&merged)?;
+        let ids = self.ids.clone();
         self.store
             .write(move |tx| {
                 Box::pin(async move {
@@ -376,6 +380,7 @@ impl<S: Store> Services<S> {
                     p.competencies = merged.competencies;
                     p.updated_at = now;
                     tx.update_profile(&p).await?;
+                    crate::connector::sync_packages(tx, &*ids, org, None, now).await?;
                     Ok::<_, UseCaseError>(p)
                 })
             })
@@ -385,9 +390,19 @@ impl<S: Store> Services<S> {
     /// Deletes a profile (admin API, issue 16); it frees a place of the plan's profile limit.
     /// Errors: 404.
     pub async fn delete_profile(&self, org: OrgId, id: ProfileId) -> Result<(), UseCaseError> {
+        let now = self.clock.now();
+        let ids = self.ids.clone();
         let gone = self
             .store
-            .write(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.delete_profile(org, id).await?) }))
+            .write(move |tx| {
+                Box::pin(async move {
+                    let gone = tx.delete_profile(org, id).await?;
+                    if gone {
+                        crate::connector::sync_packages(tx, &*ids, org, None, now).await?;
+                    }
+                    Ok::<_, UseCaseError>(gone)
+                })
+            })
             .await?;
         if gone {
             Ok(())

@@ -100,19 +100,27 @@ pub(crate) struct Placement {
     /// SHA-256 of the order's report link token (D68).
     pub report_token_hash: Vec<u8>,
     pub connection: ConnectionId,
+    /// The ATS's key names one order for good ([`crate::connector::Ats::orders_once`]).
+    pub once: bool,
     pub order: NewOrder,
 }
 
 /// What [`Services::import_or_order`]'s transaction yields.
 type Imported = (super::persons::ImportOutcome, Option<(Invitation, bool, Option<EmailRecord>)>, Option<(Order, bool)>);
 
-/// The open order `p` repeats, with its person and invitation, if the ATS placed it before (D67).
+/// The order `p` repeats, with its person and invitation, if the ATS placed it before: the open
+/// order with the same key and test (D67), or for an ATS whose key names one order for good,
+/// the order with that key in any state (D82).
 pub(crate) async fn placed_before(
     tx: &mut dyn Tx,
     org: OrgId,
     p: &Placement,
 ) -> Result<Option<Imported>, UseCaseError> {
-    let Some(o) = tx.find_open_order(p.connection, &p.order.ats_key, p.order.test).await? else { return Ok(None) };
+    let found = match p.once {
+        true => tx.find_order_by_key(p.connection, &p.order.ats_key).await?,
+        false => tx.find_open_order(p.connection, &p.order.ats_key, p.order.test).await?,
+    };
+    let Some(o) = found else { return Ok(None) };
     let person = tx
         .get_person(org, o.person_id)
         .await?
@@ -236,6 +244,7 @@ impl<S: Store> Services<S> {
         self.check_settings(&c)?;
         let endpoint = hidden_endpoint(&c);
         let (prefix, hash) = (material.prefix, material.hash);
+        let ids = self.ids.clone();
         let view = self
             .store
             .write(move |tx| {
@@ -265,6 +274,8 @@ impl<S: Store> Services<S> {
                     create_key_in_tx(tx, req).await?;
                     tx.insert_endpoint(&endpoint).await?;
                     tx.insert_connection(&c).await?;
+                    // An ATS that keeps a list of the tests gets it at once (D81).
+                    crate::connector::sync_packages(tx, &*ids, org_id, Some(c.id), now).await?;
                     Ok::<_, UseCaseError>(ConnectionView { connection: c, orders: 0, failed_pushes: 0 })
                 })
             })
@@ -321,6 +332,7 @@ impl<S: Store> Services<S> {
         c.settings = c.settings.patched(&patch.settings);
         c.updated_at = now;
         self.check_settings(&c)?;
+        let ids = self.ids.clone();
         self.store
             .write(move |tx| {
                 Box::pin(async move {
@@ -341,6 +353,9 @@ impl<S: Store> Services<S> {
                             tx.wake_deliveries();
                         }
                     }
+                    // New credentials, a new base URL or a connection enabled again: the ATS's
+                    // list of tests is sent again (D81).
+                    crate::connector::sync_packages(tx, &*ids, c.org_id, Some(c.id), now).await?;
                     view_in_tx(tx, c).await
                 })
             })
@@ -454,9 +469,32 @@ impl<S: Store> Services<S> {
         };
         let id = OrderId(self.ids.new_uuid());
         let report_token_hash = self.secrets.hash_token(&self.secrets.report_token(id));
-        let placement = Placement { id, report_token_hash, connection: connection.id, order };
+        let once = connection.ats.orders_once();
+        let placement = Placement { id, report_token_hash, connection: connection.id, once, order };
         let (_, placed) = self.import_or_order(org_id, input, Some(placement)).await?;
         placed.ok_or_else(|| UseCaseError::Internal("an order's import returned no order".into()))
+    }
+
+    /// The order the connection took under the ATS's key `ats_key`, in any state (Kombo's order
+    /// poll sees each open order every minute and places only the new ones, D82). Errors: the
+    /// store's.
+    pub async fn order_by_key(&self, connection: ConnectionId, ats_key: String) -> Result<Option<Order>, UseCaseError> {
+        self.store
+            .read(move |tx| {
+                Box::pin(async move { Ok::<_, UseCaseError>(tx.find_order_by_key(connection, &ats_key).await?) })
+            })
+            .await
+    }
+
+    /// The enabled connections to `ats` of every organization, oldest first, at most 10,000
+    /// (Kombo's webhook finds its connection among them, and the order poll visits each, D82).
+    /// Errors: the store's.
+    pub async fn enabled_connections(&self, ats: crate::connector::Ats) -> Result<Vec<Connection>, UseCaseError> {
+        self.store
+            .read(move |tx| {
+                Box::pin(async move { Ok::<_, UseCaseError>(tx.list_enabled_connections(ats, 10_000).await?) })
+            })
+            .await
     }
 
     /// An order of the organization (D73). Errors: 404 (also another organization's).
@@ -501,8 +539,14 @@ impl<S: Store> Services<S> {
     /// `None`.
     pub fn report_url(&self, order: &Order) -> Option<String> {
         order.report_link_until()?;
+        Some(self.report_link(order.id))
+    }
+
+    /// The report link of order `id` whatever its state (D68): it shows the report once the
+    /// order is completed, and is not found before. Kombo takes it with a cancellation too (D83).
+    pub fn report_link(&self, id: OrderId) -> String {
         let base = self.invites.public_url.trim_end_matches('/');
-        Some(format!("{base}/r/{}", self.secrets.report_token(order.id)))
+        format!("{base}/r/{}", self.secrets.report_token(id))
     }
 
     /// Opens a report link (D68): the report (with the PDF when `pdf`), or [`ReportAccess::Gone`]
@@ -756,7 +800,6 @@ impl<S: Store> Services<S> {
     /// and its connection as they are now, rendered by the connector adapter. Errors (recorded as the attempt's error, never sent):
     /// the order or the connection is gone, or the adapter renders nothing for it.
     pub async fn render_push(&self, d: &Delivery) -> Result<crate::ports::PushRequest, String> {
-        let (id, status) = crate::connector::pushed(&d.payload).ok_or("the push names no order")?;
         let endpoint = d.endpoint_id;
         let c = self
             .store
@@ -766,17 +809,36 @@ impl<S: Store> Services<S> {
             .await
             .map_err(|e| format!("reading the connection: {e}"))?
             .ok_or("the connection no longer exists")?;
+        let nothing = || format!("{} takes no push for this order", c.ats.display_name());
+        if crate::connector::pushes_packages(&d.payload) {
+            // The organization's tests as they are now (D81).
+            let tests = self.connector_tests(c.org_id).await.map_err(|e| format!("reading the tests: {e}"))?;
+            return self.pushes.packages(&c, &tests).ok_or_else(nothing);
+        }
+        let (id, status) = crate::connector::pushed(&d.payload).ok_or("the push names no order")?;
         let mut report = self.order_report(c.org_id, id).await.map_err(|_| "the order no longer exists".to_string())?;
-        let url = self.report_url(&report.order);
+        // Renderers use the link with a completion (and Kombo with a cancellation, D83).
+        let url = Some(self.report_link(id));
         // The state the push tells, whatever the order's state now; the result only with a
         // completion.
         report.order.status = status;
         if status != OrderStatus::Completed {
             report.result = None;
         }
-        let input =
-            crate::ports::PushInput { connection: &c, report: &report, report_url: url.as_deref(), at: d.created_at };
-        self.pushes.render(&input).ok_or_else(|| format!("{} takes no push for this order", c.ats.display_name()))
+        // The PDF report, for an ATS that takes it with the result (D83), while the organization
+        // sees the results; without them the completion goes without the attachment.
+        let pdf = match status == OrderStatus::Completed && c.ats.attaches_report() {
+            true => self.report(c.org_id, report.order.person_id).await.ok().map(|(_, pdf)| pdf),
+            false => None,
+        };
+        let input = crate::ports::PushInput {
+            connection: &c,
+            report: &report,
+            report_url: url.as_deref(),
+            at: d.created_at,
+            pdf: pdf.as_deref(),
+        };
+        self.pushes.render(&input).ok_or_else(nothing)
     }
 
     /// The errors the connection's ATS reported, newest first, at most `limit`. Errors: 404.

@@ -429,7 +429,8 @@ impl From<&Order> for OrderOut {
     }
 }
 
-/// A push to an ATS (D69): the event that caused it, the order, and its delivery state.
+/// A push to an ATS (D69): the event that caused it (`packages` for Kombo's list of tests, D81),
+/// the order, and its delivery state.
 #[derive(Serialize, Debug)]
 #[serde(rename_all = "camelCase")]
 pub struct PushOut {
@@ -450,7 +451,7 @@ impl From<&Delivery> for PushOut {
         PushOut {
             attempts: d.attempts,
             created_at: format(d.created_at),
-            event: d.event_type.as_str(),
+            event: talent_domain::connector::push_about(d),
             id: d.id.to_string(),
             last_attempt_at: d.last_attempt_at.map(format),
             last_error: d.last_error.clone(),

@@ -74,6 +74,21 @@ macro_rules! impl_connector_repos {
                 })
             }
 
+            fn list_enabled_connections(
+                &mut self,
+                ats: Ats,
+                limit: u32,
+            ) -> BoxFuture<'_, StoreResult<Vec<Connection>>> {
+                Box::pin(async move {
+                    let q = ats_connections::table
+                        .filter(ats_connections::ats.eq(ats.as_str()))
+                        .filter(ats_connections::enabled.eq(true))
+                        .order((ats_connections::created_at.asc(), ats_connections::id.asc()))
+                        .limit(i64::from(limit));
+                    self.load_all(q.select(ConnectionRow::as_select()), Self::open_connection).await
+                })
+            }
+
             fn delete_connection(&mut self, id: ConnectionId) -> BoxFuture<'_, StoreResult<()>> {
                 Box::pin(async move {
                     let c = DbUuid(id.0);
@@ -141,6 +156,21 @@ macro_rules! impl_connector_repos {
                         .filter(ats_orders::ats_key.eq(ats_key))
                         .filter(ats_orders::test_id.eq(test.id()))
                         .filter(ats_orders::status.eq_any(OPEN))
+                        .limit(1);
+                    self.load_one(q.select(OrderRow::as_select()), conv).await
+                })
+            }
+
+            fn find_order_by_key<'a>(
+                &'a mut self,
+                connection: ConnectionId,
+                ats_key: &'a str,
+            ) -> BoxFuture<'a, StoreResult<Option<Order>>> {
+                Box::pin(async move {
+                    let q = ats_orders::table
+                        .filter(ats_orders::connection_id.eq(DbUuid(connection.0)))
+                        .filter(ats_orders::ats_key.eq(ats_key))
+                        .order((ats_orders::created_at.desc(), ats_orders::id.desc()))
                         .limit(1);
                     self.load_one(q.select(OrderRow::as_select()), conv).await
                 })

@@ -70,7 +70,8 @@ fn instructions(c: &Connection, public: &str) -> Markup {
                 ul.urls { li { code { (base) } } }
             }
             Ats::Kombo => {
-                p { "Kombo reaches Talent with the key; results go to Kombo with the Kombo key entered here." }
+                p { "In Kombo's dashboard, send the assessment webhooks (order received) to this URL. Kombo signs them with the webhook secret entered here; Talent also asks Kombo for open orders every minute, and sends the tests as packages and the results with the Kombo API key entered here." }
+                ul.urls { li { code { (base) "/webhook" } } }
             }
         }
     }
@@ -260,7 +261,7 @@ async fn connection_page<S: Store>(
                     @for p in &pushes {
                         tr data-status=(p.status.as_str()) {
                             td { a href={(base) "/pushes/" (p.id.0)} { (when(p.created_at)) } }
-                            td { (p.event_type.as_str()) }
+                            td { (talent_domain::connector::push_about(p)) }
                             td class={"status-" (p.status.as_str())} { (p.status.as_str()) }
                             td { (p.attempts) }
                             td { @if let Some(s) = p.last_response_status { "HTTP " (s) } @if let Some(e) = &p.last_error { " " (clip(e, 80)) } }
@@ -343,7 +344,7 @@ pub async fn push<S: Store>(
     let body = html! {
         p { a href=(base) { "Back to " (v.connection.name) } }
         dl.facts {
-            dt { "Event" } dd { (p.event_type.as_str()) }
+            dt { "Event" } dd { (talent_domain::connector::push_about(&p)) }
             dt { "Status" } dd id="push-status" class={"status-" (p.status.as_str())} { (p.status.as_str()) }
             dt { "Attempts" } dd { (p.attempts) }
             dt { "Created" } dd { (when(p.created_at)) }

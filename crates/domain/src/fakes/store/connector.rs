@@ -25,6 +25,12 @@ impl ConnectionRepo for FakeTx {
         let v = all(&self.s.connections, |c| c.org_id == org && c.ats == ats && c.enabled);
         ok(v.into_iter().min_by_key(|c| (c.created_at, c.id)))
     }
+    fn list_enabled_connections(&mut self, ats: Ats, limit: u32) -> BoxFuture<'_, StoreResult<Vec<Connection>>> {
+        let mut v = all(&self.s.connections, |c| c.ats == ats && c.enabled);
+        v.sort_by_key(|c| (c.created_at, c.id));
+        v.truncate(limit as usize);
+        ok(v)
+    }
     fn delete_connection(&mut self, id: ConnectionId) -> BoxFuture<'_, StoreResult<()>> {
         let gone: Vec<OrderId> = all(&self.s.orders, |o| o.connection_id == id).iter().map(|o| o.id).collect();
         remove(&mut self.s.report_openings, |r| gone.contains(&r.order_id));
@@ -72,6 +78,14 @@ impl OrderRepo for FakeTx {
         ok(first(&self.s.orders, |o| {
             o.connection_id == connection && o.ats_key == ats_key && o.test == test && o.status.is_open()
         }))
+    }
+    fn find_order_by_key<'a>(
+        &'a mut self,
+        connection: ConnectionId,
+        ats_key: &'a str,
+    ) -> BoxFuture<'a, StoreResult<Option<Order>>> {
+        let v = all(&self.s.orders, |o| o.connection_id == connection && o.ats_key == ats_key);
+        ok(v.into_iter().max_by_key(|o| (o.created_at, o.id)))
     }
     fn list_orders_of_invitation(&mut self, id: InvitationId) -> BoxFuture<'_, StoreResult<Vec<Order>>> {
         ok(all(&self.s.orders, |o| o.invitation_id == id))

@@ -29,6 +29,9 @@ pub trait ConnectionRepo: Send {
     fn find_connection_by_endpoint(&mut self, endpoint: WebhookId) -> BoxFuture<'_, StoreResult<Option<Connection>>>;
     /// The organization's oldest enabled connection to `ats`, if any.
     fn find_enabled_connection(&mut self, org: OrgId, ats: Ats) -> BoxFuture<'_, StoreResult<Option<Connection>>>;
+    /// The enabled connections to `ats` of every organization, oldest first, at most `limit`
+    /// (Kombo's webhook and order poll, D82).
+    fn list_enabled_connections(&mut self, ats: Ats, limit: u32) -> BoxFuture<'_, StoreResult<Vec<Connection>>>;
     /// Deletes a connection with its orders and reported errors (nothing when it is gone).
     fn delete_connection(&mut self, id: ConnectionId) -> BoxFuture<'_, StoreResult<()>>;
     /// Records an error the ATS reported.

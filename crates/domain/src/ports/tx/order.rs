@@ -33,6 +33,13 @@ pub trait OrderRepo: Send {
         ats_key: &'a str,
         test: TestRef,
     ) -> BoxFuture<'a, StoreResult<Option<Order>>>;
+    /// The newest order of the connection with this ATS key, in any state (Kombo's order ids
+    /// name one order for good, D82).
+    fn find_order_by_key<'a>(
+        &'a mut self,
+        connection: ConnectionId,
+        ats_key: &'a str,
+    ) -> BoxFuture<'a, StoreResult<Option<Order>>>;
     /// The orders placed with invitation `id` (any status).
     fn list_orders_of_invitation(&mut self, id: InvitationId) -> BoxFuture<'_, StoreResult<Vec<Order>>>;
     /// The open orders of a person of the organization.
