@@ -57,6 +57,15 @@ walk() {
       seen workable.log '^PUT /assessments/99 Bearer your-workable-token ' || fail "Workable got no PUT with its token"
       seen workable.log '"status":"completed"' || fail "Workable got no completed result"
       ;;
+    kombo)
+      seen kombo.log '^PUT /assessment/packages Bearer your-kombo-key workday:acme .*"talent-assessment"' \
+        || fail "Kombo got no packages with its key and integration id"
+      seen kombo.log '^PUT /assessment/orders/kombo-order-1/result Bearer your-kombo-key workday:acme .*"COMPLETED"' \
+        || fail "Kombo got no COMPLETED result"
+      seen kombo.log 'a PDF True' || fail "the result carried no PDF report"
+      grep -q '"message": "The X-Kombo-Signature does not match a connection"' walk.out \
+        || fail "the wrong signature was not refused"
+      ;;
   esac
   echo "guides: $name: $(grep -c '^--- ' walk.out) blocks ran as written"
   kill "$demo_pid" 2>/dev/null || true
