@@ -208,10 +208,22 @@ pub async fn orders_end_with_their_invitations_expiry_and_revocation<S: Store + 
     assert_eq!(status(expiring.id).await, OrderStatus::Expired);
     assert_eq!(status(revoked.id).await, OrderStatus::Cancelled);
     assert_eq!(status(cancelled.id).await, OrderStatus::Cancelled);
-    // A finished order frees its key: the ATS may order again.
+    // Kombo's order id names its order for good (D82): the finished order is the answer.
     let (again, created) =
         svc.place_order(&c, new_order(TestRef::TalentAssessment, "a@acme.com", "k-1")).await.unwrap();
-    assert!(created && again.id != expiring.id);
+    assert!(!created && again.id == expiring.id);
+    // Elsewhere a finished order frees its key: the ATS may order again.
+    let ashby = NewConnection {
+        ats: Ats::Ashby,
+        name: "Ashby".into(),
+        settings: ConnectionSettings { api_key: Some("ashby-key".into()), ..Default::default() },
+    };
+    let a = svc.create_connection(org.id, ashby, None).await.unwrap().view.connection;
+    let (first, _) = svc.place_order(&a, new_order(TestRef::TalentAssessment, "d@acme.com", "app-1")).await.unwrap();
+    svc.cancel_order(org.id, first.id).await.unwrap();
+    let (again, created) =
+        svc.place_order(&a, new_order(TestRef::TalentAssessment, "d@acme.com", "app-1")).await.unwrap();
+    assert!(created && again.id != first.id);
 }
 
 pub async fn a_connections_pushes_go_through_its_hidden_endpoint_never_listed_as_a_webhook<S: Store + Clone>(store: S) {
