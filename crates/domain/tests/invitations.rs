@@ -1184,3 +1184,26 @@ fn a_request_queues_its_email_and_wakes_the_email_job_t175() {
     w.create(invite("quiet@example.test"));
     assert_eq!(wakes.load(Ordering::SeqCst), 3);
 }
+
+#[test]
+fn a_pass_sends_every_due_email_and_records_them_in_batches_t200() {
+    let w = world();
+    let mut ids = vec![];
+    for i in 0..45 {
+        let mut input = invite(&format!("p{i}@example.test"));
+        input.send_email = true;
+        ids.push(w.create(input).invitation.id);
+    }
+    // One revoked before the pass: closed, never sent.
+    block_on(w.svc.revoke_invitation(w.org, ids[7])).unwrap();
+    assert_eq!(w.job(), 44, "one pass, three record batches");
+    assert_eq!(w.sent().len(), 44);
+    for (i, id) in ids.iter().enumerate() {
+        let sent_at = w.get(*id).invitation.email_sent_at;
+        assert_eq!(sent_at.is_some(), i != 7, "invitation {i}");
+    }
+    let emails = w.store.snapshot().emails;
+    assert_eq!(emails.iter().filter(|e| e.sent_at.is_some()).count(), 44);
+    assert!(emails.iter().any(|e| e.last_error.as_deref().is_some_and(|m| m.contains("revoked"))));
+    assert_eq!(w.job(), 0, "each sent once");
+}

@@ -27,6 +27,21 @@ pub fn no_wakeup() -> EmailWakeup {
 /// may take); if its sender dies it is retried afterwards.
 pub const EMAIL_LEASE: Duration = Duration::minutes(5);
 
+/// How many sent emails the email job records in one transaction (T200): a pass of 100 emails
+/// is one claiming transaction and five recording ones, not 200 transactions, so the job leaves
+/// the (on SQLite, single) writer to the requests. Should the process die between a send and its
+/// record, at most this many emails are sent again after [`EMAIL_LEASE`].
+pub const RECORD_BATCH: usize = 20;
+
+/// One claimed email's send, to record.
+struct Sent {
+    id: EmailId,
+    invitation: Option<InvitationId>,
+    attempts: u32,
+    at: OffsetDateTime,
+    result: Result<(), String>,
+}
+
 /// The shortest time between two emails of one invitation that a resend may cause (issue 13, T93).
 pub const RESEND_COOLDOWN: Duration = Duration::minutes(1);
 /// The most emails of one invitation in [`EMAIL_WINDOW`] after which a resend is refused (T93).
@@ -174,77 +189,92 @@ impl<S: Store> Services<S> {
             .store
             .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.list_due_emails(now, 100).await?) }))
             .await?;
-        let mut sent = 0;
-        for e in due {
-            // Claim first: the jobs of several instances (and the sandbox clock) deliver
-            // concurrently; without the claim each of them would send the same email.
-            // An email whose invitation is no longer pending (revoked, expired or accepted since it
-            // was queued) is never sent: it is closed with the reason instead (T58).
-            let (id, lease, invitation) = (e.id, now + EMAIL_LEASE, e.invitation_id);
-            let claimed = self
-                .store
-                .write(move |tx| {
-                    Box::pin(async move {
-                        if !tx.claim_email(id, now, lease).await? {
-                            return Ok::<_, UseCaseError>(false);
+        if due.is_empty() {
+            return Ok(0);
+        }
+        // Claim the pass's emails first, in one transaction: the jobs of several instances (and
+        // the sandbox clock) deliver concurrently; without the claim each of them would send the
+        // same email. An email whose invitation is no longer pending (revoked, expired or
+        // accepted since it was queued) is never sent: it is closed with the reason instead (T58).
+        let lease = now + EMAIL_LEASE;
+        let wanted: Vec<(EmailId, Option<InvitationId>)> = due.iter().map(|e| (e.id, e.invitation_id)).collect();
+        let claimed = self
+            .store
+            .write(move |tx| {
+                Box::pin(async move {
+                    let mut claimed = Vec::with_capacity(wanted.len());
+                    for (id, invitation) in wanted {
+                        if tx.claim_email(id, now, lease).await? && still_wanted(tx, id, invitation, now).await? {
+                            claimed.push(id);
                         }
-                        still_wanted(tx, id, invitation, now).await
-                    })
+                    }
+                    Ok::<_, UseCaseError>(claimed)
                 })
-                .await?;
-            if !claimed {
-                continue;
+            })
+            .await?;
+        let claimed: Vec<EmailRecord> = due.into_iter().filter(|e| claimed.contains(&e.id)).collect();
+        let mut sent = 0;
+        // Sent one by one, recorded [`RECORD_BATCH`] at a time (T200).
+        for batch in claimed.chunks(RECORD_BATCH) {
+            let mut outcomes = Vec::with_capacity(batch.len());
+            for e in batch {
+                let out = OutgoingEmail {
+                    to: e.to.clone(),
+                    subject: e.subject.clone(),
+                    body: e.body.clone(),
+                    invitation_url: e.invitation_url.clone(),
+                };
+                let result = self.invites.mailer.send(&out).await;
+                if let Err(err) = &result {
+                    tracing_free_log(err);
+                }
+                outcomes.push(Sent {
+                    id: e.id,
+                    invitation: e.invitation_id,
+                    attempts: e.attempts,
+                    at: self.clock.now(),
+                    result,
+                });
             }
-            if self.send_and_record(&e).await? {
-                sent += 1;
-            }
+            sent += outcomes.iter().filter(|o| o.result.is_ok()).count() as u32;
+            self.record_sent(outcomes).await?;
         }
         Ok(sent)
     }
 
-    /// Sends a claimed email through the mailer and records the attempt: `sent_at` (and the
-    /// invitation's `emailSentAt`) on success, else the error and the next attempt (1 min,
-    /// doubling, at most 1 h). True when it was sent.
-    async fn send_and_record(&self, e: &EmailRecord) -> Result<bool, UseCaseError> {
-        let out = OutgoingEmail {
-            to: e.to.clone(),
-            subject: e.subject.clone(),
-            body: e.body.clone(),
-            invitation_url: e.invitation_url.clone(),
-        };
-        let result = self.invites.mailer.send(&out).await;
-        let at = self.clock.now();
-        let backoff = Duration::minutes(1 << e.attempts.min(6)).min(Duration::hours(1));
-        let (id, inv_id) = (e.id, e.invitation_id);
-        let ok = result.is_ok();
-        if let Err(err) = &result {
-            tracing_free_log(err);
-        }
-        let err_text = result.err().unwrap_or_default();
+    /// Records the attempts of claimed emails in one transaction: `sent_at` (and the invitation's
+    /// `emailSentAt`) on success, else the error and the next attempt (1 min, doubling, at most
+    /// 1 h).
+    async fn record_sent(&self, mut outcomes: Vec<Sent>) -> Result<(), UseCaseError> {
+        // The invitations before their emails, newest first, as an erasure writes them (it
+        // revokes an address's invitations newest first, then deletes their emails): in another
+        // order two transactions could each hold a row the other waits for (a deadlock PostgreSQL
+        // resolves by failing one of them, T195).
+        outcomes.sort_by_key(|o| std::cmp::Reverse(o.invitation.map(|i| i.0)));
         self.store
             .write(move |tx| {
                 Box::pin(async move {
-                    if ok {
-                        // The invitation before its email, as an erasure writes them (it revokes
-                        // the invitation, then deletes its emails): in the other order the two
-                        // transactions could each hold the row the other waits for (a deadlock
-                        // PostgreSQL resolved by failing the erasure, T195).
-                        if let Some(iid) = inv_id {
-                            if let Some(mut inv) = tx.get_invitation_any(iid).await? {
-                                inv.email_sent_at = Some(at);
-                                inv.updated_at = at;
-                                tx.update_invitation(&inv).await?;
+                    for o in outcomes.iter().filter(|o| o.result.is_ok()) {
+                        let Some(iid) = o.invitation else { continue };
+                        if let Some(mut inv) = tx.get_invitation_any(iid).await? {
+                            inv.email_sent_at = Some(o.at);
+                            inv.updated_at = o.at;
+                            tx.update_invitation(&inv).await?;
+                        }
+                    }
+                    for o in &outcomes {
+                        match &o.result {
+                            Ok(()) => tx.record_email_attempt(o.id, Ok(o.at)).await?,
+                            Err(err) => {
+                                let backoff = Duration::minutes(1 << o.attempts.min(6)).min(Duration::hours(1));
+                                tx.record_email_attempt(o.id, Err((err, o.at + backoff))).await?
                             }
                         }
-                        tx.record_email_attempt(id, Ok(at)).await?;
-                    } else {
-                        tx.record_email_attempt(id, Err((&err_text, at + backoff))).await?;
                     }
                     Ok::<_, UseCaseError>(())
                 })
             })
-            .await?;
-        Ok(ok)
+            .await
     }
 
     /// Recorded emails, newest first (admin API, D22).
