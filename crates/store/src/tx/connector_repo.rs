@@ -2,12 +2,7 @@
 //! one body, compiled for PostgreSQL and SQLite.
 
 use super::*;
-use talent_domain::connector::{Ats, Connection, ConnectionError, Order, OrderStatus, ReportOpening, TestRef};
-
-/// The statuses of an open order, as stored (the partial unique index's predicate).
-const OPEN: [&str; 2] = [OrderStatus::Sent.as_str(), OrderStatus::Started.as_str()];
-
-const _: () = assert!(OrderStatus::Sent.is_open() && OrderStatus::Started.is_open());
+use talent_domain::connector::{Ats, Connection, ConnectionError, Order, ReportOpening, TestRef};
 
 macro_rules! impl_connector_repos {
     ($conn:ty) => {
@@ -151,13 +146,19 @@ macro_rules! impl_connector_repos {
                 test: TestRef,
             ) -> BoxFuture<'a, StoreResult<Option<Order>>> {
                 Box::pin(async move {
+                    // The key's orders of this test (a few: one open at most, and those that
+                    // finished before), the open one picked here (T201). Neither the status nor an
+                    // order goes into the query: a bound status that the partial index of open
+                    // orders mentions made SQLite prepare the statement again on every execution,
+                    // and `ORDER BY id` made it walk every order of the connection by
+                    // `ats_orders_connection_idx` to avoid a sort, inside the placing write
+                    // transaction.
                     let q = ats_orders::table
                         .filter(ats_orders::connection_id.eq(DbUuid(connection.0)))
                         .filter(ats_orders::ats_key.eq(ats_key))
-                        .filter(ats_orders::test_id.eq(test.id()))
-                        .filter(ats_orders::status.eq_any(OPEN))
-                        .limit(1);
-                    self.load_one(q.select(OrderRow::as_select()), conv).await
+                        .filter(ats_orders::test_id.eq(test.id()));
+                    let all = self.load_all(q.select(OrderRow::as_select()), conv).await?;
+                    Ok(all.into_iter().find(|o: &Order| o.status.is_open()))
                 })
             }
 
@@ -167,12 +168,12 @@ macro_rules! impl_connector_repos {
                 ats_key: &'a str,
             ) -> BoxFuture<'a, StoreResult<Option<Order>>> {
                 Box::pin(async move {
+                    // The key's orders (a few), the newest picked here (T201).
                     let q = ats_orders::table
                         .filter(ats_orders::connection_id.eq(DbUuid(connection.0)))
-                        .filter(ats_orders::ats_key.eq(ats_key))
-                        .order((ats_orders::created_at.desc(), ats_orders::id.desc()))
-                        .limit(1);
-                    self.load_one(q.select(OrderRow::as_select()), conv).await
+                        .filter(ats_orders::ats_key.eq(ats_key));
+                    let all = self.load_all(q.select(OrderRow::as_select()), conv).await?;
+                    Ok(all.into_iter().max_by_key(|o: &Order| (o.created_at, o.id)))
                 })
             }
 
@@ -191,12 +192,13 @@ macro_rules! impl_connector_repos {
                 person: PersonId,
             ) -> BoxFuture<'_, StoreResult<Vec<Order>>> {
                 Box::pin(async move {
+                    // Open ones picked here, not by a bound status (T201).
                     let q = ats_orders::table
                         .filter(ats_orders::person_id.eq(DbUuid(person.0)))
                         .filter(ats_orders::org_id.eq(DbUuid(org.0)))
-                        .filter(ats_orders::status.eq_any(OPEN))
                         .order(ats_orders::id.asc());
-                    self.load_all(q.select(OrderRow::as_select()), conv).await
+                    let all = self.load_all(q.select(OrderRow::as_select()), conv).await?;
+                    Ok(all.into_iter().filter(|o: &Order| o.status.is_open()).collect())
                 })
             }
 
