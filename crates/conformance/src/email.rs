@@ -59,7 +59,7 @@ pub async fn concurrent_email_deliveries_send_each_email_once<S: Store + Clone>(
     let o = new_org(&svc, "business", &[]).await.id;
     // The relay is down while the invitations are made: their emails stay queued.
     mailer.fail.store(true, SeqCst);
-    svc.create_invitation(o, emailed_invitation("once@example.com")).await.unwrap();
+    let (once, _) = svc.create_invitation(o, emailed_invitation("once@example.com")).await.unwrap();
     let (revoked, _) = svc.create_invitation(o, emailed_invitation("never@example.com")).await.unwrap();
     svc.revoke_invitation(o, revoked.invitation.id).await.unwrap();
     assert_eq!(svc.deliver_emails().await.unwrap(), 0, "the relay is down");
@@ -85,4 +85,17 @@ pub async fn concurrent_email_deliveries_send_each_email_once<S: Store + Clone>(
     assert!(stored[0].sent_at.is_some(), "{:?}", stored[0]);
     let never = svc.emails(Some(email("never@example.com")), 10).await.unwrap();
     assert!(never[0].sent_at.is_none(), "{:?}", never[0]);
+    // The invitation shows when its email went (T202: two columns stamped), and nothing else
+    // of it changed.
+    let after = svc.get_invitation(o, once.invitation.id).await.unwrap().invitation;
+    assert_eq!(after.email_sent_at, stored[0].sent_at);
+    assert_eq!(after.updated_at, stored[0].sent_at.unwrap());
+    let unchanged = talent_domain::invitation::Invitation {
+        email_sent_at: once.invitation.email_sent_at,
+        updated_at: once.invitation.updated_at,
+        ..after.clone()
+    };
+    assert_eq!(unchanged, once.invitation);
+    let untouched = svc.get_invitation(o, revoked.invitation.id).await.unwrap().invitation;
+    assert_eq!(untouched.email_sent_at, None);
 }

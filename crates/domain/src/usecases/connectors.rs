@@ -102,6 +102,9 @@ pub(crate) struct Placement {
     pub connection: ConnectionId,
     /// The ATS's key names one order for good ([`crate::connector::Ats::orders_once`]).
     pub once: bool,
+    /// The connection's `lastActivityAt` as the caller read it: when recent enough, the order's
+    /// transaction does not read the connection to note its activity (T202).
+    pub seen_activity: Option<OffsetDateTime>,
     pub order: NewOrder,
 }
 
@@ -158,9 +161,12 @@ pub(crate) async fn insert_order(
         report_token_hash: p.report_token_hash.clone(),
     };
     tx.insert_order(&o).await?;
-    if let Some(mut c) = tx.get_connection(p.connection).await? {
-        if c.touch(now) {
-            tx.update_connection(&c).await?;
+    let seen = p.seen_activity.is_some_and(|t| now - t < Connection::ACTIVITY_RESOLUTION);
+    if !seen {
+        if let Some(mut c) = tx.get_connection(p.connection).await? {
+            if c.touch(now) {
+                tx.update_connection(&c).await?;
+            }
         }
     }
     Ok(o)
@@ -470,7 +476,8 @@ impl<S: Store> Services<S> {
         let id = OrderId(self.ids.new_uuid());
         let report_token_hash = self.secrets.hash_token(&self.secrets.report_token(id));
         let once = connection.ats.orders_once();
-        let placement = Placement { id, report_token_hash, connection: connection.id, once, order };
+        let seen_activity = connection.last_activity_at;
+        let placement = Placement { id, report_token_hash, connection: connection.id, once, seen_activity, order };
         let (_, placed) = self.import_or_order(org_id, input, Some(placement)).await?;
         placed.ok_or_else(|| UseCaseError::Internal("an order's import returned no order".into()))
     }

@@ -255,11 +255,9 @@ impl<S: Store> Services<S> {
             .write(move |tx| {
                 Box::pin(async move {
                     for o in outcomes.iter().filter(|o| o.result.is_ok()) {
-                        let Some(iid) = o.invitation else { continue };
-                        if let Some(mut inv) = tx.get_invitation_any(iid).await? {
-                            inv.email_sent_at = Some(o.at);
-                            inv.updated_at = o.at;
-                            tx.update_invitation(&inv).await?;
+                        if let Some(iid) = o.invitation {
+                            // Two columns, not the whole row read and written back (T202).
+                            tx.stamp_invitation_emailed(iid, o.at).await?;
                         }
                     }
                     for o in &outcomes {

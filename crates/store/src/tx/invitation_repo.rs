@@ -31,6 +31,17 @@ macro_rules! impl_invitation_repo {
                 })
             }
 
+            fn stamp_invitation_emailed(
+                &mut self,
+                id: InvitationId,
+                at: OffsetDateTime,
+            ) -> BoxFuture<'_, StoreResult<()>> {
+                Box::pin(async move {
+                    let set = (invitations::email_sent_at.eq(Some(DbTime(at))), invitations::updated_at.eq(DbTime(at)));
+                    self.run(diesel::update(invitations::table.find(DbUuid(id.0))).set(set)).await
+                })
+            }
+
             fn get_invitation(
                 &mut self,
                 org: OrgId,

@@ -10,6 +10,13 @@ use time::OffsetDateTime;
 
 impl InvitationRepo for FakeTx {
     insert_and_update!(insert_invitation, update_invitation, invitations: Invitation);
+    fn stamp_invitation_emailed(&mut self, id: InvitationId, at: OffsetDateTime) -> BoxFuture<'_, StoreResult<()>> {
+        if let Some(i) = self.s.invitations.iter_mut().find(|i| i.id == id) {
+            i.email_sent_at = Some(at);
+            i.updated_at = at;
+        }
+        ok(())
+    }
     fn get_invitation(&mut self, org: OrgId, id: InvitationId) -> BoxFuture<'_, StoreResult<Option<Invitation>>> {
         ok(first(&self.s.invitations, |i| i.org_id == org && i.id == id))
     }

@@ -25,6 +25,9 @@ pub trait InvitationRepo: Send {
     fn insert_invitation<'a>(&'a mut self, i: &'a Invitation) -> BoxFuture<'a, StoreResult<()>>;
     /// Overwrites an invitation.
     fn update_invitation<'a>(&'a mut self, i: &'a Invitation) -> BoxFuture<'a, StoreResult<()>>;
+    /// Sets an invitation's `emailSentAt` and `updatedAt` to `at`, nothing else (the email job,
+    /// T202); nothing when it is gone.
+    fn stamp_invitation_emailed(&mut self, id: InvitationId, at: OffsetDateTime) -> BoxFuture<'_, StoreResult<()>>;
     /// An invitation of the organization (locked for update in a write transaction).
     fn get_invitation(&mut self, org: OrgId, id: InvitationId) -> BoxFuture<'_, StoreResult<Option<Invitation>>>;
     /// An invitation in any organization (admin API, sweeps).
