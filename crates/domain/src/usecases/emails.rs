@@ -242,32 +242,34 @@ impl<S: Store> Services<S> {
         Ok(sent)
     }
 
-    /// Records the attempts of claimed emails in one transaction: `sent_at` (and the invitation's
-    /// `emailSentAt`) on success, else the error and the next attempt (1 min, doubling, at most
-    /// 1 h).
-    async fn record_sent(&self, mut outcomes: Vec<Sent>) -> Result<(), UseCaseError> {
-        // The invitations before their emails, newest first, as an erasure writes them (it
-        // revokes an address's invitations newest first, then deletes their emails): in another
-        // order two transactions could each hold a row the other waits for (a deadlock PostgreSQL
-        // resolves by failing one of them, T195).
-        outcomes.sort_by_key(|o| std::cmp::Reverse(o.invitation.map(|i| i.0)));
+    /// Records the attempts of claimed emails in one transaction: those sent as sent at `at` (the
+    /// time the batch is recorded, within [`RECORD_BATCH`] sends of each one), with their
+    /// invitations' `emailSentAt`, in two statements; each failure with its error and next
+    /// attempt (1 min, doubling, at most 1 h).
+    async fn record_sent(&self, outcomes: Vec<Sent>) -> Result<(), UseCaseError> {
+        let at = self.clock.now();
+        // The invitations before their emails, as an erasure writes them (it revokes the
+        // invitations, then deletes their emails): in the other order two transactions could
+        // each hold a row the other waits for (a deadlock PostgreSQL resolves by failing one of
+        // them, T195).
+        let sent: Vec<&Sent> = outcomes.iter().filter(|o| o.result.is_ok()).collect();
+        let mut invitations: Vec<InvitationId> = sent.iter().filter_map(|o| o.invitation).collect();
+        invitations.sort_by_key(|i| std::cmp::Reverse(i.0));
+        let emails: Vec<EmailId> = sent.iter().map(|o| o.id).collect();
+        let failed: Vec<(EmailId, String, OffsetDateTime)> = outcomes
+            .iter()
+            .filter_map(|o| {
+                let backoff = Duration::minutes(1 << o.attempts.min(6)).min(Duration::hours(1));
+                o.result.as_ref().err().map(|e| (o.id, e.clone(), o.at + backoff))
+            })
+            .collect();
         self.store
             .write(move |tx| {
                 Box::pin(async move {
-                    for o in outcomes.iter().filter(|o| o.result.is_ok()) {
-                        if let Some(iid) = o.invitation {
-                            // Two columns, not the whole row read and written back (T202).
-                            tx.stamp_invitation_emailed(iid, o.at).await?;
-                        }
-                    }
-                    for o in &outcomes {
-                        match &o.result {
-                            Ok(()) => tx.record_email_attempt(o.id, Ok(o.at)).await?,
-                            Err(err) => {
-                                let backoff = Duration::minutes(1 << o.attempts.min(6)).min(Duration::hours(1));
-                                tx.record_email_attempt(o.id, Err((err, o.at + backoff))).await?
-                            }
-                        }
+                    tx.stamp_invitations_emailed(&invitations, at).await?;
+                    tx.record_emails_sent(&emails, at).await?;
+                    for (id, err, next) in &failed {
+                        tx.record_email_attempt(*id, Err((err, *next))).await?;
                     }
                     Ok::<_, UseCaseError>(())
                 })

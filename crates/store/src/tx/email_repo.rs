@@ -42,6 +42,25 @@ macro_rules! impl_email_repo {
                 })
             }
 
+            fn record_emails_sent<'a>(
+                &'a mut self,
+                ids: &'a [EmailId],
+                at: OffsetDateTime,
+            ) -> BoxFuture<'a, StoreResult<()>> {
+                Box::pin(async move {
+                    if ids.is_empty() {
+                        return Ok(());
+                    }
+                    let ids: Vec<DbUuid> = ids.iter().map(|i| DbUuid(i.0)).collect();
+                    diesel::update(emails::table.filter(emails::id.eq_any(ids)))
+                        .set((emails::sent_at.eq(Some(DbTime(at))), emails::attempts.eq(emails::attempts + 1)))
+                        .execute(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(())
+                })
+            }
+
             fn record_email_attempt<'a>(
                 &'a mut self,
                 id: EmailId,

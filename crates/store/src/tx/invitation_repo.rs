@@ -31,14 +31,18 @@ macro_rules! impl_invitation_repo {
                 })
             }
 
-            fn stamp_invitation_emailed(
-                &mut self,
-                id: InvitationId,
+            fn stamp_invitations_emailed<'a>(
+                &'a mut self,
+                ids: &'a [InvitationId],
                 at: OffsetDateTime,
-            ) -> BoxFuture<'_, StoreResult<()>> {
+            ) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
+                    if ids.is_empty() {
+                        return Ok(());
+                    }
+                    let ids: Vec<DbUuid> = ids.iter().map(|i| DbUuid(i.0)).collect();
                     let set = (invitations::email_sent_at.eq(Some(DbTime(at))), invitations::updated_at.eq(DbTime(at)));
-                    self.run(diesel::update(invitations::table.find(DbUuid(id.0))).set(set)).await
+                    self.run(diesel::update(invitations::table.filter(invitations::id.eq_any(ids))).set(set)).await
                 })
             }
 

@@ -27,6 +27,13 @@ impl EmailRepo for FakeTx {
         }
         ok(done)
     }
+    fn record_emails_sent<'a>(&'a mut self, ids: &'a [EmailId], at: OffsetDateTime) -> BoxFuture<'a, StoreResult<()>> {
+        for e in self.s.emails.iter_mut().filter(|e| ids.contains(&e.id)) {
+            e.attempts += 1;
+            e.sent_at = Some(at);
+        }
+        ok(())
+    }
     fn record_email_attempt<'a>(
         &'a mut self,
         id: EmailId,

@@ -10,8 +10,12 @@ use time::OffsetDateTime;
 
 impl InvitationRepo for FakeTx {
     insert_and_update!(insert_invitation, update_invitation, invitations: Invitation);
-    fn stamp_invitation_emailed(&mut self, id: InvitationId, at: OffsetDateTime) -> BoxFuture<'_, StoreResult<()>> {
-        if let Some(i) = self.s.invitations.iter_mut().find(|i| i.id == id) {
+    fn stamp_invitations_emailed<'a>(
+        &'a mut self,
+        ids: &'a [InvitationId],
+        at: OffsetDateTime,
+    ) -> BoxFuture<'a, StoreResult<()>> {
+        for i in self.s.invitations.iter_mut().filter(|i| ids.contains(&i.id)) {
             i.email_sent_at = Some(at);
             i.updated_at = at;
         }

@@ -37,6 +37,9 @@ pub trait EmailRepo: Send {
         id: EmailId,
         result: Result<OffsetDateTime, (&'a str, OffsetDateTime)>,
     ) -> BoxFuture<'a, StoreResult<()>>;
+    /// Records emails `ids` as sent at `at` (`sent_at`, one more attempt) in one statement (the
+    /// email job, T202); those gone are skipped.
+    fn record_emails_sent<'a>(&'a mut self, ids: &'a [EmailId], at: OffsetDateTime) -> BoxFuture<'a, StoreResult<()>>;
     /// Emails, newest first, optionally to one address (admin API).
     fn list_emails<'a>(&'a mut self, to: Option<&'a Email>, limit: u32)
         -> BoxFuture<'a, StoreResult<Vec<EmailRecord>>>;

@@ -25,9 +25,13 @@ pub trait InvitationRepo: Send {
     fn insert_invitation<'a>(&'a mut self, i: &'a Invitation) -> BoxFuture<'a, StoreResult<()>>;
     /// Overwrites an invitation.
     fn update_invitation<'a>(&'a mut self, i: &'a Invitation) -> BoxFuture<'a, StoreResult<()>>;
-    /// Sets an invitation's `emailSentAt` and `updatedAt` to `at`, nothing else (the email job,
-    /// T202); nothing when it is gone.
-    fn stamp_invitation_emailed(&mut self, id: InvitationId, at: OffsetDateTime) -> BoxFuture<'_, StoreResult<()>>;
+    /// Sets the `emailSentAt` and `updatedAt` of invitations `ids` to `at`, nothing else, in one
+    /// statement (the email job, T202); those gone are skipped.
+    fn stamp_invitations_emailed<'a>(
+        &'a mut self,
+        ids: &'a [InvitationId],
+        at: OffsetDateTime,
+    ) -> BoxFuture<'a, StoreResult<()>>;
     /// An invitation of the organization (locked for update in a write transaction).
     fn get_invitation(&mut self, org: OrgId, id: InvitationId) -> BoxFuture<'_, StoreResult<Option<Invitation>>>;
     /// An invitation in any organization (admin API, sweeps).
