@@ -5,7 +5,7 @@
 # operation can reach its success path, then runs every check with the fixed seed of
 # schemathesis.toml. Exits non-zero on any failure.
 # With several backends (`sqlite postgres`) the runs go side by side, each on its own demo, and
-# their outputs are printed one after the other when both are done (issue 14 point 7).
+# their outputs are printed one after the other when both are done.
 # Usage: tests/schemathesis/run.sh [path/to/talent] [sqlite|postgres]...
 set -euo pipefail
 

@@ -178,9 +178,9 @@ impl PersonImportIn {
     summary = "Import (create or reactivate) a person; idempotent on email",
     request_body = PersonImportIn,
     responses(
-        (status = 201, description = "Imported (created or reactivated, D12); `invitation` when requested.",
+        (status = 201, description = "Imported (created or reactivated); `invitation` when requested.",
             body = out::PersonImportedOut),
-        (status = 200, description = "Already an active member: tags added, empty fields filled (D12).",
+        (status = 200, description = "Already an active member: tags added, empty fields filled.",
             body = out::PersonImportedOut,
             headers(("X-Existing-Resource" = String, description = "`true`"))),
         (status = 409, description = "`person_limit_reached` (details `{used, limit, plan}`), `person_deactivated`, \

@@ -110,18 +110,18 @@ fn components(doc: &mut Value) {
             "required": false,
             "description": "1 to 255 printable ASCII characters. Scope: organization and path; kept 24 h. The \
     same key with the same body replays the stored response; with another body: 409 `idempotency_key_reused`; \
-    while the first is still running: 409 `conflict` (D38).",
+    while the first is still running: 409 `conflict`.",
             "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[\\x20-\\x7E]+$"},
         }
     });
     let mut rate_limited = error_response(
-        "`rate_limited`: the organization's or the key's budget is spent (D7), or, on a resend, an email limit \
-    of the invitation or its address (T93); retry after `Retry-After`.",
+        "`rate_limited`: the organization's or the key's budget is spent, or, on a resend, an email limit \
+    of the invitation or its address; retry after `Retry-After`.",
     );
     rate_limited["headers"] = json!({"Retry-After": {"$ref": "#/components/headers/Retry-After"}});
     let mut unavailable = error_response(
         "`internal_error` while the database cannot be reached (an outage or a restart): temporary; retry \
-    after `Retry-After` (T87). Nothing of the request was committed.",
+    after `Retry-After`. Nothing of the request was committed.",
     );
     unavailable["headers"] = json!({"Retry-After": {"$ref": "#/components/headers/Retry-After"}});
     c["responses"] = json!({
