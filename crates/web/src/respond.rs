@@ -84,6 +84,15 @@ impl Fail {
     }
 }
 
+/// A use case's error as the sentence a form shows: a refusal is [`describe`]d; anything else
+/// (the store, an internal failure) stays a [`Fail`] for the error page.
+pub fn shown(e: UseCaseError) -> Result<String, Fail> {
+    match e {
+        UseCaseError::Client(c) => Ok(describe(&c)),
+        e => Err(e.into()),
+    }
+}
+
 /// A use case's refusal as one sentence, with the fields of a validation error.
 pub fn describe(c: &ClientError) -> String {
     let fields: Vec<String> = c

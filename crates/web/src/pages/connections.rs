@@ -6,12 +6,12 @@
 
 use super::{button_form, clip, csrf_field, layout, notice, ok, when, when_opt};
 use crate::form::Form;
-use crate::respond::{require_admin, see_other, signed, AdminPost, Ctx, Fail, Posted};
+use crate::respond::{require_admin, see_other, shown, signed, AdminPost, Ctx, Fail, Posted};
 use crate::Dashboard;
 use actix_web::{web, HttpRequest, HttpResponse};
 use maud::{html, Markup};
 use talent_domain::connector::{Ats, Connection, ConnectionPatch, ConnectionSettings, NewConnection};
-use talent_domain::errors::{ClientError, UseCaseError};
+use talent_domain::errors::ClientError;
 use talent_domain::ids::{ConnectionId, DeliveryId};
 use talent_domain::ports::Store;
 use talent_domain::usecases::connectors::ConnectionView;
@@ -35,13 +35,6 @@ async fn own<S: Store>(d: &Dashboard<S>, ctx: &Ctx, id: ConnectionId) -> Result<
         return Err(not_found());
     }
     Ok(v)
-}
-
-fn shown(e: UseCaseError) -> Result<String, Fail> {
-    match e {
-        UseCaseError::Client(c) => Ok(crate::respond::describe(&c)),
-        e => Err(e.into()),
-    }
 }
 
 fn state(c: &Connection) -> &'static str {

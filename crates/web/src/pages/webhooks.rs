@@ -5,11 +5,11 @@
 
 use super::{button_form, clip, csrf_field, layout, notice, ok, when, when_opt};
 use crate::form::Form;
-use crate::respond::{require_admin, see_other, signed, AdminPost, Ctx, Fail, Posted};
+use crate::respond::{require_admin, see_other, shown, signed, AdminPost, Ctx, Fail, Posted};
 use crate::Dashboard;
 use actix_web::{web, HttpRequest, HttpResponse};
 use maud::{html, Markup};
-use talent_domain::errors::{ClientError, Code, UseCaseError};
+use talent_domain::errors::{ClientError, Code};
 use talent_domain::ids::{DeliveryId, WebhookId};
 use talent_domain::ports::Store;
 use talent_domain::usecases::webhooks::{EndpointPatch, NewEndpoint, PingResult};
@@ -59,14 +59,6 @@ fn subscription(form: &Form) -> Result<Subscription, Fail> {
         let msg = errs.first().map(|(_, m)| m.clone()).unwrap_or_default();
         Fail::Client(ClientError::new(Code::ValidationError, format!("Events: {msg}")))
     })
-}
-
-/// A refusal shown on the page it came from (status kept); other failures as pages of their own.
-fn shown(e: UseCaseError) -> Result<String, Fail> {
-    match e {
-        UseCaseError::Client(c) => Ok(crate::respond::describe(&c)),
-        e => Err(e.into()),
-    }
 }
 
 fn secret_box(title: &str, secret: &str) -> Markup {
