@@ -46,6 +46,55 @@ pub async fn resends_are_limited_by_the_emails_stored_for_the_address<S: Store +
 /// D22, T58: an email whose first send failed is retried later; eight concurrent email runs then
 /// send it exactly once (the claim decides) and record it as sent; a revoked invitation's queued
 /// email is never sent.
+/// T203: a pass of the email job claims its emails in one statement (only the unsent ones due
+/// among the ids it names; a second claimer gets none of those, a crashed sender's are due again
+/// after the lease) and reads their invitations by id in one statement, across organizations.
+pub async fn a_pass_claims_due_emails_once_and_reads_their_invitations_by_id<S: Store + Clone>(store: S) {
+    let (svc, clock) = services(store.clone());
+    let (a, b) = (new_org(&svc, "business", &[]).await.id, new_org(&svc, "business", &[]).await.id);
+    let mut invs = vec![];
+    for (o, to) in [(a, "ada@example.com"), (b, "bob@example.com"), (a, "cy@example.com")] {
+        invs.push(svc.create_invitation(o, emailed_invitation(to)).await.unwrap().0.invitation.id);
+    }
+    let now = clock.now();
+    let due = store.read(move |tx| Box::pin(async move { tx.list_due_emails(now, 100).await })).await.unwrap();
+    let of = |i: InvitationId| due.iter().find(|e| e.invitation_id == Some(i)).unwrap().id;
+    let (ea, eb, ec) = (of(invs[0]), of(invs[1]), of(invs[2]));
+    let lease = Duration::minutes(5);
+    let claim = |ids: Vec<EmailId>, at: OffsetDateTime| {
+        let store = store.clone();
+        async move {
+            let mut got = store
+                .write(move |tx| Box::pin(async move { tx.claim_emails(&ids, at, at + lease).await }))
+                .await
+                .unwrap();
+            got.sort();
+            got
+        }
+    };
+    let sorted = |mut v: Vec<EmailId>| {
+        v.sort();
+        v
+    };
+    assert_eq!(claim(vec![ea, eb], now).await, sorted(vec![ea, eb]));
+    assert_eq!(claim(vec![ea, eb, ec], now).await, vec![ec], "claimed ones are not due");
+    assert_eq!(claim(vec![], now).await, vec![]);
+    store.write(move |tx| Box::pin(async move { tx.record_emails_sent(&[ec], now).await })).await.unwrap();
+    let later = now + lease;
+    assert_eq!(claim(vec![ea, eb, ec], later).await, sorted(vec![ea, eb]), "due again after the lease; sent: never");
+
+    let stranger = InvitationId(Uuid::now_v7());
+    let asked = vec![invs[0], invs[1], stranger];
+    let found = store.read(move |tx| Box::pin(async move { tx.list_invitations_by_ids(&asked).await })).await.unwrap();
+    let mut ids: Vec<InvitationId> = found.iter().map(|i| i.id).collect();
+    ids.sort();
+    let mut want = vec![invs[0], invs[1]];
+    want.sort();
+    assert_eq!(ids, want, "both organizations' invitations, nothing for an unknown id");
+    let none = store.read(move |tx| Box::pin(async move { tx.list_invitations_by_ids(&[]).await })).await.unwrap();
+    assert!(none.is_empty());
+}
+
 pub async fn concurrent_email_deliveries_send_each_email_once<S: Store + Clone>(store: S) {
     use std::sync::atomic::Ordering::SeqCst;
     let (mut svc, clock) = services(store);

@@ -264,6 +264,43 @@ pub async fn fan_out_makes_one_delivery_per_subscribed_endpoint_of_the_organizat
     assert_ne!(a[0].id, c[0].id, "one delivery per endpoint");
 }
 
+/// One transaction lists an organization's endpoints again after writing one of them: a fan-out
+/// that follows an endpoint's creation, change or removal in the same transaction sees it (the
+/// store may keep the list it read for the transaction's next fan-out, T203).
+pub async fn a_transaction_lists_the_endpoints_it_wrote<S: Store + Clone>(store: S) {
+    let (svc, _) = services(store.clone());
+    let o = new_org(&svc, "business", &[]).await.id;
+    let other = new_org(&svc, "business", &[]).await.id;
+    let first = hook(&svc, o, 1).await;
+    let elsewhere = hook(&svc, other, 2).await;
+    let added = Endpoint { id: WebhookId(Uuid::now_v7()), url: "https://added.example.com/".into(), ..first.clone() };
+    let urls = |es: &[Endpoint]| es.iter().map(|e| (e.url.clone(), e.enabled)).collect::<Vec<_>>();
+    let seen = store
+        .write(move |tx| {
+            Box::pin(async move {
+                let mut seen = vec![urls(&tx.list_endpoints_of_org(o).await?)];
+                seen.push(urls(&tx.list_endpoints_of_org(other).await?));
+                tx.insert_endpoint(&added).await?;
+                seen.push(urls(&tx.list_endpoints_of_org(o).await?));
+                tx.update_endpoint(&Endpoint { enabled: false, ..added.clone() }).await?;
+                seen.push(urls(&tx.list_endpoints_of_org(o).await?));
+                tx.delete_endpoint(o, first.id).await?;
+                seen.push(urls(&tx.list_endpoints_of_org(o).await?));
+                seen.push(urls(&tx.list_endpoints_of_org(o).await?));
+                Ok::<_, StoreError>(seen)
+            })
+        })
+        .await
+        .unwrap();
+    let (one, added) = (("https://hooks1.example.com/".to_string(), true), "https://added.example.com/".to_string());
+    assert_eq!(seen[0], vec![one.clone()]);
+    assert_eq!(seen[1], vec![(elsewhere.url, true)], "another organization's list");
+    assert_eq!(seen[2], vec![one.clone(), (added.clone(), true)], "after an insert");
+    assert_eq!(seen[3], vec![one, (added.clone(), false)], "after an update");
+    assert_eq!(seen[4], vec![(added.clone(), false)], "after a delete");
+    assert_eq!(seen[5], seen[4], "listed again");
+}
+
 pub async fn retention_purges_only_history_older_than_the_window<S: Store + Clone>(store: S) {
     let (svc, clock) = services(store);
     let (org, e) = hooked(&svc, 5, "old").await;

@@ -653,3 +653,22 @@ fn a_kombo_completion_carries_the_pdf_report_and_an_expiry_is_pushed_d83() {
         serde_json::from_str(pushes(&sender).last().unwrap().body.as_deref().unwrap()).unwrap();
     assert_eq!((body["status"].as_str(), body["pdf"].is_null()), (Some("expired"), true));
 }
+
+#[test]
+fn a_repeated_order_is_the_same_order_even_when_its_import_would_now_be_refused_d67_t203() {
+    let w = world();
+    let c = w.connect();
+    let (first, created) = w.place(&c, order(TestRef::TalentAssessment, "ada@example.test", "gh-1"));
+    assert!(created);
+    // Ada is archived with her order open, and the organization's 500 seats are taken.
+    block_on(w.svc.archive_person(w.org, first.person_id)).unwrap();
+    for i in 0..500 {
+        block_on(w.svc.import_person(w.org, ImportPerson::new(email(&format!("p{i}@example.test"))))).unwrap();
+    }
+    let refused = block_on(w.svc.place_order(&c, order(TestRef::TalentAssessment, "eve@example.test", "gh-2")));
+    assert_eq!(code(refused), Code::PersonLimitReached, "a new order needs a seat");
+    // The ATS's retry of Ada's order would reactivate her (a seat): it is her order, as it was.
+    let (again, created) = w.place(&c, order(TestRef::TalentAssessment, "ada@example.test", "gh-1"));
+    assert_eq!((again.id, created), (first.id, false));
+    assert_eq!(w.emails(), 1, "no second email");
+}

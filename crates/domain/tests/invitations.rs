@@ -791,10 +791,10 @@ fn an_email_claimed_by_another_sender_is_not_sent_twice_and_is_retried_after_the
     let now = talent_domain::ports::Clock::now(&*w.clock);
     let lease = talent_domain::usecases::invitations::EMAIL_LEASE;
     let claimed = block_on(w.svc.store.write(move |tx: &mut dyn Tx| {
-        Box::pin(async move { Ok::<_, UseCaseError>(tx.claim_email(email_id, now, now + lease).await?) })
+        Box::pin(async move { Ok::<_, UseCaseError>(tx.claim_emails(&[email_id], now, now + lease).await?) })
     }))
     .unwrap();
-    assert!(claimed, "the other sender claims it");
+    assert_eq!(claimed, vec![email_id], "the other sender claims it");
     assert_eq!(block_on(w.svc.deliver_emails()).unwrap(), 0, "claimed elsewhere: skipped");
     assert!(w.sent().is_empty());
     w.clock.advance(lease);

@@ -154,11 +154,10 @@ pub(super) async fn queue_email(
 async fn still_wanted(
     tx: &mut dyn Tx,
     id: EmailId,
-    invitation: Option<InvitationId>,
+    invitation: Option<&Invitation>,
     now: OffsetDateTime,
 ) -> Result<bool, UseCaseError> {
-    let Some(iid) = invitation else { return Ok(true) };
-    match tx.get_invitation_any(iid).await?.map(|i| i.status_at(now)) {
+    match invitation.map(|i| i.status_at(now)) {
         Some(s) if s != InvitationStatus::Pending => {
             let why = format!("not sent: the invitation is {}", s.as_str());
             tx.record_email_attempt(id, Err((&why, NEVER))).await?;
@@ -202,9 +201,16 @@ impl<S: Store> Services<S> {
             .store
             .write(move |tx| {
                 Box::pin(async move {
+                    // The claim and the invitations' states in two statements for the pass (T203).
+                    let ids: Vec<EmailId> = wanted.iter().map(|(id, _)| *id).collect();
+                    let mine = tx.claim_emails(&ids, now, lease).await?;
+                    let wanted: Vec<_> = wanted.into_iter().filter(|(id, _)| mine.contains(id)).collect();
+                    let of: Vec<InvitationId> = wanted.iter().filter_map(|(_, i)| *i).collect();
+                    let invitations = tx.list_invitations_by_ids(&of).await?;
                     let mut claimed = Vec::with_capacity(wanted.len());
                     for (id, invitation) in wanted {
-                        if tx.claim_email(id, now, lease).await? && still_wanted(tx, id, invitation, now).await? {
+                        let inv = invitation.and_then(|i| invitations.iter().find(|x| x.id == i));
+                        if still_wanted(tx, id, inv, now).await? {
                             claimed.push(id);
                         }
                     }

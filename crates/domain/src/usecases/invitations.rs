@@ -8,7 +8,7 @@ use crate::ids::*;
 use crate::invitation::{Invitation, InvitationStatus, Variant};
 use crate::organization::Organization;
 use crate::person;
-use crate::person::{ArchiveReason, PersonStatus};
+use crate::person::{ArchiveReason, Person, PersonStatus};
 use crate::ports::{EmailRecord, Ids, InvitationQuery, Store, StoreResult, Tx};
 use crate::results::AssessmentState;
 use crate::values::*;
@@ -115,6 +115,19 @@ pub(crate) struct CreateCtx<'a> {
     pub now: OffsetDateTime,
     /// Ids of the events it writes.
     pub ids: &'a crate::outbox::EventSource,
+    /// What the caller's transaction already knows of the address, so it is not read again.
+    pub known: Option<Known<'a>>,
+}
+
+/// The person of an invitation's address as the caller's transaction just imported it (an
+/// import with a nested invitation, an ATS's order): [`create_in_tx`] takes it instead of
+/// reading it again, and knows that a human created in the same transaction has taken no
+/// assessment (T203).
+pub(crate) struct Known<'a> {
+    /// The person of the address, as written in this transaction.
+    pub person: &'a Person,
+    /// Its human was created in this transaction.
+    pub new_human: bool,
 }
 
 /// Appends an invitation event (`data`: the Invitation as of `now`) in this transaction.
@@ -150,7 +163,11 @@ pub(crate) async fn create_in_tx(
     if let Some(existing) = tx.find_pending_invitation_by_email(org_id, &input.email, ctx.now).await? {
         return Ok((existing, false, None));
     }
-    let person = tx.find_person_by_email(org_id, &input.email).await?;
+    let person = match &ctx.known {
+        Some(k) if k.person.email == input.email => Some(k.person.clone()),
+        _ => tx.find_person_by_email(org_id, &input.email).await?,
+    };
+    let new_human = ctx.known.as_ref().is_some_and(|k| k.new_human && k.person.email == input.email);
     if let Some(p) = person.as_ref().filter(|p| p.archive_reason == Some(ArchiveReason::Erased)) {
         return Err(person::erased_error(p.id).into());
     }
@@ -163,6 +180,7 @@ pub(crate) async fn create_in_tx(
         None => tx.find_human_by_email(&input.email).await?,
     };
     let hidden_results = match human {
+        Some(_) if new_human => false,
         Some(h) => tx
             .list_assessments_of_human(h)
             .await?
@@ -237,8 +255,17 @@ impl<S: Store> Services<S> {
                     let org = tx.lock_org(org_id).await?.ok_or_else(|| ClientError::not_found("Organization"))?;
                     let plan = plans.get(&org.plan).cloned();
                     let ids = &*ids;
-                    let ctx =
-                        CreateCtx { org: &org, plan: plan.as_ref(), id: pre_id, email_id, token_hash, url, now, ids };
+                    let ctx = CreateCtx {
+                        org: &org,
+                        plan: plan.as_ref(),
+                        id: pre_id,
+                        email_id,
+                        token_hash,
+                        url,
+                        now,
+                        ids,
+                        known: None,
+                    };
                     create_in_tx(tx, ctx, input, tag_names).await
                 })
             })

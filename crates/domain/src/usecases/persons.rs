@@ -1,7 +1,7 @@
 //! Person use cases: import (ATS sync), read, list, patch, archive, and the administrator's
 //! deactivation and the person's own withdrawal (spec, Endpoints; D9-D16, D28, D39).
 
-use super::invitations::{create_in_tx, CreateCtx, NewInvitation};
+use super::invitations::{create_in_tx, CreateCtx, Known, NewInvitation};
 use super::{Page, Services};
 use crate::errors::{ClientError, Code, StoreError, UseCaseError};
 use crate::events::{EventType, OutboxEvent};
@@ -170,8 +170,15 @@ impl<S: Store> Services<S> {
         let url = self.invitation_url(inv_id);
         let mut exclusive = false;
         let mut raced = 0;
+        // An order of an ATS that may place its key again (not `orders_once`) is first written
+        // without looking for the open order it may repeat: the store refuses a second open order
+        // of the key and test (`insert_order`'s `UniqueViolation`). Any failure of that attempt is
+        // tried again with the lookup, so a repeated order and every refusal are answered as if
+        // the lookup had come first; a new order saves its statement (T203).
+        let mut optimistic = order.as_ref().is_some_and(|o| !o.once);
         let (outcome, inv, placed) = loop {
             let (input, tag_names, plans, order) = (input.clone(), tag_names.clone(), plans.clone(), order.clone());
+            let look_first = !optimistic;
             let (token_hash, url, nested) = (token_hash.clone(), url.clone(), input.invitation);
             let (clock, kit, ids) = (self.clock.clone(), self.assessment.clone(), self.event_source());
             let attempt = self
@@ -184,7 +191,7 @@ impl<S: Store> Services<S> {
                         let org =
                             if exclusive { tx.lock_org(org_id).await? } else { tx.lock_org_shared(org_id).await? };
                         let org = org.ok_or_else(|| ClientError::not_found("Organization"))?;
-                        if let Some(o) = &order {
+                        if let Some(o) = order.as_ref().filter(|_| look_first) {
                             if let Some(done) = super::connectors::placed_before(tx, org_id, o).await? {
                                 return Ok(Some(done));
                             }
@@ -208,6 +215,7 @@ impl<S: Store> Services<S> {
                             external_id: input.external_id.clone(),
                             tags,
                         };
+                        let mut new_human = false;
                         let outcome = match (transition, existing) {
                             (ImportTransition::MergeExisting, Some(mut p)) => {
                                 let before = p.clone();
@@ -232,7 +240,9 @@ impl<S: Store> Services<S> {
                                 ImportOutcome { person: p, created: true, invitation: None }
                             }
                             _ => {
-                                let human_id = tx.ensure_human(human_id, &input.email, now).await?;
+                                let found = tx.ensure_human(human_id, &input.email, now).await?;
+                                new_human = found == human_id;
+                                let human_id = found;
                                 let labels = person::initial_labels(input.labels, &org, &input.email);
                                 let who = NewMember { id: person_id, org_id, human_id, email: input.email };
                                 let p = Person::new_member(who, fields, labels, JoinedVia::Api, now);
@@ -256,6 +266,7 @@ impl<S: Store> Services<S> {
                                     token_hash,
                                     url,
                                     now,
+                                    known: Some(Known { person: p, new_human }),
                                 };
                                 let ni = NewInvitation {
                                     first_name: p.first_name.clone(),
@@ -278,6 +289,10 @@ impl<S: Store> Services<S> {
                 })
                 .await;
             let attempt = match attempt {
+                Err(_) if optimistic => {
+                    optimistic = false;
+                    continue;
+                }
                 // Another import of this new email committed its person first (T70): nothing of
                 // this attempt is kept; the next one finds that person and merges into it.
                 Err(UseCaseError::Store(StoreError::UniqueViolation)) if raced < 3 => {

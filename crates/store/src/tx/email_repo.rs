@@ -24,21 +24,29 @@ macro_rules! impl_email_repo {
                 })
             }
 
-            fn claim_email(
-                &mut self,
-                id: EmailId,
+            fn claim_emails<'a>(
+                &'a mut self,
+                ids: &'a [EmailId],
                 now: OffsetDateTime,
                 lease_until: OffsetDateTime,
-            ) -> BoxFuture<'_, StoreResult<bool>> {
+            ) -> BoxFuture<'a, StoreResult<Vec<EmailId>>> {
                 Box::pin(async move {
-                    // Conditional update: of concurrent claimers exactly one sees a due row.
+                    if ids.is_empty() {
+                        return Ok(vec![]);
+                    }
+                    // Conditional update: of concurrent claimers exactly one sees a row due.
+                    let ids: Vec<DbUuid> = ids.iter().map(|i| DbUuid(i.0)).collect();
                     let target = emails::table
-                        .find(DbUuid(id.0))
+                        .filter(emails::id.eq_any(ids))
                         .filter(emails::sent_at.is_null())
                         .filter(emails::next_attempt_at.le(DbTime(now)));
-                    let n =
-                        self.exec(diesel::update(target).set(emails::next_attempt_at.eq(DbTime(lease_until)))).await?;
-                    Ok(n == 1)
+                    let claimed: Vec<DbUuid> = diesel::update(target)
+                        .set(emails::next_attempt_at.eq(DbTime(lease_until)))
+                        .returning(emails::id)
+                        .get_results(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(claimed.into_iter().map(|i| EmailId(i.0)).collect())
                 })
             }
 

@@ -65,6 +65,20 @@ macro_rules! impl_invitation_repo {
                 })
             }
 
+            fn list_invitations_by_ids<'a>(
+                &'a mut self,
+                ids: &'a [InvitationId],
+            ) -> BoxFuture<'a, StoreResult<Vec<Invitation>>> {
+                Box::pin(async move {
+                    if ids.is_empty() {
+                        return Ok(vec![]);
+                    }
+                    let ids: Vec<DbUuid> = ids.iter().map(|i| DbUuid(i.0)).collect();
+                    let q = invitations::table.filter(invitations::id.eq_any(ids));
+                    self.load_all(q.select(InvitationRow::as_select()), conv).await
+                })
+            }
+
             fn find_invitation_by_token_hash<'a>(
                 &'a mut self,
                 hash: &'a [u8],

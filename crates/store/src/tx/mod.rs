@@ -110,13 +110,25 @@ pub struct DbTx<'c, C> {
     pub max_writers: Arc<AtomicU32>,
     /// Seals webhook signing secrets and server secrets on write, opens them on read (issue 12).
     pub sealer: Arc<dyn SecretBox>,
+    /// The webhook endpoints of an organization as this transaction last listed them: a use case
+    /// that appends several events fans them out after one read (T203). Emptied by every write
+    /// of an endpoint in this transaction.
+    pub(crate) endpoints_of: Option<(OrgId, Vec<Endpoint>)>,
 }
 
 impl<'c, C> DbTx<'c, C> {
     /// A transaction handle on `conn`; `write` as [`DbTx::write`]; secrets stored as they are
     /// until [`DbTx::sealed`].
     pub fn new(conn: &'c mut C, write: bool) -> Self {
-        DbTx { conn, write, wake: false, auth_changed: false, max_writers: Arc::default(), sealer: Arc::new(PlainBox) }
+        DbTx {
+            conn,
+            write,
+            wake: false,
+            auth_changed: false,
+            max_writers: Arc::default(),
+            sealer: Arc::new(PlainBox),
+            endpoints_of: None,
+        }
     }
 
     /// This handle with `sealer` ([`DbTx::sealer`]).

@@ -34,6 +34,7 @@ macro_rules! impl_settings_repo {
                         s.open(v).map_err(|m| StoreError::Internal(format!("resealing a secret: {m}")))
                     };
                     let mut n = 0u64;
+                    self.endpoints_of = None;
                     let rows: Vec<(DbUuid, String, Option<String>)> = webhook_endpoints::table
                         .select((webhook_endpoints::id, webhook_endpoints::secret, webhook_endpoints::previous_secret))
                         .load(self.conn)

@@ -218,12 +218,14 @@ macro_rules! impl_webhook_repo {
         impl<'c> WebhookRepo for DbTx<'c, $conn> {
             fn insert_endpoint<'a>(&'a mut self, e: &'a Endpoint) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
+                    self.endpoints_of = None;
                     self.run(diesel::insert_into(webhook_endpoints::table).values(self.seal_endpoint(e))).await
                 })
             }
 
             fn update_endpoint<'a>(&'a mut self, e: &'a Endpoint) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
+                    self.endpoints_of = None;
                     self.run(diesel::update(webhook_endpoints::table.find(DbUuid(e.id.0))).set(self.seal_endpoint(e)))
                         .await
                 })
@@ -241,16 +243,22 @@ macro_rules! impl_webhook_repo {
 
             fn list_endpoints_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<Endpoint>>> {
                 Box::pin(async move {
+                    if let Some((_, known)) = self.endpoints_of.as_ref().filter(|(o, _)| *o == org) {
+                        return Ok(known.clone());
+                    }
                     let q = webhook_endpoints::table
                         .filter(webhook_endpoints::org_id.eq(DbUuid(org.0)))
                         .filter(webhook_endpoints::kind.eq(EndpointKind::Webhook.as_str()))
                         .order((webhook_endpoints::created_at.asc(), webhook_endpoints::id.asc()));
-                    self.load_all(q.select(EndpointRow::as_select()), Self::open_endpoint).await
+                    let found = self.load_all(q.select(EndpointRow::as_select()), Self::open_endpoint).await?;
+                    self.endpoints_of = Some((org, found.clone()));
+                    Ok(found)
                 })
             }
 
             fn delete_endpoint(&mut self, org: OrgId, id: WebhookId) -> BoxFuture<'_, StoreResult<()>> {
                 Box::pin(async move {
+                    self.endpoints_of = None;
                     // The endpoint before its deliveries: the lock order of `WebhookRepo` (T104).
                     self.lock_endpoint_rows(&[DbUuid(id.0)], true).await?;
                     let ids = deliveries::table.filter(deliveries::endpoint_id.eq(DbUuid(id.0))).select(deliveries::id);

@@ -14,18 +14,18 @@ impl EmailRepo for FakeTx {
     fn list_due_emails(&mut self, now: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<Vec<EmailRecord>>> {
         ok(self.s.emails.iter().filter(|e| due(e, now)).take(limit as usize).cloned().collect())
     }
-    fn claim_email(
-        &mut self,
-        id: EmailId,
+    fn claim_emails<'a>(
+        &'a mut self,
+        ids: &'a [EmailId],
         now: OffsetDateTime,
         lease_until: OffsetDateTime,
-    ) -> BoxFuture<'_, StoreResult<bool>> {
-        let mut done = false;
-        for e in self.s.emails.iter_mut().filter(|e| e.id == id && due(e, now)) {
+    ) -> BoxFuture<'a, StoreResult<Vec<EmailId>>> {
+        let mut claimed = Vec::new();
+        for e in self.s.emails.iter_mut().filter(|e| ids.contains(&e.id) && due(e, now)) {
             e.next_attempt_at = lease_until;
-            done = true;
+            claimed.push(e.id);
         }
-        ok(done)
+        ok(claimed)
     }
     fn record_emails_sent<'a>(&'a mut self, ids: &'a [EmailId], at: OffsetDateTime) -> BoxFuture<'a, StoreResult<()>> {
         for e in self.s.emails.iter_mut().filter(|e| ids.contains(&e.id)) {

@@ -27,6 +27,12 @@ impl InvitationRepo for FakeTx {
     fn get_invitation_any(&mut self, id: InvitationId) -> BoxFuture<'_, StoreResult<Option<Invitation>>> {
         ok(first(&self.s.invitations, |i| i.id == id))
     }
+    fn list_invitations_by_ids<'a>(
+        &'a mut self,
+        ids: &'a [InvitationId],
+    ) -> BoxFuture<'a, StoreResult<Vec<Invitation>>> {
+        ok(all(&self.s.invitations, |i| ids.contains(&i.id)))
+    }
     fn find_invitation_by_token_hash<'a>(
         &'a mut self,
         hash: &'a [u8],

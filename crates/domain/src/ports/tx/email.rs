@@ -15,22 +15,23 @@ use time::OffsetDateTime;
 /// # Locking
 /// On SQLite a write transaction holds the database's write lock from its start (`BEGIN
 /// IMMEDIATE`, grouped commits, T75), so nothing below needs a row lock there. On PostgreSQL an
-/// email is claimed by one conditional update ([`EmailRepo::claim_email`]): of concurrent
+/// email is claimed by one conditional update ([`EmailRepo::claim_emails`]): of concurrent
 /// claimers exactly one wins.
 pub trait EmailRepo: Send {
     /// Inserts an email.
     fn insert_email<'a>(&'a mut self, e: &'a EmailRecord) -> BoxFuture<'a, StoreResult<()>>;
     /// Unsent emails due at `now`, oldest first.
     fn list_due_emails(&mut self, now: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<Vec<EmailRecord>>>;
-    /// Claims an unsent email due at `now` for one sender: moves `next_attempt_at` to
-    /// `lease_until`; true for the one caller that claimed it (concurrent deliverers skip it, so
-    /// each email is sent once; a crashed sender's email is retried after the lease).
-    fn claim_email(
-        &mut self,
-        id: EmailId,
+    /// Claims the unsent emails among `ids` that are due at `now` for one sender: moves their
+    /// `next_attempt_at` to `lease_until` and returns the ids this caller claimed, in one
+    /// statement (T203). Concurrent deliverers get disjoint sets, so each email is sent once; a
+    /// crashed sender's emails are due again after the lease.
+    fn claim_emails<'a>(
+        &'a mut self,
+        ids: &'a [EmailId],
         now: OffsetDateTime,
         lease_until: OffsetDateTime,
-    ) -> BoxFuture<'_, StoreResult<bool>>;
+    ) -> BoxFuture<'a, StoreResult<Vec<EmailId>>>;
     /// Records a send attempt: `Ok` sets `sent_at`; `Err` records the error and the next attempt.
     fn record_email_attempt<'a>(
         &'a mut self,

@@ -36,6 +36,12 @@ pub trait InvitationRepo: Send {
     fn get_invitation(&mut self, org: OrgId, id: InvitationId) -> BoxFuture<'_, StoreResult<Option<Invitation>>>;
     /// An invitation in any organization (admin API, sweeps).
     fn get_invitation_any(&mut self, id: InvitationId) -> BoxFuture<'_, StoreResult<Option<Invitation>>>;
+    /// The invitations among `ids`, in any organization, in no particular order and not locked
+    /// (the email job's look at whether its emails' invitations are still pending, T203).
+    fn list_invitations_by_ids<'a>(
+        &'a mut self,
+        ids: &'a [InvitationId],
+    ) -> BoxFuture<'a, StoreResult<Vec<Invitation>>>;
     /// The invitation whose token hashes to `hash`.
     fn find_invitation_by_token_hash<'a>(
         &'a mut self,
