@@ -44,7 +44,7 @@ crate::e2e!(each_item_of_a_batch_is_answered_as_its_single_import_would_be_d49, 
             json!({"email": "left@example.com"}),
             json!({"email": "not an address", "labels": ["boss"]}),
             json!({"email": "x@example.com", "bogus": 1}),
-            json!(["not", "an", "object"]),
+            json!({"email": "y@example.com", "tags": "not a list"}),
             json!({"email": "inv@example.com", "invitation": {"create": true, "sendEmail": false}}),
             json!({"email": "NEW@example.com"}),
             // A control character fails its own item only (T86 per item, as the single call).
@@ -80,7 +80,7 @@ crate::e2e!(each_item_of_a_batch_is_answered_as_its_single_import_would_be_d49, 
         .collect();
     assert_eq!(fields, ["email", "labels[0]"], "field paths as in the single call");
     assert_eq!(items[6]["error"]["details"]["fields"][0]["field"], "bogus");
-    assert_eq!(items[7]["error"]["details"]["fields"][0]["field"], "body");
+    assert_eq!(items[7]["error"]["details"]["fields"][0]["field"], "tags");
     assert_eq!(items[8]["person"]["invitation"]["status"], "pending");
     assert_eq!(items[9]["person"]["id"], items[0]["person"]["id"], "the batch's own earlier item is merged into");
 
@@ -111,6 +111,33 @@ crate::e2e!(each_item_of_a_batch_is_answered_as_its_single_import_would_be_d49, 
     assert_eq!(app.get("/api/v1/persons/batch", &org.key).status, 405);
     let (reader, _) = app.key(&org.user_id, &["persons:read"]);
     batch(app, &reader, vec![json!({"email": "r@example.com"})]).assert_error(403, "insufficient_scope");
+});
+
+crate::e2e!(an_item_that_is_not_an_object_fails_the_whole_batch_d62, Default::default(), |app| {
+    let org = app.org("business", "active");
+    let r = batch(
+        app,
+        &org.key,
+        vec![json!({"email": "first@example.com"}), Value::Null, json!({"email": "third@example.com"}), json!([1])],
+    );
+    r.assert_error(400, "validation_error");
+    let fields: Vec<(&str, &str)> = r.json["details"]["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["field"].as_str().unwrap(), f["message"].as_str().unwrap()))
+        .collect();
+    assert_eq!(fields, [("persons[1]", "must be an object"), ("persons[3]", "must be an object")], "{}", r.text);
+    for email in ["first@example.com", "third@example.com"] {
+        let found = app.get(&format!("/api/v1/persons?email={email}"), &org.key);
+        assert_eq!(found.json["data"], json!([]), "nothing ran: {email}");
+    }
+    for persons in [vec![Value::Null, Value::Null], vec![json!("a@example.com")], vec![json!(1), json!(true)]] {
+        batch(app, &org.key, persons).assert_error(400, "validation_error");
+    }
+    // Objects are still judged one by one (D49).
+    let items = results(&batch(app, &org.key, vec![json!({"email": "ok@example.com"}), json!({})]));
+    assert_eq!(statuses(&items), [201, 400]);
 });
 
 crate::e2e!(an_idempotency_key_covers_the_whole_batch_d38_d49, Default::default(), |app| {

@@ -238,7 +238,8 @@ pub struct PersonBatchIn {
         (status = 200, description = "One result per item, in order: its status, and the Person or the error \
 the single call would have answered.", body = out::PersonBatchOut),
         (status = 400, description = "`validation_error` of the request as a whole: not an object, `persons` \
-missing or not 1 to 100 items. An item's own errors are in its result.", body = out::ErrorOut),
+missing or not 1 to 100 items, or an item that is not an object (each such item named in `details`). \
+An object item's own errors are in its result.", body = out::ErrorOut),
         (status = 409, description = "`idempotency_key_reused` or `conflict` (same Idempotency-Key still running).",
             body = out::ErrorOut),
     ),
@@ -255,6 +256,14 @@ pub async fn import_batch<S: Store>(
         let input: PersonBatchIn = crate::body::parse_json_batch(&req, &body, "persons")?;
         if input.persons.is_empty() || input.persons.len() > MAX_BATCH {
             return Err(ApiError::field("persons", format!("must hold 1 to {MAX_BATCH} persons")));
+        }
+        // An item that is not an object fails the whole batch, with every such index (D62).
+        let mut shapes = talent_domain::values::FieldErrors::default();
+        for (i, _) in input.persons.iter().enumerate().filter(|(_, v)| !v.is_object()) {
+            shapes.push(format!("persons[{i}]"), "must be an object");
+        }
+        if let Err(e) = shapes.into_result() {
+            return Err(ApiError(talent_domain::errors::ClientError::validation(&e)));
         }
         let mut outcomes = Vec::with_capacity(input.persons.len());
         for item in &input.persons {

@@ -2852,7 +2852,7 @@ export interface operations {
                     "application/json": components["schemas"]["PersonBatchResult"];
                 };
             };
-            /** @description `validation_error` of the request as a whole: not an object, `persons` missing or not 1 to 100 items. An item's own errors are in its result. */
+            /** @description `validation_error` of the request as a whole: not an object, `persons` missing or not 1 to 100 items, or an item that is not an object (each such item named in `details`). An object item's own errors are in its result. */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
