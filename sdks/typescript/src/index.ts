@@ -1,6 +1,7 @@
 // The TypeScript client of Talent's public API: `paths` and `components` are generated from
 // docs/openapi.json by openapi-typescript (src/schema.ts, never edited by hand); openapi-fetch
-// turns them into a typed `fetch` client. `verify` (src/webhooks.ts) checks webhook signatures.
+// turns them into a typed `fetch` client. `verify` (src/webhooks.ts) checks webhook signatures
+// with the Web Crypto API. `npm pack` builds dist/ (JavaScript and type declarations).
 //
 //   import { createTalentClient } from "@talent/api-client";
 //   const api = createTalentClient("http://127.0.0.1:8080", process.env.TALENT_KEY!);

@@ -1,32 +1,59 @@
 // Verifies Talent's webhook deliveries (the `Talent-Signature` header), by hand (not generated).
+// It uses the Web Crypto API only, so it runs unchanged on Node 20+, Deno, Bun, browsers and edge
+// runtimes.
 //
 // `v1` is the lowercase hex HMAC-SHA256, keyed with the whole signing secret (`whsec_...`), of
 // `"{t}.{raw body}"`; during a secret rotation the header carries one `v1` per valid secret, and
 // any one matching is enough. A `t` more than 300 seconds from the receiver's clock is refused
-// (replay protection). Compare in constant time, on the raw body bytes, before parsing them.
-
-import { createHmac, timingSafeEqual } from "node:crypto";
+// (replay protection). The comparison is Web Crypto's `verify` (constant time), on the raw body
+// bytes, before parsing them.
 
 export const TOLERANCE_SECONDS = 300;
 
-/** True when `header` signs `rawBody` with `secret` and its `t` is within 300 s of `nowSeconds`. */
-export function verify(secret: string, header: string, rawBody: Buffer, nowSeconds = Date.now() / 1000): boolean {
+const encoder = new TextEncoder();
+
+/**
+ * Resolves to true when `header` signs `rawBody` (the bytes received, or their text exactly as
+ * received) with `secret`, and its `t` is within 300 s of `nowSeconds` (default: the clock).
+ */
+export async function verify(
+  secret: string,
+  header: string,
+  rawBody: Uint8Array | string,
+  nowSeconds: number = Date.now() / 1000,
+): Promise<boolean> {
   let t: number | undefined;
-  const signatures: string[] = [];
+  const signatures: Uint8Array<ArrayBuffer>[] = [];
   for (const part of header.split(",")) {
     const [key, value = ""] = part.trim().split("=", 2);
     if (key === "t") {
       if (!/^\d+$/.test(value)) return false;
       t = Number(value);
     } else if (key === "v1") {
-      signatures.push(value);
+      const bytes = fromHex(value);
+      if (bytes) signatures.push(bytes);
     }
   }
   if (t === undefined || signatures.length === 0) return false;
   if (Math.abs(nowSeconds - t) > TOLERANCE_SECONDS) return false;
-  const expected = createHmac("sha256", secret).update(`${t}.`).update(rawBody).digest();
-  return signatures.some((s) => {
-    const given = Buffer.from(s, "hex");
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  });
+  const body = typeof rawBody === "string" ? encoder.encode(rawBody) : rawBody;
+  const prefix = encoder.encode(`${t}.`);
+  const signed = new Uint8Array(prefix.length + body.length);
+  signed.set(prefix);
+  signed.set(body, prefix.length);
+  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    "verify",
+  ]);
+  for (const s of signatures) {
+    if (await crypto.subtle.verify("HMAC", key, s, signed)) return true;
+  }
+  return false;
+}
+
+/** The 32 bytes of a 64-digit hex string, or `undefined`. */
+function fromHex(s: string): Uint8Array<ArrayBuffer> | undefined {
+  if (!/^[0-9a-fA-F]{64}$/.test(s)) return undefined;
+  const out = new Uint8Array(32);
+  for (let i = 0; i < 32; i++) out[i] = parseInt(s.slice(2 * i, 2 * i + 2), 16);
+  return out;
 }
