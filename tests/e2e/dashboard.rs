@@ -165,8 +165,12 @@ impl Browser {
         self.c().goto(url).await.unwrap_or_else(|e| panic!("goto {url}: {e}"));
     }
 
-    /// Saves a screenshot of the page as `target/screenshots/NN-name.png`.
+    /// Saves a screenshot of the page as `target/screenshots/NN-name.png`, after checking that
+    /// the page's text names no internal reference (`public_surface`).
     async fn shot(&mut self, name: &str) {
+        let text = self.c().find(Locator::Css("body")).await.unwrap().text().await.unwrap();
+        let found = crate::public_surface::internal_references(&text);
+        assert!(found.is_empty(), "the page {name} shows internal references: {found:?}");
         self.n += 1;
         let png = self.c().screenshot().await.unwrap();
         std::fs::write(self.shots.join(format!("{:02}-{name}.png", self.n)), png).unwrap();

@@ -28,6 +28,7 @@ mod openapi;
 mod operations;
 mod persons;
 mod privacy;
+mod public_surface;
 mod ratelimit;
 mod ratelimit_shared;
 mod results;

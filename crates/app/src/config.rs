@@ -131,8 +131,9 @@ pub struct Config {
     // D35.
     #[arg(long, env = "TALENT_WEBHOOKS_ALLOW_INSECURE", default_value = "0", action = ArgAction::Set, value_parser = switch)]
     pub webhooks_allow_insecure: bool,
-    /// Rate limits: per-key (Set A, default), org-only (Set B) or off.
-    // D7.
+    /// Rate limits: per-key (a budget per organization and one per API key, the default),
+    /// org-only (one budget per organization) or off.
+    // D7: per-key is the contract's Set A, org-only its Set B.
     #[arg(long, env = "TALENT_RATE_LIMIT_MODE", default_value = "per-key")]
     pub rate_limit_mode: talent_ratelimit::Mode,
     /// Where the rate-limit budgets live: unset, in this process (governor); `redis://host:port`,
