@@ -366,12 +366,12 @@ async fn walk(app: &TestApp) {
     assert_eq!(b.count("#no-deliveries").await, 1, "the event-type filter");
     b.goto(&format!("{endpoint_url}?status=failed")).await;
     b.submit("#deliveries tbody tr a").await;
-    assert_eq!(b.text("#delivery-status").await, "failed");
+    assert_eq!(b.text("#delivery-status").await, "Failed");
     b.shot("delivery-failed").await;
     let delivery_url = b.c().current_url().await.unwrap().to_string();
     receiver.recover();
     b.submit("#redeliver").await;
-    assert!(wait_for_text(&mut b, &delivery_url, "#delivery-status", "succeeded").await, "{}", b.source().await);
+    assert!(wait_for_text(&mut b, &delivery_url, "#delivery-status", "Succeeded").await, "{}", b.source().await);
     assert_eq!(b.count("#attempts tbody tr").await, 2, "the failed attempt and the successful one");
     assert!(receiver.delivered.load(Ordering::SeqCst) >= 1);
     b.shot("delivery-succeeded").await;

@@ -4,7 +4,7 @@
 //! where in the ATS, its orders with status, score and report-link openings, its push log with
 //! redelivery, the errors its ATS reported; disable, enable, delete.
 
-use super::{button_form, clip, csrf_field, layout, notice, ok, when, when_opt};
+use super::{button_form, clip, csrf_field, label, layout, notice, ok, when, when_opt};
 use crate::form::Form;
 use crate::respond::{require_admin, see_other, shown, signed, AdminPost, Ctx, Fail, Posted};
 use crate::Dashboard;
@@ -233,8 +233,8 @@ async fn connection_page<S: Store>(
                             td { (when(r.order.created_at)) }
                             td { (r.profile.as_ref().map(|p| p.name.as_str()).unwrap_or("Talent assessment")) }
                             td { a href={"/dashboard/persons/" (r.order.person_id.0)} { "Person" } }
-                            td class={"status-" (r.order.status.as_str())} { (r.order.status.as_str()) }
-                            td { @if let Some(m) = &r.result { (m.percentage) "% (" (m.category.as_str()) ")" } @else { "-" } }
+                            td class={"status-" (r.order.status.as_str())} { (label(r.order.status.as_str())) }
+                            td { @if let Some(m) = &r.result { (m.percentage) "% (" (label(m.category.as_str())) ")" } @else { "-" } }
                             td { (opened) }
                         }
                     }
@@ -255,7 +255,7 @@ async fn connection_page<S: Store>(
                         tr data-status=(p.status.as_str()) {
                             td { a href={(base) "/pushes/" (p.id.0)} { (when(p.created_at)) } }
                             td { (talent_domain::connector::push_about(p)) }
-                            td class={"status-" (p.status.as_str())} { (p.status.as_str()) }
+                            td class={"status-" (p.status.as_str())} { (label(p.status.as_str())) }
                             td { (p.attempts) }
                             td { @if let Some(s) = p.last_response_status { "HTTP " (s) } @if let Some(e) = &p.last_error { " " (clip(e, 80)) } }
                             td { (button_form(&format!("{base}/pushes/{}/redeliver", p.id.0), &ctx.csrf, "Redeliver", None)) }
@@ -338,7 +338,7 @@ pub async fn push<S: Store>(
         p { a href=(base) { "Back to " (v.connection.name) } }
         dl.facts {
             dt { "Event" } dd { (talent_domain::connector::push_about(&p)) }
-            dt { "Status" } dd id="push-status" class={"status-" (p.status.as_str())} { (p.status.as_str()) }
+            dt { "Status" } dd id="push-status" class={"status-" (p.status.as_str())} { (label(p.status.as_str())) }
             dt { "Attempts" } dd { (p.attempts) }
             dt { "Created" } dd { (when(p.created_at)) }
             dt { "Next attempt" } dd { (when_opt(p.next_attempt_at)) }

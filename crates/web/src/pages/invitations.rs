@@ -1,7 +1,7 @@
 //! Invitations (spec, Invitations; D17-D22; issue 18): the list with a status filter, newest first
 //! in pages; create (Talent emails the link, or the page shows it to copy); resend; revoke.
 
-use super::{button_form, csrf_field, layout, notice, ok, when, when_opt};
+use super::{button_form, csrf_field, label, layout, notice, ok, when, when_opt};
 use crate::form::Form;
 use crate::respond::{see_other, signed, Ctx, Fail, MemberPost, Posted};
 use crate::Dashboard;
@@ -56,8 +56,8 @@ async fn page<S: Store>(d: &Dashboard<S>, ctx: &Ctx, query: &Form, above: Markup
                         @let st = i.status_at(v.now);
                         tr {
                             td { (i.email.as_str()) }
-                            td { (st.as_str()) }
-                            td { (i.variant.as_str()) }
+                            td { (label(st.as_str())) }
+                            td { (label(i.variant.as_str())) }
                             td { (when_opt(i.email_sent_at)) }
                             td { (when(i.expires_at)) }
                             td { @if st == InvitationStatus::Pending {

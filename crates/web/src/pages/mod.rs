@@ -66,7 +66,7 @@ pub fn layout(ctx: &Ctx, section: &str, title: &str, body: Markup) -> Markup {
                         }
                     }
                     div.who {
-                        span { (ctx.who.org.company_name) " · " (ctx.who.user.email.as_str()) " (" (ctx.who.user.role.as_str()) ")" }
+                        span { (ctx.who.org.company_name) " · " (ctx.who.user.email.as_str()) " (" (label(ctx.who.user.role.as_str())) ")" }
                         form method="post" action="/dashboard/sign-out" {
                             (csrf_field(&ctx.csrf))
                             button type="submit" id="sign-out" { "Sign out" }
@@ -153,6 +153,24 @@ pub fn with_status(status: u16, markup: Markup) -> HttpResponse {
 }
 
 /// At most `n` characters of `s`, with an ellipsis when cut.
+/// An enumeration's wire value as people read it: `not_started` is "Not started",
+/// `access_request` "Access request". Forms and filters keep the wire value.
+pub fn label(raw: &str) -> String {
+    let spaced = raw.replace('_', " ");
+    let mut chars = spaced.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => spaced,
+    }
+}
+
+/// The event types as the dashboard lists them: alphabetically by name.
+pub fn event_types_sorted() -> Vec<talent_domain::events::EventType> {
+    let mut all = talent_domain::webhook::EVENT_TYPES.to_vec();
+    all.sort_by_key(|t| t.as_str());
+    all
+}
+
 pub fn clip(s: &str, n: usize) -> String {
     if s.chars().count() <= n {
         s.to_string()

@@ -1,7 +1,7 @@
 //! The overview (issue 18): plan, subscription, persons used of the limit, profiles, and the rate
 //! limits of the plan (D5, D6).
 
-use super::{layout, ok, when_opt};
+use super::{label, layout, ok, when_opt};
 use crate::respond::{signed, Fail};
 use crate::Dashboard;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -17,7 +17,7 @@ pub async fn show<S: Store>(d: web::Data<Dashboard<S>>, req: HttpRequest) -> Res
         dl.facts {
             dt { "Organization" } dd { (org.company_name) }
             dt { "Plan" } dd id="plan" { (org.plan) }
-            dt { "Subscription" } dd id="subscription" { (org.subscription_status.as_str()) }
+            dt { "Subscription" } dd id="subscription" { (label(org.subscription_status.as_str())) }
             @if org.trial_ends_at.is_some() { dt { "Trial ends" } dd { (when_opt(org.trial_ends_at)) } }
             @if org.current_period_end.is_some() { dt { "Current period ends" } dd { (when_opt(org.current_period_end)) } }
             dt { "Persons" } dd id="persons-used" { (usage.persons_used) " of " (usage.persons_limit) }

@@ -2,7 +2,7 @@
 //! `status`, `label`, `assessmentStatus`), newest first in pages; a person's page with status,
 //! labels, tags, assessment summary, the visible results (D42), matches, and the PDF report.
 
-use super::{clip, layout, ok, when, when_opt};
+use super::{clip, label, layout, ok, when, when_opt};
 use crate::form::Form;
 use crate::respond::{signed, Fail, MemberPost, Posted};
 use crate::Dashboard;
@@ -75,7 +75,7 @@ pub async fn list<S: Store>(d: web::Data<Dashboard<S>>, req: HttpRequest) -> Res
             div { label for="assessmentStatus" { "Assessment" }
                 select id="assessmentStatus" name="assessmentStatus" {
                     option value="" { "any" }
-                    @for s in ["not_started", "in_progress", "completed"] { option value=(s) selected[sel("assessmentStatus", s)] { (s) } }
+                    @for s in ["not_started", "in_progress", "completed"] { option value=(s) selected[sel("assessmentStatus", s)] { (super::label(s)) } }
                 } }
             button type="submit" id="search" { "Search" }
         }
@@ -91,7 +91,7 @@ pub async fn list<S: Store>(d: web::Data<Dashboard<S>>, req: HttpRequest) -> Res
                             td { (p.email.as_str()) }
                             td { (p.labels.to_vec().join(", ")) }
                             td { (p.tags.iter().map(|t| t.name.as_str()).collect::<Vec<_>>().join(", ")) }
-                            td { (p.assessment.status.as_str()) }
+                            td { (super::label(p.assessment.status.as_str())) }
                             td { (when(p.updated_at)) }
                         }
                     }
@@ -151,12 +151,12 @@ pub async fn show<S: Store>(
         @if let Some(text) = done { (crate::pages::notice("good", text)) }
         dl.facts {
             dt { "Email" } dd id="person-email" { (p.email.as_str()) }
-            dt { "Status" } dd { (p.status.as_str()) }
+            dt { "Status" } dd { (label(p.status.as_str())) }
             dt { "Labels" } dd { (p.labels.to_vec().join(", ")) }
             dt { "Tags" } dd { (p.tags.iter().map(|t| t.name.as_str()).collect::<Vec<_>>().join(", ")) }
             dt { "External id" } dd { (p.external_id.as_ref().map(|e| e.as_str()).unwrap_or("-")) }
             dt { "Member since" } dd { (when(p.member_since)) }
-            dt { "Assessment" } dd { (p.assessment.status.as_str()) ", " (p.assessment.count) " completed, last " (when_opt(p.assessment.completed_at)) }
+            dt { "Assessment" } dd { (label(p.assessment.status.as_str())) ", " (p.assessment.count) " completed, last " (when_opt(p.assessment.completed_at)) }
         }
         @if !teams.is_empty() {
             h2 { "Teams" }
@@ -208,7 +208,7 @@ pub async fn show<S: Store>(
                 thead { tr { th scope="col" { "Profile" } th scope="col" { "Match" } th scope="col" { "Category" } } }
                 tbody {
                     @for m in &matches {
-                        tr { td { (profiles.get(&m.profile_id).map(String::as_str).unwrap_or("?")) } td { (m.percentage) "%" } td { (m.category.as_str()) } }
+                        tr { td { (profiles.get(&m.profile_id).map(String::as_str).unwrap_or("?")) } td { (m.percentage) "%" } td { (label(m.category.as_str())) } }
                     }
                 }
             }

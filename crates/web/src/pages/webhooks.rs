@@ -3,7 +3,7 @@
 //! the delivery log with filters by status and event type, newest first in pages; one delivery
 //! with its attempts (time, status, duration, the first bytes of the answer); redeliver.
 
-use super::{button_form, clip, csrf_field, layout, notice, ok, when, when_opt};
+use super::{button_form, clip, csrf_field, event_types_sorted, label, layout, notice, ok, when, when_opt};
 use crate::form::Form;
 use crate::respond::{require_admin, see_other, shown, signed, AdminPost, Ctx, Fail, Posted};
 use crate::Dashboard;
@@ -13,7 +13,7 @@ use talent_domain::errors::{ClientError, Code};
 use talent_domain::ids::{DeliveryId, WebhookId};
 use talent_domain::ports::Store;
 use talent_domain::usecases::webhooks::{EndpointPatch, NewEndpoint, PingResult};
-use talent_domain::webhook::{parse_event_type, DeliveryStatus, Endpoint, Subscription, EVENT_TYPES};
+use talent_domain::webhook::{parse_event_type, DeliveryStatus, Endpoint, Subscription};
 
 /// Deliveries per page of the log.
 const PAGE: u32 = 25;
@@ -43,7 +43,7 @@ fn event_fields(current: Option<&Subscription>) -> Markup {
         fieldset {
             legend { "Events" }
             label { input type="checkbox" name="all" value="1" id="events-all" checked[all]; "All events" }
-            @for t in EVENT_TYPES {
+            @for t in event_types_sorted() {
                 label { input type="checkbox" name="event" value=(t.as_str()) checked[has(t)]; (t.as_str()) }
             }
         }
@@ -197,7 +197,7 @@ async fn endpoint_page<S: Store>(
                 select id="status" name="status" {
                     option value="" { "any" }
                     @for s in [DeliveryStatus::Pending, DeliveryStatus::Succeeded, DeliveryStatus::Failed] {
-                        option value=(s.as_str()) selected[status == Some(s)] { (s.as_str()) }
+                        option value=(s.as_str()) selected[status == Some(s)] { (label(s.as_str())) }
                     }
                 }
             }
@@ -205,7 +205,7 @@ async fn endpoint_page<S: Store>(
                 label for="type" { "Event type" }
                 select id="type" name="type" {
                     option value="" { "any" }
-                    @for t in EVENT_TYPES {
+                    @for t in event_types_sorted() {
                         option value=(t.as_str()) selected[event_type == Some(t)] { (t.as_str()) }
                     }
                 }
@@ -225,7 +225,7 @@ async fn endpoint_page<S: Store>(
                         tr data-status=(dl.status.as_str()) {
                             td { a href={(base) "/deliveries/" (dl.id.0)} { (when(dl.created_at)) } }
                             td { (dl.event_type.as_str()) }
-                            td class={"status-" (dl.status.as_str())} { (dl.status.as_str()) }
+                            td class={"status-" (dl.status.as_str())} { (label(dl.status.as_str())) }
                             td { (dl.attempts) }
                             td { @if let Some(s) = dl.last_response_status { (s) } @else if let Some(err) = &dl.last_error { (clip(err, 60)) } @else { "-" } }
                             td { (when_opt(dl.next_attempt_at)) }
@@ -346,7 +346,7 @@ pub async fn delivery<S: Store>(
         dl.facts {
             dt { "Delivery id" } dd { code { (dl.id.0) } }
             dt { "Event" } dd { (dl.event_type.as_str()) }
-            dt { "Status" } dd id="delivery-status" class={"status-" (dl.status.as_str())} { (dl.status.as_str()) }
+            dt { "Status" } dd id="delivery-status" class={"status-" (dl.status.as_str())} { (label(dl.status.as_str())) }
             dt { "Attempts" } dd { (dl.attempts) }
             dt { "Created" } dd { (when(dl.created_at)) }
             dt { "Next attempt" } dd { (when_opt(dl.next_attempt_at)) }
@@ -401,14 +401,23 @@ fn danger_form(action: &str, csrf: &str, label: &str, id: &str) -> Markup {
 mod tests {
     use super::*;
 
-    /// T171: the dashboard offers every event type of the domain's one declaration, in its order,
-    /// to subscribe to.
+    /// T171: the dashboard offers every event type of the domain's one declaration to subscribe
+    /// to, alphabetically (T206).
     #[test]
-    fn the_event_checkboxes_are_the_declared_event_types() {
+    fn the_event_checkboxes_are_the_declared_event_types_in_alphabetical_order() {
         let page = event_fields(None).into_string();
         let offered: Vec<&str> =
             page.split("name=\"event\" value=\"").skip(1).filter_map(|s| s.split('"').next()).collect();
-        let declared: Vec<&str> = talent_domain::events::EventType::ALL.iter().map(|t| t.as_str()).collect();
+        let mut declared: Vec<&str> = talent_domain::events::EventType::ALL.iter().map(|t| t.as_str()).collect();
+        declared.sort();
         assert_eq!(offered, declared);
+    }
+
+    #[test]
+    fn enumeration_values_read_as_words() {
+        assert_eq!(label("not_started"), "Not started");
+        assert_eq!(label("access_request"), "Access request");
+        assert_eq!(label("succeeded"), "Succeeded");
+        assert_eq!(label(""), "");
     }
 }
