@@ -27,6 +27,13 @@ pub fn format(t: OffsetDateTime) -> String {
     )
 }
 
+/// Formats for people, in English: `9 December 2026, 07:18 UTC` (invitation emails, where a reader
+/// needs the day and the time, not the machine's ISO 8601 text).
+pub fn for_people(t: OffsetDateTime) -> String {
+    let t = normalize(t);
+    format!("{} {} {}, {:02}:{:02} UTC", t.day(), t.month(), t.year(), t.hour(), t.minute())
+}
+
 /// Serde `serialize_with` for a timestamp of a published shape: the text of [`format`].
 pub fn serialize<S: serde::Serializer>(t: &OffsetDateTime, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&format(*t))
@@ -67,5 +74,12 @@ mod tests {
     fn round_trips() {
         let t = parse("2026-11-22T07:18:10.123456Z").unwrap();
         assert_eq!(parse(&format(t)), Some(t));
+    }
+
+    #[test]
+    fn a_time_for_people_is_in_utc_with_the_months_name_and_minutes() {
+        let t = parse("2026-03-05T07:08:59.9+02:00").unwrap();
+        assert_eq!(for_people(t), "5 March 2026, 05:08 UTC");
+        assert_eq!(for_people(parse("2026-12-31T23:59:00Z").unwrap()), "31 December 2026, 23:59 UTC");
     }
 }

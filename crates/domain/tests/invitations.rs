@@ -727,9 +727,11 @@ fn send_email_sends_one_email_with_the_message_the_url_and_the_expiry_date() {
     assert!(m.subject.contains("Acme"), "subject names the organization: {}", m.subject);
     assert!(m.body.contains("We loved your portfolio, Ada."), "message in {}", m.body);
     assert!(m.body.contains(&v.url), "url in {}", m.body);
-    let expiry = talent_domain::timefmt::format(v.invitation.expires_at);
-    assert!(m.body.contains(&expiry), "expiry {expiry} in {}", m.body);
-    assert!(m.body.contains("2026-01-15"), "the expiry date, 14 days after 2026-01-01: {}", m.body);
+    // The expiry as people read it: day, month, year and time, not ISO 8601.
+    let expiry = talent_domain::timefmt::for_people(v.invitation.expires_at);
+    assert!(m.body.contains(&format!("The link is valid until {expiry}.")), "expiry {expiry} in {}", m.body);
+    assert!(m.body.contains("valid until 15 January 2026, "), "14 days after 2026-01-01: {}", m.body);
+    assert!(!m.body.contains("2026-01-15T"), "no machine timestamp: {}", m.body);
     assert_eq!(m.invitation_url.as_deref(), Some(v.url.as_str()));
     assert!(w.get(v.invitation.id).invitation.email_sent_at.is_some(), "emailSentAt once sent (T33)");
     let rec = block_on(w.svc.emails(Some(email("ada@example.test")), 10)).unwrap();
@@ -873,7 +875,7 @@ fn resend_sets_a_new_expiry_sends_again_and_re_arms_the_reminder() {
     let sent = w.sent();
     assert_eq!(sent.len(), 3, "sent again");
     assert!(!sent[2].subject.starts_with("Reminder"));
-    assert!(sent[2].body.contains(&talent_domain::timefmt::format(i.expires_at)), "the new expiry in the email");
+    assert!(sent[2].body.contains(&talent_domain::timefmt::for_people(i.expires_at)), "the new expiry in the email");
 
     w.clock.advance(Duration::days(3) + Duration::minutes(1));
     assert_eq!(block_on(w.svc.sweep_invitations()).unwrap(), (0, 1), "T38: re-armed reminder");

@@ -7,7 +7,7 @@ use crate::errors::{ClientError, Code, UseCaseError};
 use crate::ids::*;
 use crate::invitation::{Invitation, InvitationStatus, Variant};
 use crate::ports::{EmailRecord, EmailStamp, OutgoingEmail, Store, Tx};
-use crate::timefmt::format;
+use crate::timefmt::for_people;
 use crate::values::*;
 use std::sync::Arc;
 use time::{Duration, OffsetDateTime};
@@ -111,8 +111,8 @@ pub(crate) fn invitation_email(company: &str, inv: &Invitation, url: &str, remin
         body.push_str(&format!("Message from {company}:\n{m}\n\n"));
     }
     body.push_str(&format!(
-        "Open this link to respond:\n{url}\n\nThe link is valid until {} (UTC).\n",
-        format(inv.expires_at)
+        "Open this link to respond:\n{url}\n\nThe link is valid until {}.\n",
+        for_people(inv.expires_at)
     ));
     (subject, body)
 }

@@ -20,7 +20,9 @@ use time::OffsetDateTime;
 /// says ([`PersonRepo::find_person_by_email`]); two imports of one new email both find none and the
 /// second insert fails with `UniqueViolation` (T70).
 pub trait PersonRepo: Send {
-    /// The human with this email, created with `new_id` when absent (race-safe).
+    /// The human with this email, created with `new_id` when absent (race-safe). Returns `new_id`
+    /// exactly when this call created the human (the caller then knows it has taken no
+    /// assessment, T203).
     fn ensure_human<'a>(
         &'a mut self,
         new_id: HumanId,
