@@ -4,7 +4,8 @@
 # The first block's placeholder lines (KEY=, ADMIN=, API=, HOOK_PORT=) get the demo's values;
 # nothing else is changed. curl fails on any answer that is not 2xx (--fail-with-body) unless its
 # line announces the error ("# answers 4xx ..."). Afterwards the files the tour makes are checked:
-# the report is a PDF, the receiver got the events, the CSV import created its rows.
+# the report is a PDF, the receiver verified the events' signatures, the CSV import created its
+# rows, the endpoint was removed.
 # Usage: tests/tour.sh [path to the talent binary]
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,8 +40,10 @@ if ! bash tour-script.sh > tour.out 2>&1; then
 fi
 fail() { cat tour.out; echo "tour: $*" >&2; exit 1; }
 [ "$(head -c 5 report.pdf)" = "%PDF-" ] || fail "report.pdf is not a PDF"
-grep -q '^ping ' hooks.log || fail "the receiver got no ping"
-grep -q '^assessment.completed ' hooks.log || fail "the receiver got no assessment.completed"
+grep -q '^verified ping ' hooks.log || fail "the receiver got no verified ping"
+grep -q '^verified assessment.completed ' hooks.log || fail "the receiver got no verified assessment.completed"
+! grep -q '^REFUSED' hooks.log || fail "the receiver refused a delivery's signature"
+grep -q '^204$' tour.out || fail "the endpoint was not removed"
 grep -q '"status":"accepted"\|"accepted"' tour.out || fail "the invitation was not accepted"
 grep -q 'created: 3, existing: 1, failed: 0' tour.out || fail "the CSV import did not create its rows"
 cat tour.out
