@@ -2020,8 +2020,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
-                    /** @description `true` */
-                    "X-Existing-Resource"?: string;
+                    "X-Existing-Resource": components["headers"]["X-Existing-Resource"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2594,8 +2593,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
-                    /** @description `true` */
-                    "X-Existing-Resource"?: string;
+                    "X-Existing-Resource": components["headers"]["X-Existing-Resource"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];

@@ -188,6 +188,14 @@ fn operation(method: &str, op: &mut Value) {
     add("429", "RateLimited");
     add("500", "InternalError");
     add("503", "ServiceUnavailable");
+    // A response that declares `X-Existing-Resource` points at the one component of it.
+    for r in responses.values_mut() {
+        if let Some(h) = r.get_mut("headers").and_then(Value::as_object_mut) {
+            if let Some(existing) = h.get_mut("X-Existing-Resource") {
+                *existing = json!({"$ref": "#/components/headers/X-Existing-Resource"});
+            }
+        }
+    }
     if idempotent {
         for (status, r) in responses.iter_mut() {
             if status.starts_with('2') {
@@ -376,6 +384,8 @@ fn webhooks(doc: &mut Value) {
             event.to_string(),
             json!({"post": {
                 "operationId": format!("on{schema}"),
+                // Talent calls the receiver: no API key; the receiver checks the signature.
+                "security": [],
                 "summary": description,
                 "description": "Sent to every enabled endpoint subscribed to this type or to `*`. Verify \
 `Talent-Signature` before trusting the body: `v1` is the lowercase hex HMAC-SHA256, keyed with the endpoint's \
