@@ -9,7 +9,7 @@
 //! - A batch's `Idempotency-Key` is `csv-{file digest}-{first row}-{last row}-{rows}`: running the
 //!   same file again sends the same rows under the same key, so a batch whose answer was lost in an
 //!   interruption is replayed by the service, not executed twice; and import is idempotent on email
-//!   anyway (D12).
+//!   anyway (a person's email identifies them in the organization).
 //! - A journal next to the file (`FILE.talent-import`, one JSON line per finished row, flushed as it
 //!   goes) records what is done; a later run of the same file skips rows that were created or already
 //!   existed and retries the failed ones (a full plan may have been upgraded since). A journal of

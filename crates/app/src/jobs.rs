@@ -155,7 +155,7 @@ where
 }
 
 /// Logs a failed run of the job `name`: a database outage at `DEBUG` (the store logs the outage
-/// itself, once, T87), anything else at `WARN`.
+/// itself, once), anything else at `WARN`.
 fn failed(name: &'static str, e: &UseCaseError) {
     if e.is_unavailable() {
         tracing::debug!(job = name, error = %e, "background job failed");

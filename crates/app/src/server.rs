@@ -167,7 +167,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
 /// The service, built: database opened and migrated, listeners bound, background jobs started,
 /// the demo organization seeded (`talent demo`). Nothing is served until
 /// [`Application::run_until_stopped`] is polled; connections wait in the listen backlog until then.
-/// The binary and the in-process end-to-end tests build it the same way (issue 14 point 6).
+/// The binary and the in-process end-to-end tests build it the same way.
 pub struct Application {
     server: actix_web::dev::Server,
     admin: Option<(actix_web::dev::Server, String)>,
