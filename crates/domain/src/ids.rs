@@ -38,6 +38,12 @@ macro_rules! id_type {
                 $name(u)
             }
         }
+
+        impl From<$name> for Uuid {
+            fn from(id: $name) -> Uuid {
+                id.0
+            }
+        }
     };
 }
 

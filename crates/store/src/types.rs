@@ -30,6 +30,11 @@ pub mod sql {
 #[diesel(sql_type = sql::Uuid)]
 pub struct DbUuid(pub uuid::Uuid);
 
+/// Ids of any kind as the columns hold them (an `eq_any` over a batch).
+pub(crate) fn db_uuids<I: Copy + Into<uuid::Uuid>>(ids: &[I]) -> Vec<DbUuid> {
+    ids.iter().map(|&i| DbUuid(i.into())).collect()
+}
+
 /// A timestamp column value (UTC, microseconds).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, FromSqlRow, AsExpression)]
 #[diesel(sql_type = sql::Ts)]

@@ -163,11 +163,12 @@ pub(crate) async fn create_in_tx(
     if let Some(existing) = tx.find_pending_invitation_by_email(org_id, &input.email, ctx.now).await? {
         return Ok((existing, false, None));
     }
-    let person = match &ctx.known {
-        Some(k) if k.person.email == input.email => Some(k.person.clone()),
-        _ => tx.find_person_by_email(org_id, &input.email).await?,
+    let known = ctx.known.as_ref().filter(|k| k.person.email == input.email);
+    let person = match known {
+        Some(k) => Some(k.person.clone()),
+        None => tx.find_person_by_email(org_id, &input.email).await?,
     };
-    let new_human = ctx.known.as_ref().is_some_and(|k| k.new_human && k.person.email == input.email);
+    let new_human = known.is_some_and(|k| k.new_human);
     if let Some(p) = person.as_ref().filter(|p| p.archive_reason == Some(ArchiveReason::Erased)) {
         return Err(person::erased_error(p.id).into());
     }

@@ -35,7 +35,7 @@ macro_rules! impl_email_repo {
                         return Ok(vec![]);
                     }
                     // Conditional update: of concurrent claimers exactly one sees a row due.
-                    let ids: Vec<DbUuid> = ids.iter().map(|i| DbUuid(i.0)).collect();
+                    let ids = crate::types::db_uuids(ids);
                     let target = emails::table
                         .filter(emails::id.eq_any(ids))
                         .filter(emails::sent_at.is_null())
@@ -59,12 +59,9 @@ macro_rules! impl_email_repo {
                     if ids.is_empty() {
                         return Ok(());
                     }
-                    let ids: Vec<DbUuid> = ids.iter().map(|i| DbUuid(i.0)).collect();
-                    diesel::update(emails::table.filter(emails::id.eq_any(ids)))
-                        .set((emails::sent_at.eq(Some(DbTime(at))), emails::attempts.eq(emails::attempts + 1)))
-                        .execute(self.conn)
-                        .await
-                        .map_err(db_err)?;
+                    let ids = crate::types::db_uuids(ids);
+                    let set = (emails::sent_at.eq(Some(DbTime(at))), emails::attempts.eq(emails::attempts + 1));
+                    self.exec(diesel::update(emails::table.filter(emails::id.eq_any(ids))).set(set)).await?;
                     Ok(())
                 })
             }

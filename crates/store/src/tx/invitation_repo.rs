@@ -40,7 +40,7 @@ macro_rules! impl_invitation_repo {
                     if ids.is_empty() {
                         return Ok(());
                     }
-                    let ids: Vec<DbUuid> = ids.iter().map(|i| DbUuid(i.0)).collect();
+                    let ids = crate::types::db_uuids(ids);
                     let set = (invitations::email_sent_at.eq(Some(DbTime(at))), invitations::updated_at.eq(DbTime(at)));
                     self.run(diesel::update(invitations::table.filter(invitations::id.eq_any(ids))).set(set)).await
                 })
@@ -73,7 +73,7 @@ macro_rules! impl_invitation_repo {
                     if ids.is_empty() {
                         return Ok(vec![]);
                     }
-                    let ids: Vec<DbUuid> = ids.iter().map(|i| DbUuid(i.0)).collect();
+                    let ids = crate::types::db_uuids(ids);
                     let q = invitations::table.filter(invitations::id.eq_any(ids));
                     self.load_all(q.select(InvitationRow::as_select()), conv).await
                 })

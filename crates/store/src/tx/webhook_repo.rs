@@ -203,7 +203,7 @@ macro_rules! impl_webhook_repo {
         impl DbTx<'_, $conn> {
             /// Endpoints by id, their secrets opened; `lock`: locked first (T104).
             async fn endpoints_by_ids(&mut self, ids: &[WebhookId], lock: bool) -> StoreResult<Vec<Endpoint>> {
-                let ids: Vec<DbUuid> = ids.iter().map(|i| DbUuid(i.0)).collect();
+                let ids = crate::types::db_uuids(ids);
                 if lock {
                     self.lock_endpoint_rows(&ids, false).await?;
                 }
@@ -344,7 +344,7 @@ macro_rules! impl_webhook_repo {
                 ids: &'a [DeliveryId],
             ) -> BoxFuture<'a, StoreResult<Vec<Delivery>>> {
                 Box::pin(async move {
-                    let ids: Vec<DbUuid> = ids.iter().map(|i| DbUuid(i.0)).collect();
+                    let ids = crate::types::db_uuids(ids);
                     self.lock_deliveries(&ids).await?;
                     self.load_all(
                         deliveries::table.filter(deliveries::id.eq_any(ids)).select(DeliveryRow::as_select()),
