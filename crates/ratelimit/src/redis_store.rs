@@ -16,11 +16,14 @@
 //! # When Redis cannot be reached (fail open)
 //!
 //! A call that errors or takes longer than [`TIMEOUT`] is decided by the local governor limiter
-//! instead (each instance then grants its own budget: more than published, never less), a
-//! warning is logged once, `talent_rate_limit_store_up` becomes 0 and
-//! `talent_rate_limit_store_errors_total` counts; for [`RETRY_AFTER`] every call stays local, then
-//! Redis is tried again, and the first success logs that it is back. Requests are never refused
-//! because the store is away.
+//! instead (each instance then grants its own budget: more than published, never less) and
+//! `talent_rate_limit_store_errors_total` counts it. One slow answer is only that: the next
+//! request asks Redis again (T208), so a busy moment of the machine grants at most the requests it
+//! delayed. Redis counts as away once it refuses or drops the connection, or after
+//! [`FAILURES_IN_A_ROW`] failed calls in a row: then a warning is logged once,
+//! `talent_rate_limit_store_up` becomes 0, for [`RETRY_AFTER`] every call stays local, then Redis
+//! is tried again, and the first success logs that it is back. Requests are never refused because
+//! the store is away.
 
 use crate::{decision, non_zero, unix_now, Budget, GovernorRateLimiter, Mode};
 use std::net::IpAddr;
@@ -31,8 +34,11 @@ use talent_domain::ports::{BoxFuture, RateDecision, RateLimiter, RateSubject};
 
 /// The longest a call to Redis may take before the local limiter decides.
 pub const TIMEOUT: Duration = Duration::from_millis(250);
-/// How long every call stays local after Redis failed.
+/// How long every call stays local once Redis counts as away.
 pub const RETRY_AFTER: Duration = Duration::from_secs(1);
+/// Failed calls in a row (errors or answers later than [`TIMEOUT`]) after which Redis counts as
+/// away; a refused or dropped connection counts as away at once.
+pub const FAILURES_IN_A_ROW: u32 = 3;
 
 /// GCRA over the budgets `KEYS` in order; `ARGV[1]` is `take` or `peek`, `ARGV[i + 1]` the
 /// requests per minute of `KEYS[i]`. Returns five integers per budget looked at: allowed (1/0),
@@ -75,8 +81,9 @@ pub struct RedisRateLimiter {
     client: redis::Client,
     conn: tokio::sync::Mutex<Option<redis::aio::ConnectionManager>>,
     script: redis::Script,
-    /// While `Some(t)` with `t` in the future, Redis is not tried.
-    down_until: Mutex<Option<Instant>>,
+    /// While `down_until` is `Some(t)` with `t` in the future, Redis is not tried; `failures`
+    /// counts the failed calls since the last success.
+    health: Mutex<Health>,
     local: Arc<GovernorRateLimiter>,
 }
 
@@ -93,39 +100,47 @@ impl RedisRateLimiter {
             client,
             conn: tokio::sync::Mutex::new(None),
             script: redis::Script::new(SCRIPT),
-            down_until: Mutex::new(None),
+            health: Mutex::new(Health::default()),
             local,
         })
     }
 
     /// Runs the script on `keys` (key, requests per minute) in order; `None` when Redis cannot
-    /// answer within [`TIMEOUT`] (then it is left alone for [`RETRY_AFTER`]).
+    /// answer within [`TIMEOUT`] or counts as away (see the module documentation).
     async fn run(&self, take: bool, keys: &[(String, u32)]) -> Option<Vec<Budget>> {
-        if self.down_until.lock().unwrap_or_else(PoisonError::into_inner).is_some_and(|t| Instant::now() < t) {
+        if self.health().down_until.is_some_and(|t| Instant::now() < t) {
             return None;
         }
         let answer = tokio::time::timeout(TIMEOUT, self.invoke(take, keys)).await;
         match answer {
             Ok(Ok(values)) => {
-                let was_down = self.down_until.lock().unwrap_or_else(PoisonError::into_inner).take().is_some();
-                if was_down {
+                let mut health = self.health();
+                health.failures = 0;
+                if health.down_until.take().is_some() {
                     tracing::info!("rate limit store available again: budgets are shared across instances");
                     metrics::gauge!("talent_rate_limit_store_up").set(1.0);
                 }
                 Some(budgets(&values))
             }
             failed => {
-                let why = match failed {
-                    Ok(Err(e)) => e.to_string(),
-                    _ => format!("no answer within {} ms", TIMEOUT.as_millis()),
-                };
                 metrics::counter!("talent_rate_limit_store_errors_total").increment(1);
-                let mut down = self.down_until.lock().unwrap_or_else(PoisonError::into_inner);
-                if down.is_none() {
+                let (why, gone) = match failed {
+                    // Any I/O failure but a timeout means the connection is gone.
+                    Ok(Err(e)) => (e.to_string(), e.is_io_error() && !e.is_timeout()),
+                    _ => (format!("no answer within {} ms", TIMEOUT.as_millis()), false),
+                };
+                let mut health = self.health();
+                health.failures = health.failures.saturating_add(1);
+                if !gone && health.failures < FAILURES_IN_A_ROW && health.down_until.is_none() {
+                    tracing::debug!(error = %why, "rate limit store: one request decided locally");
+                    return None;
+                }
+                if health.down_until.is_none() {
                     tracing::warn!(error = %why, "rate limit store unavailable: each instance limits on its own until it is back");
                     metrics::gauge!("talent_rate_limit_store_up").set(0.0);
                 }
-                *down = Some(Instant::now() + RETRY_AFTER);
+                health.down_until = Some(Instant::now() + RETRY_AFTER);
+                drop(health);
                 // A broken connection is rebuilt on the next try.
                 if let Ok(mut c) = self.conn.try_lock() {
                     *c = None;
@@ -133,6 +148,10 @@ impl RedisRateLimiter {
                 None
             }
         }
+    }
+
+    fn health(&self) -> std::sync::MutexGuard<'_, Health> {
+        self.health.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     async fn invoke(&self, take: bool, keys: &[(String, u32)]) -> redis::RedisResult<Vec<i64>> {
@@ -161,6 +180,13 @@ impl RedisRateLimiter {
         }
         call.invoke_async(&mut conn).await
     }
+}
+
+/// What the limiter knows of Redis' health (see [`RedisRateLimiter::run`]).
+#[derive(Debug, Default)]
+struct Health {
+    failures: u32,
+    down_until: Option<Instant>,
 }
 
 impl RedisRateLimiter {
