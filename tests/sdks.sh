@@ -34,6 +34,8 @@ files() { (cd "$repo/sdks/python" && find . -not -path '*/__pycache__*' | sort);
 before=$(files)
 python3 -m venv "$work/py"
 "$work/py/bin/pip" install -q --disable-pip-version-check "$repo/sdks/python"
+# The receiver's side: deliveries verify with the Standard Webhooks library too.
+"$work/py/bin/pip" install -q --disable-pip-version-check "$(grep '^standardwebhooks==' "$repo/sdks/requirements.txt")"
 [ "$before" = "$(files)" ] || { diff <(echo "$before") <(files); echo "sdks: installing left files in sdks/python" >&2; exit 1; }
 cp "$repo/sdks/python/tests/test_demo.py" "$work/"
 (cd "$work" && PYTHONDONTWRITEBYTECODE=1 "$work/py/bin/python" -m unittest -v test_demo)

@@ -10,7 +10,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
-use talent_client::webhooks::{verify, VerifyError};
+use talent_client::webhooks::{verify, verify_standard, VerifyError};
 
 /// Bound for every wait: the worker runs every second (D31).
 const WAIT: Duration = Duration::from_secs(10);
@@ -315,15 +315,25 @@ fn keys(v: &Value) -> Vec<String> {
     k
 }
 
-/// The checks every delivered request must pass (spec, Events; D1, D30, D31, D34): POST, JSON,
-/// the `Talent-*` headers, the envelope with exactly five fields whose `id` is the delivery id,
-/// and a signature that verifies with `secret` at the receiver's own clock.
+/// The checks every delivered request must pass (spec, Events; D1, D30, D31, D34, D57, D58):
+/// POST, JSON, the `Talent-*` headers, the envelope's members with `id` the delivery id and
+/// `eventId` the `Talent-Event-Id` and `webhook-id`, a `Talent-Signature` that verifies with
+/// `secret` at the receiver's own clock, and (for a secret in the Standard Webhooks form) a
+/// `webhook-signature` that verifies too.
 fn assert_delivery(h: &Hit, secret: &str) -> Value {
     assert_eq!(h.method, "POST");
     assert_eq!(h.path, "/hook");
     assert!(h.header("content-type").starts_with("application/json"), "{:?}", h.headers);
     let env = h.json();
-    assert_eq!(keys(&env), ["apiVersion", "createdAt", "data", "id", "type"], "envelope of {}", h.body);
+    assert_eq!(
+        keys(&env),
+        ["apiVersion", "createdAt", "data", "eventId", "id", "sequence", "type"],
+        "envelope of {}",
+        h.body
+    );
+    assert_eq!(env["eventId"], h.header("talent-event-id"), "Talent-Event-Id = envelope eventId");
+    assert_eq!(env["eventId"], h.header("webhook-id"), "webhook-id = envelope eventId");
+    assert!(env["sequence"].is_u64() || env["type"] == "ping", "sequence of {}", h.body);
     assert_eq!(env["apiVersion"], "v1");
     assert_eq!(env["type"], h.event(), "Talent-Event = envelope type");
     assert_eq!(env["id"], h.delivery_id(), "Talent-Delivery-Id = envelope id");
@@ -345,11 +355,23 @@ fn assert_delivery(h: &Hit, secret: &str) -> Value {
         h.delivery_id(),
         h.at
     );
+    assert_eq!(sig.strip_prefix("t=").and_then(|r| r.split(',').next()), Some(h.header("webhook-timestamp")));
+    if secret.ends_with('=') {
+        let standard = verify_standard(
+            secret,
+            h.header("webhook-id"),
+            h.header("webhook-timestamp"),
+            h.header("webhook-signature"),
+            h.body.as_bytes(),
+            h.at,
+        );
+        assert_eq!(standard, Ok(()), "webhook-signature of {}: {:?}", h.event(), h.headers);
+    }
     env
 }
 
-fn is_base64url(s: &str) -> bool {
-    s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+fn is_base64(s: &str) -> bool {
+    s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/' || b == b'=')
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -360,7 +382,7 @@ webhook_e2e!(every_event_type_arrives_signed_with_the_envelope_and_headers, inse
     let (_org, _user, key) = app.org();
     let rx = Receiver::start();
 
-    // D29/D30: 201 with exactly these fields; the secret is whsec_ + 32 bytes base64url.
+    // D29/D30/D58: 201 with exactly these fields; the secret is whsec_ + 32 bytes in base64.
     let r = app.post("/api/v1/webhooks", &key, &json!({"url": rx.url, "events": ["*"]}));
     assert_eq!(r.status, 201, "{}", r.text);
     assert_eq!(
@@ -376,8 +398,8 @@ webhook_e2e!(every_event_type_arrives_signed_with_the_envelope_and_headers, inse
     let hook = r.json["id"].as_str().unwrap().to_string();
     let secret = r.json["secret"].as_str().unwrap().to_string();
     let body = secret.strip_prefix("whsec_").expect("whsec_ prefix");
-    assert_eq!(body.len(), 43, "32 bytes base64url without padding: {secret}");
-    assert!(is_base64url(body), "{secret}");
+    assert_eq!(body.len(), 44, "32 bytes in standard base64 with padding: {secret}");
+    assert!(is_base64(body) && body.ends_with('='), "{secret}");
     // The secret is shown once: reads do not carry it.
     let g = app.get(&format!("/api/v1/webhooks/{hook}"), &key);
     assert_eq!(g.status, 200, "{}", g.text);
@@ -565,6 +587,29 @@ webhook_e2e!(answers_500_500_200_give_three_attempts_with_one_delivery_id, insec
     let log: Vec<Value> = d["attemptLog"].as_array().unwrap().iter().map(|a| a["responseStatus"].clone()).collect();
     assert_eq!(log, [json!(500), json!(500), json!(200)]);
 
+    // D57: the event keeps its identity through retries, a redelivery and a replay, and it is
+    // the feed item's id; the replay is a new delivery.
+    let feed = app.get("/api/v1/events?type=person.created", &key);
+    assert_eq!(feed.status, 200, "{}", feed.text);
+    let item = &feed.json["data"][0];
+    let env = hits[0].json();
+    assert_eq!(env["eventId"], item["id"], "eventId = the feed item's id");
+    assert_eq!(env["sequence"], item["sequence"], "sequence = the feed item's sequence");
+    let r = app.post(&format!("/api/v1/webhooks/{hook}/deliveries/{id}/redeliver"), &key, &json!({}));
+    assert!(r.status == 200 || r.status == 202, "{}", r.text);
+    let again = rx.wait_for(4)[3].clone();
+    assert_eq!((again.delivery_id(), again.header("talent-event-id")), (id.as_str(), item["id"].as_str().unwrap()));
+    assert_eq!(again.body, hits[0].body, "a redelivery sends the same envelope");
+    let after = item["sequence"].as_u64().unwrap() - 1;
+    let r = app.post(&format!("/api/v1/webhooks/{hook}/replay"), &key, &json!({"after": after}));
+    assert_eq!((r.status, &r.json["queued"]), (202, &json!(1)), "{}", r.text);
+    let replayed = rx.wait_for(5)[4].clone();
+    assert_delivery(&replayed, &secret);
+    assert_ne!(replayed.delivery_id(), id, "a replay is a new delivery");
+    assert_eq!(replayed.json()["eventId"], item["id"], "of the same event");
+    assert_eq!(replayed.json()["sequence"], item["sequence"]);
+    assert_eq!(replayed.header("webhook-id"), item["id"].as_str().unwrap());
+
     // D38: /test is never idempotent: the same Idempotency-Key sends a second ping.
     let idem = [("Idempotency-Key", "ping-1")];
     let path = format!("/api/v1/webhooks/{hook}/test");
@@ -573,7 +618,7 @@ webhook_e2e!(answers_500_500_200_give_three_attempts_with_one_delivery_id, insec
     assert_eq!((t1.status, t2.status), (200, 200), "{} {}", t1.text, t2.text);
     assert_eq!(t2.header("idempotency-replayed"), None);
     assert_ne!(t1.json["deliveryId"], t2.json["deliveryId"]);
-    assert_eq!(rx.count(), 5, "two pings sent");
+    assert_eq!(rx.count(), 7, "two pings sent");
     // ... while POST /webhooks honours it: one endpoint, the same answer replayed.
     let body = json!({"url": rx.url, "events": ["person.archived"]});
     let idem = [("Idempotency-Key", "hook-1")];
@@ -720,7 +765,7 @@ webhook_e2e!(rotation_signs_with_both_secrets_and_deliveries_page_newest_first, 
     let r = app.post(&format!("/api/v1/webhooks/{hook}/rotate-secret"), &key, &json!({}));
     assert_eq!(r.status, 200, "{}", r.text);
     let new = r.json["secret"].as_str().unwrap().to_string();
-    assert!(new.starts_with("whsec_") && new.len() == 49, "{new}");
+    assert!(new.starts_with("whsec_") && new.len() == 50, "{new}");
     assert_ne!(new, old);
     app.import(&key, json!({"email": "p0@example.com"}));
     let h = &rx.wait_for(1)[0];
@@ -1129,4 +1174,46 @@ webhook_e2e!(a_webhook_registered_after_100_events_gets_them_through_replay_sign
     assert_eq!(bad.status, 400, "{}", bad.text);
     let unknown = app.post(&format!("/api/v1/webhooks/{}/replay", uuid::Uuid::nil()), &key, &json!({}));
     assert_eq!(unknown.status, 404, "{}", unknown.text);
+});
+
+// D59: the `data` of each `person.*` event is the Person as `GET /api/v1/persons/{id}` answers
+// right after the change, member for member (plus the event's own extra member): created with a
+// nested invitation, updated, archived, and joined back.
+webhook_e2e!(person_events_carry_the_person_as_the_api_reads_it_d59, insecure = true, |app| {
+    let (_org, _user, key) = app.org();
+    let rx = Receiver::start();
+    let (_hook, secret) = app.register(&key, &rx.url);
+    let read = |id: &str| {
+        let r = app.get(&format!("/api/v1/persons/{id}"), &key);
+        assert_eq!(r.status, 200, "{}", r.text);
+        r.json
+    };
+    // The `nth` event of type `t` (from 1): its data without `extra` must be what a read answers
+    // now.
+    let check = |t: &str, nth: usize, id: &str, extra: Option<&str>| {
+        let of_type = || rx.hits().into_iter().filter(|h| h.event() == t).collect::<Vec<_>>();
+        assert!(eventually(WAIT, || of_type().len() >= nth), "no {t} number {nth}: {:?}", types(&rx.hits()));
+        let mut data = assert_delivery(&of_type()[nth - 1], &secret)["data"].clone();
+        if let Some(member) = extra {
+            assert!(data.as_object_mut().unwrap().remove(member).is_some(), "{t} carries {member}: {data}");
+        }
+        assert_eq!(keys(&data), keys(&read(id)), "{t}: the members of the Person");
+        assert_eq!(data, read(id), "{t}: the Person as read after the change");
+    };
+    let p = app.import(
+        &key,
+        json!({"email": "dana@example.com", "firstName": "Dana", "tags": ["remote"],
+               "invitation": {"create": true, "sendEmail": false}}),
+    );
+    let id = p["id"].as_str().unwrap().to_string();
+    check("person.created", 1, &id, None);
+    let r = app.request("PATCH", &format!("/api/v1/persons/{id}"), &key, Some(&json!({"lastName": "Ruiz"})));
+    assert_eq!(r.status, 200, "{}", r.text);
+    check("person.updated", 1, &id, Some("previousAttributes"));
+    let r = app.request("DELETE", &format!("/api/v1/persons/{id}"), &key, None);
+    assert!(r.status == 200 || r.status == 204, "{}", r.text);
+    check("person.archived", 1, &id, Some("archiveReason"));
+    let again = app.post("/api/v1/persons", &key, &json!({"email": "dana@example.com"}));
+    assert_eq!(again.status, 201, "reactivated: {}", again.text);
+    check("person.created", 2, &id, None);
 });

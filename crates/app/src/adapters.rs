@@ -114,6 +114,10 @@ impl Secrets for RingSecrets {
         URL_SAFE_NO_PAD.encode(self.bytes(bytes))
     }
 
+    fn webhook_secret(&self) -> String {
+        format!("whsec_{}", base64::engine::general_purpose::STANDARD.encode(self.bytes(32)))
+    }
+
     /// `base64url(HMAC-SHA256(invitation secret, invitation id))`: 32 bytes (D20).
     fn invitation_token(&self, id: talent_domain::ids::InvitationId) -> String {
         URL_SAFE_NO_PAD.encode(hmac::sign(&self.invitation_key, id.0.as_bytes()).as_ref())

@@ -1,4 +1,6 @@
-//! Receiving webhooks (spec, Events; D30, D31): verify `Talent-Signature`, then parse the envelope.
+//! Receiving webhooks (spec, Events; D30, D31, D57, D58): verify `Talent-Signature` ([`verify`])
+//! or the Standard Webhooks headers ([`verify_standard`]), then parse the envelope and deduplicate
+//! on its `eventId`.
 //!
 //! ```
 //! # let (secret, header, body) = ("whsec_x", "t=1,v1=00", b"{}".as_slice());
@@ -60,21 +62,69 @@ pub fn verify(secret: &str, header: &str, raw_body: &[u8], now_unix: i64) -> Res
     }
 }
 
+/// Verifies a delivery by its Standard Webhooks headers (D58): `webhook_id`, `webhook_timestamp`
+/// (Unix seconds) and `webhook_signature` (`v1,<base64>` entries separated by spaces, one per
+/// signing secret during a rotation). Refuses a timestamp more than [`TOLERANCE_SECS`] from
+/// `now_unix`, and accepts when any `v1` entry is the HMAC-SHA256, keyed with the standard-base64
+/// bytes after `whsec_` in `secret`, of `"{webhook_id}.{webhook_timestamp}.{raw body}"`. Compared
+/// in constant time (ring). Errors: [`VerifyError::Malformed`] for a header or a secret not of
+/// that form (a secret made before Standard Webhooks signing: verify `Talent-Signature` with
+/// [`verify`], or rotate it).
+pub fn verify_standard(
+    secret: &str,
+    webhook_id: &str,
+    webhook_timestamp: &str,
+    webhook_signature: &str,
+    raw_body: &[u8],
+    now_unix: i64,
+) -> Result<(), VerifyError> {
+    use base64::Engine as _;
+    let engine = base64::engine::general_purpose::STANDARD;
+    let key = secret.strip_prefix("whsec_").and_then(|k| engine.decode(k).ok()).ok_or(VerifyError::Malformed)?;
+    let t: i64 = webhook_timestamp.trim().parse().map_err(|_| VerifyError::Malformed)?;
+    let sigs: Vec<Vec<u8>> = webhook_signature
+        .split(' ')
+        .filter_map(|part| part.strip_prefix("v1,"))
+        .filter_map(|s| engine.decode(s).ok())
+        .collect();
+    if sigs.is_empty() {
+        return Err(VerifyError::Malformed);
+    }
+    if now_unix.checked_sub(t).is_none_or(|d| d.abs() > TOLERANCE_SECS) {
+        return Err(VerifyError::OutsideTolerance);
+    }
+    let key = hmac::Key::new(hmac::HMAC_SHA256, &key);
+    let mut msg = format!("{webhook_id}.{t}.").into_bytes();
+    msg.extend_from_slice(raw_body);
+    if sigs.iter().any(|s| hmac::verify(&key, &msg, s).is_ok()) {
+        Ok(())
+    } else {
+        Err(VerifyError::Mismatch)
+    }
+}
+
 /// [`verify`] against the system clock.
 pub fn verify_now(secret: &str, header: &str, raw_body: &[u8]) -> Result<(), VerifyError> {
     verify(secret, header, raw_body, OffsetDateTime::now_utc().unix_timestamp())
 }
 
-/// The delivery envelope (spec, Delivery envelope): exactly these members. `data` is the event's
+/// The delivery envelope (spec, Delivery envelope; D57). Members added later are ignored, as the
+/// API's versioning allows. `data` is the event's
 /// payload: the Person (`person.*`; `person.updated` adds `previousAttributes`, `person.archived`
 /// `archiveReason`), the Invitation (`invitation.*`), `assessment.*`'s
 /// `{personId, email, externalId, assessmentId, startedAt | completedAt}`, `webhook.disabled`'s
 /// endpoint or `ping`'s `{webhookId}` (D33, D34, D47); [`Event::typed`] reads it.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 pub struct Event {
-    /// The delivery id, the same on every retry (`Talent-Delivery-Id`): deduplicate on it.
+    /// The delivery id, the same on every retry of this delivery (`Talent-Delivery-Id`).
     pub id: Uuid,
+    /// The event's id (`Talent-Event-Id`, `webhook-id`): the `id` of its item in the events feed,
+    /// the same on every retry, redelivery and replay. Deduplicate on it.
+    pub event_id: Uuid,
+    /// The event's number in the organization's events feed (1, 2, 3, …); `None` for a test ping.
+    #[serde(default)]
+    pub sequence: Option<u64>,
     /// The event type, e.g. `person.created`.
     #[serde(rename = "type")]
     pub event_type: String,
@@ -111,6 +161,29 @@ mod tests {
         hex::encode(hmac::sign(&key, &msg).as_ref())
     }
 
+    /// The Standard Webhooks specification's own example (D58): its secret, id, timestamp, body
+    /// and signature.
+    #[test]
+    fn the_standard_webhooks_example_verifies_and_nothing_else_does() {
+        let (secret, id, t, body) = (
+            "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+            "msg_p5jXN8AQM9LWM0D4loKWxJek",
+            "1614265330",
+            br#"{"test": 2432232314}"#,
+        );
+        let sig = "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=";
+        let now = 1_614_265_330;
+        assert_eq!(verify_standard(secret, id, t, sig, body, now), Ok(()));
+        let rotated = format!("v1,AAAA {sig}");
+        assert_eq!(verify_standard(secret, id, t, &rotated, body, now), Ok(()), "any entry may match");
+        assert_eq!(verify_standard(secret, "msg_other", t, sig, body, now), Err(VerifyError::Mismatch));
+        assert_eq!(verify_standard(secret, id, t, sig, b"{}", now), Err(VerifyError::Mismatch));
+        assert_eq!(verify_standard(secret, id, t, sig, body, now + 301), Err(VerifyError::OutsideTolerance));
+        assert_eq!(verify_standard(secret, id, "soon", sig, body, now), Err(VerifyError::Malformed));
+        assert_eq!(verify_standard(secret, id, t, "v2,abc", body, now), Err(VerifyError::Malformed));
+        assert_eq!(verify_standard("whsec_not-base64_", id, t, sig, body, now), Err(VerifyError::Malformed));
+    }
+
     #[test]
     fn a_signature_is_accepted_only_for_its_secret_body_and_time() {
         let body = br#"{"id":"x"}"#;
@@ -139,10 +212,11 @@ mod tests {
 
     #[test]
     fn an_event_is_parsed_only_after_its_signature_is_checked() {
-        let body = br#"{"id":"01a20352-29a2-75c8-8d7c-3dfd8be16fc5","type":"ping","createdAt":"2026-11-22T12:00:00Z","apiVersion":"v1","data":{"webhookId":"w"}}"#;
+        let body = br#"{"id":"01a20352-29a2-75c8-8d7c-3dfd8be16fc5","eventId":"01a20352-29a2-75c8-8d7c-3dfd8be16fc6","sequence":7,"type":"ping","createdAt":"2026-11-22T12:00:00Z","apiVersion":"v1","data":{"webhookId":"w"},"addedLater":true}"#;
         let h = format!("t=1000,v1={}", sign("whsec_a", 1000, body));
         let e = Event::from_delivery("whsec_a", &h, body, 1_000).unwrap();
-        assert_eq!((e.event_type.as_str(), e.api_version.as_str()), ("ping", "v1"));
+        assert_eq!((e.event_type.as_str(), e.api_version.as_str(), e.sequence), ("ping", "v1", Some(7)));
+        assert_eq!(e.event_id.to_string(), "01a20352-29a2-75c8-8d7c-3dfd8be16fc6");
         assert_eq!(Event::from_delivery("whsec_b", &h, body, 1_000), Err(VerifyError::Mismatch));
         let h = format!("t=1000,v1={}", sign("whsec_a", 1000, b"[]"));
         assert_eq!(Event::from_delivery("whsec_a", &h, b"[]", 1_000), Err(VerifyError::Malformed));

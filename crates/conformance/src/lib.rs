@@ -88,6 +88,7 @@ macro_rules! store_conformance_suite {
             a_feed_reader_sees_every_event_once_in_sequence_order_while_writers_commit_out_of_order,
             the_feed_filters_by_type_and_organization_and_numbers_are_never_reused,
             replay_queues_the_subscribed_events_after_a_sequence_in_pages,
+            a_claimed_delivery_carries_its_events_id_and_sequence,
             retention_purges_only_history_older_than_the_window,
             retention_purges_emails_codes_and_idempotency_records_exactly_past_their_windows_in_batches,
             resends_are_limited_by_the_emails_stored_for_the_address,

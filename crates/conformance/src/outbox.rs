@@ -240,9 +240,43 @@ pub async fn replay_queues_the_subscribed_events_after_a_sequence_in_pages<S: St
         assert_eq!(env["data"], e.event.data, "the event's own data");
         assert_eq!(env["createdAt"], talent_domain::timefmt::format(e.event.created_at), "the event's own time");
         assert_eq!(env["id"], d.id.0.to_string(), "a new delivery id");
+        assert_eq!(d.event_id, Some(e.event.id), "D57: the replayed event's identity");
+        assert_eq!(env["eventId"], e.event.id.0.to_string());
     }
     let nothing = svc.replay(org.id, only_created.id, created[4].sequence).await.unwrap();
     assert_eq!((nothing.queued, nothing.last_sequence, nothing.has_more), (0, None, false));
     let other = new_org(&svc, "business", &[]).await;
     assert_eq!(code(svc.replay(other.id, only_created.id, 0).await), Code::NotFound);
+}
+
+/// D57: a claimed delivery carries its event's id and feed sequence, numbered by the claim when
+/// the sequencer has not run yet; an event the feed no longer keeps has no sequence, and
+/// `event_sequences` leaves out unknown ids.
+pub async fn a_claimed_delivery_carries_its_events_id_and_sequence<S: Store + Clone>(store: S) {
+    let (svc, clock) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let e = hook(&svc, org.id, 1).await;
+    imported(&svc, org.id, import("first@example.com")).await;
+    imported(&svc, org.id, import("second@example.com")).await;
+    // No feed read and no sequencer run: the claim numbers the events itself.
+    let mut jobs = svc.claim_due(ClaimCaps::total(10)).await.unwrap();
+    assert_eq!(jobs.len(), 2);
+    jobs.sort_by_key(|j| j.sequence);
+    let feed = svc.events_feed(org.id, &every_scope(), feed_req(0, 10)).await.unwrap();
+    let created: Vec<&SequencedEvent> =
+        feed.items.iter().filter(|i| i.event.event_type == EventType::PersonCreated).collect();
+    for (job, item) in jobs.iter().zip(&created) {
+        assert_eq!(job.delivery.endpoint_id, e.id);
+        assert_eq!(job.delivery.event_id, Some(item.event.id), "the delivery names its event");
+        assert_eq!(job.sequence, Some(item.sequence), "and is sent with the event's number");
+    }
+    let ids = vec![created[0].event.id, EventId(svc.ids.new_uuid())];
+    let found = read(&svc, move |tx| Box::pin(async move { tx.event_sequences(&ids).await })).await;
+    assert_eq!(found, vec![(created[0].event.id, created[0].sequence)], "unknown ids are left out");
+    // Retention deletes the events; a delivery of one still goes out, without a sequence.
+    clock.advance(Duration::days(31));
+    svc.purge_webhook_history(30, 100).await.unwrap();
+    let gone = vec![created[0].event.id];
+    let found = read(&svc, move |tx| Box::pin(async move { tx.event_sequences(&gone).await })).await;
+    assert!(found.is_empty(), "an event no longer kept has no sequence");
 }

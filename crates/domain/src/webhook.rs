@@ -256,7 +256,12 @@ pub struct Delivery {
     pub org_id: OrgId,
     /// Event type.
     pub event_type: EventType,
-    /// The envelope JSON, exactly as sent.
+    /// The event it delivers (D57: the feed item's `id`, the envelope's `eventId`, the
+    /// `Talent-Event-Id` and `webhook-id` headers); `None` for a `POST /webhooks/{id}/test` ping,
+    /// which is no event of the feed, and for deliveries made before events had an identity
+    /// (both are sent with the delivery's id as their event id).
+    pub event_id: Option<EventId>,
+    /// The envelope JSON as stored: [`sent_body`] adds the event's `sequence` when it is sent.
     pub payload: String,
     pub status: DeliveryStatus,
     /// Attempts made.
@@ -332,16 +337,45 @@ pub fn apply_attempt_with(d: &mut Delivery, out: &AttemptOutcome, now: OffsetDat
     }
 }
 
-/// The delivery envelope (spec; D34): exactly `id`, `type`, `createdAt`, `apiVersion`, `data`.
-pub fn envelope(id: DeliveryId, t: EventType, created_at: OffsetDateTime, data: &serde_json::Value) -> String {
+/// The delivery envelope as stored (spec; D34, D57): `id` (the delivery's), `eventId`, `type`,
+/// `createdAt`, `apiVersion`, `data`. [`sent_body`] adds `sequence` when it goes out.
+pub fn envelope(
+    id: DeliveryId,
+    event_id: EventId,
+    t: EventType,
+    created_at: OffsetDateTime,
+    data: &serde_json::Value,
+) -> String {
     serde_json::json!({
         "id": id.to_string(),
+        "eventId": event_id.to_string(),
         "type": t.as_str(),
         "createdAt": crate::timefmt::format(created_at),
         "apiVersion": "v1",
         "data": data,
     })
     .to_string()
+}
+
+/// The event id a delivery is sent with (D57): its event's, else its own (a test ping, or a
+/// delivery stored before events had an identity).
+pub fn sent_event_id(d: &Delivery) -> String {
+    d.event_id.map_or_else(|| d.id.to_string(), |e| e.to_string())
+}
+
+/// The body of an attempt of `d` (D57): its stored envelope with `eventId` ([`sent_event_id`])
+/// and `sequence`, the event's number in its organization's feed (D56; `null` for a test ping
+/// and for an event the feed no longer holds). A payload that is not a JSON object (never
+/// written by Talent) is sent as stored.
+pub fn sent_body(d: &Delivery, sequence: Option<u64>) -> String {
+    match serde_json::from_str::<serde_json::Value>(&d.payload) {
+        Ok(serde_json::Value::Object(mut m)) => {
+            m.insert("eventId".into(), serde_json::Value::String(sent_event_id(d)));
+            m.insert("sequence".into(), sequence.map_or(serde_json::Value::Null, serde_json::Value::from));
+            serde_json::Value::Object(m).to_string()
+        }
+        _ => d.payload.clone(),
+    }
 }
 
 #[cfg(test)]
@@ -355,6 +389,7 @@ mod tests {
             endpoint_id: WebhookId(uuid::Uuid::nil()),
             org_id: OrgId(uuid::Uuid::nil()),
             event_type: EventType::Ping,
+            event_id: None,
             payload: "{}".into(),
             status: DeliveryStatus::Pending,
             attempts: 0,
@@ -428,17 +463,29 @@ mod tests {
     }
 
     #[test]
-    fn envelope_has_exactly_the_five_fields() {
-        let e: serde_json::Value = serde_json::from_str(&envelope(
-            DeliveryId(uuid::Uuid::nil()),
-            EventType::Ping,
-            OffsetDateTime::UNIX_EPOCH,
-            &serde_json::json!({"webhookId": "x"}),
-        ))
-        .unwrap();
+    fn the_sent_envelope_has_the_spec_members_and_the_events_identity_d57() {
+        let event = EventId(uuid::Uuid::from_u128(7));
+        let mut x = d();
+        x.event_id = Some(event);
+        x.payload =
+            envelope(x.id, event, EventType::Ping, OffsetDateTime::UNIX_EPOCH, &serde_json::json!({"webhookId": "x"}));
+        let e: serde_json::Value = serde_json::from_str(&sent_body(&x, Some(12))).unwrap();
         let mut keys: Vec<_> = e.as_object().unwrap().keys().cloned().collect();
         keys.sort();
-        assert_eq!(keys, vec!["apiVersion", "createdAt", "data", "id", "type"]);
+        assert_eq!(keys, vec!["apiVersion", "createdAt", "data", "eventId", "id", "sequence", "type"]);
         assert_eq!(e["apiVersion"], "v1");
+        assert_eq!((e["eventId"].as_str(), e["sequence"].as_u64()), (Some(event.to_string().as_str()), Some(12)));
+        assert_eq!(e["id"], x.id.to_string());
+    }
+
+    #[test]
+    fn a_delivery_without_an_event_is_sent_with_its_own_id_and_no_sequence_d57() {
+        let mut x = d();
+        x.payload = r#"{"id":"00000000-0000-0000-0000-000000000000","type":"ping","data":{}}"#.into();
+        let e: serde_json::Value = serde_json::from_str(&sent_body(&x, None)).unwrap();
+        assert_eq!(e["eventId"], x.id.to_string());
+        assert!(e["sequence"].is_null());
+        x.payload = "not json".into();
+        assert_eq!(sent_body(&x, Some(1)), "not json");
     }
 }

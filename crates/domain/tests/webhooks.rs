@@ -54,6 +54,9 @@ impl Secrets for DistinctSecrets {
         s.truncate(len);
         s
     }
+    fn webhook_secret(&self) -> String {
+        format!("whsec_{:0>42}0=", self.n.fetch_add(1, Ordering::SeqCst))
+    }
     fn invitation_token(&self, id: InvitationId) -> String {
         self.inner.invitation_token(id)
     }
@@ -171,12 +174,12 @@ fn advance_to(w: &World, t: time::OffsetDateTime) {
 // ---------------------------------------------------------------------------------------------
 
 #[test]
-fn creating_an_endpoint_returns_a_whsec_secret_of_32_random_bytes_d30() {
+fn creating_an_endpoint_returns_a_whsec_secret_of_32_random_bytes_d30_d58() {
     let w = world();
     let e = endpoint(&w, "https://hooks.example.com/talent", &["*"]);
     let rest = e.secret.strip_prefix("whsec_").expect("secret starts with whsec_");
-    // 32 bytes in base64url without padding are 43 characters (D30).
-    assert!(rest.len() >= 43, "secret body {rest:?} is shorter than 43 characters");
+    // 32 bytes in standard base64 with padding are 44 characters, the last `=` (D58).
+    assert!(rest.len() == 44 && rest.ends_with('='), "secret body {rest:?} is not 32 bytes in base64");
     assert!(e.enabled);
     assert_eq!(e.events, Subscription::All);
     assert_eq!(e.consecutive_failures, 0);
@@ -258,12 +261,17 @@ fn the_worker_sends_the_envelope_signed_with_the_endpoints_secret_d30_d31_d34() 
     assert_eq!(event, "person.created");
     assert_eq!(id, &d.id.to_string());
     assert_eq!(secrets, &vec![e.secret.clone()], "signed with the endpoint's secret only");
-    assert_eq!(body, &d.payload, "the stored envelope is sent byte for byte");
     let env: Value = serde_json::from_str(body).unwrap();
+    let scopes = talent_domain::values::Scopes::new(vec![talent_domain::values::Scope::WebhooksManage]);
+    let req = talent_domain::usecases::feed::FeedRequest { after: 0, limit: 10, types: vec![] };
+    let feed = block_on(w.svc.events_feed(w.org, &scopes, req)).unwrap();
+    assert_eq!(body, &sent_body(&d, Some(feed.items[0].sequence)), "the stored envelope, with its sequence (D57)");
     let mut keys: Vec<_> = env.as_object().unwrap().keys().cloned().collect();
     keys.sort();
-    assert_eq!(keys, ["apiVersion", "createdAt", "data", "id", "type"]);
+    assert_eq!(keys, ["apiVersion", "createdAt", "data", "eventId", "id", "sequence", "type"]);
     assert_eq!(env["id"], json!(d.id.to_string()), "envelope id = delivery id");
+    assert_eq!(env["eventId"], json!(feed.items[0].event.id.to_string()), "D57: eventId = the feed item's id");
+    assert_eq!(env["sequence"], json!(feed.items[0].sequence));
     assert_eq!(env["type"], "person.created");
     assert_eq!(env["apiVersion"], "v1");
     assert_eq!(env["data"], talent_domain::wire::person_json(&p), "D34: person.* carry the Person object");
@@ -512,7 +520,7 @@ fn redeliver_resets_a_failed_delivery_which_goes_out_again_with_the_same_id() {
     let s = sent(&w);
     assert_eq!(s.len(), 6);
     assert_eq!(s[5].2, d.id.to_string(), "same delivery id");
-    assert_eq!(s[5].3, d.payload, "same envelope");
+    assert_eq!(s[5].3, s[0].3, "same envelope, the same eventId and sequence (D57)");
     let after = delivery(&w, d.id);
     assert_eq!(after.status, DeliveryStatus::Succeeded);
     assert_eq!(after.attempts, 1);

@@ -369,8 +369,10 @@ impl From<&Endpoint> for WebhookEndpointOut {
 pub struct WebhookEndpointWithSecretOut {
     #[serde(flatten)]
     pub endpoint: WebhookEndpointOut,
-    /// `whsec_` + 32 random bytes in base64url; the whole string is the HMAC key (D30).
-    #[schema(pattern = "^whsec_[A-Za-z0-9_-]{43}$")]
+    /// `whsec_` + 32 random bytes in standard base64: the whole string is the key of
+    /// `Talent-Signature`, the decoded bytes after `whsec_` the key of `webhook-signature` (D30,
+    /// D58).
+    #[schema(pattern = "^whsec_[A-Za-z0-9+/]{43}=$")]
     pub secret: String,
 }
 

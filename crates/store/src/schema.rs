@@ -301,6 +301,7 @@ diesel::table! {
         claimed_until -> Nullable<Ts>,
         created_at -> Ts,
         request_id -> Nullable<Text>,
+        event_id -> Nullable<Uuid>,
     }
 }
 

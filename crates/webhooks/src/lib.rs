@@ -3,7 +3,13 @@
 //! - Signature (D30): `Talent-Signature: t=<unix>,v1=<hex>` where `v1` is the lowercase hex
 //!   HMAC-SHA256, keyed with the whole secret string (`whsec_...`), of `"{t}.{raw body}"`. During a
 //!   secret rotation the header carries one `v1=` per signing secret.
-//! - Transport (D31): POST with `Talent-Event` and `Talent-Delivery-Id`, 10 s timeout in all, of
+//! - Standard Webhooks (D58): `webhook-id` (the event's id), `webhook-timestamp` (the same `t`) and
+//!   `webhook-signature: v1,<base64>` per secret of the form `whsec_<standard base64>` (every
+//!   secret made since), the HMAC-SHA256 keyed with the decoded bytes over
+//!   `"{webhook-id}.{t}.{raw body}"`: the Standard Webhooks and Svix libraries verify it. A secret
+//!   of the older form (base64url) signs `Talent-Signature` only.
+//! - Transport (D31): POST with `Talent-Event`, `Talent-Delivery-Id` and `Talent-Event-Id` (D57),
+//!   10 s timeout in all, of
 //!   which at most 2 s to connect (T60: a dead host frees its lane fast), redirects never followed
 //!   (a 3xx is a failure), only 2xx succeeds. ureq is blocking: requests run on tokio's blocking
 //!   pool behind a semaphore, never on the async workers.
@@ -17,13 +23,14 @@
 
 pub mod engine;
 
+use base64::Engine as _;
 use ring::hmac;
 use std::io::Read;
 use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use talent_domain::net;
-use talent_domain::ports::{BoxFuture, Fetched, PushRequest, SendResult, WebhookSender};
+use talent_domain::ports::{BoxFuture, Fetched, PushRequest, SendResult, WebhookMessage, WebhookSender};
 use talent_domain::webhook::AttemptOutcome;
 use time::OffsetDateTime;
 use ureq::config::Config;
@@ -49,6 +56,55 @@ pub fn signature_header(secrets: &[&str], t: i64, body: &[u8]) -> String {
         h.push_str(&sign(s, t, body));
     }
     h
+}
+
+/// The key of a secret in the Standard Webhooks form (D58): the bytes of the standard base64
+/// after `whsec_`; `None` for a secret of the older base64url form, which signs
+/// `Talent-Signature` only.
+pub fn standard_key(secret: &str) -> Option<Vec<u8>> {
+    let encoded = secret.strip_prefix("whsec_")?;
+    base64::engine::general_purpose::STANDARD.decode(encoded).ok().filter(|k| !k.is_empty())
+}
+
+/// The `webhook-signature` header value (D58): `v1,<base64 HMAC-SHA256>` over
+/// `"{id}.{t}.{body}"` for each secret in the Standard Webhooks form, separated by spaces; `None`
+/// when no secret has that form.
+pub fn standard_signature_header(secrets: &[&str], id: &str, t: i64, body: &[u8]) -> Option<String> {
+    let signatures: Vec<String> = secrets
+        .iter()
+        .filter_map(|s| standard_key(s))
+        .map(|k| {
+            let key = hmac::Key::new(hmac::HMAC_SHA256, &k);
+            let mut ctx = hmac::Context::with_key(&key);
+            ctx.update(id.as_bytes());
+            ctx.update(b".");
+            ctx.update(t.to_string().as_bytes());
+            ctx.update(b".");
+            ctx.update(body);
+            format!("v1,{}", base64::engine::general_purpose::STANDARD.encode(ctx.sign().as_ref()))
+        })
+        .collect();
+    (!signatures.is_empty()).then(|| signatures.join(" "))
+}
+
+/// The signature headers of one webhook request: `Talent-Signature` and, when a secret has the
+/// Standard Webhooks form, `webhook-signature` (D30, D58).
+#[derive(Clone, Debug)]
+struct Signed {
+    t: i64,
+    talent: String,
+    standard: Option<String>,
+}
+
+impl Signed {
+    fn new(secrets: &[&str], message: &WebhookMessage, t: i64) -> Self {
+        let body = message.body.as_bytes();
+        Signed {
+            t,
+            talent: signature_header(secrets, t, body),
+            standard: standard_signature_header(secrets, &message.event_id, t, body),
+        }
+    }
 }
 
 /// What an attempt's error says when a host name resolves to nothing, or only to addresses the
@@ -180,19 +236,24 @@ impl UreqSender {
 fn post(
     agent: &ureq::Agent,
     url: &str,
-    sig: &str,
-    delivery_id: &str,
+    sig: &Signed,
     event: &str,
-    body: &str,
+    message: &WebhookMessage,
 ) -> (AttemptOutcome, &'static str) {
     let start = Instant::now();
-    let res = agent
+    let mut req = agent
         .post(url)
         .header("Content-Type", "application/json")
-        .header("Talent-Signature", sig)
+        .header("Talent-Signature", &sig.talent)
         .header("Talent-Event", event)
-        .header("Talent-Delivery-Id", delivery_id)
-        .send(body);
+        .header("Talent-Delivery-Id", &message.delivery_id)
+        .header("Talent-Event-Id", &message.event_id)
+        .header("webhook-id", &message.event_id)
+        .header("webhook-timestamp", sig.t.to_string());
+    if let Some(standard) = &sig.standard {
+        req = req.header("webhook-signature", standard);
+    }
+    let res = req.send(&message.body);
     outcome_of(res, start, false)
 }
 
@@ -340,17 +401,15 @@ impl WebhookSender for UreqSender {
         &'a self,
         url: &'a str,
         secrets: &'a [&'a str],
-        delivery_id: &'a str,
         event_type: &'a str,
-        body: &'a str,
+        message: &'a WebhookMessage,
         _now: OffsetDateTime,
     ) -> BoxFuture<'a, SendResult> {
         // `t` is stamped from the real clock, not the service clock: receivers check it against
         // their own time (spec, Signature step 3), and the sandbox clock (D39) may run days ahead.
-        let sig = signature_header(secrets, OffsetDateTime::now_utc().unix_timestamp(), body.as_bytes());
-        let (u, delivery_id, event_type, body) =
-            (url.to_string(), delivery_id.to_string(), event_type.to_string(), body.to_string());
-        self.guarded(url, move |agent| post(agent, &u, &sig, &delivery_id, &event_type, &body))
+        let sig = Signed::new(secrets, message, OffsetDateTime::now_utc().unix_timestamp());
+        let (u, event_type, message) = (url.to_string(), event_type.to_string(), message.clone());
+        self.guarded(url, move |agent| post(agent, &u, &sig, &event_type, &message))
     }
 
     fn push<'a>(&'a self, req: &'a PushRequest) -> BoxFuture<'a, SendResult> {

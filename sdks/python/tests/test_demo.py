@@ -25,7 +25,8 @@ from talent_api.models import (
     WebhookEndpointCreateRequestEventsItemType1,
 )
 from talent_api.types import UNSET
-from talent_webhooks import verify
+from standardwebhooks.webhooks import Webhook, WebhookVerificationError
+from talent_webhooks import verify, verify_standard
 
 URL, KEY, ADMIN = os.environ["TALENT_URL"], os.environ["TALENT_KEY"], os.environ["TALENT_ADMIN"]
 
@@ -75,6 +76,7 @@ class Sdk(unittest.TestCase):
             def do_POST(self):
                 got["body"] = self.rfile.read(int(self.headers["Content-Length"]))
                 got["signature"] = self.headers["Talent-Signature"]
+                got["headers"] = {k.lower(): v for k, v in self.headers.items()}
                 self.send_response(200)
                 self.end_headers()
 
@@ -93,6 +95,15 @@ class Sdk(unittest.TestCase):
             self.assertFalse(verify(hook.secret, got["signature"], got["body"] + b" "))
             self.assertFalse(verify("whsec_other", got["signature"], got["body"]))
             self.assertFalse(verify(hook.secret, got["signature"], got["body"], now=0))
+            # The Standard Webhooks headers: our helper and the standardwebhooks package from PyPI.
+            envelope = json.loads(got["body"])
+            self.assertEqual(got["headers"]["webhook-id"], envelope["eventId"])
+            self.assertEqual(got["headers"]["talent-event-id"], envelope["eventId"])
+            self.assertTrue(verify_standard(hook.secret, got["headers"], got["body"]))
+            self.assertFalse(verify_standard(hook.secret, got["headers"], got["body"] + b" "))
+            self.assertEqual(Webhook(hook.secret).verify(got["body"], got["headers"])["eventId"], envelope["eventId"])
+            with self.assertRaises(WebhookVerificationError):
+                Webhook(hook.secret).verify(got["body"] + b" ", got["headers"])
         finally:
             server.shutdown()
             server.server_close()

@@ -1,6 +1,6 @@
 // The TypeScript client of Talent's public API: `paths` and `components` are generated from
 // docs/openapi.json by openapi-typescript (src/schema.ts, never edited by hand); openapi-fetch
-// turns them into a typed `fetch` client. `verify` (src/webhooks.ts) checks webhook signatures
+// turns them into a typed `fetch` client. `verify` and `verifyStandard` (src/webhooks.ts) check webhook signatures
 // with the Web Crypto API. `npm pack` builds dist/ (JavaScript and type declarations).
 //
 //   import { createTalentClient } from "@talent/api-client";
@@ -11,7 +11,8 @@ import createClient from "openapi-fetch";
 import type { components, paths } from "./schema.ts";
 
 export type { components, paths } from "./schema.ts";
-export { verify, TOLERANCE_SECONDS } from "./webhooks.ts";
+export { verify, verifyStandard, TOLERANCE_SECONDS } from "./webhooks.ts";
+export type { StandardHeaders } from "./webhooks.ts";
 
 /** One of the API's schemas by name, e.g. `Schema<"Person">`. */
 export type Schema<Name extends keyof components["schemas"]> = components["schemas"][Name];

@@ -455,7 +455,7 @@ export interface webhooks {
         put?: never;
         /**
          * A person in the pool completed an assessment.
-         * @description Sent to every enabled endpoint subscribed to this type or to `*`. Verify `Talent-Signature` before trusting the body: `v1` is the lowercase hex HMAC-SHA256, keyed with the endpoint's whole signing secret, of `{t}.{raw body}`; reject a `t` more than 300 seconds from your clock. During a secret rotation the header carries one `v1` per valid secret. Delivery is at least once: deduplicate on the delivery id.
+         * @description Sent to every enabled endpoint subscribed to this type or to `*`. Verify the signature before trusting the body, in either of two ways. `Talent-Signature`: `v1` is the lowercase hex HMAC-SHA256, keyed with the endpoint's whole signing secret, of `{t}.{raw body}`; reject a `t` more than 300 seconds from your clock; during a secret rotation the header carries one `v1` per valid secret. Or the Standard Webhooks headers, which the Standard Webhooks and Svix libraries verify: `webhook-signature` is `v1,` and the base64 HMAC-SHA256, keyed with the base64-decoded part of the secret after `whsec_`, of `{webhook-id}.{webhook-timestamp}.{raw body}` (one entry per valid secret, separated by spaces). Delivery is at least once: deduplicate on `eventId`.
          */
         post: operations["onAssessmentCompletedEvent"];
         delete?: never;
@@ -475,7 +475,7 @@ export interface webhooks {
         put?: never;
         /**
          * A person in the pool started an assessment.
-         * @description Sent to every enabled endpoint subscribed to this type or to `*`. Verify `Talent-Signature` before trusting the body: `v1` is the lowercase hex HMAC-SHA256, keyed with the endpoint's whole signing secret, of `{t}.{raw body}`; reject a `t` more than 300 seconds from your clock. During a secret rotation the header carries one `v1` per valid secret. Delivery is at least once: deduplicate on the delivery id.
+         * @description Sent to every enabled endpoint subscribed to this type or to `*`. Verify the signature before trusting the body, in either of two ways. `Talent-Signature`: `v1` is the lowercase hex HMAC-SHA256, keyed with the endpoint's whole signing secret, of `{t}.{raw body}`; reject a `t` more than 300 seconds from your clock; during a secret rotation the header carries one `v1` per valid secret. Or the Standard Webhooks headers, which the Standard Webhooks and Svix libraries verify: `webhook-signature` is `v1,` and the base64 HMAC-SHA256, keyed with the base64-decoded part of the secret after `whsec_`, of `{webhook-id}.{webhook-timestamp}.{raw body}` (one entry per valid secret, separated by spaces). Delivery is at least once: deduplicate on `eventId`.
          */
         post: operations["onAssessmentStartedEvent"];
         delete?: never;
@@ -495,7 +495,7 @@ export interface webhooks {
         put?: never;
         /**
          * A personal invitation was accepted.
-         * @description Sent to every enabled endpoint subscribed to this type or to `*`. Verify `Talent-Signature` before trusting the body: `v1` is the lowercase hex HMAC-SHA256, keyed with the endpoint's whole signing secret, of `{t}.{raw body}`; reject a `t` more than 300 seconds from your clock. During a secret rotation the header carries one `v1` per valid secret. Delivery is at least once: deduplicate on the delivery id.
+         * @description Sent to every enabled endpoint subscribed to this type or to `*`. Verify the signature before trusting the body, in either of two ways. `Talent-Signature`: `v1` is the lowercase hex HMAC-SHA256, keyed with the endpoint's whole signing secret, of `{t}.{raw body}`; reject a `t` more than 300 seconds from your clock; during a secret rotation the header carries one `v1` per valid secret. Or the Standard Webhooks headers, which the Standard Webhooks and Svix libraries verify: `webhook-signature` is `v1,` and the base64 HMAC-SHA256, keyed with the base64-decoded part of the secret after `whsec_`, of `{webhook-id}.{webhook-timestamp}.{raw body}` (one entry per valid secret, separated by spaces). Delivery is at least once: deduplicate on `eventId`.
          */
         post: operations["onInvitationAcceptedEvent"];
         delete?: never;
@@ -515,7 +515,7 @@ export interface webhooks {
         put?: never;
         /**
          * An invitation was created.
-         * @description Sent to every enabled endpoint subscribed to this type or to `*`. Verify `Talent-Signature` before trusting the body: `v1` is the lowercase hex HMAC-SHA256, keyed with the endpoint's whole signing secret, of `{t}.{raw body}`; reject a `t` more than 300 seconds from your clock. During a secret rotation the header carries one `v1` per valid secret. Delivery is at least once: deduplicate on the delivery id.
+         * @description Sent to every enabled endpoint subscribed to this type or to `*`. Verify the signature before trusting the body, in either of two ways. `Talent-Signature`: `v1` is the lowercase hex HMAC-SHA256, keyed with the endpoint's whole signing secret, of `{t}.{raw body}`; reject a `t` more than 300 seconds from your clock; during a secret rotation the header carries one `v1` per valid secret. Or the Standard Webhooks headers, which the Standard Webhooks and Svix libraries verify: `webhook-signature` is `v1,` and the base64 HMAC-SHA256, keyed with the base64-decoded part of the secret after `whsec_`, of `{webhook-id}.{webhook-timestamp}.{raw body}` (one entry per valid secret, separated by spaces). Delivery is at least once: deduplicate on `eventId`.
          */
         post: operations["onInvitationCreatedEvent"];
         delete?: never;
@@ -535,7 +535,7 @@ export interface webhooks {
         put?: never;
         /**
          * An invitation expired.
-         * @description Sent to every enabled endpoint subscribed to this type or to `*`. Verify `Talent-Signature` before trusting the body: `v1` is the lowercase hex HMAC-SHA256, keyed with the endpoint's whole signing secret, of `{t}.{raw body}`; reject a `t` more than 300 seconds from your clock. During a secret rotation the header carries one `v1` per valid secret. Delivery is at least once: deduplicate on the delivery id.
+         * @description Sent to every enabled endpoint subscribed to this type or to `*`. Verify the signature before trusting the body, in either of two ways. `Talent-Signature`: `v1` is the lowercase hex HMAC-SHA256, keyed with the endpoint's whole signing secret, of `{t}.{raw body}`; reject a `t` more than 300 seconds from your clock; during a secret rotation the header carries one `v1` per valid secret. Or the Standard Webhooks headers, which the Standard Webhooks and Svix libraries verify: `webhook-signature` is `v1,` and the base64 HMAC-SHA256, keyed with the base64-decoded part of the secret after `whsec_`, of `{webhook-id}.{webhook-timestamp}.{raw body}` (one entry per valid secret, separated by spaces). Delivery is at least once: deduplicate on `eventId`.
          */
         post: operations["onInvitationExpiredEvent"];
         delete?: never;
@@ -555,7 +555,7 @@ export interface webhooks {
         put?: never;
         /**
          * An invitation was sent again: the reminder 3 days after sending, or a resend.
-         * @description Sent to every enabled endpoint subscribed to this type or to `*`. Verify `Talent-Signature` before trusting the body: `v1` is the lowercase hex HMAC-SHA256, keyed with the endpoint's whole signing secret, of `{t}.{raw body}`; reject a `t` more than 300 seconds from your clock. During a secret rotation the header carries one `v1` per valid secret. Delivery is at least once: deduplicate on the delivery id.
+         * @description Sent to every enabled endpoint subscribed to this type or to `*`. Verify the signature before trusting the body, in either of two ways. `Talent-Signature`: `v1` is the lowercase hex HMAC-SHA256, keyed with the endpoint's whole signing secret, of `{t}.{raw body}`; reject a `t` more than 300 seconds from your clock; during a secret rotation the header carries one `v1` per valid secret. Or the Standard Webhooks headers, which the Standard Webhooks and Svix libraries verify: `webhook-signature` is `v1,` and the base64 HMAC-SHA256, keyed with the base64-decoded part of the secret after `whsec_`, of `{webhook-id}.{webhook-timestamp}.{raw body}` (one entry per valid secret, separated by spaces). Delivery is at least once: deduplicate on `eventId`.
          */
         post: operations["onInvitationRemindedEvent"];
         delete?: never;
@@ -575,7 +575,7 @@ export interface webhooks {
         put?: never;
         /**
          * An invitation was revoked.
-         * @description Sent to every enabled endpoint subscribed to this type or to `*`. Verify `Talent-Signature` before trusting the body: `v1` is the lowercase hex HMAC-SHA256, keyed with the endpoint's whole signing secret, of `{t}.{raw body}`; reject a `t` more than 300 seconds from your clock. During a secret rotation the header carries one `v1` per valid secret. Delivery is at least once: deduplicate on the delivery id.
+         * @description Sent to every enabled endpoint subscribed to this type or to `*`. Verify the signature before trusting the body, in either of two ways. `Talent-Signature`: `v1` is the lowercase hex HMAC-SHA256, keyed with the endpoint's whole signing secret, of `{t}.{raw body}`; reject a `t` more than 300 seconds from your clock; during a secret rotation the header carries one `v1` per valid secret. Or the Standard Webhooks headers, which the Standard Webhooks and Svix libraries verify: `webhook-signature` is `v1,` and the base64 HMAC-SHA256, keyed with the base64-decoded part of the secret after `whsec_`, of `{webhook-id}.{webhook-timestamp}.{raw body}` (one entry per valid secret, separated by spaces). Delivery is at least once: deduplicate on `eventId`.
          */
         post: operations["onInvitationRevokedEvent"];
         delete?: never;
@@ -595,7 +595,7 @@ export interface webhooks {
         put?: never;
         /**
          * A person was archived; `archiveReason` says by whom.
-         * @description Sent to every enabled endpoint subscribed to this type or to `*`. Verify `Talent-Signature` before trusting the body: `v1` is the lowercase hex HMAC-SHA256, keyed with the endpoint's whole signing secret, of `{t}.{raw body}`; reject a `t` more than 300 seconds from your clock. During a secret rotation the header carries one `v1` per valid secret. Delivery is at least once: deduplicate on the delivery id.
+         * @description Sent to every enabled endpoint subscribed to this type or to `*`. Verify the signature before trusting the body, in either of two ways. `Talent-Signature`: `v1` is the lowercase hex HMAC-SHA256, keyed with the endpoint's whole signing secret, of `{t}.{raw body}`; reject a `t` more than 300 seconds from your clock; during a secret rotation the header carries one `v1` per valid secret. Or the Standard Webhooks headers, which the Standard Webhooks and Svix libraries verify: `webhook-signature` is `v1,` and the base64 HMAC-SHA256, keyed with the base64-decoded part of the secret after `whsec_`, of `{webhook-id}.{webhook-timestamp}.{raw body}` (one entry per valid secret, separated by spaces). Delivery is at least once: deduplicate on `eventId`.
          */
         post: operations["onPersonArchivedEvent"];
         delete?: never;
@@ -615,7 +615,7 @@ export interface webhooks {
         put?: never;
         /**
          * A person was added (or reactivated) through the API.
-         * @description Sent to every enabled endpoint subscribed to this type or to `*`. Verify `Talent-Signature` before trusting the body: `v1` is the lowercase hex HMAC-SHA256, keyed with the endpoint's whole signing secret, of `{t}.{raw body}`; reject a `t` more than 300 seconds from your clock. During a secret rotation the header carries one `v1` per valid secret. Delivery is at least once: deduplicate on the delivery id.
+         * @description Sent to every enabled endpoint subscribed to this type or to `*`. Verify the signature before trusting the body, in either of two ways. `Talent-Signature`: `v1` is the lowercase hex HMAC-SHA256, keyed with the endpoint's whole signing secret, of `{t}.{raw body}`; reject a `t` more than 300 seconds from your clock; during a secret rotation the header carries one `v1` per valid secret. Or the Standard Webhooks headers, which the Standard Webhooks and Svix libraries verify: `webhook-signature` is `v1,` and the base64 HMAC-SHA256, keyed with the base64-decoded part of the secret after `whsec_`, of `{webhook-id}.{webhook-timestamp}.{raw body}` (one entry per valid secret, separated by spaces). Delivery is at least once: deduplicate on `eventId`.
          */
         post: operations["onPersonCreatedEvent"];
         delete?: never;
@@ -635,7 +635,7 @@ export interface webhooks {
         put?: never;
         /**
          * A person linked themselves through an invitation.
-         * @description Sent to every enabled endpoint subscribed to this type or to `*`. Verify `Talent-Signature` before trusting the body: `v1` is the lowercase hex HMAC-SHA256, keyed with the endpoint's whole signing secret, of `{t}.{raw body}`; reject a `t` more than 300 seconds from your clock. During a secret rotation the header carries one `v1` per valid secret. Delivery is at least once: deduplicate on the delivery id.
+         * @description Sent to every enabled endpoint subscribed to this type or to `*`. Verify the signature before trusting the body, in either of two ways. `Talent-Signature`: `v1` is the lowercase hex HMAC-SHA256, keyed with the endpoint's whole signing secret, of `{t}.{raw body}`; reject a `t` more than 300 seconds from your clock; during a secret rotation the header carries one `v1` per valid secret. Or the Standard Webhooks headers, which the Standard Webhooks and Svix libraries verify: `webhook-signature` is `v1,` and the base64 HMAC-SHA256, keyed with the base64-decoded part of the secret after `whsec_`, of `{webhook-id}.{webhook-timestamp}.{raw body}` (one entry per valid secret, separated by spaces). Delivery is at least once: deduplicate on `eventId`.
          */
         post: operations["onPersonJoinedEvent"];
         delete?: never;
@@ -655,7 +655,7 @@ export interface webhooks {
         put?: never;
         /**
          * A person's data changed (`PATCH`, an import that changed it, an invitation accepted by a member, a withdrawal); `previousAttributes` holds the old values of the changed members.
-         * @description Sent to every enabled endpoint subscribed to this type or to `*`. Verify `Talent-Signature` before trusting the body: `v1` is the lowercase hex HMAC-SHA256, keyed with the endpoint's whole signing secret, of `{t}.{raw body}`; reject a `t` more than 300 seconds from your clock. During a secret rotation the header carries one `v1` per valid secret. Delivery is at least once: deduplicate on the delivery id.
+         * @description Sent to every enabled endpoint subscribed to this type or to `*`. Verify the signature before trusting the body, in either of two ways. `Talent-Signature`: `v1` is the lowercase hex HMAC-SHA256, keyed with the endpoint's whole signing secret, of `{t}.{raw body}`; reject a `t` more than 300 seconds from your clock; during a secret rotation the header carries one `v1` per valid secret. Or the Standard Webhooks headers, which the Standard Webhooks and Svix libraries verify: `webhook-signature` is `v1,` and the base64 HMAC-SHA256, keyed with the base64-decoded part of the secret after `whsec_`, of `{webhook-id}.{webhook-timestamp}.{raw body}` (one entry per valid secret, separated by spaces). Delivery is at least once: deduplicate on `eventId`.
          */
         post: operations["onPersonUpdatedEvent"];
         delete?: never;
@@ -675,7 +675,7 @@ export interface webhooks {
         put?: never;
         /**
          * `POST /api/v1/webhooks/{id}/test` was called.
-         * @description Sent to every enabled endpoint subscribed to this type or to `*`. Verify `Talent-Signature` before trusting the body: `v1` is the lowercase hex HMAC-SHA256, keyed with the endpoint's whole signing secret, of `{t}.{raw body}`; reject a `t` more than 300 seconds from your clock. During a secret rotation the header carries one `v1` per valid secret. Delivery is at least once: deduplicate on the delivery id.
+         * @description Sent to every enabled endpoint subscribed to this type or to `*`. Verify the signature before trusting the body, in either of two ways. `Talent-Signature`: `v1` is the lowercase hex HMAC-SHA256, keyed with the endpoint's whole signing secret, of `{t}.{raw body}`; reject a `t` more than 300 seconds from your clock; during a secret rotation the header carries one `v1` per valid secret. Or the Standard Webhooks headers, which the Standard Webhooks and Svix libraries verify: `webhook-signature` is `v1,` and the base64 HMAC-SHA256, keyed with the base64-decoded part of the secret after `whsec_`, of `{webhook-id}.{webhook-timestamp}.{raw body}` (one entry per valid secret, separated by spaces). Delivery is at least once: deduplicate on `eventId`.
          */
         post: operations["onPingEvent"];
         delete?: never;
@@ -695,7 +695,7 @@ export interface webhooks {
         put?: never;
         /**
          * One of the organization's endpoints was disabled after its deliveries failed for 3 days; sent to the other enabled endpoints.
-         * @description Sent to every enabled endpoint subscribed to this type or to `*`. Verify `Talent-Signature` before trusting the body: `v1` is the lowercase hex HMAC-SHA256, keyed with the endpoint's whole signing secret, of `{t}.{raw body}`; reject a `t` more than 300 seconds from your clock. During a secret rotation the header carries one `v1` per valid secret. Delivery is at least once: deduplicate on the delivery id.
+         * @description Sent to every enabled endpoint subscribed to this type or to `*`. Verify the signature before trusting the body, in either of two ways. `Talent-Signature`: `v1` is the lowercase hex HMAC-SHA256, keyed with the endpoint's whole signing secret, of `{t}.{raw body}`; reject a `t` more than 300 seconds from your clock; during a secret rotation the header carries one `v1` per valid secret. Or the Standard Webhooks headers, which the Standard Webhooks and Svix libraries verify: `webhook-signature` is `v1,` and the base64 HMAC-SHA256, keyed with the base64-decoded part of the secret after `whsec_`, of `{webhook-id}.{webhook-timestamp}.{raw body}` (one entry per valid secret, separated by spaces). Delivery is at least once: deduplicate on `eventId`.
          */
         post: operations["onWebhookDisabledEvent"];
         delete?: never;
@@ -732,9 +732,19 @@ export interface components {
             data: components["schemas"]["AssessmentCompletedData"];
             /**
              * Format: uuid
-             * @description The delivery id; the same on every retry.
+             * @description The event's id: the `id` of its item in `GET /api/v1/events`, the same on every retry, redelivery and replay. Deduplicate on it.
+             */
+            eventId: string;
+            /**
+             * Format: uuid
+             * @description The delivery id; the same on every retry of this delivery.
              */
             id: string;
+            /**
+             * Format: int64
+             * @description The event's number in the organization's events feed (1, 2, 3,...); null for the ping of `POST /api/v1/webhooks/{id}/test`, which is no event of the feed.
+             */
+            sequence: number | null;
             /** @constant */
             type: "assessment.completed";
         };
@@ -758,9 +768,19 @@ export interface components {
             data: components["schemas"]["AssessmentStartedData"];
             /**
              * Format: uuid
-             * @description The delivery id; the same on every retry.
+             * @description The event's id: the `id` of its item in `GET /api/v1/events`, the same on every retry, redelivery and replay. Deduplicate on it.
+             */
+            eventId: string;
+            /**
+             * Format: uuid
+             * @description The delivery id; the same on every retry of this delivery.
              */
             id: string;
+            /**
+             * Format: int64
+             * @description The event's number in the organization's events feed (1, 2, 3,...); null for the ping of `POST /api/v1/webhooks/{id}/test`, which is no event of the feed.
+             */
+            sequence: number | null;
             /** @constant */
             type: "assessment.started";
         };
@@ -975,9 +995,19 @@ export interface components {
             data: components["schemas"]["Invitation"];
             /**
              * Format: uuid
-             * @description The delivery id; the same on every retry.
+             * @description The event's id: the `id` of its item in `GET /api/v1/events`, the same on every retry, redelivery and replay. Deduplicate on it.
+             */
+            eventId: string;
+            /**
+             * Format: uuid
+             * @description The delivery id; the same on every retry of this delivery.
              */
             id: string;
+            /**
+             * Format: int64
+             * @description The event's number in the organization's events feed (1, 2, 3,...); null for the ping of `POST /api/v1/webhooks/{id}/test`, which is no event of the feed.
+             */
+            sequence: number | null;
             /** @constant */
             type: "invitation.accepted";
         };
@@ -1009,9 +1039,19 @@ export interface components {
             data: components["schemas"]["Invitation"];
             /**
              * Format: uuid
-             * @description The delivery id; the same on every retry.
+             * @description The event's id: the `id` of its item in `GET /api/v1/events`, the same on every retry, redelivery and replay. Deduplicate on it.
+             */
+            eventId: string;
+            /**
+             * Format: uuid
+             * @description The delivery id; the same on every retry of this delivery.
              */
             id: string;
+            /**
+             * Format: int64
+             * @description The event's number in the organization's events feed (1, 2, 3,...); null for the ping of `POST /api/v1/webhooks/{id}/test`, which is no event of the feed.
+             */
+            sequence: number | null;
             /** @constant */
             type: "invitation.created";
         };
@@ -1024,9 +1064,19 @@ export interface components {
             data: components["schemas"]["Invitation"];
             /**
              * Format: uuid
-             * @description The delivery id; the same on every retry.
+             * @description The event's id: the `id` of its item in `GET /api/v1/events`, the same on every retry, redelivery and replay. Deduplicate on it.
+             */
+            eventId: string;
+            /**
+             * Format: uuid
+             * @description The delivery id; the same on every retry of this delivery.
              */
             id: string;
+            /**
+             * Format: int64
+             * @description The event's number in the organization's events feed (1, 2, 3,...); null for the ping of `POST /api/v1/webhooks/{id}/test`, which is no event of the feed.
+             */
+            sequence: number | null;
             /** @constant */
             type: "invitation.expired";
         };
@@ -1044,9 +1094,19 @@ export interface components {
             data: components["schemas"]["Invitation"];
             /**
              * Format: uuid
-             * @description The delivery id; the same on every retry.
+             * @description The event's id: the `id` of its item in `GET /api/v1/events`, the same on every retry, redelivery and replay. Deduplicate on it.
+             */
+            eventId: string;
+            /**
+             * Format: uuid
+             * @description The delivery id; the same on every retry of this delivery.
              */
             id: string;
+            /**
+             * Format: int64
+             * @description The event's number in the organization's events feed (1, 2, 3,...); null for the ping of `POST /api/v1/webhooks/{id}/test`, which is no event of the feed.
+             */
+            sequence: number | null;
             /** @constant */
             type: "invitation.reminded";
         };
@@ -1067,9 +1127,19 @@ export interface components {
             data: components["schemas"]["Invitation"];
             /**
              * Format: uuid
-             * @description The delivery id; the same on every retry.
+             * @description The event's id: the `id` of its item in `GET /api/v1/events`, the same on every retry, redelivery and replay. Deduplicate on it.
+             */
+            eventId: string;
+            /**
+             * Format: uuid
+             * @description The delivery id; the same on every retry of this delivery.
              */
             id: string;
+            /**
+             * Format: int64
+             * @description The event's number in the organization's events feed (1, 2, 3,...); null for the ping of `POST /api/v1/webhooks/{id}/test`, which is no event of the feed.
+             */
+            sequence: number | null;
             /** @constant */
             type: "invitation.revoked";
         };
@@ -1255,9 +1325,19 @@ export interface components {
             data: components["schemas"]["PersonArchivedData"];
             /**
              * Format: uuid
-             * @description The delivery id; the same on every retry.
+             * @description The event's id: the `id` of its item in `GET /api/v1/events`, the same on every retry, redelivery and replay. Deduplicate on it.
+             */
+            eventId: string;
+            /**
+             * Format: uuid
+             * @description The delivery id; the same on every retry of this delivery.
              */
             id: string;
+            /**
+             * Format: int64
+             * @description The event's number in the organization's events feed (1, 2, 3,...); null for the ping of `POST /api/v1/webhooks/{id}/test`, which is no event of the feed.
+             */
+            sequence: number | null;
             /** @constant */
             type: "person.archived";
         };
@@ -1306,9 +1386,19 @@ export interface components {
             data: components["schemas"]["Person"];
             /**
              * Format: uuid
-             * @description The delivery id; the same on every retry.
+             * @description The event's id: the `id` of its item in `GET /api/v1/events`, the same on every retry, redelivery and replay. Deduplicate on it.
+             */
+            eventId: string;
+            /**
+             * Format: uuid
+             * @description The delivery id; the same on every retry of this delivery.
              */
             id: string;
+            /**
+             * Format: int64
+             * @description The event's number in the organization's events feed (1, 2, 3,...); null for the ping of `POST /api/v1/webhooks/{id}/test`, which is no event of the feed.
+             */
+            sequence: number | null;
             /** @constant */
             type: "person.created";
         };
@@ -1360,9 +1450,19 @@ export interface components {
             data: components["schemas"]["Person"];
             /**
              * Format: uuid
-             * @description The delivery id; the same on every retry.
+             * @description The event's id: the `id` of its item in `GET /api/v1/events`, the same on every retry, redelivery and replay. Deduplicate on it.
+             */
+            eventId: string;
+            /**
+             * Format: uuid
+             * @description The delivery id; the same on every retry of this delivery.
              */
             id: string;
+            /**
+             * Format: int64
+             * @description The event's number in the organization's events feed (1, 2, 3,...); null for the ping of `POST /api/v1/webhooks/{id}/test`, which is no event of the feed.
+             */
+            sequence: number | null;
             /** @constant */
             type: "person.joined";
         };
@@ -1449,9 +1549,19 @@ export interface components {
             data: components["schemas"]["PersonUpdatedData"];
             /**
              * Format: uuid
-             * @description The delivery id; the same on every retry.
+             * @description The event's id: the `id` of its item in `GET /api/v1/events`, the same on every retry, redelivery and replay. Deduplicate on it.
+             */
+            eventId: string;
+            /**
+             * Format: uuid
+             * @description The delivery id; the same on every retry of this delivery.
              */
             id: string;
+            /**
+             * Format: int64
+             * @description The event's number in the organization's events feed (1, 2, 3,...); null for the ping of `POST /api/v1/webhooks/{id}/test`, which is no event of the feed.
+             */
+            sequence: number | null;
             /** @constant */
             type: "person.updated";
         };
@@ -1484,9 +1594,19 @@ export interface components {
             data: components["schemas"]["PingData"];
             /**
              * Format: uuid
-             * @description The delivery id; the same on every retry.
+             * @description The event's id: the `id` of its item in `GET /api/v1/events`, the same on every retry, redelivery and replay. Deduplicate on it.
+             */
+            eventId: string;
+            /**
+             * Format: uuid
+             * @description The delivery id; the same on every retry of this delivery.
              */
             id: string;
+            /**
+             * Format: int64
+             * @description The event's number in the organization's events feed (1, 2, 3,...); null for the ping of `POST /api/v1/webhooks/{id}/test`, which is no event of the feed.
+             */
+            sequence: number | null;
             /** @constant */
             type: "ping";
         };
@@ -1600,9 +1720,19 @@ export interface components {
             data: components["schemas"]["WebhookDisabledData"];
             /**
              * Format: uuid
-             * @description The delivery id; the same on every retry.
+             * @description The event's id: the `id` of its item in `GET /api/v1/events`, the same on every retry, redelivery and replay. Deduplicate on it.
+             */
+            eventId: string;
+            /**
+             * Format: uuid
+             * @description The delivery id; the same on every retry of this delivery.
              */
             id: string;
+            /**
+             * Format: int64
+             * @description The event's number in the organization's events feed (1, 2, 3,...); null for the ping of `POST /api/v1/webhooks/{id}/test`, which is no event of the feed.
+             */
+            sequence: number | null;
             /** @constant */
             type: "webhook.disabled";
         };
@@ -1657,7 +1787,10 @@ export interface components {
             events: (components["schemas"]["EventType"] | "*")[];
             /** Format: uuid */
             id: string;
-            /** @description `whsec_` + 32 random bytes in base64url; the whole string is the HMAC key. */
+            /**
+             * @description `whsec_` + 32 random bytes in standard base64: the whole string is the key of
+             *     `Talent-Signature`, the decoded bytes after `whsec_` the key of `webhook-signature`.
+             */
             secret: string;
             /** Format: date-time */
             updatedAt: string;
@@ -3703,7 +3836,7 @@ export interface operations {
                      *         "assessment.completed"
                      *       ],
                      *       "id": "0193a5f2-7c41-7d3e-9a2b-5c6d7e8f9a0b",
-                     *       "secret": "whsec_3kTz8pQv0cXw1yF4bN7mR2sL9aD6eH5jK0uV8iO3gAe",
+                     *       "secret": "whsec_BpCKS6Kzw+rAL+ZqE43esYkxWpbYZSZa+ncViZgdJXg=",
                      *       "updatedAt": "2026-11-25T09:30:00.000000Z",
                      *       "url": "https://ats.example.com/talent-hooks"
                      *     }
@@ -4228,7 +4361,7 @@ export interface operations {
                      *         "assessment.completed"
                      *       ],
                      *       "id": "0193a5f2-7c41-7d3e-9a2b-5c6d7e8f9a0b",
-                     *       "secret": "whsec_3kTz8pQv0cXw1yF4bN7mR2sL9aD6eH5jK0uV8iO3gAe",
+                     *       "secret": "whsec_BpCKS6Kzw+rAL+ZqE43esYkxWpbYZSZa+ncViZgdJXg=",
                      *       "updatedAt": "2026-11-25T09:30:00.000000Z",
                      *       "url": "https://ats.example.com/talent-hooks"
                      *     }
@@ -4319,8 +4452,16 @@ export interface operations {
                 "Talent-Signature": string;
                 /** @description The event type. */
                 "Talent-Event": string;
-                /** @description The delivery id (uuid); the same on every retry. */
+                /** @description The delivery id (uuid); the same on every retry of this delivery. */
                 "Talent-Delivery-Id": string;
+                /** @description The event's id (uuid), the envelope's `eventId`. */
+                "Talent-Event-Id": string;
+                /** @description Standard Webhooks: the event's id, the envelope's `eventId`. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the Unix seconds of the signature, the `t` of `Talent-Signature`. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64>` per signing secret, separated by spaces; absent only while the endpoint still has a secret made before Standard Webhooks signing: rotate it to get this header. */
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -4348,8 +4489,16 @@ export interface operations {
                 "Talent-Signature": string;
                 /** @description The event type. */
                 "Talent-Event": string;
-                /** @description The delivery id (uuid); the same on every retry. */
+                /** @description The delivery id (uuid); the same on every retry of this delivery. */
                 "Talent-Delivery-Id": string;
+                /** @description The event's id (uuid), the envelope's `eventId`. */
+                "Talent-Event-Id": string;
+                /** @description Standard Webhooks: the event's id, the envelope's `eventId`. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the Unix seconds of the signature, the `t` of `Talent-Signature`. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64>` per signing secret, separated by spaces; absent only while the endpoint still has a secret made before Standard Webhooks signing: rotate it to get this header. */
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -4377,8 +4526,16 @@ export interface operations {
                 "Talent-Signature": string;
                 /** @description The event type. */
                 "Talent-Event": string;
-                /** @description The delivery id (uuid); the same on every retry. */
+                /** @description The delivery id (uuid); the same on every retry of this delivery. */
                 "Talent-Delivery-Id": string;
+                /** @description The event's id (uuid), the envelope's `eventId`. */
+                "Talent-Event-Id": string;
+                /** @description Standard Webhooks: the event's id, the envelope's `eventId`. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the Unix seconds of the signature, the `t` of `Talent-Signature`. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64>` per signing secret, separated by spaces; absent only while the endpoint still has a secret made before Standard Webhooks signing: rotate it to get this header. */
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -4406,8 +4563,16 @@ export interface operations {
                 "Talent-Signature": string;
                 /** @description The event type. */
                 "Talent-Event": string;
-                /** @description The delivery id (uuid); the same on every retry. */
+                /** @description The delivery id (uuid); the same on every retry of this delivery. */
                 "Talent-Delivery-Id": string;
+                /** @description The event's id (uuid), the envelope's `eventId`. */
+                "Talent-Event-Id": string;
+                /** @description Standard Webhooks: the event's id, the envelope's `eventId`. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the Unix seconds of the signature, the `t` of `Talent-Signature`. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64>` per signing secret, separated by spaces; absent only while the endpoint still has a secret made before Standard Webhooks signing: rotate it to get this header. */
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -4435,8 +4600,16 @@ export interface operations {
                 "Talent-Signature": string;
                 /** @description The event type. */
                 "Talent-Event": string;
-                /** @description The delivery id (uuid); the same on every retry. */
+                /** @description The delivery id (uuid); the same on every retry of this delivery. */
                 "Talent-Delivery-Id": string;
+                /** @description The event's id (uuid), the envelope's `eventId`. */
+                "Talent-Event-Id": string;
+                /** @description Standard Webhooks: the event's id, the envelope's `eventId`. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the Unix seconds of the signature, the `t` of `Talent-Signature`. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64>` per signing secret, separated by spaces; absent only while the endpoint still has a secret made before Standard Webhooks signing: rotate it to get this header. */
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -4464,8 +4637,16 @@ export interface operations {
                 "Talent-Signature": string;
                 /** @description The event type. */
                 "Talent-Event": string;
-                /** @description The delivery id (uuid); the same on every retry. */
+                /** @description The delivery id (uuid); the same on every retry of this delivery. */
                 "Talent-Delivery-Id": string;
+                /** @description The event's id (uuid), the envelope's `eventId`. */
+                "Talent-Event-Id": string;
+                /** @description Standard Webhooks: the event's id, the envelope's `eventId`. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the Unix seconds of the signature, the `t` of `Talent-Signature`. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64>` per signing secret, separated by spaces; absent only while the endpoint still has a secret made before Standard Webhooks signing: rotate it to get this header. */
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -4493,8 +4674,16 @@ export interface operations {
                 "Talent-Signature": string;
                 /** @description The event type. */
                 "Talent-Event": string;
-                /** @description The delivery id (uuid); the same on every retry. */
+                /** @description The delivery id (uuid); the same on every retry of this delivery. */
                 "Talent-Delivery-Id": string;
+                /** @description The event's id (uuid), the envelope's `eventId`. */
+                "Talent-Event-Id": string;
+                /** @description Standard Webhooks: the event's id, the envelope's `eventId`. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the Unix seconds of the signature, the `t` of `Talent-Signature`. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64>` per signing secret, separated by spaces; absent only while the endpoint still has a secret made before Standard Webhooks signing: rotate it to get this header. */
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -4522,8 +4711,16 @@ export interface operations {
                 "Talent-Signature": string;
                 /** @description The event type. */
                 "Talent-Event": string;
-                /** @description The delivery id (uuid); the same on every retry. */
+                /** @description The delivery id (uuid); the same on every retry of this delivery. */
                 "Talent-Delivery-Id": string;
+                /** @description The event's id (uuid), the envelope's `eventId`. */
+                "Talent-Event-Id": string;
+                /** @description Standard Webhooks: the event's id, the envelope's `eventId`. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the Unix seconds of the signature, the `t` of `Talent-Signature`. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64>` per signing secret, separated by spaces; absent only while the endpoint still has a secret made before Standard Webhooks signing: rotate it to get this header. */
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -4551,8 +4748,16 @@ export interface operations {
                 "Talent-Signature": string;
                 /** @description The event type. */
                 "Talent-Event": string;
-                /** @description The delivery id (uuid); the same on every retry. */
+                /** @description The delivery id (uuid); the same on every retry of this delivery. */
                 "Talent-Delivery-Id": string;
+                /** @description The event's id (uuid), the envelope's `eventId`. */
+                "Talent-Event-Id": string;
+                /** @description Standard Webhooks: the event's id, the envelope's `eventId`. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the Unix seconds of the signature, the `t` of `Talent-Signature`. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64>` per signing secret, separated by spaces; absent only while the endpoint still has a secret made before Standard Webhooks signing: rotate it to get this header. */
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -4580,8 +4785,16 @@ export interface operations {
                 "Talent-Signature": string;
                 /** @description The event type. */
                 "Talent-Event": string;
-                /** @description The delivery id (uuid); the same on every retry. */
+                /** @description The delivery id (uuid); the same on every retry of this delivery. */
                 "Talent-Delivery-Id": string;
+                /** @description The event's id (uuid), the envelope's `eventId`. */
+                "Talent-Event-Id": string;
+                /** @description Standard Webhooks: the event's id, the envelope's `eventId`. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the Unix seconds of the signature, the `t` of `Talent-Signature`. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64>` per signing secret, separated by spaces; absent only while the endpoint still has a secret made before Standard Webhooks signing: rotate it to get this header. */
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -4609,8 +4822,16 @@ export interface operations {
                 "Talent-Signature": string;
                 /** @description The event type. */
                 "Talent-Event": string;
-                /** @description The delivery id (uuid); the same on every retry. */
+                /** @description The delivery id (uuid); the same on every retry of this delivery. */
                 "Talent-Delivery-Id": string;
+                /** @description The event's id (uuid), the envelope's `eventId`. */
+                "Talent-Event-Id": string;
+                /** @description Standard Webhooks: the event's id, the envelope's `eventId`. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the Unix seconds of the signature, the `t` of `Talent-Signature`. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64>` per signing secret, separated by spaces; absent only while the endpoint still has a secret made before Standard Webhooks signing: rotate it to get this header. */
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -4638,8 +4859,16 @@ export interface operations {
                 "Talent-Signature": string;
                 /** @description The event type. */
                 "Talent-Event": string;
-                /** @description The delivery id (uuid); the same on every retry. */
+                /** @description The delivery id (uuid); the same on every retry of this delivery. */
                 "Talent-Delivery-Id": string;
+                /** @description The event's id (uuid), the envelope's `eventId`. */
+                "Talent-Event-Id": string;
+                /** @description Standard Webhooks: the event's id, the envelope's `eventId`. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the Unix seconds of the signature, the `t` of `Talent-Signature`. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64>` per signing secret, separated by spaces; absent only while the endpoint still has a secret made before Standard Webhooks signing: rotate it to get this header. */
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -4667,8 +4896,16 @@ export interface operations {
                 "Talent-Signature": string;
                 /** @description The event type. */
                 "Talent-Event": string;
-                /** @description The delivery id (uuid); the same on every retry. */
+                /** @description The delivery id (uuid); the same on every retry of this delivery. */
                 "Talent-Delivery-Id": string;
+                /** @description The event's id (uuid), the envelope's `eventId`. */
+                "Talent-Event-Id": string;
+                /** @description Standard Webhooks: the event's id, the envelope's `eventId`. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the Unix seconds of the signature, the `t` of `Talent-Signature`. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64>` per signing secret, separated by spaces; absent only while the endpoint still has a secret made before Standard Webhooks signing: rotate it to get this header. */
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;

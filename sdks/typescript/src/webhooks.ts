@@ -1,4 +1,5 @@
-// Verifies Talent's webhook deliveries (the `Talent-Signature` header), by hand (not generated).
+// Verifies Talent's webhook deliveries, by hand (not generated): the `Talent-Signature` header
+// (`verify`) or the Standard Webhooks headers (`verifyStandard`).
 // It uses the Web Crypto API only, so it runs unchanged on Node 20+, Deno, Bun, browsers and edge
 // runtimes.
 //
@@ -7,6 +8,11 @@
 // any one matching is enough. A `t` more than 300 seconds from the receiver's clock is refused
 // (replay protection). The comparison is Web Crypto's `verify` (constant time), on the raw body
 // bytes, before parsing them.
+//
+// `webhook-signature` is `v1,` and the base64 HMAC-SHA256, keyed with the base64-decoded part of
+// the secret after `whsec_`, of `"{webhook-id}.{webhook-timestamp}.{raw body}"`, one entry per
+// valid secret separated by spaces. Deliveries are at least once: deduplicate on the envelope's
+// `eventId` (also `webhook-id`).
 
 export const TOLERANCE_SECONDS = 300;
 
@@ -48,6 +54,57 @@ export async function verify(
     if (await crypto.subtle.verify("HMAC", key, s, signed)) return true;
   }
   return false;
+}
+
+/** The Standard Webhooks headers of a delivery (names in lower case, as `Headers` gives them). */
+export interface StandardHeaders {
+  "webhook-id": string;
+  "webhook-timestamp": string;
+  "webhook-signature": string;
+}
+
+/**
+ * Resolves to true when the Standard Webhooks headers sign `rawBody` with `secret` (`whsec_` and
+ * standard base64) and `webhook-timestamp` is within 300 s of `nowSeconds`. `headers` may be a
+ * `Headers` object (fetch, Deno, edge runtimes) or a plain object with lower-case names.
+ */
+export async function verifyStandard(
+  secret: string,
+  headers: Headers | StandardHeaders,
+  rawBody: Uint8Array | string,
+  nowSeconds: number = Date.now() / 1000,
+): Promise<boolean> {
+  const get = (name: keyof StandardHeaders): string | undefined =>
+    headers instanceof Headers ? (headers.get(name) ?? undefined) : headers[name];
+  const id = get("webhook-id");
+  const timestamp = get("webhook-timestamp") ?? "";
+  const signature = get("webhook-signature");
+  if (!id || !signature || !secret.startsWith("whsec_") || !/^\d+$/.test(timestamp)) return false;
+  const keyBytes = fromBase64(secret.slice("whsec_".length));
+  if (!keyBytes) return false;
+  const t = Number(timestamp);
+  if (Math.abs(nowSeconds - t) > TOLERANCE_SECONDS) return false;
+  const body = typeof rawBody === "string" ? encoder.encode(rawBody) : rawBody;
+  const prefix = encoder.encode(`${id}.${t}.`);
+  const signed = new Uint8Array(prefix.length + body.length);
+  signed.set(prefix);
+  signed.set(body, prefix.length);
+  const key = await crypto.subtle.importKey("raw", keyBytes, { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
+  for (const entry of signature.split(" ")) {
+    const [version, value = ""] = entry.split(",", 2);
+    const bytes = version === "v1" ? fromBase64(value) : undefined;
+    if (bytes && (await crypto.subtle.verify("HMAC", key, bytes, signed))) return true;
+  }
+  return false;
+}
+
+/** The bytes of a standard base64 string, or `undefined`. */
+function fromBase64(s: string): Uint8Array<ArrayBuffer> | undefined {
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(s) || s.length % 4 !== 0) return undefined;
+  const text = atob(s);
+  const out = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i);
+  return out;
 }
 
 /** The 32 bytes of a 64-digit hex string, or `undefined`. */

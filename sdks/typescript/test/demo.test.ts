@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { test } from "node:test";
-import { createTalentClient, verify } from "../src/index.ts";
+import { createTalentClient, verify, verifyStandard, type StandardHeaders } from "../src/index.ts";
 
 const api = createTalentClient(process.env.TALENT_URL!, process.env.TALENT_KEY!);
 
@@ -47,13 +47,18 @@ test("results of a demo person", async () => {
 });
 
 test("a real delivery is verified and a tampered one is not", async () => {
-  const got: { body?: Buffer; signature?: string } = {};
+  const got: { body?: Buffer; signature?: string; headers?: StandardHeaders } = {};
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       got.body = Buffer.concat(chunks);
       got.signature = String(req.headers["talent-signature"]);
+      got.headers = {
+        "webhook-id": String(req.headers["webhook-id"]),
+        "webhook-timestamp": String(req.headers["webhook-timestamp"]),
+        "webhook-signature": String(req.headers["webhook-signature"]),
+      };
       res.writeHead(200).end();
     });
   });
@@ -64,12 +69,14 @@ test("a real delivery is verified and a tampered one is not", async () => {
     assert.ok(hook.data, JSON.stringify(hook.error));
     const ping = await api.POST("/api/v1/webhooks/{id}/test", { params: { path: { id: hook.data.id } } });
     assert.equal(ping.data?.success, true);
-    const { body, signature } = got as { body: Buffer; signature: string };
+    const { body, signature, headers } = got as { body: Buffer; signature: string; headers: StandardHeaders };
     assert.equal(await verify(hook.data.secret, signature, body), true);
     assert.equal(JSON.parse(body.toString()).type, "ping");
     assert.equal(await verify(hook.data.secret, signature, Buffer.concat([body, Buffer.from(" ")])), false);
     assert.equal(await verify("whsec_other", signature, body), false);
     assert.equal(await verify(hook.data.secret, signature, body, 0), false);
+    assert.equal(await verifyStandard(hook.data.secret, headers, body), true);
+    assert.equal(await verifyStandard(hook.data.secret, headers, Buffer.concat([body, Buffer.from(" ")])), false);
   } finally {
     server.close();
   }

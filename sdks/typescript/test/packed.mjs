@@ -4,7 +4,7 @@
 // verifier. Environment: TALENT_URL, TALENT_KEY.
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
-import { createTalentClient, verify, TOLERANCE_SECONDS } from "@talent/api-client";
+import { createTalentClient, verify, verifyStandard, TOLERANCE_SECONDS } from "@talent/api-client";
 
 const api = createTalentClient(process.env.TALENT_URL, process.env.TALENT_KEY);
 assert.equal(TOLERANCE_SECONDS, 300);
@@ -23,7 +23,7 @@ const server = createServer((req, res) => {
   const chunks = [];
   req.on("data", (c) => chunks.push(c));
   req.on("end", () => {
-    got = { body: Buffer.concat(chunks), signature: String(req.headers["talent-signature"]) };
+    got = { body: Buffer.concat(chunks), signature: String(req.headers["talent-signature"]), headers: req.headers };
     res.writeHead(200).end();
   });
 });
@@ -34,12 +34,18 @@ try {
   assert.ok(hook.data, JSON.stringify(hook.error));
   const ping = await api.POST("/api/v1/webhooks/{id}/test", { params: { path: { id: hook.data.id } } });
   assert.equal(ping.data?.success, true);
-  const { body, signature } = got;
+  const { body, signature, headers } = got;
   assert.equal(await verify(hook.data.secret, signature, body), true, "the bytes received");
   assert.equal(await verify(hook.data.secret, signature, new TextDecoder().decode(body)), true, "their text");
   assert.equal(await verify(hook.data.secret, signature, Buffer.concat([body, Buffer.from(" ")])), false);
   assert.equal(await verify("whsec_other", signature, body), false);
   assert.equal(await verify(hook.data.secret, signature, body, 0), false, "too old");
+  // The Standard Webhooks headers, named by the event's id.
+  assert.equal(headers["webhook-id"], JSON.parse(body.toString())["eventId"]);
+  assert.equal(await verifyStandard(hook.data.secret, headers, body), true, "webhook-signature");
+  assert.equal(await verifyStandard(hook.data.secret, new Headers(headers), body), true, "from a Headers object");
+  assert.equal(await verifyStandard(hook.data.secret, headers, Buffer.concat([body, Buffer.from(" ")])), false);
+  assert.equal(await verifyStandard(hook.data.secret, headers, body, 0), false, "too old");
   const gone = await api.DELETE("/api/v1/webhooks/{id}", { params: { path: { id: hook.data.id } } });
   assert.ok(gone.response.ok, String(gone.response.status));
 } finally {

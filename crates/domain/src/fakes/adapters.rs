@@ -71,6 +71,10 @@ impl Secrets for FakeSecrets {
     fn random_token(&self, bytes: usize) -> String {
         format!("{}{}", "t".repeat(bytes), self.n.fetch_add(1, Ordering::SeqCst))
     }
+    /// The real secret's shape (D58): 43 base64 characters then `=`, distinct on every call.
+    fn webhook_secret(&self) -> String {
+        format!("whsec_{:0>42}0=", self.n.fetch_add(1, Ordering::SeqCst))
+    }
     /// The real token's shape: 43 base64url characters (D20).
     fn invitation_token(&self, id: InvitationId) -> String {
         format!("tok{}_fake-tk", id.0.simple())
@@ -176,17 +180,16 @@ impl WebhookSender for FakeSender {
         &'a self,
         url: &'a str,
         secrets: &'a [&'a str],
-        delivery_id: &'a str,
         event_type: &'a str,
-        body: &'a str,
+        message: &'a crate::ports::WebhookMessage,
         _now: OffsetDateTime,
     ) -> BoxFuture<'a, SendResult> {
         if let Ok(mut v) = self.sent.lock() {
             v.push((
                 url.into(),
                 event_type.into(),
-                delivery_id.into(),
-                body.into(),
+                message.delivery_id.clone(),
+                message.body.clone(),
                 secrets.iter().map(|s| s.to_string()).collect(),
             ));
         }

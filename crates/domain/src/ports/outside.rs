@@ -189,19 +189,32 @@ pub struct Fetched {
 /// The HTTP result of sending one webhook request (D31, D33).
 pub type SendResult = crate::webhook::AttemptOutcome;
 
-/// Sends signed webhook requests (D30-D35): the sender adapter signs `body` with every secret
-/// given, posts it with the `Talent-*` headers, never follows redirects, times out after 10 s, and
-/// refuses every address [`crate::net::refusal`] refuses (D35, D54; checked on the resolved
-/// address at connect time). It never fails: transport errors are in the outcome.
+/// One webhook request's identity and body (D30, D57).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WebhookMessage {
+    /// `Talent-Delivery-Id`: the delivery's id (the envelope's `id`).
+    pub delivery_id: String,
+    /// `Talent-Event-Id` and `webhook-id`: the event's id (the envelope's `eventId`), the same
+    /// on every retry, redelivery and replay (D57, D58).
+    pub event_id: String,
+    /// The envelope, exactly the bytes that are signed and sent.
+    pub body: String,
+}
+
+/// Sends signed webhook requests (D30-D35, D58): the sender adapter signs the body with every
+/// secret given (`Talent-Signature`, and `webhook-signature` for each secret in the Standard
+/// Webhooks form), posts it with the `Talent-*` and `webhook-*` headers, never follows redirects,
+/// times out after 10 s, and refuses every address [`crate::net::refusal`] refuses (D35, D54;
+/// checked on the resolved address at connect time). It never fails: transport errors are in the
+/// outcome.
 pub trait WebhookSender: Send + Sync + 'static {
-    /// Posts one delivery.
+    /// Posts one delivery of an event of type `event_type` (`Talent-Event`).
     fn send<'a>(
         &'a self,
         url: &'a str,
         secrets: &'a [&'a str],
-        delivery_id: &'a str,
         event_type: &'a str,
-        body: &'a str,
+        message: &'a WebhookMessage,
         now: OffsetDateTime,
     ) -> BoxFuture<'a, SendResult>;
     /// Sends one push to an ATS (D69): `req` as it is, with the same transport rules as

@@ -60,6 +60,9 @@ pub trait Secrets: Send + Sync + 'static {
     fn constant_time_eq(&self, a: &[u8], b: &[u8]) -> bool;
     /// A random URL-safe token of `bytes` random bytes (base64url, no padding).
     fn random_token(&self, bytes: usize) -> String;
+    /// A new webhook signing secret (D30 as amended by D58): `whsec_` + standard base64 (with
+    /// padding) of 32 random bytes, 49 characters, so Standard Webhooks libraries take it as is.
+    fn webhook_secret(&self) -> String;
     /// The URL token of an invitation (D20): 32 bytes, base64url, derived from the invitation id
     /// with a server secret (HMAC-SHA256), so it is unguessable, never stored, and the same on
     /// every read and every instance.

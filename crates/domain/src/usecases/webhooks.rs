@@ -5,7 +5,7 @@ use crate::errors::{ClientError, Code, UseCaseError};
 use crate::events::{EventType, OutboxEvent};
 use crate::ids::*;
 use crate::ports::Ids as _;
-use crate::ports::{AttemptRecord, ClaimRequest, EmailRecord, Store, Tx};
+use crate::ports::{AttemptRecord, ClaimRequest, EmailRecord, Store, Tx, WebhookMessage};
 use crate::values::{FieldErrors, OrgRole};
 use crate::webhook::*;
 use time::{Duration, OffsetDateTime};
@@ -52,7 +52,7 @@ pub const CLAIM_LEASE: Duration = Duration::seconds(60);
 
 impl<S: Store> Services<S> {
     fn new_secret(&self) -> String {
-        format!("whsec_{}", self.secrets.random_token(32))
+        self.secrets.webhook_secret()
     }
 
     fn check_url(&self, url: &str) -> Result<(), UseCaseError> {
@@ -269,16 +269,15 @@ impl<S: Store> Services<S> {
         let ep = self.get_endpoint(org, id).await?;
         let now = self.clock.now();
         let did = DeliveryId(self.ids.new_uuid());
-        let payload =
-            envelope(did, EventType::Ping, now, &crate::wire::to_value(&crate::wire::PingData { webhook_id: ep.id.0 }));
-        let secrets = ep.signing_secrets(now);
-        let out = self.webhooks.send(&ep.url, &secrets, &did.to_string(), "ping", &payload, now).await;
+        // A test ping is no event of the feed: its event id is its delivery id (D57).
+        let data = crate::wire::to_value(&crate::wire::PingData { webhook_id: ep.id.0 });
         let mut d = Delivery {
             id: did,
             endpoint_id: ep.id,
             org_id: org,
             event_type: EventType::Ping,
-            payload,
+            event_id: None,
+            payload: envelope(did, EventId(did.0), EventType::Ping, now, &data),
             status: DeliveryStatus::Pending,
             attempts: 0,
             next_attempt_at: None,
@@ -288,6 +287,10 @@ impl<S: Store> Services<S> {
             created_at: now,
             request_id: self.correlation.request_id(),
         };
+        let secrets = ep.signing_secrets(now);
+        let message =
+            WebhookMessage { delivery_id: did.to_string(), event_id: sent_event_id(&d), body: sent_body(&d, None) };
+        let out = self.webhooks.send(&ep.url, &secrets, "ping", &message, now).await;
         apply_attempt(&mut d, &out, now);
         if d.status == DeliveryStatus::Pending {
             d.status = DeliveryStatus::Failed;
@@ -341,12 +344,16 @@ impl<S: Store> Services<S> {
                     ids.sort_by_key(|i| i.0);
                     ids.dedup();
                     let endpoints = tx.list_endpoints_by_ids(&ids).await?;
+                    let events: Vec<EventId> = claimed.iter().filter_map(|d| d.event_id).collect();
+                    let sequences = tx.event_sequences(&events).await?;
                     Ok(claimed
                         .into_iter()
                         .filter_map(|d| {
                             let ep = endpoints.iter().find(|e| e.id == d.endpoint_id)?;
+                            let sequence = d.event_id.and_then(|e| sequences.iter().find(|s| s.0 == e)).map(|s| s.1);
                             Some((
                                 DeliveryJob {
+                                    sequence,
                                     url: ep.url.clone(),
                                     secrets: ep.signing_secrets(now).into_iter().map(str::to_string).collect(),
                                     delivery: d,
@@ -359,6 +366,7 @@ impl<S: Store> Services<S> {
                 })
             })
             .await?;
+        let claimed = self.number_claimed(claimed).await?;
         // Pushes to ATSs (D69) are rendered after the claim, from the order as it is now.
         let mut jobs = Vec::with_capacity(claimed.len());
         for (mut job, kind) in claimed {
@@ -370,14 +378,48 @@ impl<S: Store> Services<S> {
         Ok(jobs)
     }
 
-    /// Makes one attempt of a claimed job at `at`: a signed webhook delivery (D30), or a push to an
-    /// ATS (D69; one that could not be rendered fails without a request).
+    /// The sequences of claimed webhook deliveries whose events the sequencer had not numbered
+    /// yet (D57: every delivery of a feed event is sent with its `sequence`): the sequencer runs
+    /// (events commit before their deliveries can be claimed, so it numbers them), then the
+    /// numbers are read. Most claims need nothing: the sequencer runs every second.
+    async fn number_claimed(
+        &self,
+        mut claimed: Vec<(DeliveryJob, EndpointKind)>,
+    ) -> Result<Vec<(DeliveryJob, EndpointKind)>, UseCaseError> {
+        let missing: Vec<EventId> = claimed
+            .iter()
+            .filter(|(j, kind)| *kind != EndpointKind::Ats && j.sequence.is_none())
+            .filter_map(|(j, _)| j.delivery.event_id)
+            .collect();
+        if missing.is_empty() {
+            return Ok(claimed);
+        }
+        self.sequence_events().await?;
+        let sequences = self
+            .store
+            .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.event_sequences(&missing).await?) }))
+            .await?;
+        for (job, _) in &mut claimed {
+            if let Some(e) = job.delivery.event_id.filter(|_| job.sequence.is_none()) {
+                job.sequence = sequences.iter().find(|s| s.0 == e).map(|s| s.1);
+            }
+        }
+        Ok(claimed)
+    }
+
+    /// Makes one attempt of a claimed job at `at`: a signed webhook delivery (D30, D57, D58), or a
+    /// push to an ATS (D69; one that could not be rendered fails without a request).
     pub async fn attempt(&self, job: &DeliveryJob, at: OffsetDateTime) -> AttemptOutcome {
         let d = &job.delivery;
         match &job.push {
             None => {
                 let secrets: Vec<&str> = job.secrets.iter().map(String::as_str).collect();
-                self.webhooks.send(&job.url, &secrets, &d.id.to_string(), d.event_type.as_str(), &d.payload, at).await
+                let message = WebhookMessage {
+                    delivery_id: d.id.to_string(),
+                    event_id: sent_event_id(d),
+                    body: sent_body(d, job.sequence),
+                };
+                self.webhooks.send(&job.url, &secrets, d.event_type.as_str(), &message, at).await
             }
             Some(Ok(req)) => self.webhooks.push(req).await,
             Some(Err(why)) => {
@@ -585,6 +627,9 @@ pub struct DeliveryJob {
     pub url: String,
     /// The secrets that sign it (D30: two during a rotation).
     pub secrets: Vec<String>,
+    /// Its event's number in the organization's feed, sent as the envelope's `sequence` (D57);
+    /// `None` for a delivery without an event and for an event the feed no longer holds.
+    pub sequence: Option<u64>,
     /// For a push to an ATS (D69): the request its connector rendered, or why none could be
     /// (recorded as the attempt's error); `None` for a webhook delivery.
     pub push: Option<Result<crate::ports::PushRequest, String>>,

@@ -370,10 +370,12 @@ fn webhooks(doc: &mut Value) {
         doc["components"]["schemas"][schema] = json!({
             "type": "object",
             "description": format!("The delivery envelope of `{event}` (spec, Delivery envelope)."),
-            "required": ["id", "type", "createdAt", "apiVersion", "data"],
+            "required": ["id", "eventId", "sequence", "type", "createdAt", "apiVersion", "data"],
             "additionalProperties": false,
             "properties": {
-                "id": {"type": "string", "format": "uuid", "description": "The delivery id; the same on every retry (D31)."},
+                "id": {"type": "string", "format": "uuid", "description": "The delivery id; the same on every retry of this delivery (D31)."},
+                "eventId": {"type": "string", "format": "uuid", "description": "The event's id: the `id` of its item in `GET /api/v1/events`, the same on every retry, redelivery and replay. Deduplicate on it (D57)."},
+                "sequence": {"type": ["integer", "null"], "format": "int64", "minimum": 1, "description": "The event's number in the organization's events feed (1, 2, 3, ...); null for the ping of `POST /api/v1/webhooks/{id}/test`, which is no event of the feed (D56, D57)."},
                 "type": {"type": "string", "const": event},
                 "createdAt": {"type": "string", "format": "date-time"},
                 "apiVersion": {"type": "string", "const": "v1"},
@@ -388,14 +390,23 @@ fn webhooks(doc: &mut Value) {
                 "security": [],
                 "summary": description,
                 "description": "Sent to every enabled endpoint subscribed to this type or to `*`. Verify \
-`Talent-Signature` before trusting the body: `v1` is the lowercase hex HMAC-SHA256, keyed with the endpoint's \
-whole signing secret, of `{t}.{raw body}`; reject a `t` more than 300 seconds from your clock. During a secret \
-rotation the header carries one `v1` per valid secret. Delivery is at least once: deduplicate on the delivery \
-id (D30, D31).",
+the signature before trusting the body, in either of two ways. `Talent-Signature`: `v1` is the lowercase hex \
+HMAC-SHA256, keyed with the endpoint's whole signing secret, of `{t}.{raw body}`; reject a `t` more than 300 \
+seconds from your clock; during a secret rotation the header carries one `v1` per valid secret. Or the Standard \
+Webhooks headers, which the Standard Webhooks and Svix libraries verify: `webhook-signature` is `v1,` and the \
+base64 HMAC-SHA256, keyed with the base64-decoded part of the secret after `whsec_`, of \
+`{webhook-id}.{webhook-timestamp}.{raw body}` (one entry per valid secret, separated by spaces). Delivery is at \
+least once: deduplicate on `eventId` (D30, D31, D57, D58).",
                 "parameters": [
                     header("Talent-Signature", "`t=<unix seconds>,v1=<hex>[,v1=<hex>]` (D30)."),
                     header("Talent-Event", "The event type."),
-                    header("Talent-Delivery-Id", "The delivery id (uuid); the same on every retry."),
+                    header("Talent-Delivery-Id", "The delivery id (uuid); the same on every retry of this delivery."),
+                    header("Talent-Event-Id", "The event's id (uuid), the envelope's `eventId` (D57)."),
+                    header("webhook-id", "Standard Webhooks: the event's id, the envelope's `eventId` (D58)."),
+                    header("webhook-timestamp", "Standard Webhooks: the Unix seconds of the signature, the `t` of `Talent-Signature` (D58)."),
+                    json!({"name": "webhook-signature", "in": "header", "required": false, "schema": {"type": "string"},
+                        "description": "Standard Webhooks: `v1,<base64>` per signing secret, separated by spaces; absent only \
+while the endpoint still has a secret made before Standard Webhooks signing: rotate it to get this header (D58)."}),
                 ],
                 "requestBody": {
                     "required": true,

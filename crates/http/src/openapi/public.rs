@@ -64,9 +64,12 @@ const INFO_AFTER_ERRORS: &str = "\
 of a response object is always present (`null` when empty), and no other member appears.
 
 **Webhooks.** Registered endpoints receive the events listed under `webhooks`, signed with \
-`Talent-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of \"{t}.{raw body}\">`, at least once, \
-retried after 1, 5, 30 minutes and 2 hours. The events feed (`GET /api/v1/events`) holds the \
-same events in commit order with a `sequence` to resume from.";
+`Talent-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of \"{t}.{raw body}\">` and with the \
+Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`), at least \
+once, retried after 1, 5, 30 minutes and 2 hours. Each delivery names its event (`eventId`, the \
+same on every retry, redelivery and replay: deduplicate on it) and the event's `sequence`. The \
+events feed (`GET /api/v1/events`) holds the same events in commit order, each with its `id` \
+(the deliveries' `eventId`) and the `sequence` to resume from.";
 
 /// Every error code with its status and meaning, as a Markdown table: the domain's one
 /// declaration of the codes (T170).
@@ -244,7 +247,7 @@ fn string_example(name: &str, schema: &Value) -> String {
         ("description", _) => "Engineers who lead projects".into(),
         ("name", _) => "Senior engineer".into(),
         ("plan", _) => "business".into(),
-        ("secret", _) => "whsec_3kTz8pQv0cXw1yF4bN7mR2sL9aD6eH5jK0uV8iO3gAe".into(),
+        ("secret", _) => "whsec_BpCKS6Kzw+rAL+ZqE43esYkxWpbYZSZa+ncViZgdJXg=".into(),
         ("nextCursor" | "cursor", _) => "AZOl8nxBfT6aK1xcbX6PmgZiLx4h9G1Vb8nFLqM0z1E".into(),
         ("error", _) => "Invalid value for 'email': must be a valid email address".into(),
         ("responseBody", _) => "ok".into(),

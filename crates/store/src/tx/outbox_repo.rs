@@ -125,6 +125,25 @@ macro_rules! impl_outbox_repo {
                 })
             }
 
+            fn event_sequences<'a>(
+                &'a mut self,
+                ids: &'a [EventId],
+            ) -> BoxFuture<'a, StoreResult<Vec<(EventId, u64)>>> {
+                Box::pin(async move {
+                    if ids.is_empty() {
+                        return Ok(vec![]);
+                    }
+                    let rows: Vec<(DbUuid, Option<i64>)> = outbox_events::table
+                        .filter(outbox_events::id.eq_any(crate::types::db_uuids(ids)))
+                        .filter(outbox_events::sequence.is_not_null())
+                        .select((outbox_events::id, outbox_events::sequence))
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(rows.into_iter().filter_map(|(id, n)| Some((EventId(id.0), u64::try_from(n?).ok()?))).collect())
+                })
+            }
+
             fn list_feed<'a>(&'a mut self, q: &'a FeedQuery) -> BoxFuture<'a, StoreResult<Vec<SequencedEvent>>> {
                 Box::pin(async move {
                     let types: Vec<&str> = if q.types.is_empty() {

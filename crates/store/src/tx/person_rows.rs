@@ -228,6 +228,7 @@ mod tests {
             claimed_until: None,
             created_at: now,
             request_id: None,
+            event_id: Some(id),
         };
         assert!(cached(diesel::insert_into(persons::table).values(person)));
         assert!(cached(diesel::insert_into(outbox_events::table).values(event)));

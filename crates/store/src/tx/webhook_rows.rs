@@ -98,6 +98,7 @@ pub struct DeliveryRow {
     pub(crate) claimed_until: Option<DbTime>,
     pub(crate) created_at: DbTime,
     pub(crate) request_id: Option<String>,
+    pub(crate) event_id: Option<DbUuid>,
 }
 
 impl From<&Delivery> for DeliveryRow {
@@ -117,6 +118,7 @@ impl From<&Delivery> for DeliveryRow {
             claimed_until: None,
             created_at: DbTime(d.created_at),
             request_id: d.request_id.clone(),
+            event_id: d.event_id.map(|e| DbUuid(e.0)),
         }
     }
 }
@@ -130,6 +132,7 @@ impl TryFrom<DeliveryRow> for Delivery {
             org_id: OrgId(r.org_id.0),
             event_type: talent_domain::webhook::parse_event_type(&r.event_type)
                 .ok_or_else(|| corrupt("deliveries.event_type"))?,
+            event_id: r.event_id.map(|e| EventId(e.0)),
             payload: r.payload,
             status: DeliveryStatus::parse(&r.status).map_err(|_| corrupt("deliveries.status"))?,
             attempts: u32::try_from(r.attempts).unwrap_or(u32::MAX),

@@ -27,14 +27,20 @@ class AssessmentStartedEvent:
         created_at (datetime.datetime):
         data (AssessmentStartedData): `data` of `assessment.started`: the shape of `assessment.completed` with
             `startedAt`.
-        id (UUID): The delivery id; the same on every retry.
+        event_id (UUID): The event's id: the `id` of its item in `GET /api/v1/events`, the same on every retry,
+            redelivery and replay. Deduplicate on it.
+        id (UUID): The delivery id; the same on every retry of this delivery.
+        sequence (int | None): The event's number in the organization's events feed (1, 2, 3,...); null for the ping of
+            `POST /api/v1/webhooks/{id}/test`, which is no event of the feed.
         type_ (Literal['assessment.started']):
     """
 
     api_version: Literal["v1"]
     created_at: datetime.datetime
     data: AssessmentStartedData
+    event_id: UUID
     id: UUID
+    sequence: int | None
     type_: Literal["assessment.started"]
 
     def to_dict(self) -> dict[str, Any]:
@@ -44,7 +50,12 @@ class AssessmentStartedEvent:
 
         data = self.data.to_dict()
 
+        event_id = str(self.event_id)
+
         id = str(self.id)
+
+        sequence: int | None
+        sequence = self.sequence
 
         type_ = self.type_
 
@@ -55,7 +66,9 @@ class AssessmentStartedEvent:
                 "apiVersion": api_version,
                 "createdAt": created_at,
                 "data": data,
+                "eventId": event_id,
                 "id": id,
+                "sequence": sequence,
                 "type": type_,
             }
         )
@@ -75,7 +88,16 @@ class AssessmentStartedEvent:
 
         data = AssessmentStartedData.from_dict(d.pop("data"))
 
+        event_id = UUID(d.pop("eventId"))
+
         id = UUID(d.pop("id"))
+
+        def _parse_sequence(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        sequence = _parse_sequence(d.pop("sequence"))
 
         type_ = cast(Literal["assessment.started"], d.pop("type"))
         if type_ != "assessment.started":
@@ -87,7 +109,9 @@ class AssessmentStartedEvent:
             api_version=api_version,
             created_at=created_at,
             data=data,
+            event_id=event_id,
             id=id,
+            sequence=sequence,
             type_=type_,
         )
 

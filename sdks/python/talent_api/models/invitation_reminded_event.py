@@ -26,14 +26,20 @@ class InvitationRemindedEvent:
         api_version (Literal['v1']):
         created_at (datetime.datetime):
         data (Invitation): A personal assessment invitation.
-        id (UUID): The delivery id; the same on every retry.
+        event_id (UUID): The event's id: the `id` of its item in `GET /api/v1/events`, the same on every retry,
+            redelivery and replay. Deduplicate on it.
+        id (UUID): The delivery id; the same on every retry of this delivery.
+        sequence (int | None): The event's number in the organization's events feed (1, 2, 3,...); null for the ping of
+            `POST /api/v1/webhooks/{id}/test`, which is no event of the feed.
         type_ (Literal['invitation.reminded']):
     """
 
     api_version: Literal["v1"]
     created_at: datetime.datetime
     data: Invitation
+    event_id: UUID
     id: UUID
+    sequence: int | None
     type_: Literal["invitation.reminded"]
 
     def to_dict(self) -> dict[str, Any]:
@@ -43,7 +49,12 @@ class InvitationRemindedEvent:
 
         data = self.data.to_dict()
 
+        event_id = str(self.event_id)
+
         id = str(self.id)
+
+        sequence: int | None
+        sequence = self.sequence
 
         type_ = self.type_
 
@@ -54,7 +65,9 @@ class InvitationRemindedEvent:
                 "apiVersion": api_version,
                 "createdAt": created_at,
                 "data": data,
+                "eventId": event_id,
                 "id": id,
+                "sequence": sequence,
                 "type": type_,
             }
         )
@@ -74,7 +87,16 @@ class InvitationRemindedEvent:
 
         data = Invitation.from_dict(d.pop("data"))
 
+        event_id = UUID(d.pop("eventId"))
+
         id = UUID(d.pop("id"))
+
+        def _parse_sequence(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        sequence = _parse_sequence(d.pop("sequence"))
 
         type_ = cast(Literal["invitation.reminded"], d.pop("type"))
         if type_ != "invitation.reminded":
@@ -86,7 +108,9 @@ class InvitationRemindedEvent:
             api_version=api_version,
             created_at=created_at,
             data=data,
+            event_id=event_id,
             id=id,
+            sequence=sequence,
             type_=type_,
         )
 

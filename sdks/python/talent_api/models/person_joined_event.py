@@ -26,14 +26,20 @@ class PersonJoinedEvent:
         api_version (Literal['v1']):
         created_at (datetime.datetime):
         data (Person): A person of the organization's talent pool. `id` is the membership id.
-        id (UUID): The delivery id; the same on every retry.
+        event_id (UUID): The event's id: the `id` of its item in `GET /api/v1/events`, the same on every retry,
+            redelivery and replay. Deduplicate on it.
+        id (UUID): The delivery id; the same on every retry of this delivery.
+        sequence (int | None): The event's number in the organization's events feed (1, 2, 3,...); null for the ping of
+            `POST /api/v1/webhooks/{id}/test`, which is no event of the feed.
         type_ (Literal['person.joined']):
     """
 
     api_version: Literal["v1"]
     created_at: datetime.datetime
     data: Person
+    event_id: UUID
     id: UUID
+    sequence: int | None
     type_: Literal["person.joined"]
 
     def to_dict(self) -> dict[str, Any]:
@@ -43,7 +49,12 @@ class PersonJoinedEvent:
 
         data = self.data.to_dict()
 
+        event_id = str(self.event_id)
+
         id = str(self.id)
+
+        sequence: int | None
+        sequence = self.sequence
 
         type_ = self.type_
 
@@ -54,7 +65,9 @@ class PersonJoinedEvent:
                 "apiVersion": api_version,
                 "createdAt": created_at,
                 "data": data,
+                "eventId": event_id,
                 "id": id,
+                "sequence": sequence,
                 "type": type_,
             }
         )
@@ -74,7 +87,16 @@ class PersonJoinedEvent:
 
         data = Person.from_dict(d.pop("data"))
 
+        event_id = UUID(d.pop("eventId"))
+
         id = UUID(d.pop("id"))
+
+        def _parse_sequence(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        sequence = _parse_sequence(d.pop("sequence"))
 
         type_ = cast(Literal["person.joined"], d.pop("type"))
         if type_ != "person.joined":
@@ -84,7 +106,9 @@ class PersonJoinedEvent:
             api_version=api_version,
             created_at=created_at,
             data=data,
+            event_id=event_id,
             id=id,
+            sequence=sequence,
             type_=type_,
         )
 

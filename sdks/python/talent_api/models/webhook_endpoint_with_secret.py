@@ -29,7 +29,8 @@ class WebhookEndpointWithSecret:
             enabled (bool):
             events (list[EventType | WebhookEndpointWithSecretEventsItemType1]):
             id (UUID):
-            secret (str): `whsec_` + 32 random bytes in base64url; the whole string is the HMAC key.
+            secret (str): `whsec_` + 32 random bytes in standard base64: the whole string is the key of
+                `Talent-Signature`, the decoded bytes after `whsec_` the key of `webhook-signature`.
             updated_at (datetime.datetime):
             url (str):
     """

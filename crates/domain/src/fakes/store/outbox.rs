@@ -31,6 +31,14 @@ impl OutboxRepo for FakeTx {
         }
         ok(ids.len() as u32)
     }
+    fn event_sequences<'a>(&'a mut self, ids: &'a [EventId]) -> BoxFuture<'a, StoreResult<Vec<(EventId, u64)>>> {
+        let s = &self.s;
+        ok(ids
+            .iter()
+            .filter(|id| s.events.iter().any(|e| e.id == **id))
+            .filter_map(|id| Some((*id, sequence_of(s, *id)?)))
+            .collect())
+    }
     fn list_feed<'a>(&'a mut self, q: &'a FeedQuery) -> BoxFuture<'a, StoreResult<Vec<SequencedEvent>>> {
         let s = &self.s;
         let mut v: Vec<SequencedEvent> = s

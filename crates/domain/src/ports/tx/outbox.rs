@@ -1,7 +1,7 @@
 //! [`OutboxRepo`]: the event outbox (D31): events are written in the use case's transaction.
 
 use crate::events::{OutboxEvent, SequencedEvent};
-use crate::ids::OrgId;
+use crate::ids::{EventId, OrgId};
 use crate::ports::{BoxFuture, FeedQuery, StoreResult};
 
 /// The event outbox (D31): events are written in the use case's transaction. Part of [`Tx`](super::Tx).
@@ -35,6 +35,10 @@ pub trait OutboxRepo: Send {
     /// other: the numbers of one commit are all above those of every earlier commit, and a reader
     /// that sees a number sees every smaller one.
     fn sequence_events(&mut self, limit: u32) -> BoxFuture<'_, StoreResult<u32>>;
+    /// The feed sequence of each of `ids` that exists and is numbered (D56, D57: the `sequence` a
+    /// delivery is sent with), in no particular order; an id without a number yet, or of an event
+    /// no longer kept, is left out.
+    fn event_sequences<'a>(&'a mut self, ids: &'a [EventId]) -> BoxFuture<'a, StoreResult<Vec<(EventId, u64)>>>;
     /// The organization's numbered events with a sequence above `q.after`, ascending, of the types
     /// `q.types` (every type when empty), at most `q.limit` (D48).
     fn list_feed<'a>(&'a mut self, q: &'a FeedQuery) -> BoxFuture<'a, StoreResult<Vec<SequencedEvent>>>;
