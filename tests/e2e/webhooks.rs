@@ -1217,3 +1217,38 @@ webhook_e2e!(person_events_carry_the_person_as_the_api_reads_it_d59, insecure = 
     assert_eq!(again.status, 201, "reactivated: {}", again.text);
     check("person.created", 2, &id, None);
 });
+
+// D61: the deprecated alias `POST /webhooks/{id}/ping` answers like `/test`, and every answer it
+// gives (a success, a 404, a 401) carries `Deprecation`, `Sunset` and the successor in `Link`;
+// the successor itself carries none of them.
+webhook_e2e!(a_deprecated_operation_announces_its_sunset_and_successor_d61, insecure = true, |app| {
+    let (_org, _user, key) = app.org();
+    let rx = Receiver::start();
+    let (hook, secret) = app.register(&key, &rx.url);
+    let announced = |r: &Resp, path: &str| {
+        assert_eq!(r.header("deprecation"), Some("@1795651200"), "{}", r.text);
+        assert_eq!(r.header("sunset"), Some("Tue, 01 Jun 2027 00:00:00 GMT"));
+        let successor = path.replace("/ping", "/test");
+        assert_eq!(r.header("link"), Some(format!("<{successor}>; rel=\"successor-version\"").as_str()));
+    };
+    let path = format!("/api/v1/webhooks/{hook}/ping");
+    let r = app.post(&path, &key, &json!({}));
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json["success"], json!(true), "{}", r.text);
+    announced(&r, &path);
+    let ping = &rx.wait_for(1)[0];
+    assert_eq!(ping.event(), "ping");
+    assert_delivery(ping, &secret);
+    let missing = "/api/v1/webhooks/00000000-0000-0000-0000-000000000000/ping";
+    let r = app.post(missing, &key, &json!({}));
+    assert_eq!(r.status, 404, "{}", r.text);
+    announced(&r, missing);
+    let r = app.post(&path, "tk_live_not_a_key", &json!({}));
+    assert_eq!(r.status, 401, "{}", r.text);
+    announced(&r, &path);
+    let r = app.post(&format!("/api/v1/webhooks/{hook}/test"), &key, &json!({}));
+    assert_eq!(r.status, 200, "{}", r.text);
+    for h in ["deprecation", "sunset", "link"] {
+        assert_eq!(r.header(h), None, "the successor is not deprecated");
+    }
+});

@@ -10,6 +10,7 @@ pub mod client_ip;
 pub mod connection;
 pub mod cursor;
 pub mod deadline;
+pub mod deprecation;
 pub mod error;
 pub mod events;
 pub mod extract;
@@ -123,6 +124,8 @@ fn public_routes<S: Store>(cfg: &mut web::ServiceConfig) {
     .service(
         web::scope("/api/v1")
             .wrap(from_fn(auth::api_middleware::<S>))
+            // Outside authentication and rate limiting: their answers carry the headers too.
+            .wrap(from_fn(deprecation::wrap))
             .service(resource("/me", "GET").route(web::get().to(api::me::<S>)))
             .service(resource("/organization", "GET").route(web::get().to(api::organization::<S>)))
             .service(
@@ -164,6 +167,7 @@ fn public_routes<S: Store>(cfg: &mut web::ServiceConfig) {
             .service(resource("/webhooks/{id}/replay", "POST").route(web::post().to(webhooks::replay::<S>)))
             .service(resource("/events", "GET").route(web::get().to(events::list::<S>)))
             .service(resource("/webhooks/{id}/test", "POST").route(web::post().to(webhooks::test::<S>)))
+            .service(resource("/webhooks/{id}/ping", "POST").route(web::post().to(webhooks::test::<S>)))
             .service(resource("/webhooks/{id}/deliveries", "GET").route(web::get().to(webhooks::deliveries::<S>)))
             .service(
                 resource("/webhooks/{id}/deliveries/{deliveryId}", "GET").route(web::get().to(webhooks::delivery::<S>)),

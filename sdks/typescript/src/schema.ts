@@ -391,6 +391,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks/{id}/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signed ping now and report the endpoint's answer (deprecated)
+         * @deprecated
+         * @description Deprecated since 26 November 2026 and removed after 1 June 2027: use `POST /api/v1/webhooks/{id}/test`, which this operation answers exactly like. Every answer carries `Deprecation`, `Sunset` and `Link: <successor>; rel="successor-version"`.
+         */
+        post: operations["pingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks/{id}/replay": {
         parameters: {
             query?: never;
@@ -4245,6 +4266,71 @@ export interface operations {
             };
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    pingWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id. A non-UUID is 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the endpoint answered (`success` false on a non-2xx, a redirect, a timeout or a refused address). */
+            200: {
+                headers: {
+                    /** @description `@<unix seconds>`: since when the operation is deprecated (RFC 9745). */
+                    Deprecation?: string;
+                    /** @description `<path of the successor>; rel="successor-version"`. */
+                    Link?: string;
+                    /** @description The HTTP date after which the operation may be removed (RFC 8594). */
+                    Sunset?: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "deliveryId": "0193a5f2-7c41-7d3e-9a2b-5c6d7e8f9a0b",
+                     *       "durationMs": 87,
+                     *       "error": null,
+                     *       "responseBody": null,
+                     *       "responseStatus": null,
+                     *       "success": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookTestResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description `not_found`: no such endpoint in the organization. */
+            404: {
+                headers: {
+                    /** @description `@<unix seconds>`: since when the operation is deprecated (RFC 9745). */
+                    Deprecation?: string;
+                    /** @description `<path of the successor>; rel="successor-version"`. */
+                    Link?: string;
+                    /** @description The HTTP date after which the operation may be removed (RFC 8594). */
+                    Sunset?: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

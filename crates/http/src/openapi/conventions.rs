@@ -46,8 +46,59 @@ pub fn apply(doc: &mut Value) {
             strict(name, s);
         }
     }
+    deprecated(doc);
     links(doc);
     webhooks(doc);
+}
+
+/// Each deprecated operation ([`crate::deprecation::DEPRECATED`], D61): a copy of its
+/// successor's operation under its own path and `operationId`, marked `deprecated`, its text
+/// naming the successor and the sunset, and every response with the `Deprecation`, `Sunset`
+/// and `Link` headers.
+fn deprecated(doc: &mut Value) {
+    let day = |secs: u64| {
+        time::OffsetDateTime::from_unix_timestamp(i64::try_from(secs).unwrap_or(0))
+            .map(|t| format!("{} {} {}", t.day(), t.month(), t.year()))
+            .unwrap_or_default()
+    };
+    for d in crate::deprecation::DEPRECATED {
+        let method = d.method.to_ascii_lowercase();
+        let Some(successor) = doc.pointer(&format!("/paths/{}/{method}", pointer_escape(d.successor))) else {
+            continue;
+        };
+        let mut op = successor.clone();
+        let was = match op["description"].as_str() {
+            Some(text) if !text.is_empty() => format!("\n\n{text}"),
+            _ => String::new(),
+        };
+        op["operationId"] = json!(d.operation_id);
+        op["deprecated"] = json!(true);
+        op["summary"] = json!(format!("{} (deprecated)", op["summary"].as_str().unwrap_or_default()));
+        op["description"] = json!(format!(
+            "Deprecated since {} and removed after {}: use `{} {}`, which this operation answers exactly like. \
+Every answer carries `Deprecation`, `Sunset` and `Link: <successor>; rel=\"successor-version\"` (D61).{was}",
+            day(d.since),
+            day(d.sunset),
+            d.method,
+            d.successor,
+        ));
+        for r in op["responses"].as_object_mut().into_iter().flat_map(|m| m.values_mut()) {
+            let Some(r) = r.as_object_mut() else { continue };
+            if r.contains_key("$ref") {
+                continue;
+            }
+            let headers = r.entry("headers").or_insert_with(|| json!({}));
+            headers["Deprecation"] = json!({"description": "`@<unix seconds>`: since when the operation is deprecated (RFC 9745).", "schema": {"type": "string"}});
+            headers["Sunset"] = json!({"description": "The HTTP date after which the operation may be removed (RFC 8594).", "schema": {"type": "string"}});
+            headers["Link"] = json!({"description": "`<path of the successor>; rel=\"successor-version\"`.", "schema": {"type": "string"}});
+        }
+        doc["paths"][d.path][method.as_str()] = op;
+    }
+}
+
+/// `path` as one JSON pointer token (RFC 6901: `~` as `~0`, `/` as `~1`).
+fn pointer_escape(path: &str) -> String {
+    path.replace('~', "~0").replace('/', "~1")
 }
 
 fn error_response(description: &str) -> Value {

@@ -18,10 +18,10 @@ fn the_document_is_openapi_3_1_of_every_public_operation_and_no_admin_one() {
     let doc = document();
     assert_eq!(doc["openapi"], "3.1.0");
     let ops = operations(&doc);
-    assert_eq!(ops.len(), 32, "every public operation (the route table in lib.rs)");
+    assert_eq!(ops.len(), 33, "every public operation (the route table in lib.rs)");
     assert!(ops.iter().all(|(_, p, _)| p.starts_with("/api/v1/")));
     let ids: std::collections::BTreeSet<_> = ops.iter().map(|(_, _, o)| o["operationId"].as_str()).collect();
-    assert_eq!(ids.len(), 32, "operation ids are unique");
+    assert_eq!(ids.len(), 33, "operation ids are unique");
     assert_eq!(document_text(), document_text(), "deterministic");
 }
 
@@ -47,7 +47,7 @@ fn every_operation_has_security_errors_and_rate_limit_headers() {
 }
 
 #[test]
-fn idempotency_key_is_on_every_post_but_the_webhook_test() {
+fn idempotency_key_is_on_every_post_but_the_webhook_test_and_its_deprecated_alias() {
     let doc = document();
     for (method, path, op) in operations(&doc) {
         let has = op["parameters"]
@@ -55,7 +55,8 @@ fn idempotency_key_is_on_every_post_but_the_webhook_test() {
             .into_iter()
             .flatten()
             .any(|p| p["$ref"] == "#/components/parameters/IdempotencyKey");
-        let expected = method == "post" && op["operationId"] != "testWebhook";
+        let expected =
+            method == "post" && !["testWebhook", "pingWebhook"].contains(&op["operationId"].as_str().unwrap_or(""));
         assert_eq!(has, expected, "{method} {path}");
         if expected {
             assert!(op["responses"].get("409").is_some(), "{method} {path}: 409 for D38");
@@ -165,4 +166,30 @@ fn the_error_codes_of_the_document_are_the_domain_s_table() {
         doc["components"]["responses"]["Unauthorized"]["description"],
         "`unauthorized`, `invalid_token`, `key_revoked` or `key_expired`."
     );
+}
+
+/// D61: each deprecated operation is in the document, marked, with the successor's shape and the
+/// three headers on its own responses; nothing else is deprecated.
+#[test]
+fn deprecated_operations_are_marked_and_name_their_successor() {
+    let doc = document();
+    let marked: Vec<(String, String)> = operations(&doc)
+        .into_iter()
+        .filter(|(_, _, op)| op["deprecated"] == true)
+        .map(|(m, p, _)| (m.to_uppercase(), p))
+        .collect();
+    let table: Vec<(String, String)> =
+        crate::deprecation::DEPRECATED.iter().map(|d| (d.method.to_string(), d.path.to_string())).collect();
+    assert_eq!(marked, table);
+    for d in crate::deprecation::DEPRECATED {
+        let m = d.method.to_ascii_lowercase();
+        let (op, successor) = (&doc["paths"][d.path][&m], &doc["paths"][d.successor][&m]);
+        assert_eq!(op["operationId"], d.operation_id);
+        assert!(op["description"].as_str().unwrap_or_default().contains(d.successor), "{op}");
+        assert_eq!(op["requestBody"], successor["requestBody"]);
+        assert_eq!(op["responses"]["200"]["content"], successor["responses"]["200"]["content"]);
+        for h in ["Deprecation", "Sunset", "Link"] {
+            assert!(op["responses"]["200"]["headers"].get(h).is_some(), "{h}");
+        }
+    }
 }
