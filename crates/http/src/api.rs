@@ -27,6 +27,7 @@ fn ok_json(v: impl serde::Serialize) -> HttpResponse {
 /// `GET /api/v1/me`: the key identity; no scope (D5: plan check applies).
 #[utoipa::path(get, path = "/api/v1/me", tag = "account", operation_id = "getMe",
     summary = "Validate the key: its identity, scopes and plan",
+    description = "The key's identity: the user and organization it belongs to, the user's role, the scopes it carries and the organization's plan. Use it to check a key before a sync.",
     responses((status = 200, description = "The key identity.", body = out::KeyIdentityOut)),
     security(("bearerAuth" = [])))]
 pub async fn me<S: Store>(req: HttpRequest) -> Result<HttpResponse, ApiError> {
@@ -37,6 +38,7 @@ pub async fn me<S: Store>(req: HttpRequest) -> Result<HttpResponse, ApiError> {
 /// `GET /api/v1/organization` (scope `organization:read`).
 #[utoipa::path(get, path = "/api/v1/organization", tag = "account", operation_id = "getOrganization",
     summary = "The organization, its subscription and plan usage",
+    description = "The organization behind the key: its name, subscription status, plan and the plan's usage (persons counted against the limit, and whether imports and invitations are blocked).",
     responses((status = 200, description = "The organization.", body = out::OrganizationOut)),
     security(("bearerAuth" = ["organization:read"])))]
 pub async fn organization<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequest) -> Result<HttpResponse, ApiError> {
@@ -176,6 +178,7 @@ impl PersonImportIn {
 /// `POST /api/v1/persons` (scope `persons:write`; idempotent on email; `Idempotency-Key`).
 #[utoipa::path(post, path = "/api/v1/persons", tag = "persons", operation_id = "importPerson",
     summary = "Import (create or reactivate) a person; idempotent on email",
+    description = "Adds a person to the talent pool, or answers with the existing one: the email is the identity (200 when the person is already an active member, 201 when created or reactivated). Given fields update the person. The nested `invitation` creates an invitation in the same call. Refused with 409 when the plan's person limit is reached.",
     request_body = PersonImportIn,
     responses(
         (status = 201, description = "Imported (created or reactivated); `invitation` when requested.",
@@ -233,6 +236,7 @@ pub struct PersonBatchIn {
 /// retry with the key runs it again: the items already imported then answer 200).
 #[utoipa::path(post, path = "/api/v1/persons/batch", tag = "persons", operation_id = "importPersonBatch",
     summary = "Import up to 100 persons in one request",
+    description = "Imports up to 100 persons in one request: each item is judged as `POST /api/v1/persons` would judge it, and the answer has one result per item in order, with the status and body (or error) the single call would have had. An item that is not an object fails the whole request with 400.",
     request_body = PersonBatchIn,
     responses(
         (status = 200, description = "One result per item, in order: its status, and the Person or the error \
@@ -304,6 +308,7 @@ pub async fn import_batch<S: Store>(
 /// `GET /api/v1/persons/{id}` (scope `persons:read`; archived persons too, D28).
 #[utoipa::path(get, path = "/api/v1/persons/{id}", tag = "persons", operation_id = "getPerson",
     summary = "A person of the organization (archived persons too)",
+    description = "One person of the organization, archived ones included, with their assessment summary as the organization may see it.",
     params(PersonIdParam),
     responses(
         (status = 200, description = "The person.", body = out::PersonOut),
@@ -369,6 +374,7 @@ impl PersonPatchIn {
 /// `PATCH /api/v1/persons/{id}` (scope `persons:write`).
 #[utoipa::path(patch, path = "/api/v1/persons/{id}", tag = "persons", operation_id = "patchPerson",
     summary = "Update a person",
+    description = "Changes the given fields of a person; fields left out stay as they are. `externalId` can always be changed (`null` clears it); `firstName` and `lastName` may only be filled in while empty (409 `conflict` otherwise); `labels` and `tags` replace the whole set, and removing the label `employee` removes the person from every team. Emits `person.updated` with the previous values when something changed.",
     params(PersonIdParam),
     request_body = PersonPatchIn,
     responses(
@@ -397,6 +403,7 @@ pub async fn patch_person<S: Store>(
 /// `DELETE /api/v1/persons/{id}` (scope `persons:write`): archive.
 #[utoipa::path(delete, path = "/api/v1/persons/{id}", tag = "persons", operation_id = "archivePerson",
     summary = "Archive a person (frees a plan seat; data retained)",
+    description = "Archives the person: they leave the active pool and free their seat of the plan, their data is kept, and `person.archived` is emitted. Importing the email again reactivates them.",
     params(PersonIdParam),
     responses(
         (status = 200, description = "The archived person.", body = out::PersonOut),
@@ -494,6 +501,7 @@ pub const MAX_SEARCH_CHARS: usize = 100;
 /// `GET /api/v1/persons` (scope `persons:read`): newest first, keyset-paginated (D36).
 #[utoipa::path(get, path = "/api/v1/persons", tag = "persons", operation_id = "listPersons",
     summary = "List persons, newest first",
+    description = "The organization's persons, newest first, in pages of `limit` (1 to 100) with an opaque cursor; pass the same filters with each cursor. Filters combine. With `updatedAfter` the list holds every person changed since, archived and erased ones included, which is how an ATS keeps its copy current.",
     params(PersonListParams),
     responses(
         (status = 200, description = "A page of persons.", body = out::PersonPage),

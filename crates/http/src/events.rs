@@ -36,6 +36,7 @@ pub struct EventFeedParams {
 /// `invitation.*`, `results:read` for `assessment.*`), or `webhooks:manage` for every type.
 #[utoipa::path(get, path = "/api/v1/events", tag = "events", operation_id = "listEvents",
     summary = "The events feed, in commit order (sequence ascending)",
+    description = "Every event of the organization in the order its changes committed, ascending by `sequence` (the organization's own count, 1, 2, 3, … without gaps). Store the last `sequence` you processed and pass it as `after` to get what follows; `type` (repeatable) narrows the types. A key reads the events of the resources its scopes cover. Events are kept for the retention window (30 days by default).",
     params(EventFeedParams),
     responses(
         (status = 200, description = "A page of events; `pagination.nextCursor` is the last `sequence` when more \

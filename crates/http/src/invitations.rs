@@ -150,6 +150,7 @@ impl InvitationCreateIn {
 /// `POST /api/v1/invitations` (scope `invitations:write`, D18; Idempotency-Key).
 #[utoipa::path(post, path = "/api/v1/invitations", tag = "invitations", operation_id = "createInvitation",
     summary = "Create a personal invitation (or return the pending one for this email)",
+    description = "Invites a person to take the assessment (`assessment`) or, for a person who already has results elsewhere, to share them (`access_request`). With `sendEmail: true` the service emails the link; otherwise send the returned `url` yourself. When a pending invitation for the email exists, it is returned with 200 instead of a second one.",
     request_body = InvitationCreateIn,
     responses(
         (status = 201, description = "Created; emailed when `sendEmail` is true.", body = out::InvitationOut),
@@ -183,6 +184,7 @@ pub async fn create<S: Store>(
 /// `GET /api/v1/invitations/{id}` (scope `invitations:read`).
 #[utoipa::path(get, path = "/api/v1/invitations/{id}", tag = "invitations", operation_id = "getInvitation",
     summary = "An invitation",
+    description = "One invitation of the organization, with its status as read now and its link.",
     params(InvitationIdParam),
     responses(
         (status = 200, description = "The invitation.", body = out::InvitationOut),
@@ -202,6 +204,7 @@ pub async fn get<S: Store>(
 /// `GET /api/v1/invitations` (scope `invitations:read`, D17): newest first, keyset-paginated.
 #[utoipa::path(get, path = "/api/v1/invitations", tag = "invitations", operation_id = "listInvitations",
     summary = "List invitations, newest first",
+    description = "The organization's invitations, newest first, in pages of `limit` with an opaque cursor. Filters combine; `updatedAfter` lists every invitation changed since, for a sync. `status` is the status as read now: a pending invitation past `expiresAt` reads `expired`.",
     params(InvitationListParams),
     responses(
         (status = 200, description = "A page of invitations.", body = out::InvitationPage),
@@ -303,6 +306,7 @@ pub async fn resend<S: Store>(
 /// `POST /api/v1/invitations/{id}/revoke` (scope `invitations:write`): pending only, else 409.
 #[utoipa::path(post, path = "/api/v1/invitations/{id}/revoke", tag = "invitations", operation_id = "revokeInvitation",
     summary = "Revoke a pending invitation",
+    description = "Revokes a pending invitation: its link stops working and `invitation.revoked` is emitted. Revoking an invitation that is not pending answers 409 `conflict`.",
     params(InvitationIdParam),
     responses(
         (status = 200, description = "The revoked invitation.", body = out::InvitationOut),

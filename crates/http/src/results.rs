@@ -55,6 +55,7 @@ pub struct ProfileIdParam {
 /// `GET /api/v1/persons/{id}/results` (scope `results:read`).
 #[utoipa::path(get, path = "/api/v1/persons/{id}/results", tag = "results", operation_id = "getPersonResults",
     summary = "A person's cumulative results (consent-filtered, D11)",
+    description = "The person's cumulative results from the assessments the organization may see (those completed while the person was its member, or shared with their consent): scores per competency with bands, and the personality text.",
     params(crate::api::PersonIdParam),
     responses(
         (status = 200, description = "The results; `hasResults: false` without a completed visible assessment.",
@@ -76,6 +77,7 @@ pub async fn person_results<S: Store>(
 /// `GET /api/v1/persons/{id}/report` (scope `results:read`, D27): `application/pdf`.
 #[utoipa::path(get, path = "/api/v1/persons/{id}/report", tag = "results", operation_id = "getPersonReport",
     summary = "A person's PDF report (one person; never a comparison)",
+    description = "The person's results as a PDF (`application/pdf`), about this one person only; 404 while they have no results the organization may see.",
     params(crate::api::PersonIdParam),
     responses(
         (status = 200, description = "The report.", content_type = "application/pdf", body = schemas::Pdf,
@@ -101,6 +103,7 @@ pub async fn person_report<S: Store>(
 /// `GET /api/v1/persons/{id}/matches` (scope `results:read`, D26): one item per profile.
 #[utoipa::path(get, path = "/api/v1/persons/{id}/matches", tag = "results", operation_id = "listPersonMatches",
     summary = "A person's match with every profile (one page)",
+    description = "How well the person fits each of the organization's competency profiles: a percentage and a category per profile, from the results the organization may see.",
     params(crate::api::PersonIdParam),
     responses(
         (status = 200, description = "One match per profile; `hasMore` is false.", body = out::MatchPage),
@@ -124,6 +127,7 @@ pub async fn person_matches<S: Store>(
 /// `GET /api/v1/profiles` (scope `profiles:read`, D25): newest first, keyset-paginated.
 #[utoipa::path(get, path = "/api/v1/profiles", tag = "profiles", operation_id = "listProfiles",
     summary = "List competency profiles, newest first",
+    description = "The organization's competency profiles, newest first, in pages of `limit` with an opaque cursor.",
     params(PageParams),
     responses(
         (status = 200, description = "A page of profiles.", body = out::ProfilePage),
@@ -151,6 +155,7 @@ pub async fn list_profiles<S: Store>(
 /// `GET /api/v1/profiles/{id}` (scope `profiles:read`, D25).
 #[utoipa::path(get, path = "/api/v1/profiles/{id}", tag = "profiles", operation_id = "getProfile",
     summary = "A competency profile",
+    description = "One competency profile with its target per competency.",
     params(ProfileIdParam),
     responses(
         (status = 200, description = "The profile.", body = out::ProfileOut),
@@ -172,6 +177,7 @@ pub async fn get_profile<S: Store>(
 /// highest percentage first; `personId` filter; keyset cursor over (percentage, personId).
 #[utoipa::path(get, path = "/api/v1/profiles/{id}/matches", tag = "profiles", operation_id = "listProfileMatches",
     summary = "Matches of persons with results to a profile, highest percentage first",
+    description = "The persons with results ranked by how well they fit the profile, highest percentage first, in pages; `personId` gives one person's match.",
     params(ProfileIdParam, ProfileMatchParams),
     responses(
         (status = 200, description = "A page of matches.", body = out::MatchPage),

@@ -94,6 +94,7 @@ pub struct EndpointIn {
 /// `POST /api/v1/webhooks` → 201 with the secret (shown once, D30).
 #[utoipa::path(post, path = "/api/v1/webhooks", tag = "webhooks", operation_id = "createWebhook",
     summary = "Register a webhook endpoint (its secret is shown once)",
+    description = "Registers an https endpoint for the given event types (`*` for all, new types included). The answer carries the signing secret once: store it to verify deliveries. Refused with 409 past 10 endpoints.",
     request_body = EndpointIn,
     responses(
         (status = 201, description = "Registered; `secret` is returned only here and at rotation.",
@@ -127,6 +128,7 @@ pub async fn create<S: Store>(
 /// `GET /api/v1/webhooks`: `{data: [...]}`, oldest first (at most 10).
 #[utoipa::path(get, path = "/api/v1/webhooks", tag = "webhooks", operation_id = "listWebhooks",
     summary = "The organization's webhook endpoints (one page, at most 10)",
+    description = "The organization's webhook endpoints (at most 10), without their secrets.",
     responses(
         (status = 200, description = "Every endpoint, oldest first; `hasMore` is false.", body = out::WebhookEndpointPage),
         (status = 400, description = "`validation_error`: query parameters are not accepted here.", body = out::ErrorOut),
@@ -143,6 +145,7 @@ pub async fn list<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequest) -> 
 /// `GET /api/v1/webhooks/{id}`.
 #[utoipa::path(get, path = "/api/v1/webhooks/{id}", tag = "webhooks", operation_id = "getWebhook",
     summary = "A webhook endpoint",
+    description = "One webhook endpoint with its subscription, state and failure counters, without its secret.",
     params(WebhookIdParam),
     responses(
         (status = 200, description = "The endpoint (without its secret).", body = out::WebhookEndpointOut),
@@ -182,6 +185,7 @@ pub struct EndpointPatchIn {
 /// `PATCH /api/v1/webhooks/{id}`.
 #[utoipa::path(patch, path = "/api/v1/webhooks/{id}", tag = "webhooks", operation_id = "patchWebhook",
     summary = "Update a webhook endpoint",
+    description = "Changes an endpoint's URL, event types, description or `enabled`. Re-enabling a disabled endpoint sends the deliveries that waited for it.",
     params(WebhookIdParam),
     request_body = EndpointPatchIn,
     responses(
@@ -212,6 +216,7 @@ pub async fn patch<S: Store>(
 /// `DELETE /api/v1/webhooks/{id}` → 204.
 #[utoipa::path(delete, path = "/api/v1/webhooks/{id}", tag = "webhooks", operation_id = "deleteWebhook",
     summary = "Delete a webhook endpoint and its deliveries",
+    description = "Deletes the endpoint, its pending deliveries and its delivery log. Nothing more is sent to it.",
     params(WebhookIdParam),
     responses(
         (status = 204, description = "Deleted."),
@@ -244,6 +249,7 @@ pub struct ReplayIn {
 /// kept event after `after` that it subscribes to, oldest first, at most 1,000 per call.
 #[utoipa::path(post, path = "/api/v1/webhooks/{id}/replay", tag = "webhooks", operation_id = "replayWebhookEvents",
     summary = "Queue the events after a sequence for this endpoint again (new deliveries)",
+    description = "Queues a new delivery to this endpoint of every kept event after the `sequence` given that the endpoint subscribes to, oldest first, at most 1,000 per call; `hasMore` and `lastSequence` say where to go on.",
     params(WebhookIdParam),
     request_body = ReplayIn,
     responses(
@@ -274,6 +280,7 @@ pub async fn replay<S: Store>(
 /// `POST /api/v1/webhooks/{id}/rotate-secret` → 200 with the new secret (shown once).
 #[utoipa::path(post, path = "/api/v1/webhooks/{id}/rotate-secret", tag = "webhooks", operation_id = "rotateWebhookSecret",
     summary = "Replace the signing secret (the old one keeps signing for 24 h)",
+    description = "Replaces the endpoint's signing secret and returns the new one once. For 24 hours deliveries are signed with both the new and the old secret, so receivers can switch without losing events.",
     params(WebhookIdParam),
     responses(
         (status = 200, description = "The endpoint with its new secret (shown once).",
@@ -301,6 +308,7 @@ pub async fn rotate<S: Store>(
 /// `GET /api/v1/webhooks/{id}/deliveries` (D32): keyset-paginated, `status` filter.
 #[utoipa::path(get, path = "/api/v1/webhooks/{id}/deliveries", tag = "webhooks", operation_id = "listWebhookDeliveries",
     summary = "Recent deliveries to an endpoint, newest first",
+    description = "The deliveries to the endpoint within the retention window, newest first, in pages; `status` narrows them (`pending`, `succeeded`, `failed`).",
     params(WebhookIdParam, DeliveryListParams),
     responses(
         (status = 200, description = "A page of deliveries.", body = out::DeliveryPage),
@@ -331,6 +339,7 @@ pub async fn deliveries<S: Store>(
 /// `GET /api/v1/webhooks/{id}/deliveries/{deliveryId}`: the record plus `attempts[]`.
 #[utoipa::path(get, path = "/api/v1/webhooks/{id}/deliveries/{deliveryId}", tag = "webhooks", operation_id = "getWebhookDelivery",
     summary = "A delivery with its attempts",
+    description = "One delivery with its state, next attempt and the log of its attempts (status, duration, error and the start of each answer).",
     params(WebhookIdParam, DeliveryIdParam),
     responses(
         (status = 200, description = "The delivery and its attempt log.", body = out::DeliveryDetailOut),
@@ -354,6 +363,7 @@ pub async fn delivery<S: Store>(
 /// `POST /api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver` → 202 with the delivery.
 #[utoipa::path(post, path = "/api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver", tag = "webhooks", operation_id = "redeliverWebhookDelivery",
     summary = "Send a delivery again now (same delivery id)",
+    description = "Queues the delivery again now, with the same delivery id and envelope and a fresh retry schedule, even while the endpoint is backed off.",
     params(WebhookIdParam, DeliveryIdParam),
     responses(
         (status = 202, description = "Queued: the delivery, pending again.", body = out::DeliveryOut),
@@ -380,6 +390,7 @@ pub async fn redeliver<S: Store>(
 /// `POST /api/v1/webhooks/{id}/test` (D33): synchronous ping; never idempotent (D38).
 #[utoipa::path(post, path = "/api/v1/webhooks/{id}/test", tag = "webhooks", operation_id = "testWebhook",
     summary = "Send a signed ping now and report the endpoint's answer",
+    description = "Sends a signed `ping` to the endpoint now and answers with what the endpoint answered (status, body, duration). The ping is recorded as a delivery with one attempt and is not retried.",
     params(WebhookIdParam),
     responses(
         (status = 200, description = "What the endpoint answered (`success` false on a non-2xx, a redirect, \

@@ -11,7 +11,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The events feed, in commit order (sequence ascending) */
+        /**
+         * The events feed, in commit order (sequence ascending)
+         * @description Every event of the organization in the order its changes committed, ascending by `sequence` (the organization's own count, 1, 2, 3, … without gaps). Store the last `sequence` you processed and pass it as `after` to get what follows; `type` (repeatable) narrows the types. A key reads the events of the resources its scopes cover. Events are kept for the retention window (30 days by default).
+         *
+         *     Scopes: any one of `persons:read`, `invitations:read`, `results:read`, `webhooks:manage`.
+         */
         get: operations["listEvents"];
         put?: never;
         post?: never;
@@ -28,10 +33,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List invitations, newest first */
+        /**
+         * List invitations, newest first
+         * @description The organization's invitations, newest first, in pages of `limit` with an opaque cursor. Filters combine; `updatedAfter` lists every invitation changed since, for a sync. `status` is the status as read now: a pending invitation past `expiresAt` reads `expired`.
+         *
+         *     Scope: `invitations:read`.
+         */
         get: operations["listInvitations"];
         put?: never;
-        /** Create a personal invitation (or return the pending one for this email) */
+        /**
+         * Create a personal invitation (or return the pending one for this email)
+         * @description Invites a person to take the assessment (`assessment`) or, for a person who already has results elsewhere, to share them (`access_request`). With `sendEmail: true` the service emails the link; otherwise send the returned `url` yourself. When a pending invitation for the email exists, it is returned with 200 instead of a second one.
+         *
+         *     Scope: `invitations:write`.
+         */
         post: operations["createInvitation"];
         delete?: never;
         options?: never;
@@ -46,7 +61,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An invitation */
+        /**
+         * An invitation
+         * @description One invitation of the organization, with its status as read now and its link.
+         *
+         *     Scope: `invitations:read`.
+         */
         get: operations["getInvitation"];
         put?: never;
         post?: never;
@@ -68,6 +88,8 @@ export interface paths {
         /**
          * Send a pending invitation's email again
          * @description At most one email a minute per invitation, 10 per invitation and 20 per recipient address in 24 hours (any organization): beyond, 429 `rate_limited` with `Retry-After` and `details.reason` (`cooldown`, `invitation_daily_cap`, `address_daily_cap`); nothing is sent or changed.
+         *
+         *     Scope: `invitations:write`.
          */
         post: operations["resendInvitation"];
         delete?: never;
@@ -85,7 +107,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revoke a pending invitation */
+        /**
+         * Revoke a pending invitation
+         * @description Revokes a pending invitation: its link stops working and `invitation.revoked` is emitted. Revoking an invitation that is not pending answers 409 `conflict`.
+         *
+         *     Scope: `invitations:write`.
+         */
         post: operations["revokeInvitation"];
         delete?: never;
         options?: never;
@@ -100,7 +127,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Validate the key: its identity, scopes and plan */
+        /**
+         * Validate the key: its identity, scopes and plan
+         * @description The key's identity: the user and organization it belongs to, the user's role, the scopes it carries and the organization's plan. Use it to check a key before a sync.
+         *
+         *     Scope: none; any valid key may call it.
+         */
         get: operations["getMe"];
         put?: never;
         post?: never;
@@ -117,7 +149,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The organization, its subscription and plan usage */
+        /**
+         * The organization, its subscription and plan usage
+         * @description The organization behind the key: its name, subscription status, plan and the plan's usage (persons counted against the limit, and whether imports and invitations are blocked).
+         *
+         *     Scope: `organization:read`.
+         */
         get: operations["getOrganization"];
         put?: never;
         post?: never;
@@ -134,10 +171,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List persons, newest first */
+        /**
+         * List persons, newest first
+         * @description The organization's persons, newest first, in pages of `limit` (1 to 100) with an opaque cursor; pass the same filters with each cursor. Filters combine. With `updatedAfter` the list holds every person changed since, archived and erased ones included, which is how an ATS keeps its copy current.
+         *
+         *     Scope: `persons:read`.
+         */
         get: operations["listPersons"];
         put?: never;
-        /** Import (create or reactivate) a person; idempotent on email */
+        /**
+         * Import (create or reactivate) a person; idempotent on email
+         * @description Adds a person to the talent pool, or answers with the existing one: the email is the identity (200 when the person is already an active member, 201 when created or reactivated). Given fields update the person. The nested `invitation` creates an invitation in the same call. Refused with 409 when the plan's person limit is reached.
+         *
+         *     Scope: `persons:write`.
+         */
         post: operations["importPerson"];
         delete?: never;
         options?: never;
@@ -154,7 +201,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Import up to 100 persons in one request */
+        /**
+         * Import up to 100 persons in one request
+         * @description Imports up to 100 persons in one request: each item is judged as `POST /api/v1/persons` would judge it, and the answer has one result per item in order, with the status and body (or error) the single call would have had. An item that is not an object fails the whole request with 400.
+         *
+         *     Scope: `persons:write`.
+         */
         post: operations["importPersonBatch"];
         delete?: never;
         options?: never;
@@ -169,15 +221,30 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A person of the organization (archived persons too) */
+        /**
+         * A person of the organization (archived persons too)
+         * @description One person of the organization, archived ones included, with their assessment summary as the organization may see it.
+         *
+         *     Scope: `persons:read`.
+         */
         get: operations["getPerson"];
         put?: never;
         post?: never;
-        /** Archive a person (frees a plan seat; data retained) */
+        /**
+         * Archive a person (frees a plan seat; data retained)
+         * @description Archives the person: they leave the active pool and free their seat of the plan, their data is kept, and `person.archived` is emitted. Importing the email again reactivates them.
+         *
+         *     Scope: `persons:write`.
+         */
         delete: operations["archivePerson"];
         options?: never;
         head?: never;
-        /** Update a person */
+        /**
+         * Update a person
+         * @description Changes the given fields of a person; fields left out stay as they are. `externalId` can always be changed (`null` clears it); `firstName` and `lastName` may only be filled in while empty (409 `conflict` otherwise); `labels` and `tags` replace the whole set, and removing the label `employee` removes the person from every team. Emits `person.updated` with the previous values when something changed.
+         *
+         *     Scope: `persons:write`.
+         */
         patch: operations["patchPerson"];
         trace?: never;
     };
@@ -193,6 +260,8 @@ export interface paths {
         /**
          * Erase a person's personal data (GDPR erasure; irreversible)
          * @description Removes the organization's personal data of the person: names, externalId, tags, labels, and the email, which becomes `erased-{id}@invalid`. The person is archived (archivedAt set), never shows this human's results to the organization again, and stays in lists and `updatedAfter` sync as a tombstone with `status: archived`. Pending invitations of the person are revoked; stored invitations, events, webhook payloads and stored idempotent responses no longer hold the data. Emits `person.archived` with the erased Person. Idempotent: a second call answers the same without a new event.
+         *
+         *     Scope: `persons:write`.
          */
         post: operations["erasePerson"];
         delete?: never;
@@ -208,7 +277,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A person's match with every profile (one page) */
+        /**
+         * A person's match with every profile (one page)
+         * @description How well the person fits each of the organization's competency profiles: a percentage and a category per profile, from the results the organization may see.
+         *
+         *     Scope: `results:read`.
+         */
         get: operations["listPersonMatches"];
         put?: never;
         post?: never;
@@ -225,7 +299,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A person's PDF report (one person; never a comparison) */
+        /**
+         * A person's PDF report (one person; never a comparison)
+         * @description The person's results as a PDF (`application/pdf`), about this one person only; 404 while they have no results the organization may see.
+         *
+         *     Scope: `results:read`.
+         */
         get: operations["getPersonReport"];
         put?: never;
         post?: never;
@@ -242,7 +321,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A person's cumulative results (consent-filtered) */
+        /**
+         * A person's cumulative results (consent-filtered)
+         * @description The person's cumulative results from the assessments the organization may see (those completed while the person was its member, or shared with their consent): scores per competency with bands, and the personality text.
+         *
+         *     Scope: `results:read`.
+         */
         get: operations["getPersonResults"];
         put?: never;
         post?: never;
@@ -259,7 +343,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List competency profiles, newest first */
+        /**
+         * List competency profiles, newest first
+         * @description The organization's competency profiles, newest first, in pages of `limit` with an opaque cursor.
+         *
+         *     Scope: `profiles:read`.
+         */
         get: operations["listProfiles"];
         put?: never;
         post?: never;
@@ -276,7 +365,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A competency profile */
+        /**
+         * A competency profile
+         * @description One competency profile with its target per competency.
+         *
+         *     Scope: `profiles:read`.
+         */
         get: operations["getProfile"];
         put?: never;
         post?: never;
@@ -293,7 +387,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Matches of persons with results to a profile, highest percentage first */
+        /**
+         * Matches of persons with results to a profile, highest percentage first
+         * @description The persons with results ranked by how well they fit the profile, highest percentage first, in pages; `personId` gives one person's match.
+         *
+         *     Scope: `results:read`.
+         */
         get: operations["listProfileMatches"];
         put?: never;
         post?: never;
@@ -310,10 +409,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The organization's webhook endpoints (one page, at most 10) */
+        /**
+         * The organization's webhook endpoints (one page, at most 10)
+         * @description The organization's webhook endpoints (at most 10), without their secrets.
+         *
+         *     Scope: `webhooks:manage`.
+         */
         get: operations["listWebhooks"];
         put?: never;
-        /** Register a webhook endpoint (its secret is shown once) */
+        /**
+         * Register a webhook endpoint (its secret is shown once)
+         * @description Registers an https endpoint for the given event types (`*` for all, new types included). The answer carries the signing secret once: store it to verify deliveries. Refused with 409 past 10 endpoints.
+         *
+         *     Scope: `webhooks:manage`.
+         */
         post: operations["createWebhook"];
         delete?: never;
         options?: never;
@@ -328,15 +437,30 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A webhook endpoint */
+        /**
+         * A webhook endpoint
+         * @description One webhook endpoint with its subscription, state and failure counters, without its secret.
+         *
+         *     Scope: `webhooks:manage`.
+         */
         get: operations["getWebhook"];
         put?: never;
         post?: never;
-        /** Delete a webhook endpoint and its deliveries */
+        /**
+         * Delete a webhook endpoint and its deliveries
+         * @description Deletes the endpoint, its pending deliveries and its delivery log. Nothing more is sent to it.
+         *
+         *     Scope: `webhooks:manage`.
+         */
         delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
-        /** Update a webhook endpoint */
+        /**
+         * Update a webhook endpoint
+         * @description Changes an endpoint's URL, event types, description or `enabled`. Re-enabling a disabled endpoint sends the deliveries that waited for it.
+         *
+         *     Scope: `webhooks:manage`.
+         */
         patch: operations["patchWebhook"];
         trace?: never;
     };
@@ -347,7 +471,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Recent deliveries to an endpoint, newest first */
+        /**
+         * Recent deliveries to an endpoint, newest first
+         * @description The deliveries to the endpoint within the retention window, newest first, in pages; `status` narrows them (`pending`, `succeeded`, `failed`).
+         *
+         *     Scope: `webhooks:manage`.
+         */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -364,7 +493,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A delivery with its attempts */
+        /**
+         * A delivery with its attempts
+         * @description One delivery with its state, next attempt and the log of its attempts (status, duration, error and the start of each answer).
+         *
+         *     Scope: `webhooks:manage`.
+         */
         get: operations["getWebhookDelivery"];
         put?: never;
         post?: never;
@@ -383,7 +517,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a delivery again now (same delivery id) */
+        /**
+         * Send a delivery again now (same delivery id)
+         * @description Queues the delivery again now, with the same delivery id and envelope and a fresh retry schedule, even while the endpoint is backed off.
+         *
+         *     Scope: `webhooks:manage`.
+         */
         post: operations["redeliverWebhookDelivery"];
         delete?: never;
         options?: never;
@@ -404,6 +543,10 @@ export interface paths {
          * Send a signed ping now and report the endpoint's answer (deprecated)
          * @deprecated
          * @description Deprecated since 26 November 2026 and removed after 1 June 2027: use `POST /api/v1/webhooks/{id}/test`, which this operation answers exactly like. Every answer carries `Deprecation`, `Sunset` and `Link: <successor>; rel="successor-version"`.
+         *
+         *     Sends a signed `ping` to the endpoint now and answers with what the endpoint answered (status, body, duration). The ping is recorded as a delivery with one attempt and is not retried.
+         *
+         *     Scope: `webhooks:manage`.
          */
         post: operations["pingWebhook"];
         delete?: never;
@@ -421,7 +564,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Queue the events after a sequence for this endpoint again (new deliveries) */
+        /**
+         * Queue the events after a sequence for this endpoint again (new deliveries)
+         * @description Queues a new delivery to this endpoint of every kept event after the `sequence` given that the endpoint subscribes to, oldest first, at most 1,000 per call; `hasMore` and `lastSequence` say where to go on.
+         *
+         *     Scope: `webhooks:manage`.
+         */
         post: operations["replayWebhookEvents"];
         delete?: never;
         options?: never;
@@ -438,7 +586,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Replace the signing secret (the old one keeps signing for 24 h) */
+        /**
+         * Replace the signing secret (the old one keeps signing for 24 h)
+         * @description Replaces the endpoint's signing secret and returns the new one once. For 24 hours deliveries are signed with both the new and the old secret, so receivers can switch without losing events.
+         *
+         *     Scope: `webhooks:manage`.
+         */
         post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
@@ -455,7 +608,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a signed ping now and report the endpoint's answer */
+        /**
+         * Send a signed ping now and report the endpoint's answer
+         * @description Sends a signed `ping` to the endpoint now and answers with what the endpoint answered (status, body, duration). The ping is recorded as a delivery with one attempt and is not retried.
+         *
+         *     Scope: `webhooks:manage`.
+         */
         post: operations["testWebhook"];
         delete?: never;
         options?: never;

@@ -130,8 +130,8 @@ fn components(doc: &mut Value) {
             "scheme": "bearer",
             "bearerFormat": "tk_ followed by at least 40 URL-safe base64 characters (D41)",
             "description": "An API key created in the dashboard. A missing, malformed, unknown, revoked or \
-    expired key gives 401; a key lacking the operation's scope (listed in its security requirement) gives 403 \
-    `insufficient_scope`; a `*:write` scope implies the matching `*:read`.",
+    expired key gives 401; a key lacking the operation's scope (named at the end of its description and in `x-scopes`) gives \
+    403 `insufficient_scope`; a `*:write` scope implies the matching `*:read`.",
         }
     });
     let int_header = |d: &str| json!({"description": d, "required": true, "schema": {"type": "integer", "minimum": 0}});
@@ -197,6 +197,27 @@ fn components(doc: &mut Value) {
     }
 }
 
+/// The operation's scopes: OpenAPI tools read the names in a security requirement as OAuth2
+/// scopes only, so an HTTP bearer requirement carries none; the names written in the handler's
+/// annotation move to `x-scopes` and to the end of the operation's description ("Scope: …";
+/// several are alternatives, as on the events feed; none: any valid key).
+fn scopes(op: &mut Value) {
+    let Some(names) = op.pointer("/security/0/bearerAuth").and_then(Value::as_array).cloned() else { return };
+    let quoted: Vec<String> = names.iter().filter_map(Value::as_str).map(|s| format!("`{s}`")).collect();
+    let line = match quoted.as_slice() {
+        [] => "Scope: none; any valid key may call it.".to_string(),
+        [one] => format!("Scope: {one}."),
+        many => format!("Scopes: any one of {}.", many.join(", ")),
+    };
+    let text = match op.get("description").and_then(Value::as_str) {
+        Some(d) if !d.is_empty() => format!("{d}\n\n{line}"),
+        _ => line,
+    };
+    op["description"] = json!(text);
+    op["x-scopes"] = Value::Array(names);
+    op["security"] = json!([{"bearerAuth": []}]);
+}
+
 fn rate_headers(response: &mut Value) {
     if response.get("$ref").is_some() {
         return;
@@ -209,6 +230,7 @@ fn rate_headers(response: &mut Value) {
 }
 
 fn operation(method: &str, op: &mut Value) {
+    scopes(op);
     let id = op.get("operationId").and_then(Value::as_str).unwrap_or_default().to_string();
     let idempotent = method == "post" && !NOT_IDEMPOTENT.contains(&id.as_str());
     let has_body = op.get("requestBody").is_some() || idempotent;

@@ -18,9 +18,11 @@ use talent_domain::errors::Code;
 /// Applies every step of this module.
 pub fn apply(doc: &mut Value) {
     doc["info"]["description"] = json!(format!("{INFO}\n\n{}\n\n{INFO_AFTER_ERRORS}", error_table()));
+    // Talent runs where its operator installs it: the operator answers for the service.
+    doc["info"]["contact"] = json!({"name": "The operator of your Talent service"});
     doc["servers"] = json!([{
         "url": "{baseUrl}",
-        "description": "Your Talent service. `make run` serves the demo at http://127.0.0.1:8080.",
+        "description": "Your Talent service.",
         "variables": {"baseUrl": {"default": "http://127.0.0.1:8080", "description": "Scheme, host and port, without a path."}},
     }]);
     examples(doc);

@@ -76,6 +76,11 @@ def sync_detailed(
 ) -> Response[Error | KeyIdentity]:
     """Validate the key: its identity, scopes and plan
 
+     The key's identity: the user and organization it belongs to, the user's role, the scopes it carries
+    and the organization's plan. Use it to check a key before a sync.
+
+    Scope: none; any valid key may call it.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -99,6 +104,11 @@ def sync(
 ) -> Error | KeyIdentity | None:
     """Validate the key: its identity, scopes and plan
 
+     The key's identity: the user and organization it belongs to, the user's role, the scopes it carries
+    and the organization's plan. Use it to check a key before a sync.
+
+    Scope: none; any valid key may call it.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -117,6 +127,11 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[Error | KeyIdentity]:
     """Validate the key: its identity, scopes and plan
+
+     The key's identity: the user and organization it belongs to, the user's role, the scopes it carries
+    and the organization's plan. Use it to check a key before a sync.
+
+    Scope: none; any valid key may call it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -138,6 +153,11 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> Error | KeyIdentity | None:
     """Validate the key: its identity, scopes and plan
+
+     The key's identity: the user and organization it belongs to, the user's role, the scopes it carries
+    and the organization's plan. Use it to check a key before a sync.
+
+    Scope: none; any valid key may call it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

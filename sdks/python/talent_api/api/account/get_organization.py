@@ -76,6 +76,11 @@ def sync_detailed(
 ) -> Response[Error | Organization]:
     """The organization, its subscription and plan usage
 
+     The organization behind the key: its name, subscription status, plan and the plan's usage (persons
+    counted against the limit, and whether imports and invitations are blocked).
+
+    Scope: `organization:read`.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -99,6 +104,11 @@ def sync(
 ) -> Error | Organization | None:
     """The organization, its subscription and plan usage
 
+     The organization behind the key: its name, subscription status, plan and the plan's usage (persons
+    counted against the limit, and whether imports and invitations are blocked).
+
+    Scope: `organization:read`.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -117,6 +127,11 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[Error | Organization]:
     """The organization, its subscription and plan usage
+
+     The organization behind the key: its name, subscription status, plan and the plan's usage (persons
+    counted against the limit, and whether imports and invitations are blocked).
+
+    Scope: `organization:read`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -138,6 +153,11 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> Error | Organization | None:
     """The organization, its subscription and plan usage
+
+     The organization behind the key: its name, subscription status, plan and the plan's usage (persons
+    counted against the limit, and whether imports and invitations are blocked).
+
+    Scope: `organization:read`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

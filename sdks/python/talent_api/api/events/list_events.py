@@ -109,6 +109,13 @@ def sync_detailed(
 ) -> Response[Error | EventPage]:
     """The events feed, in commit order (sequence ascending)
 
+     Every event of the organization in the order its changes committed, ascending by `sequence` (the
+    organization's own count, 1, 2, 3, … without gaps). Store the last `sequence` you processed and pass
+    it as `after` to get what follows; `type` (repeatable) narrows the types. A key reads the events of
+    the resources its scopes cover. Events are kept for the retention window (30 days by default).
+
+    Scopes: any one of `persons:read`, `invitations:read`, `results:read`, `webhooks:manage`.
+
     Args:
         after (int | Unset):
         type_ (list[EventType] | Unset):
@@ -144,6 +151,13 @@ def sync(
 ) -> Error | EventPage | None:
     """The events feed, in commit order (sequence ascending)
 
+     Every event of the organization in the order its changes committed, ascending by `sequence` (the
+    organization's own count, 1, 2, 3, … without gaps). Store the last `sequence` you processed and pass
+    it as `after` to get what follows; `type` (repeatable) narrows the types. A key reads the events of
+    the resources its scopes cover. Events are kept for the retention window (30 days by default).
+
+    Scopes: any one of `persons:read`, `invitations:read`, `results:read`, `webhooks:manage`.
+
     Args:
         after (int | Unset):
         type_ (list[EventType] | Unset):
@@ -173,6 +187,13 @@ async def asyncio_detailed(
     limit: int | Unset = 25,
 ) -> Response[Error | EventPage]:
     """The events feed, in commit order (sequence ascending)
+
+     Every event of the organization in the order its changes committed, ascending by `sequence` (the
+    organization's own count, 1, 2, 3, … without gaps). Store the last `sequence` you processed and pass
+    it as `after` to get what follows; `type` (repeatable) narrows the types. A key reads the events of
+    the resources its scopes cover. Events are kept for the retention window (30 days by default).
+
+    Scopes: any one of `persons:read`, `invitations:read`, `results:read`, `webhooks:manage`.
 
     Args:
         after (int | Unset):
@@ -206,6 +227,13 @@ async def asyncio(
     limit: int | Unset = 25,
 ) -> Error | EventPage | None:
     """The events feed, in commit order (sequence ascending)
+
+     Every event of the organization in the order its changes committed, ascending by `sequence` (the
+    organization's own count, 1, 2, 3, … without gaps). Store the last `sequence` you processed and pass
+    it as `after` to get what follows; `type` (repeatable) narrows the types. A key reads the events of
+    the resources its scopes cover. Events are kept for the retention window (30 days by default).
+
+    Scopes: any one of `persons:read`, `invitations:read`, `results:read`, `webhooks:manage`.
 
     Args:
         after (int | Unset):

@@ -113,6 +113,13 @@ def sync_detailed(
 ) -> Response[Error | Invitation]:
     """Create a personal invitation (or return the pending one for this email)
 
+     Invites a person to take the assessment (`assessment`) or, for a person who already has results
+    elsewhere, to share them (`access_request`). With `sendEmail: true` the service emails the link;
+    otherwise send the returned `url` yourself. When a pending invitation for the email exists, it is
+    returned with 200 instead of a second one.
+
+    Scope: `invitations:write`.
+
     Args:
         idempotency_key (str | Unset):
         body (InvitationCreateRequest): `POST /invitations` body.
@@ -145,6 +152,13 @@ def sync(
 ) -> Error | Invitation | None:
     """Create a personal invitation (or return the pending one for this email)
 
+     Invites a person to take the assessment (`assessment`) or, for a person who already has results
+    elsewhere, to share them (`access_request`). With `sendEmail: true` the service emails the link;
+    otherwise send the returned `url` yourself. When a pending invitation for the email exists, it is
+    returned with 200 instead of a second one.
+
+    Scope: `invitations:write`.
+
     Args:
         idempotency_key (str | Unset):
         body (InvitationCreateRequest): `POST /invitations` body.
@@ -171,6 +185,13 @@ async def asyncio_detailed(
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Error | Invitation]:
     """Create a personal invitation (or return the pending one for this email)
+
+     Invites a person to take the assessment (`assessment`) or, for a person who already has results
+    elsewhere, to share them (`access_request`). With `sendEmail: true` the service emails the link;
+    otherwise send the returned `url` yourself. When a pending invitation for the email exists, it is
+    returned with 200 instead of a second one.
+
+    Scope: `invitations:write`.
 
     Args:
         idempotency_key (str | Unset):
@@ -201,6 +222,13 @@ async def asyncio(
     idempotency_key: str | Unset = UNSET,
 ) -> Error | Invitation | None:
     """Create a personal invitation (or return the pending one for this email)
+
+     Invites a person to take the assessment (`assessment`) or, for a person who already has results
+    elsewhere, to share them (`access_request`). With `sendEmail: true` the service emails the link;
+    otherwise send the returned `url` yourself. When a pending invitation for the email exists, it is
+    returned with 200 instead of a second one.
+
+    Scope: `invitations:write`.
 
     Args:
         idempotency_key (str | Unset):

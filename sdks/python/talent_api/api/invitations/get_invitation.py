@@ -88,6 +88,10 @@ def sync_detailed(
 ) -> Response[Error | Invitation]:
     """An invitation
 
+     One invitation of the organization, with its status as read now and its link.
+
+    Scope: `invitations:read`.
+
     Args:
         id (UUID):
 
@@ -117,6 +121,10 @@ def sync(
 ) -> Error | Invitation | None:
     """An invitation
 
+     One invitation of the organization, with its status as read now and its link.
+
+    Scope: `invitations:read`.
+
     Args:
         id (UUID):
 
@@ -140,6 +148,10 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[Error | Invitation]:
     """An invitation
+
+     One invitation of the organization, with its status as read now and its link.
+
+    Scope: `invitations:read`.
 
     Args:
         id (UUID):
@@ -167,6 +179,10 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> Error | Invitation | None:
     """An invitation
+
+     One invitation of the organization, with its status as read now and its link.
+
+    Scope: `invitations:read`.
 
     Args:
         id (UUID):

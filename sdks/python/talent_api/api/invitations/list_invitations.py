@@ -139,6 +139,12 @@ def sync_detailed(
 ) -> Response[Error | InvitationPage]:
     """List invitations, newest first
 
+     The organization's invitations, newest first, in pages of `limit` with an opaque cursor. Filters
+    combine; `updatedAfter` lists every invitation changed since, for a sync. `status` is the status as
+    read now: a pending invitation past `expiresAt` reads `expired`.
+
+    Scope: `invitations:read`.
+
     Args:
         status (InvitationStatus | Unset): An invitation's status.
         variant (InvitationVariant | Unset): An invitation's variant.
@@ -194,6 +200,12 @@ def sync(
 ) -> Error | InvitationPage | None:
     """List invitations, newest first
 
+     The organization's invitations, newest first, in pages of `limit` with an opaque cursor. Filters
+    combine; `updatedAfter` lists every invitation changed since, for a sync. `status` is the status as
+    read now: a pending invitation past `expiresAt` reads `expired`.
+
+    Scope: `invitations:read`.
+
     Args:
         status (InvitationStatus | Unset): An invitation's status.
         variant (InvitationVariant | Unset): An invitation's variant.
@@ -243,6 +255,12 @@ async def asyncio_detailed(
     limit: int | Unset = 25,
 ) -> Response[Error | InvitationPage]:
     """List invitations, newest first
+
+     The organization's invitations, newest first, in pages of `limit` with an opaque cursor. Filters
+    combine; `updatedAfter` lists every invitation changed since, for a sync. `status` is the status as
+    read now: a pending invitation past `expiresAt` reads `expired`.
+
+    Scope: `invitations:read`.
 
     Args:
         status (InvitationStatus | Unset): An invitation's status.
@@ -296,6 +314,12 @@ async def asyncio(
     limit: int | Unset = 25,
 ) -> Error | InvitationPage | None:
     """List invitations, newest first
+
+     The organization's invitations, newest first, in pages of `limit` with an opaque cursor. Filters
+    combine; `updatedAfter` lists every invitation changed since, for a sync. `status` is the status as
+    read now: a pending invitation past `expiresAt` reads `expired`.
+
+    Scope: `invitations:read`.
 
     Args:
         status (InvitationStatus | Unset): An invitation's status.

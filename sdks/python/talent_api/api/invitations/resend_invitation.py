@@ -124,6 +124,8 @@ def sync_detailed(
     hours (any organization): beyond, 429 `rate_limited` with `Retry-After` and `details.reason`
     (`cooldown`, `invitation_daily_cap`, `address_daily_cap`); nothing is sent or changed.
 
+    Scope: `invitations:write`.
+
     Args:
         id (UUID):
         idempotency_key (str | Unset):
@@ -163,6 +165,8 @@ def sync(
     hours (any organization): beyond, 429 `rate_limited` with `Retry-After` and `details.reason`
     (`cooldown`, `invitation_daily_cap`, `address_daily_cap`); nothing is sent or changed.
 
+    Scope: `invitations:write`.
+
     Args:
         id (UUID):
         idempotency_key (str | Unset):
@@ -196,6 +200,8 @@ async def asyncio_detailed(
      At most one email a minute per invitation, 10 per invitation and 20 per recipient address in 24
     hours (any organization): beyond, 429 `rate_limited` with `Retry-After` and `details.reason`
     (`cooldown`, `invitation_daily_cap`, `address_daily_cap`); nothing is sent or changed.
+
+    Scope: `invitations:write`.
 
     Args:
         id (UUID):
@@ -233,6 +239,8 @@ async def asyncio(
      At most one email a minute per invitation, 10 per invitation and 20 per recipient address in 24
     hours (any organization): beyond, 429 `rate_limited` with `Retry-After` and `details.reason`
     (`cooldown`, `invitation_daily_cap`, `address_daily_cap`); nothing is sent or changed.
+
+    Scope: `invitations:write`.
 
     Args:
         id (UUID):

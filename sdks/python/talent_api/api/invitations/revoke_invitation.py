@@ -112,6 +112,11 @@ def sync_detailed(
 ) -> Response[Error | Invitation]:
     """Revoke a pending invitation
 
+     Revokes a pending invitation: its link stops working and `invitation.revoked` is emitted. Revoking
+    an invitation that is not pending answers 409 `conflict`.
+
+    Scope: `invitations:write`.
+
     Args:
         id (UUID):
         idempotency_key (str | Unset):
@@ -144,6 +149,11 @@ def sync(
 ) -> Error | Invitation | None:
     """Revoke a pending invitation
 
+     Revokes a pending invitation: its link stops working and `invitation.revoked` is emitted. Revoking
+    an invitation that is not pending answers 409 `conflict`.
+
+    Scope: `invitations:write`.
+
     Args:
         id (UUID):
         idempotency_key (str | Unset):
@@ -170,6 +180,11 @@ async def asyncio_detailed(
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Error | Invitation]:
     """Revoke a pending invitation
+
+     Revokes a pending invitation: its link stops working and `invitation.revoked` is emitted. Revoking
+    an invitation that is not pending answers 409 `conflict`.
+
+    Scope: `invitations:write`.
 
     Args:
         id (UUID):
@@ -200,6 +215,11 @@ async def asyncio(
     idempotency_key: str | Unset = UNSET,
 ) -> Error | Invitation | None:
     """Revoke a pending invitation
+
+     Revokes a pending invitation: its link stops working and `invitation.revoked` is emitted. Revoking
+    an invitation that is not pending answers 409 `conflict`.
+
+    Scope: `invitations:write`.
 
     Args:
         id (UUID):

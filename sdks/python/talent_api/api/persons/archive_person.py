@@ -88,6 +88,11 @@ def sync_detailed(
 ) -> Response[Error | Person]:
     """Archive a person (frees a plan seat; data retained)
 
+     Archives the person: they leave the active pool and free their seat of the plan, their data is kept,
+    and `person.archived` is emitted. Importing the email again reactivates them.
+
+    Scope: `persons:write`.
+
     Args:
         id (UUID):
 
@@ -117,6 +122,11 @@ def sync(
 ) -> Error | Person | None:
     """Archive a person (frees a plan seat; data retained)
 
+     Archives the person: they leave the active pool and free their seat of the plan, their data is kept,
+    and `person.archived` is emitted. Importing the email again reactivates them.
+
+    Scope: `persons:write`.
+
     Args:
         id (UUID):
 
@@ -140,6 +150,11 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[Error | Person]:
     """Archive a person (frees a plan seat; data retained)
+
+     Archives the person: they leave the active pool and free their seat of the plan, their data is kept,
+    and `person.archived` is emitted. Importing the email again reactivates them.
+
+    Scope: `persons:write`.
 
     Args:
         id (UUID):
@@ -167,6 +182,11 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> Error | Person | None:
     """Archive a person (frees a plan seat; data retained)
+
+     Archives the person: they leave the active pool and free their seat of the plan, their data is kept,
+    and `person.archived` is emitted. Importing the email again reactivates them.
+
+    Scope: `persons:write`.
 
     Args:
         id (UUID):

@@ -120,6 +120,8 @@ def sync_detailed(
     `person.archived` with the erased Person. Idempotent: a second call answers the same without a new
     event.
 
+    Scope: `persons:write`.
+
     Args:
         id (UUID):
         idempotency_key (str | Unset):
@@ -160,6 +162,8 @@ def sync(
     `person.archived` with the erased Person. Idempotent: a second call answers the same without a new
     event.
 
+    Scope: `persons:write`.
+
     Args:
         id (UUID):
         idempotency_key (str | Unset):
@@ -194,6 +198,8 @@ async def asyncio_detailed(
     invitations, events, webhook payloads and stored idempotent responses no longer hold the data. Emits
     `person.archived` with the erased Person. Idempotent: a second call answers the same without a new
     event.
+
+    Scope: `persons:write`.
 
     Args:
         id (UUID):
@@ -232,6 +238,8 @@ async def asyncio(
     invitations, events, webhook payloads and stored idempotent responses no longer hold the data. Emits
     `person.archived` with the erased Person. Idempotent: a second call answers the same without a new
     event.
+
+    Scope: `persons:write`.
 
     Args:
         id (UUID):

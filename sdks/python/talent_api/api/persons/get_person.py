@@ -88,6 +88,11 @@ def sync_detailed(
 ) -> Response[Error | Person]:
     """A person of the organization (archived persons too)
 
+     One person of the organization, archived ones included, with their assessment summary as the
+    organization may see it.
+
+    Scope: `persons:read`.
+
     Args:
         id (UUID):
 
@@ -117,6 +122,11 @@ def sync(
 ) -> Error | Person | None:
     """A person of the organization (archived persons too)
 
+     One person of the organization, archived ones included, with their assessment summary as the
+    organization may see it.
+
+    Scope: `persons:read`.
+
     Args:
         id (UUID):
 
@@ -140,6 +150,11 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[Error | Person]:
     """A person of the organization (archived persons too)
+
+     One person of the organization, archived ones included, with their assessment summary as the
+    organization may see it.
+
+    Scope: `persons:read`.
 
     Args:
         id (UUID):
@@ -167,6 +182,11 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> Error | Person | None:
     """A person of the organization (archived persons too)
+
+     One person of the organization, archived ones included, with their assessment summary as the
+    organization may see it.
+
+    Scope: `persons:read`.
 
     Args:
         id (UUID):

@@ -113,6 +113,13 @@ def sync_detailed(
 ) -> Response[Error | PersonImported]:
     """Import (create or reactivate) a person; idempotent on email
 
+     Adds a person to the talent pool, or answers with the existing one: the email is the identity (200
+    when the person is already an active member, 201 when created or reactivated). Given fields update
+    the person. The nested `invitation` creates an invitation in the same call. Refused with 409 when
+    the plan's person limit is reached.
+
+    Scope: `persons:write`.
+
     Args:
         idempotency_key (str | Unset):
         body (PersonImportRequest): `POST /persons` body. Omitted `labels` on create means
@@ -147,6 +154,13 @@ def sync(
 ) -> Error | PersonImported | None:
     """Import (create or reactivate) a person; idempotent on email
 
+     Adds a person to the talent pool, or answers with the existing one: the email is the identity (200
+    when the person is already an active member, 201 when created or reactivated). Given fields update
+    the person. The nested `invitation` creates an invitation in the same call. Refused with 409 when
+    the plan's person limit is reached.
+
+    Scope: `persons:write`.
+
     Args:
         idempotency_key (str | Unset):
         body (PersonImportRequest): `POST /persons` body. Omitted `labels` on create means
@@ -175,6 +189,13 @@ async def asyncio_detailed(
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Error | PersonImported]:
     """Import (create or reactivate) a person; idempotent on email
+
+     Adds a person to the talent pool, or answers with the existing one: the email is the identity (200
+    when the person is already an active member, 201 when created or reactivated). Given fields update
+    the person. The nested `invitation` creates an invitation in the same call. Refused with 409 when
+    the plan's person limit is reached.
+
+    Scope: `persons:write`.
 
     Args:
         idempotency_key (str | Unset):
@@ -207,6 +228,13 @@ async def asyncio(
     idempotency_key: str | Unset = UNSET,
 ) -> Error | PersonImported | None:
     """Import (create or reactivate) a person; idempotent on email
+
+     Adds a person to the talent pool, or answers with the existing one: the email is the identity (200
+    when the person is already an active member, 201 when created or reactivated). Given fields update
+    the person. The nested `invitation` creates an invitation in the same call. Refused with 409 when
+    the plan's person limit is reached.
+
+    Scope: `persons:write`.
 
     Args:
         idempotency_key (str | Unset):

@@ -108,6 +108,12 @@ def sync_detailed(
 ) -> Response[Error | PersonBatchResult]:
     """Import up to 100 persons in one request
 
+     Imports up to 100 persons in one request: each item is judged as `POST /api/v1/persons` would judge
+    it, and the answer has one result per item in order, with the status and body (or error) the single
+    call would have had. An item that is not an object fails the whole request with 400.
+
+    Scope: `persons:write`.
+
     Args:
         idempotency_key (str | Unset):
         body (PersonBatchRequest): `POST /persons/batch` body.
@@ -140,6 +146,12 @@ def sync(
 ) -> Error | PersonBatchResult | None:
     """Import up to 100 persons in one request
 
+     Imports up to 100 persons in one request: each item is judged as `POST /api/v1/persons` would judge
+    it, and the answer has one result per item in order, with the status and body (or error) the single
+    call would have had. An item that is not an object fails the whole request with 400.
+
+    Scope: `persons:write`.
+
     Args:
         idempotency_key (str | Unset):
         body (PersonBatchRequest): `POST /persons/batch` body.
@@ -166,6 +178,12 @@ async def asyncio_detailed(
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Error | PersonBatchResult]:
     """Import up to 100 persons in one request
+
+     Imports up to 100 persons in one request: each item is judged as `POST /api/v1/persons` would judge
+    it, and the answer has one result per item in order, with the status and body (or error) the single
+    call would have had. An item that is not an object fails the whole request with 400.
+
+    Scope: `persons:write`.
 
     Args:
         idempotency_key (str | Unset):
@@ -196,6 +214,12 @@ async def asyncio(
     idempotency_key: str | Unset = UNSET,
 ) -> Error | PersonBatchResult | None:
     """Import up to 100 persons in one request
+
+     Imports up to 100 persons in one request: each item is judged as `POST /api/v1/persons` would judge
+    it, and the answer has one result per item in order, with the status and body (or error) the single
+    call would have had. An item that is not an object fails the whole request with 400.
+
+    Scope: `persons:write`.
 
     Args:
         idempotency_key (str | Unset):

@@ -148,6 +148,12 @@ def sync_detailed(
 ) -> Response[Error | PersonPage]:
     """List persons, newest first
 
+     The organization's persons, newest first, in pages of `limit` (1 to 100) with an opaque cursor; pass
+    the same filters with each cursor. Filters combine. With `updatedAfter` the list holds every person
+    changed since, archived and erased ones included, which is how an ATS keeps its copy current.
+
+    Scope: `persons:read`.
+
     Args:
         q (str | Unset): The `q` search of `GET /persons`: at most 100 characters, one line.
         status (PersonStatusFilter | Unset): The `status` filter of `GET /persons`: `any` selects
@@ -212,6 +218,12 @@ def sync(
 ) -> Error | PersonPage | None:
     """List persons, newest first
 
+     The organization's persons, newest first, in pages of `limit` (1 to 100) with an opaque cursor; pass
+    the same filters with each cursor. Filters combine. With `updatedAfter` the list holds every person
+    changed since, archived and erased ones included, which is how an ATS keeps its copy current.
+
+    Scope: `persons:read`.
+
     Args:
         q (str | Unset): The `q` search of `GET /persons`: at most 100 characters, one line.
         status (PersonStatusFilter | Unset): The `status` filter of `GET /persons`: `any` selects
@@ -270,6 +282,12 @@ async def asyncio_detailed(
     limit: int | Unset = 25,
 ) -> Response[Error | PersonPage]:
     """List persons, newest first
+
+     The organization's persons, newest first, in pages of `limit` (1 to 100) with an opaque cursor; pass
+    the same filters with each cursor. Filters combine. With `updatedAfter` the list holds every person
+    changed since, archived and erased ones included, which is how an ATS keeps its copy current.
+
+    Scope: `persons:read`.
 
     Args:
         q (str | Unset): The `q` search of `GET /persons`: at most 100 characters, one line.
@@ -332,6 +350,12 @@ async def asyncio(
     limit: int | Unset = 25,
 ) -> Error | PersonPage | None:
     """List persons, newest first
+
+     The organization's persons, newest first, in pages of `limit` (1 to 100) with an opaque cursor; pass
+    the same filters with each cursor. Filters combine. With `updatedAfter` the list holds every person
+    changed since, archived and erased ones included, which is how an ATS keeps its copy current.
+
+    Scope: `persons:read`.
 
     Args:
         q (str | Unset): The `q` search of `GET /persons`: at most 100 characters, one line.

@@ -114,6 +114,14 @@ def sync_detailed(
 ) -> Response[Error | Person]:
     """Update a person
 
+     Changes the given fields of a person; fields left out stay as they are. `externalId` can always be
+    changed (`null` clears it); `firstName` and `lastName` may only be filled in while empty (409
+    `conflict` otherwise); `labels` and `tags` replace the whole set, and removing the label `employee`
+    removes the person from every team. Emits `person.updated` with the previous values when something
+    changed.
+
+    Scope: `persons:write`.
+
     Args:
         id (UUID):
         body (PersonPatchRequest): `PATCH /persons/{id}` body: every field optional; only
@@ -147,6 +155,14 @@ def sync(
 ) -> Error | Person | None:
     """Update a person
 
+     Changes the given fields of a person; fields left out stay as they are. `externalId` can always be
+    changed (`null` clears it); `firstName` and `lastName` may only be filled in while empty (409
+    `conflict` otherwise); `labels` and `tags` replace the whole set, and removing the label `employee`
+    removes the person from every team. Emits `person.updated` with the previous values when something
+    changed.
+
+    Scope: `persons:write`.
+
     Args:
         id (UUID):
         body (PersonPatchRequest): `PATCH /persons/{id}` body: every field optional; only
@@ -174,6 +190,14 @@ async def asyncio_detailed(
     body: PersonPatchRequest,
 ) -> Response[Error | Person]:
     """Update a person
+
+     Changes the given fields of a person; fields left out stay as they are. `externalId` can always be
+    changed (`null` clears it); `firstName` and `lastName` may only be filled in while empty (409
+    `conflict` otherwise); `labels` and `tags` replace the whole set, and removing the label `employee`
+    removes the person from every team. Emits `person.updated` with the previous values when something
+    changed.
+
+    Scope: `persons:write`.
 
     Args:
         id (UUID):
@@ -205,6 +229,14 @@ async def asyncio(
     body: PersonPatchRequest,
 ) -> Error | Person | None:
     """Update a person
+
+     Changes the given fields of a person; fields left out stay as they are. `externalId` can always be
+    changed (`null` clears it); `firstName` and `lastName` may only be filled in while empty (409
+    `conflict` otherwise); `labels` and `tags` replace the whole set, and removing the label `employee`
+    removes the person from every team. Emits `person.updated` with the previous values when something
+    changed.
+
+    Scope: `persons:write`.
 
     Args:
         id (UUID):

@@ -88,6 +88,10 @@ def sync_detailed(
 ) -> Response[Error | Profile]:
     """A competency profile
 
+     One competency profile with its target per competency.
+
+    Scope: `profiles:read`.
+
     Args:
         id (UUID):
 
@@ -117,6 +121,10 @@ def sync(
 ) -> Error | Profile | None:
     """A competency profile
 
+     One competency profile with its target per competency.
+
+    Scope: `profiles:read`.
+
     Args:
         id (UUID):
 
@@ -140,6 +148,10 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[Error | Profile]:
     """A competency profile
+
+     One competency profile with its target per competency.
+
+    Scope: `profiles:read`.
 
     Args:
         id (UUID):
@@ -167,6 +179,10 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> Error | Profile | None:
     """A competency profile
+
+     One competency profile with its target per competency.
+
+    Scope: `profiles:read`.
 
     Args:
         id (UUID):

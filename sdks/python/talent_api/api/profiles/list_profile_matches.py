@@ -115,6 +115,11 @@ def sync_detailed(
 ) -> Response[Error | MatchPage]:
     """Matches of persons with results to a profile, highest percentage first
 
+     The persons with results ranked by how well they fit the profile, highest percentage first, in
+    pages; `personId` gives one person's match.
+
+    Scope: `results:read`.
+
     Args:
         id (UUID):
         person_id (UUID | Unset):
@@ -153,6 +158,11 @@ def sync(
 ) -> Error | MatchPage | None:
     """Matches of persons with results to a profile, highest percentage first
 
+     The persons with results ranked by how well they fit the profile, highest percentage first, in
+    pages; `personId` gives one person's match.
+
+    Scope: `results:read`.
+
     Args:
         id (UUID):
         person_id (UUID | Unset):
@@ -185,6 +195,11 @@ async def asyncio_detailed(
     limit: int | Unset = 25,
 ) -> Response[Error | MatchPage]:
     """Matches of persons with results to a profile, highest percentage first
+
+     The persons with results ranked by how well they fit the profile, highest percentage first, in
+    pages; `personId` gives one person's match.
+
+    Scope: `results:read`.
 
     Args:
         id (UUID):
@@ -221,6 +236,11 @@ async def asyncio(
     limit: int | Unset = 25,
 ) -> Error | MatchPage | None:
     """Matches of persons with results to a profile, highest percentage first
+
+     The persons with results ranked by how well they fit the profile, highest percentage first, in
+    pages; `personId` gives one person's match.
+
+    Scope: `results:read`.
 
     Args:
         id (UUID):

@@ -97,6 +97,10 @@ def sync_detailed(
 ) -> Response[Error | ProfilePage]:
     """List competency profiles, newest first
 
+     The organization's competency profiles, newest first, in pages of `limit` with an opaque cursor.
+
+    Scope: `profiles:read`.
+
     Args:
         cursor (str | Unset):
         limit (int | Unset):  Default: 25.
@@ -129,6 +133,10 @@ def sync(
 ) -> Error | ProfilePage | None:
     """List competency profiles, newest first
 
+     The organization's competency profiles, newest first, in pages of `limit` with an opaque cursor.
+
+    Scope: `profiles:read`.
+
     Args:
         cursor (str | Unset):
         limit (int | Unset):  Default: 25.
@@ -155,6 +163,10 @@ async def asyncio_detailed(
     limit: int | Unset = 25,
 ) -> Response[Error | ProfilePage]:
     """List competency profiles, newest first
+
+     The organization's competency profiles, newest first, in pages of `limit` with an opaque cursor.
+
+    Scope: `profiles:read`.
 
     Args:
         cursor (str | Unset):
@@ -185,6 +197,10 @@ async def asyncio(
     limit: int | Unset = 25,
 ) -> Error | ProfilePage | None:
     """List competency profiles, newest first
+
+     The organization's competency profiles, newest first, in pages of `limit` with an opaque cursor.
+
+    Scope: `profiles:read`.
 
     Args:
         cursor (str | Unset):

@@ -82,6 +82,11 @@ def sync_detailed(
 ) -> Response[Error]:
     """A person's PDF report (one person; never a comparison)
 
+     The person's results as a PDF (`application/pdf`), about this one person only; 404 while they have
+    no results the organization may see.
+
+    Scope: `results:read`.
+
     Args:
         id (UUID):
 
@@ -111,6 +116,11 @@ def sync(
 ) -> Error | None:
     """A person's PDF report (one person; never a comparison)
 
+     The person's results as a PDF (`application/pdf`), about this one person only; 404 while they have
+    no results the organization may see.
+
+    Scope: `results:read`.
+
     Args:
         id (UUID):
 
@@ -134,6 +144,11 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[Error]:
     """A person's PDF report (one person; never a comparison)
+
+     The person's results as a PDF (`application/pdf`), about this one person only; 404 while they have
+    no results the organization may see.
+
+    Scope: `results:read`.
 
     Args:
         id (UUID):
@@ -161,6 +176,11 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> Error | None:
     """A person's PDF report (one person; never a comparison)
+
+     The person's results as a PDF (`application/pdf`), about this one person only; 404 while they have
+    no results the organization may see.
+
+    Scope: `results:read`.
 
     Args:
         id (UUID):

@@ -88,6 +88,12 @@ def sync_detailed(
 ) -> Response[Error | PersonResults]:
     """A person's cumulative results (consent-filtered)
 
+     The person's cumulative results from the assessments the organization may see (those completed while
+    the person was its member, or shared with their consent): scores per competency with bands, and the
+    personality text.
+
+    Scope: `results:read`.
+
     Args:
         id (UUID):
 
@@ -117,6 +123,12 @@ def sync(
 ) -> Error | PersonResults | None:
     """A person's cumulative results (consent-filtered)
 
+     The person's cumulative results from the assessments the organization may see (those completed while
+    the person was its member, or shared with their consent): scores per competency with bands, and the
+    personality text.
+
+    Scope: `results:read`.
+
     Args:
         id (UUID):
 
@@ -140,6 +152,12 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[Error | PersonResults]:
     """A person's cumulative results (consent-filtered)
+
+     The person's cumulative results from the assessments the organization may see (those completed while
+    the person was its member, or shared with their consent): scores per competency with bands, and the
+    personality text.
+
+    Scope: `results:read`.
 
     Args:
         id (UUID):
@@ -167,6 +185,12 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> Error | PersonResults | None:
     """A person's cumulative results (consent-filtered)
+
+     The person's cumulative results from the assessments the organization may see (those completed while
+    the person was its member, or shared with their consent): scores per competency with bands, and the
+    personality text.
+
+    Scope: `results:read`.
 
     Args:
         id (UUID):

@@ -93,6 +93,11 @@ def sync_detailed(
 ) -> Response[Error | MatchPage]:
     """A person's match with every profile (one page)
 
+     How well the person fits each of the organization's competency profiles: a percentage and a category
+    per profile, from the results the organization may see.
+
+    Scope: `results:read`.
+
     Args:
         id (UUID):
 
@@ -122,6 +127,11 @@ def sync(
 ) -> Error | MatchPage | None:
     """A person's match with every profile (one page)
 
+     How well the person fits each of the organization's competency profiles: a percentage and a category
+    per profile, from the results the organization may see.
+
+    Scope: `results:read`.
+
     Args:
         id (UUID):
 
@@ -145,6 +155,11 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[Error | MatchPage]:
     """A person's match with every profile (one page)
+
+     How well the person fits each of the organization's competency profiles: a percentage and a category
+    per profile, from the results the organization may see.
+
+    Scope: `results:read`.
 
     Args:
         id (UUID):
@@ -172,6 +187,11 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> Error | MatchPage | None:
     """A person's match with every profile (one page)
+
+     How well the person fits each of the organization's competency profiles: a percentage and a category
+    per profile, from the results the organization may see.
+
+    Scope: `results:read`.
 
     Args:
         id (UUID):

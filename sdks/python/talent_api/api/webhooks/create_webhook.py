@@ -108,6 +108,11 @@ def sync_detailed(
 ) -> Response[Error | WebhookEndpointWithSecret]:
     """Register a webhook endpoint (its secret is shown once)
 
+     Registers an https endpoint for the given event types (`*` for all, new types included). The answer
+    carries the signing secret once: store it to verify deliveries. Refused with 409 past 10 endpoints.
+
+    Scope: `webhooks:manage`.
+
     Args:
         idempotency_key (str | Unset):
         body (WebhookEndpointCreateRequest): `POST /webhooks` body.
@@ -140,6 +145,11 @@ def sync(
 ) -> Error | WebhookEndpointWithSecret | None:
     """Register a webhook endpoint (its secret is shown once)
 
+     Registers an https endpoint for the given event types (`*` for all, new types included). The answer
+    carries the signing secret once: store it to verify deliveries. Refused with 409 past 10 endpoints.
+
+    Scope: `webhooks:manage`.
+
     Args:
         idempotency_key (str | Unset):
         body (WebhookEndpointCreateRequest): `POST /webhooks` body.
@@ -166,6 +176,11 @@ async def asyncio_detailed(
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Error | WebhookEndpointWithSecret]:
     """Register a webhook endpoint (its secret is shown once)
+
+     Registers an https endpoint for the given event types (`*` for all, new types included). The answer
+    carries the signing secret once: store it to verify deliveries. Refused with 409 past 10 endpoints.
+
+    Scope: `webhooks:manage`.
 
     Args:
         idempotency_key (str | Unset):
@@ -196,6 +211,11 @@ async def asyncio(
     idempotency_key: str | Unset = UNSET,
 ) -> Error | WebhookEndpointWithSecret | None:
     """Register a webhook endpoint (its secret is shown once)
+
+     Registers an https endpoint for the given event types (`*` for all, new types included). The answer
+    carries the signing secret once: store it to verify deliveries. Refused with 409 past 10 endpoints.
+
+    Scope: `webhooks:manage`.
 
     Args:
         idempotency_key (str | Unset):

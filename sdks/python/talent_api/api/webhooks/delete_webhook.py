@@ -86,6 +86,10 @@ def sync_detailed(
 ) -> Response[Any | Error]:
     """Delete a webhook endpoint and its deliveries
 
+     Deletes the endpoint, its pending deliveries and its delivery log. Nothing more is sent to it.
+
+    Scope: `webhooks:manage`.
+
     Args:
         id (UUID):
 
@@ -115,6 +119,10 @@ def sync(
 ) -> Any | Error | None:
     """Delete a webhook endpoint and its deliveries
 
+     Deletes the endpoint, its pending deliveries and its delivery log. Nothing more is sent to it.
+
+    Scope: `webhooks:manage`.
+
     Args:
         id (UUID):
 
@@ -138,6 +146,10 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[Any | Error]:
     """Delete a webhook endpoint and its deliveries
+
+     Deletes the endpoint, its pending deliveries and its delivery log. Nothing more is sent to it.
+
+    Scope: `webhooks:manage`.
 
     Args:
         id (UUID):
@@ -165,6 +177,10 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> Any | Error | None:
     """Delete a webhook endpoint and its deliveries
+
+     Deletes the endpoint, its pending deliveries and its delivery log. Nothing more is sent to it.
+
+    Scope: `webhooks:manage`.
 
     Args:
         id (UUID):

@@ -88,6 +88,10 @@ def sync_detailed(
 ) -> Response[Error | WebhookEndpoint]:
     """A webhook endpoint
 
+     One webhook endpoint with its subscription, state and failure counters, without its secret.
+
+    Scope: `webhooks:manage`.
+
     Args:
         id (UUID):
 
@@ -117,6 +121,10 @@ def sync(
 ) -> Error | WebhookEndpoint | None:
     """A webhook endpoint
 
+     One webhook endpoint with its subscription, state and failure counters, without its secret.
+
+    Scope: `webhooks:manage`.
+
     Args:
         id (UUID):
 
@@ -140,6 +148,10 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[Error | WebhookEndpoint]:
     """A webhook endpoint
+
+     One webhook endpoint with its subscription, state and failure counters, without its secret.
+
+    Scope: `webhooks:manage`.
 
     Args:
         id (UUID):
@@ -167,6 +179,10 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> Error | WebhookEndpoint | None:
     """A webhook endpoint
+
+     One webhook endpoint with its subscription, state and failure counters, without its secret.
+
+    Scope: `webhooks:manage`.
 
     Args:
         id (UUID):

@@ -91,6 +91,11 @@ def sync_detailed(
 ) -> Response[DeliveryDetail | Error]:
     """A delivery with its attempts
 
+     One delivery with its state, next attempt and the log of its attempts (status, duration, error and
+    the start of each answer).
+
+    Scope: `webhooks:manage`.
+
     Args:
         id (UUID):
         delivery_id (UUID):
@@ -123,6 +128,11 @@ def sync(
 ) -> DeliveryDetail | Error | None:
     """A delivery with its attempts
 
+     One delivery with its state, next attempt and the log of its attempts (status, duration, error and
+    the start of each answer).
+
+    Scope: `webhooks:manage`.
+
     Args:
         id (UUID):
         delivery_id (UUID):
@@ -149,6 +159,11 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[DeliveryDetail | Error]:
     """A delivery with its attempts
+
+     One delivery with its state, next attempt and the log of its attempts (status, duration, error and
+    the start of each answer).
+
+    Scope: `webhooks:manage`.
 
     Args:
         id (UUID):
@@ -179,6 +194,11 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> DeliveryDetail | Error | None:
     """A delivery with its attempts
+
+     One delivery with its state, next attempt and the log of its attempts (status, duration, error and
+    the start of each answer).
+
+    Scope: `webhooks:manage`.
 
     Args:
         id (UUID):

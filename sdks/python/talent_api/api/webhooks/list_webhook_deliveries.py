@@ -117,6 +117,11 @@ def sync_detailed(
 ) -> Response[DeliveryPage | Error]:
     """Recent deliveries to an endpoint, newest first
 
+     The deliveries to the endpoint within the retention window, newest first, in pages; `status` narrows
+    them (`pending`, `succeeded`, `failed`).
+
+    Scope: `webhooks:manage`.
+
     Args:
         id (UUID):
         status (DeliveryStatus | Unset): A delivery's status.
@@ -155,6 +160,11 @@ def sync(
 ) -> DeliveryPage | Error | None:
     """Recent deliveries to an endpoint, newest first
 
+     The deliveries to the endpoint within the retention window, newest first, in pages; `status` narrows
+    them (`pending`, `succeeded`, `failed`).
+
+    Scope: `webhooks:manage`.
+
     Args:
         id (UUID):
         status (DeliveryStatus | Unset): A delivery's status.
@@ -187,6 +197,11 @@ async def asyncio_detailed(
     limit: int | Unset = 25,
 ) -> Response[DeliveryPage | Error]:
     """Recent deliveries to an endpoint, newest first
+
+     The deliveries to the endpoint within the retention window, newest first, in pages; `status` narrows
+    them (`pending`, `succeeded`, `failed`).
+
+    Scope: `webhooks:manage`.
 
     Args:
         id (UUID):
@@ -223,6 +238,11 @@ async def asyncio(
     limit: int | Unset = 25,
 ) -> DeliveryPage | Error | None:
     """Recent deliveries to an endpoint, newest first
+
+     The deliveries to the endpoint within the retention window, newest first, in pages; `status` narrows
+    them (`pending`, `succeeded`, `failed`).
+
+    Scope: `webhooks:manage`.
 
     Args:
         id (UUID):

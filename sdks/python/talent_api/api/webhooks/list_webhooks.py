@@ -81,6 +81,10 @@ def sync_detailed(
 ) -> Response[Error | WebhookEndpointPage]:
     """The organization's webhook endpoints (one page, at most 10)
 
+     The organization's webhook endpoints (at most 10), without their secrets.
+
+    Scope: `webhooks:manage`.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -104,6 +108,10 @@ def sync(
 ) -> Error | WebhookEndpointPage | None:
     """The organization's webhook endpoints (one page, at most 10)
 
+     The organization's webhook endpoints (at most 10), without their secrets.
+
+    Scope: `webhooks:manage`.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -122,6 +130,10 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[Error | WebhookEndpointPage]:
     """The organization's webhook endpoints (one page, at most 10)
+
+     The organization's webhook endpoints (at most 10), without their secrets.
+
+    Scope: `webhooks:manage`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -143,6 +155,10 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> Error | WebhookEndpointPage | None:
     """The organization's webhook endpoints (one page, at most 10)
+
+     The organization's webhook endpoints (at most 10), without their secrets.
+
+    Scope: `webhooks:manage`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -109,6 +109,11 @@ def sync_detailed(
 ) -> Response[Error | WebhookEndpoint]:
     """Update a webhook endpoint
 
+     Changes an endpoint's URL, event types, description or `enabled`. Re-enabling a disabled endpoint
+    sends the deliveries that waited for it.
+
+    Scope: `webhooks:manage`.
+
     Args:
         id (UUID):
         body (WebhookEndpointPatchRequest): `PATCH /webhooks/{id}` body.
@@ -141,6 +146,11 @@ def sync(
 ) -> Error | WebhookEndpoint | None:
     """Update a webhook endpoint
 
+     Changes an endpoint's URL, event types, description or `enabled`. Re-enabling a disabled endpoint
+    sends the deliveries that waited for it.
+
+    Scope: `webhooks:manage`.
+
     Args:
         id (UUID):
         body (WebhookEndpointPatchRequest): `PATCH /webhooks/{id}` body.
@@ -167,6 +177,11 @@ async def asyncio_detailed(
     body: WebhookEndpointPatchRequest,
 ) -> Response[Error | WebhookEndpoint]:
     """Update a webhook endpoint
+
+     Changes an endpoint's URL, event types, description or `enabled`. Re-enabling a disabled endpoint
+    sends the deliveries that waited for it.
+
+    Scope: `webhooks:manage`.
 
     Args:
         id (UUID):
@@ -197,6 +212,11 @@ async def asyncio(
     body: WebhookEndpointPatchRequest,
 ) -> Error | WebhookEndpoint | None:
     """Update a webhook endpoint
+
+     Changes an endpoint's URL, event types, description or `enabled`. Re-enabling a disabled endpoint
+    sends the deliveries that waited for it.
+
+    Scope: `webhooks:manage`.
 
     Args:
         id (UUID):

@@ -92,6 +92,11 @@ def sync_detailed(
     /api/v1/webhooks/{id}/test`, which this operation answers exactly like. Every answer carries
     `Deprecation`, `Sunset` and `Link: <successor>; rel="successor-version"`.
 
+    Sends a signed `ping` to the endpoint now and answers with what the endpoint answered (status, body,
+    duration). The ping is recorded as a delivery with one attempt and is not retried.
+
+    Scope: `webhooks:manage`.
+
     Args:
         id (UUID):
 
@@ -125,6 +130,11 @@ def sync(
     /api/v1/webhooks/{id}/test`, which this operation answers exactly like. Every answer carries
     `Deprecation`, `Sunset` and `Link: <successor>; rel="successor-version"`.
 
+    Sends a signed `ping` to the endpoint now and answers with what the endpoint answered (status, body,
+    duration). The ping is recorded as a delivery with one attempt and is not retried.
+
+    Scope: `webhooks:manage`.
+
     Args:
         id (UUID):
 
@@ -152,6 +162,11 @@ async def asyncio_detailed(
      Deprecated since 26 November 2026 and removed after 1 June 2027: use `POST
     /api/v1/webhooks/{id}/test`, which this operation answers exactly like. Every answer carries
     `Deprecation`, `Sunset` and `Link: <successor>; rel="successor-version"`.
+
+    Sends a signed `ping` to the endpoint now and answers with what the endpoint answered (status, body,
+    duration). The ping is recorded as a delivery with one attempt and is not retried.
+
+    Scope: `webhooks:manage`.
 
     Args:
         id (UUID):
@@ -183,6 +198,11 @@ async def asyncio(
      Deprecated since 26 November 2026 and removed after 1 June 2027: use `POST
     /api/v1/webhooks/{id}/test`, which this operation answers exactly like. Every answer carries
     `Deprecation`, `Sunset` and `Link: <successor>; rel="successor-version"`.
+
+    Sends a signed `ping` to the endpoint now and answers with what the endpoint answered (status, body,
+    duration). The ping is recorded as a delivery with one attempt and is not retried.
+
+    Scope: `webhooks:manage`.
 
     Args:
         id (UUID):

@@ -115,6 +115,11 @@ def sync_detailed(
 ) -> Response[Delivery | Error]:
     """Send a delivery again now (same delivery id)
 
+     Queues the delivery again now, with the same delivery id and envelope and a fresh retry schedule,
+    even while the endpoint is backed off.
+
+    Scope: `webhooks:manage`.
+
     Args:
         id (UUID):
         delivery_id (UUID):
@@ -150,6 +155,11 @@ def sync(
 ) -> Delivery | Error | None:
     """Send a delivery again now (same delivery id)
 
+     Queues the delivery again now, with the same delivery id and envelope and a fresh retry schedule,
+    even while the endpoint is backed off.
+
+    Scope: `webhooks:manage`.
+
     Args:
         id (UUID):
         delivery_id (UUID):
@@ -179,6 +189,11 @@ async def asyncio_detailed(
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Delivery | Error]:
     """Send a delivery again now (same delivery id)
+
+     Queues the delivery again now, with the same delivery id and envelope and a fresh retry schedule,
+    even while the endpoint is backed off.
+
+    Scope: `webhooks:manage`.
 
     Args:
         id (UUID):
@@ -212,6 +227,11 @@ async def asyncio(
     idempotency_key: str | Unset = UNSET,
 ) -> Delivery | Error | None:
     """Send a delivery again now (same delivery id)
+
+     Queues the delivery again now, with the same delivery id and envelope and a fresh retry schedule,
+    even while the endpoint is backed off.
+
+    Scope: `webhooks:manage`.
 
     Args:
         id (UUID):

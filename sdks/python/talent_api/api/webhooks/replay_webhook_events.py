@@ -119,6 +119,12 @@ def sync_detailed(
 ) -> Response[Error | WebhookReplay]:
     """Queue the events after a sequence for this endpoint again (new deliveries)
 
+     Queues a new delivery to this endpoint of every kept event after the `sequence` given that the
+    endpoint subscribes to, oldest first, at most 1,000 per call; `hasMore` and `lastSequence` say where
+    to go on.
+
+    Scope: `webhooks:manage`.
+
     Args:
         id (UUID):
         idempotency_key (str | Unset):
@@ -154,6 +160,12 @@ def sync(
 ) -> Error | WebhookReplay | None:
     """Queue the events after a sequence for this endpoint again (new deliveries)
 
+     Queues a new delivery to this endpoint of every kept event after the `sequence` given that the
+    endpoint subscribes to, oldest first, at most 1,000 per call; `hasMore` and `lastSequence` say where
+    to go on.
+
+    Scope: `webhooks:manage`.
+
     Args:
         id (UUID):
         idempotency_key (str | Unset):
@@ -183,6 +195,12 @@ async def asyncio_detailed(
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Error | WebhookReplay]:
     """Queue the events after a sequence for this endpoint again (new deliveries)
+
+     Queues a new delivery to this endpoint of every kept event after the `sequence` given that the
+    endpoint subscribes to, oldest first, at most 1,000 per call; `hasMore` and `lastSequence` say where
+    to go on.
+
+    Scope: `webhooks:manage`.
 
     Args:
         id (UUID):
@@ -216,6 +234,12 @@ async def asyncio(
     idempotency_key: str | Unset = UNSET,
 ) -> Error | WebhookReplay | None:
     """Queue the events after a sequence for this endpoint again (new deliveries)
+
+     Queues a new delivery to this endpoint of every kept event after the `sequence` given that the
+    endpoint subscribes to, oldest first, at most 1,000 per call; `hasMore` and `lastSequence` say where
+    to go on.
+
+    Scope: `webhooks:manage`.
 
     Args:
         id (UUID):

@@ -112,6 +112,11 @@ def sync_detailed(
 ) -> Response[Error | WebhookEndpointWithSecret]:
     """Replace the signing secret (the old one keeps signing for 24 h)
 
+     Replaces the endpoint's signing secret and returns the new one once. For 24 hours deliveries are
+    signed with both the new and the old secret, so receivers can switch without losing events.
+
+    Scope: `webhooks:manage`.
+
     Args:
         id (UUID):
         idempotency_key (str | Unset):
@@ -144,6 +149,11 @@ def sync(
 ) -> Error | WebhookEndpointWithSecret | None:
     """Replace the signing secret (the old one keeps signing for 24 h)
 
+     Replaces the endpoint's signing secret and returns the new one once. For 24 hours deliveries are
+    signed with both the new and the old secret, so receivers can switch without losing events.
+
+    Scope: `webhooks:manage`.
+
     Args:
         id (UUID):
         idempotency_key (str | Unset):
@@ -170,6 +180,11 @@ async def asyncio_detailed(
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Error | WebhookEndpointWithSecret]:
     """Replace the signing secret (the old one keeps signing for 24 h)
+
+     Replaces the endpoint's signing secret and returns the new one once. For 24 hours deliveries are
+    signed with both the new and the old secret, so receivers can switch without losing events.
+
+    Scope: `webhooks:manage`.
 
     Args:
         id (UUID):
@@ -200,6 +215,11 @@ async def asyncio(
     idempotency_key: str | Unset = UNSET,
 ) -> Error | WebhookEndpointWithSecret | None:
     """Replace the signing secret (the old one keeps signing for 24 h)
+
+     Replaces the endpoint's signing secret and returns the new one once. For 24 hours deliveries are
+    signed with both the new and the old secret, so receivers can switch without losing events.
+
+    Scope: `webhooks:manage`.
 
     Args:
         id (UUID):

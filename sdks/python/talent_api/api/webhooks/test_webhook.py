@@ -88,6 +88,11 @@ def sync_detailed(
 ) -> Response[Error | WebhookTestResult]:
     """Send a signed ping now and report the endpoint's answer
 
+     Sends a signed `ping` to the endpoint now and answers with what the endpoint answered (status, body,
+    duration). The ping is recorded as a delivery with one attempt and is not retried.
+
+    Scope: `webhooks:manage`.
+
     Args:
         id (UUID):
 
@@ -117,6 +122,11 @@ def sync(
 ) -> Error | WebhookTestResult | None:
     """Send a signed ping now and report the endpoint's answer
 
+     Sends a signed `ping` to the endpoint now and answers with what the endpoint answered (status, body,
+    duration). The ping is recorded as a delivery with one attempt and is not retried.
+
+    Scope: `webhooks:manage`.
+
     Args:
         id (UUID):
 
@@ -140,6 +150,11 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[Error | WebhookTestResult]:
     """Send a signed ping now and report the endpoint's answer
+
+     Sends a signed `ping` to the endpoint now and answers with what the endpoint answered (status, body,
+    duration). The ping is recorded as a delivery with one attempt and is not retried.
+
+    Scope: `webhooks:manage`.
 
     Args:
         id (UUID):
@@ -167,6 +182,11 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> Error | WebhookTestResult | None:
     """Send a signed ping now and report the endpoint's answer
+
+     Sends a signed `ping` to the endpoint now and answers with what the endpoint answered (status, body,
+    duration). The ping is recorded as a delivery with one attempt and is not retried.
+
+    Scope: `webhooks:manage`.
 
     Args:
         id (UUID):
