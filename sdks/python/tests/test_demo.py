@@ -1,6 +1,8 @@
 """The Python SDK against a running `talent demo` (tests/sdks.sh starts it): an import, a list
-walked page by page, a person's results, and a real webhook delivery verified with
-talent_webhooks. Environment: TALENT_URL, TALENT_KEY, TALENT_ADMIN."""
+walked page by page, a person's results, a real webhook delivery verified with talent_webhooks
+(and the standardwebhooks package), and the helpers of talent_helpers: paging, typed exceptions,
+a 429 retried after Retry-After, an Idempotency-Key on every POST. Environment: TALENT_URL,
+TALENT_KEY, TALENT_ADMIN."""
 
 import http.server
 import json
@@ -27,6 +29,11 @@ from talent_api.models import (
 from talent_api.types import UNSET
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 from talent_webhooks import verify, verify_standard
+from talent_api.api.persons import get_person
+from talent_api.api.results import get_person_report
+import httpx
+import talent_helpers
+from talent_helpers import NotFound, RetryTransport, ValidationError, call, connect, paginate
 
 URL, KEY, ADMIN = os.environ["TALENT_URL"], os.environ["TALENT_KEY"], os.environ["TALENT_ADMIN"]
 
@@ -107,6 +114,61 @@ class Sdk(unittest.TestCase):
         finally:
             server.shutdown()
             server.server_close()
+
+
+def admin(method: str, path: str, body: dict) -> dict:
+    request = urllib.request.Request(
+        URL + path, method=method, data=json.dumps(body).encode(),
+        headers={"Authorization": f"Bearer {ADMIN}", "Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request) as answer:
+        return json.load(answer)
+
+
+class Helpers(unittest.TestCase):
+    def test_paginate_walks_every_page_and_call_returns_the_parsed_answer(self):
+        api = self.enterContext(connect(URL, KEY))
+        persons = [PersonImportRequest(email=f"py.helpers{i}@example.com", tags=["py-helpers"]) for i in range(5)]
+        call(import_person_batch, api, body=PersonBatchRequest(persons=persons))
+        emails = sorted(p.email for p in paginate(list_persons, api, tag="py-helpers", limit=2))
+        self.assertEqual(emails, sorted(p.email for p in persons))
+        one = next(paginate(list_persons, api, tag="py-helpers", limit=1))
+        self.assertEqual(call(get_person, api, id=one.id).email, one.email)
+        done = next(paginate(list_persons, api, assessment_status=AssessmentStatus.COMPLETED, limit=1))
+        self.assertTrue(call(get_person_report, api, id=done.id).startswith(b"%PDF"))
+
+    def test_errors_raise_typed_exceptions_with_the_envelope(self):
+        api = self.enterContext(connect(URL, KEY))
+        with self.assertRaises(NotFound) as missing:
+            call(get_person, api, id="00000000-0000-0000-0000-000000000000")
+        self.assertEqual((missing.exception.status, missing.exception.code), (404, "not_found"))
+        self.assertTrue(missing.exception.request_id)
+        with self.assertRaises(ValidationError) as invalid:
+            call(import_person, api, body=PersonImportRequest(email="not an address"))
+        self.assertIn("email", [f["field"] for f in invalid.exception.details["fields"]])
+        self.assertIsInstance(invalid.exception, talent_helpers.TalentError)
+
+    def test_a_429_is_retried_after_retry_after_and_posts_carry_an_idempotency_key(self):
+        # A key of a new organization on the professional plan: 60 requests a minute.
+        org = admin("POST", "/admin/v1/organizations", {"companyName": "Retry", "email": "hr@retry.example", "plan": "professional", "subscriptionStatus": "active"})
+        user = admin("POST", f"/admin/v1/organizations/{org['id']}/users", {"email": "a@retry.example", "role": "admin"})
+        key = admin("POST", f"/admin/v1/users/{user['id']}/api-keys", {"scopes": ["persons:write"]})["key"]
+        sent = []
+
+        class Recording(httpx.HTTPTransport):
+            def handle_request(self, request):
+                sent.append((request.method, request.headers.get("idempotency-key")))
+                return super().handle_request(request)
+
+        transport = RetryTransport(Recording(), max_retries=5)
+        api = self.enterContext(connect(URL, key, transport=transport))
+        for _ in range(64):
+            self.assertEqual(call(get_me, api).plan, "professional")
+        self.assertGreater(transport.retries, 0, "the budget of 60 was spent and the 429s retried")
+        imported = call(import_person, api, body=PersonImportRequest(email="retried@example.com"))
+        self.assertEqual(imported.email, "retried@example.com")
+        posts = [k for m, k in sent if m == "POST"]
+        self.assertTrue(posts and all(posts) and len(set(posts)) == 1, f"one key, kept on retries: {posts}")
 
 
 if __name__ == "__main__":

@@ -1,10 +1,19 @@
 // The packed TypeScript SDK as an application installs it (tests/sdks.sh: `npm pack`, then
 // `npm install` of the tarball into an empty project, imported from this plain `.mjs` file): a
-// person imported and read back, and a real webhook delivery verified with the Web Crypto
-// verifier. Environment: TALENT_URL, TALENT_KEY.
+// person imported and read back, every person paged through, a person's results, an error thrown
+// as a typed error, a 429 retried, and a real webhook delivery verified with the Web Crypto
+// verifiers. Environment: TALENT_URL, TALENT_KEY, TALENT_ADMIN.
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
-import { createTalentClient, verify, verifyStandard, TOLERANCE_SECONDS } from "@talent/api-client";
+import {
+  createTalentClient,
+  NotFound,
+  paginate,
+  unwrap,
+  verify,
+  verifyStandard,
+  TOLERANCE_SECONDS,
+} from "@talent/api-client";
 
 const api = createTalentClient(process.env.TALENT_URL, process.env.TALENT_KEY);
 assert.equal(TOLERANCE_SECONDS, 300);
@@ -17,6 +26,42 @@ assert.equal(read.data?.email, "packed.sdk@example.com");
 const refused = await api.POST("/api/v1/persons", { body: { email: "not an address" } });
 assert.equal(refused.response.status, 400);
 assert.equal(refused.error?.code, "validation_error");
+
+// Every person, page after page, and the results of one who completed the assessment.
+const walk = async (limit) => {
+  const ids = [];
+  for await (const p of paginate((cursor) => api.GET("/api/v1/persons", { params: { query: { limit, cursor } } }))) {
+    ids.push(p.id);
+  }
+  return ids;
+};
+const [small, large] = [await walk(5), await walk(100)];
+assert.ok(small.length > 5, "more than one page");
+assert.equal(new Set(small).size, small.length, "each person once");
+assert.deepEqual([...small].sort(), [...large].sort(), "the same persons in pages of 5 as of 100");
+const done = unwrap(await api.GET("/api/v1/persons", { params: { query: { assessmentStatus: "completed", limit: 1 } } }));
+const results = unwrap(await api.GET("/api/v1/persons/{id}/results", { params: { path: { id: done.data[0].id } } }));
+assert.equal(results.hasResults, true);
+// An error answer thrown as a typed error.
+const missing = await api.GET("/api/v1/persons/{id}", { params: { path: { id: "00000000-0000-0000-0000-000000000000" } } });
+assert.throws(() => unwrap(missing), (e) => e instanceof NotFound && e.code === "not_found");
+// A key of the professional plan (60 requests a minute) spends its budget: the 429s are retried.
+const admin = async (path, body) => {
+  const r = await fetch(process.env.TALENT_URL + path, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${process.env.TALENT_ADMIN}`, "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  assert.ok(r.ok, await r.clone().text());
+  return r.json();
+};
+const tenant = await admin("/admin/v1/organizations", { companyName: "Packed", email: "hr@packed.example", plan: "professional", subscriptionStatus: "active" });
+const owner = await admin(`/admin/v1/organizations/${tenant.id}/users`, { email: "a@packed.example", role: "admin" });
+const { key } = await admin(`/admin/v1/users/${owner.id}/api-keys`, { scopes: ["persons:read"] });
+let retries = 0;
+const limited = createTalentClient(process.env.TALENT_URL, key, { maxRetries: 5, onRetry: () => retries++ });
+for (let i = 0; i < 63; i++) unwrap(await limited.GET("/api/v1/me"));
+assert.ok(retries > 0, "429s retried");
 
 let got;
 const server = createServer((req, res) => {
