@@ -28,7 +28,7 @@ from typing import Any
 import httpx
 
 from talent_api import AuthenticatedClient
-from talent_api.types import UNSET
+from talent_api.types import UNSET, File
 
 RETRIED_STATUSES = (429, 503)
 
@@ -159,12 +159,14 @@ def connect(
 
 def call(operation: Any, client: AuthenticatedClient, **kwargs: Any) -> Any:
     """Runs a generated operation (the module, e.g. `get_person`) and returns its parsed answer;
-    an answer of 400 or more raises the `TalentError` of its status. An answer the generated
-    code does not parse (the PDF report) is returned as bytes."""
+    an answer of 400 or more raises the `TalentError` of its status. A file (the PDF report) is
+    returned as its bytes."""
     response = operation.sync_detailed(client=client, **kwargs)
     if response.status_code >= 400:
         raise error_of(httpx.Response(response.status_code, headers=response.headers, content=response.content))
-    return response.parsed if response.parsed is not None else response.content
+    if isinstance(response.parsed, File) or response.parsed is None:
+        return response.content
+    return response.parsed
 
 
 def paginate(operation: Any, client: AuthenticatedClient, **filters: Any) -> Iterator[Any]:

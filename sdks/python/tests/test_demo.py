@@ -24,7 +24,6 @@ from talent_api.models import (
     PersonPage,
     PersonResults,
     WebhookEndpointCreateRequest,
-    WebhookEndpointCreateRequestEventsItemType1,
 )
 from talent_api.types import UNSET
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
@@ -94,7 +93,7 @@ class Sdk(unittest.TestCase):
         threading.Thread(target=server.serve_forever, daemon=True).start()
         try:
             url = f"http://127.0.0.1:{server.server_address[1]}/hooks"
-            hook = create_webhook.sync(client=client(), body=WebhookEndpointCreateRequest(url=url, events=[WebhookEndpointCreateRequestEventsItemType1.VALUE_0]))
+            hook = create_webhook.sync(client=client(), body=WebhookEndpointCreateRequest(url=url, events=["*"]))
             result = test_webhook.sync(client=client(), id=hook.id)
             self.assertTrue(result.success)
             self.assertTrue(verify(hook.secret, got["signature"], got["body"]))

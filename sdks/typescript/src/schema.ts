@@ -1442,7 +1442,10 @@ export interface components {
             /** @description Opaque; pass as `cursor` (with the same filters) for the next page. */
             nextCursor: string | null;
         };
-        /** @description A PDF document (`GET /persons/{id}/report`). */
+        /**
+         * Format: binary
+         * @description A PDF document (`GET /persons/{id}/report`).
+         */
         Pdf: string;
         /** @description A person of the organization's talent pool. `id` is the membership id. */
         Person: {

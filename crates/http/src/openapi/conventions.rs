@@ -49,6 +49,24 @@ pub fn apply(doc: &mut Value) {
     deprecated(doc);
     links(doc);
     webhooks(doc);
+    constants(doc);
+}
+
+/// A string schema with the one value `*` (an endpoint's subscription to every event type) as
+/// `const`, which generators turn into a literal the caller writes as `"*"` (an `enum` of one
+/// value became a one-member enumeration class).
+fn constants(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            if m.get("type") == Some(&json!("string")) && m.get("enum") == Some(&json!(["*"])) {
+                m.remove("enum");
+                m.insert("const".into(), json!("*"));
+            }
+            m.values_mut().for_each(constants);
+        }
+        Value::Array(a) => a.iter_mut().for_each(constants),
+        _ => {}
+    }
 }
 
 /// Each deprecated operation ([`crate::deprecation::DEPRECATED`], D61): a copy of its

@@ -135,7 +135,7 @@ pub fn always_true() -> utoipa::openapi::Object {
 
 /// A PDF document (`GET /persons/{id}/report`, D27).
 #[derive(Serialize, ToSchema)]
-#[schema(value_type = String, content_media_type = "application/pdf")]
+#[schema(value_type = String, format = Binary, content_media_type = "application/pdf")]
 pub struct Pdf(pub Vec<u8>);
 
 /// Labels in a request: at most [`Labels::MAX_ITEMS`] items; a repeated label counts once (T53).

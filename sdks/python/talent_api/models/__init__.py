@@ -81,19 +81,9 @@ from .webhook_disabled_data import WebhookDisabledData
 from .webhook_disabled_event import WebhookDisabledEvent
 from .webhook_endpoint import WebhookEndpoint
 from .webhook_endpoint_create_request import WebhookEndpointCreateRequest
-from .webhook_endpoint_create_request_events_item_type_1 import (
-    WebhookEndpointCreateRequestEventsItemType1,
-)
-from .webhook_endpoint_events_item_type_1 import WebhookEndpointEventsItemType1
 from .webhook_endpoint_page import WebhookEndpointPage
 from .webhook_endpoint_patch_request import WebhookEndpointPatchRequest
-from .webhook_endpoint_patch_request_events_item_type_1 import (
-    WebhookEndpointPatchRequestEventsItemType1,
-)
 from .webhook_endpoint_with_secret import WebhookEndpointWithSecret
-from .webhook_endpoint_with_secret_events_item_type_1 import (
-    WebhookEndpointWithSecretEventsItemType1,
-)
 from .webhook_replay import WebhookReplay
 from .webhook_replay_request import WebhookReplayRequest
 from .webhook_test_result import WebhookTestResult
@@ -180,13 +170,9 @@ __all__ = (
     "WebhookDisabledEvent",
     "WebhookEndpoint",
     "WebhookEndpointCreateRequest",
-    "WebhookEndpointCreateRequestEventsItemType1",
-    "WebhookEndpointEventsItemType1",
     "WebhookEndpointPage",
     "WebhookEndpointPatchRequest",
-    "WebhookEndpointPatchRequestEventsItemType1",
     "WebhookEndpointWithSecret",
-    "WebhookEndpointWithSecretEventsItemType1",
     "WebhookReplay",
     "WebhookReplayRequest",
     "WebhookTestResult",

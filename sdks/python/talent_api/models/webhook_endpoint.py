@@ -7,8 +7,8 @@ from attrs import define as _attrs_define
 
 
 from ..models.event_type import EventType
-from ..models.webhook_endpoint_events_item_type_1 import WebhookEndpointEventsItemType1
 from typing import cast
+from typing import Literal
 from uuid import UUID
 import datetime
 
@@ -24,7 +24,7 @@ class WebhookEndpoint:
         created_at (datetime.datetime):
         description (None | str):
         enabled (bool):
-        events (list[EventType | WebhookEndpointEventsItemType1]):
+        events (list[EventType | Literal['*']]):
         id (UUID):
         updated_at (datetime.datetime):
         url (str):
@@ -33,7 +33,7 @@ class WebhookEndpoint:
     created_at: datetime.datetime
     description: None | str
     enabled: bool
-    events: list[EventType | WebhookEndpointEventsItemType1]
+    events: list[EventType | Literal["*"]]
     id: UUID
     updated_at: datetime.datetime
     url: str
@@ -48,12 +48,11 @@ class WebhookEndpoint:
 
         events = []
         for events_item_data in self.events:
-            events_item: str
+            events_item: Literal["*"] | str
             if isinstance(events_item_data, EventType):
                 events_item = events_item_data.value
             else:
-                events_item = events_item_data.value
-
+                events_item = events_item_data
             events.append(events_item)
 
         id = str(self.id)
@@ -96,9 +95,7 @@ class WebhookEndpoint:
         _events = d.pop("events")
         for events_item_data in _events:
 
-            def _parse_events_item(
-                data: object,
-            ) -> EventType | WebhookEndpointEventsItemType1:
+            def _parse_events_item(data: object) -> EventType | Literal["*"]:
                 try:
                     if not isinstance(data, str):
                         raise TypeError()
@@ -107,10 +104,11 @@ class WebhookEndpoint:
                     return events_item_type_0
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
-                if not isinstance(data, str):
-                    raise TypeError()
-                events_item_type_1 = WebhookEndpointEventsItemType1(data)
-
+                events_item_type_1 = cast(Literal["*"], data)
+                if events_item_type_1 != "*":
+                    raise ValueError(
+                        f"events_item_type_1 must match const '*', got '{events_item_type_1}'"
+                    )
                 return events_item_type_1
 
             events_item = _parse_events_item(events_item_data)

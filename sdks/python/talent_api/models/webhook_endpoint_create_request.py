@@ -8,10 +8,8 @@ from attrs import define as _attrs_define
 from ..types import UNSET, Unset
 
 from ..models.event_type import EventType
-from ..models.webhook_endpoint_create_request_events_item_type_1 import (
-    WebhookEndpointCreateRequestEventsItemType1,
-)
 from typing import cast
+from typing import Literal
 
 
 T = TypeVar("T", bound="WebhookEndpointCreateRequest")
@@ -22,25 +20,24 @@ class WebhookEndpointCreateRequest:
     """`POST /webhooks` body.
 
     Attributes:
-        events (list[EventType | WebhookEndpointCreateRequestEventsItemType1]):
+        events (list[EventType | Literal['*']]):
         url (str): `https`, not resolving to an address that is not globally reachable (loopback, private,
             link-local, multicast, and every other special-purpose address).
         description (None | str | Unset): Trimmed; at most 500 characters.
     """
 
-    events: list[EventType | WebhookEndpointCreateRequestEventsItemType1]
+    events: list[EventType | Literal["*"]]
     url: str
     description: None | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         events = []
         for events_item_data in self.events:
-            events_item: str
+            events_item: Literal["*"] | str
             if isinstance(events_item_data, EventType):
                 events_item = events_item_data.value
             else:
-                events_item = events_item_data.value
-
+                events_item = events_item_data
             events.append(events_item)
 
         url = self.url
@@ -71,9 +68,7 @@ class WebhookEndpointCreateRequest:
         _events = d.pop("events")
         for events_item_data in _events:
 
-            def _parse_events_item(
-                data: object,
-            ) -> EventType | WebhookEndpointCreateRequestEventsItemType1:
+            def _parse_events_item(data: object) -> EventType | Literal["*"]:
                 try:
                     if not isinstance(data, str):
                         raise TypeError()
@@ -82,10 +77,11 @@ class WebhookEndpointCreateRequest:
                     return events_item_type_0
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
-                if not isinstance(data, str):
-                    raise TypeError()
-                events_item_type_1 = WebhookEndpointCreateRequestEventsItemType1(data)
-
+                events_item_type_1 = cast(Literal["*"], data)
+                if events_item_type_1 != "*":
+                    raise ValueError(
+                        f"events_item_type_1 must match const '*', got '{events_item_type_1}'"
+                    )
                 return events_item_type_1
 
             events_item = _parse_events_item(events_item_data)

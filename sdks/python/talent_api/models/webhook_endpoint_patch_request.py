@@ -8,10 +8,8 @@ from attrs import define as _attrs_define
 from ..types import UNSET, Unset
 
 from ..models.event_type import EventType
-from ..models.webhook_endpoint_patch_request_events_item_type_1 import (
-    WebhookEndpointPatchRequestEventsItemType1,
-)
 from typing import cast
+from typing import Literal
 
 
 T = TypeVar("T", bound="WebhookEndpointPatchRequest")
@@ -24,13 +22,13 @@ class WebhookEndpointPatchRequest:
     Attributes:
         description (None | str | Unset): `null` clears it; at most 500 characters.
         enabled (bool | Unset): A disabled endpoint receives nothing.
-        events (list[EventType | WebhookEndpointPatchRequestEventsItemType1] | Unset):
+        events (list[EventType | Literal['*']] | Unset):
         url (str | Unset): `https`, not resolving to a forbidden address.
     """
 
     description: None | str | Unset = UNSET
     enabled: bool | Unset = UNSET
-    events: list[EventType | WebhookEndpointPatchRequestEventsItemType1] | Unset = UNSET
+    events: list[EventType | Literal["*"]] | Unset = UNSET
     url: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -42,16 +40,15 @@ class WebhookEndpointPatchRequest:
 
         enabled = self.enabled
 
-        events: list[str] | Unset = UNSET
+        events: list[Literal["*"] | str] | Unset = UNSET
         if not isinstance(self.events, Unset):
             events = []
             for events_item_data in self.events:
-                events_item: str
+                events_item: Literal["*"] | str
                 if isinstance(events_item_data, EventType):
                     events_item = events_item_data.value
                 else:
-                    events_item = events_item_data.value
-
+                    events_item = events_item_data
                 events.append(events_item)
 
         url = self.url
@@ -86,16 +83,12 @@ class WebhookEndpointPatchRequest:
         enabled = d.pop("enabled", UNSET)
 
         _events = d.pop("events", UNSET)
-        events: list[EventType | WebhookEndpointPatchRequestEventsItemType1] | Unset = (
-            UNSET
-        )
+        events: list[EventType | Literal["*"]] | Unset = UNSET
         if _events is not UNSET:
             events = []
             for events_item_data in _events:
 
-                def _parse_events_item(
-                    data: object,
-                ) -> EventType | WebhookEndpointPatchRequestEventsItemType1:
+                def _parse_events_item(data: object) -> EventType | Literal["*"]:
                     try:
                         if not isinstance(data, str):
                             raise TypeError()
@@ -104,12 +97,11 @@ class WebhookEndpointPatchRequest:
                         return events_item_type_0
                     except (TypeError, ValueError, AttributeError, KeyError):
                         pass
-                    if not isinstance(data, str):
-                        raise TypeError()
-                    events_item_type_1 = WebhookEndpointPatchRequestEventsItemType1(
-                        data
-                    )
-
+                    events_item_type_1 = cast(Literal["*"], data)
+                    if events_item_type_1 != "*":
+                        raise ValueError(
+                            f"events_item_type_1 must match const '*', got '{events_item_type_1}'"
+                        )
                     return events_item_type_1
 
                 events_item = _parse_events_item(events_item_data)

@@ -7,10 +7,8 @@ from attrs import define as _attrs_define
 
 
 from ..models.event_type import EventType
-from ..models.webhook_endpoint_with_secret_events_item_type_1 import (
-    WebhookEndpointWithSecretEventsItemType1,
-)
 from typing import cast
+from typing import Literal
 from uuid import UUID
 import datetime
 
@@ -27,7 +25,7 @@ class WebhookEndpointWithSecret:
             created_at (datetime.datetime):
             description (None | str):
             enabled (bool):
-            events (list[EventType | WebhookEndpointWithSecretEventsItemType1]):
+            events (list[EventType | Literal['*']]):
             id (UUID):
             secret (str): `whsec_` + 32 random bytes in standard base64: the whole string is the key of
                 `Talent-Signature`, the decoded bytes after `whsec_` the key of `webhook-signature`.
@@ -38,7 +36,7 @@ class WebhookEndpointWithSecret:
     created_at: datetime.datetime
     description: None | str
     enabled: bool
-    events: list[EventType | WebhookEndpointWithSecretEventsItemType1]
+    events: list[EventType | Literal["*"]]
     id: UUID
     secret: str
     updated_at: datetime.datetime
@@ -54,12 +52,11 @@ class WebhookEndpointWithSecret:
 
         events = []
         for events_item_data in self.events:
-            events_item: str
+            events_item: Literal["*"] | str
             if isinstance(events_item_data, EventType):
                 events_item = events_item_data.value
             else:
-                events_item = events_item_data.value
-
+                events_item = events_item_data
             events.append(events_item)
 
         id = str(self.id)
@@ -105,9 +102,7 @@ class WebhookEndpointWithSecret:
         _events = d.pop("events")
         for events_item_data in _events:
 
-            def _parse_events_item(
-                data: object,
-            ) -> EventType | WebhookEndpointWithSecretEventsItemType1:
+            def _parse_events_item(data: object) -> EventType | Literal["*"]:
                 try:
                     if not isinstance(data, str):
                         raise TypeError()
@@ -116,10 +111,11 @@ class WebhookEndpointWithSecret:
                     return events_item_type_0
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
-                if not isinstance(data, str):
-                    raise TypeError()
-                events_item_type_1 = WebhookEndpointWithSecretEventsItemType1(data)
-
+                events_item_type_1 = cast(Literal["*"], data)
+                if events_item_type_1 != "*":
+                    raise ValueError(
+                        f"events_item_type_1 must match const '*', got '{events_item_type_1}'"
+                    )
                 return events_item_type_1
 
             events_item = _parse_events_item(events_item_data)

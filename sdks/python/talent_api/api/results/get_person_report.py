@@ -9,6 +9,8 @@ from ...types import Response
 from ... import errors
 
 from ...models.error import Error
+from ...types import File
+from io import BytesIO
 from uuid import UUID
 
 
@@ -27,7 +29,12 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | None:
+) -> Error | File | None:
+    if response.status_code == 200:
+        response_200 = File(payload=BytesIO(response.content))
+
+        return response_200
+
     if response.status_code == 401:
         response_401 = Error.from_dict(response.json())
 
@@ -66,7 +73,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error]:
+) -> Response[Error | File]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -79,7 +86,7 @@ def sync_detailed(
     id: UUID,
     *,
     client: AuthenticatedClient,
-) -> Response[Error]:
+) -> Response[Error | File]:
     """A person's PDF report (one person; never a comparison)
 
      The person's results as a PDF (`application/pdf`), about this one person only; 404 while they have
@@ -95,7 +102,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error]
+        Response[Error | File]
     """
 
     kwargs = _get_kwargs(
@@ -113,7 +120,7 @@ def sync(
     id: UUID,
     *,
     client: AuthenticatedClient,
-) -> Error | None:
+) -> Error | File | None:
     """A person's PDF report (one person; never a comparison)
 
      The person's results as a PDF (`application/pdf`), about this one person only; 404 while they have
@@ -129,7 +136,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error
+        Error | File
     """
 
     return sync_detailed(
@@ -142,7 +149,7 @@ async def asyncio_detailed(
     id: UUID,
     *,
     client: AuthenticatedClient,
-) -> Response[Error]:
+) -> Response[Error | File]:
     """A person's PDF report (one person; never a comparison)
 
      The person's results as a PDF (`application/pdf`), about this one person only; 404 while they have
@@ -158,7 +165,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error]
+        Response[Error | File]
     """
 
     kwargs = _get_kwargs(
@@ -174,7 +181,7 @@ async def asyncio(
     id: UUID,
     *,
     client: AuthenticatedClient,
-) -> Error | None:
+) -> Error | File | None:
     """A person's PDF report (one person; never a comparison)
 
      The person's results as a PDF (`application/pdf`), about this one person only; 404 while they have
@@ -190,7 +197,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error
+        Error | File
     """
 
     return (
