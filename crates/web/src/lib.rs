@@ -20,6 +20,7 @@
 
 pub mod csrf;
 pub mod form;
+pub mod markdown;
 pub mod pages;
 pub mod respond;
 

@@ -197,7 +197,10 @@ pub async fn show<S: Store>(
                         }
                     }
                 }
-                @if let Some((text, _)) = &results.personality { h2 { "Personality" } pre { (clip(text, 8000)) } }
+                @if let Some((text, _)) = &results.personality {
+                    h2 { "Personality" }
+                    div.personality { (crate::markdown::to_html(&clip(text, 8000))) }
+                }
             }
         }
         h2 { "Matches" }
