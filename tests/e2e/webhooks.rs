@@ -676,7 +676,12 @@ webhook_e2e!(
             .filter(|m| m["subject"].as_str().unwrap_or("").contains("webhook endpoint disabled"))
             .collect();
         assert_eq!(disabled.len(), 1, "{}", mails.text);
-        assert!(disabled[0]["body"].as_str().unwrap().contains(&hook));
+        let body = disabled[0]["body"].as_str().unwrap();
+        assert!(body.contains(&hook));
+        // The time as people read it ("15 January 2026, 10:00 UTC"), not an ISO 8601 timestamp.
+        let since = body.split("since ").nth(1).and_then(|r| r.split(" (").next()).unwrap_or_default();
+        let month = since.split(' ').nth(1).unwrap_or_default();
+        assert!(since.ends_with(" UTC") && month.chars().all(char::is_alphabetic) && !month.is_empty(), "{body}");
 
         // Held while disabled: the event is recorded but not sent, however far the clock moves.
         app.import(&key, json!({"email": "held@example.com"}));

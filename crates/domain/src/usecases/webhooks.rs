@@ -580,7 +580,7 @@ async fn notify_disabled(
                  {{\"enabled\": true}}) and they go out.\n",
                 e.url,
                 e.id,
-                e.failing_since.map(crate::timefmt::format).unwrap_or_default(),
+                crate::timefmt::for_people(e.failing_since.unwrap_or(at)),
                 e.consecutive_failures,
                 e.id
             ),
