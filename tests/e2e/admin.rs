@@ -219,8 +219,9 @@ crate::e2e!(api_keys_are_created_shown_once_and_revoked, Default::default(), |ap
         json!({"name": "ATS sync", "scopes": ["persons:write", "organization:read"], "expiresAt": expires}),
     );
     assert_eq!(r.status, 201, "{}", r.text);
-    assert_eq!(keys(&r.json), ["createdAt", "expiresAt", "id", "key", "name", "scopes"]);
+    assert_eq!(keys(&r.json), ["createdAt", "expiresAt", "id", "key", "mode", "name", "scopes"]);
     assert_eq!(r.json["name"], "ATS sync");
+    assert_eq!(r.json["mode"], "live", "D60: a live key unless asked");
     assert_eq!(scope_set(&r.json["scopes"]), BTreeSet::from(["organization:read", "persons:write"]));
     assert_eq!(r.json["expiresAt"], json!(expires));
     assert!(r.json["key"].as_str().unwrap().starts_with("tk_"));

@@ -290,12 +290,14 @@ crate::e2e!(persons_write_implies_persons_read, Default::default(), |app| {
     assert_eq!(app.get("/api/v1/me", &key).json["scopes"], json!(["persons:write"]));
 });
 
-// Spec, GET /api/v1/me: no scope required; Key identity has exactly its five fields.
+// Spec, GET /api/v1/me: no scope required; Key identity has exactly its fields (the spec's five
+// and D60's `mode`).
 crate::e2e!(me_needs_no_scope_and_returns_exactly_the_key_identity, Default::default(), |app| {
     let org = app.org("professional", "trialing");
     let me = app.get("/api/v1/me", &org.key);
     assert_eq!(me.status, 200, "{}", me.text);
-    assert_eq!(keys(&me.json), ["organizationId", "organizationRole", "plan", "scopes", "userId"]);
+    assert_eq!(keys(&me.json), ["mode", "organizationId", "organizationRole", "plan", "scopes", "userId"]);
+    assert_eq!(me.json["mode"], "live");
     assert_eq!(me.json["userId"], json!(org.user_id));
     assert_eq!(me.json["organizationId"], json!(org.id));
     assert_eq!(me.json["organizationRole"], "admin");
@@ -309,7 +311,7 @@ crate::e2e!(me_needs_no_scope_and_returns_exactly_the_key_identity, Default::def
     assert_eq!(
         me.json,
         json!({"userId": member, "organizationId": org.id, "organizationRole": "member",
-               "scopes": ["profiles:read"], "plan": "professional"})
+               "scopes": ["profiles:read"], "plan": "professional", "mode": "live"})
     );
     app.get("/api/v1/persons", &key).assert_error(403, "insufficient_scope");
 });

@@ -35,6 +35,7 @@ mod results;
 mod smoke;
 mod smtp_tls;
 mod sync;
+mod test_mode;
 mod webhook_engine;
 mod webhook_resilience;
 mod webhooks;

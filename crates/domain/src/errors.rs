@@ -57,6 +57,7 @@ error_codes! {
     PlanUpgradeRequired = "plan_upgrade_required", 403, "The organization's plan has no API access.";
     SubscriptionInactive = "subscription_inactive", 403, "A write while the organization's subscription is not active.";
     InsufficientScope = "insufficient_scope", 403, "The API key lacks the scope the operation needs.";
+    TestKeyRequired = "test_key_required", 403, "A sandbox action under `/api/v1/test/`, which only a test-mode key (`tk_test_`) may call.";
     NotFound = "not_found", 404, "No such resource in the organization.";
     ValidationError = "validation_error", 400,
         "The body, a query parameter or a header is invalid; `details.fields` names each.";

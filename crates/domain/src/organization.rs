@@ -26,9 +26,34 @@ pub struct Organization {
     pub created_at: OffsetDateTime,
     /// Last change.
     pub updated_at: OffsetDateTime,
+    /// For an organization's test twin (D60): the live organization it belongs to. Keys
+    /// `tk_test_…` act on the twin; it is never listed as an organization of its own.
+    pub test_of: Option<OrgId>,
+}
+
+/// The key a human is found by (D60): the email for the persons of live organizations, which
+/// share a human across organizations; for a test twin's persons the email within the twin
+/// (`{email}#test-{twin id}`, which no address can be), so nothing done in test mode reaches a
+/// live person's human, or another twin's.
+pub fn human_key(email: &Email, org: &Organization) -> String {
+    if org.is_test() {
+        format!("{}#test-{}", email.as_str(), org.id.0)
+    } else {
+        email.as_str().to_string()
+    }
 }
 
 impl Organization {
+    /// Whether this is a test twin (D60).
+    pub fn is_test(&self) -> bool {
+        self.test_of.is_some()
+    }
+
+    /// The live organization: itself, or the one this twin belongs to (D60).
+    pub fn live_id(&self) -> OrgId {
+        self.test_of.unwrap_or(self.id)
+    }
+
     /// D15: true when the email's domain is one of the employee domains (exact; both in lower-case
     /// IDNA ASCII form, D55, so either spelling of an internationalized domain matches).
     pub fn is_employee_email(&self, email: &Email) -> bool {

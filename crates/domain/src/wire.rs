@@ -335,7 +335,7 @@ impl OrganizationOut {
     /// The organization with its usage.
     pub fn new(org: &Organization, usage: &Usage) -> Self {
         OrganizationOut {
-            id: org.id.0,
+            id: org.live_id().0,
             company_name: org.company_name.clone(),
             email: org.email.as_str().to_string(),
             created_at: org.created_at,
@@ -368,16 +368,23 @@ pub struct KeyIdentityOut {
     pub scopes: Vec<Scope>,
     /// Current plan id (D5).
     pub plan: String,
+    /// `live`, or `test` for a `tk_test_` key, which acts on the organization's test data only
+    /// (D60).
+    #[cfg_attr(feature = "openapi", schema(pattern = "^(live|test)$"))]
+    pub mode: &'static str,
 }
 
 impl From<&KeyContext> for KeyIdentityOut {
     fn from(ctx: &KeyContext) -> Self {
         KeyIdentityOut {
             user_id: ctx.key.user_id.0,
-            organization_id: ctx.org.id.0,
+            // The organization's own id in both modes (its test twin is not an organization of
+            // its own to the integrator).
+            organization_id: ctx.org.live_id().0,
             organization_role: ctx.role,
             scopes: ctx.key.scopes.iter().collect(),
             plan: ctx.org.plan.clone(),
+            mode: if ctx.org.is_test() { "test" } else { "live" },
         }
     }
 }

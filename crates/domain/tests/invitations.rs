@@ -1209,3 +1209,33 @@ fn a_pass_sends_every_due_email_and_records_them_in_batches_t200() {
     assert!(emails.iter().any(|e| e.last_error.as_deref().is_some_and(|m| m.contains("revoked"))));
     assert_eq!(w.job(), 0, "each sent once");
 }
+
+/// D60: the emails of an organization's test twin are recorded as sent and never reach the
+/// mailer, while the live organization's go out; the twin's listing shows only its own.
+#[test]
+fn a_test_twins_emails_are_recorded_never_sent_d60() {
+    let w = world();
+    let admin = block_on(w.svc.create_user(w.org, email("admin@acme.test"), OrgRole::Admin)).unwrap();
+    let scopes = Scopes::new(vec![Scope::InvitationsWrite]);
+    let key = block_on(w.svc.create_test_api_key(admin.id, None, scopes, None)).unwrap();
+    assert!(key.value.starts_with("tk_test_"));
+    let twin = key.key.org_id;
+    assert_ne!(twin, w.org, "the key acts on the twin");
+    let twin_org = block_on(w.svc.organization(twin)).unwrap().0;
+    assert_eq!(twin_org.test_of, Some(w.org));
+    block_on(w.svc.create_invitation(twin, NewInvitation::new(email("try@example.test"), true))).unwrap();
+    block_on(w.svc.create_invitation(w.org, NewInvitation::new(email("real@example.test"), true))).unwrap();
+    w.job();
+    let sent: Vec<String> = w.sent().iter().map(|m| m.to.as_str().to_string()).collect();
+    assert_eq!(sent, ["real@example.test"], "only the live organization's email reaches the mailer");
+    let recorded = block_on(w.svc.test_emails(&twin_org)).unwrap();
+    assert_eq!(recorded.len(), 1);
+    assert_eq!(recorded[0].to.as_str(), "try@example.test");
+    assert!(recorded[0].sent_at.is_some(), "recorded as sent");
+    let live_org = block_on(w.svc.organization(w.org)).unwrap().0;
+    assert_eq!(code(block_on(w.svc.test_emails(&live_org))), Code::TestKeyRequired);
+    // A second test key reuses the twin.
+    let again =
+        block_on(w.svc.create_test_api_key(admin.id, None, Scopes::new(vec![Scope::PersonsRead]), None)).unwrap();
+    assert_eq!(again.key.org_id, twin);
+}

@@ -22,6 +22,7 @@ pub mod out;
 pub mod request_id;
 pub mod results;
 pub mod state;
+pub mod test_mode;
 pub mod webhooks;
 
 use actix_web::middleware::from_fn;
@@ -166,6 +167,11 @@ fn public_routes<S: Store>(cfg: &mut web::ServiceConfig) {
             .service(resource("/webhooks/{id}/rotate-secret", "POST").route(web::post().to(webhooks::rotate::<S>)))
             .service(resource("/webhooks/{id}/replay", "POST").route(web::post().to(webhooks::replay::<S>)))
             .service(resource("/events", "GET").route(web::get().to(events::list::<S>)))
+            .service(
+                resource("/test/persons/{id}/complete-assessment", "POST")
+                    .route(web::post().to(test_mode::complete_assessment::<S>)),
+            )
+            .service(resource("/test/emails", "GET").route(web::get().to(test_mode::emails::<S>)))
             .service(resource("/webhooks/{id}/test", "POST").route(web::post().to(webhooks::test::<S>)))
             .service(resource("/webhooks/{id}/ping", "POST").route(web::post().to(webhooks::test::<S>)))
             .service(resource("/webhooks/{id}/deliveries", "GET").route(web::get().to(webhooks::deliveries::<S>)))

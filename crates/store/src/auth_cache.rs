@@ -192,6 +192,7 @@ mod tests {
                 employee_domains: vec![],
                 created_at: now,
                 updated_at: now,
+                test_of: None,
             },
         }
     }

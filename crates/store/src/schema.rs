@@ -16,6 +16,7 @@ diesel::table! {
         employee_domains -> Text,
         created_at -> Ts,
         updated_at -> Ts,
+        test_of -> Nullable<Uuid>,
     }
 }
 

@@ -170,7 +170,8 @@ async fn hold_write_turn(
     let blocker = tokio::spawn(async move {
         write(&svc, move |tx| {
             Box::pin(async move {
-                tx.ensure_human(HumanId(Uuid::now_v7()), &email(email_address), OffsetDateTime::UNIX_EPOCH).await?;
+                tx.ensure_human(HumanId(Uuid::now_v7()), email(email_address).as_str(), OffsetDateTime::UNIX_EPOCH)
+                    .await?;
                 started_tx.send(()).unwrap();
                 released.await.unwrap();
                 Ok(())
@@ -311,7 +312,9 @@ async fn transactions_committed_in_one_group_keep_their_own_outcomes(store: DbSt
     let (svc, _) = services(store.clone());
     let human = |name: String| {
         async move |tx: &mut dyn Tx| {
-            tx.ensure_human(HumanId(Uuid::now_v7()), &email(&name), OffsetDateTime::UNIX_EPOCH).await.map(|_| ())
+            tx.ensure_human(HumanId(Uuid::now_v7()), email(&name).as_str(), OffsetDateTime::UNIX_EPOCH)
+                .await
+                .map(|_| ())
         }
     };
     let (blocker, release) = hold_write_turn(&svc, "blocker@example.com").await;
@@ -372,7 +375,7 @@ async fn transactions_committed_in_one_group_keep_their_own_outcomes(store: DbSt
         ("kept5", true),
     ] {
         let e = email(&format!("{name}@example.com"));
-        let found = read(&svc, move |tx| Box::pin(async move { tx.find_human_by_email(&e).await })).await;
+        let found = read(&svc, move |tx| Box::pin(async move { tx.find_human(e.as_str()).await })).await;
         assert_eq!(found.is_some(), kept, "{name}");
     }
 }
@@ -395,7 +398,7 @@ async fn a_priority_writer_commits_ahead_of_a_queued_group(store: DbStore) {
                 Box::pin(async move {
                     tx.ensure_human(
                         HumanId(Uuid::now_v7()),
-                        &email(&format!("api{i}@example.com")),
+                        email(&format!("api{i}@example.com")).as_str(),
                         OffsetDateTime::UNIX_EPOCH,
                     )
                     .await?;
@@ -589,7 +592,7 @@ async fn the_humans_export_holds_every_record_and_the_admin_erasure_leaves_no_tr
     for needle in [subject, "Kunigunde", "Exportwald", "ats-kx-1"] {
         assert_eq!(talent_store::testing::tables_containing(&url, needle).await.unwrap(), vec![], "{needle}");
     }
-    let human = read(&svc, move |tx| Box::pin(async move { tx.find_human_by_email(&email(subject)).await })).await;
+    let human = read(&svc, move |tx| Box::pin(async move { tx.find_human(email(subject).as_str()).await })).await;
     assert_eq!(human, None);
     let left = read(&svc, move |tx| Box::pin(async move { tx.list_assessments_of_human(pa.human_id).await })).await;
     assert_eq!(left, vec![], "assessments and their responses deleted");
@@ -824,7 +827,7 @@ async fn stored_addresses_take_their_ascii_domain_unless_rows_would_merge_d55(st
         let svc = svc.clone();
         async move {
             read(&svc, move |tx| {
-                Box::pin(async move { tx.find_human_by_email(&Email::from_stored(address).unwrap()).await })
+                Box::pin(async move { tx.find_human(Email::from_stored(address).unwrap().as_str()).await })
             })
             .await
         }

@@ -402,6 +402,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/test/emails": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Test mode: the emails recorded instead of sent
+         * @description For test-mode keys only. Emails of your test data (invitations, reminders) are never sent: they are recorded, and listed here newest first (at most 200) with their links. A live key gets 403 `test_key_required`.
+         *
+         *     Scope: `invitations:read`.
+         */
+        get: operations["listTestEmails"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/test/persons/{id}/complete-assessment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test mode: the person completes an assessment now
+         * @description For test-mode keys only. The person of your test data completes an assessment now, with responses generated from `seed`, exactly as if they had taken it: results, matches, the PDF report and `assessment.completed` follow. A live key gets 403 `test_key_required`.
+         *
+         *     Scope: `persons:write`.
+         */
+        post: operations["testCompleteAssessment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks": {
         parameters: {
             query?: never;
@@ -1094,7 +1138,7 @@ export interface components {
          * @description Every error code.
          * @enum {string}
          */
-        ErrorCode: "unauthorized" | "invalid_token" | "key_revoked" | "key_expired" | "plan_upgrade_required" | "subscription_inactive" | "insufficient_scope" | "not_found" | "validation_error" | "conflict" | "person_limit_reached" | "person_deactivated" | "person_self_revoked" | "idempotency_key_reused" | "rate_limited" | "payload_too_large" | "method_not_allowed" | "internal_error";
+        ErrorCode: "unauthorized" | "invalid_token" | "key_revoked" | "key_expired" | "plan_upgrade_required" | "subscription_inactive" | "insufficient_scope" | "test_key_required" | "not_found" | "validation_error" | "conflict" | "person_limit_reached" | "person_deactivated" | "person_self_revoked" | "idempotency_key_reused" | "rate_limited" | "payload_too_large" | "method_not_allowed" | "internal_error";
         /**
          * @description An event of the feed: the webhook envelope of the event (its own id, type, time,
          *     version and data) plus its `sequence`.
@@ -1339,6 +1383,8 @@ export interface components {
         JoinedVia: "api" | "invitation_link" | "invitation_personal";
         /** @description The calling key's identity. */
         KeyIdentity: {
+            /** @description `live`, or `test` for a `tk_test_` key, which acts on the organization's test data only. */
+            mode: string;
             /** Format: uuid */
             organizationId: string;
             organizationRole: components["schemas"]["OrganizationRole"];
@@ -1854,6 +1900,42 @@ export interface components {
         Tag: string;
         /** @description A tag name in a query filter: as [`Tag`] but no control character at all. */
         TagFilter: string;
+        /** @description The body of `POST /api/v1/test/persons/{id}/complete-assessment`; it may be left out. */
+        TestCompletionRequest: {
+            /**
+             * Format: int64
+             * @description Generates the responses: the same seed gives the same results. Default: derived from the
+             *     assessment's id.
+             */
+            seed?: number | null;
+        };
+        /** @description One email of the test twin, recorded instead of sent. */
+        TestEmail: {
+            body: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The invitation it belongs to, or null.
+             */
+            invitationId: string | null;
+            /** @description The invitation link it carries, or null. */
+            invitationUrl: string | null;
+            /**
+             * Format: date-time
+             * @description When it was recorded as sent; null while it waits (it never leaves the service).
+             */
+            sentAt: string | null;
+            subject: string;
+            to: string;
+        };
+        /** @description The answer of `GET /api/v1/test/emails`. */
+        TestEmailList: {
+            /** @description Newest first, at most 200. */
+            data: components["schemas"]["TestEmail"][];
+        };
         /** @description `totals` of person results. */
         Totals: {
             /**
@@ -2704,6 +2786,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "mode": "live",
                      *       "organizationId": "0193a5f2-7c41-7d3e-9a2b-5c6d7e8f9a0b",
                      *       "organizationRole": "admin",
                      *       "plan": "business",
@@ -3908,6 +3991,141 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listTestEmails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recorded emails. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "body": "text",
+                     *           "createdAt": "2026-11-25T09:30:00.000000Z",
+                     *           "id": "0193a5f2-7c41-7d3e-9a2b-5c6d7e8f9a0b",
+                     *           "invitationId": null,
+                     *           "invitationUrl": null,
+                     *           "sentAt": null,
+                     *           "subject": "text",
+                     *           "to": "text"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TestEmailList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `test_key_required`: a live key; or another 403 of the API. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    testCompleteAssessment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters. Scope: organization and path; kept 24 h. The same key with the same body replays the stored response; with another body: 409 `idempotency_key_reused`; while the first is still running: 409 `conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The person's id (its membership id). A non-UUID is 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description May be left out. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "seed": null
+                 *     }
+                 */
+                "application/json": components["schemas"]["TestCompletionRequest"] | null;
+            };
+        };
+        responses: {
+            /** @description The completion, as `assessment.completed` carries it. */
+            200: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "assessmentId": "0193a5f2-7c41-7d3e-9a2b-5c6d7e8f9a0b",
+                     *       "completedAt": "2026-11-25T09:30:00.000000Z",
+                     *       "email": "ada@example.com",
+                     *       "externalId": "ats-42",
+                     *       "personId": "0193a5f2-7c41-7d3e-9a2b-5c6d7e8f9a0b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AssessmentCompletedData"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `test_key_required`: a live key; or another 403 of the API. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: not a person of your test data. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

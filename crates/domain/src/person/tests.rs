@@ -304,6 +304,7 @@ fn employee_domain_rule_adds_employee() {
         employee_domains: vec!["acme.com".into()],
         created_at: t0(),
         updated_at: t0(),
+        test_of: None,
     };
     let e = Email::parse("a@ACME.com").unwrap();
     assert_eq!(initial_labels(None, &org, &e), Labels { candidate: true, employee: true });
@@ -328,6 +329,7 @@ fn a_trial_expires_at_its_end_t90() {
         employee_domains: vec![],
         created_at: t0(),
         updated_at: t0(),
+        test_of: None,
     };
     let trial = org(Trialing, Some(end));
     assert_eq!(trial.status_at(end - time::Duration::SECOND), Trialing);

@@ -224,7 +224,7 @@ async fn accept_in_tx(tx: &mut dyn Tx, input: AcceptInput) -> Result<(Invitation
             p
         }
         None => {
-            let human_id = tx.ensure_human(human_id, &inv.email, now).await?;
+            let human_id = tx.ensure_human(human_id, &crate::organization::human_key(&inv.email, &org), now).await?;
             let labels = inv.labels.unwrap_or_else(|| person::initial_labels(None, &org, &inv.email));
             let who = NewMember { id: person_id, org_id: org.id, human_id, email: inv.email.clone() };
             Person::new_member(who, fields, labels, JoinedVia::InvitationPersonal, now)

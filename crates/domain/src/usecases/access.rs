@@ -94,10 +94,28 @@ impl Principal {
     }
 }
 
-/// Extracts the lookup prefix of a well-formed key (`tk_` + at least 40 URL-safe base64
-/// characters, D41): the 16 characters after `tk_`. `None` when malformed.
+/// How a test-mode key's value begins (D60); a live key's is `tk_` alone.
+pub const TEST_KEY_PREFIX: &str = "tk_test_";
+
+/// New key material (D41, D60): `tk_` + the lookup prefix + the secret, or `tk_test_` + the same
+/// for a test-mode key. A live key's lookup prefix never begins `test_`, so the two forms never
+/// read alike.
+pub fn key_material(secrets: &dyn crate::ports::Secrets, test: bool) -> crate::ports::NewKeyMaterial {
+    let mut m = secrets.new_api_key();
+    while m.prefix.starts_with("test_") {
+        m = secrets.new_api_key();
+    }
+    if test {
+        let value = m.value.replacen("tk_", TEST_KEY_PREFIX, 1);
+        m = crate::ports::NewKeyMaterial { hash: secrets.hash_api_key(&value), value, prefix: m.prefix };
+    }
+    m
+}
+
+/// Extracts the lookup prefix of a well-formed key (`tk_` or `tk_test_`, then at least 40
+/// URL-safe base64 characters, D41, D60): the 16 characters that follow. `None` when malformed.
 pub fn key_prefix(value: &str) -> Option<&str> {
-    let rest = value.strip_prefix("tk_")?;
+    let rest = value.strip_prefix(TEST_KEY_PREFIX).or_else(|| value.strip_prefix("tk_"))?;
     if rest.len() < 40 || rest.len() > 200 {
         return None;
     }

@@ -232,7 +232,7 @@ impl<S: Store> Services<S> {
         owner: Option<UserId>,
     ) -> Result<CreatedConnection, UseCaseError> {
         let now = self.clock.now();
-        let material = self.secrets.new_api_key();
+        let material = crate::usecases::access::key_material(&*self.secrets, false);
         let c = Connection {
             id: ConnectionId(self.ids.new_uuid()),
             org_id,
@@ -276,6 +276,7 @@ impl<S: Store> Services<S> {
                         prefix,
                         hash,
                         now,
+                        test: None,
                     };
                     create_key_in_tx(tx, req).await?;
                     tx.insert_endpoint(&endpoint).await?;

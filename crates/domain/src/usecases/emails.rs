@@ -180,7 +180,7 @@ impl<S: Store> Services<S> {
     }
 
     /// The email job's pass (T175): sends due emails of the outbox (at most 100) through the
-    /// mailer (D22). A failure is recorded and retried later (1 min, doubling, at most
+    /// mailer (D22); those of a test twin are recorded as sent without being sent (D60). A failure is recorded and retried later (1 min, doubling, at most
     /// 1 h); `emailSentAt` is set only after a successful send. Returns how many were sent.
     pub async fn deliver_emails(&self) -> Result<u32, UseCaseError> {
         let now = self.clock.now();
@@ -197,7 +197,10 @@ impl<S: Store> Services<S> {
         // accepted since it was queued) is never sent: it is closed with the reason instead (T58).
         let lease = now + EMAIL_LEASE;
         let wanted: Vec<(EmailId, Option<InvitationId>)> = due.iter().map(|e| (e.id, e.invitation_id)).collect();
-        let claimed = self
+        let mut orgs: Vec<OrgId> = due.iter().map(|e| e.org_id).collect();
+        orgs.sort_by_key(|o| o.0);
+        orgs.dedup();
+        let (claimed, test_orgs) = self
             .store
             .write(move |tx| {
                 Box::pin(async move {
@@ -214,7 +217,14 @@ impl<S: Store> Services<S> {
                             claimed.push(id);
                         }
                     }
-                    Ok::<_, UseCaseError>(claimed)
+                    // D60: a test twin's emails are recorded, never sent.
+                    let mut test_orgs = Vec::new();
+                    for org in orgs {
+                        if tx.get_org(org).await?.is_some_and(|o| o.is_test()) {
+                            test_orgs.push(org);
+                        }
+                    }
+                    Ok::<_, UseCaseError>((claimed, test_orgs))
                 })
             })
             .await?;
@@ -230,7 +240,7 @@ impl<S: Store> Services<S> {
                     body: e.body.clone(),
                     invitation_url: e.invitation_url.clone(),
                 };
-                let result = self.invites.mailer.send(&out).await;
+                let result = if test_orgs.contains(&e.org_id) { Ok(()) } else { self.invites.mailer.send(&out).await };
                 if let Err(err) = &result {
                     tracing_free_log(err);
                 }

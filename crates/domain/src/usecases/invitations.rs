@@ -178,7 +178,7 @@ pub(crate) async fn create_in_tx(
     }
     let human = match &person {
         Some(p) => Some(p.human_id),
-        None => tx.find_human_by_email(&input.email).await?,
+        None => tx.find_human(&crate::organization::human_key(&input.email, ctx.org)).await?,
     };
     let hidden_results = match human {
         Some(_) if new_human => false,

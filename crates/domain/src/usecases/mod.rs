@@ -15,6 +15,7 @@ pub mod orgs;
 pub mod persons;
 pub mod privacy;
 pub mod teams;
+pub mod test_mode;
 pub mod webhooks;
 
 use crate::ports::*;

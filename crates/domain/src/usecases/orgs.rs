@@ -119,6 +119,9 @@ pub(crate) struct KeyRequest {
     pub prefix: String,
     pub hash: Vec<u8>,
     pub now: OffsetDateTime,
+    /// For a test-mode key (D60), the id the organization's test twin gets if it is made now:
+    /// the key acts on the twin. `None` for a live key.
+    pub test: Option<OrgId>,
 }
 
 /// Creates an API key for a user in this transaction (spec, Authentication 3-5; D41). Errors:
@@ -140,10 +143,14 @@ pub(crate) async fn create_key_in_tx(tx: &mut dyn Tx, r: KeyRequest) -> Result<A
             .with_details(serde_json::json!({"active": active, "limit": 10}))
             .into());
     }
+    let org_id = match r.test {
+        Some(twin_id) => test_twin_in_tx(tx, user.org_id, twin_id, r.now).await?.id,
+        None => user.org_id,
+    };
     let key = ApiKey {
         id: r.id,
         user_id: r.user_id,
-        org_id: user.org_id,
+        org_id,
         name: r.name,
         prefix: r.prefix,
         hash: r.hash,
@@ -154,6 +161,43 @@ pub(crate) async fn create_key_in_tx(tx: &mut dyn Tx, r: KeyRequest) -> Result<A
     };
     tx.insert_api_key(&key).await?;
     Ok(key)
+}
+
+/// The test twin of the live organization `live` (D60), made on first use in this transaction: a
+/// copy of the organization (name, contact, plan, subscription, employee domains) with its own
+/// id (`new_id`, used only when it is made) and `test_of` naming `live`. The caller holds the
+/// organization's lock, so two callers never both make one (the store's unique index on
+/// `test_of` would refuse the second). Errors: 404 when `live` does not exist.
+pub(crate) async fn test_twin_in_tx(
+    tx: &mut dyn Tx,
+    live: OrgId,
+    new_id: OrgId,
+    now: OffsetDateTime,
+) -> Result<Organization, UseCaseError> {
+    if let Some(twin) = tx.find_test_twin(live).await? {
+        return Ok(twin);
+    }
+    let org = tx.get_org(live).await?.ok_or_else(|| ClientError::not_found("Organization"))?;
+    let twin = Organization { id: new_id, test_of: Some(live), created_at: now, updated_at: now, ..org };
+    tx.insert_org(&twin).await?;
+    Ok(twin)
+}
+
+/// The plan and subscription of `live` copied onto its test twin, if it has one (D60: test mode
+/// runs under the organization's plan).
+pub(crate) async fn follow_live_in_tx(tx: &mut dyn Tx, live: &Organization) -> Result<(), UseCaseError> {
+    if let Some(mut twin) = tx.find_test_twin(live.id).await? {
+        twin.plan = live.plan.clone();
+        twin.subscription_status = live.subscription_status;
+        twin.trial_ends_at = live.trial_ends_at;
+        twin.current_period_end = live.current_period_end;
+        twin.company_name = live.company_name.clone();
+        twin.email = live.email.clone();
+        twin.employee_domains = live.employee_domains.clone();
+        twin.updated_at = live.updated_at;
+        tx.update_org(&twin).await?;
+    }
+    Ok(())
 }
 
 impl<S: Store> Services<S> {
@@ -212,6 +256,7 @@ impl<S: Store> Services<S> {
             employee_domains: n.employee_domains,
             created_at: now,
             updated_at: now,
+            test_of: None,
         };
         let o = org.clone();
         self.store
@@ -260,6 +305,7 @@ impl<S: Store> Services<S> {
                     }
                     org.updated_at = now;
                     tx.update_org(&org).await?;
+                    follow_live_in_tx(tx, &org).await?;
                     let used = tx.count_active_persons(id).await?;
                     let profiles = tx.count_profiles(id).await?;
                     Ok::<_, UseCaseError>((org, used, profiles))
@@ -306,13 +352,37 @@ impl<S: Store> Services<S> {
         scopes: Scopes,
         expires_at: Option<OffsetDateTime>,
     ) -> Result<CreatedKey, UseCaseError> {
+        self.create_key(user_id, name, scopes, expires_at, false).await
+    }
+
+    /// Creates a test-mode API key for a user (D60): its value starts `tk_test_`, and it acts on
+    /// the test twin of the user's organization (made on first use). Errors: as
+    /// [`Services::create_api_key`].
+    pub async fn create_test_api_key(
+        &self,
+        user_id: UserId,
+        name: Option<String>,
+        scopes: Scopes,
+        expires_at: Option<OffsetDateTime>,
+    ) -> Result<CreatedKey, UseCaseError> {
+        self.create_key(user_id, name, scopes, expires_at, true).await
+    }
+
+    async fn create_key(
+        &self,
+        user_id: UserId,
+        name: Option<String>,
+        scopes: Scopes,
+        expires_at: Option<OffsetDateTime>,
+        test: bool,
+    ) -> Result<CreatedKey, UseCaseError> {
         let now = self.clock.now();
         if expires_at.is_some_and(|e| e <= now) {
             let mut e = FieldErrors::default();
             e.push("expiresAt", "must be in the future");
             return Err(e.into());
         }
-        let material = self.secrets.new_api_key();
+        let material = crate::usecases::access::key_material(&*self.secrets, test);
         let req = KeyRequest {
             id: ApiKeyId(self.ids.new_uuid()),
             user_id,
@@ -322,6 +392,7 @@ impl<S: Store> Services<S> {
             prefix: material.prefix,
             hash: material.hash,
             now,
+            test: test.then(|| OrgId(self.ids.new_uuid())),
         };
         let key = self.store.write(move |tx| Box::pin(async move { create_key_in_tx(tx, req).await })).await?;
         Ok(CreatedKey { key, value: material.value })

@@ -240,7 +240,9 @@ impl<S: Store> Services<S> {
                                 ImportOutcome { person: p, created: true, invitation: None }
                             }
                             _ => {
-                                let found = tx.ensure_human(human_id, &input.email, now).await?;
+                                let found = tx
+                                    .ensure_human(human_id, &crate::organization::human_key(&input.email, &org), now)
+                                    .await?;
                                 new_human = found == human_id;
                                 let human_id = found;
                                 let labels = person::initial_labels(input.labels, &org, &input.email);

@@ -54,7 +54,7 @@ impl<S: Store> Services<S> {
             .store
             .read(move |tx| {
                 Box::pin(async move {
-                    let human = tx.find_human_by_email(&email).await?;
+                    let human = tx.find_human(email.as_str()).await?;
                     let (persons, assessments) = match human {
                         Some(h) => (tx.list_persons_of_human(h).await?, tx.list_assessments_of_human(h).await?),
                         None => (vec![], vec![]),
@@ -125,7 +125,7 @@ impl<S: Store> Services<S> {
                     let url =
                         |i: InvitationId| format!("{}/i/{}", base.trim_end_matches('/'), secrets.invitation_token(i));
                     let mut out = HumanErasure::default();
-                    let human = tx.find_human_by_email(&email).await?;
+                    let human = tx.find_human(email.as_str()).await?;
                     if let Some(h) = human {
                         for mut p in tx.list_persons_of_human(h).await? {
                             let ghost = HumanId(id_source.new_uuid());
@@ -287,7 +287,7 @@ pub(crate) async fn erase_in_tx(
         return Ok(false);
     }
     let erased = p.email.clone();
-    p.human_id = tx.ensure_human(ghost, &erased, now).await?;
+    p.human_id = tx.ensure_human(ghost, erased.as_str(), now).await?;
     tx.update_person(p).await?;
     tx.remove_person_from_teams(p.id).await?;
     let invitations = invitations_of(tx, &before).await?;

@@ -148,7 +148,7 @@ pub(crate) fn set_subscription(w: &World, status: SubscriptionStatus) {
 pub(crate) struct Rows {
     persons: Vec<Person>,
     tags: Vec<(OrgId, Tag)>,
-    humans: Vec<(HumanId, Email)>,
+    humans: Vec<(HumanId, String)>,
     events: Vec<OutboxEvent>,
     team_members: Vec<(TeamId, PersonId)>,
 }

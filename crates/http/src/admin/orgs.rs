@@ -222,10 +222,12 @@ pub struct KeyIn {
     name: Option<String>,
     scopes: Vec<String>,
     expires_at: Option<String>,
+    /// `live` (the default) or `test` (D60: a `tk_test_` key on the organization's test twin).
+    mode: Option<String>,
 }
 
-/// `POST /admin/v1/users/{id}/api-keys` → 201 `{id, key, scopes, expiresAt, createdAt, name}`; the
-/// key value is shown once (D39, D41).
+/// `POST /admin/v1/users/{id}/api-keys` → 201 `{id, key, mode, scopes, expiresAt, createdAt,
+/// name}`; the key value is shown once (D39, D41, D60).
 pub async fn create_key<S: Store>(
     state: web::Data<ApiState<S>>,
     PathId(user): PathId<UserId>,
@@ -248,9 +250,21 @@ pub async fn create_key<S: Store>(
         }
     };
     let expires = parse_time("expiresAt", &i.expires_at, &mut errs);
+    let test = match i.mode.as_deref() {
+        None | Some("live") => false,
+        Some("test") => true,
+        Some(_) => {
+            errs.push("mode", "must be 'live' or 'test'");
+            false
+        }
+    };
     errs.into_result()?;
     let Some(scopes) = scopes else { return Err(ApiError(ClientError::internal())) };
-    let created = state.svc.create_api_key(user, i.name, scopes, expires).await?;
+    let created = if test {
+        state.svc.create_test_api_key(user, i.name, scopes, expires).await?
+    } else {
+        state.svc.create_api_key(user, i.name, scopes, expires).await?
+    };
     Ok(HttpResponse::Created().json(CreatedApiKeyOut::new(&created.key, created.value)))
 }
 

@@ -92,6 +92,8 @@ pub struct CreatedApiKeyOut {
     pub expires_at: Option<String>,
     pub id: String,
     pub key: String,
+    /// `live`, or `test` for a key of the organization's test twin (D60).
+    pub mode: &'static str,
     pub name: Option<String>,
     pub scopes: Vec<String>,
 }
@@ -99,8 +101,9 @@ pub struct CreatedApiKeyOut {
 impl CreatedApiKeyOut {
     /// The record `k` with its value `key`.
     pub fn new(k: &ApiKey, key: String) -> Self {
+        let mode = if key.starts_with(talent_domain::usecases::access::TEST_KEY_PREFIX) { "test" } else { "live" };
         let ApiKeyOut { created_at, expires_at, id, name, scopes, .. } = k.into();
-        CreatedApiKeyOut { created_at, expires_at, id, key, name, scopes }
+        CreatedApiKeyOut { created_at, expires_at, id, key, mode, name, scopes }
     }
 }
 
@@ -570,7 +573,15 @@ mod tests {
                 revoked_at: o(),
                 scopes: vec![s()],
             }),
-            both(&CreatedApiKeyOut { created_at: s(), expires_at: o(), id: s(), key: s(), name: o(), scopes: vec![] }),
+            both(&CreatedApiKeyOut {
+                created_at: s(),
+                expires_at: o(),
+                id: s(),
+                key: s(),
+                mode: "live",
+                name: o(),
+                scopes: vec![],
+            }),
             both(&TeamOut { created_at: s(), id: s(), name: s(), organization_id: s() }),
             both(&TeamMembersOut { person_ids: vec![s()], team_id: s() }),
             both(&AdminAssessmentOut {

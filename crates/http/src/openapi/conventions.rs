@@ -25,7 +25,7 @@ const METHODS: [&str; 5] = ["get", "post", "put", "patch", "delete"];
 const NOT_IDEMPOTENT: [&str; 1] = ["testWebhook"];
 
 /// Operations whose body may be left out (an empty body; D21 resend).
-const OPTIONAL_BODY: [&str; 1] = ["resendInvitation"];
+const OPTIONAL_BODY: [&str; 2] = ["resendInvitation", "testCompleteAssessment"];
 
 /// Applies every convention of this module to a derived document.
 pub fn apply(doc: &mut Value) {

@@ -63,6 +63,8 @@ cursors.",
         webhooks::deliveries,
         webhooks::delivery,
         webhooks::redeliver,
+        crate::test_mode::complete_assessment,
+        crate::test_mode::emails,
     ),
     components(schemas(talent_domain::values::Label, schemas::LabelFilter, schemas::PersonStatusFilter, talent_domain::person::PersonStatus, talent_domain::results::AssessmentStatus, schemas::EmailAddress, schemas::Tag, schemas::TagFilter, schemas::OneLine, schemas::SearchText, schemas::ExternalId, talent_domain::invitation::InvitationStatus, talent_domain::invitation::Variant, talent_domain::webhook::DeliveryStatus, out::AssessmentCompletedData, out::PingData, talent_domain::events::EventType, talent_domain::wire::AssessmentStartedData, talent_domain::wire::PersonArchivedData, talent_domain::wire::PersonUpdatedData, talent_domain::wire::WebhookDisabledData, talent_domain::wire::ArchiveReasonOut)),
     tags(
@@ -73,6 +75,7 @@ cursors.",
         (name = "profiles", description = "Competency profiles and their matches (D25, D26)."),
         (name = "webhooks", description = "Webhook endpoints and their deliveries (D29–D33)."),
         (name = "events", description = "The events feed in commit order (D48)."),
+        (name = "test mode", description = "Sandbox actions for test-mode keys (`tk_test_`) on your test data (D60)."),
     )
 )]
 struct ApiDoc;

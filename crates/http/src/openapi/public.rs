@@ -249,6 +249,7 @@ fn string_example(name: &str, schema: &Value) -> String {
         ("description", _) => "Engineers who lead projects".into(),
         ("name", _) => "Senior engineer".into(),
         ("plan", _) => "business".into(),
+        ("mode", _) => "live".into(),
         ("secret", _) => "whsec_BpCKS6Kzw+rAL+ZqE43esYkxWpbYZSZa+ncViZgdJXg=".into(),
         ("nextCursor" | "cursor", _) => "AZOl8nxBfT6aK1xcbX6PmgZiLx4h9G1Vb8nFLqM0z1E".into(),
         ("error", _) => "Invalid value for 'email': must be a valid email address".into(),

@@ -110,6 +110,16 @@ macro_rules! impl_email_repo {
                     self.load_all(q.select(EmailRow::as_select()), Self::open_email).await
                 })
             }
+
+            fn list_emails_of_org(&mut self, org: OrgId, limit: u32) -> BoxFuture<'_, StoreResult<Vec<EmailRecord>>> {
+                Box::pin(async move {
+                    let q = emails::table
+                        .filter(emails::org_id.eq(DbUuid(org.0)))
+                        .order((emails::created_at.desc(), emails::id.desc()))
+                        .limit(i64::from(limit));
+                    self.load_all(q.select(EmailRow::as_select()), Self::open_email).await
+                })
+            }
         }
     };
 }

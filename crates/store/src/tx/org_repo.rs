@@ -90,7 +90,7 @@ macro_rules! impl_org_repo {
                 limit: u32,
             ) -> BoxFuture<'_, StoreResult<Vec<Organization>>> {
                 Box::pin(async move {
-                    let mut q = organizations::table.into_boxed();
+                    let mut q = organizations::table.filter(organizations::test_of.is_null()).into_boxed();
                     if let Some(b) = before {
                         q = q.filter(organizations::id.lt(DbUuid(b.0)));
                     }
@@ -99,11 +99,19 @@ macro_rules! impl_org_repo {
                 })
             }
 
+            fn find_test_twin(&mut self, live: OrgId) -> BoxFuture<'_, StoreResult<Option<Organization>>> {
+                Box::pin(async move {
+                    let q = organizations::table.filter(organizations::test_of.eq(DbUuid(live.0)));
+                    self.load_one(q.select(OrgRow::as_select()), conv).await
+                })
+            }
+
             fn find_org_by_name<'a>(&'a mut self, name: &'a str) -> BoxFuture<'a, StoreResult<Option<Organization>>> {
                 Box::pin(async move {
                     self.load_one(
                         organizations::table
                             .filter(organizations::company_name.eq(name))
+                            .filter(organizations::test_of.is_null())
                             .order(organizations::created_at.asc())
                             .select(OrgRow::as_select())
                             .limit(1),

@@ -16,6 +16,7 @@ pub struct OrgRow {
     pub(crate) employee_domains: String,
     pub(crate) created_at: DbTime,
     pub(crate) updated_at: DbTime,
+    pub(crate) test_of: Option<DbUuid>,
 }
 
 impl From<&Organization> for OrgRow {
@@ -31,6 +32,7 @@ impl From<&Organization> for OrgRow {
             employee_domains: serde_json::to_string(&o.employee_domains).unwrap_or_else(|_| "[]".into()),
             created_at: DbTime(o.created_at),
             updated_at: DbTime(o.updated_at),
+            test_of: o.test_of.map(|t| DbUuid(t.0)),
         }
     }
 }
@@ -51,6 +53,7 @@ impl TryFrom<OrgRow> for Organization {
                 .map_err(|_| corrupt("organizations.employee_domains"))?,
             created_at: r.created_at.0,
             updated_at: r.updated_at.0,
+            test_of: r.test_of.map(|t| OrgId(t.0)),
         })
     }
 }

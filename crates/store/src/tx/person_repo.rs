@@ -78,14 +78,14 @@ macro_rules! impl_person_repo {
             fn ensure_human<'a>(
                 &'a mut self,
                 new_id: HumanId,
-                email: &'a Email,
+                key: &'a str,
                 now: OffsetDateTime,
             ) -> BoxFuture<'a, StoreResult<HumanId>> {
                 Box::pin(async move {
                     let inserted = diesel::insert_into(humans::table)
                         .values((
                             humans::id.eq(DbUuid(new_id.0)),
-                            humans::email.eq(email.as_str()),
+                            humans::email.eq(key),
                             humans::created_at.eq(DbTime(now)),
                         ))
                         .on_conflict(humans::email)
@@ -100,7 +100,7 @@ macro_rules! impl_person_repo {
                         return Ok(HumanId(id.0));
                     }
                     let id: DbUuid = humans::table
-                        .filter(humans::email.eq(email.as_str()))
+                        .filter(humans::email.eq(key))
                         .select(humans::id)
                         .get_result(self.conn)
                         .await
@@ -109,10 +109,10 @@ macro_rules! impl_person_repo {
                 })
             }
 
-            fn find_human_by_email<'a>(&'a mut self, email: &'a Email) -> BoxFuture<'a, StoreResult<Option<HumanId>>> {
+            fn find_human<'a>(&'a mut self, key: &'a str) -> BoxFuture<'a, StoreResult<Option<HumanId>>> {
                 Box::pin(async move {
                     let id: Option<DbUuid> = humans::table
-                        .filter(humans::email.eq(email.as_str()))
+                        .filter(humans::email.eq(key))
                         .select(humans::id)
                         .get_result(self.conn)
                         .await

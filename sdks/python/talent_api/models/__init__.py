@@ -75,6 +75,9 @@ from .profile_usage import ProfileUsage
 from .scope_name import ScopeName
 from .subscription import Subscription
 from .subscription_status import SubscriptionStatus
+from .test_completion_request import TestCompletionRequest
+from .test_email import TestEmail
+from .test_email_list import TestEmailList
 from .totals import Totals
 from .usage import Usage
 from .webhook_disabled_data import WebhookDisabledData
@@ -164,6 +167,9 @@ __all__ = (
     "ScopeName",
     "Subscription",
     "SubscriptionStatus",
+    "TestCompletionRequest",
+    "TestEmail",
+    "TestEmailList",
     "Totals",
     "Usage",
     "WebhookDisabledData",

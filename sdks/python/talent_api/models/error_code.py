@@ -18,6 +18,7 @@ class ErrorCode(StrEnum):
     PLAN_UPGRADE_REQUIRED = "plan_upgrade_required"
     RATE_LIMITED = "rate_limited"
     SUBSCRIPTION_INACTIVE = "subscription_inactive"
+    TEST_KEY_REQUIRED = "test_key_required"
     UNAUTHORIZED = "unauthorized"
     VALIDATION_ERROR = "validation_error"
 

@@ -19,6 +19,7 @@ class KeyIdentity:
     """The calling key's identity.
 
     Attributes:
+        mode (str): `live`, or `test` for a `tk_test_` key, which acts on the organization's test data only.
         organization_id (UUID):
         organization_role (OrganizationRole): A user's role in the organization.
         plan (str): Current plan id.
@@ -26,6 +27,7 @@ class KeyIdentity:
         user_id (UUID):
     """
 
+    mode: str
     organization_id: UUID
     organization_role: OrganizationRole
     plan: str
@@ -33,6 +35,8 @@ class KeyIdentity:
     user_id: UUID
 
     def to_dict(self) -> dict[str, Any]:
+        mode = self.mode
+
         organization_id = str(self.organization_id)
 
         organization_role = self.organization_role.value
@@ -50,6 +54,7 @@ class KeyIdentity:
 
         field_dict.update(
             {
+                "mode": mode,
                 "organizationId": organization_id,
                 "organizationRole": organization_role,
                 "plan": plan,
@@ -63,6 +68,8 @@ class KeyIdentity:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
+        mode = d.pop("mode")
+
         organization_id = UUID(d.pop("organizationId"))
 
         organization_role = OrganizationRole(d.pop("organizationRole"))
@@ -79,6 +86,7 @@ class KeyIdentity:
         user_id = UUID(d.pop("userId"))
 
         key_identity = cls(
+            mode=mode,
             organization_id=organization_id,
             organization_role=organization_role,
             plan=plan,

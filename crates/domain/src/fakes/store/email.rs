@@ -1,7 +1,7 @@
 //! [`EmailRepo`] on the fake: the email outbox.
 
 use super::{ok, FakeTx};
-use crate::ids::EmailId;
+use crate::ids::{EmailId, OrgId};
 use crate::ports::{BoxFuture, EmailRecord, EmailRepo, StoreResult};
 use crate::values::Email;
 use time::OffsetDateTime;
@@ -57,6 +57,9 @@ impl EmailRepo for FakeTx {
         limit: u32,
     ) -> BoxFuture<'a, StoreResult<Vec<EmailRecord>>> {
         ok(self.s.emails.iter().rev().filter(|e| to.is_none_or(|t| &e.to == t)).take(limit as usize).cloned().collect())
+    }
+    fn list_emails_of_org(&mut self, org: OrgId, limit: u32) -> BoxFuture<'_, StoreResult<Vec<EmailRecord>>> {
+        ok(self.s.emails.iter().rev().filter(|e| e.org_id == org).take(limit as usize).cloned().collect())
     }
 }
 

@@ -54,7 +54,7 @@ pub struct FakeState {
     pub users: Vec<User>,
     pub keys: Vec<ApiKey>,
     /// Humans (id, email).
-    pub humans: Vec<(HumanId, Email)>,
+    pub humans: Vec<(HumanId, String)>,
     pub persons: Vec<Person>,
     /// Tag catalogue.
     pub tags: Vec<(OrgId, Tag)>,

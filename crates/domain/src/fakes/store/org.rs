@@ -17,11 +17,14 @@ impl OrgRepo for FakeTx {
     fn lock_org(&mut self, id: OrgId) -> BoxFuture<'_, StoreResult<Option<Organization>>> {
         self.get_org(id)
     }
+    fn find_test_twin(&mut self, live: OrgId) -> BoxFuture<'_, StoreResult<Option<Organization>>> {
+        ok(first(&self.s.orgs, |o| o.test_of == Some(live)))
+    }
     fn find_org_by_name<'a>(&'a mut self, name: &'a str) -> BoxFuture<'a, StoreResult<Option<Organization>>> {
-        ok(first(&self.s.orgs, |o| o.company_name == name))
+        ok(first(&self.s.orgs, |o| o.company_name == name && !o.is_test()))
     }
     fn list_orgs(&mut self, before: Option<OrgId>, limit: u32) -> BoxFuture<'_, StoreResult<Vec<Organization>>> {
-        ok(newest(all(&self.s.orgs, |o| before.is_none_or(|b| o.id.0 < b.0)), |o| o.id.0, limit))
+        ok(newest(all(&self.s.orgs, |o| !o.is_test() && before.is_none_or(|b| o.id.0 < b.0)), |o| o.id.0, limit))
     }
     fn count_active_persons(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<u32>> {
         ok(self.s.persons.iter().filter(|p| p.org_id == org && p.status == PersonStatus::Active).count() as u32)

@@ -11,17 +11,17 @@ impl PersonRepo for FakeTx {
     fn ensure_human<'a>(
         &'a mut self,
         new_id: HumanId,
-        email: &'a Email,
+        key: &'a str,
         _now: OffsetDateTime,
     ) -> BoxFuture<'a, StoreResult<HumanId>> {
-        if let Some((id, _)) = self.s.humans.iter().find(|(_, e)| e == email) {
+        if let Some((id, _)) = self.s.humans.iter().find(|(_, e)| e == key) {
             return ok(*id);
         }
-        self.s.humans.push((new_id, email.clone()));
+        self.s.humans.push((new_id, key.to_string()));
         ok(new_id)
     }
-    fn find_human_by_email<'a>(&'a mut self, email: &'a Email) -> BoxFuture<'a, StoreResult<Option<HumanId>>> {
-        ok(self.s.humans.iter().find(|(_, e)| e == email).map(|(id, _)| *id))
+    fn find_human<'a>(&'a mut self, key: &'a str) -> BoxFuture<'a, StoreResult<Option<HumanId>>> {
+        ok(self.s.humans.iter().find(|(_, e)| e == key).map(|(id, _)| *id))
     }
     fn find_person_by_email<'a>(
         &'a mut self,

@@ -1,6 +1,6 @@
 //! [`EmailRepo`]: the email outbox (D22, T58, T93).
 
-use crate::ids::EmailId;
+use crate::ids::{EmailId, OrgId};
 use crate::ports::{BoxFuture, EmailRecord, StoreResult};
 use crate::values::Email;
 use time::OffsetDateTime;
@@ -44,4 +44,7 @@ pub trait EmailRepo: Send {
     /// Emails, newest first, optionally to one address (admin API).
     fn list_emails<'a>(&'a mut self, to: Option<&'a Email>, limit: u32)
         -> BoxFuture<'a, StoreResult<Vec<EmailRecord>>>;
+    /// The emails of organization `org`, newest first, at most `limit` (a test twin's recorded
+    /// emails, D60).
+    fn list_emails_of_org(&mut self, org: OrgId, limit: u32) -> BoxFuture<'_, StoreResult<Vec<EmailRecord>>>;
 }

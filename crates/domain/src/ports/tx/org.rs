@@ -44,9 +44,12 @@ pub trait OrgRepo: Send {
         Box::pin(async { Ok(1) })
     }
     /// Organizations, newest first (id descending), with an id lower than `before` (the admin
-    /// API's list, issue 16).
+    /// API's list, issue 16); test twins are not listed (D60).
     fn list_orgs(&mut self, before: Option<OrgId>, limit: u32) -> BoxFuture<'_, StoreResult<Vec<Organization>>>;
-    /// The oldest organization whose company name is `name` (used by `talent demo`).
+    /// The test twin of the live organization `live` (D60), if it has one.
+    fn find_test_twin(&mut self, live: OrgId) -> BoxFuture<'_, StoreResult<Option<Organization>>>;
+    /// The oldest organization whose company name is `name` (used by `talent demo`); never a
+    /// test twin (D60).
     fn find_org_by_name<'a>(&'a mut self, name: &'a str) -> BoxFuture<'a, StoreResult<Option<Organization>>>;
     /// Number of active persons of the organization: those committed, plus this transaction's
     /// own changes. Errors: `Internal`. # Locking: none; a use case that enforces the person

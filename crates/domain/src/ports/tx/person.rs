@@ -20,17 +20,18 @@ use time::OffsetDateTime;
 /// says ([`PersonRepo::find_person_by_email`]); two imports of one new email both find none and the
 /// second insert fails with `UniqueViolation` (T70).
 pub trait PersonRepo: Send {
-    /// The human with this email, created with `new_id` when absent (race-safe). Returns `new_id`
-    /// exactly when this call created the human (the caller then knows it has taken no
-    /// assessment, T203).
+    /// The human with this key ([`crate::organization::human_key`]: the email, or for a test
+    /// twin's persons the email within the twin, D60), created with `new_id` when absent
+    /// (race-safe). Returns `new_id` exactly when this call created the human (the caller then
+    /// knows it has taken no assessment, T203).
     fn ensure_human<'a>(
         &'a mut self,
         new_id: HumanId,
-        email: &'a Email,
+        key: &'a str,
         now: OffsetDateTime,
     ) -> BoxFuture<'a, StoreResult<HumanId>>;
-    /// The human with this email, if any (read only).
-    fn find_human_by_email<'a>(&'a mut self, email: &'a Email) -> BoxFuture<'a, StoreResult<Option<HumanId>>>;
+    /// The human with this key ([`crate::organization::human_key`]), if any (read only).
+    fn find_human<'a>(&'a mut self, key: &'a str) -> BoxFuture<'a, StoreResult<Option<HumanId>>>;
     /// The person of the organization with this email (any status). Errors: `Internal`.
     /// # Locking: in a write transaction the person's row, when there is one, until commit.
     /// Nothing is locked when there is none: two imports of one new email both find none, and

@@ -1,0 +1,128 @@
+//! Test mode's sandbox actions under `/api/v1/test/` (D60): for test-mode keys (`tk_test_`) only;
+//! a live key gets 403 `test_key_required`.
+
+use crate::auth::authorize;
+use crate::body::parse_json;
+use crate::error::ApiError;
+use crate::extract::{Body, PathId};
+use crate::idempotency::{idempotent, Reply};
+use crate::out;
+use crate::state::ApiState;
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpRequest, HttpResponse};
+use serde::{Deserialize, Serialize};
+use talent_domain::ids::PersonId;
+use talent_domain::ports::{EmailRecord, Store};
+use talent_domain::timefmt::format;
+use talent_domain::values::Scope;
+use utoipa::ToSchema;
+
+/// The body of `POST /api/v1/test/persons/{id}/complete-assessment`; it may be left out.
+#[derive(Deserialize, ToSchema, Debug, Default)]
+#[serde(deny_unknown_fields)]
+#[schema(as = TestCompletionRequest)]
+pub struct CompletionIn {
+    /// Generates the responses: the same seed gives the same results. Default: derived from the
+    /// assessment's id.
+    #[schema(minimum = 0)]
+    seed: Option<u64>,
+}
+
+/// One email of the test twin, recorded instead of sent.
+#[derive(Serialize, ToSchema, Debug)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = TestEmail)]
+pub struct TestEmailOut {
+    pub id: uuid::Uuid,
+    pub to: String,
+    pub subject: String,
+    pub body: String,
+    /// The invitation link it carries, or null.
+    pub invitation_url: Option<String>,
+    /// The invitation it belongs to, or null.
+    pub invitation_id: Option<uuid::Uuid>,
+    /// When it was recorded as sent; null while it waits (it never leaves the service).
+    #[schema(format = DateTime)]
+    pub sent_at: Option<String>,
+    #[schema(format = DateTime)]
+    pub created_at: String,
+}
+
+impl From<&EmailRecord> for TestEmailOut {
+    fn from(e: &EmailRecord) -> Self {
+        TestEmailOut {
+            id: e.id.0,
+            to: e.to.as_str().to_string(),
+            subject: e.subject.clone(),
+            body: e.body.clone(),
+            invitation_url: e.invitation_url.clone(),
+            invitation_id: e.invitation_id.map(|i| i.0),
+            sent_at: e.sent_at.map(format),
+            created_at: format(e.created_at),
+        }
+    }
+}
+
+/// The answer of `GET /api/v1/test/emails`.
+#[derive(Serialize, ToSchema, Debug)]
+#[schema(as = TestEmailList)]
+pub struct TestEmailsOut {
+    /// Newest first, at most 200.
+    pub data: Vec<TestEmailOut>,
+}
+
+/// `POST /api/v1/test/persons/{id}/complete-assessment` (D60, scope `persons:write`).
+#[utoipa::path(post, path = "/api/v1/test/persons/{id}/complete-assessment", tag = "test mode",
+    operation_id = "testCompleteAssessment",
+    summary = "Test mode: the person completes an assessment now",
+    description = "For test-mode keys only. The person of your test data completes an assessment now, with responses generated from `seed`, exactly as if they had taken it: results, matches, the PDF report and `assessment.completed` follow. A live key gets 403 `test_key_required`.",
+    params(crate::api::PersonIdParam),
+    request_body(content = Option<CompletionIn>, description = "May be left out."),
+    responses(
+        (status = 200, description = "The completion, as `assessment.completed` carries it.", body = out::AssessmentCompletedData),
+        (status = 403, description = "`test_key_required`: a live key; or another 403 of the API.", body = out::ErrorOut),
+        (status = 404, description = "`not_found`: not a person of your test data.", body = out::ErrorOut),
+    ),
+    security(("bearerAuth" = ["persons:write"])))]
+pub async fn complete_assessment<S: Store>(
+    state: web::Data<ApiState<S>>,
+    req: HttpRequest,
+    id: Result<PathId<PersonId>, ApiError>,
+    body: Result<Body, ApiError>,
+) -> Result<HttpResponse, ApiError> {
+    let p = authorize(&req, Some(Scope::PersonsWrite), true)?;
+    let PathId(id) = id?;
+    let Body(body) = body?;
+    let i: CompletionIn =
+        if body.iter().all(u8::is_ascii_whitespace) { CompletionIn::default() } else { parse_json(&req, &body)? };
+    let org = p.ctx.org.clone();
+    idempotent(&state, &req, org.id, &body, || async {
+        let a = state.svc.test_complete_assessment(&org, id, i.seed).await?;
+        let person = state.svc.get_person(org.id, id).await?;
+        let done = out::AssessmentCompletedData {
+            person_id: person.id.0,
+            email: person.email.as_str().to_string(),
+            external_id: person.external_id.as_ref().map(|e| e.as_str().to_string()),
+            assessment_id: a.id.0,
+            completed_at: a.completed_at.unwrap_or(a.started_at),
+        };
+        Ok(Reply::new(StatusCode::OK, &done))
+    })
+    .await
+}
+
+/// `GET /api/v1/test/emails` (D60, scope `invitations:read`).
+#[utoipa::path(get, path = "/api/v1/test/emails", tag = "test mode", operation_id = "listTestEmails",
+    summary = "Test mode: the emails recorded instead of sent",
+    description = "For test-mode keys only. Emails of your test data (invitations, reminders) are never sent: they are recorded, and listed here newest first (at most 200) with their links. A live key gets 403 `test_key_required`.",
+    responses(
+        (status = 200, description = "The recorded emails.", body = TestEmailsOut),
+        (status = 403, description = "`test_key_required`: a live key; or another 403 of the API.", body = out::ErrorOut),
+    ),
+    security(("bearerAuth" = ["invitations:read"])))]
+pub async fn emails<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    let p = authorize(&req, Some(Scope::InvitationsRead), false)?;
+    crate::body::parse_query(&req, &[])?;
+    let list = state.svc.test_emails(&p.ctx.org).await?;
+    Ok(HttpResponse::Ok().json(TestEmailsOut { data: list.iter().map(TestEmailOut::from).collect() }))
+}

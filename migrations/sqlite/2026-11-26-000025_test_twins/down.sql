@@ -1,0 +1,2 @@
+DROP INDEX organizations_test_of_idx;
+ALTER TABLE organizations DROP COLUMN test_of;

@@ -1,0 +1,108 @@
+//! Test mode (D60): a `tk_test_` key acts on the organization's test twin only. Every list of the
+//! API shows one mode's data and never the other's; the sandbox actions under `/api/v1/test/`
+//! are the test keys' alone; a person of the same email in both modes is two humans, so a
+//! completion in test mode never reaches live results.
+use crate::support::*;
+use serde_json::{json, Value};
+
+fn test_key(app: &TestApp, user: &str) -> String {
+    let k = app.admin(
+        "POST",
+        &format!("/admin/v1/users/{user}/api-keys"),
+        Some(&json!({"scopes": ALL_SCOPES, "mode": "test"})),
+    );
+    assert_eq!(k.status, 201, "{}", k.text);
+    assert_eq!(k.json["mode"], "test");
+    let key = k.json["key"].as_str().unwrap().to_string();
+    assert!(key.starts_with("tk_test_"), "{key}");
+    key
+}
+
+fn ids(r: &Resp) -> Vec<String> {
+    assert_eq!(r.status, 200, "{}", r.text);
+    r.json["data"].as_array().unwrap().iter().map(|i| i["id"].as_str().unwrap_or_default().to_string()).collect()
+}
+
+crate::e2e!(live_and_test_data_never_mix_on_any_list_d60, Default::default(), |app| {
+    let org = app.org("business", "active");
+    let live = org.key.clone();
+    let test = test_key(app, &org.user_id);
+    let me = app.get("/api/v1/me", &test);
+    assert_eq!((me.json["mode"].as_str(), me.json["organizationId"].as_str()), (Some("test"), Some(org.id.as_str())));
+    assert_eq!(app.get("/api/v1/me", &live).json["mode"], "live");
+    let bad = app.admin(
+        "POST",
+        &format!("/admin/v1/users/{}/api-keys", org.user_id),
+        Some(&json!({"scopes": ["persons:read"], "mode": "sandbox"})),
+    );
+    bad.assert_error(400, "validation_error");
+
+    // The same email in both modes, an invitation, a webhook endpoint and their events in each.
+    let mut made: Vec<(String, String, String, String)> = Vec::new(); // (key, person, invitation, webhook)
+    for key in [&live, &test] {
+        let p = app.import(key, json!({"email": "ada@example.com", "tags": ["both"]}));
+        let i = app.send("POST", "/api/v1/invitations", key, &json!({"email": "ada@example.com", "sendEmail": true}));
+        assert!(i.status == 201 || i.status == 200, "{}", i.text);
+        let w =
+            app.send("POST", "/api/v1/webhooks", key, &json!({"url": "https://hooks.example.com/t", "events": ["*"]}));
+        assert_eq!(w.status, 201, "{}", w.text);
+        let id = |v: &Value| v["id"].as_str().unwrap().to_string();
+        made.push((key.to_string(), id(&p), id(&i.json), id(&w.json)));
+    }
+    let (l, t) = (&made[0], &made[1]);
+    assert_ne!(l.1, t.1, "two persons");
+    for (mine, other) in [(l, t), (t, l)] {
+        let key = &mine.0;
+        for (path, want, not) in [
+            ("/api/v1/persons", &mine.1, &other.1),
+            ("/api/v1/persons?updatedAfter=2000-01-01T00:00:00Z", &mine.1, &other.1),
+            ("/api/v1/invitations", &mine.2, &other.2),
+            ("/api/v1/webhooks", &mine.3, &other.3),
+        ] {
+            let found = ids(&app.get(path, key));
+            assert!(found.contains(want) && !found.contains(not), "{path}: {found:?}");
+        }
+        let events = app.get("/api/v1/events", key);
+        assert_eq!(events.status, 200, "{}", events.text);
+        let text = events.text.clone();
+        assert!(text.contains(mine.1.as_str()) && !text.contains(other.1.as_str()), "/api/v1/events: {text}");
+        for path in [
+            format!("/api/v1/persons/{}", other.1),
+            format!("/api/v1/invitations/{}", other.2),
+            format!("/api/v1/webhooks/{}", other.3),
+        ] {
+            app.get(&path, key).assert_error(404, "not_found");
+        }
+        let deliveries = app.get(&format!("/api/v1/webhooks/{}/deliveries", other.3), key);
+        deliveries.assert_error(404, "not_found");
+        assert_eq!(ids(&app.get("/api/v1/profiles", key)).len(), ids(&app.get("/api/v1/profiles", key)).len());
+    }
+
+    // Sandbox actions: a live key is refused; a test key completes its own person's assessment.
+    let done = format!("/api/v1/test/persons/{}/complete-assessment", t.1);
+    app.send("POST", &done, &live, &json!({})).assert_error(403, "test_key_required");
+    app.get("/api/v1/test/emails", &live).assert_error(403, "test_key_required");
+    app.send("POST", &format!("/api/v1/test/persons/{}/complete-assessment", l.1), &test, &json!({}))
+        .assert_error(404, "not_found");
+    let r = app.send("POST", &done, &test, &json!({"seed": 7}));
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json["personId"], json!(t.1));
+    let results = app.get(&format!("/api/v1/persons/{}/results", t.1), &test);
+    assert_eq!(results.json["hasResults"], true, "{}", results.text);
+    let live_results = app.get(&format!("/api/v1/persons/{}/results", l.1), &live);
+    assert_eq!(
+        live_results.json["hasResults"], false,
+        "a test completion never reaches the live person: {}",
+        live_results.text
+    );
+    let person = app.get(&format!("/api/v1/persons/{}", l.1), &live);
+    assert_eq!(person.json["assessment"]["status"], "not_started", "{}", person.text);
+    app.send("POST", &done, &test, &json!({"profileId": "x"})).assert_error(400, "validation_error");
+
+    // Test emails are recorded, listed for the test key, and never reach the operator's outbox.
+    let recorded = app.get("/api/v1/test/emails", &test);
+    assert_eq!(recorded.status, 200, "{}", recorded.text);
+    let list = recorded.json["data"].as_array().unwrap();
+    assert!(list.iter().any(|m| m["to"] == "ada@example.com" && m["invitationId"] == json!(t.2)), "{}", recorded.text);
+    assert!(list.iter().all(|m| m["invitationId"] != json!(l.2)), "only the test data's emails");
+});
