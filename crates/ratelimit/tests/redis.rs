@@ -1,7 +1,9 @@
 //! The Redis rate limiter (issue 17, T119) against a real `redis-server` started by each test on a
 //! free port: the same decisions and header values as governor's, one budget shared by two
-//! limiters (two instances), and fail-open while Redis is away, with recovery.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+//! limiters (two instances), and fail-open while Redis is away, with recovery; one slow answer
+//! (`DEBUG SLEEP`) decides only the request it delayed, a run of them or a stopped server lets the
+//! local limiter decide for a while (T208).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::zombie_processes)]
 
 use std::net::{IpAddr, Ipv4Addr, TcpListener};
 use std::process::{Child, Command, Stdio};
@@ -27,6 +29,8 @@ impl Redis {
     fn start_on(port: u16) -> Option<Redis> {
         let child = Command::new("redis-server")
             .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+            // DEBUG SLEEP makes the server answer late (the slow-answer tests below).
+            .args(["--enable-debug-command", "yes"])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -40,6 +44,27 @@ impl Redis {
     }
     fn url(&self) -> String {
         format!("redis://127.0.0.1:{}", self.port)
+    }
+
+    /// Blocks the server for `d` (`DEBUG SLEEP`) and returns once it has stopped answering, with
+    /// the `redis-cli` that waits for the sleep's end.
+    fn sleep(&self, d: Duration) -> Child {
+        use std::io::{Read, Write};
+        let child = Command::new("redis-cli")
+            .args(["-p", &self.port.to_string(), "DEBUG", "SLEEP", &format!("{:.3}", d.as_secs_f64())])
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("redis-cli runs");
+        let t = Instant::now();
+        loop {
+            assert!(t.elapsed() < Duration::from_secs(5), "redis-server did not go to sleep");
+            let mut c = std::net::TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+            c.set_read_timeout(Some(Duration::from_millis(20))).unwrap();
+            c.write_all(b"PING\r\n").unwrap();
+            if c.read(&mut [0u8; 16]).is_err() {
+                return child;
+            }
+        }
     }
 }
 
@@ -164,4 +189,77 @@ async fn without_redis_the_local_limiter_decides_and_redis_is_used_again_once_ba
         allowed += u32::from(l.check(RateSubject::Key { org, key: key2, plan: &p }).await.unwrap().allowed);
     }
     assert_eq!(allowed, 3, "shared again");
+}
+
+// One slow answer is not an outage (T208).
+
+fn slow_plan() -> Plan {
+    Plan {
+        id: "t".into(),
+        api_access: true,
+        person_limit: 1,
+        profile_limit: 1,
+        org_rpm: 1_000,
+        key_rpm: 10,
+        org_only_rpm: 1_000,
+    }
+}
+
+async fn allowed_key(l: &RedisRateLimiter, plan: &Plan) -> bool {
+    let org = "00000000-0000-0000-0000-000000000001".parse().unwrap();
+    let key = "00000000-0000-0000-0001-000000000001".parse().unwrap();
+    l.check(RateSubject::Key { org, key, plan }).await.expect("limiting is on").allowed
+}
+
+/// A limiter on `server` and a key whose budget of 10 per minute is spent in Redis.
+async fn spent(server: &Redis) -> (RedisRateLimiter, Plan) {
+    let local = Arc::new(GovernorRateLimiter::new(Mode::PerKey, 60));
+    let l = RedisRateLimiter::new(&format!("redis://127.0.0.1:{}", server.port), Mode::PerKey, 60, local).unwrap();
+    let p = slow_plan();
+    for _ in 0..10 {
+        assert!(allowed_key(&l, &p).await);
+    }
+    assert!(!allowed_key(&l, &p).await, "the shared budget is spent");
+    (l, p)
+}
+
+#[tokio::test]
+async fn one_slow_answer_decides_only_the_request_it_delayed() {
+    let Some(server) = Redis::start_on(free_port()) else { return eprintln!("skipped: no redis-server") };
+    let (l, p) = spent(&server).await;
+    let mut sleeper = server.sleep(redis_store::TIMEOUT * 2);
+    // Redis does not answer in time: the local limiter, which has granted nothing, decides.
+    assert!(allowed_key(&l, &p).await, "the delayed request is decided locally");
+    sleeper.wait().unwrap();
+    // Redis answers again: the next requests are its to decide, and the budget is spent.
+    for _ in 0..5 {
+        assert!(!allowed_key(&l, &p).await, "after one slow answer the shared budget decides again");
+    }
+}
+
+#[tokio::test]
+async fn slow_answers_in_a_row_let_the_local_limiter_decide_for_a_while() {
+    let Some(server) = Redis::start_on(free_port()) else { return eprintln!("skipped: no redis-server") };
+    let (l, p) = spent(&server).await;
+    let mut sleeper = server.sleep(redis_store::TIMEOUT * (redis_store::FAILURES_IN_A_ROW + 1));
+    for _ in 0..redis_store::FAILURES_IN_A_ROW {
+        assert!(allowed_key(&l, &p).await, "a delayed request is decided locally");
+    }
+    let opened = Instant::now();
+    sleeper.wait().unwrap();
+    assert!(opened.elapsed() < redis_store::RETRY_AFTER / 2, "this machine was too slow for the test's timing");
+    // Redis answers again, but counts as away until RETRY_AFTER has passed.
+    assert!(allowed_key(&l, &p).await, "the local limiter still decides");
+    tokio::time::sleep(redis_store::RETRY_AFTER).await;
+    assert!(!allowed_key(&l, &p).await, "then the shared budget decides again");
+}
+
+#[tokio::test]
+async fn a_stopped_server_lets_the_local_limiter_decide_at_once() {
+    let Some(server) = Redis::start_on(free_port()) else { return eprintln!("skipped: no redis-server") };
+    let (l, p) = spent(&server).await;
+    drop(server);
+    for _ in 0..5 {
+        assert!(allowed_key(&l, &p).await, "the local limiter decides while the server is gone");
+    }
 }
