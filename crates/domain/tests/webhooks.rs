@@ -403,7 +403,7 @@ fn an_endpoint_is_disabled_once_its_deliveries_have_failed_for_good_for_3_days_t
     assert_eq!(mails[0].to.as_str(), "admin@acme.test");
     assert!(mails[0].subject.contains("disabled"), "{}", mails[0].subject);
     assert!(mails[0].body.contains(&e.id.to_string()));
-    assert!(mails[0].body.contains(&talent_domain::timefmt::format(since)), "{}", mails[0].body);
+    assert!(mails[0].body.contains(&talent_domain::timefmt::for_people(since)), "{}", mails[0].body);
     assert!(ep_row(&w, healthy.id).enabled, "other endpoints are unaffected");
     // webhook.disabled goes to the other enabled endpoints that subscribe to it, not to the
     // disabled one (which subscribes to "*") (D47).
