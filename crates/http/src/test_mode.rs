@@ -77,7 +77,7 @@ pub struct TestEmailsOut {
     summary = "Test mode: the person completes an assessment now",
     description = "For test-mode keys only. The person of your test data completes an assessment now, with responses generated from `seed`, exactly as if they had taken it: results, matches, the PDF report and `assessment.completed` follow. A live key gets 403 `test_key_required`.",
     params(crate::api::PersonIdParam),
-    request_body(content = Option<CompletionIn>, description = "May be left out."),
+    request_body(content = CompletionIn, description = "May be left out."),
     responses(
         (status = 200, description = "The completion, as `assessment.completed` carries it.", body = out::AssessmentCompletedData),
         (status = 403, description = "`test_key_required`: a live key; or another 403 of the API.", body = out::ErrorOut),
@@ -93,6 +93,7 @@ pub async fn complete_assessment<S: Store>(
     let p = authorize(&req, Some(Scope::PersonsWrite), true)?;
     let PathId(id) = id?;
     let Body(body) = body?;
+    // An empty body is the default.
     let i: CompletionIn =
         if body.iter().all(u8::is_ascii_whitespace) { CompletionIn::default() } else { parse_json(&req, &body)? };
     let org = p.ctx.org.clone();

@@ -4072,7 +4072,7 @@ export interface operations {
                  *       "seed": null
                  *     }
                  */
-                "application/json": components["schemas"]["TestCompletionRequest"] | null;
+                "application/json": components["schemas"]["TestCompletionRequest"];
             };
         };
         responses: {

@@ -18,7 +18,7 @@ from uuid import UUID
 def _get_kwargs(
     id: UUID,
     *,
-    body: None | TestCompletionRequest | Unset = UNSET,
+    body: TestCompletionRequest | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -32,10 +32,8 @@ def _get_kwargs(
         ),
     }
 
-    if isinstance(body, TestCompletionRequest):
+    if not isinstance(body, Unset):
         _kwargs["json"] = body.to_dict()
-    else:
-        _kwargs["json"] = body
 
     headers["Content-Type"] = "application/json"
 
@@ -117,7 +115,7 @@ def sync_detailed(
     id: UUID,
     *,
     client: AuthenticatedClient,
-    body: None | TestCompletionRequest | Unset = UNSET,
+    body: TestCompletionRequest | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[AssessmentCompletedData | Error]:
     """Test mode: the person completes an assessment now
@@ -131,7 +129,8 @@ def sync_detailed(
     Args:
         id (UUID):
         idempotency_key (str | Unset):
-        body (None | TestCompletionRequest | Unset):
+        body (TestCompletionRequest | Unset): The body of `POST
+            /api/v1/test/persons/{id}/complete-assessment`; it may be left out.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -158,7 +157,7 @@ def sync(
     id: UUID,
     *,
     client: AuthenticatedClient,
-    body: None | TestCompletionRequest | Unset = UNSET,
+    body: TestCompletionRequest | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> AssessmentCompletedData | Error | None:
     """Test mode: the person completes an assessment now
@@ -172,7 +171,8 @@ def sync(
     Args:
         id (UUID):
         idempotency_key (str | Unset):
-        body (None | TestCompletionRequest | Unset):
+        body (TestCompletionRequest | Unset): The body of `POST
+            /api/v1/test/persons/{id}/complete-assessment`; it may be left out.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -194,7 +194,7 @@ async def asyncio_detailed(
     id: UUID,
     *,
     client: AuthenticatedClient,
-    body: None | TestCompletionRequest | Unset = UNSET,
+    body: TestCompletionRequest | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[AssessmentCompletedData | Error]:
     """Test mode: the person completes an assessment now
@@ -208,7 +208,8 @@ async def asyncio_detailed(
     Args:
         id (UUID):
         idempotency_key (str | Unset):
-        body (None | TestCompletionRequest | Unset):
+        body (TestCompletionRequest | Unset): The body of `POST
+            /api/v1/test/persons/{id}/complete-assessment`; it may be left out.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -233,7 +234,7 @@ async def asyncio(
     id: UUID,
     *,
     client: AuthenticatedClient,
-    body: None | TestCompletionRequest | Unset = UNSET,
+    body: TestCompletionRequest | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> AssessmentCompletedData | Error | None:
     """Test mode: the person completes an assessment now
@@ -247,7 +248,8 @@ async def asyncio(
     Args:
         id (UUID):
         idempotency_key (str | Unset):
-        body (None | TestCompletionRequest | Unset):
+        body (TestCompletionRequest | Unset): The body of `POST
+            /api/v1/test/persons/{id}/complete-assessment`; it may be left out.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
