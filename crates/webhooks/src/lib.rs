@@ -460,6 +460,31 @@ mod tests {
         assert_eq!(verify("whsec_new", &two, body, 1_000), Ok(()));
     }
 
+    /// D58: a secret in the Standard Webhooks form signs `webhook-signature`, which the client's
+    /// verifier (and so any Standard Webhooks library) accepts; the Standard Webhooks
+    /// specification's example gives its published signature; a secret of the older base64url
+    /// form signs nothing there, and during a rotation each new-form secret adds one entry.
+    #[test]
+    fn standard_webhooks_signatures_follow_the_specification() {
+        use talent_client::webhooks::verify_standard;
+        let example = standard_signature_header(
+            &["whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"],
+            "msg_p5jXN8AQM9LWM0D4loKWxJek",
+            1_614_265_330,
+            br#"{"test": 2432232314}"#,
+        );
+        assert_eq!(example.as_deref(), Some("v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE="));
+        let (new, old) =
+            ("whsec_BpCKS6Kzw+rAL+ZqE43esYkxWpbYZSZa+ncViZgdJXg=", "whsec_3kTz8pQv0cXw1yF4bN7mR2sL9aD6eH5jK0uV8iO3gAe");
+        assert_eq!(standard_key(old), None, "43 base64url characters are not standard base64");
+        assert_eq!(standard_signature_header(&[old], "e", 1, b"{}"), None);
+        let both = standard_signature_header(&[new, old], "evt", 1_000, b"{}").unwrap();
+        assert_eq!(both.split(' ').count(), 1, "only the new-form secret signs: {both}");
+        assert_eq!(verify_standard(new, "evt", "1000", &both, b"{}", 1_000), Ok(()));
+        let rotated = standard_signature_header(&[new, "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"], "evt", 1_000, b"{}");
+        assert_eq!(rotated.unwrap().split(' ').count(), 2);
+    }
+
     #[test]
     fn the_signature_is_hex_hmac_of_t_dot_body() {
         // HMAC-SHA256("key", "1.x") computed independently.
