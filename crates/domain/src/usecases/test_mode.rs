@@ -6,6 +6,7 @@ use super::Services;
 use crate::errors::{ClientError, Code, UseCaseError};
 use crate::ids::PersonId;
 use crate::organization::Organization;
+use crate::person::Person;
 use crate::ports::{EmailRecord, Store};
 use crate::results::Assessment;
 use crate::usecases::assessments::AssessmentCommand;
@@ -30,17 +31,20 @@ impl<S: Store> Services<S> {
     /// `POST /api/v1/test/persons/{id}/complete-assessment` (D60): the person of the test twin
     /// `org` completes an assessment now, with responses generated from `seed` (default: from
     /// the assessment's id), exactly as if they had taken it: results, matches, the report and
-    /// `assessment.completed` follow. Errors: 403 `test_key_required` (a live key), 404 (not a
-    /// person of the twin), 409 as completing an assessment (an archived person).
+    /// `assessment.completed` follow. Returns the person (as before the completion: its email and
+    /// external id are what the answer names) and the assessment. Errors: 403
+    /// `test_key_required` (a live key), 404 (not a person of the twin), 409 as completing an
+    /// assessment (an archived person).
     pub async fn test_complete_assessment(
         &self,
         org: &Organization,
         person: PersonId,
         seed: Option<u64>,
-    ) -> Result<Assessment, UseCaseError> {
+    ) -> Result<(Person, Assessment), UseCaseError> {
         require_test(org)?;
-        self.get_person(org.id, person).await?;
-        self.admin_assessment(person, AssessmentCommand { complete: true, responses: None, seed }).await
+        let p = self.get_person(org.id, person).await?;
+        let a = self.admin_assessment(person, AssessmentCommand { complete: true, responses: None, seed }).await?;
+        Ok((p, a))
     }
 
     /// `GET /api/v1/test/emails` (D60): the emails of the test twin `org`, newest first, at most
