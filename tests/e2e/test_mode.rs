@@ -75,7 +75,6 @@ crate::e2e!(live_and_test_data_never_mix_on_any_list_d60, Default::default(), |a
         }
         let deliveries = app.get(&format!("/api/v1/webhooks/{}/deliveries", other.3), key);
         deliveries.assert_error(404, "not_found");
-        assert_eq!(ids(&app.get("/api/v1/profiles", key)).len(), ids(&app.get("/api/v1/profiles", key)).len());
     }
 
     // Sandbox actions: a live key is refused; a test key completes its own person's assessment.
@@ -105,4 +104,63 @@ crate::e2e!(live_and_test_data_never_mix_on_any_list_d60, Default::default(), |a
     let list = recorded.json["data"].as_array().unwrap();
     assert!(list.iter().any(|m| m["to"] == "ada@example.com" && m["invitationId"] == json!(t.2)), "{}", recorded.text);
     assert!(list.iter().all(|m| m["invitationId"] != json!(l.2)), "only the test data's emails");
+});
+
+crate::e2e!(a_test_completion_reaches_the_asked_match_with_a_live_profile_d60, Default::default(), |app| {
+    let org = app.org("business", "active");
+    let test = test_key(app, &org.user_id);
+    let person = |email: &str| app.import(&test, json!({"email": email}))["id"].as_str().unwrap().to_string();
+    let first = person("first@example.com");
+    let done = |id: &str, body: Value| {
+        app.send("POST", &format!("/api/v1/test/persons/{id}/complete-assessment"), &test, &body)
+    };
+    let r = done(&first, json!({}));
+    assert_eq!(r.status, 200, "{}", r.text);
+    let results = app.get(&format!("/api/v1/persons/{first}/results"), &test);
+    let competency = results.json["competencies"]["scores"][0]["competencyId"].clone();
+    assert!(competency.is_string(), "{}", results.text);
+    assert_eq!(app.get(&format!("/api/v1/persons/{first}/matches"), &test).json["data"], json!([]), "no profiles yet");
+
+    // A profile of the live organization: the test data reads it, and matches against it.
+    let made = app.admin(
+        "POST",
+        &format!("/admin/v1/organizations/{}/profiles", org.id),
+        Some(&json!({"name": "Analyst", "competencies": [{"competencyId": competency, "weight": 1.0}]})),
+    );
+    assert_eq!(made.status, 201, "{}", made.text);
+    let profile = made.json["id"].as_str().unwrap().to_string();
+    assert_eq!(ids(&app.get("/api/v1/profiles", &test)), vec![profile.clone()]);
+    assert_eq!(app.get(&format!("/api/v1/profiles/{profile}"), &test).json["name"], "Analyst");
+
+    let mut steered = Vec::new();
+    for (email, category) in [("high@example.com", "high"), ("mid@example.com", "moderate"), ("low@example.com", "low")]
+    {
+        let id = person(email);
+        let r = done(&id, json!({"seed": 3, "profileId": profile, "targetCategory": category}));
+        assert_eq!(r.status, 200, "{}", r.text);
+        let m = app.get(&format!("/api/v1/persons/{id}/matches"), &test);
+        assert_eq!(m.status, 200, "{}", m.text);
+        assert_eq!(m.json["data"][0]["profileId"], json!(profile), "{}", m.text);
+        assert_eq!(m.json["data"][0]["category"], category, "{}", m.text);
+        steered.push((id, category));
+    }
+    let listed = app.get(&format!("/api/v1/profiles/{profile}/matches"), &test);
+    assert_eq!(listed.status, 200, "{}", listed.text);
+    let data = listed.json["data"].as_array().unwrap();
+    for (id, category) in &steered {
+        assert!(data.iter().any(|m| m["personId"] == json!(id) && m["category"] == *category), "{}", listed.text);
+    }
+    assert!(
+        app.get(&format!("/api/v1/profiles/{profile}/matches"), &org.key).json["data"].as_array().unwrap().is_empty(),
+        "live matches never list test persons"
+    );
+
+    // Both or neither; an unknown profile; another organization's profile.
+    let other = person("other@example.com");
+    done(&other, json!({"targetCategory": "high"})).assert_error(400, "validation_error");
+    done(&other, json!({"profileId": profile})).assert_error(400, "validation_error");
+    let unknown = done(&other, json!({"profileId": uuid::Uuid::new_v4(), "targetCategory": "high"}));
+    unknown.assert_error(400, "validation_error");
+    assert_eq!(unknown.json["details"]["fields"][0]["field"], "profileId", "{}", unknown.text);
+    done(&other, json!({"profileId": profile, "targetCategory": "best"})).assert_error(400, "validation_error");
 });

@@ -239,7 +239,7 @@ fn an_assessment_completed_before_joining_another_organization_stays_hidden_from
     let rb = block_on(w.svc.results(b, pb.id)).unwrap();
     assert!(rb.scores.is_none(), "no scores for B");
     assert!(rb.personality.is_none(), "no personality for B");
-    assert_no_results(block_on(w.svc.person_matches(b, pb.id)));
+    assert_no_results(block_on(w.svc.person_matches(b, b, pb.id)));
     assert_no_results(block_on(w.svc.report(b, pb.id)));
     assert!(w.completed_events(b).is_empty(), "B was not a member when it was completed");
 
@@ -278,7 +278,7 @@ fn sharing_the_existing_profile_reveals_earlier_assessments_to_the_new_organizat
     assert_eq!(Some(&sb), ra.scores.as_ref(), "the same human, the same visible assessments, the same scores");
     assert_eq!(sb.assessments, 1);
     assert!(rb.personality.is_some());
-    assert_eq!(block_on(w.svc.person_matches(b, pb.id)).unwrap(), vec![], "no profiles yet, but results exist");
+    assert_eq!(block_on(w.svc.person_matches(b, b, pb.id)).unwrap(), vec![], "no profiles yet, but results exist");
 
     // The next completion refreshes B's summary: both assessments count for B now.
     w.later();
@@ -305,7 +305,7 @@ fn after_the_persons_own_withdrawal_later_results_reach_no_read_path_of_that_org
     w.complete_seed(pa.id, 1);
     let profile = w.profile(b, "Sales", &[(competency_id("Drive for results"), 1.0)]).unwrap();
     let before = block_on(w.svc.results(b, pb.id)).unwrap();
-    let matches_before = block_on(w.svc.person_matches(b, pb.id)).unwrap();
+    let matches_before = block_on(w.svc.person_matches(b, b, pb.id)).unwrap();
     assert_eq!(before.scores.as_ref().map(|s| s.assessments), Some(1));
     w.later();
     let withdrawn = block_on(w.svc.admin_archive_person(pb.id, ArchiveReason::SelfRevoked)).unwrap();
@@ -317,8 +317,8 @@ fn after_the_persons_own_withdrawal_later_results_reach_no_read_path_of_that_org
     let after = block_on(w.svc.results(b, pb.id)).unwrap();
     assert_eq!(after.scores, before.scores, "B's results do not move");
     assert_eq!(after.person.assessment, withdrawn.assessment, "nor B's summary");
-    assert_eq!(block_on(w.svc.person_matches(b, pb.id)).unwrap(), matches_before);
-    let page = block_on(w.svc.profile_matches(b, profile.id, None, None, 10)).unwrap();
+    assert_eq!(block_on(w.svc.person_matches(b, b, pb.id)).unwrap(), matches_before);
+    let page = block_on(w.svc.profile_matches(b, b, profile.id, None, None, 10)).unwrap();
     assert!(page.items.is_empty(), "an archived person is not in profile matches");
     assert_eq!(w.completed_events(b).len(), 1, "only the completion made while B could see it");
     assert_eq!(w.get(a, pa.id).assessment.count, 2, "A sees both");
@@ -354,8 +354,8 @@ fn what_a_person_takes_while_archived_stays_hidden_after_the_reactivation() {
     // T85: profile matches score the stored totals, which follow the same periods: they agree
     // with the person's own matches, scored from the assessments.
     let profile = w.profile(b, "Sales", &[(competency_id("Drive for results"), 1.0)]).unwrap();
-    let page = block_on(w.svc.profile_matches(b, profile.id, None, None, 10)).unwrap().items;
-    let own = block_on(w.svc.person_matches(b, pb.id)).unwrap();
+    let page = block_on(w.svc.profile_matches(b, b, profile.id, None, None, 10)).unwrap().items;
+    let own = block_on(w.svc.person_matches(b, b, pb.id)).unwrap();
     assert_eq!(page, own.into_iter().filter(|x| x.profile_id == profile.id).collect::<Vec<_>>());
     let stored = w.get(b, pb.id).assessment.totals.expect("totals");
     assert_eq!(stored.responses as usize, r1.len() + r3.len(), "two assessments summed, the gap left out");
@@ -611,7 +611,7 @@ fn results_of_a_person_of_another_organization_are_not_found() {
     let e = client_err(block_on(w.svc.results(b, pa.id)));
     assert_eq!(e.code, Code::NotFound);
     assert_eq!(e.details, None, "not the no_results reason: the person does not exist here");
-    assert_eq!(client_err(block_on(w.svc.person_matches(b, pa.id))).code, Code::NotFound);
+    assert_eq!(client_err(block_on(w.svc.person_matches(b, b, pa.id))).code, Code::NotFound);
     assert_eq!(client_err(block_on(w.svc.report(b, pa.id))).code, Code::NotFound);
 }
 
@@ -781,9 +781,9 @@ fn matches_of_a_person_without_results_are_not_found_with_reason_no_results() {
     let org = w.org("professional");
     let p = w.import(org, "ada@example.com", None);
     w.profile(org, "Any", &[(competency_id("Innovation"), 1.0)]).unwrap();
-    assert_no_results(block_on(w.svc.person_matches(org, p.id)));
+    assert_no_results(block_on(w.svc.person_matches(org, org, p.id)));
     w.start(p.id);
-    assert_no_results(block_on(w.svc.person_matches(org, p.id)));
+    assert_no_results(block_on(w.svc.person_matches(org, org, p.id)));
 }
 
 #[test]
@@ -827,7 +827,7 @@ fn person_matches_carry_the_percentage_computed_by_hand_and_its_category() {
     assert!((comp[&competency_id("Drive for results")] - (0.5 + (-0.18 + 0.09) / 1.4)).abs() < 1e-12);
     assert_eq!((pct, category(pct)), (44, MatchCategory::Low));
 
-    let got = block_on(w.svc.person_matches(org, p.id)).unwrap();
+    let got = block_on(w.svc.person_matches(org, org, p.id)).unwrap();
     assert_eq!(got.len(), 4, "one item per profile");
     for m in &got {
         assert_eq!(m.person_id, p.id);
@@ -876,7 +876,7 @@ fn crowd(w: &World) -> (OrgId, ProfileId, Vec<PersonId>, PersonId, PersonId) {
 fn profile_matches_list_active_persons_with_results_highest_percentage_first() {
     let w = world();
     let (org, profile, with_results, none, archived) = crowd(&w);
-    let page = block_on(w.svc.profile_matches(org, profile, None, None, 100)).unwrap();
+    let page = block_on(w.svc.profile_matches(org, org, profile, None, None, 100)).unwrap();
     assert!(!page.has_more);
     let got: BTreeSet<PersonId> = page.items.iter().map(|m| m.person_id).collect();
     assert_eq!(got, with_results.iter().copied().collect(), "exactly the active persons with results");
@@ -903,13 +903,13 @@ fn profile_matches_pages_have_no_gaps_or_duplicates() {
     // D36 keyset after (percentage, personId), ties included.
     let w = world();
     let (org, profile, with_results, _, _) = crowd(&w);
-    let all = block_on(w.svc.profile_matches(org, profile, None, None, 100)).unwrap().items;
+    let all = block_on(w.svc.profile_matches(org, org, profile, None, None, 100)).unwrap().items;
     for limit in [1u32, 2, 3] {
         let mut walked: Vec<Match> = Vec::new();
         let mut after = None;
         let mut pages = 0;
         loop {
-            let page = block_on(w.svc.profile_matches(org, profile, None, after, limit)).unwrap();
+            let page = block_on(w.svc.profile_matches(org, org, profile, None, after, limit)).unwrap();
             pages += 1;
             assert!(page.items.len() <= limit as usize);
             walked.extend(page.items.iter().cloned());
@@ -929,17 +929,17 @@ fn profile_matches_pages_have_no_gaps_or_duplicates() {
 fn profile_matches_filter_by_person() {
     let w = world();
     let (org, profile, with_results, none, archived) = crowd(&w);
-    let one = block_on(w.svc.profile_matches(org, profile, Some(with_results[3]), None, 25)).unwrap();
+    let one = block_on(w.svc.profile_matches(org, org, profile, Some(with_results[3]), None, 25)).unwrap();
     assert_eq!(one.items.len(), 1);
     assert!(!one.has_more);
     assert_eq!(one.items[0].person_id, with_results[3]);
-    let p = block_on(w.svc.person_matches(org, with_results[3])).unwrap();
+    let p = block_on(w.svc.person_matches(org, org, with_results[3])).unwrap();
     assert_eq!(p, one.items, "both endpoints agree on the match");
     for absent in [none, archived, PersonId(Uuid::from_u128(99))] {
-        let page = block_on(w.svc.profile_matches(org, profile, Some(absent), None, 25)).unwrap();
+        let page = block_on(w.svc.profile_matches(org, org, profile, Some(absent), None, 25)).unwrap();
         assert!(page.items.is_empty() && !page.has_more, "{absent:?}");
     }
-    let e = client_err(block_on(w.svc.profile_matches(org, ProfileId(Uuid::from_u128(5)), None, None, 25)));
+    let e = client_err(block_on(w.svc.profile_matches(org, org, ProfileId(Uuid::from_u128(5)), None, None, 25)));
     assert_eq!(e.code, Code::NotFound);
 }
 
@@ -955,11 +955,11 @@ fn profile_matches_respect_consent() {
     w.later();
     let pb = w.import(b, "ada@example.com", None);
     let profile = w.profile(b, "Any", &[(competency_id("Innovation"), 1.0)]).unwrap().id;
-    let page = block_on(w.svc.profile_matches(b, profile, None, None, 25)).unwrap();
+    let page = block_on(w.svc.profile_matches(b, b, profile, None, None, 25)).unwrap();
     assert!(page.items.is_empty(), "nothing visible in B");
     w.later();
     w.complete_seed(pb.id, 2);
-    let page = block_on(w.svc.profile_matches(b, profile, None, None, 25)).unwrap();
+    let page = block_on(w.svc.profile_matches(b, b, profile, None, None, 25)).unwrap();
     assert_eq!(page.items.len(), 1);
     let only_second = by_hand(&[&seed_responses(&model(), 2)], &[(competency_id("Innovation"), 1.0)]).1;
     assert_eq!(page.items[0].percentage, only_second, "B's match uses B's visible assessment only");
@@ -1014,7 +1014,7 @@ fn a_match_percentage_exactly_half_way_rounds_up() {
     let c = scores.competencies.iter().find(|c| c.competency_id == innovation).unwrap();
     assert_eq!(c.score, 0.325);
     w.profile(org, "Inventor", &[(innovation, 1.0)]).unwrap();
-    let m = block_on(w.svc.person_matches(org, p.id)).unwrap();
+    let m = block_on(w.svc.person_matches(org, org, p.id)).unwrap();
     assert_eq!((m[0].percentage, m[0].category), (33, MatchCategory::Low));
 }
 
@@ -1022,30 +1022,30 @@ fn a_match_percentage_exactly_half_way_rounds_up() {
 fn profile_matches_are_scored_from_the_counts_stored_at_completion_not_from_responses_issue_11() {
     let w = world();
     let (org, profile, _, _, _) = crowd(&w);
-    let before = block_on(w.svc.profile_matches(org, profile, None, None, 100)).unwrap().items;
+    let before = block_on(w.svc.profile_matches(org, org, profile, None, None, 100)).unwrap().items;
     let stored = w.store.snapshot();
     let completed = stored.assessments.iter().filter(|a| a.state == AssessmentState::Completed).count();
     assert_eq!(stored.need_counts.len(), completed, "every completion stored its counts");
     // Rows written before the summed totals were stored (T85): the assessments' counts instead.
     w.store.state.lock().unwrap().persons.iter_mut().for_each(|p| p.assessment.totals = None);
-    assert_eq!(block_on(w.svc.profile_matches(org, profile, None, None, 100)).unwrap().items, before);
+    assert_eq!(block_on(w.svc.profile_matches(org, org, profile, None, None, 100)).unwrap().items, before);
     // Responses gone: the matches must not change, so they come from the stored counts.
     {
         let mut s = w.store.state.lock().unwrap();
         let saved = s.assessments.clone();
         s.assessments.iter_mut().for_each(|a| a.responses.clear());
         drop(s);
-        let after = block_on(w.svc.profile_matches(org, profile, None, None, 100)).unwrap().items;
+        let after = block_on(w.svc.profile_matches(org, org, profile, None, None, 100)).unwrap().items;
         assert_eq!(after, before);
         w.store.state.lock().unwrap().assessments = saved;
     }
     // Counts of another model (its needs may differ): scored from responses alike.
     w.store.state.lock().unwrap().need_counts.iter_mut().for_each(|(_, c)| c.model = "another@2".into());
-    let other = block_on(w.svc.profile_matches(org, profile, None, None, 100)).unwrap().items;
+    let other = block_on(w.svc.profile_matches(org, org, profile, None, None, 100)).unwrap().items;
     assert_eq!(other, before);
     // Counts gone (assessments completed before they were stored): likewise.
     w.store.state.lock().unwrap().need_counts.clear();
-    let legacy = block_on(w.svc.profile_matches(org, profile, None, None, 100)).unwrap().items;
+    let legacy = block_on(w.svc.profile_matches(org, org, profile, None, None, 100)).unwrap().items;
     assert_eq!(legacy, before);
 }
 
@@ -1053,7 +1053,7 @@ fn profile_matches_are_scored_from_the_counts_stored_at_completion_not_from_resp
 fn profile_matches_score_each_persons_stored_totals_t85() {
     let w = world();
     let (org, profile, _, _, _) = crowd(&w);
-    let before = block_on(w.svc.profile_matches(org, profile, None, None, 100)).unwrap().items;
+    let before = block_on(w.svc.profile_matches(org, org, profile, None, None, 100)).unwrap().items;
     assert!(before.windows(2).any(|m| m[0].percentage != m[1].percentage), "the crowd scores apart");
     // Every person given the same totals: every match is the same, so the totals are what is scored.
     let one = {
@@ -1065,14 +1065,14 @@ fn profile_matches_score_each_persons_stored_totals_t85() {
             .for_each(|p| p.assessment.totals = Some(one.clone()));
         one
     };
-    let same = block_on(w.svc.profile_matches(org, profile, None, None, 100)).unwrap().items;
+    let same = block_on(w.svc.profile_matches(org, org, profile, None, None, 100)).unwrap().items;
     assert_eq!(same.len(), before.len());
     assert!(same.windows(2).all(|m| m[0].percentage == m[1].percentage));
     // Totals of another model are not scored: the assessments' counts are.
     let mut stale = one;
     stale.model = "another@2".into();
     w.store.state.lock().unwrap().persons.iter_mut().for_each(|p| p.assessment.totals = Some(stale.clone()));
-    assert_eq!(block_on(w.svc.profile_matches(org, profile, None, None, 100)).unwrap().items, before);
+    assert_eq!(block_on(w.svc.profile_matches(org, org, profile, None, None, 100)).unwrap().items, before);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1103,11 +1103,11 @@ fn d51_importing_an_address_yields_no_results_of_an_assessment_taken_for_another
         other => panic!("{other:?}"),
     };
     assert_eq!(
-        no_results(block_on(w.svc.person_matches(b, pb.id)).unwrap_err()),
+        no_results(block_on(w.svc.person_matches(b, b, pb.id)).unwrap_err()),
         (Code::NotFound, Some(json!("no_results")))
     );
     assert_eq!(no_results(block_on(w.svc.report(b, pb.id)).unwrap_err()), (Code::NotFound, Some(json!("no_results"))));
-    assert!(block_on(w.svc.profile_matches(b, profile.id, None, None, 10)).unwrap().items.is_empty());
+    assert!(block_on(w.svc.profile_matches(b, b, profile.id, None, None, 10)).unwrap().items.is_empty());
     let b_events: Vec<EventType> =
         w.store.snapshot().events.into_iter().filter(|e| e.org_id == b).map(|e| e.event_type).collect();
     assert!(
@@ -1173,7 +1173,7 @@ fn d51_withdrawal_hides_at_once_what_only_consent_showed() {
     let withdrawn = block_on(w.svc.admin_archive_person(pb.id, ArchiveReason::SelfRevoked)).unwrap();
     assert_eq!(withdrawn.assessment, AssessmentSummary::NONE, "the summary shrinks at once");
     assert!(block_on(w.svc.results(b, pb.id)).unwrap().scores.is_none());
-    assert!(block_on(w.svc.person_matches(b, pb.id)).is_err());
+    assert!(block_on(w.svc.person_matches(b, b, pb.id)).is_err());
     assert!(block_on(w.svc.report(b, pb.id)).is_err());
     assert_eq!(w.get(a, pa.id).assessment.count, 1, "A keeps what was taken for it");
 }

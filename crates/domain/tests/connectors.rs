@@ -460,7 +460,7 @@ fn a_completion_is_pushed_through_the_delivery_engine_with_the_score_and_the_lin
     let sent = pushes(&sender);
     assert_eq!(sent.len(), 1);
     let body: serde_json::Value = serde_json::from_str(sent[0].body.as_deref().unwrap()).unwrap();
-    let matches = block_on(w.svc.person_matches(w.org, o.person_id)).unwrap();
+    let matches = block_on(w.svc.person_matches(w.org, w.org, o.person_id)).unwrap();
     assert_eq!(body["score"], serde_json::json!(matches[0].percentage), "the match percentage (D66)");
     assert_eq!(body["link"], serde_json::json!(w.svc.report_url(&w.order(o.id)).unwrap()));
     assert!(sender.sent.lock().unwrap().is_empty(), "not a signed webhook");

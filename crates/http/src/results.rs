@@ -120,7 +120,7 @@ pub async fn person_matches<S: Store>(
     let p = authorize(&req, Some(Scope::ResultsRead), false)?;
     parse_query(&req, &[])?;
     let PathId(id) = id?;
-    let v = state.svc.person_matches(p.ctx.org.id, id).await?;
+    let v = state.svc.person_matches(p.ctx.org.id, p.ctx.org.live_id(), id).await?;
     Ok(HttpResponse::Ok().json(out::MatchPage::new(v.iter().map(out::MatchOut::from).collect(), None)))
 }
 
@@ -145,7 +145,7 @@ pub async fn list_profiles<S: Store>(
     errs.into_result()?;
     let filters = crate::cursor::filter_key("profiles", &pairs);
     let before = state.cursors.position(params.cursor.as_deref(), &filters)?.map(ProfileId);
-    let page = state.svc.list_profiles(p.ctx.org.id, before, limit).await?;
+    let page = state.svc.list_profiles(p.ctx.org.live_id(), before, limit).await?;
     let next = state.cursors.next(page.has_more, page.items.last().map(|x| x.id.0), &filters);
     let model = &state.svc.assessment.model;
     Ok(HttpResponse::Ok()
@@ -169,7 +169,7 @@ pub async fn get_profile<S: Store>(
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::ProfilesRead), false)?;
     let PathId(id) = id?;
-    let profile = state.svc.get_profile(p.ctx.org.id, id).await?;
+    let profile = state.svc.get_profile(p.ctx.org.live_id(), id).await?;
     Ok(HttpResponse::Ok().json(out::ProfileOut::new(&state.svc.assessment.model, &profile)))
 }
 
@@ -215,7 +215,7 @@ pub async fn profile_matches<S: Store>(
         }
         None => None,
     };
-    let page = state.svc.profile_matches(p.ctx.org.id, profile, person, after, limit).await?;
+    let page = state.svc.profile_matches(p.ctx.org.id, p.ctx.org.live_id(), profile, person, after, limit).await?;
     let next = match (page.has_more, page.items.last()) {
         (true, Some(last)) => {
             let mut b = vec![last.percentage];

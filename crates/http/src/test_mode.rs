@@ -11,21 +11,59 @@ use crate::state::ApiState;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
-use talent_domain::ids::PersonId;
+use talent_domain::assessment::MatchCategory;
+use talent_domain::ids::{PersonId, ProfileId};
 use talent_domain::ports::{EmailRecord, Store};
 use talent_domain::timefmt::format;
+use talent_domain::usecases::test_mode::TestCompletion;
 use talent_domain::values::Scope;
 use utoipa::ToSchema;
 
 /// The body of `POST /api/v1/test/persons/{id}/complete-assessment`; it may be left out.
 #[derive(Deserialize, ToSchema, Debug, Default)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
 #[schema(as = TestCompletionRequest)]
 pub struct CompletionIn {
     /// Generates the responses: the same seed gives the same results. Default: derived from the
     /// assessment's id.
     #[schema(minimum = 0)]
     seed: Option<u64>,
+    /// One of your organization's profiles (test data reads your live profiles); with
+    /// `targetCategory`.
+    profile_id: Option<uuid::Uuid>,
+    /// Steers the responses so that the person's match with `profileId` falls in this category
+    /// (high ≥ 70, moderate 50-69, low < 50); with `profileId`.
+    target_category: Option<TargetCategory>,
+}
+
+/// A match category to steer a test completion to.
+#[derive(Deserialize, ToSchema, Debug, Clone, Copy)]
+#[schema(as = TestTargetCategory)]
+#[serde(rename_all = "lowercase")]
+pub enum TargetCategory {
+    Low,
+    Moderate,
+    High,
+}
+
+impl CompletionIn {
+    /// The domain's request; `profileId` and `targetCategory` go together.
+    fn into_domain(self) -> Result<TestCompletion, ApiError> {
+        let target = match (self.profile_id, self.target_category) {
+            (None, None) => None,
+            (Some(p), Some(c)) => Some((
+                ProfileId(p),
+                match c {
+                    TargetCategory::Low => MatchCategory::Low,
+                    TargetCategory::Moderate => MatchCategory::Moderate,
+                    TargetCategory::High => MatchCategory::High,
+                },
+            )),
+            (Some(_), None) => return Err(ApiError::field("targetCategory", "is required with profileId")),
+            (None, Some(_)) => return Err(ApiError::field("profileId", "is required with targetCategory")),
+        };
+        Ok(TestCompletion { seed: self.seed, target })
+    }
 }
 
 /// One email of the test twin, recorded instead of sent.
@@ -75,13 +113,14 @@ pub struct TestEmailsOut {
 #[utoipa::path(post, path = "/api/v1/test/persons/{id}/complete-assessment", tag = "test mode",
     operation_id = "testCompleteAssessment",
     summary = "Test mode: the person completes an assessment now",
-    description = "For test-mode keys only. The person of your test data completes an assessment now, with responses generated from `seed`, exactly as if they had taken it: results, matches, the PDF report and `assessment.completed` follow. A live key gets 403 `test_key_required`.",
+    description = "For test-mode keys only. The person of your test data completes an assessment now, with responses generated from `seed`, exactly as if they had taken it: results, matches, the PDF report and `assessment.completed` follow. With `profileId` and `targetCategory`, the responses are chosen so that the person's match with that profile falls in that category. A live key gets 403 `test_key_required`.",
     params(crate::api::PersonIdParam),
     request_body(content = CompletionIn, description = "May be left out."),
     responses(
         (status = 200, description = "The completion, as `assessment.completed` carries it.", body = out::AssessmentCompletedData),
         (status = 403, description = "`test_key_required`: a live key; or another 403 of the API.", body = out::ErrorOut),
         (status = 404, description = "`not_found`: not a person of your test data.", body = out::ErrorOut),
+        (status = 400, description = "`validation_error`: `profileId` and `targetCategory` must come together; an unknown `profileId`; a category that profile cannot reach.", body = out::ErrorOut),
     ),
     security(("bearerAuth" = ["persons:write"])))]
 pub async fn complete_assessment<S: Store>(
@@ -96,9 +135,10 @@ pub async fn complete_assessment<S: Store>(
     // An empty body is the default.
     let i: CompletionIn =
         if body.iter().all(u8::is_ascii_whitespace) { CompletionIn::default() } else { parse_json(&req, &body)? };
+    let c = i.into_domain()?;
     let org = p.ctx.org.clone();
     idempotent(&state, &req, org.id, &body, || async {
-        let (person, a) = state.svc.test_complete_assessment(&org, id, i.seed).await?;
+        let (person, a) = state.svc.test_complete_assessment(&org, id, c).await?;
         let done = out::AssessmentCompletedData {
             person_id: person.id.0,
             email: person.email.as_str().to_string(),

@@ -272,6 +272,14 @@ impl<'m> Scorer<'m> {
     /// nothing when every count fits the model: a page of matches scores every person with results
     /// (issue 11). Same arithmetic in the same order, so the same percentage (tested).
     pub fn match_percentage(&self, assessments: &[&NeedCounts], profile: &[(Uuid, f64)]) -> u8 {
+        match self.match_value(assessments, profile) {
+            Some(v) => denoise(v).round().clamp(0.0, 100.0) as u8,
+            None => 0,
+        }
+    }
+
+    /// `100 · Σ wₖ·sₖ / Σ wₖ` before rounding; `None` for a profile without positive weight.
+    fn match_value(&self, assessments: &[&NeedCounts], profile: &[(Uuid, f64)]) -> Option<f64> {
         let n = self.needs;
         let fits = |a: &NeedCounts| a.model == self.key && a.exposure.len() == n && a.chosen.len() == n;
         let kept: Vec<&NeedCounts>;
@@ -308,9 +316,9 @@ impl<'m> Scorer<'m> {
             den += w;
         }
         if den <= 0.0 {
-            return 0;
+            return None;
         }
-        denoise(100.0 * num / den).round().clamp(0.0, 100.0) as u8
+        Some(100.0 * num / den)
     }
 }
 
@@ -402,6 +410,64 @@ pub fn seed_responses(model: &AssessmentModel, seed: u64) -> Vec<Response> {
     out
 }
 
+/// Responses, starting from [`seed_responses`] of `seed`, whose match with `profile` (competency
+/// id, weight), counted together with `prior` (the person's other visible assessments), falls in
+/// `target` (test mode, D60): choices are flipped one at a time, each kept only when it moves the
+/// match toward the category, until it is reached. Same arguments, same responses. `None` when
+/// no such responses are found (a profile without positive weight, or one whose competencies
+/// cannot reach the category).
+pub fn steer_responses(
+    model: &AssessmentModel,
+    seed: u64,
+    prior: &[&NeedCounts],
+    profile: &[(Uuid, f64)],
+    target: MatchCategory,
+) -> Option<Vec<Response>> {
+    let scorer = Scorer::new(model);
+    let mut responses = seed_responses(model, seed);
+    let value = |r: &[Response]| {
+        let own = need_counts(model, r);
+        let mut all: Vec<&NeedCounts> = prior.to_vec();
+        all.push(&own);
+        scorer.match_value(&all, profile)
+    };
+    // How far from the category (0 inside it); the rounded percentage decides (D3).
+    let distance = |v: f64| match target {
+        MatchCategory::High => (69.5 - v).max(0.0),
+        MatchCategory::Low => (v - 49.499_999).max(0.0),
+        MatchCategory::Moderate => (49.5 - v).max(0.0) + (v - 69.499_999).max(0.0),
+    };
+    let reached = |v: f64| category(denoise(v).round().clamp(0.0, 100.0) as u8) == target;
+    let mut current = value(&responses)?;
+    // Each pass flips every choice at most once; the match moves by a few points per flip, so a
+    // handful of passes reaches any category the profile can reach.
+    for _ in 0..8 {
+        if reached(current) {
+            return Some(responses);
+        }
+        let mut moved = false;
+        for i in 0..responses.len() {
+            let r = &responses[i];
+            let other = if r.chosen == r.shown[0] { r.shown[1].clone() } else { r.shown[0].clone() };
+            let before = std::mem::replace(&mut responses[i].chosen, other);
+            let v = value(&responses)?;
+            if distance(v) < distance(current) {
+                current = v;
+                moved = true;
+                if reached(current) {
+                    return Some(responses);
+                }
+            } else {
+                responses[i].chosen = before;
+            }
+        }
+        if !moved {
+            break;
+        }
+    }
+    reached(current).then_some(responses)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -431,6 +497,32 @@ mod tests {
             assert!(b >= prev);
             prev = b;
         }
+    }
+
+    #[test]
+    fn steered_responses_reach_the_asked_category_d60() {
+        let m = model();
+        let ids: Vec<Uuid> = m.competencies.iter().map(|c| c.id).collect();
+        let profiles: Vec<Vec<(Uuid, f64)>> = vec![
+            vec![(ids[0], 1.0)],
+            vec![(ids[1], 0.5), (ids[2], 1.0)],
+            ids.iter().take(4).map(|&c| (c, 1.0)).collect(),
+        ];
+        let scorer = Scorer::new(&m);
+        for profile in &profiles {
+            for target in [MatchCategory::Low, MatchCategory::Moderate, MatchCategory::High] {
+                for seed in 0..4 {
+                    let r = steer_responses(&m, seed, &[], profile, target)
+                        .unwrap_or_else(|| panic!("{target:?} not reached for {profile:?}"));
+                    assert!(check_responses(&m, &r).is_ok());
+                    let pct = scorer.match_percentage(&[&need_counts(&m, &r)], profile);
+                    assert_eq!(category(pct), target, "{pct} for {profile:?}");
+                    assert_eq!(steer_responses(&m, seed, &[], profile, target), Some(r), "deterministic");
+                }
+            }
+        }
+        // Without positive weight there is no match to steer.
+        assert_eq!(steer_responses(&m, 1, &[], &[(ids[0], 0.0)], MatchCategory::High), None);
     }
 
     #[test]

@@ -78,7 +78,7 @@ fn no_results() -> ClientError {
 }
 
 /// The visible completed assessments of `p` among `all`, oldest first.
-fn visible_completed<'a>(all: &'a [Assessment], p: &Person) -> Vec<&'a Assessment> {
+pub(crate) fn visible_completed<'a>(all: &'a [Assessment], p: &Person) -> Vec<&'a Assessment> {
     let sees = p.visibility();
     let mut v: Vec<&Assessment> = all
         .iter()
@@ -439,14 +439,21 @@ impl<S: Store> Services<S> {
 
     /// `GET /persons/{id}/matches` (D26): one match per profile of the organization, highest first.
     /// Errors: 404 outside the organization; 404 `{"reason":"no_results"}` without results.
-    pub async fn person_matches(&self, org: OrgId, person_id: PersonId) -> Result<Vec<Match>, UseCaseError> {
+    /// `profiles` is the organization whose profiles are matched: `org` itself, or, for a test
+    /// twin, its live organization (D60: a twin reads its live organization's profiles).
+    pub async fn person_matches(
+        &self,
+        org: OrgId,
+        profiles: OrgId,
+        person_id: PersonId,
+    ) -> Result<Vec<Match>, UseCaseError> {
         let (person, all, profiles) = self
             .store
             .read(move |tx| {
                 Box::pin(async move {
                     let p = tx.get_person(org, person_id).await?.ok_or_else(|| ClientError::not_found("Person"))?;
                     let all = tx.list_assessments_of_human(p.human_id).await?;
-                    let profiles = tx.list_profiles(org, None, u32::MAX).await?;
+                    let profiles = tx.list_profiles(profiles, None, u32::MAX).await?;
                     Ok::<_, UseCaseError>((p, all, profiles))
                 })
             })
@@ -462,10 +469,12 @@ impl<S: Store> Services<S> {
 
     /// `GET /profiles/{id}/matches` (D26): active persons with results, highest percentage first
     /// (ties: newest person first), keyset after `(percentage, personId)`; optional `personId`
-    /// filter. Errors: 404 (profile).
+    /// filter; the profile is one of `profiles` (as [`Services::person_matches`]). Errors: 404
+    /// (profile).
     pub async fn profile_matches(
         &self,
         org: OrgId,
+        profiles: OrgId,
         profile_id: ProfileId,
         person: Option<PersonId>,
         after: Option<(u8, PersonId)>,
@@ -477,7 +486,7 @@ impl<S: Store> Services<S> {
             .read(move |tx| {
                 Box::pin(async move {
                     let profile =
-                        tx.get_profile(org, profile_id).await?.ok_or_else(|| ClientError::not_found("Profile"))?;
+                        tx.get_profile(profiles, profile_id).await?.ok_or_else(|| ClientError::not_found("Profile"))?;
                     let persons: Vec<ResultHolder> = tx
                         .list_result_holders(org)
                         .await?
@@ -546,7 +555,7 @@ impl<S: Store> Services<S> {
 }
 
 /// A profile's (competency id, weight) pairs, as [`match_percentage`] takes them.
-fn profile_weights(profile: &Profile) -> Vec<(uuid::Uuid, f64)> {
+pub(crate) fn profile_weights(profile: &Profile) -> Vec<(uuid::Uuid, f64)> {
     profile.competencies.iter().map(|c| (c.competency_id, c.weight)).collect()
 }
 

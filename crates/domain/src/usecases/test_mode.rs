@@ -3,16 +3,28 @@
 //! operator's admin token. Every action refuses a live key with 403 `test_key_required`.
 
 use super::Services;
+use crate::assessment::{need_counts, steer_responses, MatchCategory, NeedCounts};
 use crate::errors::{ClientError, Code, UseCaseError};
 use crate::ids::PersonId;
+use crate::ids::ProfileId;
 use crate::organization::Organization;
 use crate::person::Person;
 use crate::ports::{EmailRecord, Store};
 use crate::results::Assessment;
-use crate::usecases::assessments::AssessmentCommand;
+use crate::usecases::assessments::{profile_weights, visible_completed, AssessmentCommand};
+use crate::values::FieldErrors;
 
 /// The most recorded emails `GET /api/v1/test/emails` returns.
 pub const TEST_EMAILS_LIMIT: u32 = 200;
+
+/// What `POST /api/v1/test/persons/{id}/complete-assessment` asks for (D60).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TestCompletion {
+    /// Generates the responses: the same seed gives the same responses.
+    pub seed: Option<u64>,
+    /// Steer the match with this profile into this category.
+    pub target: Option<(ProfileId, MatchCategory)>,
+}
 
 /// 403 `test_key_required` unless `org` is a test twin (D60).
 fn require_test(org: &Organization) -> Result<(), UseCaseError> {
@@ -29,21 +41,61 @@ fn require_test(org: &Organization) -> Result<(), UseCaseError> {
 
 impl<S: Store> Services<S> {
     /// `POST /api/v1/test/persons/{id}/complete-assessment` (D60): the person of the test twin
-    /// `org` completes an assessment now, with responses generated from `seed` (default: from
-    /// the assessment's id), exactly as if they had taken it: results, matches, the report and
-    /// `assessment.completed` follow. Returns the person (as before the completion: its email and
-    /// external id are what the answer names) and the assessment. Errors: 403
-    /// `test_key_required` (a live key), 404 (not a person of the twin), 409 as completing an
+    /// `org` completes an assessment now, with responses generated from `c.seed` (default: from
+    /// the assessment's id, or from the person's id when steered), exactly as if they had taken
+    /// it: results, matches, the report and `assessment.completed` follow. With `c.target`, the
+    /// responses are steered so that the person's match with that profile (one of the live
+    /// organization's profiles, which the twin reads) falls in that category, counted with the
+    /// person's earlier visible results. Returns the person (as before the completion: its email
+    /// and external id are what the answer names) and the assessment. Errors: 403
+    /// `test_key_required` (a live key), 404 (not a person of the twin), 400 `profileId` (no such
+    /// profile) or `targetCategory` (the profile cannot reach it), 409 as completing an
     /// assessment (an archived person).
     pub async fn test_complete_assessment(
         &self,
         org: &Organization,
         person: PersonId,
-        seed: Option<u64>,
+        c: TestCompletion,
     ) -> Result<(Person, Assessment), UseCaseError> {
         require_test(org)?;
         let p = self.get_person(org.id, person).await?;
-        let a = self.admin_assessment(person, AssessmentCommand { complete: true, responses: None, seed }).await?;
+        let responses = match c.target {
+            None => None,
+            Some((profile_id, target)) => {
+                let (live, human) = (org.live_id(), p.human_id);
+                let (profile, all) = self
+                    .store
+                    .read(move |tx| {
+                        Box::pin(async move {
+                            let profile = tx.get_profile(live, profile_id).await?;
+                            Ok::<_, UseCaseError>((profile, tx.list_assessments_of_human(human).await?))
+                        })
+                    })
+                    .await?;
+                let Some(profile) = profile else {
+                    return Err(FieldErrors::one("profileId", "no profile with this id").into());
+                };
+                let model = &self.assessment.model;
+                let prior: Vec<NeedCounts> =
+                    visible_completed(&all, &p).iter().map(|a| need_counts(model, &a.responses)).collect();
+                let prior: Vec<&NeedCounts> = prior.iter().collect();
+                let weights = profile_weights(&profile);
+                let seed = c.seed.unwrap_or(person.0.as_u64_pair().1);
+                match steer_responses(model, seed, &prior, &weights, target) {
+                    Some(r) => Some(r),
+                    None => {
+                        return Err(FieldErrors::one(
+                            "targetCategory",
+                            format!("this profile's competencies cannot reach a {} match", target.as_str()),
+                        )
+                        .into())
+                    }
+                }
+            }
+        };
+        // Steered responses carry their seed already.
+        let seed = if responses.is_some() { None } else { c.seed };
+        let a = self.admin_assessment(person, AssessmentCommand { complete: true, responses, seed }).await?;
         Ok((p, a))
     }
 

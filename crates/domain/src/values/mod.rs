@@ -33,6 +33,10 @@ impl FieldError {
 pub struct FieldErrors(pub Vec<FieldError>);
 
 impl FieldErrors {
+    /// One error.
+    pub fn one(field: impl Into<String>, message: impl Into<String>) -> Self {
+        FieldErrors(vec![FieldError::new(field, message)])
+    }
     /// Adds one error.
     pub fn push(&mut self, field: impl Into<String>, message: impl Into<String>) {
         self.0.push(FieldError::new(field, message));

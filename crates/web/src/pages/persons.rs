@@ -129,7 +129,7 @@ pub async fn show<S: Store>(
     let results = d.svc.results(org, id).await?;
     let p = &results.person;
     // Matches exist only with results (404 `no_results` otherwise: shown as none).
-    let matches = match d.svc.person_matches(org, id).await {
+    let matches = match d.svc.person_matches(org, org, id).await {
         Ok(m) => m,
         Err(UseCaseError::Client(_)) => Vec::new(),
         Err(e) => return Err(e.into()),
