@@ -1257,3 +1257,71 @@ webhook_e2e!(a_deprecated_operation_announces_its_sunset_and_successor_d61, inse
         assert_eq!(r.header(h), None, "the successor is not deprecated");
     }
 });
+
+// D60: the test twin's own clock. Advancing it ages the test data only: the test invitation is
+// reminded (its reminder email recorded) and later expires, the failed delivery's retry goes out
+// at once, while the live invitation made at the same moment stays pending and unreminded.
+webhook_e2e!(the_test_clock_ages_only_test_data_reminders_expiry_and_retries_follow_d60, insecure = true, |app| {
+    let (_org, user, live) = app.org();
+    let k = app.admin(
+        "POST",
+        &format!("/admin/v1/users/{user}/api-keys"),
+        Some(&json!({"scopes": ALL_SCOPES, "mode": "test"})),
+    );
+    assert_eq!(k.status, 201, "{}", k.text);
+    let test = k.json["key"].as_str().unwrap().to_string();
+    let rx = Receiver::start();
+    let (hook, secret) = app.register(&test, &rx.url);
+    rx.answer(&[500]);
+    let invite = |key: &str| {
+        let r = app.post("/api/v1/invitations", key, &json!({"email": "ida@example.com", "sendEmail": true}));
+        assert_eq!(r.status, 201, "{}", r.text);
+        r.json["id"].as_str().unwrap().to_string()
+    };
+    let (live_inv, test_inv) = (invite(&live), invite(&test));
+    let first = rx.wait_for(1);
+    let created = first[0].delivery_id().to_string();
+    let d = app.wait_attempts(&test, &hook, &created, 1);
+    assert_eq!(d["status"], "pending", "{d}");
+    let emails = |n: usize| {
+        let mut last = Value::Null;
+        let ok = eventually(WAIT, || {
+            last = app.get("/api/v1/test/emails", &test).json;
+            let list = last["data"].as_array().cloned().unwrap_or_default();
+            list.len() == n && list.iter().all(|m| m["sentAt"].is_string())
+        });
+        assert!(ok, "expected {n} recorded emails: {last}");
+        last["data"].as_array().unwrap().clone()
+    };
+    emails(1);
+
+    let advance = |key: &str, body: Value| app.post("/api/v1/test/clock/advance", key, &body);
+    advance(&live, json!({"seconds": 60})).assert_error(403, "test_key_required");
+    advance(&test, json!({"seconds": 0})).assert_error(400, "validation_error");
+    advance(&test, json!({"seconds": 60, "at": "now"})).assert_error(400, "validation_error");
+
+    let r = advance(&test, json!({"seconds": 3 * 86_400 + 60}));
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json, json!({"advancedSeconds": 3 * 86_400 + 60, "expired": 0, "reminded": 1}));
+    let d = app.wait_attempts(&test, &hook, &created, 2);
+    assert_eq!(d["status"], "succeeded", "the retry fell due and went out: {d}");
+    let list = emails(2);
+    assert!(list.iter().all(|m| m["invitationId"] == json!(test_inv)), "{list:?}");
+    let feed = |key: &str| {
+        let r = app.get("/api/v1/events?limit=100", key);
+        assert_eq!(r.status, 200, "{}", r.text);
+        r.json["data"].as_array().unwrap().iter().map(|e| e["type"].as_str().unwrap().to_string()).collect::<Vec<_>>()
+    };
+    assert!(feed(&test).contains(&"invitation.reminded".to_string()));
+    assert!(!feed(&live).contains(&"invitation.reminded".to_string()), "the live invitation is not reminded");
+
+    let r = advance(&test, json!({"seconds": 11 * 86_400}));
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!((r.json["expired"].as_u64(), r.json["reminded"].as_u64()), (Some(1), Some(0)), "{}", r.text);
+    assert_eq!(app.get(&format!("/api/v1/invitations/{test_inv}"), &test).json["status"], "expired");
+    assert_eq!(app.get(&format!("/api/v1/invitations/{live_inv}"), &live).json["status"], "pending");
+    assert!(!feed(&live).contains(&"invitation.expired".to_string()));
+    for h in rx.wait_for(4) {
+        assert_delivery(&h, &secret);
+    }
+});

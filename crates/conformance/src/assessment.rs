@@ -302,7 +302,7 @@ pub async fn d51_stored_origins_and_joins_decide_what_each_membership_sees<S: St
             )
             .await
             .unwrap();
-        let page = svc.profile_matches(org, profile.id, None, None, 10).await.unwrap();
+        let page = svc.profile_matches(org, org, profile.id, None, None, 10).await.unwrap();
         assert_eq!(page.items.len(), usize::from(org == a.id), "matches of {org:?}");
     }
     let completed_in =

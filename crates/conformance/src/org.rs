@@ -201,3 +201,77 @@ pub async fn removing_a_user_deletes_their_keys_and_sessions_and_keeps_an_admini
     assert!(svc.session(&member_token).await.unwrap().is_none(), "its sessions end");
     assert_eq!(svc.dashboard_keys(&as_admin).await.unwrap().len(), 1);
 }
+
+/// D60: aging a test twin's data moves every time a rule reads (invitations, emails, events,
+/// deliveries, idempotency records) back by exactly the step, microseconds kept, and touches
+/// nothing of its live organization; a sweep of the twin then expires and reminds by the aged
+/// times.
+pub async fn aging_a_test_twin_moves_its_times_back_and_nothing_of_the_live_organization_d60<S: Store + Clone>(
+    store: S,
+) {
+    let (svc, _clock) = services(store);
+    let live = new_org(&svc, "business", &[]).await;
+    let admin = svc.create_user(live.id, email("admin@acme.com"), OrgRole::Admin).await.unwrap();
+    svc.create_test_api_key(admin.id, None, Scopes::new(vec![Scope::InvitationsWrite]), None).await.unwrap();
+    let lid = live.id;
+    let twin = read(&svc, move |tx| Box::pin(async move { tx.find_test_twin(lid).await })).await.unwrap().id;
+
+    // The same things in both: an endpoint, an emailed invitation (its event and delivery) and an
+    // idempotency record.
+    let mut made = Vec::new();
+    for org in [live.id, twin] {
+        crate::webhook::hook(&svc, org, 1).await;
+        let (inv, _) = svc.create_invitation(org, emailed_invitation("ida@example.com")).await.unwrap();
+        svc.idempotency_begin(crate::idempotency::idem_req(org, "/v1/persons", "k", "h")).await.unwrap();
+        made.push(inv.invitation.id);
+    }
+    let snapshot = |org: OrgId, inv: InvitationId| {
+        let svc = svc.clone();
+        async move {
+            read(&svc, move |tx| {
+                Box::pin(async move {
+                    let i = tx.get_invitation_any(inv).await?.unwrap();
+                    let emails = tx.list_emails_of_org(org, 10).await?;
+                    let events = tx.list_events_of_org(org).await?;
+                    let idem = tx.find_idempotency(org, "/v1/persons", "k").await?.unwrap();
+                    let endpoints = tx.list_endpoints_of_org(org).await?;
+                    let deliveries = tx.list_deliveries(endpoints[0].id, None, None, None, 10).await?;
+                    let mut times = vec![i.created_at, i.updated_at, i.expires_at, idem.created_at];
+                    times.extend(emails.iter().map(|m| m.created_at));
+                    times.extend(emails.iter().map(|m| m.next_attempt_at));
+                    times.extend(events.iter().map(|e| e.created_at));
+                    times.extend(deliveries.iter().map(|d| d.created_at));
+                    times.extend(deliveries.iter().filter_map(|d| d.next_attempt_at));
+                    Ok::<_, StoreError>((times, emails.len(), events.len(), deliveries.len()))
+                })
+            })
+            .await
+        }
+    };
+    let live_before = snapshot(live.id, made[0]).await;
+    let twin_before = snapshot(twin, made[1]).await;
+    assert!(twin_before.1 >= 1 && twin_before.2 >= 1 && twin_before.3 >= 1, "{twin_before:?}");
+    assert!(twin_before.0.iter().any(|t| t.microsecond() != 0), "a fraction to keep");
+
+    let step = 15 * 86_400 + 17;
+    write(&svc, move |tx| Box::pin(async move { tx.age_test_data(twin, step).await })).await.unwrap();
+    let twin_after = snapshot(twin, made[1]).await;
+    let moved: Vec<OffsetDateTime> = twin_before.0.iter().map(|t| *t - Duration::seconds(step)).collect();
+    assert_eq!(twin_after.0, moved, "every time moved back by exactly the step");
+    assert_eq!(snapshot(live.id, made[0]).await, live_before, "the live organization untouched");
+
+    // The twin's invitation is due now (by the aged times), the live one is not.
+    assert_eq!(svc.sweep_invitations_of(Some(live.id)).await.unwrap(), (0, 0));
+    assert_eq!(svc.sweep_invitations_of(Some(twin)).await.unwrap().0, 1, "expired");
+    let (l, t) = (made[0], made[1]);
+    let statuses = read(&svc, move |tx| {
+        Box::pin(async move {
+            Ok::<_, StoreError>((
+                tx.get_invitation_any(l).await?.unwrap().status,
+                tx.get_invitation_any(t).await?.unwrap().status,
+            ))
+        })
+    })
+    .await;
+    assert_eq!(statuses, (InvitationStatus::Pending, InvitationStatus::Expired));
+}

@@ -1239,3 +1239,38 @@ fn a_test_twins_emails_are_recorded_never_sent_d60() {
         block_on(w.svc.create_test_api_key(admin.id, None, Scopes::new(vec![Scope::PersonsRead]), None)).unwrap();
     assert_eq!(again.key.org_id, twin);
 }
+
+/// D60: the test twin's clock. A step reminds and then expires the twin's invitation and
+/// records its reminder email, while the live invitation sent at the same moment is neither
+/// reminded nor expired; the step is refused to a live organization and outside 1..=ten years.
+#[test]
+fn the_test_clock_reminds_and_expires_the_twins_invitations_only_d60() {
+    let w = world();
+    let admin = block_on(w.svc.create_user(w.org, email("admin@acme.test"), OrgRole::Admin)).unwrap();
+    let key =
+        block_on(w.svc.create_test_api_key(admin.id, None, Scopes::new(vec![Scope::InvitationsWrite]), None)).unwrap();
+    let twin = block_on(w.svc.organization(key.key.org_id)).unwrap().0;
+    let live = block_on(w.svc.organization(w.org)).unwrap().0;
+    let (t, _) =
+        block_on(w.svc.create_invitation(twin.id, NewInvitation::new(email("try@example.test"), true))).unwrap();
+    let (l, _) =
+        block_on(w.svc.create_invitation(w.org, NewInvitation::new(email("real@example.test"), true))).unwrap();
+    w.job();
+
+    assert_eq!(code(block_on(w.svc.test_advance_clock(&live, 60))), Code::TestKeyRequired);
+    for bad in [0, -1, talent_domain::usecases::test_mode::MAX_ADVANCE_SECONDS + 1] {
+        assert_eq!(code(block_on(w.svc.test_advance_clock(&twin, bad))), Code::ValidationError, "{bad}");
+    }
+    let step = block_on(w.svc.test_advance_clock(&twin, 3 * 86_400 + 1)).unwrap();
+    assert_eq!((step.expired, step.reminded), (0, 1));
+    w.job();
+    let recorded = block_on(w.svc.test_emails(&twin)).unwrap();
+    assert_eq!(recorded.len(), 2, "the invitation and its reminder");
+    let step = block_on(w.svc.test_advance_clock(&twin, 11 * 86_400)).unwrap();
+    assert_eq!((step.expired, step.reminded), (1, 0));
+    let status = |org, id| block_on(w.svc.get_invitation(org, id)).unwrap().invitation.status;
+    assert_eq!(status(twin.id, t.invitation.id), InvitationStatus::Expired);
+    assert_eq!(status(w.org, l.invitation.id), InvitationStatus::Pending);
+    assert_eq!(block_on(w.svc.sweep_invitations()).unwrap(), (0, 0), "nothing of the live organization fell due");
+    assert_eq!(w.sent().len(), 1, "only the live invitation's email reached the mailer");
+}

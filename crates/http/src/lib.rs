@@ -172,6 +172,7 @@ fn public_routes<S: Store>(cfg: &mut web::ServiceConfig) {
                     .route(web::post().to(test_mode::complete_assessment::<S>)),
             )
             .service(resource("/test/emails", "GET").route(web::get().to(test_mode::emails::<S>)))
+            .service(resource("/test/clock/advance", "POST").route(web::post().to(test_mode::advance_clock::<S>)))
             .service(resource("/webhooks/{id}/test", "POST").route(web::post().to(webhooks::test::<S>)))
             .service(resource("/webhooks/{id}/ping", "POST").route(web::post().to(webhooks::test::<S>)))
             .service(resource("/webhooks/{id}/deliveries", "GET").route(web::get().to(webhooks::deliveries::<S>)))

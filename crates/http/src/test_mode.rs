@@ -166,3 +166,54 @@ pub async fn emails<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequest) -
     let list = state.svc.test_emails(&p.ctx.org).await?;
     Ok(HttpResponse::Ok().json(TestEmailsOut { data: list.iter().map(TestEmailOut::from).collect() }))
 }
+
+/// The body of `POST /api/v1/test/clock/advance`.
+#[derive(Deserialize, ToSchema, Debug)]
+#[serde(deny_unknown_fields)]
+#[schema(as = TestClockAdvanceRequest)]
+pub struct ClockIn {
+    /// How far to move the clock of your test data, in seconds (1 to 315360000, ten years).
+    #[schema(minimum = 1, maximum = 315360000, example = 259200)]
+    seconds: i64,
+}
+
+/// The answer of `POST /api/v1/test/clock/advance`.
+#[derive(Serialize, ToSchema, Debug)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = TestClockAdvance)]
+pub struct ClockOut {
+    /// How far the clock moved, in seconds.
+    pub advanced_seconds: i64,
+    /// Invitations that expired (each with `invitation.expired`).
+    pub expired: u32,
+    /// Invitations reminded (each with `invitation.reminded` and a recorded reminder email).
+    pub reminded: u32,
+}
+
+/// `POST /api/v1/test/clock/advance` (D60, scope `invitations:write`).
+#[utoipa::path(post, path = "/api/v1/test/clock/advance", tag = "test mode", operation_id = "advanceTestClock",
+    summary = "Test mode: move the clock of your test data forward",
+    description = "For test-mode keys only. Your test data ages by `seconds`: every time in it that a rule compares with the present (invitations' sending and expiry, emails, events, webhook deliveries and their retries, idempotency keys) moves that far into the past, so what would fall due in that time falls due now. Invitations that expired and reminders that fell due are processed before the answer, with their events and recorded emails; a webhook retry that fell due goes out at once; retention removes aged history at its next run. Persons' and assessments' times do not move. Your live data is never touched.",
+    request_body = ClockIn,
+    responses(
+        (status = 200, description = "The clock moved; what fell due was processed.", body = ClockOut),
+        (status = 400, description = "`validation_error`: `seconds` outside 1 to 315360000.", body = out::ErrorOut),
+        (status = 403, description = "`test_key_required`: a live key; or another 403 of the API.", body = out::ErrorOut),
+    ),
+    security(("bearerAuth" = ["invitations:write"])))]
+pub async fn advance_clock<S: Store>(
+    state: web::Data<ApiState<S>>,
+    req: HttpRequest,
+    body: Result<Body, ApiError>,
+) -> Result<HttpResponse, ApiError> {
+    let p = authorize(&req, Some(Scope::InvitationsWrite), true)?;
+    let Body(body) = body?;
+    let i: ClockIn = parse_json(&req, &body)?;
+    let org = p.ctx.org.clone();
+    idempotent(&state, &req, org.id, &body, || async {
+        let done = state.svc.test_advance_clock(&org, i.seconds).await?;
+        let out = ClockOut { advanced_seconds: done.seconds, expired: done.expired, reminded: done.reminded };
+        Ok(Reply::new(StatusCode::OK, &out))
+    })
+    .await
+}

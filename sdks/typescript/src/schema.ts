@@ -402,6 +402,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/test/clock/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test mode: move the clock of your test data forward
+         * @description For test-mode keys only. Your test data ages by `seconds`: every time in it that a rule compares with the present (invitations' sending and expiry, emails, events, webhook deliveries and their retries, idempotency keys) moves that far into the past, so what would fall due in that time falls due now. Invitations that expired and reminders that fell due are processed before the answer, with their events and recorded emails; a webhook retry that fell due goes out at once; retention removes aged history at its next run. Persons' and assessments' times do not move. Your live data is never touched.
+         *
+         *     Scope: `invitations:write`.
+         */
+        post: operations["advanceTestClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/test/emails": {
         parameters: {
             query?: never;
@@ -435,7 +457,7 @@ export interface paths {
         put?: never;
         /**
          * Test mode: the person completes an assessment now
-         * @description For test-mode keys only. The person of your test data completes an assessment now, with responses generated from `seed`, exactly as if they had taken it: results, matches, the PDF report and `assessment.completed` follow. A live key gets 403 `test_key_required`.
+         * @description For test-mode keys only. The person of your test data completes an assessment now, with responses generated from `seed`, exactly as if they had taken it: results, matches, the PDF report and `assessment.completed` follow. With `profileId` and `targetCategory`, the responses are chosen so that the person's match with that profile falls in that category. A live key gets 403 `test_key_required`.
          *
          *     Scope: `persons:write`.
          */
@@ -1900,14 +1922,48 @@ export interface components {
         Tag: string;
         /** @description A tag name in a query filter: as [`Tag`] but no control character at all. */
         TagFilter: string;
+        /** @description The answer of `POST /api/v1/test/clock/advance`. */
+        TestClockAdvance: {
+            /**
+             * Format: int64
+             * @description How far the clock moved, in seconds.
+             */
+            advancedSeconds: number;
+            /**
+             * Format: int32
+             * @description Invitations that expired (each with `invitation.expired`).
+             */
+            expired: number;
+            /**
+             * Format: int32
+             * @description Invitations reminded (each with `invitation.reminded` and a recorded reminder email).
+             */
+            reminded: number;
+        };
+        /** @description The body of `POST /api/v1/test/clock/advance`. */
+        TestClockAdvanceRequest: {
+            /**
+             * Format: int64
+             * @description How far to move the clock of your test data, in seconds (1 to 315360000, ten years).
+             * @example 259200
+             */
+            seconds: number;
+        };
         /** @description The body of `POST /api/v1/test/persons/{id}/complete-assessment`; it may be left out. */
         TestCompletionRequest: {
+            /**
+             * Format: uuid
+             * @description One of your organization's profiles (test data reads your live profiles); with
+             *     `targetCategory`.
+             */
+            profileId?: string | null;
             /**
              * Format: int64
              * @description Generates the responses: the same seed gives the same results. Default: derived from the
              *     assessment's id.
              */
             seed?: number | null;
+            targetCategory?: components["schemas"]["TestTargetCategory"] | null;
         };
         /** @description One email of the test twin, recorded instead of sent. */
         TestEmail: {
@@ -1936,6 +1992,11 @@ export interface components {
             /** @description Newest first, at most 200. */
             data: components["schemas"]["TestEmail"][];
         };
+        /**
+         * @description A match category to steer a test completion to.
+         * @enum {string}
+         */
+        TestTargetCategory: "low" | "moderate" | "high";
         /** @description `totals` of person results. */
         Totals: {
             /**
@@ -3996,6 +4057,79 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    advanceTestClock: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters. Scope: organization and path; kept 24 h. The same key with the same body replays the stored response; with another body: 409 `idempotency_key_reused`; while the first is still running: 409 `conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "seconds": 259200
+                 *     }
+                 */
+                "application/json": components["schemas"]["TestClockAdvanceRequest"];
+            };
+        };
+        responses: {
+            /** @description The clock moved; what fell due was processed. */
+            200: {
+                headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "advancedSeconds": 1,
+                     *       "expired": 1,
+                     *       "reminded": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TestClockAdvance"];
+                };
+            };
+            /** @description `validation_error`: `seconds` outside 1 to 315360000. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `test_key_required`: a live key; or another 403 of the API. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listTestEmails: {
         parameters: {
             query?: never;
@@ -4069,7 +4203,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "seed": null
+                 *       "profileId": null,
+                 *       "seed": null,
+                 *       "targetCategory": "low"
                  *     }
                  */
                 "application/json": components["schemas"]["TestCompletionRequest"];
@@ -4098,7 +4234,18 @@ export interface operations {
                     "application/json": components["schemas"]["AssessmentCompletedData"];
                 };
             };
-            400: components["responses"]["ValidationError"];
+            /** @description `validation_error`: `profileId` and `targetCategory` must come together; an unknown `profileId`; a category that profile cannot reach. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             /** @description `test_key_required`: a live key; or another 403 of the API. */
             403: {

@@ -362,10 +362,18 @@ impl<S: Store> Services<S> {
     /// after sending (`invitation.reminded`, D47) and wakes the email job for them (T175).
     /// Returns (expired, reminded).
     pub async fn sweep_invitations(&self) -> Result<(u32, u32), UseCaseError> {
+        self.sweep_invitations_of(None).await
+    }
+
+    /// [`Services::sweep_invitations`] over the invitations of `org` only when given (a test
+    /// twin whose clock moved, D60): at most 500 expired and 500 reminded per call.
+    pub async fn sweep_invitations_of(&self, org: Option<OrgId>) -> Result<(u32, u32), UseCaseError> {
         let now = self.clock.now();
         let due = self
             .store
-            .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.list_due_invitations(now, 500).await?) }))
+            .read(move |tx| {
+                Box::pin(async move { Ok::<_, UseCaseError>(tx.list_due_invitations(org, now, 500).await?) })
+            })
             .await?;
         let mut expired = 0;
         for id in due {
@@ -392,9 +400,9 @@ impl<S: Store> Services<S> {
         let remind = self
             .store
             .read(move |tx| {
-                Box::pin(
-                    async move { Ok::<_, UseCaseError>(tx.list_reminders_due(now - REMINDER_AFTER, now, 500).await?) },
-                )
+                Box::pin(async move {
+                    Ok::<_, UseCaseError>(tx.list_reminders_due(org, now - REMINDER_AFTER, now, 500).await?)
+                })
             })
             .await?;
         let mut reminded = 0;

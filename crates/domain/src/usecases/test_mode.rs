@@ -26,6 +26,20 @@ pub struct TestCompletion {
     pub target: Option<(ProfileId, MatchCategory)>,
 }
 
+/// The longest step of [`Services::test_advance_clock`]: ten years, in seconds.
+pub const MAX_ADVANCE_SECONDS: i64 = 10 * 365 * 86_400;
+
+/// What [`Services::test_advance_clock`] did (D60).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClockAdvanced {
+    /// How far the clock moved, in seconds.
+    pub seconds: i64,
+    /// Invitations that expired.
+    pub expired: u32,
+    /// Invitations reminded (their reminder emails recorded).
+    pub reminded: u32,
+}
+
 /// 403 `test_key_required` unless `org` is a test twin (D60).
 fn require_test(org: &Organization) -> Result<(), UseCaseError> {
     if org.is_test() {
@@ -97,6 +111,41 @@ impl<S: Store> Services<S> {
         let seed = if responses.is_some() { None } else { c.seed };
         let a = self.admin_assessment(person, AssessmentCommand { complete: true, responses, seed }).await?;
         Ok((p, a))
+    }
+
+    /// `POST /api/v1/test/clock/advance` (D60): the test twin `org`'s clock moves `seconds`
+    /// forward. Its data ages by `seconds` in one transaction ([`OrgRepo::age_test_data`]:
+    /// invitations, codes, emails, events, deliveries, idempotency records), then its invitations
+    /// are swept at once: expiry and reminders follow before the answer; a webhook retry that
+    /// fell due is sent by the delivery engine, which is woken; retention removes what aged past
+    /// its window at its next run. Live data and other organizations are untouched. Errors: 403
+    /// `test_key_required` (a live key), 400 `seconds` outside 1..=[`MAX_ADVANCE_SECONDS`].
+    ///
+    /// [`OrgRepo::age_test_data`]: crate::ports::OrgRepo::age_test_data
+    pub async fn test_advance_clock(&self, org: &Organization, seconds: i64) -> Result<ClockAdvanced, UseCaseError> {
+        require_test(org)?;
+        if !(1..=MAX_ADVANCE_SECONDS).contains(&seconds) {
+            return Err(FieldErrors::one(
+                "seconds",
+                format!("must be between 1 and {MAX_ADVANCE_SECONDS} (ten years; the clock only moves forward)"),
+            )
+            .into());
+        }
+        let twin = org.id;
+        self.store
+            .write(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.age_test_data(twin, seconds).await?) }))
+            .await?;
+        let (mut expired, mut reminded) = (0, 0);
+        // The sweep takes 500 of each per call: call it until less is left.
+        loop {
+            let (e, r) = self.sweep_invitations_of(Some(twin)).await?;
+            expired += e;
+            reminded += r;
+            if e < 500 && r < 500 {
+                break;
+            }
+        }
+        Ok(ClockAdvanced { seconds, expired, reminded })
     }
 
     /// `GET /api/v1/test/emails` (D60): the emails of the test twin `org`, newest first, at most

@@ -65,6 +65,7 @@ cursors.",
         webhooks::redeliver,
         crate::test_mode::complete_assessment,
         crate::test_mode::emails,
+        crate::test_mode::advance_clock,
     ),
     components(schemas(talent_domain::values::Label, schemas::LabelFilter, schemas::PersonStatusFilter, talent_domain::person::PersonStatus, talent_domain::results::AssessmentStatus, schemas::EmailAddress, schemas::Tag, schemas::TagFilter, schemas::OneLine, schemas::SearchText, schemas::ExternalId, talent_domain::invitation::InvitationStatus, talent_domain::invitation::Variant, talent_domain::webhook::DeliveryStatus, out::AssessmentCompletedData, out::PingData, talent_domain::events::EventType, talent_domain::wire::AssessmentStartedData, talent_domain::wire::PersonArchivedData, talent_domain::wire::PersonUpdatedData, talent_domain::wire::WebhookDisabledData, talent_domain::wire::ArchiveReasonOut)),
     tags(

@@ -175,11 +175,16 @@ macro_rules! impl_invitation_repo {
 
             fn list_due_invitations(
                 &mut self,
+                org: Option<OrgId>,
                 now: OffsetDateTime,
                 limit: u32,
             ) -> BoxFuture<'_, StoreResult<Vec<InvitationId>>> {
                 Box::pin(async move {
-                    let q = invitations::table
+                    let mut q = invitations::table.into_boxed();
+                    if let Some(o) = org {
+                        q = q.filter(invitations::org_id.eq(DbUuid(o.0)));
+                    }
+                    let q = q
                         .filter(invitations::status.eq("pending"))
                         .filter(invitations::expires_at.le(DbTime(now)))
                         .order(invitations::expires_at.asc())
@@ -190,12 +195,17 @@ macro_rules! impl_invitation_repo {
 
             fn list_reminders_due(
                 &mut self,
+                org: Option<OrgId>,
                 sent_before: OffsetDateTime,
                 now: OffsetDateTime,
                 limit: u32,
             ) -> BoxFuture<'_, StoreResult<Vec<InvitationId>>> {
                 Box::pin(async move {
-                    let q = invitations::table
+                    let mut q = invitations::table.into_boxed();
+                    if let Some(o) = org {
+                        q = q.filter(invitations::org_id.eq(DbUuid(o.0)));
+                    }
+                    let q = q
                         .filter(invitations::status.eq("pending"))
                         .filter(invitations::expires_at.gt(DbTime(now)))
                         .filter(invitations::reminder_sent_at.is_null())

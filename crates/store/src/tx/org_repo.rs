@@ -35,6 +35,81 @@ impl DbTx<'_, diesel_async::AsyncPgConnection> {
     }
 }
 
+/// The statements of [`OrgRepo::age_test_data`] (D60), in their locking order: each moves the
+/// listed time columns of one table's rows of the twin (`$1`) back by `$2` seconds. `shift` is
+/// the backend's expression of a column moved back by `$2`; `lock` the row lock that skips
+/// deliveries being claimed (PostgreSQL) or nothing (SQLite).
+fn aging_statements(shift: impl Fn(&str) -> String, p1: &str, lock: &str) -> Vec<String> {
+    let set = |cols: &[&str]| cols.iter().map(|c| format!("{c} = {}", shift(c))).collect::<Vec<_>>().join(", ");
+    vec![
+        format!("UPDATE outbox_events SET {} WHERE org_id = {p1}", set(&["created_at"])),
+        format!(
+            "UPDATE deliveries SET {} WHERE id IN (SELECT id FROM deliveries WHERE org_id = {p1} {lock})",
+            set(&["created_at", "next_attempt_at", "last_attempt_at"])
+        ),
+        format!(
+            "UPDATE delivery_attempts SET {} WHERE delivery_id IN (SELECT id FROM deliveries WHERE org_id = {p1})",
+            set(&["attempted_at"])
+        ),
+        format!(
+            "UPDATE invitations SET {} WHERE org_id = {p1}",
+            set(&[
+                "email_sent_at",
+                "reminder_sent_at",
+                "expires_at",
+                "accepted_at",
+                "revoked_at",
+                "created_at",
+                "updated_at"
+            ])
+        ),
+        format!(
+            "UPDATE consent_codes SET {} WHERE invitation_id IN (SELECT id FROM invitations WHERE org_id = {p1})",
+            set(&["used_at", "expires_at", "created_at"])
+        ),
+        format!("UPDATE emails SET {} WHERE org_id = {p1}", set(&["sent_at", "next_attempt_at", "created_at"])),
+        format!(
+            "UPDATE webhook_endpoints SET {} WHERE org_id = {p1}",
+            set(&["previous_secret_expires_at", "breaker_open_until", "failing_since"])
+        ),
+        format!("UPDATE idempotency_keys SET {} WHERE org_id = {p1}", set(&["created_at"])),
+    ]
+}
+
+impl DbTx<'_, diesel_async::AsyncPgConnection> {
+    /// [`OrgRepo::age_test_data`] on PostgreSQL.
+    pub(super) async fn age_rows(&mut self, twin: OrgId, seconds: i64) -> StoreResult<()> {
+        use diesel::sql_types::BigInt;
+        let shift = |c: &str| format!("{c} - make_interval(secs => $2::float8)");
+        for sql in aging_statements(shift, "$1", "FOR UPDATE SKIP LOCKED") {
+            self.run(
+                diesel::sql_query(sql).bind::<crate::types::sql::Uuid, _>(DbUuid(twin.0)).bind::<BigInt, _>(seconds),
+            )
+            .await?;
+        }
+        Ok(())
+    }
+}
+
+impl DbTx<'_, crate::SqliteConn> {
+    /// [`OrgRepo::age_test_data`] on SQLite: times are fixed-width text (`…THH:MM:SS.ffffffZ`),
+    /// so the seconds part is moved by SQLite's date functions and the fraction kept as it is.
+    pub(super) async fn age_rows(&mut self, twin: OrgId, seconds: i64) -> StoreResult<()> {
+        use diesel::sql_types::Text;
+        let shift = |c: &str| format!("strftime('%Y-%m-%dT%H:%M:%S', substr({c}, 1, 19), ?2) || substr({c}, 20)");
+        let modifier = format!("{} seconds", -seconds);
+        for sql in aging_statements(shift, "?1", "") {
+            self.run(
+                diesel::sql_query(sql)
+                    .bind::<crate::types::sql::Uuid, _>(DbUuid(twin.0))
+                    .bind::<Text, _>(modifier.clone()),
+            )
+            .await?;
+        }
+        Ok(())
+    }
+}
+
 impl DbTx<'_, crate::SqliteConn> {
     /// SQLite write transactions are `BEGIN IMMEDIATE`: the database-wide write lock is already
     /// held, so a plain read suffices.
@@ -103,6 +178,14 @@ macro_rules! impl_org_repo {
                 Box::pin(async move {
                     let q = organizations::table.filter(organizations::test_of.eq(DbUuid(live.0)));
                     self.load_one(q.select(OrgRow::as_select()), conv).await
+                })
+            }
+
+            fn age_test_data(&mut self, twin: OrgId, seconds: i64) -> BoxFuture<'_, StoreResult<()>> {
+                Box::pin(async move {
+                    self.age_rows(twin, seconds).await?;
+                    self.wake = true;
+                    Ok(())
                 })
             }
 

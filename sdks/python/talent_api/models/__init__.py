@@ -75,9 +75,12 @@ from .profile_usage import ProfileUsage
 from .scope_name import ScopeName
 from .subscription import Subscription
 from .subscription_status import SubscriptionStatus
+from .test_clock_advance import TestClockAdvance
+from .test_clock_advance_request import TestClockAdvanceRequest
 from .test_completion_request import TestCompletionRequest
 from .test_email import TestEmail
 from .test_email_list import TestEmailList
+from .test_target_category import TestTargetCategory
 from .totals import Totals
 from .usage import Usage
 from .webhook_disabled_data import WebhookDisabledData
@@ -167,9 +170,12 @@ __all__ = (
     "ScopeName",
     "Subscription",
     "SubscriptionStatus",
+    "TestClockAdvance",
+    "TestClockAdvanceRequest",
     "TestCompletionRequest",
     "TestEmail",
     "TestEmailList",
+    "TestTargetCategory",
     "Totals",
     "Usage",
     "WebhookDisabledData",

@@ -64,20 +64,27 @@ impl InvitationRepo for FakeTx {
     }
     fn list_due_invitations(
         &mut self,
+        org: Option<OrgId>,
         now: OffsetDateTime,
         limit: u32,
     ) -> BoxFuture<'_, StoreResult<Vec<InvitationId>>> {
-        let due = |i: &&Invitation| i.status == InvitationStatus::Pending && i.expires_at <= now;
+        let due = |i: &&Invitation| {
+            org.is_none_or(|o| i.org_id == o) && i.status == InvitationStatus::Pending && i.expires_at <= now
+        };
         ok(self.s.invitations.iter().filter(due).take(limit as usize).map(|i| i.id).collect())
     }
     fn list_reminders_due(
         &mut self,
+        org: Option<OrgId>,
         sent_before: OffsetDateTime,
         now: OffsetDateTime,
         limit: u32,
     ) -> BoxFuture<'_, StoreResult<Vec<InvitationId>>> {
         let due = |i: &&Invitation| {
-            pending_at(i, now) && i.reminder_sent_at.is_none() && i.email_sent_at.is_some_and(|t| t <= sent_before)
+            org.is_none_or(|o| i.org_id == o)
+                && pending_at(i, now)
+                && i.reminder_sent_at.is_none()
+                && i.email_sent_at.is_some_and(|t| t <= sent_before)
         };
         ok(self.s.invitations.iter().filter(due).take(limit as usize).map(|i| i.id).collect())
     }

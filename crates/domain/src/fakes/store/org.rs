@@ -20,6 +20,59 @@ impl OrgRepo for FakeTx {
     fn find_test_twin(&mut self, live: OrgId) -> BoxFuture<'_, StoreResult<Option<Organization>>> {
         ok(first(&self.s.orgs, |o| o.test_of == Some(live)))
     }
+    fn age_test_data(&mut self, twin: OrgId, seconds: i64) -> BoxFuture<'_, StoreResult<()>> {
+        let by = time::Duration::seconds(seconds);
+        let s = &mut self.s;
+        let back = |t: &mut OffsetDateTime| *t -= by;
+        let back_opt = |t: &mut Option<OffsetDateTime>| {
+            if let Some(t) = t {
+                *t -= by;
+            }
+        };
+        for e in s.events.iter_mut().filter(|e| e.org_id == twin) {
+            back(&mut e.created_at);
+        }
+        let mut deliveries = Vec::new();
+        for (d, _) in s.deliveries.iter_mut().filter(|(d, _)| d.org_id == twin) {
+            back(&mut d.created_at);
+            back_opt(&mut d.next_attempt_at);
+            back_opt(&mut d.last_attempt_at);
+            deliveries.push(d.id);
+        }
+        for (_, at, _) in s.attempts.iter_mut().filter(|(d, _, _)| deliveries.contains(d)) {
+            back(at);
+        }
+        let mut invitations = Vec::new();
+        for i in s.invitations.iter_mut().filter(|i| i.org_id == twin) {
+            back_opt(&mut i.email_sent_at);
+            back_opt(&mut i.reminder_sent_at);
+            back(&mut i.expires_at);
+            back_opt(&mut i.accepted_at);
+            back_opt(&mut i.revoked_at);
+            back(&mut i.created_at);
+            back(&mut i.updated_at);
+            invitations.push(i.id);
+        }
+        for c in s.consent_codes.iter_mut().filter(|c| invitations.contains(&c.invitation_id)) {
+            back_opt(&mut c.used_at);
+            back(&mut c.expires_at);
+            back(&mut c.created_at);
+        }
+        for m in s.emails.iter_mut().filter(|m| m.org_id == twin) {
+            back_opt(&mut m.sent_at);
+            back(&mut m.next_attempt_at);
+            back(&mut m.created_at);
+        }
+        for w in s.endpoints.iter_mut().filter(|w| w.org_id == twin) {
+            back_opt(&mut w.previous_secret_expires_at);
+            back_opt(&mut w.breaker.open_until);
+            back_opt(&mut w.failing_since);
+        }
+        for r in s.idem.iter_mut().filter(|r| r.org_id == twin) {
+            back(&mut r.created_at);
+        }
+        ok(())
+    }
     fn find_org_by_name<'a>(&'a mut self, name: &'a str) -> BoxFuture<'a, StoreResult<Option<Organization>>> {
         ok(first(&self.s.orgs, |o| o.company_name == name && !o.is_test()))
     }

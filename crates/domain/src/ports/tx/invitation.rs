@@ -57,15 +57,19 @@ pub trait InvitationRepo: Send {
     ) -> BoxFuture<'a, StoreResult<Option<Invitation>>>;
     /// One page of invitations, newest first.
     fn list_invitations<'a>(&'a mut self, q: &'a InvitationQuery) -> BoxFuture<'a, StoreResult<Vec<Invitation>>>;
-    /// Ids of invitations stored as pending whose `expiresAt` is at or before `now`.
+    /// Ids of invitations stored as pending whose `expiresAt` is at or before `now`, of the
+    /// organization `org` only when given.
     fn list_due_invitations(
         &mut self,
+        org: Option<OrgId>,
         now: OffsetDateTime,
         limit: u32,
     ) -> BoxFuture<'_, StoreResult<Vec<InvitationId>>>;
-    /// Pending, unexpired invitations sent at or before `sent_before` without a reminder yet.
+    /// Pending, unexpired invitations sent at or before `sent_before` without a reminder yet, of
+    /// the organization `org` only when given.
     fn list_reminders_due(
         &mut self,
+        org: Option<OrgId>,
         sent_before: OffsetDateTime,
         now: OffsetDateTime,
         limit: u32,

@@ -48,6 +48,20 @@ pub trait OrgRepo: Send {
     fn list_orgs(&mut self, before: Option<OrgId>, limit: u32) -> BoxFuture<'_, StoreResult<Vec<Organization>>>;
     /// The test twin of the live organization `live` (D60), if it has one.
     fn find_test_twin(&mut self, live: OrgId) -> BoxFuture<'_, StoreResult<Option<Organization>>>;
+    /// Ages the data of the test twin `twin` by `seconds` (D60: its clock moves forward): every
+    /// time that a rule of the service compares with the present moves `seconds` into the past,
+    /// so what would fall due in `seconds` falls due now. Those times are the invitations' (sent,
+    /// reminded, expires, accepted, revoked, created, updated), their one-time codes', the
+    /// emails', the outbox events', the webhook deliveries' (created, next and last attempt) and
+    /// their attempts', the endpoints' secret grace period, breaker and failure streak, and the
+    /// idempotency records'. Persons and assessments keep theirs: no rule ages them, and D11's
+    /// visibility compares them with each other. Wakes the delivery engines after commit (a
+    /// retry may be due now).
+    ///
+    /// # Locking
+    /// On PostgreSQL the outbox events first, then the deliveries (the order of erasure); a
+    /// delivery a worker has claimed is skipped (`SKIP LOCKED`), never waited for.
+    fn age_test_data(&mut self, twin: OrgId, seconds: i64) -> BoxFuture<'_, StoreResult<()>>;
     /// The oldest organization whose company name is `name` (used by `talent demo`); never a
     /// test twin (D60).
     fn find_org_by_name<'a>(&'a mut self, name: &'a str) -> BoxFuture<'a, StoreResult<Option<Organization>>>;

@@ -122,7 +122,9 @@ def sync_detailed(
 
      For test-mode keys only. The person of your test data completes an assessment now, with responses
     generated from `seed`, exactly as if they had taken it: results, matches, the PDF report and
-    `assessment.completed` follow. A live key gets 403 `test_key_required`.
+    `assessment.completed` follow. With `profileId` and `targetCategory`, the responses are chosen so
+    that the person's match with that profile falls in that category. A live key gets 403
+    `test_key_required`.
 
     Scope: `persons:write`.
 
@@ -164,7 +166,9 @@ def sync(
 
      For test-mode keys only. The person of your test data completes an assessment now, with responses
     generated from `seed`, exactly as if they had taken it: results, matches, the PDF report and
-    `assessment.completed` follow. A live key gets 403 `test_key_required`.
+    `assessment.completed` follow. With `profileId` and `targetCategory`, the responses are chosen so
+    that the person's match with that profile falls in that category. A live key gets 403
+    `test_key_required`.
 
     Scope: `persons:write`.
 
@@ -201,7 +205,9 @@ async def asyncio_detailed(
 
      For test-mode keys only. The person of your test data completes an assessment now, with responses
     generated from `seed`, exactly as if they had taken it: results, matches, the PDF report and
-    `assessment.completed` follow. A live key gets 403 `test_key_required`.
+    `assessment.completed` follow. With `profileId` and `targetCategory`, the responses are chosen so
+    that the person's match with that profile falls in that category. A live key gets 403
+    `test_key_required`.
 
     Scope: `persons:write`.
 
@@ -241,7 +247,9 @@ async def asyncio(
 
      For test-mode keys only. The person of your test data completes an assessment now, with responses
     generated from `seed`, exactly as if they had taken it: results, matches, the PDF report and
-    `assessment.completed` follow. A live key gets 403 `test_key_required`.
+    `assessment.completed` follow. With `profileId` and `targetCategory`, the responses are chosen so
+    that the person's match with that profile falls in that category. A live key gets 403
+    `test_key_required`.
 
     Scope: `persons:write`.
 
