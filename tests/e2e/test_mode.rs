@@ -164,3 +164,34 @@ crate::e2e!(a_test_completion_reaches_the_asked_match_with_a_live_profile_d60, D
     assert_eq!(unknown.json["details"]["fields"][0]["field"], "profileId", "{}", unknown.text);
     done(&other, json!({"profileId": profile, "targetCategory": "best"})).assert_error(400, "validation_error");
 });
+
+crate::e2e!(the_data_subject_tools_reach_test_data_too_d60, Default::default(), |app| {
+    // An address's test data is that person's data as much as its live data: the operator's
+    // export lists it and erasure removes it.
+    let org = app.org("business", "active");
+    let test = test_key(app, &org.user_id);
+    let live_person = app.import(&org.key, json!({"email": "hedda@example.com"}))["id"].as_str().unwrap().to_string();
+    let test_person = app.import(&test, json!({"email": "hedda@example.com"}))["id"].as_str().unwrap().to_string();
+    let r = app.send("POST", &format!("/api/v1/test/persons/{test_person}/complete-assessment"), &test, &json!({}));
+    assert_eq!(r.status, 200, "{}", r.text);
+
+    let x = app.admin("GET", "/admin/v1/humans/export?email=hedda%40example.com", None);
+    assert_eq!(x.status, 200, "{}", x.text);
+    let members: Vec<&str> =
+        x.json["memberships"].as_array().unwrap().iter().filter_map(|m| m["person"]["id"].as_str()).collect();
+    assert!(members.contains(&live_person.as_str()) && members.contains(&test_person.as_str()), "{}", x.text);
+    assert_eq!(x.json["assessments"].as_array().unwrap().len(), 1, "{}", x.text);
+
+    let e = app.admin("POST", "/admin/v1/humans/erase", Some(&json!({"email": "hedda@example.com"})));
+    assert_eq!(e.status, 200, "{}", e.text);
+    assert_eq!((e.json["memberships"].as_u64(), e.json["assessments"].as_u64()), (Some(2), Some(1)), "{}", e.text);
+    for (key, id) in [(&org.key, &live_person), (&test, &test_person)] {
+        let p = app.get(&format!("/api/v1/persons/{id}"), key);
+        assert_eq!(p.json["email"], json!(format!("erased-{id}@invalid")), "{}", p.text);
+    }
+    app.get(&format!("/api/v1/persons/{test_person}/results"), &test).json["hasResults"]
+        .as_bool()
+        .filter(|has| !has)
+        .expect("the test assessment is gone");
+    app.admin("GET", "/admin/v1/humans/export?email=hedda%40example.com", None).assert_error(404, "not_found");
+});

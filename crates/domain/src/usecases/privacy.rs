@@ -46,7 +46,8 @@ impl<S: Store> Services<S> {
             .await
     }
 
-    /// `GET /admin/v1/humans/export?email=` (D45): every record held about the address. Errors:
+    /// `GET /admin/v1/humans/export?email=` (D45): every record held about the address, test
+    /// data's included (D60). Errors:
     /// 404 when nothing is held.
     pub async fn export_human(&self, email: Email) -> Result<HumanExport, UseCaseError> {
         let needle = email.as_str().to_string();
@@ -54,11 +55,13 @@ impl<S: Store> Services<S> {
             .store
             .read(move |tx| {
                 Box::pin(async move {
-                    let human = tx.find_human(email.as_str()).await?;
-                    let (persons, assessments) = match human {
-                        Some(h) => (tx.list_persons_of_human(h).await?, tx.list_assessments_of_human(h).await?),
-                        None => (vec![], vec![]),
-                    };
+                    // The address's human and its test twins' ones (D60): test data is the
+                    // person's data too.
+                    let (mut persons, mut assessments) = (vec![], vec![]);
+                    for h in tx.find_humans_of_address(email.as_str()).await? {
+                        persons.extend(tx.list_persons_of_human(h).await?);
+                        assessments.extend(tx.list_assessments_of_human(h).await?);
+                    }
                     let mut memberships = vec![];
                     for p in persons {
                         if let Some(o) = tx.get_org(p.org_id).await? {
@@ -110,7 +113,8 @@ impl<S: Store> Services<S> {
         Ok(HumanExport { memberships, assessments, invitations, emails, events, exported_at: self.clock.now() })
     }
 
-    /// `POST /admin/v1/humans/erase` (D45): erases every membership of the address as D44 does,
+    /// `POST /admin/v1/humans/erase` (D45): erases every membership of the address as D44 does
+    /// (test data's too, D60),
     /// retires the invitations to it in every organization, deletes the human's assessments
     /// (responses and counts), every stored email to it and the human, and scrubs the address
     /// from every stored event, delivery payload and idempotent response. One transaction.
@@ -125,15 +129,16 @@ impl<S: Store> Services<S> {
                     let url =
                         |i: InvitationId| format!("{}/i/{}", base.trim_end_matches('/'), secrets.invitation_token(i));
                     let mut out = HumanErasure::default();
-                    let human = tx.find_human(email.as_str()).await?;
-                    if let Some(h) = human {
+                    // The address's human and its test twins' ones (D60).
+                    let humans = tx.find_humans_of_address(email.as_str()).await?;
+                    for &h in &humans {
                         for mut p in tx.list_persons_of_human(h).await? {
                             let ghost = HumanId(id_source.new_uuid());
                             if erase_in_tx(tx, &id_source, &mut p, ghost, now, &url).await? {
                                 out.memberships += 1;
                             }
                         }
-                        out.assessments = tx.delete_assessments_of_human(h).await?;
+                        out.assessments += tx.delete_assessments_of_human(h).await?;
                     }
                     let q =
                         InvitationQuery { email: Some(email.clone()), limit: INVITATION_SCAN, ..Default::default() };
@@ -155,7 +160,7 @@ impl<S: Store> Services<S> {
                         tags: vec![],
                     };
                     out.texts = scrub_stored(tx, None, &personal).await?;
-                    if let Some(h) = human {
+                    for h in humans {
                         tx.delete_human(h).await?;
                     }
                     Ok::<_, UseCaseError>(out)

@@ -109,6 +109,17 @@ macro_rules! impl_person_repo {
                 })
             }
 
+            fn find_humans_of_address<'a>(&'a mut self, email: &'a str) -> BoxFuture<'a, StoreResult<Vec<HumanId>>> {
+                Box::pin(async move {
+                    // The twins' keys by a LIKE prefix, the address's own wildcards escaped.
+                    let pattern = format!("{}%", like_escape(&talent_domain::organization::test_human_prefix(email)));
+                    let q = humans::table
+                        .filter(humans::email.eq(email).or(humans::email.like(pattern).escape('\\')))
+                        .select(humans::id);
+                    self.load_all(q, |_, u: DbUuid| Ok(HumanId(u.0))).await
+                })
+            }
+
             fn find_human<'a>(&'a mut self, key: &'a str) -> BoxFuture<'a, StoreResult<Option<HumanId>>> {
                 Box::pin(async move {
                     let id: Option<DbUuid> = humans::table

@@ -23,6 +23,10 @@ impl PersonRepo for FakeTx {
     fn find_human<'a>(&'a mut self, key: &'a str) -> BoxFuture<'a, StoreResult<Option<HumanId>>> {
         ok(self.s.humans.iter().find(|(_, e)| e == key).map(|(id, _)| *id))
     }
+    fn find_humans_of_address<'a>(&'a mut self, email: &'a str) -> BoxFuture<'a, StoreResult<Vec<HumanId>>> {
+        let prefix = crate::organization::test_human_prefix(email);
+        ok(self.s.humans.iter().filter(|(_, k)| k == email || k.starts_with(&prefix)).map(|(id, _)| *id).collect())
+    }
     fn find_person_by_email<'a>(
         &'a mut self,
         org: OrgId,

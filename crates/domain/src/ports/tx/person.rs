@@ -32,6 +32,10 @@ pub trait PersonRepo: Send {
     ) -> BoxFuture<'a, StoreResult<HumanId>>;
     /// The human with this key ([`crate::organization::human_key`]), if any (read only).
     fn find_human<'a>(&'a mut self, key: &'a str) -> BoxFuture<'a, StoreResult<Option<HumanId>>>;
+    /// Every human of the address `email` (D45, D60): the one whose key is the address, and
+    /// the test twins' ones, whose keys begin with [`crate::organization::test_human_prefix`]
+    /// (read only; any order).
+    fn find_humans_of_address<'a>(&'a mut self, email: &'a str) -> BoxFuture<'a, StoreResult<Vec<HumanId>>>;
     /// The person of the organization with this email (any status). Errors: `Internal`.
     /// # Locking: in a write transaction the person's row, when there is one, until commit.
     /// Nothing is locked when there is none: two imports of one new email both find none, and
