@@ -579,7 +579,7 @@ impl Http {
             headers,
             text: resp.body_mut().read_to_string().unwrap_or_default(),
         };
-        for name in [talent_web::SESSION_COOKIE, talent_web::PRESESSION_COOKIE] {
+        for name in [talent_web::SESSION_COOKIE, talent_web::PRESESSION_COOKIE, talent_web::MODE_COOKIE] {
             if let Some(v) = page.set_cookie(name) {
                 self.cookies.retain(|(k, _)| k != name);
                 if !v.is_empty() {
@@ -1032,5 +1032,58 @@ crate::e2e!(
         let again = web.post(&format!("{link}/redeliver"), &format!("csrf={csrf}"));
         assert_eq!(again.status, 303, "{}", again.text);
         assert_eq!(ats.wait_for(2)[1].json()["assessment_status"]["value"], "Started");
+    }
+);
+
+crate::e2e!(
+    /// D60: the dashboard makes test keys, says which mode every page is in, and switches the
+    /// persons pages between live and test data (never both); the switch returns only to
+    /// dashboard pages; a test key is listed as one and revoked like any.
+    dashboard_switches_between_live_and_test_data_and_makes_test_keys_d60,
+    Default::default(),
+    |app| {
+        let org = app.org("business", "active");
+        let mut h = Http::new(app);
+        h.sign_in(app, "admin@acme.example");
+        let csrf = h.csrf_of("/dashboard/keys");
+        let made = h.post("/dashboard/keys", &format!("csrf={csrf}&name=ci&scope=persons%3Awrite&mode=test"));
+        assert_eq!(made.status, 200, "{}", made.text);
+        let at = made.text.find("value=\"tk_test_").expect("a test key is shown") + 7;
+        let test = made.text[at..at + made.text[at..].find('"').unwrap()].to_string();
+        app.import(&org.key, json!({"email": "live-one@example.com"}));
+        app.import(&test, json!({"email": "test-one@example.com"}));
+
+        let live_page = h.get("/dashboard/persons");
+        assert!(live_page.text.contains("live-one@example.com") && !live_page.text.contains("test-one@example.com"));
+        assert!(live_page.text.contains("Live data") && !live_page.text.contains("mode-banner"));
+        let keys = h.get("/dashboard/keys");
+        assert!(keys.text.contains("<code>tk_test_") && keys.text.contains(">Test</td>"), "{}", keys.text);
+
+        let csrf = h.csrf_of("/dashboard/persons");
+        let to_test = h.post("/dashboard/mode", &format!("csrf={csrf}&mode=test&back=%2Fdashboard%2Fpersons"));
+        assert_eq!((to_test.status, to_test.header("location")), (303, Some("/dashboard/persons")));
+        assert_eq!(h.cookie(talent_web::MODE_COOKIE).as_deref(), Some("test"));
+        let test_page = h.get("/dashboard/persons");
+        assert!(test_page.text.contains("test-one@example.com") && !test_page.text.contains("live-one@example.com"));
+        assert!(test_page.text.contains("id=\"mode-banner\"") && test_page.text.contains("Show live data"));
+        let overview = h.get("/dashboard/");
+        assert!(overview.text.contains("id=\"persons-used\">1 of"), "{}", overview.text);
+
+        for hostile in ["https%3A%2F%2Fevil.example%2F", "%2F%2Fevil.example", "%2Fdashboard%2F%2Fevil.example", "%2Fapi%2Fv1%2Fme"] {
+            let csrf = h.csrf_of("/dashboard/persons");
+            let r = h.post("/dashboard/mode", &format!("csrf={csrf}&mode=live&back={hostile}"));
+            assert_eq!((r.status, r.header("location")), (303, Some("/dashboard/")), "{hostile}");
+        }
+        assert_eq!(h.cookie(talent_web::MODE_COOKIE).as_deref(), Some("live"));
+        assert!(h.get("/dashboard/persons").text.contains("live-one@example.com"));
+        assert_eq!(h.post("/dashboard/mode", "csrf=forged&mode=test").status, 403, "the form's token is checked");
+
+        let keys = h.get("/dashboard/keys");
+        let row = keys.text.find("<code>tk_test_").unwrap();
+        let form = keys.text[row..].find("action=\"/dashboard/keys/").unwrap() + row + 24;
+        let id = keys.text[form..form + 36].to_string();
+        let csrf = keys.csrf();
+        assert_eq!(h.post(&format!("/dashboard/keys/{id}/revoke"), &format!("csrf={csrf}")).status, 303);
+        app.get("/api/v1/me", &test).assert_error(401, "key_revoked");
     }
 );

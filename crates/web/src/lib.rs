@@ -35,6 +35,9 @@ use talent_domain::Services;
 pub const SESSION_COOKIE: &str = "talent_session";
 /// The pre-session cookie of the sign-in forms' CSRF token.
 pub const PRESESSION_COOKIE: &str = "talent_presession";
+/// The cookie of the dashboard's mode: `test` shows the organization's test data (D60), anything
+/// else (or none) its live data.
+pub const MODE_COOKIE: &str = "talent_mode";
 
 /// The client address of a request (the app wires the HTTP layer's trusted-proxy rule, T98).
 pub type ClientIp = Arc<dyn Fn(&HttpRequest) -> IpAddr + Send + Sync>;
@@ -90,6 +93,7 @@ pub fn configure<S: Store>(cfg: &mut web::ServiceConfig) {
             .route("/sign-in/{token}", web::get().to(sign_in::choices::<S>))
             .route("/sign-in/{token}", web::post().to(sign_in::complete::<S>))
             .route("/sign-out", web::post().to(sign_in::sign_out::<S>))
+            .route("/mode", web::post().to(sign_in::switch_mode::<S>))
             .route("/", web::get().to(overview::show::<S>))
             .route("/keys", web::get().to(keys::list::<S>))
             .route("/keys", web::post().to(keys::create::<S>))

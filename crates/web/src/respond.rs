@@ -2,7 +2,7 @@
 //! request ([`Ctx`]) and the checks every POST makes (session, CSRF token).
 
 use crate::form::Form;
-use crate::{csrf, pages, Dashboard, PRESESSION_COOKIE, SESSION_COOKIE};
+use crate::{csrf, pages, Dashboard, MODE_COOKIE, PRESESSION_COOKIE, SESSION_COOKIE};
 use actix_web::dev::Payload;
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, FromRequest, HttpRequest, HttpResponse, ResponseError};
@@ -11,6 +11,8 @@ use std::marker::PhantomData;
 use std::pin::Pin;
 use talent_domain::dashboard::Signed;
 use talent_domain::errors::{ClientError, Code, StoreError, UseCaseError};
+use talent_domain::ids::OrgId;
+use talent_domain::organization::Organization;
 use talent_domain::ports::{RateSubject, Store};
 
 /// Why a page is not shown. Each is a page of its own (never a 500 for anything a client does).
@@ -155,20 +157,37 @@ pub async fn not_found() -> HttpResponse {
     Fail::Client(ClientError::not_found("Page")).error_response()
 }
 
-/// A signed-in request: who, and the token its forms carry.
+/// A signed-in request: who, the token its forms carry, and the mode its pages show.
 pub struct Ctx {
     /// The session with its user and organization.
     pub who: Signed,
     /// The CSRF token of the session's forms.
     pub csrf: String,
+    /// In test mode (D60), the organization's test twin, whose data the persons, invitations,
+    /// webhooks and overview pages show and change; `None` in live mode.
+    pub test: Option<Organization>,
 }
 
-/// The session of `req`. Errors: [`Fail::SignIn`] without a valid one.
+impl Ctx {
+    /// The organization whose data the pages show: the test twin in test mode, else the
+    /// session's organization. Settings, keys and connections are always the organization's.
+    pub fn data_org(&self) -> OrgId {
+        self.test.as_ref().map_or(self.who.org_id(), |t| t.id)
+    }
+}
+
+/// The session of `req`, in test mode when its [`MODE_COOKIE`] says `test` and the
+/// organization has test data. Errors: [`Fail::SignIn`] without a valid one.
 pub async fn signed<S: Store>(d: &Dashboard<S>, req: &HttpRequest) -> Result<Ctx, Fail> {
     let Some(cookie) = req.cookie(SESSION_COOKIE) else { return Err(Fail::SignIn) };
     let Some(who) = d.svc.session(cookie.value()).await? else { return Err(Fail::SignIn) };
     let csrf = csrf::for_session(&d.csrf_key, who.session.id);
-    Ok(Ctx { who, csrf })
+    // The cookie only chooses between the session organization's own two sets of data.
+    let test = match req.cookie(MODE_COOKIE) {
+        Some(c) if c.value() == "test" => d.svc.test_twin_of(who.org_id()).await?,
+        _ => None,
+    };
+    Ok(Ctx { who, csrf, test })
 }
 
 /// A signed-in POST: the session, then the form's CSRF token. Errors: [`Fail::SignIn`],

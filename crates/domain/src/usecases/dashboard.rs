@@ -220,12 +220,19 @@ impl<S: Store> Services<S> {
     /// (nothing is said about keys one may not see).
     pub async fn dashboard_revoke_key(&self, who: &Signed, id: ApiKeyId) -> Result<ApiKey, UseCaseError> {
         let (org, me, admin) = (who.org_id(), who.user.id, who.is_admin());
+        // A test key's organization is the test twin of the session's (D60).
         let key = self
             .store
-            .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.get_api_key(id).await?) }))
+            .read(move |tx| {
+                Box::pin(async move {
+                    let Some(k) = tx.get_api_key(id).await? else { return Ok::<_, UseCaseError>(None) };
+                    let ours = k.org_id == org || tx.get_org(k.org_id).await?.is_some_and(|o| o.test_of == Some(org));
+                    Ok(ours.then_some(k))
+                })
+            })
             .await?;
         match key {
-            Some(k) if k.org_id == org && (admin || k.user_id == me) => self.revoke_api_key(id).await,
+            Some(k) if admin || k.user_id == me => self.revoke_api_key(id).await,
             _ => Err(ClientError::not_found("API key").into()),
         }
     }

@@ -6,7 +6,7 @@ use super::Services;
 use crate::assessment::{need_counts, steer_responses, MatchCategory, NeedCounts};
 use crate::errors::{ClientError, Code, UseCaseError};
 use crate::ids::PersonId;
-use crate::ids::ProfileId;
+use crate::ids::{OrgId, ProfileId};
 use crate::organization::Organization;
 use crate::person::Person;
 use crate::ports::{EmailRecord, Store};
@@ -146,6 +146,33 @@ impl<S: Store> Services<S> {
             }
         }
         Ok(ClockAdvanced { seconds, expired, reminded })
+    }
+
+    /// The test twin of the live organization `live` (D60), if it has one (the dashboard in test
+    /// mode reads it on every page). Errors: the store's.
+    pub async fn test_twin_of(&self, live: OrgId) -> Result<Option<Organization>, UseCaseError> {
+        self.store.read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.find_test_twin(live).await?) })).await
+    }
+
+    /// The test twin of the live organization `live` (D60), made now if it has none (the
+    /// dashboard's switch to test mode), under the organization's lock as a test key's creation.
+    /// Errors: 404 when `live` does not exist or is itself a twin.
+    pub async fn ensure_test_twin(&self, live: OrgId) -> Result<Organization, UseCaseError> {
+        if let Some(twin) = self.test_twin_of(live).await? {
+            return Ok(twin);
+        }
+        let (new_id, now) = (OrgId(self.ids.new_uuid()), self.clock.now());
+        self.store
+            .write(move |tx| {
+                Box::pin(async move {
+                    let org = tx.lock_org(live).await?.ok_or_else(|| ClientError::not_found("Organization"))?;
+                    if org.is_test() {
+                        return Err(ClientError::not_found("Organization").into());
+                    }
+                    crate::usecases::orgs::test_twin_in_tx(tx, live, new_id, now).await
+                })
+            })
+            .await
     }
 
     /// `GET /api/v1/test/emails` (D60): the emails of the test twin `org`, newest first, at most

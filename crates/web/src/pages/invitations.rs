@@ -20,7 +20,7 @@ const PAGE: u32 = 25;
 async fn page<S: Store>(d: &Dashboard<S>, ctx: &Ctx, query: &Form, above: Markup) -> Result<Markup, Fail> {
     let status = query.get("status").and_then(|s| InvitationStatus::parse(s).ok());
     let q = InvitationQuery {
-        org_id: Some(ctx.who.org_id()),
+        org_id: Some(ctx.data_org()),
         status,
         before_id: query.get("before").and_then(|b| uuid::Uuid::parse_str(b).ok()).map(InvitationId),
         limit: PAGE,
@@ -131,7 +131,7 @@ pub async fn create<S: Store>(p: MemberPost<S>) -> Result<HttpResponse, Fail> {
         Err(why) => return refused(&d, &ctx, why).await,
     };
     let emailed = input.send_email;
-    match d.svc.create_invitation(ctx.who.org_id(), input).await {
+    match d.svc.create_invitation(ctx.data_org(), input).await {
         Ok((v, _)) => {
             let above = html! {
                 section.notice.good {
@@ -161,13 +161,13 @@ fn invitation_id(raw: &str) -> Result<InvitationId, Fail> {
 /// `POST /dashboard/invitations/{id}/resend` (D21; limited, T93).
 pub async fn resend<S: Store>(p: MemberPost<S>, id: web::Path<String>) -> Result<HttpResponse, Fail> {
     let Posted { d, ctx, .. } = p;
-    d.svc.resend_invitation(ctx.who.org_id(), invitation_id(&id)?, None).await?;
+    d.svc.resend_invitation(ctx.data_org(), invitation_id(&id)?, None).await?;
     Ok(see_other("/dashboard/invitations?done=resent"))
 }
 
 /// `POST /dashboard/invitations/{id}/revoke`.
 pub async fn revoke<S: Store>(p: MemberPost<S>, id: web::Path<String>) -> Result<HttpResponse, Fail> {
     let Posted { d, ctx, .. } = p;
-    d.svc.revoke_invitation(ctx.who.org_id(), invitation_id(&id)?).await?;
+    d.svc.revoke_invitation(ctx.data_org(), invitation_id(&id)?).await?;
     Ok(see_other("/dashboard/invitations?done=revoked"))
 }

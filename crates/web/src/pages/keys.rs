@@ -50,7 +50,7 @@ async fn page<S: Store>(d: &Dashboard<S>, ctx: &Ctx, above: Above) -> Result<Mar
         } @else {
             table id="keys" {
                 thead { tr {
-                    th scope="col" { "Name" } th scope="col" { "Key" }
+                    th scope="col" { "Name" } th scope="col" { "Key" } th scope="col" { "Mode" }
                     @if admin { th scope="col" { "Owner" } }
                     th scope="col" { "Scopes" } th scope="col" { "Created" } th scope="col" { "Expires" }
                     th scope="col" { "Status" } th scope="col" { span.visually-hidden { "Actions" } }
@@ -58,9 +58,12 @@ async fn page<S: Store>(d: &Dashboard<S>, ctx: &Ctx, above: Above) -> Result<Mar
                 tbody {
                     @for (k, owner) in &keys {
                         @let status = if k.revoked_at.is_some() { "revoked" } else if k.is_active(now) { "active" } else { "expired" };
+                        // A test key acts on the organization's test twin (D60).
+                        @let start = if k.org_id == ctx.who.org_id() { "tk_" } else { talent_domain::usecases::access::TEST_KEY_PREFIX };
                         tr data-prefix=(k.prefix) {
                             td { (k.name.as_deref().unwrap_or("-")) }
-                            td { code { "tk_" (k.prefix) "…" } }
+                            td { code { (start) (k.prefix) "…" } }
+                            td.mode { @if k.org_id == ctx.who.org_id() { "Live" } @else { "Test" } }
                             @if admin { td { (owner.email.as_str()) } }
                             td { (k.scopes.to_strings().join(", ")) }
                             td { (when(k.created_at)) }
@@ -69,7 +72,7 @@ async fn page<S: Store>(d: &Dashboard<S>, ctx: &Ctx, above: Above) -> Result<Mar
                             td { @if status == "active" {
                                 form.inline method="post" action={"/dashboard/keys/" (k.id.0) "/revoke"} {
                                     (csrf_field(&ctx.csrf))
-                                    button type="submit" aria-label={"Revoke key tk_" (k.prefix) "…"} { "Revoke" }
+                                    button type="submit" aria-label={"Revoke key " (start) (k.prefix) "…"} { "Revoke" }
                                 }
                             } }
                         }
@@ -90,6 +93,17 @@ async fn page<S: Store>(d: &Dashboard<S>, ctx: &Ctx, above: Above) -> Result<Mar
                         (s.as_str())
                         @if s == Scope::WebhooksManage { span.muted { " (administrators only)" } }
                     }
+                }
+            }
+            fieldset {
+                legend { "Mode" }
+                label {
+                    input type="radio" name="mode" value="live" id="mode-live" checked[ctx.test.is_none()];
+                    "Live: acts on your organization's live data"
+                }
+                label {
+                    input type="radio" name="mode" value="test" id="mode-test" checked[ctx.test.is_some()];
+                    "Test: acts on test data only; its emails are recorded, not sent"
                 }
             }
             label for="expires" { "Expires after (optional, UTC)" }
@@ -129,7 +143,12 @@ pub async fn create<S: Store>(p: MemberPost<S>) -> Result<HttpResponse, Fail> {
         Err(why) => return Ok(bad(page(&d, &ctx, Above::Refused(why)).await?)),
     };
     let name = form.get("name").map(|n| n.chars().take(100).collect::<String>());
-    match d.svc.create_api_key(ctx.who.user.id, name, scopes, expires_at).await {
+    let made = if form.get("mode") == Some("test") {
+        d.svc.create_test_api_key(ctx.who.user.id, name, scopes, expires_at).await
+    } else {
+        d.svc.create_api_key(ctx.who.user.id, name, scopes, expires_at).await
+    };
+    match made {
         Ok(k) => Ok(ok(page(&d, &ctx, Above::Created(k)).await?)),
         Err(talent_domain::errors::UseCaseError::Client(c)) => {
             Ok(with_status(c.code.status(), page(&d, &ctx, Above::Refused(crate::respond::describe(&c))).await?))

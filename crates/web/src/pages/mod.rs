@@ -46,7 +46,7 @@ pub fn layout(ctx: &Ctx, section: &str, title: &str, body: Markup) -> Markup {
         (DOCTYPE)
         html lang="en" {
             (head(title))
-            body {
+            body class=[ctx.test.as_ref().map(|_| "test-mode")] {
                 a.skip href="#main" { "Skip to content" }
                 header.top {
                     span.brand { "Talent" }
@@ -65,6 +65,21 @@ pub fn layout(ctx: &Ctx, section: &str, title: &str, body: Markup) -> Markup {
                             }
                         }
                     }
+                    div.mode {
+                        form method="post" action="/dashboard/mode" {
+                            (csrf_field(&ctx.csrf))
+                            input type="hidden" name="back" value=(section);
+                            @if ctx.test.is_some() {
+                                input type="hidden" name="mode" value="live";
+                                span id="mode" { "Test data" } " "
+                                button type="submit" id="switch-mode" { "Show live data" }
+                            } @else {
+                                input type="hidden" name="mode" value="test";
+                                span id="mode" { "Live data" } " "
+                                button type="submit" id="switch-mode" { "Show test data" }
+                            }
+                        }
+                    }
                     div.who {
                         span { (ctx.who.org.company_name) " · " (ctx.who.user.email.as_str()) " (" (label(ctx.who.user.role.as_str())) ")" }
                         form method="post" action="/dashboard/sign-out" {
@@ -75,6 +90,12 @@ pub fn layout(ctx: &Ctx, section: &str, title: &str, body: Markup) -> Markup {
                 }
                 main id="main" {
                     h1 { (title) }
+                    @if ctx.test.is_some() {
+                        p.notice.test id="mode-banner" {
+                            strong { "Test data." }
+                            " Persons, invitations and webhooks on these pages are your organization's test data: they never touch live data, and their emails are recorded, not sent. Settings, API keys and connections are the same in both modes."
+                        }
+                    }
                     (body)
                 }
             }

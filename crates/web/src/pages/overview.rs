@@ -11,7 +11,7 @@ use talent_domain::ports::Store;
 /// `GET /dashboard/`.
 pub async fn show<S: Store>(d: web::Data<Dashboard<S>>, req: HttpRequest) -> Result<HttpResponse, Fail> {
     let ctx = signed(&d, &req).await?;
-    let (org, usage) = d.svc.organization(ctx.who.org_id()).await?;
+    let (org, usage) = d.svc.organization(ctx.data_org()).await?;
     let plan = d.svc.plans.get(&org.plan).cloned();
     let body = html! {
         dl.facts {

@@ -36,7 +36,7 @@ pub async fn list<S: Store>(d: web::Data<Dashboard<S>>, req: HttpRequest) -> Res
     let q = f.get("q").map(|q| q.chars().take(200).collect::<String>());
     let tag = f.get("tag").map(|t| t.chars().take(100).collect::<String>());
     let query = PersonQuery {
-        org_id: Some(ctx.who.org_id()),
+        org_id: Some(ctx.data_org()),
         status,
         q: q.as_ref().map(|q| q.to_lowercase()),
         tag_key: tag.as_ref().map(|t| t.to_lowercase()),
@@ -124,18 +124,19 @@ pub async fn show<S: Store>(
     id: web::Path<String>,
 ) -> Result<HttpResponse, Fail> {
     let ctx = signed(&d, &req).await?;
-    let org = ctx.who.org_id();
+    let org = ctx.data_org();
     let id = person_id(&id)?;
     let results = d.svc.results(org, id).await?;
     let p = &results.person;
     // Matches exist only with results (404 `no_results` otherwise: shown as none).
-    let matches = match d.svc.person_matches(org, org, id).await {
+    // Profiles are the organization's in both modes (D60).
+    let matches = match d.svc.person_matches(org, ctx.who.org_id(), id).await {
         Ok(m) => m,
         Err(UseCaseError::Client(_)) => Vec::new(),
         Err(e) => return Err(e.into()),
     };
     let profiles: HashMap<_, _> =
-        d.svc.list_profiles(org, None, 100).await?.items.into_iter().map(|p| (p.id, p.name)).collect();
+        d.svc.list_profiles(ctx.who.org_id(), None, 100).await?.items.into_iter().map(|p| (p.id, p.name)).collect();
     let teams = d.svc.list_teams(org).await?;
     let member_of = d.svc.person_teams(org, id).await?;
     let joinable: Vec<_> = teams.iter().filter(|(t, _)| !member_of.iter().any(|m| m.id == t.id)).collect();
@@ -228,7 +229,7 @@ pub async fn report<S: Store>(
     id: web::Path<String>,
 ) -> Result<HttpResponse, Fail> {
     let ctx = signed(&d, &req).await?;
-    let (p, pdf) = d.svc.report(ctx.who.org_id(), person_id(&id)?).await?;
+    let (p, pdf) = d.svc.report(ctx.data_org(), person_id(&id)?).await?;
     Ok(HttpResponse::Ok()
         .content_type("application/pdf")
         .insert_header((header::CONTENT_DISPOSITION, format!("attachment; filename=\"talent-report-{}.pdf\"", p.id.0)))
@@ -239,7 +240,7 @@ pub async fn report<S: Store>(
 pub async fn add_to_team<S: Store>(p: MemberPost<S>, id: web::Path<String>) -> Result<HttpResponse, Fail> {
     let Posted { d, ctx, form, .. } = p;
     let person = person_id(&id)?;
-    let org = ctx.who.org_id();
+    let org = ctx.data_org();
     let Some(team) = form.get("team").and_then(|t| uuid::Uuid::parse_str(t).ok()).map(talent_domain::ids::TeamId)
     else {
         return Err(Fail::Client(ClientError::not_found("Team")));
@@ -261,6 +262,6 @@ pub async fn remove_from_team<S: Store>(
     let team = uuid::Uuid::parse_str(&team)
         .map(talent_domain::ids::TeamId)
         .map_err(|_| Fail::Client(ClientError::not_found("Team")))?;
-    d.svc.remove_team_member(ctx.who.org_id(), team, person).await?;
+    d.svc.remove_team_member(ctx.data_org(), team, person).await?;
     Ok(crate::respond::see_other(&format!("/dashboard/persons/{}?done=team-removed", person.0)))
 }

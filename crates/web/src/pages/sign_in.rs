@@ -225,3 +225,33 @@ pub async fn sign_out<S: Store>(p: MemberPost<S>) -> Result<HttpResponse, Fail> 
     );
     Ok(HttpResponse::Ok().cookie(gone).content_type("text/html; charset=utf-8").body(page.into_string()))
 }
+
+/// Where the mode switch returns: the page it was sent from when that is a dashboard page (no
+/// other site, no other scheme), else the overview.
+fn back_to(form: &crate::form::Form) -> String {
+    match form.get("back") {
+        Some(b)
+            if (b == "/dashboard" || b.starts_with("/dashboard/"))
+                && !b.contains("//")
+                && !b.contains('\\')
+                && b.chars().all(|c| c.is_ascii_graphic()) =>
+        {
+            b.to_string()
+        }
+        _ => "/dashboard/".to_string(),
+    }
+}
+
+/// `POST /dashboard/mode` (D60): `mode=test` shows the organization's test data (made on first
+/// use), `mode=live` its live data; the choice is kept in [`crate::MODE_COOKIE`] for the
+/// session's length and the browser returns to the page it came from.
+pub async fn switch_mode<S: Store>(p: MemberPost<S>) -> Result<HttpResponse, Fail> {
+    let Posted { d, ctx, form, .. } = p;
+    let test = form.get("mode") == Some("test");
+    if test {
+        d.svc.ensure_test_twin(ctx.who.org_id()).await?;
+    }
+    let value = if test { "test" } else { "live" };
+    let c = cookie(&d, crate::MODE_COOKIE, value.to_string(), CookieDuration::seconds(SESSION_TTL.whole_seconds()));
+    Ok(HttpResponse::SeeOther().cookie(c).insert_header((actix_web::http::header::LOCATION, back_to(&form))).finish())
+}

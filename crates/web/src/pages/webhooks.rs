@@ -75,7 +75,7 @@ fn secret_box(title: &str, secret: &str) -> Markup {
 }
 
 async fn list_page<S: Store>(d: &Dashboard<S>, ctx: &Ctx, above: Markup) -> Result<Markup, Fail> {
-    let endpoints = d.svc.list_endpoints(ctx.who.org_id()).await?;
+    let endpoints = d.svc.list_endpoints(ctx.data_org()).await?;
     let body = html! {
         (above)
         @if endpoints.is_empty() {
@@ -133,7 +133,7 @@ pub async fn create<S: Store>(p: AdminPost<S>) -> Result<HttpResponse, Fail> {
         events,
         description: form.get("description").map(str::to_string),
     };
-    match d.svc.create_endpoint(ctx.who.org_id(), n).await {
+    match d.svc.create_endpoint(ctx.data_org(), n).await {
         Ok(e) => {
             let above = html! {
                 (secret_box("Endpoint added", &e.secret))
@@ -155,7 +155,7 @@ async fn endpoint_page<S: Store>(
     query: &Form,
     above: Markup,
 ) -> Result<Markup, Fail> {
-    let org = ctx.who.org_id();
+    let org = ctx.data_org();
     let e = d.svc.get_endpoint(org, id).await?;
     let status = query.get("status").and_then(|s| DeliveryStatus::parse(s).ok());
     let event_type = query.get("type").and_then(parse_event_type);
@@ -277,7 +277,7 @@ pub async fn update<S: Store>(p: AdminPost<S>, id: web::Path<String>) -> Result<
         description: Some(form.get("description").map(str::to_string)),
         enabled: Some(form.checked("enabled")),
     };
-    match d.svc.patch_endpoint(ctx.who.org_id(), id, p).await {
+    match d.svc.patch_endpoint(ctx.data_org(), id, p).await {
         Ok(_) => Ok(see_other(&format!("/dashboard/webhooks/{}?done=saved", id.0))),
         Err(e) => {
             let why = shown(e)?;
@@ -305,7 +305,7 @@ fn ping_box(r: &PingResult) -> Markup {
 pub async fn test<S: Store>(p: AdminPost<S>, id: web::Path<String>) -> Result<HttpResponse, Fail> {
     let Posted { d, ctx, .. } = p;
     let id = webhook_id(&id)?;
-    let r = d.svc.test_ping(ctx.who.org_id(), id).await?;
+    let r = d.svc.test_ping(ctx.data_org(), id).await?;
     Ok(ok(endpoint_page(&d, &ctx, id, &Form::default(), ping_box(&r)).await?))
 }
 
@@ -314,7 +314,7 @@ pub async fn test<S: Store>(p: AdminPost<S>, id: web::Path<String>) -> Result<Ht
 pub async fn rotate<S: Store>(p: AdminPost<S>, id: web::Path<String>) -> Result<HttpResponse, Fail> {
     let Posted { d, ctx, .. } = p;
     let id = webhook_id(&id)?;
-    let e = d.svc.rotate_secret(ctx.who.org_id(), id).await?;
+    let e = d.svc.rotate_secret(ctx.data_org(), id).await?;
     let above = html! {
         (secret_box("Signing secret rotated", &e.secret))
         p { "Requests are signed with both the new and the previous secret for 24 hours." }
@@ -325,7 +325,7 @@ pub async fn rotate<S: Store>(p: AdminPost<S>, id: web::Path<String>) -> Result<
 /// `POST /dashboard/webhooks/{id}/delete`.
 pub async fn delete<S: Store>(p: AdminPost<S>, id: web::Path<String>) -> Result<HttpResponse, Fail> {
     let Posted { d, ctx, .. } = p;
-    d.svc.delete_endpoint(ctx.who.org_id(), webhook_id(&id)?).await?;
+    d.svc.delete_endpoint(ctx.data_org(), webhook_id(&id)?).await?;
     Ok(see_other("/dashboard/webhooks"))
 }
 
@@ -339,7 +339,7 @@ pub async fn delivery<S: Store>(
     require_admin(&ctx)?;
     let id = webhook_id(&path.0)?;
     let did = uuid::Uuid::parse_str(&path.1).map(DeliveryId).map_err(|_| not_found("Delivery"))?;
-    let (dl, attempts) = d.svc.get_delivery(ctx.who.org_id(), id, did).await?;
+    let (dl, attempts) = d.svc.get_delivery(ctx.data_org(), id, did).await?;
     let base = format!("/dashboard/webhooks/{}", id.0);
     let body = html! {
         p { a href=(base) { "Back to the endpoint" } }
@@ -383,7 +383,7 @@ pub async fn redeliver<S: Store>(p: AdminPost<S>, path: web::Path<(String, Strin
     let Posted { d, ctx, .. } = p;
     let id = webhook_id(&path.0)?;
     let did = uuid::Uuid::parse_str(&path.1).map(DeliveryId).map_err(|_| not_found("Delivery"))?;
-    d.svc.redeliver(ctx.who.org_id(), id, did).await?;
+    d.svc.redeliver(ctx.data_org(), id, did).await?;
     Ok(see_other(&format!("/dashboard/webhooks/{}/deliveries/{}", id.0, did.0)))
 }
 
