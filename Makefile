@@ -8,13 +8,16 @@ export TEST_DATABASE_URL
 run:
 	cargo run -p talent-app --bin talent -- demo
 
-## test: formatting, clippy, every test (domain, store on SQLite and PostgreSQL, end-to-end),
+## test: formatting, clippy, every test (domain, store on SQLite and PostgreSQL, end-to-end; every
+## webhook delivery the end-to-end tests receive verified again with PyPI's standardwebhooks),
 ## schemathesis against the running binary, and the README's tour run as written. Chromium and
 ## chromedriver for the dashboard's browser test are installed with apt when missing
 ## (tests/browser-deps.sh).
 test: lint
 	tests/browser-deps.sh
-	cargo test --workspace -- --test-threads 8
+	rm -f target/e2e-standard-webhooks.jsonl
+	TALENT_E2E_STANDARD_WEBHOOKS_LOG=$(CURDIR)/target/e2e-standard-webhooks.jsonl cargo test --workspace -- --test-threads 8
+	tests/standard-webhooks.sh target/e2e-standard-webhooks.jsonl
 	$(MAKE) schemathesis tour guides sdk-test deploy-check BUILD_TALENT="$(TEST_BUILD_TALENT)"
 	tests/openapi-lint.sh
 

@@ -366,8 +366,26 @@ fn assert_delivery(h: &Hit, secret: &str) -> Value {
             h.at,
         );
         assert_eq!(standard, Ok(()), "webhook-signature of {}: {:?}", h.event(), h.headers);
+        log_standard(h, secret);
     }
     env
+}
+
+/// Appends a delivery signed the Standard Webhooks way to the file named by
+/// `TALENT_E2E_STANDARD_WEBHOOKS_LOG` (when set), for `tests/standard-webhooks.sh` to verify
+/// with the `standardwebhooks` library from PyPI after the tests (D58): one JSON line each.
+fn log_standard(h: &Hit, secret: &str) {
+    static LOG: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let Ok(path) = std::env::var("TALENT_E2E_STANDARD_WEBHOOKS_LOG") else { return };
+    let headers: serde_json::Map<String, Value> = ["webhook-id", "webhook-timestamp", "webhook-signature"]
+        .iter()
+        .map(|n| (n.to_string(), json!(h.header(n))))
+        .collect();
+    let line = json!({"secret": secret, "headers": headers, "body": h.body, "at": h.at}).to_string() + "\n";
+    let _one_writer = LOG.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    use std::io::Write;
+    let mut f = std::fs::OpenOptions::new().create(true).append(true).open(&path).expect("the delivery log opens");
+    f.write_all(line.as_bytes()).expect("the delivery log is written");
 }
 
 fn is_base64(s: &str) -> bool {
