@@ -365,6 +365,17 @@ where
     }
 }
 
+/// Deserializes a member that may be left out but, when given, is never `null` (the OpenAPI
+/// document does not allow `null` for it): `null` is an error, as any other value of the wrong
+/// type.
+pub fn non_null<'de, D, T>(de: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::Deserialize<'de>,
+{
+    T::deserialize(de).map(Some)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -27,12 +27,17 @@ pub struct CompletionIn {
     /// Generates the responses: the same seed gives the same results. Default: derived from the
     /// assessment's id.
     #[schema(minimum = 0)]
-    seed: Option<u64>,
+    #[serde(default, deserialize_with = "crate::body::whole_number")]
+    seed: Option<i64>,
     /// One of your organization's profiles (test data reads your live profiles); with
     /// `targetCategory`.
+    #[schema(nullable = false)]
+    #[serde(default, deserialize_with = "crate::body::non_null")]
     profile_id: Option<uuid::Uuid>,
     /// Steers the responses so that the person's match with `profileId` falls in this category
     /// (high ≥ 70, moderate 50-69, low < 50); with `profileId`.
+    #[schema(nullable = false)]
+    #[serde(default, deserialize_with = "crate::body::non_null")]
     target_category: Option<TargetCategory>,
 }
 
@@ -62,7 +67,11 @@ impl CompletionIn {
             (Some(_), None) => return Err(ApiError::field("targetCategory", "is required with profileId")),
             (None, Some(_)) => return Err(ApiError::field("profileId", "is required with targetCategory")),
         };
-        Ok(TestCompletion { seed: self.seed, target })
+        let seed = match self.seed {
+            None => None,
+            Some(s) => Some(u64::try_from(s).map_err(|_| ApiError::field("seed", "must be 0 or more"))?),
+        };
+        Ok(TestCompletion { seed, target })
     }
 }
 
@@ -173,8 +182,9 @@ pub async fn emails<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequest) -
 #[schema(as = TestClockAdvanceRequest)]
 pub struct ClockIn {
     /// How far to move the clock of your test data, in seconds (1 to 315360000, ten years).
-    #[schema(minimum = 1, maximum = 315360000, example = 259200)]
-    seconds: i64,
+    #[schema(minimum = 1, maximum = 315360000, example = 259200, value_type = i64, required = true)]
+    #[serde(default, deserialize_with = "crate::body::whole_number")]
+    seconds: Option<i64>,
 }
 
 /// The answer of `POST /api/v1/test/clock/advance`.
@@ -209,9 +219,10 @@ pub async fn advance_clock<S: Store>(
     let p = authorize(&req, Some(Scope::InvitationsWrite), true)?;
     let Body(body) = body?;
     let i: ClockIn = parse_json(&req, &body)?;
+    let seconds = i.seconds.ok_or_else(|| ApiError::field("seconds", "is required"))?;
     let org = p.ctx.org.clone();
     idempotent(&state, &req, org.id, &body, || async {
-        let done = state.svc.test_advance_clock(&org, i.seconds).await?;
+        let done = state.svc.test_advance_clock(&org, seconds).await?;
         let out = ClockOut { advanced_seconds: done.seconds, expired: done.expired, reminded: done.reminded };
         Ok(Reply::new(StatusCode::OK, &out))
     })

@@ -1956,14 +1956,18 @@ export interface components {
              * @description One of your organization's profiles (test data reads your live profiles); with
              *     `targetCategory`.
              */
-            profileId?: string | null;
+            profileId?: string;
             /**
              * Format: int64
              * @description Generates the responses: the same seed gives the same results. Default: derived from the
              *     assessment's id.
              */
             seed?: number | null;
-            targetCategory?: components["schemas"]["TestTargetCategory"] | null;
+            /**
+             * @description Steers the responses so that the person's match with `profileId` falls in this category
+             *     (high ≥ 70, moderate 50-69, low < 50); with `profileId`.
+             */
+            targetCategory?: components["schemas"]["TestTargetCategory"];
         };
         /** @description One email of the test twin, recorded instead of sent. */
         TestEmail: {
@@ -4203,7 +4207,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "profileId": null,
+                 *       "profileId": "0193a5f2-7c41-7d3e-9a2b-5c6d7e8f9a0b",
                  *       "seed": null,
                  *       "targetCategory": "low"
                  *     }

@@ -27,6 +27,12 @@ const NOT_IDEMPOTENT: [&str; 1] = ["testWebhook"];
 /// Operations whose body may be left out (an empty body; D21 resend).
 const OPTIONAL_BODY: [&str; 2] = ["resendInvitation", "testCompleteAssessment"];
 
+/// Request members that come together (JSON Schema's `dependentRequired`): `(schema, [(member,
+/// the members it requires)])`.
+type Dependencies = &'static [(&'static str, &'static [&'static str])];
+const DEPENDENT_REQUIRED: [(&str, Dependencies); 1] =
+    [("TestCompletionRequest", &[("profileId", &["targetCategory"]), ("targetCategory", &["profileId"])])];
+
 /// Applies every convention of this module to a derived document.
 pub fn apply(doc: &mut Value) {
     components(doc);
@@ -44,6 +50,11 @@ pub fn apply(doc: &mut Value) {
         for (name, s) in schemas.iter_mut() {
             merge_all_of(s, &snapshot);
             strict(name, s);
+        }
+    }
+    for (name, deps) in DEPENDENT_REQUIRED {
+        if let Some(s) = doc.pointer_mut(&format!("/components/schemas/{name}")) {
+            s["dependentRequired"] = deps.iter().map(|(m, r)| (m.to_string(), json!(r))).collect();
         }
     }
     deprecated(doc);

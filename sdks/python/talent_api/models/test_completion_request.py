@@ -20,26 +20,22 @@ class TestCompletionRequest:
     """The body of `POST /api/v1/test/persons/{id}/complete-assessment`; it may be left out.
 
     Attributes:
-        profile_id (None | Unset | UUID): One of your organization's profiles (test data reads your live profiles); with
+        profile_id (UUID | Unset): One of your organization's profiles (test data reads your live profiles); with
             `targetCategory`.
         seed (int | None | Unset): Generates the responses: the same seed gives the same results. Default: derived from
             the
             assessment's id.
-        target_category (None | TestTargetCategory | Unset):
+        target_category (TestTargetCategory | Unset): A match category to steer a test completion to.
     """
 
-    profile_id: None | Unset | UUID = UNSET
+    profile_id: UUID | Unset = UNSET
     seed: int | None | Unset = UNSET
-    target_category: None | TestTargetCategory | Unset = UNSET
+    target_category: TestTargetCategory | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
-        profile_id: None | str | Unset
-        if isinstance(self.profile_id, Unset):
-            profile_id = UNSET
-        elif isinstance(self.profile_id, UUID):
+        profile_id: str | Unset = UNSET
+        if not isinstance(self.profile_id, Unset):
             profile_id = str(self.profile_id)
-        else:
-            profile_id = self.profile_id
 
         seed: int | None | Unset
         if isinstance(self.seed, Unset):
@@ -47,13 +43,9 @@ class TestCompletionRequest:
         else:
             seed = self.seed
 
-        target_category: None | str | Unset
-        if isinstance(self.target_category, Unset):
-            target_category = UNSET
-        elif isinstance(self.target_category, TestTargetCategory):
+        target_category: str | Unset = UNSET
+        if not isinstance(self.target_category, Unset):
             target_category = self.target_category.value
-        else:
-            target_category = self.target_category
 
         field_dict: dict[str, Any] = {}
 
@@ -70,23 +62,12 @@ class TestCompletionRequest:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-
-        def _parse_profile_id(data: object) -> None | Unset | UUID:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            try:
-                if not isinstance(data, str):
-                    raise TypeError()
-                profile_id_type_0 = UUID(data)
-
-                return profile_id_type_0
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            return cast(None | Unset | UUID, data)
-
-        profile_id = _parse_profile_id(d.pop("profileId", UNSET))
+        _profile_id = d.pop("profileId", UNSET)
+        profile_id: UUID | Unset
+        if isinstance(_profile_id, Unset):
+            profile_id = UNSET
+        else:
+            profile_id = UUID(_profile_id)
 
         def _parse_seed(data: object) -> int | None | Unset:
             if data is None:
@@ -97,22 +78,12 @@ class TestCompletionRequest:
 
         seed = _parse_seed(d.pop("seed", UNSET))
 
-        def _parse_target_category(data: object) -> None | TestTargetCategory | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            try:
-                if not isinstance(data, str):
-                    raise TypeError()
-                target_category_type_0 = TestTargetCategory(data)
-
-                return target_category_type_0
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            return cast(None | TestTargetCategory | Unset, data)
-
-        target_category = _parse_target_category(d.pop("targetCategory", UNSET))
+        _target_category = d.pop("targetCategory", UNSET)
+        target_category: TestTargetCategory | Unset
+        if isinstance(_target_category, Unset):
+            target_category = UNSET
+        else:
+            target_category = TestTargetCategory(_target_category)
 
         test_completion_request = cls(
             profile_id=profile_id,
