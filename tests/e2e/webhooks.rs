@@ -1333,9 +1333,15 @@ webhook_e2e!(the_test_clock_ages_only_test_data_reminders_expiry_and_retries_fol
     assert!(feed(&test).contains(&"invitation.reminded".to_string()));
     assert!(!feed(&live).contains(&"invitation.reminded".to_string()), "the live invitation is not reminded");
 
-    let r = advance(&test, json!({"seconds": 11 * 86_400}));
+    let key = [("Idempotency-Key", "advance-11-days")];
+    let body = json!({"seconds": 11 * 86_400});
+    let r = app.request_with("POST", "/api/v1/test/clock/advance", &test, Some(&body), &key);
     assert_eq!(r.status, 200, "{}", r.text);
     assert_eq!((r.json["expired"].as_u64(), r.json["reminded"].as_u64()), (Some(1), Some(0)), "{}", r.text);
+    // A retry with the same key answers the first answer; the clock does not move twice (the
+    // advance kept its own key's record in flight, so 11 days of ageing did not expire it).
+    let again = app.request_with("POST", "/api/v1/test/clock/advance", &test, Some(&body), &key);
+    assert_eq!((again.status, &again.json), (200, &r.json), "{}", again.text);
     assert_eq!(app.get(&format!("/api/v1/invitations/{test_inv}"), &test).json["status"], "expired");
     assert_eq!(app.get(&format!("/api/v1/invitations/{live_inv}"), &live).json["status"], "pending");
     assert!(!feed(&live).contains(&"invitation.expired".to_string()));

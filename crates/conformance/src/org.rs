@@ -223,6 +223,10 @@ pub async fn aging_a_test_twin_moves_its_times_back_and_nothing_of_the_live_orga
         crate::webhook::hook(&svc, org, 1).await;
         let (inv, _) = svc.create_invitation(org, emailed_invitation("ida@example.com")).await.unwrap();
         svc.idempotency_begin(crate::idempotency::idem_req(org, "/v1/persons", "k", "h")).await.unwrap();
+        let done = StoredResponse { status: 201, body: "{}".into(), existing_resource: false };
+        svc.idempotency_finish(crate::idempotency::idem_req(org, "/v1/persons", "k", "h"), done).await.unwrap();
+        // One in flight, which keeps its time.
+        svc.idempotency_begin(crate::idempotency::idem_req(org, "/v1/persons", "running", "h")).await.unwrap();
         made.push(inv.invitation.id);
     }
     let snapshot = |org: OrgId, inv: InvitationId| {
@@ -253,11 +257,17 @@ pub async fn aging_a_test_twin_moves_its_times_back_and_nothing_of_the_live_orga
     assert!(twin_before.1 >= 1 && twin_before.2 >= 1 && twin_before.3 >= 1, "{twin_before:?}");
     assert!(twin_before.0.iter().any(|t| t.microsecond() != 0), "a fraction to keep");
 
+    let running = |org: OrgId| {
+        let svc = svc.clone();
+        async move { crate::idempotency::idem_get(&svc, org, "/v1/persons", "running").await.unwrap().created_at }
+    };
+    let running_before = running(twin).await;
     let step = 15 * 86_400 + 17;
     write(&svc, move |tx| Box::pin(async move { tx.age_test_data(twin, step).await })).await.unwrap();
     let twin_after = snapshot(twin, made[1]).await;
     let moved: Vec<OffsetDateTime> = twin_before.0.iter().map(|t| *t - Duration::seconds(step)).collect();
     assert_eq!(twin_after.0, moved, "every time moved back by exactly the step");
+    assert_eq!(running(twin).await, running_before, "a request in flight keeps its record's time");
     assert_eq!(snapshot(live.id, made[0]).await, live_before, "the live organization untouched");
 
     // The twin's invitation is due now (by the aged times), the live one is not.

@@ -5,8 +5,7 @@
 use super::Services;
 use crate::assessment::{need_counts, steer_responses, MatchCategory, NeedCounts};
 use crate::errors::{ClientError, Code, UseCaseError};
-use crate::ids::PersonId;
-use crate::ids::{OrgId, ProfileId};
+use crate::ids::{OrgId, PersonId, ProfileId};
 use crate::organization::Organization;
 use crate::person::Person;
 use crate::ports::{EmailRecord, Store};

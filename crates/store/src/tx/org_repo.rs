@@ -72,7 +72,12 @@ fn aging_statements(shift: impl Fn(&str) -> String, p1: &str, lock: &str) -> Vec
             "UPDATE webhook_endpoints SET {} WHERE org_id = {p1}",
             set(&["previous_secret_expires_at", "breaker_open_until", "failing_since"])
         ),
-        format!("UPDATE idempotency_keys SET {} WHERE org_id = {p1}", set(&["created_at"])),
+        // Answered records only: one in flight (the advancing request's own, a concurrent one)
+        // keeps its time, so it is neither taken over nor purged while its request runs.
+        format!(
+            "UPDATE idempotency_keys SET {} WHERE org_id = {p1} AND response_status IS NOT NULL",
+            set(&["created_at"])
+        ),
     ]
 }
 

@@ -68,7 +68,9 @@ impl OrgRepo for FakeTx {
             back_opt(&mut w.breaker.open_until);
             back_opt(&mut w.failing_since);
         }
-        for r in s.idem.iter_mut().filter(|r| r.org_id == twin) {
+        let answered =
+            |r: &&mut crate::ports::IdempotencyRecord| !matches!(r.state, crate::ports::IdempotencyState::InFlight);
+        for r in s.idem.iter_mut().filter(|r| r.org_id == twin).filter(answered) {
             back(&mut r.created_at);
         }
         ok(())

@@ -54,7 +54,8 @@ pub trait OrgRepo: Send {
     /// reminded, expires, accepted, revoked, created, updated), their one-time codes', the
     /// emails', the outbox events', the webhook deliveries' (created, next and last attempt) and
     /// their attempts', the endpoints' secret grace period, breaker and failure streak, and the
-    /// idempotency records'. Persons and assessments keep theirs: no rule ages them, and D11's
+    /// answered idempotency records' (one in flight, such as the advancing request's own, keeps
+    /// its time: it is neither taken over nor purged while its request runs). Persons and assessments keep theirs: no rule ages them, and D11's
     /// visibility compares them with each other. Wakes the delivery engines after commit (a
     /// retry may be due now).
     ///
