@@ -3,7 +3,8 @@
 # fresh database (a SQLite file, or with `postgres` a new database on TEST_DATABASE_URL's server,
 # dropped afterwards; issue 13) and a free port, creates one resource of each kind so that every
 # operation can reach its success path, then runs every check with the fixed seed of
-# schemathesis.toml. Exits non-zero on any failure.
+# schemathesis.toml; then test mode's operations again with a test key (a live key gets 403
+# there). Exits non-zero on any failure.
 # With several backends (`sqlite postgres`) the runs go side by side, each on its own demo, and
 # their outputs are printed one after the other when both are done.
 # Usage: tests/schemathesis/run.sh [path/to/talent] [sqlite|postgres]...
@@ -94,6 +95,17 @@ export ST_PERSON_ID="$(field '["data"][0]["id"]' <<<"$persons")"
 export ST_PROFILE_ID="$(api GET /api/v1/profiles | field '["data"][0]["id"]')"
 export ST_INVITATION_ID="$(api POST /api/v1/invitations '{"email":"schemathesis@example.com","sendEmail":false}' | field '["id"]')"
 
+# Test mode's operations answer a live key 403 only: a test key (made with the demo's admin
+# token) and a person of the test data, for a second run of those operations alone.
+admin="$(sed -n 's/^Admin token: //p' "$work/demo.log" | head -n1)"
+user="$(api GET /api/v1/me | field '["userId"]')"
+scopes='["organization:read","persons:read","persons:write","invitations:read","invitations:write","results:read","profiles:read"]'
+test_key="$(curl -fsS -X POST -H "Authorization: Bearer $admin" -H "Content-Type: application/json" \
+    --data "{\"name\":\"schemathesis\",\"mode\":\"test\",\"scopes\":$scopes}" \
+    "$base/admin/v1/users/$user/api-keys" | field '["key"]')"
+export ST_TEST_PERSON_ID="$(curl -fsS -X POST -H "Authorization: Bearer $test_key" -H "Content-Type: application/json" \
+    --data '{"email":"schemathesis-test@example.com"}' "$base/api/v1/persons" | field '["id"]')"
+
 # The served document is the committed one (the Rust test checks this too).
 curl -fsS "$base/api/v1/openapi.json" | cmp -s - "$root/docs/openapi.json" || {
     echo "schemathesis: the served OpenAPI document differs from docs/openapi.json" >&2
@@ -104,3 +116,9 @@ curl -fsS "$base/api/v1/openapi.json" | cmp -s - "$root/docs/openapi.json" || {
     "$base/api/v1/openapi.json" -H "Authorization: Bearer $key" --no-color \
     --report junit,har --report-junit-path "$root/target/schemathesis-$backend-junit.xml" \
     --report-har-path "$root/target/schemathesis-$backend.har"
+
+echo "schemathesis: $backend, test mode's operations with a test key"
+"$venv/bin/schemathesis" --config-file "$root/tests/schemathesis/schemathesis.toml" run \
+    "$base/api/v1/openapi.json" -H "Authorization: Bearer $test_key" --no-color \
+    --include-path-regex '^/api/v1/test/' --phases examples,coverage,fuzzing \
+    --report junit --report-junit-path "$root/target/schemathesis-$backend-test-mode-junit.xml"
