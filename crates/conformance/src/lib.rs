@@ -81,6 +81,7 @@ macro_rules! store_conformance_suite {
             profiles_are_changed_and_deleted_within_their_organization,
             organizations_list_newest_first_in_pages,
             aging_a_test_twin_moves_its_times_back_and_nothing_of_the_live_organization_d60,
+            concurrent_advances_of_one_test_clock_all_apply_d60,
             delivery_claims_keep_the_per_endpoint_and_per_org_caps,
             concurrent_claims_never_take_one_delivery_twice,
             open_breakers_and_disabled_endpoints_are_not_claimed,

@@ -285,3 +285,31 @@ pub async fn aging_a_test_twin_moves_its_times_back_and_nothing_of_the_live_orga
     .await;
     assert_eq!(statuses, (InvitationStatus::Pending, InvitationStatus::Expired));
 }
+
+/// D60: eight concurrent advances of one test twin's clock, each with invitations, emails,
+/// events and deliveries to age, all succeed (none fails on a lock cycle) and add up: the
+/// invitation's expiry moved back by exactly eight steps.
+pub async fn concurrent_advances_of_one_test_clock_all_apply_d60<S: Store + Clone>(store: S) {
+    let (svc, _clock) = services(store);
+    let live = new_org(&svc, "business", &[]).await;
+    let admin = svc.create_user(live.id, email("admin@acme.com"), OrgRole::Admin).await.unwrap();
+    svc.create_test_api_key(admin.id, None, Scopes::new(vec![Scope::InvitationsWrite]), None).await.unwrap();
+    let lid = live.id;
+    let twin = read(&svc, move |tx| Box::pin(async move { tx.find_test_twin(lid).await })).await.unwrap();
+    crate::webhook::hook(&svc, twin.id, 1).await;
+    let mut first = None;
+    for i in 0..20 {
+        let (inv, _) = svc.create_invitation(twin.id, emailed_invitation(&format!("p{i}@example.com"))).await.unwrap();
+        first.get_or_insert(inv.invitation);
+    }
+    let first = first.unwrap();
+    let outcomes = race(&svc, 8, |svc, _| {
+        let twin = twin.clone();
+        async move { svc.test_advance_clock(&twin, 60).await.map(|_| ()) }
+    })
+    .await;
+    assert!(outcomes.iter().all(Result::is_ok), "{outcomes:?}");
+    let id = first.id;
+    let now = read(&svc, move |tx| Box::pin(async move { tx.get_invitation_any(id).await })).await.unwrap();
+    assert_eq!(now.expires_at, first.expires_at - Duration::seconds(8 * 60));
+}

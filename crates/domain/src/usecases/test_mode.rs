@@ -132,7 +132,14 @@ impl<S: Store> Services<S> {
         }
         let twin = org.id;
         self.store
-            .write(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.age_test_data(twin, seconds).await?) }))
+            .write(move |tx| {
+                Box::pin(async move {
+                    // Advances of one twin take turns: each ages every row, and two at once would
+                    // lock the same rows, possibly in different orders.
+                    tx.lock_org(twin).await?;
+                    Ok::<_, UseCaseError>(tx.age_test_data(twin, seconds).await?)
+                })
+            })
             .await?;
         let (mut expired, mut reminded) = (0, 0);
         // The sweep takes 500 of each per call: call it until less is left.
