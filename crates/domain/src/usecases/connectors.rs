@@ -455,16 +455,12 @@ impl<S: Store> Services<S> {
                 })
                 .await?;
             if !exists {
-                let mut e = FieldErrors::default();
-                e.push("test", "is not a test of this organization");
-                return Err(e.into());
+                return Err(FieldErrors::one("test", "is not a test of this organization").into());
             }
         }
         if let Some(url) = &order.callback_url {
             if let Err(m) = self.webhooks.check_url(url) {
-                let mut e = FieldErrors::default();
-                e.push("callbackUrl", m);
-                return Err(e.into());
+                return Err(FieldErrors::one("callbackUrl", m).into());
             }
         }
         let c = &order.candidate;

@@ -203,9 +203,7 @@ pub(crate) async fn follow_live_in_tx(tx: &mut dyn Tx, live: &Organization) -> R
 impl<S: Store> Services<S> {
     fn check_plan(&self, plan: &str) -> Result<(), UseCaseError> {
         if self.plans.get(plan).is_none() {
-            let mut e = FieldErrors::default();
-            e.push("plan", format!("must be one of: {}", self.plans.ids().join(", ")));
-            return Err(e.into());
+            return Err(FieldErrors::one("plan", format!("must be one of: {}", self.plans.ids().join(", "))).into());
         }
         Ok(())
     }
@@ -378,9 +376,7 @@ impl<S: Store> Services<S> {
     ) -> Result<CreatedKey, UseCaseError> {
         let now = self.clock.now();
         if expires_at.is_some_and(|e| e <= now) {
-            let mut e = FieldErrors::default();
-            e.push("expiresAt", "must be in the future");
-            return Err(e.into());
+            return Err(FieldErrors::one("expiresAt", "must be in the future").into());
         }
         let material = crate::usecases::access::key_material(&*self.secrets, test);
         let req = KeyRequest {

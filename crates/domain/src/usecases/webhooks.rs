@@ -56,11 +56,7 @@ impl<S: Store> Services<S> {
     }
 
     fn check_url(&self, url: &str) -> Result<(), UseCaseError> {
-        self.webhooks.check_url(url).map_err(|m| {
-            let mut e = FieldErrors::default();
-            e.push("url", m);
-            UseCaseError::from(e)
-        })
+        self.webhooks.check_url(url).map_err(|m| UseCaseError::from(FieldErrors::one("url", m)))
     }
 
     /// `POST /webhooks` (D29, D30): 201 with the secret (shown once). Errors: 400 (URL refused,
