@@ -55,8 +55,24 @@ crate::e2e!(creating_an_organization_returns_the_public_organization_object, Def
         create_org(app, json!({"companyName": "  Globex  ", "email": "Jobs@Globex.example", "plan": "professional"}));
     assert_eq!(r.status, 201, "{}", r.text);
     let o = r.json.clone();
-    assert_eq!(keys(&o), ["companyName", "createdAt", "email", "employeeDomains", "id", "subscription", "usage"]);
+    assert_eq!(
+        keys(&o),
+        [
+            "companyName",
+            "createdAt",
+            "email",
+            "employeeDomains",
+            "id",
+            "locale",
+            "redirectHosts",
+            "subscription",
+            "timeZone",
+            "usage"
+        ]
+    );
     assert_eq!(o["employeeDomains"], json!([]));
+    // T217, T219: what the organization's persons see by default.
+    assert_eq!((&o["locale"], &o["timeZone"], &o["redirectHosts"]), (&json!("en"), &json!("UTC"), &json!([])));
     assert!(uuid::Uuid::parse_str(o["id"].as_str().unwrap()).is_ok());
     assert_eq!(o["companyName"], "Globex");
     assert_eq!(o["email"], "jobs@globex.example");
@@ -93,7 +109,9 @@ crate::e2e!(creating_an_organization_returns_the_public_organization_object, Def
     assert_eq!(p.status, 200, "{}", p.text);
     assert_eq!(r.json["employeeDomains"], json!(["initech.example"]));
     let mut public = r.json.clone();
-    public.as_object_mut().unwrap().remove("employeeDomains");
+    for operators_only in ["employeeDomains", "locale", "timeZone", "redirectHosts"] {
+        public.as_object_mut().unwrap().remove(operators_only);
+    }
     assert_eq!(p.json, public, "the public object has the spec's members only");
 });
 

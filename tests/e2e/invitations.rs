@@ -17,8 +17,9 @@ use time::{Duration, OffsetDateTime};
 // Helpers
 // ---------------------------------------------------------------------------------------------
 
-/// The Invitation object's fields (spec: all always present, no others).
-const INVITATION_FIELDS: [&str; 18] = [
+/// The Invitation object's fields (spec: all always present, no others; the person's side of it,
+/// T217-T219).
+const INVITATION_FIELDS: [&str; 22] = [
     "id",
     "email",
     "firstName",
@@ -30,6 +31,10 @@ const INVITATION_FIELDS: [&str; 18] = [
     "tags",
     "variant",
     "message",
+    "locale",
+    "timeZone",
+    "accommodations",
+    "redirectUrl",
     "url",
     "emailSentAt",
     "expiresAt",
@@ -50,9 +55,17 @@ fn assert_invitation_shape(v: &Value) {
 
 /// A timestamp of the API as invitation emails give it to people (T206):
 /// `15 January 2026, 10:00 UTC`.
+/// An instant as the English emails and pages write it in UTC (T217: CLDR's long date with the
+/// time to the minute and the offset): `December 26, 2026 at 9:57 PM GMT+0`.
 fn for_people(v: &Value) -> String {
     let t = ts(v);
-    format!("{} {} {}, {:02}:{:02} UTC", t.day(), t.month(), t.year(), t.hour(), t.minute())
+    let (h, pm) = match t.hour() {
+        0 => (12, "AM"),
+        h @ 1..=11 => (h, "AM"),
+        12 => (12, "PM"),
+        h => (h - 12, "PM"),
+    };
+    format!("{} {}, {} at {h}:{:02}\u{202f}{pm} GMT+0", t.month(), t.day(), t.year(), t.minute())
 }
 
 fn ts(v: &Value) -> OffsetDateTime {

@@ -224,7 +224,9 @@ impl Application {
         };
         let public_url = cfg.public_url.clone().unwrap_or_else(|| format!("http://{addr}"));
         let (wake_emails, email_job) = crate::jobs::email_wakeup();
-        let invites = InvitationKit { mailer: mailer(&cfg)?, public_url, sandbox, wake_emails };
+        let texts: Arc<dyn talent_domain::ports::Texts> =
+            Arc::new(talent_i18n::FluentTexts::new().context("the shipped texts of persons")?);
+        let invites = InvitationKit { mailer: mailer(&cfg)?, public_url, sandbox, wake_emails, texts: texts.clone() };
         let invitation_secret = server_secret(&store, "invitation_secret").await?;
         let secrets = Arc::new(RingSecrets::new(invitation_secret.as_bytes()));
         let svc = Services {

@@ -104,6 +104,7 @@ pub async fn concurrent_email_deliveries_send_each_email_once<S: Store + Clone>(
         public_url: "http://talent.test".into(),
         sandbox: true,
         wake_emails: talent_domain::usecases::invitations::no_wakeup(),
+        texts: Arc::new(talent_domain::fakes::FakeTexts),
     });
     let o = new_org(&svc, "business", &[]).await.id;
     // The relay is down while the invitations are made: their emails stay queued.

@@ -7,10 +7,23 @@ use super::*;
 pub async fn invitations_round_trip_and_acceptance_makes_one_member<S: Store + Clone>(store: S) {
     let (svc, _) = services(store);
     let o = new_org(&svc, "business", &[]).await.id;
+    let hosts = talent_domain::usecases::orgs::OrganizationPatch {
+        redirect_hosts: Some(vec!["jobs.example.com".into()]),
+        ..Default::default()
+    };
+    svc.patch_organization(o, hosts).await.unwrap();
     let mut input = emailed_invitation("Invitee@Example.com");
     input.first_name = Some(name("Ida"));
     input.external_id = Some(ext("ats-77"));
+    // T217-T219: the person's side of the invitation is stored and read back as given.
+    input.candidate = talent_domain::invitation::CandidateOptions {
+        locale: Some(Locale::PtBr),
+        time_zone: Some(TimeZone::parse("America/Sao_Paulo").unwrap()),
+        accommodations: Some(Accommodations::new(100, false, true, Some("Pausas a cada 20 min".into())).unwrap()),
+        redirect_url: Some(talent_domain::invitation::RedirectUrl::parse("https://jobs.example.com/obrigado").unwrap()),
+    };
     let (made, created) = svc.create_invitation(o, input.clone()).await.unwrap();
+    assert_eq!(made.invitation.candidate, input.candidate);
     assert!(created);
     let inv = made.invitation;
     assert_eq!(inv.email.as_str(), "invitee@example.com");

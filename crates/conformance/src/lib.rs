@@ -160,6 +160,7 @@ pub fn services_with<S: Store + Clone>(store: S, plans: PlanCatalogue) -> (Svc<S
             public_url: "http://talent.test".into(),
             sandbox: true,
             wake_emails: talent_domain::usecases::invitations::no_wakeup(),
+            texts: Arc::new(talent_domain::fakes::FakeTexts),
         }),
         webhooks: Arc::new(talent_domain::fakes::FakeSender::default()),
         pushes: Arc::new(talent_domain::fakes::FakePushRenderer),

@@ -49,11 +49,18 @@ pub async fn organizations_users_and_keys_round_trip<S: Store + Clone>(store: S)
                 trial_ends_at: Some(None),
                 current_period_end: Some(Some(datetime!(2026-06-30 12:00:00.000001 UTC))),
                 employee_domains: Some(vec!["acme.io".into()]),
+                locale: Some(Locale::Ja),
+                time_zone: Some(TimeZone::parse("Asia/Tokyo").unwrap()),
+                redirect_hosts: Some(vec!["jobs.acme.io".into(), "xn--mnchen-3ya.de".into()]),
             },
         )
         .await
         .unwrap();
     assert_eq!(org.trial_ends_at, None);
+    // T217, T219: the defaults of the organization's persons are kept as set.
+    assert_eq!(org.candidate.locale, Locale::Ja);
+    assert_eq!(org.candidate.time_zone.as_str(), "Asia/Tokyo");
+    assert_eq!(org.candidate.redirect_hosts, vec!["jobs.acme.io".to_string(), "xn--mnchen-3ya.de".to_string()]);
     assert_eq!(svc.organization(org.id).await.unwrap().0, org);
     assert_eq!(svc.organization(twin.id).await.unwrap().0, twin, "the other organization is untouched");
 

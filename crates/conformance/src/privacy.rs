@@ -29,7 +29,7 @@ pub async fn retention_purges_emails_codes_and_idempotency_records_exactly_past_
     let (access, _) = svc.create_invitation(org, invite("coded@example.com")).await.unwrap();
     let token = access.url.rsplit('/').next().unwrap().to_string();
     let code = || async {
-        let sent = svc.respond_by_token(&token, true, None).await.unwrap();
+        let sent = svc.respond_by_token(&token, true, None, None).await.unwrap();
         assert!(matches!(sent, talent_domain::usecases::invitations::PageAnswer::CodeSent(_)), "{sent:?}");
     };
     code().await;

@@ -112,6 +112,85 @@ pub struct Invitation {
     pub created_at: OffsetDateTime,
     /// Last change.
     pub updated_at: OffsetDateTime,
+    /// The person's language, time zone, accommodations and where to go afterwards (T217-T219).
+    pub candidate: CandidateOptions,
+}
+
+/// What an invitation says about the person's side of it (issue 37; T217-T219). Every member is
+/// optional; the organization's [`crate::organization::CandidateDefaults`] fill the gaps.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct CandidateOptions {
+    /// `locale` (T217): the language of the emails, pages and report.
+    pub locale: Option<Locale>,
+    /// `timeZone` (T217): the time zone of the dates shown to the person.
+    pub time_zone: Option<TimeZone>,
+    /// `accommodations` (T218): what the person is granted for the assessment.
+    pub accommodations: Option<Accommodations>,
+    /// `redirectUrl` (T219): an https URL on one of the organization's redirect hosts, where
+    /// the person page sends the person when they are done.
+    pub redirect_url: Option<RedirectUrl>,
+}
+
+/// An invitation's `redirectUrl` (T219): an absolute `https` URL without user information, in
+/// the normalized form of the URL standard (the HTTP adapter parses it). The host is what the
+/// organization's redirect hosts are checked against.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RedirectUrl(String);
+
+impl RedirectUrl {
+    /// Takes a URL the adapter parsed and normalized. Errors: not `https://`, user information,
+    /// no host, longer than 2,048 characters.
+    pub fn parse(normalized: &str) -> Result<RedirectUrl, String> {
+        let rest = normalized.strip_prefix("https://").ok_or("must be an https URL")?;
+        let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+        if authority.contains('@') {
+            return Err("must not contain user information".into());
+        }
+        if normalized.len() > 2048 {
+            return Err("must be at most 2048 characters".into());
+        }
+        let r = RedirectUrl(normalized.to_string());
+        if r.host().is_empty() {
+            return Err("must name a host".into());
+        }
+        Ok(r)
+    }
+    /// The URL.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+    /// The host, lower case, without port.
+    pub fn host(&self) -> String {
+        let rest = self.0.strip_prefix("https://").unwrap_or("");
+        let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+        let host = match authority.strip_prefix('[') {
+            Some(v6) => v6.split(']').next().unwrap_or(""),
+            None => authority.split(':').next().unwrap_or(""),
+        };
+        host.to_ascii_lowercase()
+    }
+    /// Whether the host is one of `hosts` (exact, lower case; T219).
+    pub fn allowed_by(&self, hosts: &[String]) -> bool {
+        let h = self.host();
+        hosts.contains(&h)
+    }
+}
+
+impl CandidateOptions {
+    /// The locale emails are written in (T217): the invitation's, else the organization's.
+    pub fn email_locale(&self, org: &crate::organization::Organization) -> Locale {
+        self.locale.unwrap_or(org.candidate.locale)
+    }
+    /// The locale of a person page (T217): the invitation's, else the reader's
+    /// `Accept-Language` (`reader`, negotiated by [`Locale::negotiate`]), else the organization's
+    /// default (`en` unless set).
+    pub fn page_locale(&self, reader: Option<Locale>, org_default: Locale) -> Locale {
+        self.locale.or(reader).unwrap_or(org_default)
+    }
+    /// The time zone of dates shown to the person: the invitation's, else the organization's.
+    pub fn zone(&self, org: &crate::organization::Organization) -> TimeZone {
+        self.time_zone.clone().unwrap_or_else(|| org.candidate.time_zone.clone())
+    }
 }
 
 impl Invitation {
@@ -208,6 +287,7 @@ mod tests {
             revoked_at: None,
             created_at: t,
             updated_at: t,
+            candidate: CandidateOptions::default(),
         }
     }
 

@@ -29,6 +29,20 @@ pub struct Organization {
     /// For an organization's test twin (D60): the live organization it belongs to. Keys
     /// `tk_test_…` act on the twin; it is never listed as an organization of its own.
     pub test_of: Option<OrgId>,
+    /// What the organization's persons see when an invitation does not say (T217, T219).
+    pub candidate: CandidateDefaults,
+}
+
+/// An organization's defaults for what its persons see (T217, T219): `locale` (default `en`),
+/// `timeZone` (default `UTC`) and the hosts an invitation's `redirectUrl` may point to.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct CandidateDefaults {
+    /// `locale`: the language of emails and pages when the invitation names none (T217).
+    pub locale: Locale,
+    /// `timeZone`: the time zone of dates shown to persons when the invitation names none.
+    pub time_zone: TimeZone,
+    /// `redirectHosts`: lower-case host names an invitation's `redirectUrl` may point to (T219).
+    pub redirect_hosts: Vec<String>,
 }
 
 /// The key a human is found by (D60): the email for the persons of live organizations, which

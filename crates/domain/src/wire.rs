@@ -389,6 +389,33 @@ impl From<&KeyContext> for KeyIdentityOut {
     }
 }
 
+/// What an invitation grants the person for the assessment (T218). Never part of scoring.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = Accommodations))]
+#[serde(rename_all = "camelCase")]
+pub struct AccommodationsOut {
+    /// Extra time in percent of the standard time: 0, 25, 50 or 100.
+    pub extra_time_percent: u8,
+    /// The person may pause between parts.
+    pub breaks: bool,
+    /// The person uses a screen reader.
+    pub screen_reader: bool,
+    /// What else was agreed (1..500 characters).
+    pub notes: Option<String>,
+}
+
+impl AccommodationsOut {
+    /// The wire form of `a`.
+    pub fn new(a: &crate::values::Accommodations) -> Self {
+        AccommodationsOut {
+            extra_time_percent: a.extra_time_percent(),
+            breaks: a.breaks(),
+            screen_reader: a.screen_reader(),
+            notes: a.notes().map(str::to_string),
+        }
+    }
+}
+
 /// A personal assessment invitation (spec, Invitation; D17–D21).
 #[derive(Serialize, Debug)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = Invitation))]
@@ -409,6 +436,15 @@ pub struct InvitationOut {
     pub tags: Option<Vec<String>>,
     pub variant: Variant,
     pub message: Option<String>,
+    /// The language of the emails and pages (a shipped locale); null: the reader's browser
+    /// language on the pages, else the organization's `locale` (T217).
+    pub locale: Option<&'static str>,
+    /// The IANA time zone of the dates shown to the person; null: the organization's (T217).
+    pub time_zone: Option<&'static str>,
+    /// What the person is granted for the assessment (T218); null: nothing.
+    pub accommodations: Option<AccommodationsOut>,
+    /// Where the person goes after accepting (T219); null: a thank-you page.
+    pub redirect_url: Option<String>,
     /// `{public_base_url}/i/{token}` (D20).
     pub url: String,
     #[serde(serialize_with = "crate::timefmt::serialize_opt")]
@@ -440,6 +476,10 @@ impl InvitationOut {
             tags: i.tags.clone(),
             variant: i.variant,
             message: i.message.clone(),
+            locale: i.candidate.locale.map(|l| l.as_str()),
+            time_zone: i.candidate.time_zone.as_ref().map(|z| z.as_str()),
+            accommodations: i.candidate.accommodations.as_ref().map(AccommodationsOut::new),
+            redirect_url: i.candidate.redirect_url.as_ref().map(|r| r.as_str().to_string()),
             url: url.to_string(),
             email_sent_at: i.email_sent_at,
             expires_at: i.expires_at,

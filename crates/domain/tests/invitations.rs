@@ -77,6 +77,7 @@ fn world_with(plans: PlanCatalogue, domains: &[&str]) -> World {
         public_url: "http://talent.test".into(),
         sandbox: true,
         wake_emails: no_wakeup(),
+        texts: Arc::new(talent_domain::fakes::FakeTexts),
     });
     svc.plans = plans;
     let org = new_org(&svc, "Acme", domains);
@@ -137,22 +138,22 @@ impl World {
     }
     /// Posts the person page once (D20, D43).
     fn post(&self, v: &InvitationView, share: bool, code: Option<&str>) -> PageAnswer {
-        block_on(self.svc.respond_by_token(&token(v), share, code)).unwrap()
+        block_on(self.svc.respond_by_token(&token(v), share, code, None)).unwrap()
     }
     /// The code of the last code email the mailer sent (D43).
     fn last_code(&self) -> String {
         let mail =
-            self.sent().into_iter().rev().find(|m| m.subject.contains("confirmation code")).expect("a code email");
+            self.sent().into_iter().rev().find(|m| m.subject.starts_with("code-email-subject")).expect("a code email");
         let line = mail.body.lines().find(|l| l.starts_with("    ")).expect("the code line");
         line.chars().filter(|c| c.is_ascii_digit()).collect()
     }
     /// The person accepts by the link as the page lets them: with the code from the email when
     /// D43 asks for one.
     fn by_link(&self, token: &str, share: bool) -> Result<(InvitationView, Person), UseCaseError> {
-        match block_on(self.svc.respond_by_token(token, share, None))? {
+        match block_on(self.svc.respond_by_token(token, share, None, None))? {
             PageAnswer::Accepted(b) => Ok(*b),
             PageAnswer::CodeSent(_) => {
-                match block_on(self.svc.respond_by_token(token, share, Some(&self.last_code())))? {
+                match block_on(self.svc.respond_by_token(token, share, Some(&self.last_code()), None))? {
                     PageAnswer::Accepted(b) => Ok(*b),
                     other => panic!("the right code accepts, got {other:?}"),
                 }
@@ -313,7 +314,7 @@ fn an_unknown_invitation_is_not_found_for_every_operation() {
     assert_eq!(code(block_on(w.svc.revoke_invitation(w.org, id))), Code::NotFound);
     assert_eq!(code(block_on(w.svc.resend_invitation(w.org, id, None))), Code::NotFound);
     assert_eq!(code(block_on(w.svc.accept_invitation(id, false))), Code::NotFound);
-    assert_eq!(code(block_on(w.svc.respond_by_token("tok-unknown", false, None))), Code::NotFound);
+    assert_eq!(code(block_on(w.svc.respond_by_token("tok-unknown", false, None, None))), Code::NotFound);
     assert_eq!(code(block_on(w.svc.invitation_page("tok-unknown"))), Code::NotFound);
 }
 
@@ -623,7 +624,7 @@ fn person_id_is_set_at_creation_when_the_email_is_a_member_and_null_otherwise() 
 #[test]
 fn an_import_with_a_nested_invitation_creates_it_and_a_repeated_import_returns_the_pending_one() {
     let w = world();
-    let nested = NestedInvitation { send_email: false, expires_in_days: Some(30) };
+    let nested = NestedInvitation { send_email: false, expires_in_days: Some(30), candidate: Default::default() };
     let first = block_on(w.svc.import_person(
         w.org,
         ImportPerson {
@@ -644,7 +645,11 @@ fn an_import_with_a_nested_invitation_creates_it_and_a_repeated_import_returns_t
     let again = block_on(w.svc.import_person(
         w.org,
         ImportPerson {
-            invitation: Some(NestedInvitation { send_email: true, expires_in_days: None }),
+            invitation: Some(NestedInvitation {
+                send_email: true,
+                expires_in_days: None,
+                candidate: Default::default(),
+            }),
             ..import("ada@example.test")
         },
     ))
@@ -664,7 +669,11 @@ fn an_import_with_a_nested_invitation_and_send_email_sends_it() {
     let out = block_on(w.svc.import_person(
         w.org,
         ImportPerson {
-            invitation: Some(NestedInvitation { send_email: true, expires_in_days: None }),
+            invitation: Some(NestedInvitation {
+                send_email: true,
+                expires_in_days: None,
+                candidate: Default::default(),
+            }),
             ..import("ada@example.test")
         },
     ))
@@ -683,7 +692,11 @@ fn an_import_of_a_person_with_hidden_earlier_results_nests_an_access_request() {
     let out = block_on(w.svc.import_person(
         w.org,
         ImportPerson {
-            invitation: Some(NestedInvitation { send_email: false, expires_in_days: None }),
+            invitation: Some(NestedInvitation {
+                send_email: false,
+                expires_in_days: None,
+                candidate: Default::default(),
+            }),
             ..import("ada@example.test")
         },
     ))
@@ -698,7 +711,11 @@ fn a_refused_import_creates_no_nested_invitation() {
     let r = block_on(w.svc.import_person(
         w.org,
         ImportPerson {
-            invitation: Some(NestedInvitation { send_email: true, expires_in_days: None }),
+            invitation: Some(NestedInvitation {
+                send_email: true,
+                expires_in_days: None,
+                candidate: Default::default(),
+            }),
             ..import("two@example.test")
         },
     ));
@@ -727,11 +744,20 @@ fn send_email_sends_one_email_with_the_message_the_url_and_the_expiry_date() {
     assert!(m.subject.contains("Acme"), "subject names the organization: {}", m.subject);
     assert!(m.body.contains("We loved your portfolio, Ada."), "message in {}", m.body);
     assert!(m.body.contains(&v.url), "url in {}", m.body);
-    // The expiry as people read it: day, month, year and time, not ISO 8601.
-    let expiry = talent_domain::timefmt::for_people(v.invitation.expires_at);
-    assert!(m.body.contains(&format!("The link is valid until {expiry}.")), "expiry {expiry} in {}", m.body);
-    assert!(m.body.contains("valid until 15 January 2026, "), "14 days after 2026-01-01: {}", m.body);
-    assert!(!m.body.contains("2026-01-15T"), "no machine timestamp: {}", m.body);
+    // T217: the words are the texts' (the fake shows what was asked): greeting by name, the
+    // organization, the expiry as a date in the organization's time zone (UTC by default) and
+    // English (no invitation or organization locale).
+    assert!(
+        m.subject.starts_with("invitation-email-subject[en](company=Acme; variant=assessment; reminder=no)"),
+        "{}",
+        m.subject
+    );
+    assert!(m.body.starts_with("email-greeting[en](name=Ada)"), "{}", m.body);
+    assert!(
+        m.body.contains("invitation-email-valid-until[en](expiry=2026-01-15T00:00:00") && m.body.contains(" UTC)"),
+        "14 days after 2026-01-01: {}",
+        m.body
+    );
     assert_eq!(m.invitation_url.as_deref(), Some(v.url.as_str()));
     assert!(w.get(v.invitation.id).invitation.email_sent_at.is_some(), "emailSentAt once sent (T33)");
     let rec = block_on(w.svc.emails(Some(email("ada@example.test")), 10)).unwrap();
@@ -823,7 +849,7 @@ fn one_reminder_goes_out_three_days_after_sending() {
     assert_eq!(w.job(), 1, "the reminder goes out with the email job");
     let sent = w.sent();
     assert_eq!(sent.len(), 2);
-    assert!(sent[1].subject.starts_with("Reminder"), "{}", sent[1].subject);
+    assert!(sent[1].subject.contains("reminder=yes"), "{}", sent[1].subject);
     assert!(sent[1].body.contains("See you soon"), "D21: the message is in reminders too");
     assert!(sent[1].body.contains(&v.url));
 
@@ -874,8 +900,9 @@ fn resend_sets_a_new_expiry_sends_again_and_re_arms_the_reminder() {
     assert!(w.get(i.id).invitation.email_sent_at.is_some_and(|t| t > first_sent), "emailSentAt moves");
     let sent = w.sent();
     assert_eq!(sent.len(), 3, "sent again");
-    assert!(!sent[2].subject.starts_with("Reminder"));
-    assert!(sent[2].body.contains(&talent_domain::timefmt::for_people(i.expires_at)), "the new expiry in the email");
+    assert!(sent[2].subject.contains("reminder=no"));
+    let expiry = i.expires_at.format(&time::format_description::well_known::Rfc3339).unwrap();
+    assert!(sent[2].body.contains(&format!("(expiry={expiry} UTC)")), "the new expiry in the email: {}", sent[2].body);
 
     w.clock.advance(Duration::days(3) + Duration::minutes(1));
     assert_eq!(block_on(w.svc.sweep_invitations()).unwrap(), (0, 1), "T38: re-armed reminder");
@@ -1008,7 +1035,7 @@ fn joining_without_consent_needs_no_code() {
     let PageAnswer::Accepted(b) = w.post(&v, false, None) else { panic!("joins") };
     let p = b.1;
     assert!(!p.shared_existing_profile && p.assessment.count == 0);
-    assert!(w.sent().iter().all(|m| !m.subject.contains("confirmation code")), "no code was sent");
+    assert!(w.sent().iter().all(|m| !m.subject.starts_with("code-email-subject")), "no code was sent");
 }
 
 #[test]
@@ -1055,7 +1082,7 @@ fn five_wrong_entries_spend_the_code_and_five_codes_an_hour_are_the_most() {
     w.clock.advance(Duration::minutes(50));
     assert!(matches!(w.post(&v, true, None), PageAnswer::CodeSent(_)), "the window moved on");
     assert!(matches!(w.post(&v, true, Some(&w.last_code())), PageAnswer::Accepted(_)));
-    assert_eq!(w.sent().iter().filter(|m| m.subject.contains("confirmation code")).count(), 6);
+    assert_eq!(w.sent().iter().filter(|m| m.subject.starts_with("code-email-subject")).count(), 6);
 }
 
 /// D53: the hourly limit of codes follows the human, not the invitation: five codes on one
@@ -1071,7 +1098,7 @@ fn the_sixth_code_in_an_hour_is_refused_across_a_new_invitation_to_the_same_addr
     for _ in 0..5 {
         assert!(matches!(w.post(&first, true, None), PageAnswer::CodeSent(_)));
     }
-    let codes = |w: &World| w.sent().iter().filter(|m| m.subject.contains("confirmation code")).count();
+    let codes = |w: &World| w.sent().iter().filter(|m| m.subject.starts_with("code-email-subject")).count();
     assert_eq!(codes(&w), 5);
     block_on(w.svc.revoke_invitation(w.org, first.invitation.id)).unwrap();
     let second = w.create(invite("ADA@example.test"));
@@ -1116,6 +1143,7 @@ fn outside_the_sandbox_the_stored_code_email_does_not_hold_the_code() {
         public_url: "http://talent.test".into(),
         sandbox: false,
         wake_emails: no_wakeup(),
+        texts: Arc::new(talent_domain::fakes::FakeTexts),
     });
     let org = new_org(&svc, "Acme", &[]);
     let w = World { svc, store, clock, mailer, org };
@@ -1123,7 +1151,7 @@ fn outside_the_sandbox_the_stored_code_email_does_not_hold_the_code() {
     let v = w.create(invite("ada@example.test"));
     w.post(&v, true, None);
     let code = w.last_code();
-    let stored = w.store.snapshot().emails.into_iter().find(|e| e.subject.contains("confirmation code")).unwrap();
+    let stored = w.store.snapshot().emails.into_iter().find(|e| e.subject.starts_with("code-email-subject")).unwrap();
     assert!(!stored.body.contains(&format!("{} {}", &code[..3], &code[3..])), "{}", stored.body);
     assert!(stored.body.contains("(not stored)"));
     assert!(stored.sent_at.is_some(), "sent by the request, recorded as sent");
@@ -1131,9 +1159,9 @@ fn outside_the_sandbox_the_stored_code_email_does_not_hold_the_code() {
     w.mailer.fail.store(true, Ordering::SeqCst);
     assert_eq!(w.post(&v, true, None), PageAnswer::CodeNotSent);
     block_on(w.svc.deliver_emails()).unwrap();
-    let failed = w.store.snapshot().emails.into_iter().filter(|e| e.subject.contains("confirmation code")).count();
+    let failed = w.store.snapshot().emails.into_iter().filter(|e| e.subject.starts_with("code-email-subject")).count();
     assert_eq!(failed, 2);
-    assert_eq!(w.sent().iter().filter(|m| m.subject.contains("confirmation code")).count(), 1);
+    assert_eq!(w.sent().iter().filter(|m| m.subject.starts_with("code-email-subject")).count(), 1);
 }
 
 /// T175: a request that queues an email sends nothing itself: it commits the email, due at once,
@@ -1152,6 +1180,7 @@ fn a_request_queues_its_email_and_wakes_the_email_job_t175() {
         wake_emails: Arc::new(move || {
             counted.fetch_add(1, Ordering::SeqCst);
         }),
+        texts: Arc::new(talent_domain::fakes::FakeTexts),
     });
     let mut input = invite("sent@example.test");
     input.send_email = true;
@@ -1174,7 +1203,11 @@ fn a_request_queues_its_email_and_wakes_the_email_job_t175() {
     let out = block_on(w.svc.import_person(
         w.org,
         ImportPerson {
-            invitation: Some(NestedInvitation { send_email: true, expires_in_days: None }),
+            invitation: Some(NestedInvitation {
+                send_email: true,
+                expires_in_days: None,
+                candidate: Default::default(),
+            }),
             ..import("nested@example.test")
         },
     ))
@@ -1273,4 +1306,82 @@ fn the_test_clock_reminds_and_expires_the_twins_invitations_only_d60() {
     assert_eq!(status(w.org, l.invitation.id), InvitationStatus::Pending);
     assert_eq!(block_on(w.svc.sweep_invitations()).unwrap(), (0, 0), "nothing of the live organization fell due");
     assert_eq!(w.sent().len(), 1, "only the live invitation's email reached the mailer");
+}
+
+/// T217-T219: the email is written in the invitation's locale, else the organization's; dates in
+/// the invitation's time zone, else the organization's; the accommodations are listed; a
+/// `redirectUrl` off the organization's redirect hosts is refused, naming the field, and
+/// nothing is created.
+#[test]
+fn emails_speak_the_invitations_language_in_its_time_zone_with_its_accommodations_t217() {
+    use talent_domain::invitation::{CandidateOptions, RedirectUrl};
+    use talent_domain::usecases::orgs::OrganizationPatch;
+    let w = world();
+    let tokyo = TimeZone::parse("Asia/Tokyo").unwrap();
+    let granted = Accommodations::new(50, true, false, Some("Large print".into())).unwrap();
+    let mut input = invite("hanako@example.test");
+    input.send_email = true;
+    input.candidate = CandidateOptions {
+        locale: Some(Locale::Ja),
+        time_zone: Some(tokyo.clone()),
+        accommodations: Some(granted.clone()),
+        redirect_url: None,
+    };
+    let v = w.create(input);
+    assert_eq!(v.invitation.candidate.locale, Some(Locale::Ja));
+    let json = v.json();
+    assert_eq!(json["locale"], "ja");
+    assert_eq!(json["timeZone"], "Asia/Tokyo");
+    assert_eq!(json["accommodations"]["extraTimePercent"], 50);
+    assert_eq!(json["accommodations"]["notes"], "Large print");
+    w.job();
+    let m = w.sent().pop().unwrap();
+    assert!(m.subject.starts_with("invitation-email-subject[ja]"), "{}", m.subject);
+    assert!(m.body.contains("accommodation-extra-time[ja](percent=50)"), "{}", m.body);
+    assert!(m.body.contains("accommodation-breaks[ja]()"), "{}", m.body);
+    assert!(!m.body.contains("accommodation-screen-reader"), "only what is granted: {}", m.body);
+    assert!(m.body.contains("accommodation-notes[ja](notes=Large print)"), "{}", m.body);
+    assert!(m.body.contains("+09:00 Asia/Tokyo)"), "the expiry in Tokyo time: {}", m.body);
+
+    // Without an invitation locale: the organization's default language and time zone.
+    let patch = OrganizationPatch {
+        locale: Some(Locale::De),
+        time_zone: Some(TimeZone::parse("Europe/Berlin").unwrap()),
+        redirect_hosts: Some(vec!["jobs.acme.test".into()]),
+        ..Default::default()
+    };
+    block_on(w.svc.patch_organization(w.org, patch)).unwrap();
+    let mut input = invite("max@example.test");
+    input.send_email = true;
+    let v = w.create(input);
+    assert_eq!(v.json()["locale"], serde_json::Value::Null, "the invitation names none");
+    w.job();
+    let m = w.sent().pop().unwrap();
+    assert!(m.subject.starts_with("invitation-email-subject[de]"), "{}", m.subject);
+    assert!(m.body.contains("+01:00 Europe/Berlin)"), "{}", m.body);
+
+    // redirectUrl: on a redirect host, kept; elsewhere 400 naming the field, nothing created.
+    let mut input = invite("ok@example.test");
+    input.candidate.redirect_url = Some(RedirectUrl::parse("https://jobs.acme.test/thanks").unwrap());
+    let v = w.create(input);
+    assert_eq!(v.json()["redirectUrl"], "https://jobs.acme.test/thanks");
+    let before = w.store.snapshot().invitations.len();
+    let mut input = invite("evil@example.test");
+    input.candidate.redirect_url = Some(RedirectUrl::parse("https://evil.test/").unwrap());
+    let e = client_err(block_on(w.svc.create_invitation(w.org, input)));
+    assert_eq!(e.code, Code::ValidationError);
+    assert_eq!(e.details.unwrap()["fields"][0]["field"], "redirectUrl");
+    let mut nested = import("evil2@example.test");
+    let candidate = CandidateOptions {
+        redirect_url: Some(RedirectUrl::parse("https://jobs.acme.test.evil.test/").unwrap()),
+        ..Default::default()
+    };
+    nested.invitation = Some(NestedInvitation { send_email: false, expires_in_days: None, candidate });
+    let e = client_err(block_on(w.svc.import_person(w.org, nested)));
+    assert_eq!(e.details.unwrap()["fields"][0]["field"], "invitation.redirectUrl");
+    assert_eq!(w.store.snapshot().invitations.len(), before, "nothing created");
+    assert!(
+        w.store.snapshot().persons.iter().all(|p| p.email.as_str() != "evil2@example.test"),
+        "the import was not half written"
+    );
 }

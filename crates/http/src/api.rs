@@ -104,6 +104,19 @@ pub struct InvitationIn {
     #[schema(minimum = 1, maximum = 90)]
     #[serde(default, deserialize_with = "crate::body::whole_number")]
     expires_in_days: Option<i64>,
+    /// The language of the emails, pages and report (BCP 47); default: on the pages the
+    /// person's browser language, else the organization's `locale`.
+    #[schema(value_type = Option<schemas::LocaleTag>)]
+    locale: Option<String>,
+    /// The IANA time zone of the dates the person reads; default: the organization's `timeZone`.
+    #[schema(value_type = Option<schemas::TimeZoneName>)]
+    time_zone: Option<String>,
+    /// What the person is granted for the assessment; never part of scoring.
+    accommodations: Option<crate::candidate::AccommodationsIn>,
+    /// Where the person goes after accepting: an https URL on one of the organization's redirect
+    /// hosts; default: a thank-you page in the person's language.
+    #[schema(value_type = Option<schemas::RedirectUrl>)]
+    redirect_url: Option<String>,
 }
 
 fn check<T: Validate>(v: &T, errs: &mut FieldErrors) {
@@ -165,11 +178,22 @@ impl PersonImportIn {
         let external_id = parse_once(&mut errs, "externalId", self.external_id.as_deref(), ExternalId::parse);
         let labels = self.labels.as_ref().and_then(|l| parse_labels(l, "labels", &mut errs));
         let tags = parse_tags(self.tags.as_deref().unwrap_or(&[]), &mut errs);
+        let candidate = self.invitation.as_ref().map(|i| {
+            crate::candidate::parse(
+                "invitation.",
+                i.locale.as_deref(),
+                i.time_zone.as_deref(),
+                i.accommodations.as_ref(),
+                i.redirect_url.as_deref(),
+                &mut errs,
+            )
+        });
         errs.into_result()?;
         let email = email.ok_or_else(FieldErrors::default)?;
         let invitation = self.invitation.as_ref().map(|i| NestedInvitation {
             send_email: i.send_email,
             expires_in_days: i.expires_in_days.and_then(|d| u32::try_from(d).ok()),
+            candidate: candidate.unwrap_or_default(),
         });
         Ok(ImportPerson { invitation, email, first_name, last_name, external_id, labels, tags })
     }

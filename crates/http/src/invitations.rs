@@ -13,12 +13,10 @@ use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
 
-use talent_domain::consent::Refusal;
-use talent_domain::errors::{Code, UseCaseError};
 use talent_domain::ids::{InvitationId, PersonId};
 use talent_domain::invitation::{InvitationStatus, Variant};
-use talent_domain::ports::{InvitationQuery, RateSubject, Store};
-use talent_domain::usecases::invitations::{NewInvitation, PageAnswer};
+use talent_domain::ports::{InvitationQuery, Store};
+use talent_domain::usecases::invitations::NewInvitation;
 use talent_domain::values::*;
 use utoipa::{IntoParams, ToSchema};
 use validator::Validate;
@@ -98,6 +96,19 @@ pub struct InvitationCreateIn {
     #[schema(minimum = 1, maximum = 90)]
     #[serde(default, deserialize_with = "crate::body::whole_number")]
     expires_in_days: Option<i64>,
+    /// The language of the emails, pages and report (BCP 47); default: on the pages the
+    /// person's browser language, else the organization's `locale`.
+    #[schema(value_type = Option<schemas::LocaleTag>)]
+    locale: Option<String>,
+    /// The IANA time zone of the dates the person reads; default: the organization's `timeZone`.
+    #[schema(value_type = Option<schemas::TimeZoneName>)]
+    time_zone: Option<String>,
+    /// What the person is granted for the assessment; never part of scoring.
+    accommodations: Option<crate::candidate::AccommodationsIn>,
+    /// Where the person goes after accepting: an https URL on one of the organization's redirect
+    /// hosts; default: a thank-you page in the person's language.
+    #[schema(value_type = Option<schemas::RedirectUrl>)]
+    redirect_url: Option<String>,
 }
 
 impl InvitationCreateIn {
@@ -131,9 +142,18 @@ impl InvitationCreateIn {
                 .filter_map(|(i, x)| errs.take(&format!("tags[{i}]"), TagName::parse(x)))
                 .collect::<Vec<_>>()
         });
+        let candidate = crate::candidate::parse(
+            "",
+            self.locale.as_deref(),
+            self.time_zone.as_deref(),
+            self.accommodations.as_ref(),
+            self.redirect_url.as_deref(),
+            &mut errs,
+        );
         errs.into_result()?;
         let email = email.ok_or_else(FieldErrors::default)?;
         Ok(NewInvitation {
+            candidate,
             email,
             first_name,
             last_name,
@@ -330,249 +350,4 @@ pub async fn revoke<S: Store>(
         Ok(Reply::new(StatusCode::OK, &v.out()))
     })
     .await
-}
-
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#39;")
-}
-
-/// The security headers of every response under `/i/{token}` (issue 12), pages and errors alike:
-/// no scripts, no framing, no sniffing, no referrer (the token is in the URL), nothing cached.
-/// The pages' only resource is their inline style sheet; their only form posts to the page itself.
-pub fn page_headers() -> actix_web::middleware::DefaultHeaders {
-    actix_web::middleware::DefaultHeaders::new()
-        .add((
-            "Content-Security-Policy",
-            "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-        ))
-        .add(("X-Frame-Options", "DENY"))
-        .add(("X-Content-Type-Options", "nosniff"))
-        .add(("Referrer-Policy", "no-referrer"))
-        .add(("Cache-Control", "no-store"))
-}
-
-fn page(status: StatusCode, title: &str, body: &str) -> HttpResponse {
-    let html = format!(
-        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-<title>{t}</title><style>body{{font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;line-height:1.5;color:#1b1b1b}}\
-button{{font-size:1rem;padding:.6rem 1.2rem;background:#1f5fbf;color:#fff;border:0;border-radius:.3rem;cursor:pointer}}\
-label{{display:block;margin:1rem 0}}</style></head><body><main><h1>{t}</h1>{body}</main></body></html>",
-        t = esc(title)
-    );
-    // Served under `/i/{token}` only, whose [`page_headers`] add `Cache-Control` and the rest.
-    HttpResponse::build(status).content_type("text/html; charset=utf-8").body(html)
-}
-
-fn status_page(st: InvitationStatus, company: &str) -> HttpResponse {
-    match st {
-        InvitationStatus::Accepted => page(
-            StatusCode::GONE,
-            "Invitation already used",
-            &format!("<p>This invitation from {} has already been accepted. Nothing more to do.</p>", esc(company)),
-        ),
-        InvitationStatus::Expired => page(
-            StatusCode::GONE,
-            "Invitation expired",
-            &format!(
-                "<p>This invitation from {} has expired. Please ask {} for a new one.</p>",
-                esc(company),
-                esc(company)
-            ),
-        ),
-        InvitationStatus::Revoked => page(
-            StatusCode::GONE,
-            "Invitation withdrawn",
-            &format!("<p>{} has withdrawn this invitation.</p>", esc(company)),
-        ),
-        InvitationStatus::Pending => page(StatusCode::OK, "Invitation", ""),
-    }
-}
-
-fn not_found_page() -> HttpResponse {
-    page(
-        StatusCode::NOT_FOUND,
-        "Invitation not found",
-        "<p>This link is not valid. Please check that you copied the whole link.</p>",
-    )
-}
-
-fn error_page(e: UseCaseError) -> HttpResponse {
-    match e.code() {
-        Some(Code::NotFound) => not_found_page(),
-        Some(Code::PersonDeactivated) => page(
-            StatusCode::CONFLICT,
-            "Cannot join",
-            "<p>Your participation was deactivated by the organization. Please contact them.</p>",
-        ),
-        Some(Code::PersonLimitReached) => page(
-            StatusCode::CONFLICT,
-            "Cannot join right now",
-            "<p>The organization cannot accept new people at the moment. Please contact them.</p>",
-        ),
-        Some(Code::Conflict) => {
-            page(StatusCode::GONE, "Invitation no longer valid", "<p>This invitation can no longer be accepted.</p>")
-        }
-        _ => {
-            tracing::error!(error = %e, "invitation page failed");
-            page(StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong", "<p>Please try again in a minute.</p>")
-        }
-    }
-}
-
-/// 429 `rate_limited` (the envelope and the address's rate-limit headers, as every refusal of
-/// the budget) when the client address is over its budget of failed requests (D8, D53): the page
-/// then looks nothing up, so a guess of a token or a code from that address is never checked.
-async fn refused_when_blocked<S: Store>(state: &ApiState<S>, req: &HttpRequest) -> Option<HttpResponse> {
-    let ip = state.trusted_proxies.client_ip(req.peer_addr(), req.headers());
-    let d = state.limiter.blocked(ip).await?;
-    Some(crate::auth::refused(&d, "ip"))
-}
-
-/// `GET /i/{token}` (D20): the person-facing page. An address over its budget of failed
-/// requests is answered 429 before the token is looked up (D8, D53).
-pub async fn show_page<S: Store>(
-    state: web::Data<ApiState<S>>,
-    req: HttpRequest,
-    token: web::Path<String>,
-) -> HttpResponse {
-    if let Some(r) = refused_when_blocked(&state, &req).await {
-        return r;
-    }
-    if token.len() > 200 {
-        return not_found_page();
-    }
-    let view = match state.svc.invitation_page(&token).await {
-        Ok(v) => v,
-        Err(e) => return error_page(e),
-    };
-    if view.status != InvitationStatus::Pending {
-        return status_page(view.status, &view.company_name);
-    }
-    let company = esc(&view.company_name);
-    let inv = &view.invitation;
-    let message = inv.message.as_ref().map(|m| format!("<blockquote>{}</blockquote>", esc(m))).unwrap_or_default();
-    let body = match inv.variant {
-        Variant::Assessment => format!(
-            "<p>{company} invites you to take an assessment of what motivates you at work.</p>{message}\
-<p>Accepting adds you to {company}'s talent pool with this email address ({email}). You can withdraw later.</p>\
-<form method=\"post\"><button type=\"submit\">Accept the invitation</button></form>",
-            email = esc(inv.email.as_str())
-        ),
-        Variant::AccessRequest => format!(
-            "<p>{company} asks you to join its talent pool and to share the assessment profile you already have.</p>{message}\
-<form method=\"post\"><label><input type=\"checkbox\" name=\"share\" value=\"true\"> \
-Yes, {company} may see the results of assessments I took before joining.</label>\
-<p>If you leave this unticked, {company} sees only assessments you take from now on. \
-If you tick it, we first send a code to {email} to confirm that the answer is yours.</p>\
-<button type=\"submit\">Accept</button></form>",
-            email = esc(inv.email.as_str())
-        ),
-    };
-    page(StatusCode::OK, &format!("Invitation from {}", view.company_name), &body)
-}
-
-/// The form that asks for the one-time code (D43), with a second form that sends a new one.
-fn code_page(company: &str, share: bool, note: &str) -> HttpResponse {
-    let keep = if share { "<input type=\"hidden\" name=\"share\" value=\"true\">" } else { "" };
-    page(
-        StatusCode::OK,
-        "Confirm it is you",
-        &format!(
-            "{note}<form method=\"post\">{keep}<label>Code from the email \
-<input name=\"code\" inputmode=\"numeric\" autocomplete=\"one-time-code\" maxlength=\"7\" required></label>\
-<button type=\"submit\">Confirm</button></form>\
-<p>Only you can answer {company} with your consent: the code proves that you read this email address. \
-The code is valid for 10 minutes.</p>\
-<form method=\"post\">{keep}<button type=\"submit\">Send a new code</button></form>",
-            company = esc(company),
-        ),
-    )
-}
-
-/// `POST /i/{token}` (D20, D43): accepts, or asks for the one-time code. Form fields: `share=true`
-/// gives consent on an `access_request`; `code` is the code from the email. Whoever posts, with or
-/// without an API key, the answer is the same: consent and rejoining need the code.
-///
-/// A code entry that fails (wrong, no longer valid, not six digits) takes one request from the
-/// client address's budget of failed requests, the one a failed API key spends (D8, D53): the
-/// page (422) carries that budget's rate-limit headers, and once it is spent the answer is 429
-/// `rate_limited`; while the address is over it, every post is 429 before the token or the code
-/// is looked up, the right code too.
-pub async fn accept_page<S: Store>(
-    state: web::Data<ApiState<S>>,
-    req: HttpRequest,
-    token: web::Path<String>,
-    body: web::Bytes,
-) -> HttpResponse {
-    if let Some(r) = refused_when_blocked(&state, &req).await {
-        return r;
-    }
-    if token.len() > 200 {
-        return not_found_page();
-    }
-    let form = web::Query::<Vec<(String, String)>>::from_query(std::str::from_utf8(&body).unwrap_or(""))
-        .map(|q| q.into_inner())
-        .unwrap_or_default();
-    let share = form.iter().any(|(k, v)| k == "share" && (v == "true" || v == "on" || v == "1"));
-    let code = form.iter().find(|(k, _)| k == "code").map(|(_, v)| v.as_str());
-    let company = || async {
-        match state.svc.invitation_page(&token).await {
-            Ok(v) => v.company_name,
-            Err(_) => String::new(),
-        }
-    };
-    match state.svc.respond_by_token(&token, share, code).await {
-        Ok(PageAnswer::Accepted(accepted)) => page(
-            StatusCode::OK,
-            "Welcome",
-            &format!(
-                "<p>You accepted the invitation. Your email address is {}. You can close this page.</p>",
-                esc(accepted.0.invitation.email.as_str())
-            ),
-        ),
-        Ok(PageAnswer::CodeSent(to)) => code_page(
-            &company().await,
-            share,
-            &format!("<p>We sent a 6-digit code to {}. Enter it here to confirm.</p>", esc(to.as_str())),
-        ),
-        Ok(PageAnswer::CodeNotSent) => code_page(
-            &company().await,
-            share,
-            "<p>We could not send the code just now. Please ask for a new code in a minute.</p>",
-        ),
-        Ok(PageAnswer::Refused(r)) => {
-            let note = match r {
-                Refusal::TooManyCodes => {
-                    "<p>Too many codes were sent to this email address. Please use the last one, or try again in an hour.</p>"
-                        .to_string()
-                }
-                Refusal::NoLiveCode => {
-                    "<p>This code is no longer valid (it expired, was used, or was entered wrongly too often). Please ask for a new code.</p>"
-                        .to_string()
-                }
-                Refusal::WrongCode { tries_left } => {
-                    format!("<p>That is not the code. {tries_left} more tries are possible with this code.</p>")
-                }
-                Refusal::Malformed => "<p>The code has 6 digits. Please enter it again.</p>".to_string(),
-            };
-            let mut res = code_page(&company().await, share, &note);
-            if matches!(r, Refusal::TooManyCodes) {
-                *res.status_mut() = StatusCode::TOO_MANY_REQUESTS;
-                res
-            } else {
-                // A failed code entry (D53): the address's budget of failed requests.
-                *res.status_mut() = StatusCode::UNPROCESSABLE_ENTITY;
-                let ip = state.trusted_proxies.client_ip(req.peer_addr(), req.headers());
-                crate::auth::spend_failure(&*state.limiter, RateSubject::Ip(ip), "ip", res).await
-            }
-        }
-        Err(e) => {
-            if e.code() == Some(Code::Conflict) {
-                if let Ok(v) = state.svc.invitation_page(&token).await {
-                    return status_page(v.status, &v.company_name);
-                }
-            }
-            error_page(e)
-        }
-    }
 }

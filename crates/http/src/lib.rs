@@ -6,6 +6,7 @@ pub mod admin;
 pub mod api;
 pub mod auth;
 pub mod body;
+pub mod candidate;
 pub mod client_ip;
 pub mod connection;
 pub mod cursor;
@@ -19,6 +20,7 @@ pub mod invitations;
 pub mod metrics;
 pub mod openapi;
 pub mod out;
+pub mod person_pages;
 pub mod request_id;
 pub mod results;
 pub mod state;
@@ -117,9 +119,9 @@ fn public_routes<S: Store>(cfg: &mut web::ServiceConfig) {
     probes::<S>(cfg);
     cfg.service(
         resource("/i/{token}", "GET, POST")
-            .wrap(invitations::page_headers())
-            .route(web::get().to(invitations::show_page::<S>))
-            .route(web::post().to(invitations::accept_page::<S>)),
+            .wrap(person_pages::page_headers())
+            .route(web::get().to(person_pages::show_page::<S>))
+            .route(web::post().to(person_pages::accept_page::<S>)),
     )
     .service(resource("/api/v1/openapi.json", "GET").route(web::get().to(openapi::serve)))
     .service(

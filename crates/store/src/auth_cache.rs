@@ -190,6 +190,7 @@ mod tests {
                 trial_ends_at: None,
                 current_period_end: None,
                 employee_domains: vec![],
+                candidate: Default::default(),
                 created_at: now,
                 updated_at: now,
                 test_of: None,

@@ -17,6 +17,9 @@ diesel::table! {
         created_at -> Ts,
         updated_at -> Ts,
         test_of -> Nullable<Uuid>,
+        locale -> Text,
+        time_zone -> Text,
+        redirect_hosts -> Text,
     }
 }
 
@@ -197,6 +200,7 @@ diesel::table! {
         responses -> Text,
         need_counts -> Nullable<Text>,
         origin_org_id -> Nullable<Uuid>,
+        accommodations -> Nullable<Text>,
     }
 }
 
@@ -239,6 +243,10 @@ diesel::table! {
         revoked_at -> Nullable<Ts>,
         created_at -> Ts,
         updated_at -> Ts,
+        locale -> Nullable<Text>,
+        time_zone -> Nullable<Text>,
+        accommodations -> Nullable<Text>,
+        redirect_url -> Nullable<Text>,
     }
 }
 

@@ -952,6 +952,37 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /** @description What an invitation grants the person for the assessment. Never part of scoring. */
+        Accommodations: {
+            /** @description The person may pause between parts. */
+            breaks: boolean;
+            /**
+             * Format: int32
+             * @description Extra time in percent of the standard time: 0, 25, 50 or 100.
+             */
+            extraTimePercent: number;
+            /** @description What else was agreed (1..500 characters). */
+            notes: string | null;
+            /** @description The person uses a screen reader. */
+            screenReader: boolean;
+        };
+        /**
+         * @description `accommodations` of an invitation: what the person is granted for the assessment.
+         *     Absent members are `0`, `false` and no notes. They never change scores.
+         */
+        AccommodationsRequest: {
+            /** @description The person may pause between parts; default false. */
+            breaks?: boolean;
+            /**
+             * @description Extra time in percent of the standard time: 0, 25, 50 or 100; default 0.
+             * @enum {integer|null}
+             */
+            extraTimePercent?: 0 | 25 | 50 | 100 | null;
+            /** @description What else was agreed, shown to the person as written: 1 to 500 characters. */
+            notes?: string | null;
+            /** @description The person uses a screen reader; default false. */
+            screenReader?: boolean;
+        };
         /**
          * @description Why a person was archived: `api` (`DELETE /persons/{id}`), `withdrawn` (the person withdrew their own participation), `deactivated` (an administrator), `erased`.
          * @enum {string}
@@ -1201,6 +1232,7 @@ export interface components {
         Invitation: {
             /** Format: date-time */
             acceptedAt: string | null;
+            accommodations: components["schemas"]["Accommodations"] | null;
             /** Format: date-time */
             createdAt: string;
             /** @description Lower-case; an internationalized domain in its ASCII form (`xn--…`). */
@@ -1215,16 +1247,25 @@ export interface components {
             id: string;
             labels: components["schemas"]["Label"][] | null;
             lastName: string | null;
+            /**
+             * @description The language of the emails and pages (a shipped locale); null: the reader's browser
+             *     language on the pages, else the organization's `locale`.
+             */
+            locale: string | null;
             message: string | null;
             /**
              * Format: uuid
              * @description Set at creation when known, otherwise at acceptance.
              */
             personId: string | null;
+            /** @description Where the person goes after accepting; null: a thank-you page. */
+            redirectUrl: string | null;
             /** Format: date-time */
             revokedAt: string | null;
             status: components["schemas"]["InvitationStatus"];
             tags: string[] | null;
+            /** @description The IANA time zone of the dates shown to the person; null: the organization's. */
+            timeZone: string | null;
             /** Format: date-time */
             updatedAt: string;
             /** @description `{public_base_url}/i/{token}`. */
@@ -1258,6 +1299,7 @@ export interface components {
         };
         /** @description `POST /invitations` body. */
         InvitationCreateRequest: {
+            accommodations?: components["schemas"]["AccommodationsRequest"] | null;
             email: components["schemas"]["EmailAddress"];
             /**
              * Format: int64
@@ -1268,12 +1310,15 @@ export interface components {
             firstName?: components["schemas"]["Name"] | null;
             labels?: components["schemas"]["Label"][] | null;
             lastName?: components["schemas"]["Name"] | null;
+            locale?: components["schemas"]["LocaleTag"] | null;
             /** @description A personal message in the email and its reminder; trimmed. */
             message?: string | null;
+            redirectUrl?: components["schemas"]["RedirectUrl"] | null;
             /** @description `true`: Talent emails the invitation; `false`: the client sends `url` itself. */
             sendEmail: boolean;
             /** @description Applied on acceptance. */
             tags?: components["schemas"]["Tag"][] | null;
+            timeZone?: components["schemas"]["TimeZoneName"] | null;
         };
         /** @description The delivery envelope of `invitation.created`. */
         InvitationCreatedEvent: {
@@ -1426,6 +1471,13 @@ export interface components {
          * @enum {string}
          */
         LabelFilter: "candidate" | "employee" | "other";
+        /**
+         * @description A BCP 47 language tag. It resolves by its language to one of the locales Talent
+         *     writes in: `en`, `de`, `fr`, `es`, `nl`, `pt-BR`, `it`, `pl`, `ja`, `zh-Hans` (`de-AT` is
+         *     `de`, any Portuguese `pt-BR`, Chinese in the simplified script `zh-Hans`); answered as the
+         *     resolved locale. Any other language is 400 `validation_error`.
+         */
+        LocaleTag: string;
         /** @description A profile match: only the aggregate, never a competency score. */
         Match: {
             category: components["schemas"]["MatchCategory"];
@@ -1476,6 +1528,7 @@ export interface components {
         };
         /** @description The nested `invitation` of `POST /persons`: creates the invitation in the same call. */
         NestedInvitationRequest: {
+            accommodations?: components["schemas"]["AccommodationsRequest"] | null;
             /** @enum {boolean} */
             create: true;
             /**
@@ -1483,8 +1536,11 @@ export interface components {
              * @description Days until expiry; default 14.
              */
             expiresInDays?: number | null;
+            locale?: components["schemas"]["LocaleTag"] | null;
+            redirectUrl?: components["schemas"]["RedirectUrl"] | null;
             /** @description `true`: Talent emails the invitation; `false`: the client sends the returned `url` itself. */
             sendEmail: boolean;
+            timeZone?: components["schemas"]["TimeZoneName"] | null;
         };
         /** @description One line of text in a query filter (`q`, `externalId`): no control character. */
         OneLine: string;
@@ -1893,6 +1949,11 @@ export interface components {
             used: number;
         };
         /**
+         * @description An absolute `https` URL on one of the organization's redirect hosts, at most 2,048
+         *     characters, without user information.
+         */
+        RedirectUrl: string;
+        /**
          * @description An API key scope.
          * @enum {string}
          */
@@ -2001,6 +2062,11 @@ export interface components {
          * @enum {string}
          */
         TestTargetCategory: "low" | "moderate" | "high";
+        /**
+         * @description An IANA time zone name (`Europe/Berlin`, `America/Sao_Paulo`, `UTC`), case-insensitive;
+         *     answered in the Time Zone Database's spelling.
+         */
+        TimeZoneName: string;
         /** @description `totals` of person results. */
         Totals: {
             /**
@@ -2394,6 +2460,12 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "acceptedAt": null,
+                     *           "accommodations": {
+                     *             "breaks": false,
+                     *             "extraTimePercent": 1,
+                     *             "notes": null,
+                     *             "screenReader": false
+                     *           },
                      *           "createdAt": "2026-11-25T09:30:00.000000Z",
                      *           "email": "ada@example.com",
                      *           "emailSentAt": "2026-11-25T09:30:00.000000Z",
@@ -2405,13 +2477,16 @@ export interface operations {
                      *             "candidate"
                      *           ],
                      *           "lastName": "Lovelace",
+                     *           "locale": null,
                      *           "message": "Welcome to the assessment!",
                      *           "personId": null,
+                     *           "redirectUrl": null,
                      *           "revokedAt": null,
                      *           "status": "pending",
                      *           "tags": [
                      *             "engineering"
                      *           ],
+                     *           "timeZone": null,
                      *           "updatedAt": "2026-11-25T09:30:00.000000Z",
                      *           "url": "https://ats.example.com/talent-hooks",
                      *           "variant": "assessment"
@@ -2459,6 +2534,12 @@ export interface operations {
             content: {
                 /**
                  * @example {
+                 *       "accommodations": {
+                 *         "breaks": false,
+                 *         "extraTimePercent": 0,
+                 *         "notes": null,
+                 *         "screenReader": false
+                 *       },
                  *       "email": "ada@example.com",
                  *       "expiresInDays": null,
                  *       "externalId": "ats-42",
@@ -2467,11 +2548,14 @@ export interface operations {
                  *         "candidate"
                  *       ],
                  *       "lastName": "Lovelace",
+                 *       "locale": "de",
                  *       "message": "Welcome to the assessment!",
+                 *       "redirectUrl": "https://careers.example.com/thanks",
                  *       "sendEmail": true,
                  *       "tags": [
                  *         "engineering"
-                 *       ]
+                 *       ],
+                 *       "timeZone": "Europe/Berlin"
                  *     }
                  */
                 "application/json": components["schemas"]["InvitationCreateRequest"];
@@ -2492,6 +2576,12 @@ export interface operations {
                     /**
                      * @example {
                      *       "acceptedAt": null,
+                     *       "accommodations": {
+                     *         "breaks": false,
+                     *         "extraTimePercent": 1,
+                     *         "notes": null,
+                     *         "screenReader": false
+                     *       },
                      *       "createdAt": "2026-11-25T09:30:00.000000Z",
                      *       "email": "ada@example.com",
                      *       "emailSentAt": "2026-11-25T09:30:00.000000Z",
@@ -2503,13 +2593,16 @@ export interface operations {
                      *         "candidate"
                      *       ],
                      *       "lastName": "Lovelace",
+                     *       "locale": null,
                      *       "message": "Welcome to the assessment!",
                      *       "personId": null,
+                     *       "redirectUrl": null,
                      *       "revokedAt": null,
                      *       "status": "pending",
                      *       "tags": [
                      *         "engineering"
                      *       ],
+                     *       "timeZone": null,
                      *       "updatedAt": "2026-11-25T09:30:00.000000Z",
                      *       "url": "https://ats.example.com/talent-hooks",
                      *       "variant": "assessment"
@@ -2531,6 +2624,12 @@ export interface operations {
                     /**
                      * @example {
                      *       "acceptedAt": null,
+                     *       "accommodations": {
+                     *         "breaks": false,
+                     *         "extraTimePercent": 1,
+                     *         "notes": null,
+                     *         "screenReader": false
+                     *       },
                      *       "createdAt": "2026-11-25T09:30:00.000000Z",
                      *       "email": "ada@example.com",
                      *       "emailSentAt": "2026-11-25T09:30:00.000000Z",
@@ -2542,13 +2641,16 @@ export interface operations {
                      *         "candidate"
                      *       ],
                      *       "lastName": "Lovelace",
+                     *       "locale": null,
                      *       "message": "Welcome to the assessment!",
                      *       "personId": null,
+                     *       "redirectUrl": null,
                      *       "revokedAt": null,
                      *       "status": "pending",
                      *       "tags": [
                      *         "engineering"
                      *       ],
+                     *       "timeZone": null,
                      *       "updatedAt": "2026-11-25T09:30:00.000000Z",
                      *       "url": "https://ats.example.com/talent-hooks",
                      *       "variant": "assessment"
@@ -2602,6 +2704,12 @@ export interface operations {
                     /**
                      * @example {
                      *       "acceptedAt": null,
+                     *       "accommodations": {
+                     *         "breaks": false,
+                     *         "extraTimePercent": 1,
+                     *         "notes": null,
+                     *         "screenReader": false
+                     *       },
                      *       "createdAt": "2026-11-25T09:30:00.000000Z",
                      *       "email": "ada@example.com",
                      *       "emailSentAt": "2026-11-25T09:30:00.000000Z",
@@ -2613,13 +2721,16 @@ export interface operations {
                      *         "candidate"
                      *       ],
                      *       "lastName": "Lovelace",
+                     *       "locale": null,
                      *       "message": "Welcome to the assessment!",
                      *       "personId": null,
+                     *       "redirectUrl": null,
                      *       "revokedAt": null,
                      *       "status": "pending",
                      *       "tags": [
                      *         "engineering"
                      *       ],
+                     *       "timeZone": null,
                      *       "updatedAt": "2026-11-25T09:30:00.000000Z",
                      *       "url": "https://ats.example.com/talent-hooks",
                      *       "variant": "assessment"
@@ -2685,6 +2796,12 @@ export interface operations {
                     /**
                      * @example {
                      *       "acceptedAt": null,
+                     *       "accommodations": {
+                     *         "breaks": false,
+                     *         "extraTimePercent": 1,
+                     *         "notes": null,
+                     *         "screenReader": false
+                     *       },
                      *       "createdAt": "2026-11-25T09:30:00.000000Z",
                      *       "email": "ada@example.com",
                      *       "emailSentAt": "2026-11-25T09:30:00.000000Z",
@@ -2696,13 +2813,16 @@ export interface operations {
                      *         "candidate"
                      *       ],
                      *       "lastName": "Lovelace",
+                     *       "locale": null,
                      *       "message": "Welcome to the assessment!",
                      *       "personId": null,
+                     *       "redirectUrl": null,
                      *       "revokedAt": null,
                      *       "status": "pending",
                      *       "tags": [
                      *         "engineering"
                      *       ],
+                     *       "timeZone": null,
                      *       "updatedAt": "2026-11-25T09:30:00.000000Z",
                      *       "url": "https://ats.example.com/talent-hooks",
                      *       "variant": "assessment"
@@ -2772,6 +2892,12 @@ export interface operations {
                     /**
                      * @example {
                      *       "acceptedAt": null,
+                     *       "accommodations": {
+                     *         "breaks": false,
+                     *         "extraTimePercent": 1,
+                     *         "notes": null,
+                     *         "screenReader": false
+                     *       },
                      *       "createdAt": "2026-11-25T09:30:00.000000Z",
                      *       "email": "ada@example.com",
                      *       "emailSentAt": "2026-11-25T09:30:00.000000Z",
@@ -2783,13 +2909,16 @@ export interface operations {
                      *         "candidate"
                      *       ],
                      *       "lastName": "Lovelace",
+                     *       "locale": null,
                      *       "message": "Welcome to the assessment!",
                      *       "personId": null,
+                     *       "redirectUrl": null,
                      *       "revokedAt": null,
                      *       "status": "pending",
                      *       "tags": [
                      *         "engineering"
                      *       ],
+                     *       "timeZone": null,
                      *       "updatedAt": "2026-11-25T09:30:00.000000Z",
                      *       "url": "https://ats.example.com/talent-hooks",
                      *       "variant": "assessment"
@@ -3035,9 +3164,18 @@ export interface operations {
                  *       "externalId": "ats-42",
                  *       "firstName": "Ada",
                  *       "invitation": {
+                 *         "accommodations": {
+                 *           "breaks": false,
+                 *           "extraTimePercent": 0,
+                 *           "notes": null,
+                 *           "screenReader": false
+                 *         },
                  *         "create": true,
                  *         "expiresInDays": null,
-                 *         "sendEmail": true
+                 *         "locale": "de",
+                 *         "redirectUrl": "https://careers.example.com/thanks",
+                 *         "sendEmail": true,
+                 *         "timeZone": "Europe/Berlin"
                  *       },
                  *       "labels": [
                  *         "candidate"
@@ -3077,6 +3215,12 @@ export interface operations {
                      *       "id": "0193a5f2-7c41-7d3e-9a2b-5c6d7e8f9a0b",
                      *       "invitation": {
                      *         "acceptedAt": null,
+                     *         "accommodations": {
+                     *           "breaks": false,
+                     *           "extraTimePercent": 1,
+                     *           "notes": null,
+                     *           "screenReader": false
+                     *         },
                      *         "createdAt": "2026-11-25T09:30:00.000000Z",
                      *         "email": "ada@example.com",
                      *         "emailSentAt": "2026-11-25T09:30:00.000000Z",
@@ -3088,13 +3232,16 @@ export interface operations {
                      *           "candidate"
                      *         ],
                      *         "lastName": "Lovelace",
+                     *         "locale": null,
                      *         "message": "Welcome to the assessment!",
                      *         "personId": null,
+                     *         "redirectUrl": null,
                      *         "revokedAt": null,
                      *         "status": "pending",
                      *         "tags": [
                      *           "engineering"
                      *         ],
+                     *         "timeZone": null,
                      *         "updatedAt": "2026-11-25T09:30:00.000000Z",
                      *         "url": "https://ats.example.com/talent-hooks",
                      *         "variant": "assessment"
@@ -3140,6 +3287,12 @@ export interface operations {
                      *       "id": "0193a5f2-7c41-7d3e-9a2b-5c6d7e8f9a0b",
                      *       "invitation": {
                      *         "acceptedAt": null,
+                     *         "accommodations": {
+                     *           "breaks": false,
+                     *           "extraTimePercent": 1,
+                     *           "notes": null,
+                     *           "screenReader": false
+                     *         },
                      *         "createdAt": "2026-11-25T09:30:00.000000Z",
                      *         "email": "ada@example.com",
                      *         "emailSentAt": "2026-11-25T09:30:00.000000Z",
@@ -3151,13 +3304,16 @@ export interface operations {
                      *           "candidate"
                      *         ],
                      *         "lastName": "Lovelace",
+                     *         "locale": null,
                      *         "message": "Welcome to the assessment!",
                      *         "personId": null,
+                     *         "redirectUrl": null,
                      *         "revokedAt": null,
                      *         "status": "pending",
                      *         "tags": [
                      *           "engineering"
                      *         ],
+                     *         "timeZone": null,
                      *         "updatedAt": "2026-11-25T09:30:00.000000Z",
                      *         "url": "https://ats.example.com/talent-hooks",
                      *         "variant": "assessment"
@@ -3220,9 +3376,18 @@ export interface operations {
                  *           "externalId": "ats-42",
                  *           "firstName": "Ada",
                  *           "invitation": {
+                 *             "accommodations": {
+                 *               "breaks": false,
+                 *               "extraTimePercent": 0,
+                 *               "notes": null,
+                 *               "screenReader": false
+                 *             },
                  *             "create": true,
                  *             "expiresInDays": null,
-                 *             "sendEmail": true
+                 *             "locale": "de",
+                 *             "redirectUrl": "https://careers.example.com/thanks",
+                 *             "sendEmail": true,
+                 *             "timeZone": "Europe/Berlin"
                  *           },
                  *           "labels": [
                  *             "candidate"
@@ -3272,6 +3437,7 @@ export interface operations {
                      *             "id": "0193a5f2-7c41-7d3e-9a2b-5c6d7e8f9a0b",
                      *             "invitation": {
                      *               "acceptedAt": null,
+                     *               "accommodations": null,
                      *               "createdAt": "2026-11-25T09:30:00.000000Z",
                      *               "email": "ada@example.com",
                      *               "emailSentAt": "2026-11-25T09:30:00.000000Z",
@@ -3281,13 +3447,16 @@ export interface operations {
                      *               "id": "0193a5f2-7c41-7d3e-9a2b-5c6d7e8f9a0b",
                      *               "labels": [],
                      *               "lastName": "Lovelace",
+                     *               "locale": null,
                      *               "message": "Welcome to the assessment!",
                      *               "personId": null,
+                     *               "redirectUrl": null,
                      *               "revokedAt": null,
                      *               "status": "pending",
                      *               "tags": [
                      *                 "engineering"
                      *               ],
+                     *               "timeZone": null,
                      *               "updatedAt": "2026-11-25T09:30:00.000000Z",
                      *               "url": "https://ats.example.com/talent-hooks",
                      *               "variant": "assessment"

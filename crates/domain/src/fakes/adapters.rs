@@ -120,6 +120,31 @@ impl ReportRenderer for FakeReports {
     }
 }
 
+/// Texts that show what the domain asked for (T217): `key[locale](name=value; …)`, dates as
+/// `{RFC 3339 in the zone} {zone}`; the wording itself is the texts adapter's and tested there.
+#[derive(Default)]
+pub struct FakeTexts;
+
+impl Texts for FakeTexts {
+    fn message(&self, locale: crate::values::Locale, key: &str, args: &[(&str, TextArg<'_>)]) -> String {
+        let args: Vec<String> = args
+            .iter()
+            .map(|(k, v)| match v {
+                TextArg::Text(t) => format!("{k}={t}"),
+                TextArg::Number(n) => format!("{k}={n}"),
+            })
+            .collect();
+        format!("{key}[{locale}]({})", args.join("; "))
+    }
+    fn date_time(&self, _: crate::values::Locale, zone: &crate::values::TimeZone, at: OffsetDateTime) -> String {
+        let local = zone.local(at).format(&time::format_description::well_known::Rfc3339).unwrap_or_default();
+        format!("{local} {zone}")
+    }
+    fn date(&self, locale: crate::values::Locale, zone: &crate::values::TimeZone, at: OffsetDateTime) -> String {
+        self.date_time(locale, zone, at)
+    }
+}
+
 /// A mailer that records what it sent, or fails while `fail` is set.
 #[derive(Default)]
 pub struct FakeMailer {

@@ -43,6 +43,7 @@ pub fn services() -> (crate::Services<FakeStore>, FakeStore, Arc<FakeClock>) {
             public_url: "http://talent.test".into(),
             sandbox: true,
             wake_emails: crate::usecases::invitations::no_wakeup(),
+            texts: Arc::new(FakeTexts),
         }),
         webhooks: Arc::new(FakeSender::default()),
         pushes: Arc::new(FakePushRenderer),

@@ -230,3 +230,26 @@ pub trait WebhookSender: Send + Sync + 'static {
     /// ([`crate::net::refusal`]). Errors: the reason, for the `url` field.
     fn check_url(&self, url: &str) -> Result<(), String>;
 }
+
+/// One argument of a [`Texts`] message: text, or a whole number (which chooses plural forms).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TextArg<'a> {
+    /// Text, inserted as written.
+    Text(&'a str),
+    /// A number, formatted for the locale; it selects the plural form where a message has them.
+    Number(i64),
+}
+
+/// What persons read, in their language (issue 37, T217): messages by key, and dates and times
+/// as the locale writes them in the person's time zone. The adapter (Project Fluent messages,
+/// ICU4X formatting) ships every key in every [`Locale`]; a key a locale lacked would answer the
+/// English text, and one English lacked the key itself (its tests forbid both).
+pub trait Texts: Send + Sync + 'static {
+    /// The message `key` in `locale` with its named `args`.
+    fn message(&self, locale: Locale, key: &str, args: &[(&str, TextArg<'_>)]) -> String;
+    /// `at` as a long date with the time to the minute, as the wall-clock time of `zone`,
+    /// followed by the zone's offset from GMT (`9. Dezember 2026 um 23:16 GMT+1`).
+    fn date_time(&self, locale: Locale, zone: &TimeZone, at: OffsetDateTime) -> String;
+    /// `at` as a long date in `zone` (`9. Dezember 2026`).
+    fn date(&self, locale: Locale, zone: &TimeZone, at: OffsetDateTime) -> String;
+}

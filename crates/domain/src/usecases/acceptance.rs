@@ -11,7 +11,7 @@ use crate::ids::*;
 use crate::invitation::{Invitation, InvitationStatus, Variant};
 use crate::person::{self, AcceptTransition, ArchiveReason, JoinedVia, NewMember, Person, PersonStatus};
 use crate::ports::Ids as _;
-use crate::ports::{EmailRecord, OutgoingEmail, Store, Tx};
+use crate::ports::{EmailRecord, OutgoingEmail, Store, TextArg, Texts, Tx};
 use crate::results::summarize;
 use crate::values::*;
 use crate::wire::{invitation_json, person_json};
@@ -26,6 +26,20 @@ pub struct InvitationPage {
     pub status: InvitationStatus,
     /// Inviting organization.
     pub company_name: String,
+    /// The organization's defaults for what persons see (T217, T219).
+    pub defaults: crate::organization::CandidateDefaults,
+}
+
+impl InvitationPage {
+    /// The page's language (T217): the invitation's, else the reader's `Accept-Language`
+    /// (`reader`, already negotiated), else the organization's default.
+    pub fn locale(&self, reader: Option<Locale>) -> Locale {
+        self.invitation.candidate.page_locale(reader, self.defaults.locale)
+    }
+    /// The time zone of the dates on the page: the invitation's, else the organization's.
+    pub fn zone(&self) -> TimeZone {
+        self.invitation.candidate.time_zone.clone().unwrap_or_else(|| self.defaults.time_zone.clone())
+    }
 }
 
 /// What a post of the person page did ([`Services::respond_by_token`]).
@@ -75,6 +89,10 @@ struct Issue {
     email_id: EmailId,
     /// Sandbox (D43): the stored email keeps the code, readable through the admin API.
     keep_code: bool,
+    /// The email's words (T217).
+    texts: std::sync::Arc<dyn Texts>,
+    /// The language of the page the code was asked from (`Accept-Language`, negotiated).
+    reader: Option<Locale>,
 }
 
 /// What [`respond_in_tx`] decided; committed either way.
@@ -93,15 +111,19 @@ fn needs_code(inv: &Invitation, share: bool, existing: Option<&Person>) -> bool 
             .is_some_and(|p| p.status == PersonStatus::Archived && p.archive_reason == Some(ArchiveReason::SelfRevoked))
 }
 
-/// The code email (D43). The stored copy carries the code only in sandbox mode.
-fn code_email(company: &str, code: &str, shown: bool) -> (String, String) {
+/// The code email (D43) in the page's language (T217). The stored copy carries the code only in
+/// sandbox mode. The code stands on a line of its own, indented by four spaces.
+fn code_email(texts: &dyn Texts, locale: Locale, company: &str, code: &str, shown: bool) -> (String, String) {
     let spaced = format!("{} {}", &code[..3.min(code.len())], &code[3.min(code.len())..]);
     let shown_code = if shown { spaced } else { "(not stored)".to_string() };
-    let subject = format!("Your confirmation code for {company}");
+    let company = TextArg::Text(company);
+    let minutes = TextArg::Number(consent::CODE_VALIDITY.whole_minutes());
+    let subject = texts.message(locale, "code-email-subject", &[("company", company)]);
     let body = format!(
-        "Your code to confirm your answer to {company}'s invitation is:\n\n    {shown_code}\n\n\
-It is valid for 10 minutes. Enter it on the invitation page.\n\n\
-If you did not ask for this code, ignore this email: nothing changes without it.\n"
+        "{}\n\n    {shown_code}\n\n{}\n\n{}\n",
+        texts.message(locale, "code-email-intro", &[("company", company)]),
+        texts.message(locale, "code-email-validity", &[("minutes", minutes)]),
+        texts.message(locale, "code-email-ignore", &[]),
     );
     (subject, body)
 }
@@ -143,8 +165,9 @@ async fn respond_in_tx(tx: &mut dyn Tx, input: AcceptInput, issue: Issue) -> Res
             created_at: now,
         })
         .await?;
-        let (subject, body) = code_email(&org.company_name, &issue.code, true);
-        let (_, stored) = code_email(&org.company_name, &issue.code, issue.keep_code);
+        let locale = inv.candidate.page_locale(issue.reader, org.candidate.locale);
+        let (subject, body) = code_email(&*issue.texts, locale, &org.company_name, &issue.code, true);
+        let (_, stored) = code_email(&*issue.texts, locale, &org.company_name, &issue.code, issue.keep_code);
         let record = EmailRecord {
             id: issue.email_id,
             org_id: org.id,
@@ -288,7 +311,12 @@ impl<S: Store> Services<S> {
                 })
             })
             .await?;
-        Ok(InvitationPage { status: inv.status_at(now), invitation: inv, company_name: org.company_name })
+        Ok(InvitationPage {
+            status: inv.status_at(now),
+            invitation: inv,
+            company_name: org.company_name,
+            defaults: org.candidate,
+        })
     }
 
     /// Answers a post of the person page (D20, D43): accepts, or asks for the one-time code.
@@ -299,12 +327,14 @@ impl<S: Store> Services<S> {
     /// (at most 5 an hour per organization and address, across all its invitations: D53); a
     /// wrong code spends one of its 5 tries. Deciding, checking the code and accepting happen in
     /// one transaction, so nothing changes without a valid code. Errors: 404 (unknown token); as
-    /// [`Self::accept_invitation`].
+    /// [`Self::accept_invitation`]. `reader` is the language the reader's `Accept-Language`
+    /// asks for (T217): a code email is written in the page's language.
     pub async fn respond_by_token(
         &self,
         token: &str,
         share: bool,
         code: Option<&str>,
+        reader: Option<Locale>,
     ) -> Result<PageAnswer, UseCaseError> {
         let hash = self.secrets.hash_token(token);
         let id = self
@@ -330,6 +360,8 @@ impl<S: Store> Services<S> {
             code_id,
             email_id,
             keep_code: self.invites.sandbox,
+            texts: self.invites.texts.clone(),
+            reader,
         };
         let answer = self.store.write(move |tx| Box::pin(async move { respond_in_tx(tx, input, issue).await })).await?;
         match answer {

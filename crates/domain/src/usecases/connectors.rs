@@ -467,7 +467,11 @@ impl<S: Store> Services<S> {
         let input = ImportPerson {
             first_name: c.first_name.clone(),
             last_name: c.last_name.clone(),
-            invitation: Some(NestedInvitation { send_email: true, expires_in_days: None }),
+            invitation: Some(NestedInvitation {
+                send_email: true,
+                expires_in_days: None,
+                candidate: Default::default(),
+            }),
             ..ImportPerson::new(c.email.clone())
         };
         let id = OrderId(self.ids.new_uuid());

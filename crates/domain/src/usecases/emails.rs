@@ -6,8 +6,8 @@ use super::Services;
 use crate::errors::{ClientError, Code, UseCaseError};
 use crate::ids::*;
 use crate::invitation::{Invitation, InvitationStatus, Variant};
-use crate::ports::{EmailRecord, EmailStamp, OutgoingEmail, Store, Tx};
-use crate::timefmt::for_people;
+use crate::organization::Organization;
+use crate::ports::{EmailRecord, EmailStamp, OutgoingEmail, Store, TextArg, Texts, Tx};
 use crate::values::*;
 use std::sync::Arc;
 use time::{Duration, OffsetDateTime};
@@ -95,41 +95,89 @@ pub fn email_allowance(inv: InvitationId, recent: &[EmailStamp], now: OffsetDate
     }
 }
 
-/// The invitation email (D21/D22): message, link and expiry date.
-pub(crate) fn invitation_email(company: &str, inv: &Invitation, url: &str, reminder: bool) -> (String, String) {
-    let what = match inv.variant {
-        Variant::Assessment => "to take an assessment",
-        Variant::AccessRequest => "to share your existing assessment profile",
-    };
-    let subject = format!("{}{company} invites you {what}", if reminder { "Reminder: " } else { "" });
+/// The invitation email (D21/D22) in the person's language and time zone (T217): greeting,
+/// message, accommodations (T218), link and expiry date. `reminder` words it as a reminder.
+pub(crate) fn invitation_email(
+    texts: &dyn Texts,
+    org: &Organization,
+    inv: &Invitation,
+    url: &str,
+    reminder: bool,
+) -> (String, String) {
+    let locale = inv.candidate.email_locale(org);
+    let company = TextArg::Text(&org.company_name);
+    let variant = TextArg::Text(match inv.variant {
+        Variant::Assessment => "assessment",
+        Variant::AccessRequest => "access",
+    });
+    let t = |key: &str, args: &[(&str, TextArg<'_>)]| texts.message(locale, key, args);
+    let subject = t(
+        "invitation-email-subject",
+        &[("company", company), ("variant", variant), ("reminder", TextArg::Text(if reminder { "yes" } else { "no" }))],
+    );
     let greeting = match &inv.first_name {
-        Some(n) => format!("Hello {},", n.as_str()),
-        None => "Hello,".to_string(),
+        Some(n) => t("email-greeting", &[("name", TextArg::Text(n.as_str()))]),
+        None => t("email-greeting-anonymous", &[]),
     };
-    let mut body = format!("{greeting}\n\n{company} invites you {what}.\n\n");
+    let mut body =
+        format!("{greeting}\n\n{}\n\n", t("invitation-email-intro", &[("company", company), ("variant", variant)]));
     if let Some(m) = &inv.message {
-        body.push_str(&format!("Message from {company}:\n{m}\n\n"));
+        body.push_str(&format!("{}\n{m}\n\n", t("invitation-email-message", &[("company", company)])));
     }
+    if let Some(a) = inv.candidate.accommodations.as_ref().filter(|a| a.any()) {
+        body.push_str(&format!("{}\n", t("accommodations-intro", &[])));
+        for line in accommodation_lines(texts, locale, a) {
+            body.push_str(&format!("- {line}\n"));
+        }
+        body.push('\n');
+    }
+    let expiry = texts.date_time(locale, &inv.candidate.zone(org), inv.expires_at);
     body.push_str(&format!(
-        "Open this link to respond:\n{url}\n\nThe link is valid until {}.\n",
-        for_people(inv.expires_at)
+        "{}\n{url}\n\n{}\n",
+        t("invitation-email-link", &[]),
+        t("invitation-email-valid-until", &[("expiry", TextArg::Text(&expiry))])
     ));
     (subject, body)
+}
+
+/// The accommodations (T218) as the person reads them, one line each: extra time, breaks, screen
+/// reader, then the organization's notes as written. Nothing when none is granted.
+pub fn accommodation_lines(texts: &dyn Texts, locale: Locale, a: &Accommodations) -> Vec<String> {
+    let mut v = Vec::new();
+    if a.extra_time_percent() > 0 {
+        v.push(texts.message(
+            locale,
+            "accommodation-extra-time",
+            &[("percent", TextArg::Number(i64::from(a.extra_time_percent())))],
+        ));
+    }
+    if a.breaks() {
+        v.push(texts.message(locale, "accommodation-breaks", &[]));
+    }
+    if a.screen_reader() {
+        v.push(texts.message(locale, "accommodation-screen-reader", &[]));
+    }
+    if let Some(n) = a.notes() {
+        v.push(texts.message(locale, "accommodation-notes", &[("notes", TextArg::Text(n))]));
+    }
+    v
 }
 
 /// Queues an invitation email (D22) and returns it, due at once: the email job sends it once
 /// the caller has committed and called [`Services::wake_emails`] (T175). `reminder` words it
 /// as a reminder.
+#[allow(clippy::too_many_arguments)]
 pub(super) async fn queue_email(
     tx: &mut dyn Tx,
-    company: &str,
+    texts: &dyn Texts,
+    org: &Organization,
     inv: &Invitation,
     url: &str,
     id: EmailId,
     now: OffsetDateTime,
     reminder: bool,
 ) -> Result<EmailRecord, UseCaseError> {
-    let (subject, body) = invitation_email(company, inv, url, reminder);
+    let (subject, body) = invitation_email(texts, org, inv, url, reminder);
     let e = EmailRecord {
         id,
         org_id: inv.org_id,

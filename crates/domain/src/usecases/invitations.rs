@@ -48,6 +48,8 @@ pub struct NewInvitation {
     pub send_email: bool,
     /// `expiresInDays` (1..90, default 14).
     pub expires_in_days: Option<u32>,
+    /// `locale`, `timeZone`, `accommodations`, `redirectUrl` (T217-T219).
+    pub candidate: crate::invitation::CandidateOptions,
 }
 
 impl NewInvitation {
@@ -65,6 +67,7 @@ impl NewInvitation {
             message: None,
             send_email,
             expires_in_days: None,
+            candidate: Default::default(),
         }
     }
 }
@@ -102,6 +105,8 @@ pub struct InvitationKit {
     pub sandbox: bool,
     /// Wakes the email job after a commit that queued an email (T175).
     pub wake_emails: EmailWakeup,
+    /// What persons read, in their language (T217): emails, pages, the report.
+    pub texts: std::sync::Arc<dyn crate::ports::Texts>,
 }
 
 /// Context of creating an invitation inside another use case's transaction.
@@ -117,6 +122,11 @@ pub(crate) struct CreateCtx<'a> {
     pub ids: &'a crate::outbox::EventSource,
     /// What the caller's transaction already knows of the address, so it is not read again.
     pub known: Option<Known<'a>>,
+    /// The email's words (T217).
+    pub texts: &'a dyn crate::ports::Texts,
+    /// Where the invitation's members are in the request body (`""`, `invitation.`), for the
+    /// field of a validation error.
+    pub field_prefix: &'a str,
 }
 
 /// The person of an invitation's address as the caller's transaction just imported it (an
@@ -162,6 +172,15 @@ pub(crate) async fn create_in_tx(
     let org_id = ctx.org.id;
     if let Some(existing) = tx.find_pending_invitation_by_email(org_id, &input.email, ctx.now).await? {
         return Ok((existing, false, None));
+    }
+    if let Some(r) = &input.candidate.redirect_url {
+        if !r.allowed_by(&ctx.org.candidate.redirect_hosts) {
+            return Err(FieldErrors::one(
+                format!("{}redirectUrl", ctx.field_prefix),
+                format!("host {} is not one of the organization's redirect hosts", r.host()),
+            )
+            .into());
+        }
     }
     let known = ctx.known.as_ref().filter(|k| k.person.email == input.email);
     let person = match known {
@@ -212,11 +231,12 @@ pub(crate) async fn create_in_tx(
         revoked_at: None,
         created_at: ctx.now,
         updated_at: ctx.now,
+        candidate: input.candidate,
     };
     tx.insert_invitation(&inv).await?;
     append_invitation_event(tx, ctx.ids, EventType::InvitationCreated, &inv, &ctx.url, ctx.now).await?;
     let email = match inv.send_email {
-        true => Some(queue_email(tx, &ctx.org.company_name, &inv, &ctx.url, ctx.email_id, ctx.now, false).await?),
+        true => Some(queue_email(tx, ctx.texts, ctx.org, &inv, &ctx.url, ctx.email_id, ctx.now, false).await?),
         false => None,
     };
     Ok((inv, true, email))
@@ -249,6 +269,7 @@ impl<S: Store> Services<S> {
         let token_hash = self.secrets.hash_token(&token);
         let url = self.invitation_url(pre_id);
         let ids = self.event_source();
+        let texts = self.invites.texts.clone();
         let (inv, created, email) = self
             .store
             .write(move |tx| {
@@ -266,6 +287,8 @@ impl<S: Store> Services<S> {
                         now,
                         ids,
                         known: None,
+                        texts: &*texts,
+                        field_prefix: "",
                     };
                     create_in_tx(tx, ctx, input, tag_names).await
                 })
@@ -314,6 +337,7 @@ impl<S: Store> Services<S> {
         let email_id = EmailId(self.ids.new_uuid());
         let url = self.invitation_url(id);
         let ids = self.event_source();
+        let texts = self.invites.texts.clone();
         let inv = self
             .store
             .write(move |tx| {
@@ -327,7 +351,7 @@ impl<S: Store> Services<S> {
                     email_allowance(id, &recent, now)?;
                     tx.update_invitation(&inv).await?;
                     append_invitation_event(tx, &ids, EventType::InvitationReminded, &inv, &url, now).await?;
-                    queue_email(tx, &org.company_name, &inv, &url, email_id, now, false).await?;
+                    queue_email(tx, &*texts, &org, &inv, &url, email_id, now, false).await?;
                     Ok::<_, UseCaseError>(inv)
                 })
             })
@@ -407,6 +431,7 @@ impl<S: Store> Services<S> {
             .await?;
         let mut reminded = 0;
         for id in remind {
+            let texts = self.invites.texts.clone();
             let email_id = EmailId(self.ids.new_uuid());
             let url = self.invitation_url(id);
             let ids = self.event_source();
@@ -421,7 +446,7 @@ impl<S: Store> Services<S> {
                         let org =
                             tx.get_org(inv.org_id).await?.ok_or_else(|| ClientError::not_found("Organization"))?;
                         append_invitation_event(tx, &ids, EventType::InvitationReminded, &inv, &url, now).await?;
-                        queue_email(tx, &org.company_name, &inv, &url, email_id, now, true).await?;
+                        queue_email(tx, &*texts, &org, &inv, &url, email_id, now, true).await?;
                         Ok(true)
                     })
                 })

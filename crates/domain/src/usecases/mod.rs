@@ -8,6 +8,7 @@ pub mod assessments;
 pub mod connectors;
 pub mod dashboard;
 pub mod emails;
+pub use emails::accommodation_lines;
 pub mod feed;
 pub mod idempotency;
 pub mod invitations;

@@ -26,6 +26,8 @@ pub struct NewOrganization {
     pub current_period_end: Option<OffsetDateTime>,
     /// `employeeDomains` (lower-case).
     pub employee_domains: Vec<String>,
+    /// `locale`, `timeZone`, `redirectHosts` (T217, T219).
+    pub candidate: crate::organization::CandidateDefaults,
 }
 
 impl NewOrganization {
@@ -41,6 +43,7 @@ impl NewOrganization {
             trial_ends_at: None,
             current_period_end: None,
             employee_domains: vec![],
+            candidate: Default::default(),
         }
     }
 }
@@ -62,6 +65,29 @@ pub struct OrganizationPatch {
     pub current_period_end: Option<Option<OffsetDateTime>>,
     /// `employeeDomains`.
     pub employee_domains: Option<Vec<String>>,
+    /// `locale` (T217).
+    pub locale: Option<Locale>,
+    /// `timeZone` (T217).
+    pub time_zone: Option<TimeZone>,
+    /// `redirectHosts` (T219), lower-case host names.
+    pub redirect_hosts: Option<Vec<String>>,
+}
+
+/// Parses a redirect host (T219): a host name as the URL standard writes it (the IDNA ASCII form,
+/// lower case; the adapter normalizes it), no scheme, port or path. Errors: anything else.
+pub fn parse_redirect_host(raw: &str) -> Result<String, String> {
+    let h = raw.trim().to_ascii_lowercase();
+    let label_ok = |l: &str| {
+        !l.is_empty()
+            && l.len() <= 63
+            && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+            && !l.starts_with('-')
+            && !l.ends_with('-')
+    };
+    if h.len() > 253 || h.split('.').count() < 2 || !h.split('.').all(label_ok) {
+        return Err("must be a host name such as careers.example.com (no scheme, port or path)".into());
+    }
+    Ok(h)
 }
 
 /// Parses a company name: 1 to 200 characters after trimming, one line (T86).
@@ -194,6 +220,7 @@ pub(crate) async fn follow_live_in_tx(tx: &mut dyn Tx, live: &Organization) -> R
         twin.company_name = live.company_name.clone();
         twin.email = live.email.clone();
         twin.employee_domains = live.employee_domains.clone();
+        twin.candidate = live.candidate.clone();
         twin.updated_at = live.updated_at;
         tx.update_org(&twin).await?;
     }
@@ -255,6 +282,7 @@ impl<S: Store> Services<S> {
             created_at: now,
             updated_at: now,
             test_of: None,
+            candidate: n.candidate,
         };
         let o = org.clone();
         self.store
@@ -300,6 +328,15 @@ impl<S: Store> Services<S> {
                     }
                     if let Some(v) = p.employee_domains {
                         org.employee_domains = v;
+                    }
+                    if let Some(v) = p.locale {
+                        org.candidate.locale = v;
+                    }
+                    if let Some(v) = p.time_zone {
+                        org.candidate.time_zone = v;
+                    }
+                    if let Some(v) = p.redirect_hosts {
+                        org.candidate.redirect_hosts = v;
                     }
                     org.updated_at = now;
                     tx.update_org(&org).await?;

@@ -51,12 +51,14 @@ impl ImportPerson {
 }
 
 /// The nested `invitation` of `POST /persons` (spec), parsed (`create` is always true).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct NestedInvitation {
     /// `sendEmail`.
     pub send_email: bool,
     /// `expiresInDays` (1..90).
     pub expires_in_days: Option<u32>,
+    /// `locale`, `timeZone`, `accommodations`, `redirectUrl` (T217-T219).
+    pub candidate: crate::invitation::CandidateOptions,
 }
 
 /// Result of an import.
@@ -181,6 +183,7 @@ impl<S: Store> Services<S> {
             let look_first = !optimistic;
             let (token_hash, url, nested) = (token_hash.clone(), url.clone(), input.invitation);
             let (clock, kit, ids) = (self.clock.clone(), self.assessment.clone(), self.event_source());
+            let texts = self.invites.texts.clone();
             let attempt = self
                 .store
                 .write(move |tx| {
@@ -269,12 +272,15 @@ impl<S: Store> Services<S> {
                                     url,
                                     now,
                                     known: Some(Known { person: p, new_human }),
+                                    texts: &*texts,
+                                    field_prefix: "invitation.",
                                 };
                                 let ni = NewInvitation {
                                     first_name: p.first_name.clone(),
                                     last_name: p.last_name.clone(),
                                     external_id: p.external_id.clone(),
                                     expires_in_days: n.expires_in_days,
+                                    candidate: n.candidate,
                                     ..NewInvitation::new(p.email.clone(), n.send_email)
                                 };
                                 Some(create_in_tx(tx, ctx, ni, None).await?)

@@ -3,12 +3,16 @@
 //! field path and report `validation_error` (D37).
 
 mod access;
+mod accommodations;
 mod email;
+mod locale;
 mod person_fields;
 mod plans;
 
 pub use access::*;
+pub use accommodations::*;
 pub use email::*;
+pub use locale::*;
 pub use person_fields::*;
 pub use plans::*;
 

@@ -10,9 +10,12 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
 use talent_domain::errors::ClientError;
 use talent_domain::ids::*;
+use talent_domain::organization::CandidateDefaults;
 use talent_domain::ports::Store;
 use talent_domain::timefmt::parse;
-use talent_domain::usecases::orgs::{parse_company_name, parse_domain, NewOrganization, OrganizationPatch};
+use talent_domain::usecases::orgs::{
+    parse_company_name, parse_domain, parse_redirect_host, NewOrganization, OrganizationPatch,
+};
 use talent_domain::values::*;
 use talent_domain::wire::{organization_json, to_value};
 use time::OffsetDateTime;
@@ -46,6 +49,40 @@ pub struct OrgIn {
     current_period_end: Option<String>,
     #[validate(length(max = 100))]
     employee_domains: Option<Vec<String>>,
+    locale: Option<String>,
+    time_zone: Option<String>,
+    redirect_hosts: Option<Vec<String>>,
+}
+
+/// The language, time zone and redirect hosts of an organization's persons (T217, T219), each
+/// recorded under its member's name when bad.
+fn parse_candidate(
+    locale: Option<&str>,
+    time_zone: Option<&str>,
+    hosts: Option<&[String]>,
+    errs: &mut FieldErrors,
+) -> (Option<Locale>, Option<TimeZone>, Option<Vec<String>>) {
+    let locale = locale.and_then(|l| errs.take("locale", Locale::parse(l)));
+    let zone = time_zone.and_then(|z| errs.take("timeZone", TimeZone::parse(z)));
+    let hosts = hosts.map(|list| {
+        if list.len() > 20 {
+            errs.push("redirectHosts", "must have at most 20 items");
+        }
+        let mut out: Vec<String> = Vec::new();
+        for (i, h) in list.iter().enumerate() {
+            let ascii = match url::Host::parse(h.trim()) {
+                Ok(url::Host::Domain(d)) => Ok(d),
+                _ => Err("must be a host name such as careers.example.com (no scheme, port or path)".to_string()),
+            };
+            if let Some(v) = errs.take(&format!("redirectHosts[{i}]"), ascii.and_then(|d| parse_redirect_host(&d))) {
+                if !out.contains(&v) {
+                    out.push(v);
+                }
+            }
+        }
+        out
+    });
+    (locale, zone, hosts)
 }
 
 /// `POST /admin/v1/organizations` → 201 Organization.
@@ -64,6 +101,8 @@ pub async fn create_org<S: Store>(
     let trial = parse_time("trialEndsAt", &i.trial_ends_at, &mut errs);
     let period = parse_time("currentPeriodEnd", &i.current_period_end, &mut errs);
     let domains = parse_domains(i.employee_domains.as_deref().unwrap_or(&[]), &mut errs);
+    let (locale, time_zone, hosts) =
+        parse_candidate(i.locale.as_deref(), i.time_zone.as_deref(), i.redirect_hosts.as_deref(), &mut errs);
     errs.into_result()?;
     let (Some(company_name), Some(email)) = (company_name, email) else {
         return Err(ApiError(ClientError::internal()));
@@ -76,13 +115,19 @@ pub async fn create_org<S: Store>(
         trial_ends_at: trial,
         current_period_end: period,
         employee_domains: domains,
+        candidate: CandidateDefaults {
+            locale: locale.unwrap_or_default(),
+            time_zone: time_zone.unwrap_or_default(),
+            redirect_hosts: hosts.unwrap_or_default(),
+        },
     };
     let (org, usage) = state.svc.create_organization(n).await?;
     Ok(HttpResponse::Created().json(admin_org_json(&org, &usage)))
 }
 
 /// The admin API's Organization: the public object (spec, Organization) plus
-/// `employeeDomains` (D15), which an operator sets and must be able to read back (issue 16).
+/// `employeeDomains` (D15), which an operator sets and must be able to read back (issue 16), and
+/// what its persons see by default: `locale`, `timeZone` (T217) and `redirectHosts` (T219).
 fn admin_org_json(
     org: &talent_domain::organization::Organization,
     usage: &talent_domain::organization::Usage,
@@ -90,6 +135,9 @@ fn admin_org_json(
     let mut v = organization_json(org, usage);
     if let Some(o) = v.as_object_mut() {
         o.insert("employeeDomains".into(), to_value(&org.employee_domains));
+        o.insert("locale".into(), org.candidate.locale.as_str().into());
+        o.insert("timeZone".into(), org.candidate.time_zone.as_str().into());
+        o.insert("redirectHosts".into(), to_value(&org.candidate.redirect_hosts));
     }
     v
 }
@@ -159,6 +207,9 @@ pub struct OrgPatchIn {
     #[serde(default, deserialize_with = "double_option")]
     current_period_end: Option<Option<String>>,
     employee_domains: Option<Vec<String>>,
+    locale: Option<String>,
+    time_zone: Option<String>,
+    redirect_hosts: Option<Vec<String>>,
 }
 
 /// `PATCH /admin/v1/organizations/{id}`.
@@ -186,6 +237,8 @@ pub async fn patch_org<S: Store>(
         }
         p.employee_domains = Some(parse_domains(d, &mut errs));
     }
+    (p.locale, p.time_zone, p.redirect_hosts) =
+        parse_candidate(i.locale.as_deref(), i.time_zone.as_deref(), i.redirect_hosts.as_deref(), &mut errs);
     errs.into_result()?;
     let (org, usage) = state.svc.patch_organization(id, p).await?;
     Ok(HttpResponse::Ok().json(admin_org_json(&org, &usage)))

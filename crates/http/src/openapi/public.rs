@@ -255,6 +255,11 @@ fn string_example(name: &str, schema: &Value) -> String {
         ("error", _) => "Invalid value for 'email': must be a valid email address".into(),
         ("responseBody", _) => "ok".into(),
         ("apiVersion", _) => "v1".into(),
+        ("locale", _) => "de".into(),
+        ("timeZone", _) => "Europe/Berlin".into(),
+        ("redirectUrl", _) => "https://careers.example.com/thanks".into(),
+        ("redirectHosts", _) => "careers.example.com".into(),
+        ("notes", _) => "Large print, please".into(),
         _ => "text".into(),
     }
 }

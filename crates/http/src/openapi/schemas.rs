@@ -180,3 +180,33 @@ pub fn event_subscriptions() -> utoipa::openapi::Array {
         .item(ObjectBuilder::new().schema_type(Type::String).enum_values(Some(["*"])));
     utoipa::openapi::ArrayBuilder::new().items(item).min_items(Some(1)).build()
 }
+
+text_schema! {
+    /// A BCP 47 language tag (T217). It resolves by its language to one of the locales Talent
+    /// writes in: `en`, `de`, `fr`, `es`, `nl`, `pt-BR`, `it`, `pl`, `ja`, `zh-Hans` (`de-AT` is
+    /// `de`, any Portuguese `pt-BR`, Chinese in the simplified script `zh-Hans`); answered as the
+    /// resolved locale. Any other language is 400 `validation_error`.
+    LocaleTag { min_length(1), max_length(64), pattern(r"^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$".to_string()) }
+}
+
+text_schema! {
+    /// An IANA time zone name (`Europe/Berlin`, `America/Sao_Paulo`, `UTC`), case-insensitive;
+    /// answered in the Time Zone Database's spelling (T217).
+    TimeZoneName { min_length(1), max_length(64), pattern(r"^[A-Za-z0-9_+\-/]+$".to_string()) }
+}
+
+text_schema! {
+    /// An absolute `https` URL on one of the organization's redirect hosts (T219), at most 2,048
+    /// characters, without user information.
+    RedirectUrl {
+        max_length(2048),
+        pattern(r"^https://".to_string()),
+    }
+}
+
+text_schema! {
+    /// A host name an invitation's `redirectUrl` may point to (T219): lower-case labels of
+    /// letters, digits and hyphens, at least two (`careers.example.com`); no scheme, port or path.
+    /// A host in Unicode is stored in its IDNA ASCII form.
+    RedirectHost { min_length(1), max_length(253) }
+}

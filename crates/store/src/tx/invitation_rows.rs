@@ -3,7 +3,7 @@
 
 use super::*;
 use talent_domain::consent::ConsentCode;
-use talent_domain::invitation::Variant;
+use talent_domain::invitation::{CandidateOptions, RedirectUrl, Variant};
 
 #[derive(Queryable, Selectable, Insertable, AsChangeset, Clone, Debug)]
 #[diesel(table_name = invitations, treat_none_as_null = true, treat_none_as_default_value = false)]
@@ -29,6 +29,10 @@ pub struct InvitationRow {
     pub(crate) revoked_at: Option<DbTime>,
     pub(crate) created_at: DbTime,
     pub(crate) updated_at: DbTime,
+    pub(crate) locale: Option<String>,
+    pub(crate) time_zone: Option<String>,
+    pub(crate) accommodations: Option<String>,
+    pub(crate) redirect_url: Option<String>,
 }
 
 impl From<&Invitation> for InvitationRow {
@@ -55,6 +59,10 @@ impl From<&Invitation> for InvitationRow {
             revoked_at: i.revoked_at.map(DbTime),
             created_at: DbTime(i.created_at),
             updated_at: DbTime(i.updated_at),
+            locale: i.candidate.locale.map(|l| l.as_str().to_string()),
+            time_zone: i.candidate.time_zone.as_ref().map(|z| z.as_str().to_string()),
+            accommodations: i.candidate.accommodations.as_ref().map(|a| a.json().to_string()),
+            redirect_url: i.candidate.redirect_url.as_ref().map(|r| r.as_str().to_string()),
         }
     }
 }
@@ -97,6 +105,26 @@ impl TryFrom<InvitationRow> for Invitation {
             revoked_at: r.revoked_at.map(|t| t.0),
             created_at: r.created_at.0,
             updated_at: r.updated_at.0,
+            candidate: CandidateOptions {
+                locale: r.locale.map(|l| Locale::parse(&l).map_err(|_| corrupt("invitations.locale"))).transpose()?,
+                time_zone: r
+                    .time_zone
+                    .map(|z| TimeZone::parse(&z).map_err(|_| corrupt("invitations.time_zone")))
+                    .transpose()?,
+                accommodations: r
+                    .accommodations
+                    .map(|a| {
+                        serde_json::from_str(&a)
+                            .ok()
+                            .and_then(|v| Accommodations::from_json(&v).ok())
+                            .ok_or_else(|| corrupt("invitations.accommodations"))
+                    })
+                    .transpose()?,
+                redirect_url: r
+                    .redirect_url
+                    .map(|u| RedirectUrl::parse(&u).map_err(|_| corrupt("invitations.redirect_url")))
+                    .transpose()?,
+            },
         })
     }
 }

@@ -17,6 +17,9 @@ pub struct OrgRow {
     pub(crate) created_at: DbTime,
     pub(crate) updated_at: DbTime,
     pub(crate) test_of: Option<DbUuid>,
+    pub(crate) locale: String,
+    pub(crate) time_zone: String,
+    pub(crate) redirect_hosts: String,
 }
 
 impl From<&Organization> for OrgRow {
@@ -33,6 +36,9 @@ impl From<&Organization> for OrgRow {
             created_at: DbTime(o.created_at),
             updated_at: DbTime(o.updated_at),
             test_of: o.test_of.map(|t| DbUuid(t.0)),
+            locale: o.candidate.locale.as_str().to_string(),
+            time_zone: o.candidate.time_zone.as_str().to_string(),
+            redirect_hosts: serde_json::to_string(&o.candidate.redirect_hosts).unwrap_or_else(|_| "[]".into()),
         }
     }
 }
@@ -54,6 +60,12 @@ impl TryFrom<OrgRow> for Organization {
             created_at: r.created_at.0,
             updated_at: r.updated_at.0,
             test_of: r.test_of.map(|t| OrgId(t.0)),
+            candidate: talent_domain::organization::CandidateDefaults {
+                locale: Locale::parse(&r.locale).map_err(|_| corrupt("organizations.locale"))?,
+                time_zone: TimeZone::parse(&r.time_zone).map_err(|_| corrupt("organizations.time_zone"))?,
+                redirect_hosts: serde_json::from_str(&r.redirect_hosts)
+                    .map_err(|_| corrupt("organizations.redirect_hosts"))?,
+            },
         })
     }
 }

@@ -12,7 +12,7 @@ use talent_domain::ids::InvitationId;
 use talent_domain::invitation::InvitationStatus;
 use talent_domain::ports::{InvitationQuery, Store};
 use talent_domain::usecases::invitations::NewInvitation;
-use talent_domain::values::{Email, PersonName};
+use talent_domain::values::{Email, Locale, PersonName};
 
 /// Invitations per page.
 const PAGE: u32 = 25;
@@ -84,6 +84,13 @@ async fn page<S: Store>(d: &Dashboard<S>, ctx: &Ctx, query: &Form, above: Markup
             textarea id="message" name="message" maxlength="2000" rows="3" {}
             label for="expiresInDays" { "Valid for (days, 1 to 90)" }
             input type="text" inputmode="numeric" id="expiresInDays" name="expiresInDays" value="14";
+            label for="locale" { "Language of the email and pages" }
+            select id="locale" name="locale" {
+                option value="" selected { "The person's browser language, else the organization's" }
+                @for l in Locale::ALL {
+                    option value=(l.as_str()) { (l.endonym()) }
+                }
+            }
             label { input type="checkbox" name="sendEmail" value="1" checked; " Talent emails the link (otherwise copy it from the next page)" }
             button type="submit" id="create-invitation" { "Invite" }
         }
@@ -110,7 +117,14 @@ fn parsed(form: &Form) -> Result<NewInvitation, String> {
         None => None,
         Some(d) => Some(d.parse::<u32>().ok().filter(|d| (1..=90).contains(d)).ok_or("Valid for: 1 to 90 days")?),
     };
+    let locale = form
+        .get("locale")
+        .filter(|l| !l.is_empty())
+        .map(Locale::parse)
+        .transpose()
+        .map_err(|e| format!("Language: {e}"))?;
     Ok(NewInvitation {
+        candidate: talent_domain::invitation::CandidateOptions { locale, ..Default::default() },
         email,
         first_name: name("firstName")?,
         last_name: name("lastName")?,

@@ -1,5 +1,16 @@
 """Contains all the data models used in inputs/outputs"""
 
+from .accommodations import Accommodations
+from .accommodations_request import AccommodationsRequest
+from .accommodations_request_extra_time_percent_type_1 import (
+    AccommodationsRequestExtraTimePercentType1,
+)
+from .accommodations_request_extra_time_percent_type_2_type_1 import (
+    AccommodationsRequestExtraTimePercentType2Type1,
+)
+from .accommodations_request_extra_time_percent_type_3_type_1 import (
+    AccommodationsRequestExtraTimePercentType3Type1,
+)
 from .archive_reason import ArchiveReason
 from .assessment_completed_data import AssessmentCompletedData
 from .assessment_completed_event import AssessmentCompletedEvent
@@ -95,6 +106,11 @@ from .webhook_replay_request import WebhookReplayRequest
 from .webhook_test_result import WebhookTestResult
 
 __all__ = (
+    "Accommodations",
+    "AccommodationsRequest",
+    "AccommodationsRequestExtraTimePercentType1",
+    "AccommodationsRequestExtraTimePercentType2Type1",
+    "AccommodationsRequestExtraTimePercentType3Type1",
     "ArchiveReason",
     "AssessmentCompletedData",
     "AssessmentCompletedEvent",

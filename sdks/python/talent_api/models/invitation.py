@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeVar, TYPE_CHECKING
 
 from attrs import define as _attrs_define
 
@@ -13,6 +13,9 @@ from typing import cast
 from uuid import UUID
 import datetime
 
+if TYPE_CHECKING:
+    from ..models.accommodations import Accommodations
+
 
 T = TypeVar("T", bound="Invitation")
 
@@ -23,6 +26,7 @@ class Invitation:
 
     Attributes:
         accepted_at (datetime.datetime | None):
+        accommodations (Accommodations | None):
         created_at (datetime.datetime):
         email (str): Lower-case; an internationalized domain in its ASCII form (`xn--…`).
         email_sent_at (datetime.datetime | None):
@@ -32,17 +36,22 @@ class Invitation:
         id (UUID):
         labels (list[Label] | None):
         last_name (None | str):
+        locale (None | str): The language of the emails and pages (a shipped locale); null: the reader's browser
+            language on the pages, else the organization's `locale`.
         message (None | str):
         person_id (None | UUID): Set at creation when known, otherwise at acceptance.
+        redirect_url (None | str): Where the person goes after accepting; null: a thank-you page.
         revoked_at (datetime.datetime | None):
         status (InvitationStatus): An invitation's status.
         tags (list[str] | None):
+        time_zone (None | str): The IANA time zone of the dates shown to the person; null: the organization's.
         updated_at (datetime.datetime):
         url (str): `{public_base_url}/i/{token}`.
         variant (InvitationVariant): An invitation's variant.
     """
 
     accepted_at: datetime.datetime | None
+    accommodations: Accommodations | None
     created_at: datetime.datetime
     email: str
     email_sent_at: datetime.datetime | None
@@ -52,21 +61,32 @@ class Invitation:
     id: UUID
     labels: list[Label] | None
     last_name: None | str
+    locale: None | str
     message: None | str
     person_id: None | UUID
+    redirect_url: None | str
     revoked_at: datetime.datetime | None
     status: InvitationStatus
     tags: list[str] | None
+    time_zone: None | str
     updated_at: datetime.datetime
     url: str
     variant: InvitationVariant
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.accommodations import Accommodations  # noqa: PLC0415
+
         accepted_at: None | str
         if isinstance(self.accepted_at, datetime.datetime):
             accepted_at = self.accepted_at.isoformat()
         else:
             accepted_at = self.accepted_at
+
+        accommodations: dict[str, Any] | None
+        if isinstance(self.accommodations, Accommodations):
+            accommodations = self.accommodations.to_dict()
+        else:
+            accommodations = self.accommodations
 
         created_at = self.created_at.isoformat()
 
@@ -101,6 +121,9 @@ class Invitation:
         last_name: None | str
         last_name = self.last_name
 
+        locale: None | str
+        locale = self.locale
+
         message: None | str
         message = self.message
 
@@ -109,6 +132,9 @@ class Invitation:
             person_id = str(self.person_id)
         else:
             person_id = self.person_id
+
+        redirect_url: None | str
+        redirect_url = self.redirect_url
 
         revoked_at: None | str
         if isinstance(self.revoked_at, datetime.datetime):
@@ -125,6 +151,9 @@ class Invitation:
         else:
             tags = self.tags
 
+        time_zone: None | str
+        time_zone = self.time_zone
+
         updated_at = self.updated_at.isoformat()
 
         url = self.url
@@ -136,6 +165,7 @@ class Invitation:
         field_dict.update(
             {
                 "acceptedAt": accepted_at,
+                "accommodations": accommodations,
                 "createdAt": created_at,
                 "email": email,
                 "emailSentAt": email_sent_at,
@@ -145,11 +175,14 @@ class Invitation:
                 "id": id,
                 "labels": labels,
                 "lastName": last_name,
+                "locale": locale,
                 "message": message,
                 "personId": person_id,
+                "redirectUrl": redirect_url,
                 "revokedAt": revoked_at,
                 "status": status,
                 "tags": tags,
+                "timeZone": time_zone,
                 "updatedAt": updated_at,
                 "url": url,
                 "variant": variant,
@@ -160,6 +193,8 @@ class Invitation:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.accommodations import Accommodations  # noqa: PLC0415
+
         d = dict(src_dict)
 
         def _parse_accepted_at(data: object) -> datetime.datetime | None:
@@ -176,6 +211,21 @@ class Invitation:
             return cast(datetime.datetime | None, data)
 
         accepted_at = _parse_accepted_at(d.pop("acceptedAt"))
+
+        def _parse_accommodations(data: object) -> Accommodations | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                accommodations_type_0 = Accommodations.from_dict(data)
+
+                return accommodations_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(Accommodations | None, data)
+
+        accommodations = _parse_accommodations(d.pop("accommodations"))
 
         created_at = datetime.datetime.fromisoformat(d.pop("createdAt"))
 
@@ -241,6 +291,13 @@ class Invitation:
 
         last_name = _parse_last_name(d.pop("lastName"))
 
+        def _parse_locale(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        locale = _parse_locale(d.pop("locale"))
+
         def _parse_message(data: object) -> None | str:
             if data is None:
                 return data
@@ -262,6 +319,13 @@ class Invitation:
             return cast(None | UUID, data)
 
         person_id = _parse_person_id(d.pop("personId"))
+
+        def _parse_redirect_url(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        redirect_url = _parse_redirect_url(d.pop("redirectUrl"))
 
         def _parse_revoked_at(data: object) -> datetime.datetime | None:
             if data is None:
@@ -295,6 +359,13 @@ class Invitation:
 
         tags = _parse_tags(d.pop("tags"))
 
+        def _parse_time_zone(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        time_zone = _parse_time_zone(d.pop("timeZone"))
+
         updated_at = datetime.datetime.fromisoformat(d.pop("updatedAt"))
 
         url = d.pop("url")
@@ -303,6 +374,7 @@ class Invitation:
 
         invitation = cls(
             accepted_at=accepted_at,
+            accommodations=accommodations,
             created_at=created_at,
             email=email,
             email_sent_at=email_sent_at,
@@ -312,11 +384,14 @@ class Invitation:
             id=id,
             labels=labels,
             last_name=last_name,
+            locale=locale,
             message=message,
             person_id=person_id,
+            redirect_url=redirect_url,
             revoked_at=revoked_at,
             status=status,
             tags=tags,
+            time_zone=time_zone,
             updated_at=updated_at,
             url=url,
             variant=variant,

@@ -1,0 +1,11 @@
+from enum import IntEnum
+
+
+class AccommodationsRequestExtraTimePercentType3Type1(IntEnum):
+    VALUE_0 = 0
+    VALUE_25 = 25
+    VALUE_50 = 50
+    VALUE_100 = 100
+
+    def __str__(self) -> str:
+        return str(self.value)
