@@ -19,9 +19,10 @@ RUN --mount=type=cache,target=/usr/local/cargo/registry \
     && cp target/dist/talent /usr/local/bin/talent
 
 FROM debian:trixie-slim
-# curl for the health check; ca-certificates for webhooks and SMTP over TLS.
+# curl for the health check; ca-certificates for webhooks and SMTP over TLS; fonts-noto-cjk for
+# Chinese, Japanese and Korean text in PDF reports.
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends ca-certificates curl \
+    && apt-get install -y --no-install-recommends ca-certificates curl fonts-noto-cjk \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --user-group --home-dir /var/lib/talent --create-home talent
 COPY --from=build /usr/local/bin/talent /usr/local/bin/talent

@@ -194,7 +194,7 @@ crate::e2e!(
         assert_eq!(
             e[0]["data"],
             json!({"personId": ada_id, "email": "ada@example.com", "externalId": "ext-1",
-                   "assessmentId": start["id"], "startedAt": e[0]["data"]["startedAt"]})
+                   "assessmentId": start["id"], "startedAt": e[0]["data"]["startedAt"], "accommodations": null})
         );
         assert!(e[0]["data"]["startedAt"].is_string());
         ok(app.admin("POST", &format!("/admin/v1/persons/{ada_id}/assessments"), Some(&json!({"complete": true}))));

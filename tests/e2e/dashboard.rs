@@ -972,6 +972,20 @@ crate::e2e!(
         assert!(h.get("/dashboard/settings").text.contains("xn--mnchen-3ya.example"));
         let p = app.import(&org.key, json!({"email": "ida@münchen.example"}));
         assert_eq!(p["labels"], json!(["candidate", "employee"]), "{p}");
+
+        // T217, T219: what invited persons see; a redirect host in Unicode is kept in ASCII form.
+        let csrf = h.csrf_of("/dashboard/settings");
+        let form = format!(
+            "csrf={csrf}&locale=de&timeZone=europe%2Fberlin&redirectHosts=Karriere.M%C3%BCnchen.example%0Ajobs.example.com"
+        );
+        let done = h.post("/dashboard/settings/candidates", &form);
+        assert_eq!(done.status, 303, "{}", done.text);
+        let o = app.admin("GET", &format!("/admin/v1/organizations/{}", org.id), None);
+        assert_eq!((&o.json["locale"], &o.json["timeZone"]), (&json!("de"), &json!("Europe/Berlin")), "{}", o.text);
+        assert_eq!(o.json["redirectHosts"], json!(["karriere.xn--mnchen-3ya.example", "jobs.example.com"]));
+        let bad = h.post("/dashboard/settings/candidates", &format!("csrf={csrf}&locale=de&timeZone=Mars%2FBase"));
+        assert_eq!(bad.status, 400, "{}", bad.text);
+        assert!(bad.text.contains("Time zone"), "{}", bad.text);
     }
 );
 

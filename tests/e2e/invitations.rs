@@ -68,30 +68,30 @@ fn for_people(v: &Value) -> String {
     format!("{} {}, {} at {h}:{:02}\u{202f}{pm} GMT+0", t.month(), t.day(), t.year(), t.minute())
 }
 
-fn ts(v: &Value) -> OffsetDateTime {
+pub(crate) fn ts(v: &Value) -> OffsetDateTime {
     let s = v.as_str().unwrap_or_else(|| panic!("a date-time, not {v}"));
     assert!(s.ends_with('Z'), "UTC with Z: {s}");
     OffsetDateTime::parse(s, &Rfc3339).unwrap_or_else(|e| panic!("{s}: {e}"))
 }
 
-fn id(v: &Value) -> String {
+pub(crate) fn id(v: &Value) -> String {
     v["id"].as_str().unwrap_or_else(|| panic!("id in {v}")).to_string()
 }
 
 /// An organization with its own company name (and optional employee domains).
-fn org(app: &TestApp, company: &str, domains: &[&str]) -> Org {
+pub(crate) fn org(app: &TestApp, company: &str, domains: &[&str]) -> Org {
     app.org_with(json!({
         "companyName": company, "email": "hr@acme.example", "plan": "business",
         "subscriptionStatus": "active", "employeeDomains": domains,
     }))
 }
 
-fn create(app: &TestApp, key: &str, body: Value) -> Resp {
+pub(crate) fn create(app: &TestApp, key: &str, body: Value) -> Resp {
     app.send("POST", "/api/v1/invitations", key, &body)
 }
 
 /// `POST /api/v1/invitations`; asserts 201; returns the Invitation.
-fn invite(app: &TestApp, key: &str, body: Value) -> Value {
+pub(crate) fn invite(app: &TestApp, key: &str, body: Value) -> Value {
     let r = create(app, key, body);
     assert_eq!(r.status, 201, "{}", r.text);
     assert_invitation_shape(&r.json);
@@ -116,7 +116,7 @@ fn action(app: &TestApp, key: &str, inv: &str, what: &str, body: Value) -> Resp 
 }
 
 /// The field paths of a 400 `validation_error` (D37).
-fn fields(r: &Resp) -> Vec<String> {
+pub(crate) fn fields(r: &Resp) -> Vec<String> {
     r.assert_error(400, "validation_error");
     r.json["details"]["fields"]
         .as_array()
@@ -127,7 +127,7 @@ fn fields(r: &Resp) -> Vec<String> {
 }
 
 /// The path of an invitation `url` on this server; the url must point at it (D20, D40).
-fn page_path(app: &TestApp, inv: &Value) -> String {
+pub(crate) fn page_path(app: &TestApp, inv: &Value) -> String {
     let url = inv["url"].as_str().unwrap();
     let path = url.strip_prefix(&app.base).unwrap_or_else(|| panic!("url {url} is not on {}", app.base));
     assert!(path.starts_with("/i/"), "D20: {{public_url}}/i/{{token}}: {url}");
@@ -138,12 +138,12 @@ fn page_path(app: &TestApp, inv: &Value) -> String {
 }
 
 /// `GET {url}` as the person (no Authorization).
-fn open_page(app: &TestApp, inv: &Value) -> Resp {
+pub(crate) fn open_page(app: &TestApp, inv: &Value) -> Resp {
     app.request("GET", &page_path(app, inv), &[], None)
 }
 
 /// `POST {url}` as the person, with a form body.
-fn submit_page(app: &TestApp, inv: &Value, form: &str) -> Resp {
+pub(crate) fn submit_page(app: &TestApp, inv: &Value, form: &str) -> Resp {
     app.request(
         "POST",
         &page_path(app, inv),
@@ -152,7 +152,7 @@ fn submit_page(app: &TestApp, inv: &Value, form: &str) -> Resp {
     )
 }
 
-fn assert_html(r: &Resp, status: u16) {
+pub(crate) fn assert_html(r: &Resp, status: u16) {
     assert_eq!(r.status, status, "{}", r.text);
     assert!(r.header("content-type").is_some_and(|c| c.starts_with("text/html")), "{:?}", r.headers);
     assert!(r.text.starts_with("<!doctype html>"), "{}", r.text);
@@ -197,7 +197,7 @@ fn enc(s: &str) -> String {
     s.replace('+', "%2B").replace(':', "%3A").replace('@', "%40")
 }
 
-fn emails_to(app: &TestApp, to: &str) -> Vec<Value> {
+pub(crate) fn emails_to(app: &TestApp, to: &str) -> Vec<Value> {
     let r = app.admin("GET", &format!("/admin/v1/emails?to={}", enc(to)), None);
     assert_eq!(r.status, 200, "{}", r.text);
     r.json["data"].as_array().unwrap().clone()

@@ -24,6 +24,7 @@ mod idna;
 mod import;
 mod invitations;
 mod listing;
+mod locales;
 mod openapi;
 mod operations;
 mod persons;

@@ -605,9 +605,11 @@ crate::e2e!(invalid_person_bodies_are_400_and_name_the_failing_field, Default::d
     assert_eq!(app.get(&path, &org.key).json, before, "no invalid PATCH changed the person");
 });
 
-/// The Invitation object's fields (spec, Resources: Invitation), sorted.
-const INVITATION_KEYS: [&str; 18] = [
+/// The Invitation object's fields (spec, Resources: Invitation; the person's side, T217-T219),
+/// sorted.
+const INVITATION_KEYS: [&str; 22] = [
     "acceptedAt",
+    "accommodations",
     "createdAt",
     "email",
     "emailSentAt",
@@ -617,11 +619,14 @@ const INVITATION_KEYS: [&str; 18] = [
     "id",
     "labels",
     "lastName",
+    "locale",
     "message",
     "personId",
+    "redirectUrl",
     "revokedAt",
     "status",
     "tags",
+    "timeZone",
     "updatedAt",
     "url",
     "variant",

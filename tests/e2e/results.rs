@@ -123,7 +123,10 @@ const ADAPTABILITY: &str = "88ffa939-f60f-5a11-9492-064762e80521";
 
 /// Checks every key and value range of a results body with `hasResults: true`.
 fn assert_full_results(r: &Value, person: &str) {
-    assert_eq!(keys(r), set(&["personId", "hasResults", "totals", "motivationAxes", "competencies", "personality"]));
+    assert_eq!(
+        keys(r),
+        set(&["personId", "hasResults", "totals", "motivationAxes", "competencies", "personality", "accommodations"])
+    );
     assert_eq!(r["personId"], json!(person));
     assert_eq!(r["hasResults"], json!(true));
     assert_eq!(keys(&r["totals"]), set(&["assessments", "responses"]));
@@ -193,7 +196,7 @@ crate::e2e!(results_appear_after_completion_with_every_field_and_add_up, Default
     assert_eq!(
         r,
         json!({"personId": id, "hasResults": false, "totals": null, "motivationAxes": null,
-               "competencies": null, "personality": null})
+               "competencies": null, "personality": null, "accommodations": null})
     );
     let p = get_person(app, &org, &id);
     assert_eq!(p["assessment"], json!({"status": "not_started", "completedAt": null, "count": 0}));

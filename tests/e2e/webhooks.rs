@@ -442,7 +442,7 @@ webhook_e2e!(every_event_type_arrives_signed_with_the_envelope_and_headers, inse
     let a = app.admin("POST", &format!("/admin/v1/persons/{pid}/assessments"), Some(&json!({"complete": false})));
     assert_eq!(a.status, 200, "{}", a.text);
     let env = assert_delivery(&rx.wait_event("assessment.started"), &secret);
-    assert_eq!(keys(&env["data"]), ["assessmentId", "email", "externalId", "personId", "startedAt"]);
+    assert_eq!(keys(&env["data"]), ["accommodations", "assessmentId", "email", "externalId", "personId", "startedAt"]);
     assert_eq!(env["data"]["assessmentId"], a.json["id"]);
 
     // assessment.completed (D34: exactly the specified fields).
@@ -451,7 +451,10 @@ webhook_e2e!(every_event_type_arrives_signed_with_the_envelope_and_headers, inse
     assert_eq!(a.status, 200, "{}", a.text);
     let h = rx.wait_event("assessment.completed");
     let env = assert_delivery(&h, &secret);
-    assert_eq!(keys(&env["data"]), ["assessmentId", "completedAt", "email", "externalId", "personId"]);
+    assert_eq!(
+        keys(&env["data"]),
+        ["accommodations", "assessmentId", "completedAt", "email", "externalId", "personId"]
+    );
     assert_eq!(env["data"]["personId"], json!(pid));
     assert_eq!(env["data"]["email"], "ann@example.com");
     assert_eq!(env["data"]["externalId"], "ext-ann");

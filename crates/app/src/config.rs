@@ -114,6 +114,12 @@ pub struct Config {
     /// Base URL of invitation links; default http:// + the listen address.
     #[arg(long, env = "TALENT_PUBLIC_URL")]
     pub public_url: Option<String>,
+    /// A font collection with Chinese, Japanese and Korean faces in Noto Sans CJK's order, for
+    /// PDF reports with CJK names or texts; default: Debian's fonts-noto-cjk file when present
+    /// (without one such characters print as empty boxes). A path that does not load stops the
+    /// start-up.
+    #[arg(long, env = "TALENT_REPORT_CJK_FONT")]
+    pub report_cjk_font: Option<String>,
     /// Bearer token of the admin API /admin/v1, random with at least 128 bits of entropy (e.g.
     /// `openssl rand -hex 32`; a weaker one stops the start-up); unset disables it (demo generates
     /// one).

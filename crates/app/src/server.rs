@@ -238,7 +238,7 @@ impl Application {
             assessment: Arc::new(AssessmentKit {
                 model: AssessmentModel::builtin().context("loading the assessment model")?,
                 personality: Arc::new(TemplatePersonality),
-                reports: Arc::new(PdfReport),
+                reports: Arc::new(report_renderer(&cfg, texts.clone())?),
             }),
             invites: Arc::new(invites),
             // `talent demo` is for trying Talent on one's own machine: a webhook receiver on
@@ -402,6 +402,27 @@ impl Application {
 }
 
 /// The mailer: SMTP when `TALENT_SMTP_URL` is set (T94), else the recording mailer (D22).
+/// The PDF report renderer (D27) with the CJK font collection (T220): `TALENT_REPORT_CJK_FONT`
+/// when set (it must load), else Debian's Noto Sans CJK when installed, else none (logged: CJK
+/// characters then print as empty boxes).
+fn report_renderer(cfg: &Config, texts: Arc<dyn talent_domain::ports::Texts>) -> anyhow::Result<PdfReport> {
+    let cjk = match cfg.report_cjk_font.as_deref().filter(|p| !p.is_empty()) {
+        Some(path) => Some(std::fs::read(path).with_context(|| format!("reading TALENT_REPORT_CJK_FONT {path}"))?),
+        None => match std::fs::read(talent_report::DEBIAN_NOTO_SANS_CJK) {
+            Ok(bytes) => Some(bytes),
+            Err(_) => {
+                tracing::warn!(
+                    path = talent_report::DEBIAN_NOTO_SANS_CJK,
+                    "no CJK font: Chinese, Japanese and Korean text in PDF reports prints as empty boxes \
+                     (install fonts-noto-cjk or set TALENT_REPORT_CJK_FONT)"
+                );
+                None
+            }
+        },
+    };
+    PdfReport::new(texts, cjk).map_err(|e| anyhow::anyhow!("TALENT_REPORT_CJK_FONT: {e}"))
+}
+
 fn mailer(cfg: &Config) -> anyhow::Result<Arc<dyn talent_domain::ports::Mailer>> {
     let Some(url) = cfg.smtp_url.as_deref().filter(|u| !u.is_empty()) else {
         return Ok(Arc::new(talent_mailer::RecordingMailer));

@@ -28,6 +28,8 @@ pub async fn assessment_round_trips_responses_and_timestamps<S: Store + Clone>(s
         started_at: datetime!(2026-02-03 04:05:06.789012 UTC),
         completed_at: None,
         responses: vec![],
+        // T218: what the invitation granted round-trips with the assessment.
+        accommodations: Some(Accommodations::new(25, true, true, Some("Bildschirmleser: NVDA".into())).unwrap()),
     };
     let s = started.clone();
     write(&svc, move |tx| Box::pin(async move { tx.insert_assessment(&s).await })).await.unwrap();
@@ -56,6 +58,7 @@ pub async fn assessment_round_trips_responses_and_timestamps<S: Store + Clone>(s
         started_at: datetime!(2026-01-01 00:00:00.5 UTC),
         completed_at: Some(datetime!(2026-01-01 00:10:00.25 UTC)),
         responses: seed_responses(&svc.assessment.model, 3),
+        accommodations: None,
     };
     let e = earlier.clone();
     write(&svc, move |tx| Box::pin(async move { tx.insert_assessment(&e).await })).await.unwrap();

@@ -104,6 +104,9 @@ pub struct Assessment {
     pub completed_at: Option<OffsetDateTime>,
     /// Forced-choice responses (empty while in progress).
     pub responses: Vec<crate::assessment::Response>,
+    /// What the person was granted for it (T218): those of the accepted invitation of the
+    /// membership it was started for. Never part of scoring.
+    pub accommodations: Option<crate::values::Accommodations>,
 }
 
 impl Assessment {

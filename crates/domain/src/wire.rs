@@ -502,6 +502,8 @@ pub struct AssessmentCompletedData {
     pub assessment_id: Uuid,
     #[serde(serialize_with = "crate::timefmt::serialize")]
     pub completed_at: OffsetDateTime,
+    /// What the person was granted for this assessment (T218); null: nothing.
+    pub accommodations: Option<AccommodationsOut>,
 }
 
 /// `data` of `assessment.started` (D47): the shape of `assessment.completed` with `startedAt`.
@@ -515,6 +517,8 @@ pub struct AssessmentStartedData {
     pub assessment_id: Uuid,
     #[serde(serialize_with = "crate::timefmt::serialize")]
     pub started_at: OffsetDateTime,
+    /// What the person was granted for this assessment (T218); null: nothing.
+    pub accommodations: Option<AccommodationsOut>,
 }
 
 /// `data` of `person.archived` (D47): the Person as archived, and why.

@@ -240,7 +240,7 @@ fn an_assessment_completed_before_joining_another_organization_stays_hidden_from
     assert!(rb.scores.is_none(), "no scores for B");
     assert!(rb.personality.is_none(), "no personality for B");
     assert_no_results(block_on(w.svc.person_matches(b, b, pb.id)));
-    assert_no_results(block_on(w.svc.report(b, pb.id)));
+    assert_no_results(block_on(w.svc.report(b, pb.id, None)));
     assert!(w.completed_events(b).is_empty(), "B was not a member when it was completed");
 
     // A: completed, once.
@@ -612,7 +612,7 @@ fn results_of_a_person_of_another_organization_are_not_found() {
     assert_eq!(e.code, Code::NotFound);
     assert_eq!(e.details, None, "not the no_results reason: the person does not exist here");
     assert_eq!(client_err(block_on(w.svc.person_matches(b, b, pa.id))).code, Code::NotFound);
-    assert_eq!(client_err(block_on(w.svc.report(b, pa.id))).code, Code::NotFound);
+    assert_eq!(client_err(block_on(w.svc.report(b, pa.id, None))).code, Code::NotFound);
 }
 
 #[test]
@@ -621,9 +621,9 @@ fn the_report_of_a_person_with_results_is_rendered_by_the_port() {
     let w = world();
     let org = w.org("professional");
     let p = w.import(org, "ada@example.com", None);
-    assert_no_results(block_on(w.svc.report(org, p.id)));
+    assert_no_results(block_on(w.svc.report(org, p.id, None)));
     w.complete_seed(p.id, 1);
-    let (person, pdf) = block_on(w.svc.report(org, p.id)).unwrap();
+    let (person, pdf) = block_on(w.svc.report(org, p.id, None)).unwrap();
     assert_eq!(person.id, p.id);
     assert_eq!(pdf, b"%PDF-fake ada@example.com".to_vec());
 }
@@ -644,7 +644,7 @@ fn a_failing_report_renderer_is_an_internal_error() {
     let org = w.org("professional");
     let p = w.import(org, "ada@example.com", None);
     w.complete_seed(p.id, 1);
-    match block_on(w.svc.report(org, p.id)) {
+    match block_on(w.svc.report(org, p.id, None)) {
         Err(UseCaseError::Internal(cause)) => assert!(cause.contains("the font is missing"), "{cause}"),
         other => panic!("{other:?}"),
     }
@@ -1106,7 +1106,10 @@ fn d51_importing_an_address_yields_no_results_of_an_assessment_taken_for_another
         no_results(block_on(w.svc.person_matches(b, b, pb.id)).unwrap_err()),
         (Code::NotFound, Some(json!("no_results")))
     );
-    assert_eq!(no_results(block_on(w.svc.report(b, pb.id)).unwrap_err()), (Code::NotFound, Some(json!("no_results"))));
+    assert_eq!(
+        no_results(block_on(w.svc.report(b, pb.id, None)).unwrap_err()),
+        (Code::NotFound, Some(json!("no_results")))
+    );
     assert!(block_on(w.svc.profile_matches(b, b, profile.id, None, None, 10)).unwrap().items.is_empty());
     let b_events: Vec<EventType> =
         w.store.snapshot().events.into_iter().filter(|e| e.org_id == b).map(|e| e.event_type).collect();
@@ -1174,7 +1177,7 @@ fn d51_withdrawal_hides_at_once_what_only_consent_showed() {
     assert_eq!(withdrawn.assessment, AssessmentSummary::NONE, "the summary shrinks at once");
     assert!(block_on(w.svc.results(b, pb.id)).unwrap().scores.is_none());
     assert!(block_on(w.svc.person_matches(b, b, pb.id)).is_err());
-    assert!(block_on(w.svc.report(b, pb.id)).is_err());
+    assert!(block_on(w.svc.report(b, pb.id, None)).is_err());
     assert_eq!(w.get(a, pa.id).assessment.count, 1, "A keeps what was taken for it");
 }
 

@@ -187,6 +187,9 @@ pub struct PersonResultsOut {
     pub motivation_axes: Option<Vec<MotivationAxisOut>>,
     pub competencies: Option<CompetenciesOut>,
     pub personality: Option<PersonalityOut>,
+    /// What the person was granted for the latest completed assessment (T218); null: nothing,
+    /// or no results. Never part of the scores.
+    pub accommodations: Option<talent_domain::wire::AccommodationsOut>,
 }
 
 impl PersonResultsOut {
@@ -200,6 +203,7 @@ impl PersonResultsOut {
                 motivation_axes: None,
                 competencies: None,
                 personality: None,
+                accommodations: None,
             };
         };
         PersonResultsOut {
@@ -229,6 +233,7 @@ impl PersonResultsOut {
                 .personality
                 .as_ref()
                 .map(|(md, at)| PersonalityOut { markdown: md.clone(), generated_at: *at }),
+            accommodations: r.accommodations.as_ref().map(talent_domain::wire::AccommodationsOut::new),
         }
     }
 }

@@ -74,11 +74,22 @@ pub async fn person_results<S: Store>(
     Ok(HttpResponse::Ok().json(out::PersonResultsOut::new(&state.svc.assessment.model, &r)))
 }
 
+/// Query parameters of `GET /api/v1/persons/{id}/report` (T217).
+#[derive(Deserialize, IntoParams, Debug)]
+#[into_params(parameter_in = Query)]
+pub struct ReportParams {
+    /// The language of the report's own words and dates (BCP 47, resolved as an invitation's
+    /// `locale`). Default: the language of the person's newest invitation that names one, else
+    /// the organization's `locale`.
+    #[param(value_type = Option<schemas::LocaleTag>)]
+    locale: Option<String>,
+}
+
 /// `GET /api/v1/persons/{id}/report` (scope `results:read`, D27): `application/pdf`.
 #[utoipa::path(get, path = "/api/v1/persons/{id}/report", tag = "results", operation_id = "getPersonReport",
     summary = "A person's PDF report (one person; never a comparison)",
     description = "The person's results as a PDF (`application/pdf`), about this one person only; 404 while they have no results the organization may see.",
-    params(crate::api::PersonIdParam),
+    params(crate::api::PersonIdParam, ReportParams),
     responses(
         (status = 200, description = "The report.", content_type = "application/pdf", body = schemas::Pdf,
             headers(("Content-Disposition" = String, description = "`inline; filename=\"report-{id}.pdf\"`"))),
@@ -93,7 +104,13 @@ pub async fn person_report<S: Store>(
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::ResultsRead), false)?;
     let PathId(id) = id?;
-    let (person, pdf) = state.svc.report(p.ctx.org.id, id).await?;
+    let (params, _) = parse_params::<ReportParams>(&req)?;
+    let locale = match params.locale.as_deref().map(talent_domain::values::Locale::parse) {
+        None => None,
+        Some(Ok(l)) => Some(l),
+        Some(Err(m)) => return Err(FieldErrors::one("locale", m).into()),
+    };
+    let (person, pdf) = state.svc.report(p.ctx.org.id, id, locale).await?;
     Ok(HttpResponse::Ok()
         .content_type("application/pdf")
         .insert_header(("Content-Disposition", format!("inline; filename=\"report-{}.pdf\"", person.id)))

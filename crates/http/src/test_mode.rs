@@ -154,6 +154,7 @@ pub async fn complete_assessment<S: Store>(
             external_id: person.external_id.as_ref().map(|e| e.as_str().to_string()),
             assessment_id: a.id.0,
             completed_at: a.completed_at.unwrap_or(a.started_at),
+            accommodations: a.accommodations.as_ref().map(talent_domain::wire::AccommodationsOut::new),
         };
         Ok(Reply::new(StatusCode::OK, &done))
     })

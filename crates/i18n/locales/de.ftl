@@ -106,3 +106,13 @@ report-competencies = Kompetenzen: motivationale Unterstützung
 report-personality = Persönlichkeit
 report-accommodations = Nachteilsausgleich
 report-footer = Dieser Bericht beschreibt eine einzelne Person. Die Werte geben an, wie stark die Motivation die jeweilige Kompetenz unterstützt; sie sind kein Maß für Fähigkeiten und werden nie zwischen Personen verglichen.
+report-basis = { $assessments ->
+        [one] Auf Basis eines Assessments mit { $responses } Antworten
+       *[other] Auf Basis von { $assessments } Assessments mit { $responses } Antworten
+    }
+report-model = Modell: { $model } { $version }, Zuordnung { $mapping }
+report-anchor = Anker
+report-band-limited = gering
+report-band-some = etwas
+report-band-moderate = mittel
+report-band-high = hoch

@@ -106,3 +106,13 @@ report-competencies = Competencies: motivational support
 report-personality = Personality
 report-accommodations = Accommodations
 report-footer = This report describes one person. Scores describe how strongly motivation supports each competency; they are not a measure of skill and are never compared between persons.
+report-basis = { $assessments ->
+        [one] Based on one assessment with { $responses } answers
+       *[other] Based on { $assessments } assessments with { $responses } answers
+    }
+report-model = Model: { $model } { $version }, mapping { $mapping }
+report-anchor = anchor
+report-band-limited = limited
+report-band-some = some
+report-band-moderate = moderate
+report-band-high = high

@@ -106,3 +106,13 @@ report-competencies = Competencias: apoyo motivacional
 report-personality = Personalidad
 report-accommodations = Adaptaciones
 report-footer = Este informe describe a una sola persona. Las puntuaciones indican en qué medida la motivación respalda cada competencia; no miden la capacidad y nunca se comparan entre personas.
+report-basis = { $assessments ->
+        [one] Basado en una evaluación con { $responses } respuestas
+       *[other] Basado en { $assessments } evaluaciones con { $responses } respuestas
+    }
+report-model = Modelo: { $model } { $version }, correspondencia { $mapping }
+report-anchor = ancla
+report-band-limited = limitado
+report-band-some = leve
+report-band-moderate = moderado
+report-band-high = alto

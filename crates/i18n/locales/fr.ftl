@@ -109,3 +109,14 @@ report-competencies = Compétences : soutien motivationnel
 report-personality = Personnalité
 report-accommodations = Aménagements
 report-footer = Ce rapport décrit une seule personne. Les scores indiquent dans quelle mesure la motivation soutient chaque compétence ; ils ne mesurent pas les aptitudes et ne sont jamais comparés d’une personne à l’autre.
+report-basis = { $assessments ->
+        [one] Sur la base d’une évaluation comportant { $responses } réponses
+        [many] Sur la base de { $assessments } évaluations comportant { $responses } réponses
+       *[other] Sur la base de { $assessments } évaluations comportant { $responses } réponses
+    }
+report-model = Modèle : { $model } { $version }, correspondance { $mapping }
+report-anchor = ancrage
+report-band-limited = limité
+report-band-some = léger
+report-band-moderate = modéré
+report-band-high = élevé

@@ -109,3 +109,14 @@ report-competencies = Competenze: sostegno motivazionale
 report-personality = Personalità
 report-accommodations = Adattamenti
 report-footer = Questo report descrive una sola persona. I punteggi indicano quanto la motivazione sostiene ciascuna competenza: non misurano le capacità e non vengono mai confrontati tra persone diverse.
+report-basis = { $assessments ->
+        [one] Sulla base di una valutazione con { $responses } risposte
+        [many] Sulla base di { $assessments } valutazioni con { $responses } risposte
+       *[other] Sulla base di { $assessments } valutazioni con { $responses } risposte
+    }
+report-model = Modello: { $model } { $version }, mappatura { $mapping }
+report-anchor = àncora
+report-band-limited = limitato
+report-band-some = lieve
+report-band-moderate = moderato
+report-band-high = alto

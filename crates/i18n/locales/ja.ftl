@@ -103,3 +103,12 @@ report-competencies = コンピテンシー：モチベーションによる支�
 report-personality = パーソナリティ
 report-accommodations = 配慮事項
 report-footer = 本レポートは1名の個人について記述したものです。スコアは、各コンピテンシーをモチベーションがどの程度支えているかを示すものであり、能力を測定するものではありません。また、他者との比較には一切使用されません。
+report-basis = { $assessments ->
+       *[other] { $assessments }回のアセスメント（回答{ $responses }件）に基づく結果
+    }
+report-model = モデル：{ $model } { $version }、マッピング：{ $mapping }
+report-anchor = アンカー
+report-band-limited = 限定的
+report-band-some = ある程度
+report-band-moderate = 中程度
+report-band-high = 高い

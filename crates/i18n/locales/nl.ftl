@@ -106,3 +106,13 @@ report-competencies = Competenties: ondersteuning vanuit motivatie
 report-personality = Persoonlijkheid
 report-accommodations = Aanpassingen
 report-footer = Dit rapport beschrijft één persoon. De scores geven aan hoe sterk motivatie elke competentie ondersteunt; ze zijn geen maat voor vaardigheid en worden nooit tussen personen vergeleken.
+report-basis = { $assessments ->
+        [one] Gebaseerd op één assessment met { $responses } antwoorden
+       *[other] Gebaseerd op { $assessments } assessments met { $responses } antwoorden
+    }
+report-model = Model: { $model } { $version }, koppeling { $mapping }
+report-anchor = anker
+report-band-limited = beperkt
+report-band-some = enigszins
+report-band-moderate = redelijk
+report-band-high = hoog

@@ -112,3 +112,15 @@ report-competencies = Kompetencje: wsparcie ze strony motywacji
 report-personality = Osobowość
 report-accommodations = Udogodnienia
 report-footer = Ten raport opisuje jedną osobę. Wyniki pokazują, w jakim stopniu motywacja wspiera poszczególne kompetencje; nie są miarą umiejętności i nigdy nie służą do porównywania osób.
+report-basis = { $assessments ->
+        [one] Na podstawie jednej oceny i { $responses } odpowiedzi
+        [few] Na podstawie { $assessments } ocen i { $responses } odpowiedzi
+        [many] Na podstawie { $assessments } ocen i { $responses } odpowiedzi
+       *[other] Na podstawie { $assessments } oceny i { $responses } odpowiedzi
+    }
+report-model = Model: { $model } { $version }, mapowanie { $mapping }
+report-anchor = kotwica
+report-band-limited = ograniczone
+report-band-some = częściowe
+report-band-moderate = umiarkowane
+report-band-high = silne

@@ -109,3 +109,14 @@ report-competencies = Competências: apoio motivacional
 report-personality = Personalidade
 report-accommodations = Adaptações
 report-footer = Este relatório descreve uma única pessoa. As pontuações indicam o quanto a motivação sustenta cada competência; elas não medem habilidade e nunca são comparadas entre pessoas.
+report-basis = { $assessments ->
+        [one] Baseado em uma avaliação com { $responses } respostas
+        [many] Baseado em { $assessments } avaliações com { $responses } respostas
+       *[other] Baseado em { $assessments } avaliações com { $responses } respostas
+    }
+report-model = Modelo: { $model } { $version }, mapeamento { $mapping }
+report-anchor = âncora
+report-band-limited = limitado
+report-band-some = leve
+report-band-moderate = moderado
+report-band-high = alto

@@ -103,3 +103,12 @@ report-competencies = 胜任力：动机支持程度
 report-personality = 个性特质
 report-accommodations = 便利安排
 report-footer = 本报告仅描述一个人。分数反映的是动机对各项胜任力的支持程度，并非能力的衡量标准，且绝不用于人与人之间的比较。
+report-basis = { $assessments ->
+       *[other] 基于{ $assessments }次测评（共{ $responses }个回答）
+    }
+report-model = 模型：{ $model } { $version }，映射：{ $mapping }
+report-anchor = 锚点
+report-band-limited = 有限
+report-band-some = 部分
+report-band-moderate = 中等
+report-band-high = 高

@@ -10,7 +10,9 @@ fn texts() -> FluentTexts {
     FluentTexts::new().expect("the shipped files parse")
 }
 
-const TEXT_ARGS: [&str; 9] = ["company", "name", "email", "expiry", "notes", "date", "host", "variant", "reminder"];
+const TEXT_ARGS: [&str; 12] = [
+    "company", "name", "email", "expiry", "notes", "date", "host", "variant", "reminder", "model", "version", "mapping",
+];
 
 #[test]
 fn every_locale_has_exactly_the_english_messages_t217() {
@@ -43,7 +45,7 @@ fn every_message_formats_in_every_locale_t217() {
                     }
                     args.set("variant", FluentValue::from(variant));
                     args.set("reminder", FluentValue::from(reminder));
-                    for a in ["minutes", "tries", "percent"] {
+                    for a in ["minutes", "tries", "percent", "assessments", "responses"] {
                         args.set(a, FluentValue::from(n));
                     }
                     let out = t.format(s, &key, &args);
@@ -125,7 +127,8 @@ fn dates_are_written_in_the_locale_and_the_time_zone_t217() {
 fn every_message_the_code_asks_for_exists_t217() {
     let english = FluentTexts::message_ids(Locale::En);
     let crates = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let prefixes = ["page-", "email-", "invitation-email-", "code-email-", "accommodation", "report-"];
+    let prefixes =
+        ["page-", "email-", "invitation-email-", "code-email-", "accommodation-", "accommodations-", "report-"];
     let mut asked = Vec::new();
     let mut stack = vec![crates];
     while let Some(dir) = stack.pop() {

@@ -7,5 +7,5 @@
 mod pdf;
 mod personality;
 
-pub use pdf::PdfReport;
+pub use pdf::{PdfReport, DEBIAN_NOTO_SANS_CJK};
 pub use personality::TemplatePersonality;

@@ -1,5 +1,8 @@
-//! The PDF report (D27) with krilla: DejaVu Sans, embedded and subset to the glyphs the report
-//! uses, so names in Latin (Vietnamese included), Greek and Cyrillic print as written (T112).
+//! The PDF report (D27) with krilla, in the reader's language (T217): DejaVu Sans, embedded and
+//! subset to the glyphs the report uses, so names in Latin (Vietnamese included), Greek,
+//! Cyrillic, Arabic and Hebrew print as written (T112); lines with Chinese, Japanese or Korean
+//! characters are set in Noto Sans CJK, also embedded as a subset, when the operator's system
+//! has it (T220).
 
 use krilla::color::rgb;
 use krilla::geom::{PathBuilder, Point, Rect};
@@ -7,20 +10,65 @@ use krilla::page::PageSettings;
 use krilla::paint::Fill;
 use krilla::text::{Font, TextDirection};
 use krilla::Document;
-use talent_domain::ports::{ReportInput, ReportRenderer};
+use std::sync::Arc;
+use talent_domain::ports::{ReportInput, ReportRenderer, TextArg, Texts};
+use talent_domain::values::Locale;
 
-/// Renders A4 pages: header, needs by axis, competency bands with bars, personality text.
-#[derive(Default, Debug, Clone, Copy)]
-pub struct PdfReport;
+/// Renders A4 pages: header, needs by axis, competency bands with bars, personality text,
+/// accommodations, in the report's locale.
+#[derive(Clone)]
+pub struct PdfReport {
+    texts: Arc<dyn Texts>,
+    /// A font collection with CJK faces in Noto Sans CJK's order (JP, KR, SC, …), if loaded.
+    cjk: Option<krilla::Data>,
+}
+
+impl std::fmt::Debug for PdfReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PdfReport").field("cjk", &self.cjk.is_some()).finish()
+    }
+}
+
+/// Where Debian's `fonts-noto-cjk` puts Noto Sans CJK (a TrueType/OpenType collection whose faces
+/// are JP, KR, SC, TC, HK, …): the default of `TALENT_REPORT_CJK_FONT` (T220).
+pub const DEBIAN_NOTO_SANS_CJK: &str = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc";
 
 const W: f32 = 595.0;
 const H: f32 = 842.0;
 const MARGIN: f32 = 56.0;
 
-/// DejaVu Sans (`fonts/README.md`): Latin, Greek, Cyrillic and more; not CJK. A character the
-/// font lacks is drawn as its empty box, and the text layer keeps the character itself.
+/// DejaVu Sans (`fonts/README.md`): Latin, Greek, Cyrillic, Arabic, Hebrew and more; not CJK.
 static REGULAR: &[u8] = include_bytes!("../fonts/DejaVuSans.ttf");
 static BOLD: &[u8] = include_bytes!("../fonts/DejaVuSans-Bold.ttf");
+
+impl PdfReport {
+    /// A renderer whose words come from `texts`. `cjk` is a font collection in Noto Sans CJK's
+    /// face order (the bytes of [`DEBIAN_NOTO_SANS_CJK`]); without it CJK characters print as
+    /// empty boxes (the text layer keeps them). Errors: `cjk` is not a font krilla reads.
+    pub fn new(texts: Arc<dyn Texts>, cjk: Option<Vec<u8>>) -> Result<PdfReport, String> {
+        let cjk = cjk.map(krilla::Data::from);
+        if let Some(d) = &cjk {
+            Font::new(d.clone(), 0).ok_or("the CJK font does not load")?;
+        }
+        Ok(PdfReport { texts, cjk })
+    }
+
+    /// Whether CJK text prints in its own glyphs.
+    pub fn has_cjk(&self) -> bool {
+        self.cjk.is_some()
+    }
+}
+
+/// Whether `s` holds a Chinese, Japanese or Korean character (ideographs, kana, Hangul, CJK
+/// punctuation and full-width forms): such a line is set in the CJK face.
+fn is_cjk_text(s: &str) -> bool {
+    s.chars().any(|c| {
+        matches!(c as u32,
+            0x1100..=0x11FF | 0x2E80..=0x2FDF | 0x3000..=0x30FF | 0x3100..=0x31FF | 0x3200..=0x9FFF
+            | 0xA960..=0xA97F | 0xAC00..=0xD7FF | 0xF900..=0xFAFF | 0xFE30..=0xFE4F | 0xFF00..=0xFFEF
+            | 0x20000..=0x3FFFF)
+    })
+}
 
 /// What is drawn on one page, top-down coordinates in points (the first pass lays the pages
 /// out; the second draws them, one page of the document at a time).
@@ -59,8 +107,17 @@ impl Layout {
         self.push(Op::Text { x, y, size, bold, text: s.to_string() });
         self.y += size + 6.0;
     }
-    /// Wraps a paragraph at about `chars` characters per line.
+    /// Wraps a paragraph at about `chars` characters per line: at spaces, or for CJK text (which
+    /// has none) after as many full-width characters as the line holds.
     fn paragraph(&mut self, size: f32, x: f32, s: &str, chars: usize) {
+        if is_cjk_text(s) {
+            let per_line = (((W - MARGIN - x) / size) as usize).max(1);
+            let all: Vec<char> = s.chars().collect();
+            for chunk in all.chunks(per_line) {
+                self.text(size, false, x, &chunk.iter().collect::<String>());
+            }
+            return;
+        }
         let mut line = String::new();
         for word in s.split_whitespace() {
             if line.chars().count() + word.chars().count() + 1 > chars && !line.is_empty() {
@@ -106,52 +163,73 @@ fn rect(surface: &mut krilla::surface::Surface<'_>, x: f32, y: f32, w: f32, h: f
 impl ReportRenderer for PdfReport {
     fn render(&self, input: &ReportInput<'_>) -> Result<Vec<u8>, String> {
         let p = input.person;
+        let locale = input.locale;
+        let t = |key: &str, args: &[(&str, TextArg<'_>)]| self.texts.message(locale, key, args);
         let name = match (&p.first_name, &p.last_name) {
+            (Some(f), Some(l)) if matches!(locale, Locale::Ja | Locale::ZhHans) && is_cjk_text(f.as_str()) => {
+                // Family name first, as Japanese and Chinese write a name in their script.
+                format!("{}{}", l.as_str(), f.as_str())
+            }
             (Some(f), Some(l)) => format!("{} {}", f.as_str(), l.as_str()),
             (Some(f), None) => f.as_str().to_string(),
             (None, Some(l)) => l.as_str().to_string(),
             (None, None) => p.email.as_str().to_string(),
         };
-        let date = input.completed_at.date();
+        let date = self.texts.date(locale, &input.zone, input.completed_at);
         let mut l = Layout::new();
-        l.text(20.0, true, MARGIN, "Assessment report");
+        l.text(20.0, true, MARGIN, &t("report-title", &[]));
         l.text(14.0, true, MARGIN, &name);
-        l.text(10.0, false, MARGIN, &format!("{}  ·  completed {}", p.email.as_str(), date));
-        l.text(
-            9.0,
-            false,
-            MARGIN,
-            &format!(
-                "{} ({}), mapping {}; {} assessment(s), {} responses",
-                input.model.name,
-                input.model.version,
-                input.model.mapping.name,
-                input.scores.assessments,
-                input.scores.responses
-            ),
+        let completed = t("report-completed", &[("date", TextArg::Text(&date))]);
+        l.text(10.0, false, MARGIN, &format!("{}  ·  {completed}", p.email.as_str()));
+        let count = |n: u32| TextArg::Number(i64::from(n));
+        let basis = t(
+            "report-basis",
+            &[("assessments", count(input.scores.assessments)), ("responses", count(input.scores.responses))],
         );
+        let model = t(
+            "report-model",
+            &[
+                ("model", TextArg::Text(&input.model.name)),
+                ("version", TextArg::Text(&input.model.version)),
+                ("mapping", TextArg::Text(&input.model.mapping.name)),
+            ],
+        );
+        l.text(9.0, false, MARGIN, &format!("{basis}  ·  {model}"));
+        if let Some(a) = input.accommodations.filter(|a| a.any()) {
+            l.y += 8.0;
+            l.text(13.0, true, MARGIN, &t("report-accommodations", &[]));
+            for line in talent_domain::usecases::accommodation_lines(&*self.texts, locale, a) {
+                l.paragraph(9.5, MARGIN + 10.0, &line, 95);
+            }
+        }
         l.y += 8.0;
-        l.text(13.0, true, MARGIN, "Needs by motivation axis");
+        l.text(13.0, true, MARGIN, &t("report-needs", &[]));
         let needs: Vec<_> = input.model.needs().collect();
+        let anchor = format!(" ({})", t("report-anchor", &[]));
         for axis in &input.model.axes {
             l.text(11.0, true, MARGIN, &format!("{} ({})", axis.name, axis.code));
             for n in &axis.needs {
                 let Some(idx) = needs.iter().position(|x| x.id == n.id) else { continue };
                 let Some(r) = input.scores.needs.iter().find(|r| r.need_index == idx) else { continue };
-                l.text(9.5, false, MARGIN + 10.0, &format!("{}{}", n.name, if n.is_anchor { " (anchor)" } else { "" }));
+                l.text(
+                    9.5,
+                    false,
+                    MARGIN + 10.0,
+                    &format!("{}{}", n.name, if n.is_anchor { anchor.as_str() } else { "" }),
+                );
                 l.bar(MARGIN + 150.0, 200.0, r.score as f32);
             }
         }
         l.y += 8.0;
-        l.text(13.0, true, MARGIN, "Competencies: motivational support");
+        l.text(13.0, true, MARGIN, &t("report-competencies", &[]));
         for c in &input.scores.competencies {
             let Some(m) = input.model.competency(c.competency_id) else { continue };
             l.text(9.5, false, MARGIN + 10.0, &m.name);
             l.bar(MARGIN + 190.0, 200.0, c.score as f32);
-            l.beside(9.0, MARGIN + 400.0, c.band.as_str());
+            l.beside(9.0, MARGIN + 400.0, &t(&format!("report-band-{}", c.band.as_str()), &[]));
         }
         l.y += 8.0;
-        l.text(13.0, true, MARGIN, "Personality");
+        l.text(13.0, true, MARGIN, &t("report-personality", &[]));
         for line in input.personality.lines().filter(|x| !x.trim().is_empty()) {
             if line.starts_with('#') {
                 l.text(11.0, true, MARGIN, &strip_markdown(line));
@@ -160,10 +238,14 @@ impl ReportRenderer for PdfReport {
             }
         }
         l.y += 8.0;
-        l.paragraph(8.0, MARGIN, "This report describes one person. Scores describe how strongly motivation supports each competency; they are not a measure of skill and are never compared between persons.", 110);
+        l.paragraph(8.0, MARGIN, &t("report-footer", &[]), 110);
 
         let regular = Font::new(REGULAR.into(), 0).ok_or("the embedded regular font does not load")?;
         let bold = Font::new(BOLD.into(), 0).ok_or("the embedded bold font does not load")?;
+        // The face of the report's language: Simplified Chinese for `zh-Hans`, else Japanese
+        // (the CJK faces share most glyphs; they differ in the forms of some ideographs).
+        let face = if locale == Locale::ZhHans { 2 } else { 0 };
+        let cjk = self.cjk.as_ref().and_then(|d| Font::new(d.clone(), face));
         let size = PageSettings::from_wh(W, H).ok_or("A4 is a page size")?;
         let mut doc = Document::new();
         for ops in l.pages {
@@ -173,7 +255,11 @@ impl ReportRenderer for PdfReport {
                 match op {
                     Op::Text { x, y, size, bold: b, text } => {
                         surface.set_fill(Some(Fill::default()));
-                        let font = if b { bold.clone() } else { regular.clone() };
+                        let font = match &cjk {
+                            Some(c) if is_cjk_text(&text) => c.clone(),
+                            _ if b => bold.clone(),
+                            _ => regular.clone(),
+                        };
                         surface.draw_text(Point::from_xy(x, y), font, size, &text, false, TextDirection::Auto);
                     }
                     Op::Bar { x, y, width, value } => {
@@ -202,6 +288,31 @@ mod tests {
     use talent_domain::ports::PersonalityWriter;
     use talent_domain::results::AssessmentSummary;
     use talent_domain::values::*;
+
+    /// The renderer with the fake texts (which show the message ids) and, when this machine has
+    /// it, Debian's Noto Sans CJK.
+    fn renderer() -> PdfReport {
+        let cjk = std::fs::read(DEBIAN_NOTO_SANS_CJK).ok();
+        PdfReport::new(Arc::new(talent_domain::fakes::FakeTexts), cjk).unwrap()
+    }
+
+    fn input<'a>(
+        p: &'a Person,
+        model: &'a AssessmentModel,
+        scores: &'a talent_domain::assessment::Scores,
+        text: &'a str,
+    ) -> ReportInput<'a> {
+        ReportInput {
+            person: p,
+            completed_at: p.member_since,
+            model,
+            scores,
+            personality: text,
+            locale: Locale::En,
+            zone: TimeZone::utc(),
+            accommodations: None,
+        }
+    }
 
     fn person() -> Person {
         let t = talent_domain::timefmt::parse("2026-03-04T05:06:07Z").unwrap();
@@ -234,14 +345,7 @@ mod tests {
         let scores = score(&model, &[&r]);
         let text = TemplatePersonality.describe(&model, &scores);
         let p = person();
-        let input = ReportInput {
-            person: &p,
-            completed_at: p.member_since,
-            model: &model,
-            scores: &scores,
-            personality: &text,
-        };
-        let bytes = PdfReport.render(&input).unwrap();
+        let bytes = renderer().render(&input(&p, &model, &scores, &text)).unwrap();
         assert!(bytes.starts_with(b"%PDF-"));
         let doc = lopdf::Document::load_mem(&bytes).expect("parses back");
         let pages = doc.get_pages();
@@ -249,7 +353,7 @@ mod tests {
         let numbers: Vec<u32> = pages.keys().copied().collect();
         let all = doc.extract_text(&numbers).unwrap();
         assert!(all.contains("Quist"), "{all}");
-        assert!(all.contains("Assessment report"));
+        assert!(all.contains("report-title[en]"), "the report's words are the texts': {all}");
         assert!(all.contains("2026-03-04"));
         assert!(all.contains(&model.competencies[0].name));
     }
@@ -269,14 +373,7 @@ mod tests {
         let mut p = person();
         p.first_name = Some(PersonName::parse(first).unwrap());
         p.last_name = Some(PersonName::parse(last).unwrap());
-        let input = ReportInput {
-            person: &p,
-            completed_at: p.member_since,
-            model: &model,
-            scores: &scores,
-            personality: &text,
-        };
-        PdfReport.render(&input).unwrap()
+        renderer().render(&input(&p, &model, &scores, &text)).unwrap()
     }
 
     #[test]
@@ -291,12 +388,51 @@ mod tests {
     }
 
     #[test]
-    fn a_name_in_a_script_the_font_lacks_still_gives_a_report_with_the_email_t112() {
-        // CJK is not in DejaVu Sans: those characters print as empty boxes; the address under
-        // the name says who it is.
-        let text = text_of(&report_of("王", "小明"));
+    fn without_a_cjk_font_a_cjk_name_still_gives_a_report_with_the_email_t112() {
+        // Without Noto Sans CJK those characters print as empty boxes; the address under the
+        // name says who it is.
+        let model = AssessmentModel::builtin().unwrap();
+        let scores = score(&model, &[&seed_responses(&model, 11)]);
+        let mut p = person();
+        p.first_name = Some(PersonName::parse("王").unwrap());
+        let plain = PdfReport::new(Arc::new(talent_domain::fakes::FakeTexts), None).unwrap();
+        let text = text_of(&plain.render(&input(&p, &model, &scores, "")).unwrap());
         assert!(text.contains("zoe@example.com"), "{text}");
-        assert!(text.contains("Assessment report"));
+        assert!(text.contains("Quist"), "{text}");
+    }
+
+    /// T220: with Noto Sans CJK, a Japanese name is set in it, family name first in a Japanese
+    /// report, both fonts embedded as subsets; the text extracts back as written.
+    #[test]
+    fn a_japanese_name_prints_in_the_cjk_font_t220() {
+        let r = renderer();
+        if !r.has_cjk() {
+            eprintln!("skipped: {DEBIAN_NOTO_SANS_CJK} is not installed (make test installs it)");
+            return;
+        }
+        let model = AssessmentModel::builtin().unwrap();
+        let scores = score(&model, &[&seed_responses(&model, 11)]);
+        let mut p = person();
+        p.first_name = Some(PersonName::parse("太郎").unwrap());
+        p.last_name = Some(PersonName::parse("山田").unwrap());
+        let mut i = input(&p, &model, &scores, "");
+        i.locale = Locale::Ja;
+        let bytes = r.render(&i).unwrap();
+        let text = text_of(&bytes);
+        assert!(text.contains("山田太郎"), "{text}");
+        let doc = lopdf::Document::load_mem(&bytes).unwrap();
+        let fonts: Vec<String> = doc
+            .objects
+            .values()
+            .filter_map(|o| o.as_dict().ok())
+            .filter(|d| d.get(b"Type").and_then(|t| t.as_name()).ok() == Some(b"FontDescriptor"))
+            .filter_map(|d| {
+                d.get(b"FontName").and_then(|n| n.as_name()).ok().map(|n| String::from_utf8_lossy(n).to_string())
+            })
+            .collect();
+        assert!(fonts.iter().any(|f| f.contains("NotoSansCJK")), "{fonts:?}");
+        assert!(fonts.iter().all(|f| f.as_bytes().get(6) == Some(&b'+')), "subsets: {fonts:?}");
+        assert!(bytes.len() < 300_000, "subset, not the 19 MB collection: {} bytes", bytes.len());
     }
 
     #[test]
@@ -312,7 +448,7 @@ mod tests {
                 d.get(b"FontName").and_then(|n| n.as_name()).ok().map(|n| String::from_utf8_lossy(n).to_string())
             })
             .collect();
-        assert_eq!(fonts.len(), 2, "regular and bold: {fonts:?}");
+        assert_eq!(fonts.len(), 2, "regular and bold, no CJK face for a Latin report: {fonts:?}");
         // A subset's name is a six-letter tag, `+`, the font's name (PDF 32000, 9.6.4).
         assert!(fonts.iter().all(|f| f.len() > 7 && f.as_bytes()[6] == b'+' && f.contains("DejaVuSans")), "{fonts:?}");
         assert!(bytes.len() < 200_000, "subset, not the whole 1.4 MB of fonts: {} bytes", bytes.len());

@@ -118,6 +118,7 @@ pub fn configure<S: Store>(cfg: &mut web::ServiceConfig) {
             .route("/invitations/{id}/revoke", web::post().to(invitations::revoke::<S>))
             .route("/settings", web::get().to(settings::show::<S>))
             .route("/settings/domains", web::post().to(settings::domains::<S>))
+            .route("/settings/candidates", web::post().to(settings::candidates::<S>))
             .route("/settings/teams", web::post().to(settings::create_team::<S>))
             .route("/settings/users", web::post().to(settings::invite_user::<S>))
             .route("/settings/users/{id}/role", web::post().to(settings::change_role::<S>))

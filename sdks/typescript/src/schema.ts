@@ -990,6 +990,7 @@ export interface components {
         ArchiveReason: "api" | "withdrawn" | "deactivated" | "erased";
         /** @description `data` of `assessment.completed`. */
         AssessmentCompletedData: {
+            accommodations: components["schemas"]["Accommodations"] | null;
             /** Format: uuid */
             assessmentId: string;
             /** Format: date-time */
@@ -1026,6 +1027,7 @@ export interface components {
         };
         /** @description `data` of `assessment.started`: the shape of `assessment.completed` with `startedAt`. */
         AssessmentStartedData: {
+            accommodations: components["schemas"]["Accommodations"] | null;
             /** Format: uuid */
             assessmentId: string;
             email: string;
@@ -1794,6 +1796,7 @@ export interface components {
          *     `hasResults: false` and every other member null.
          */
         PersonResults: {
+            accommodations: components["schemas"]["Accommodations"] | null;
             competencies: components["schemas"]["Competencies"] | null;
             hasResults: boolean;
             motivationAxes: components["schemas"]["MotivationAxis"][] | null;
@@ -3912,7 +3915,14 @@ export interface operations {
     };
     getPersonReport: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description The language of the report's own words and dates (BCP 47, resolved as an invitation's
+                 *     `locale`). Default: the language of the person's newest invitation that names one, else
+                 *     the organization's `locale`.
+                 */
+                locale?: components["schemas"]["LocaleTag"];
+            };
             header?: never;
             path: {
                 /** @description The person's id (its membership id). A non-UUID is 404. */
@@ -3978,6 +3988,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "accommodations": {
+                     *         "breaks": false,
+                     *         "extraTimePercent": 1,
+                     *         "notes": null,
+                     *         "screenReader": false
+                     *       },
                      *       "competencies": {
                      *         "mappingName": "text",
                      *         "modelName": "text",
@@ -4397,6 +4413,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "accommodations": {
+                     *         "breaks": false,
+                     *         "extraTimePercent": 1,
+                     *         "notes": null,
+                     *         "screenReader": false
+                     *       },
                      *       "assessmentId": "0193a5f2-7c41-7d3e-9a2b-5c6d7e8f9a0b",
                      *       "completedAt": "2026-11-25T09:30:00.000000Z",
                      *       "email": "ada@example.com",

@@ -141,6 +141,7 @@ fn taken_for(at: OffsetDateTime, origin: Option<OrgId>) -> Assessment {
         started_at: at,
         completed_at: Some(at),
         responses: vec![],
+        accommodations: None,
     }
 }
 

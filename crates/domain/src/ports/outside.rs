@@ -105,6 +105,12 @@ pub struct ReportInput<'a> {
     pub scores: &'a crate::assessment::Scores,
     /// The personality markdown.
     pub personality: &'a str,
+    /// The language of the report's own words (T217): headings, dates, bands, the footer.
+    pub locale: Locale,
+    /// The time zone of its dates (T217).
+    pub zone: TimeZone,
+    /// What the person was granted for the latest completed assessment (T218), printed.
+    pub accommodations: Option<&'a Accommodations>,
 }
 
 /// Renders a person's report (D27). Errors: the renderer's failure, as text (a 500).

@@ -13,6 +13,7 @@ use crate::ports::Ids as _;
 use crate::ports::{ReportInput, Store, Tx};
 use crate::results::{summarize, Assessment, AssessmentState, Profile, ProfileCompetency};
 use crate::values::FieldErrors;
+use crate::values::{Accommodations, Locale};
 use crate::wire;
 use serde_json::json;
 use std::collections::HashMap;
@@ -39,6 +40,26 @@ pub struct PersonResults {
     /// `personality.markdown` and `generatedAt` (the latest visible completion, when the results
     /// last changed).
     pub personality: Option<(String, OffsetDateTime)>,
+    /// The accommodations of the latest visible completed assessment (T218).
+    pub accommodations: Option<Accommodations>,
+}
+
+/// What the accepted invitation of `person`'s membership granted (T218): the newest accepted
+/// invitation of the membership that carries accommodations; none without one.
+async fn granted_accommodations(
+    tx: &mut dyn crate::ports::Tx,
+    person: &Person,
+    now: OffsetDateTime,
+) -> Result<Option<Accommodations>, UseCaseError> {
+    let q = crate::ports::InvitationQuery {
+        org_id: Some(person.org_id),
+        person_id: Some(person.id),
+        status: Some(crate::invitation::InvitationStatus::Accepted),
+        now: Some(now),
+        limit: 20,
+        ..Default::default()
+    };
+    Ok(tx.list_invitations(&q).await?.into_iter().find_map(|i| i.candidate.accommodations))
 }
 
 /// A profile match (D3, D26): percentage and category only.
@@ -96,6 +117,11 @@ impl<S: Store> Services<S> {
         Some((score(&self.assessment.model, &slices), last))
     }
 
+    /// The accommodations of the latest visible completed assessment (T218).
+    pub(crate) fn accommodations_of(&self, all: &[Assessment], p: &Person) -> Option<Accommodations> {
+        visible_completed(all, p).into_iter().max_by_key(|a| a.completed_at).and_then(|a| a.accommodations.clone())
+    }
+
     /// Starts or completes an assessment of the human behind a person (D39). A start writes
     /// `assessment.started` (D47) to the same organizations as completion would, and every
     /// membership whose `assessment` summary changed writes `person.updated` after those events
@@ -137,6 +163,11 @@ impl<S: Store> Services<S> {
                     let memberships = tx.list_persons_of_human(person.human_id).await?;
                     let mut all = tx.list_assessments_of_human(person.human_id).await?;
                     let running = all.iter().position(|a| a.state == AssessmentState::InProgress);
+                    // T218: a new assessment takes what the membership's invitation granted.
+                    let granted = match running {
+                        Some(i) => all[i].accommodations.clone(),
+                        None => granted_accommodations(tx, &person, now).await?,
+                    };
                     let done = if !cmd.complete {
                         if let Some(i) = running {
                             return Ok(all[i].clone());
@@ -150,6 +181,7 @@ impl<S: Store> Services<S> {
                             started_at: now,
                             completed_at: None,
                             responses: vec![],
+                            accommodations: granted,
                         };
                         tx.insert_assessment(&a).await?;
                         all.push(a.clone());
@@ -173,6 +205,7 @@ impl<S: Store> Services<S> {
                             started_at: running.map(|i| all[i].started_at).unwrap_or(now),
                             completed_at: Some(now),
                             responses,
+                            accommodations: granted,
                         };
                         match running {
                             Some(i) => {
@@ -203,6 +236,7 @@ impl<S: Store> Services<S> {
                                     external_id,
                                     assessment_id,
                                     started_at: done.started_at,
+                                    accommodations: done.accommodations.as_ref().map(wire::AccommodationsOut::new),
                                 }),
                             ),
                             AssessmentState::Completed => (
@@ -214,6 +248,7 @@ impl<S: Store> Services<S> {
                                     assessment_id,
                                     // A completed assessment has its completion time.
                                     completed_at: done.completed_at.unwrap_or(now),
+                                    accommodations: done.accommodations.as_ref().map(wire::AccommodationsOut::new),
                                 }),
                             ),
                         };
@@ -254,22 +289,55 @@ impl<S: Store> Services<S> {
         let scored = self.scores_of(&all, &person);
         let personality =
             scored.as_ref().map(|(s, at)| (self.assessment.personality.describe(&self.assessment.model, s), *at));
-        Ok(PersonResults { person, scores: scored.map(|(s, _)| s), personality })
+        let accommodations = self.accommodations_of(&all, &person);
+        Ok(PersonResults { person, scores: scored.map(|(s, _)| s), personality, accommodations })
     }
 
     /// `GET /persons/{id}/report` (D27): the PDF of one person. Errors: 404 outside the
     /// organization; 404 `{"reason":"no_results"}` without a visible completed assessment.
-    pub async fn report(&self, org: OrgId, person_id: PersonId) -> Result<(Person, Vec<u8>), UseCaseError> {
+    ///
+    /// The report's words are in `locale` when given (T217), else in the language of the
+    /// person's newest invitation that names one, else in the organization's; its dates in that
+    /// invitation's time zone, else the organization's.
+    pub async fn report(
+        &self,
+        org: OrgId,
+        person_id: PersonId,
+        locale: Option<Locale>,
+    ) -> Result<(Person, Vec<u8>), UseCaseError> {
         let r = self.results(org, person_id).await?;
         let (Some(scores), Some((text, at))) = (&r.scores, &r.personality) else {
             return Err(no_results().into());
         };
+        let now = self.clock.now();
+        let (defaults, invited) = self
+            .store
+            .read(move |tx| {
+                Box::pin(async move {
+                    let o = tx.get_org(org).await?.ok_or_else(|| ClientError::not_found("Organization"))?;
+                    let q = crate::ports::InvitationQuery {
+                        org_id: Some(org),
+                        person_id: Some(person_id),
+                        now: Some(now),
+                        limit: 20,
+                        ..Default::default()
+                    };
+                    let invited: Vec<_> = tx.list_invitations(&q).await?.into_iter().map(|i| i.candidate).collect();
+                    Ok::<_, UseCaseError>((o.candidate, invited))
+                })
+            })
+            .await?;
+        let locale = locale.or_else(|| invited.iter().find_map(|c| c.locale)).unwrap_or(defaults.locale);
+        let zone = invited.iter().find_map(|c| c.time_zone.clone()).unwrap_or(defaults.time_zone);
         let input = ReportInput {
             person: &r.person,
             completed_at: *at,
             model: &self.assessment.model,
             scores,
             personality: text,
+            locale,
+            zone,
+            accommodations: r.accommodations.as_ref(),
         };
         let pdf = self.assessment.reports.render(&input).map_err(|e| UseCaseError::Internal(format!("report: {e}")))?;
         Ok((r.person, pdf))

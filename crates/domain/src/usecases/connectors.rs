@@ -600,7 +600,7 @@ impl<S: Store> Services<S> {
             .filter_map(|c| model.competency(c.competency_id).map(|m| (m.name.clone(), c.score, c.band.as_str())))
             .collect();
         let pdf = match pdf {
-            true => Some(self.report(org, person.id).await?.1),
+            true => Some(self.report(org, person.id, None).await?.1),
             false => None,
         };
         let opening = ReportOpening {
@@ -836,7 +836,7 @@ impl<S: Store> Services<S> {
         // The PDF report, for an ATS that takes it with the result (D83), while the organization
         // sees the results; without them the completion goes without the attachment.
         let pdf = match status == OrderStatus::Completed && c.ats.attaches_report() {
-            true => self.report(c.org_id, report.order.person_id).await.ok().map(|(_, pdf)| pdf),
+            true => self.report(c.org_id, report.order.person_id, None).await.ok().map(|(_, pdf)| pdf),
             false => None,
         };
         let input = crate::ports::PushInput {

@@ -104,6 +104,7 @@ impl<S: Store> Services<S> {
                         person: p.clone(),
                         scores: Some(scores),
                         personality: Some((text, at)),
+                        accommodations: self.accommodations_of(&assessments, &p),
                     }
                 });
                 ExportedMembership { organization: org, person: p, results }

@@ -102,6 +102,8 @@ macro_rules! impl_assessment_repo {
                                 completed_at: completed,
                                 responses: "[]".into(),
                                 origin_org_id: origin,
+                                // Not read: the matches count needs, nothing else.
+                                accommodations: None,
                             })?;
                             Ok((a, counts.as_deref().map(parse_need_counts).transpose()?))
                         })

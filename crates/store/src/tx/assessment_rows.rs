@@ -45,6 +45,7 @@ pub struct AssessmentRow {
     pub(crate) completed_at: Option<DbTime>,
     pub(crate) responses: String,
     pub(crate) origin_org_id: Option<DbUuid>,
+    pub(crate) accommodations: Option<String>,
 }
 
 impl From<&Assessment> for AssessmentRow {
@@ -57,6 +58,7 @@ impl From<&Assessment> for AssessmentRow {
             completed_at: a.completed_at.map(DbTime),
             responses: serde_json::to_string(&a.responses).unwrap_or_else(|_| "[]".into()),
             origin_org_id: a.origin_org.map(|o| DbUuid(o.0)),
+            accommodations: a.accommodations.as_ref().map(|x| x.json().to_string()),
         }
     }
 }
@@ -72,6 +74,15 @@ impl TryFrom<AssessmentRow> for Assessment {
             started_at: r.started_at.0,
             completed_at: r.completed_at.map(|t| t.0),
             responses: serde_json::from_str(&r.responses).map_err(|_| corrupt("assessments.responses"))?,
+            accommodations: r
+                .accommodations
+                .map(|a| {
+                    serde_json::from_str(&a)
+                        .ok()
+                        .and_then(|v| Accommodations::from_json(&v).ok())
+                        .ok_or_else(|| corrupt("assessments.accommodations"))
+                })
+                .transpose()?,
         })
     }
 }

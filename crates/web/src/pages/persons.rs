@@ -229,7 +229,7 @@ pub async fn report<S: Store>(
     id: web::Path<String>,
 ) -> Result<HttpResponse, Fail> {
     let ctx = signed(&d, &req).await?;
-    let (p, pdf) = d.svc.report(ctx.data_org(), person_id(&id)?).await?;
+    let (p, pdf) = d.svc.report(ctx.data_org(), person_id(&id)?, None).await?;
     Ok(HttpResponse::Ok()
         .content_type("application/pdf")
         .insert_header((header::CONTENT_DISPOSITION, format!("attachment; filename=\"talent-report-{}.pdf\"", p.id.0)))

@@ -1,5 +1,6 @@
-//! Settings (administrators; issue 18): the employee email domains (D15) and the users of the
-//! organization (invite by email, change role, remove; an organization keeps an administrator).
+//! Settings (administrators; issue 18): the employee email domains (D15), what invited persons
+//! see (language, time zone, redirect hosts; T217, T219) and the users of the organization
+//! (invite by email, change role, remove; an organization keeps an administrator).
 
 use super::{button_form, csrf_field, layout, notice, ok, when};
 use crate::respond::{require_admin, see_other, signed, AdminPost, Ctx, Fail, Posted};
@@ -9,8 +10,8 @@ use maud::{html, Markup};
 use talent_domain::errors::{ClientError, Code, UseCaseError};
 use talent_domain::ids::UserId;
 use talent_domain::ports::Store;
-use talent_domain::usecases::orgs::{parse_domain, OrganizationPatch};
-use talent_domain::values::{Email, OrgRole};
+use talent_domain::usecases::orgs::{parse_domain, parse_redirect_host, OrganizationPatch};
+use talent_domain::values::{Email, Locale, OrgRole, TimeZone};
 
 async fn page<S: Store>(d: &Dashboard<S>, ctx: &Ctx, above: Markup) -> Result<Markup, Fail> {
     let (org, _) = d.svc.organization(ctx.who.org_id()).await?;
@@ -27,6 +28,22 @@ async fn page<S: Store>(d: &Dashboard<S>, ctx: &Ctx, above: Markup) -> Result<Ma
             label for="domains" { "Domains, one per line" }
             textarea id="domains" name="domains" rows="4" { (org.employee_domains.join("\n")) }
             button type="submit" id="save-domains" { "Save domains" }
+        }
+        h2 { "What invited persons see" }
+        p { "The language of emails and pages when an invitation names none (the person's browser language comes first on pages), the time zone of the dates they read, and the hosts an invitation may send them on to after accepting." }
+        form.stack method="post" action="/dashboard/settings/candidates" {
+            (csrf_field(&ctx.csrf))
+            label for="org-locale" { "Language" }
+            select id="org-locale" name="locale" {
+                @for l in Locale::ALL {
+                    option value=(l.as_str()) selected[l == org.candidate.locale] { (l.endonym()) }
+                }
+            }
+            label for="org-time-zone" { "Time zone (IANA name, such as Europe/Berlin)" }
+            input type="text" id="org-time-zone" name="timeZone" value=(org.candidate.time_zone.as_str()) required maxlength="64";
+            label for="redirect-hosts" { "Redirect hosts, one per line (such as careers.example.com)" }
+            textarea id="redirect-hosts" name="redirectHosts" rows="3" { (org.candidate.redirect_hosts.join("\n")) }
+            button type="submit" id="save-candidates" { "Save" }
         }
         h2 { "Teams" }
         p { "Teams group persons; add a person to a team from their page." }
@@ -92,6 +109,7 @@ pub async fn show<S: Store>(d: web::Data<Dashboard<S>>, req: HttpRequest) -> Res
     let done = crate::form::Form::parse(req.query_string().as_bytes());
     let above = match done.get("done") {
         Some("domains") => notice("good", "Domains saved."),
+        Some("candidates") => notice("good", "Saved: language, time zone and redirect hosts."),
         Some("team") => notice("good", "Team created."),
         Some("invited") => notice("good", "User added; a sign-in link is on its way to them."),
         Some("role") => notice("good", "Role changed."),
@@ -128,6 +146,48 @@ pub async fn domains<S: Store>(p: AdminPost<S>) -> Result<HttpResponse, Fail> {
     let patch = OrganizationPatch { employee_domains: Some(list), ..OrganizationPatch::default() };
     match d.svc.patch_organization(ctx.who.org_id(), patch).await {
         Ok(_) => Ok(see_other("/dashboard/settings?done=domains")),
+        Err(e) => refused(&d, &ctx, e).await,
+    }
+}
+
+/// `POST /dashboard/settings/candidates`: the organization's language, time zone and redirect
+/// hosts (T217, T219).
+pub async fn candidates<S: Store>(p: AdminPost<S>) -> Result<HttpResponse, Fail> {
+    let Posted { d, ctx, form, .. } = p;
+    let locale = match Locale::parse(form.get("locale").unwrap_or_default()) {
+        Ok(l) => l,
+        Err(why) => return refused(&d, &ctx, invalid(format!("Language {why}"))).await,
+    };
+    let zone = match TimeZone::parse(form.get("timeZone").unwrap_or_default().trim()) {
+        Ok(z) => z,
+        Err(why) => return refused(&d, &ctx, invalid(format!("Time zone {why}"))).await,
+    };
+    let mut hosts = Vec::new();
+    for raw in form.get("redirectHosts").unwrap_or_default().split(['\n', ',']).map(str::trim) {
+        if raw.is_empty() {
+            continue;
+        }
+        let parsed = match url::Host::parse(raw) {
+            Ok(url::Host::Domain(h)) => parse_redirect_host(&h),
+            _ => Err("must be a host name such as careers.example.com (no scheme, port or path)".into()),
+        };
+        match parsed {
+            Ok(h) if !hosts.contains(&h) => hosts.push(h),
+            Ok(_) => {}
+            Err(why) => return refused(&d, &ctx, invalid(format!("'{raw}' {why}"))).await,
+        }
+    }
+    if hosts.len() > 20 {
+        return refused(&d, &ctx, invalid("At most 20 redirect hosts".into())).await;
+    }
+    let patch = OrganizationPatch {
+        locale: Some(locale),
+        time_zone: Some(zone),
+        redirect_hosts: Some(hosts),
+        ..OrganizationPatch::default()
+    };
+    match d.svc.patch_organization(ctx.who.org_id(), patch).await {
+        Ok(_) => Ok(see_other("/dashboard/settings?done=candidates")),
         Err(e) => refused(&d, &ctx, e).await,
     }
 }

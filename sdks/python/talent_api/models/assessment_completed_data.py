@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeVar, TYPE_CHECKING
 
 from attrs import define as _attrs_define
 
@@ -9,6 +9,9 @@ from attrs import define as _attrs_define
 from typing import cast
 from uuid import UUID
 import datetime
+
+if TYPE_CHECKING:
+    from ..models.accommodations import Accommodations
 
 
 T = TypeVar("T", bound="AssessmentCompletedData")
@@ -19,6 +22,7 @@ class AssessmentCompletedData:
     """`data` of `assessment.completed`.
 
     Attributes:
+        accommodations (Accommodations | None):
         assessment_id (UUID):
         completed_at (datetime.datetime):
         email (str):
@@ -26,6 +30,7 @@ class AssessmentCompletedData:
         person_id (UUID):
     """
 
+    accommodations: Accommodations | None
     assessment_id: UUID
     completed_at: datetime.datetime
     email: str
@@ -33,6 +38,14 @@ class AssessmentCompletedData:
     person_id: UUID
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.accommodations import Accommodations  # noqa: PLC0415
+
+        accommodations: dict[str, Any] | None
+        if isinstance(self.accommodations, Accommodations):
+            accommodations = self.accommodations.to_dict()
+        else:
+            accommodations = self.accommodations
+
         assessment_id = str(self.assessment_id)
 
         completed_at = self.completed_at.isoformat()
@@ -48,6 +61,7 @@ class AssessmentCompletedData:
 
         field_dict.update(
             {
+                "accommodations": accommodations,
                 "assessmentId": assessment_id,
                 "completedAt": completed_at,
                 "email": email,
@@ -60,7 +74,25 @@ class AssessmentCompletedData:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.accommodations import Accommodations  # noqa: PLC0415
+
         d = dict(src_dict)
+
+        def _parse_accommodations(data: object) -> Accommodations | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                accommodations_type_0 = Accommodations.from_dict(data)
+
+                return accommodations_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(Accommodations | None, data)
+
+        accommodations = _parse_accommodations(d.pop("accommodations"))
+
         assessment_id = UUID(d.pop("assessmentId"))
 
         completed_at = datetime.datetime.fromisoformat(d.pop("completedAt"))
@@ -77,6 +109,7 @@ class AssessmentCompletedData:
         person_id = UUID(d.pop("personId"))
 
         assessment_completed_data = cls(
+            accommodations=accommodations,
             assessment_id=assessment_id,
             completed_at=completed_at,
             email=email,

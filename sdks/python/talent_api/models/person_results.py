@@ -10,6 +10,7 @@ from typing import cast
 from uuid import UUID
 
 if TYPE_CHECKING:
+    from ..models.accommodations import Accommodations
     from ..models.competencies import Competencies
     from ..models.motivation_axis import MotivationAxis
     from ..models.personality import Personality
@@ -25,6 +26,7 @@ class PersonResults:
     `hasResults: false` and every other member null.
 
         Attributes:
+            accommodations (Accommodations | None):
             competencies (Competencies | None):
             has_results (bool):
             motivation_axes (list[MotivationAxis] | None):
@@ -33,6 +35,7 @@ class PersonResults:
             totals (None | Totals):
     """
 
+    accommodations: Accommodations | None
     competencies: Competencies | None
     has_results: bool
     motivation_axes: list[MotivationAxis] | None
@@ -41,9 +44,16 @@ class PersonResults:
     totals: None | Totals
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.accommodations import Accommodations  # noqa: PLC0415
         from ..models.competencies import Competencies  # noqa: PLC0415
         from ..models.personality import Personality  # noqa: PLC0415
         from ..models.totals import Totals  # noqa: PLC0415
+
+        accommodations: dict[str, Any] | None
+        if isinstance(self.accommodations, Accommodations):
+            accommodations = self.accommodations.to_dict()
+        else:
+            accommodations = self.accommodations
 
         competencies: dict[str, Any] | None
         if isinstance(self.competencies, Competencies):
@@ -81,6 +91,7 @@ class PersonResults:
 
         field_dict.update(
             {
+                "accommodations": accommodations,
                 "competencies": competencies,
                 "hasResults": has_results,
                 "motivationAxes": motivation_axes,
@@ -94,12 +105,28 @@ class PersonResults:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.accommodations import Accommodations  # noqa: PLC0415
         from ..models.competencies import Competencies  # noqa: PLC0415
         from ..models.motivation_axis import MotivationAxis  # noqa: PLC0415
         from ..models.personality import Personality  # noqa: PLC0415
         from ..models.totals import Totals  # noqa: PLC0415
 
         d = dict(src_dict)
+
+        def _parse_accommodations(data: object) -> Accommodations | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                accommodations_type_0 = Accommodations.from_dict(data)
+
+                return accommodations_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(Accommodations | None, data)
+
+        accommodations = _parse_accommodations(d.pop("accommodations"))
 
         def _parse_competencies(data: object) -> Competencies | None:
             if data is None:
@@ -173,6 +200,7 @@ class PersonResults:
         totals = _parse_totals(d.pop("totals"))
 
         person_results = cls(
+            accommodations=accommodations,
             competencies=competencies,
             has_results=has_results,
             motivation_axes=motivation_axes,

@@ -5,23 +5,33 @@ from urllib.parse import quote
 import httpx
 
 from ...client import AuthenticatedClient, Client
-from ...types import Response
+from ...types import Response, UNSET
 from ... import errors
 
 from ...models.error import Error
 from ...types import File
+from ...types import Unset
 from io import BytesIO
 from uuid import UUID
 
 
 def _get_kwargs(
     id: UUID,
+    *,
+    locale: str | Unset = UNSET,
 ) -> dict[str, Any]:
+    params: dict[str, Any] = {}
+
+    params["locale"] = locale
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/api/v1/persons/{id}/report".format(
             id=quote(str(id), safe=""),
         ),
+        "params": params,
     }
 
     return _kwargs
@@ -86,6 +96,7 @@ def sync_detailed(
     id: UUID,
     *,
     client: AuthenticatedClient,
+    locale: str | Unset = UNSET,
 ) -> Response[Error | File]:
     """A person's PDF report (one person; never a comparison)
 
@@ -96,6 +107,11 @@ def sync_detailed(
 
     Args:
         id (UUID):
+        locale (str | Unset): A BCP 47 language tag. It resolves by its language to one of the
+            locales Talent
+            writes in: `en`, `de`, `fr`, `es`, `nl`, `pt-BR`, `it`, `pl`, `ja`, `zh-Hans` (`de-AT` is
+            `de`, any Portuguese `pt-BR`, Chinese in the simplified script `zh-Hans`); answered as the
+            resolved locale. Any other language is 400 `validation_error`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -107,6 +123,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         id=id,
+        locale=locale,
     )
 
     response = client.get_httpx_client().request(
@@ -120,6 +137,7 @@ def sync(
     id: UUID,
     *,
     client: AuthenticatedClient,
+    locale: str | Unset = UNSET,
 ) -> Error | File | None:
     """A person's PDF report (one person; never a comparison)
 
@@ -130,6 +148,11 @@ def sync(
 
     Args:
         id (UUID):
+        locale (str | Unset): A BCP 47 language tag. It resolves by its language to one of the
+            locales Talent
+            writes in: `en`, `de`, `fr`, `es`, `nl`, `pt-BR`, `it`, `pl`, `ja`, `zh-Hans` (`de-AT` is
+            `de`, any Portuguese `pt-BR`, Chinese in the simplified script `zh-Hans`); answered as the
+            resolved locale. Any other language is 400 `validation_error`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -142,6 +165,7 @@ def sync(
     return sync_detailed(
         id=id,
         client=client,
+        locale=locale,
     ).parsed
 
 
@@ -149,6 +173,7 @@ async def asyncio_detailed(
     id: UUID,
     *,
     client: AuthenticatedClient,
+    locale: str | Unset = UNSET,
 ) -> Response[Error | File]:
     """A person's PDF report (one person; never a comparison)
 
@@ -159,6 +184,11 @@ async def asyncio_detailed(
 
     Args:
         id (UUID):
+        locale (str | Unset): A BCP 47 language tag. It resolves by its language to one of the
+            locales Talent
+            writes in: `en`, `de`, `fr`, `es`, `nl`, `pt-BR`, `it`, `pl`, `ja`, `zh-Hans` (`de-AT` is
+            `de`, any Portuguese `pt-BR`, Chinese in the simplified script `zh-Hans`); answered as the
+            resolved locale. Any other language is 400 `validation_error`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -170,6 +200,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         id=id,
+        locale=locale,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -181,6 +212,7 @@ async def asyncio(
     id: UUID,
     *,
     client: AuthenticatedClient,
+    locale: str | Unset = UNSET,
 ) -> Error | File | None:
     """A person's PDF report (one person; never a comparison)
 
@@ -191,6 +223,11 @@ async def asyncio(
 
     Args:
         id (UUID):
+        locale (str | Unset): A BCP 47 language tag. It resolves by its language to one of the
+            locales Talent
+            writes in: `en`, `de`, `fr`, `es`, `nl`, `pt-BR`, `it`, `pl`, `ja`, `zh-Hans` (`de-AT` is
+            `de`, any Portuguese `pt-BR`, Chinese in the simplified script `zh-Hans`); answered as the
+            resolved locale. Any other language is 400 `validation_error`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -204,5 +241,6 @@ async def asyncio(
         await asyncio_detailed(
             id=id,
             client=client,
+            locale=locale,
         )
     ).parsed
