@@ -131,10 +131,20 @@ fn the_client_covers_account_persons_results_profiles_and_invitations() {
         assert_eq!(only.data.len(), 1);
 
         // Invitations: create, the pending one again, read, list, resend, revoke, revoke again.
-        let create =
-            CreateInvitation { email: "cy@example.com".into(), message: Some("Hi".into()), ..Default::default() };
+        let create = CreateInvitation {
+            email: "cy@example.com".into(),
+            message: Some("Hi".into()),
+            locale: Some("pt-PT".into()),
+            time_zone: Some("america/sao_paulo".into()),
+            accommodations: Some(Accommodations { extra_time_percent: 50, breaks: true, ..Default::default() }),
+            ..Default::default()
+        };
         let inv = api.create_invitation(&create, None).unwrap();
         assert!(inv.created);
+        // T217, T218: the person's side of the invitation, as resolved.
+        assert_eq!(inv.resource.locale.as_deref(), Some("pt-BR"));
+        assert_eq!(inv.resource.time_zone.as_deref(), Some("America/Sao_Paulo"));
+        assert_eq!(inv.resource.accommodations.as_ref().map(|a| (a.extra_time_percent, a.breaks)), Some((50, true)));
         let same = api.create_invitation(&create, None).unwrap();
         assert!(!same.created, "the pending invitation, X-Existing-Resource (D18)");
         let id = inv.resource.id;

@@ -396,6 +396,24 @@ async fn walk(app: &TestApp) {
     b.submit("#create-invitation").await;
     assert!(b.value("#invitation-link").await.contains("/i/"), "the link to copy");
     b.shot("invitations").await;
+    // The person's side (T217, T218): the invitation page in Japanese and in German, with the
+    // accommodations the invitation grants, as the person's browser shows them.
+    for (locale, zone, name, button) in
+        [("ja", "Asia/Tokyo", "花子", "招待を承諾する"), ("de", "Europe/Berlin", "Greta", "Einladung annehmen")]
+    {
+        let inv = app.send(
+            "POST",
+            "/api/v1/invitations",
+            &org.key,
+            &json!({"email": format!("{locale}.person@example.com"), "firstName": name, "sendEmail": false,
+                    "locale": locale, "timeZone": zone, "message": "Acme",
+                    "accommodations": {"extraTimePercent": 25, "breaks": true}}),
+        );
+        assert_eq!(inv.status, 201, "{}", inv.text);
+        b.goto(inv.json["url"].as_str().unwrap()).await;
+        assert!(b.source().await.contains(button), "{locale}: {}", b.source().await);
+        b.shot(&format!("invitation-page-{locale}")).await;
+    }
     b.goto(&format!("{base}/settings")).await;
     assert_eq!(b.count("#users tbody tr").await, 2);
     b.fill("#team-name", "Platform").await;

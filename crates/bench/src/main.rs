@@ -24,7 +24,7 @@
 //!    imports, the sandbox completes them, and each push is timed from the completion to its
 //!    arrival; then pushes beside an organization whose ATS hangs.
 //!
-//! `BENCH_SCENARIOS` picks some of `webhooks` (1-3), `requests`, `limiter`, `lists`, `matches`,
+//! `BENCH_SCENARIOS` picks some of `webhooks` (1-3), `requests`, `limiter`, `lists`, `matches`, `reports`,
 //! `connectors` (comma-separated; the default: all).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -570,12 +570,52 @@ fn run_matches(bin: &str, backend: &str, db: &TestDb) {
     println!("RSS after the matches: {} MiB", svc.rss_kib() / 1024);
 }
 
+/// Scenario `reports` (issue 37, T220): the PDF report of one person named 山田太郎 whose
+/// invitation is in Japanese, so every run embeds and subsets the CJK font beside DejaVu Sans;
+/// 200 timed renders after 10 warm-up ones, one at a time (goals: p99 < 50 ms, < 300 KB).
+fn run_reports(bin: &str, backend: &str, db: &TestDb) {
+    println!("\n== {backend}: the PDF report with the CJK font ==");
+    let svc = Service::start(bin, &db.url);
+    let (key, _) = tenant_ids(&svc.base, "reports");
+    let a = agent();
+    let person = json!({"email": "taro@bench.example", "firstName": "太郎", "lastName": "山田",
+        "invitation": {"create": true, "sendEmail": false, "locale": "ja", "timeZone": "Asia/Tokyo"}});
+    let (s, p) = call(&a, "POST", &format!("{}/api/v1/persons", svc.base), &key, Some(person));
+    assert_eq!(s, 201, "{p}");
+    let id = p["id"].as_str().unwrap().to_string();
+    let url = format!("{}/admin/v1/persons/{id}/assessments", svc.base);
+    let (s, r) = call(&a, "POST", &url, ADMIN, Some(json!({"complete": true, "seed": 7})));
+    assert_eq!(s, 200, "{r}");
+    let url = format!("{}/api/v1/persons/{id}/report", svc.base);
+    let (mut times, mut size) = (vec![], 0);
+    for i in 0..210 {
+        let t = Instant::now();
+        let mut resp = a.get(&url).header("Authorization", format!("Bearer {key}")).call().unwrap();
+        let bytes = resp.body_mut().with_config().limit(10 << 20).read_to_vec().unwrap();
+        let took = t.elapsed();
+        assert_eq!(resp.status().as_u16(), 200);
+        assert!(bytes.starts_with(b"%PDF"));
+        size = bytes.len();
+        if i >= 10 {
+            times.push(took);
+        }
+    }
+    let (p50, p99) = lists::p50_p99(times);
+    println!(
+        "GET /persons/{{id}}/report (ja, 山田太郎, CJK subset): p50 {} p99 {} (goal < 50 ms), {} KB (goal < 300 KB)",
+        ms(p50),
+        ms(p99),
+        size / 1024
+    );
+    println!("RSS after the reports: {} MiB", svc.rss_kib() / 1024);
+}
+
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
     let bin = args.next().ok_or_else(|| anyhow::anyhow!("usage: talent-bench TALENT_BINARY [sqlite|postgres|both]"))?;
     let which = args.next().unwrap_or_else(|| "both".into());
     let scenarios = std::env::var("BENCH_SCENARIOS")
-        .unwrap_or_else(|_| "webhooks,requests,limiter,lists,matches,connectors".into());
+        .unwrap_or_else(|_| "webhooks,requests,limiter,lists,matches,connectors,reports".into());
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     println!("talent-bench: {} persons, {CLIENTS} clients, release binary {bin}", persons());
     let on = |name: &str| scenarios.contains(name);
@@ -612,6 +652,9 @@ fn main() -> anyhow::Result<()> {
         }
         if on("connectors") {
             connectors::run(&bin, backend, &db);
+        }
+        if on("reports") {
+            run_reports(&bin, backend, &db);
         }
         rt.block_on(db.drop_db()).map_err(|e| anyhow::anyhow!("{e}"))?;
         if on("lists") {

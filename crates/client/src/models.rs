@@ -182,6 +182,19 @@ pub struct Invitation {
     /// `assessment` or `access_request` (D19).
     pub variant: String,
     pub message: Option<String>,
+    /// The language of the emails and pages (`en`, `de`, … `zh-Hans`); `None`: the reader's
+    /// browser language on the pages, else the organization's.
+    #[serde(default)]
+    pub locale: Option<String>,
+    /// The IANA time zone of the dates the person reads; `None`: the organization's.
+    #[serde(default)]
+    pub time_zone: Option<String>,
+    /// What the person is granted for the assessment.
+    #[serde(default)]
+    pub accommodations: Option<Accommodations>,
+    /// Where the person goes after accepting.
+    #[serde(default)]
+    pub redirect_url: Option<String>,
     pub url: String,
     #[serde(with = "rfc3339_opt")]
     pub email_sent_at: Option<OffsetDateTime>,
@@ -197,6 +210,19 @@ pub struct Invitation {
     pub updated_at: OffsetDateTime,
 }
 
+/// What an invitation grants the person for the assessment; never part of scoring.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Accommodations {
+    /// 0, 25, 50 or 100.
+    pub extra_time_percent: u8,
+    pub breaks: bool,
+    pub screen_reader: bool,
+    /// 1..500 characters.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
+}
+
 /// A person's cumulative results (spec, Person results).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -207,6 +233,9 @@ pub struct PersonResults {
     pub motivation_axes: Option<Vec<MotivationAxis>>,
     pub competencies: Option<Competencies>,
     pub personality: Option<Personality>,
+    /// What the person was granted for the latest completed assessment.
+    #[serde(default)]
+    pub accommodations: Option<Accommodations>,
 }
 
 /// `totals` of results.
@@ -412,12 +441,31 @@ pub struct NestedInvitation {
     pub send_email: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expires_in_days: Option<u32>,
+    /// BCP 47 language tag of the emails and pages.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub locale: Option<String>,
+    /// IANA time zone of the dates the person reads.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_zone: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub accommodations: Option<Accommodations>,
+    /// An https URL on one of the organization's redirect hosts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub redirect_url: Option<String>,
 }
 
 impl NestedInvitation {
     /// An invitation created with the import; `send_email: false` means the client sends `url`.
     pub fn new(send_email: bool) -> Self {
-        NestedInvitation { create: true, send_email, expires_in_days: None }
+        NestedInvitation {
+            create: true,
+            send_email,
+            expires_in_days: None,
+            locale: None,
+            time_zone: None,
+            accommodations: None,
+            redirect_url: None,
+        }
     }
 }
 
@@ -459,6 +507,18 @@ pub struct CreateInvitation {
     /// 1..90; default 14.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expires_in_days: Option<u32>,
+    /// BCP 47 language tag of the emails and pages (`de`, `ja`, `pt-BR`, …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub locale: Option<String>,
+    /// IANA time zone of the dates the person reads.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_zone: Option<String>,
+    /// What the person is granted for the assessment.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub accommodations: Option<Accommodations>,
+    /// An https URL on one of the organization's redirect hosts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub redirect_url: Option<String>,
 }
 
 /// `POST /webhooks` body (D29).
