@@ -32,6 +32,7 @@ crate::e2e!(a_connection_mints_the_atss_key_and_deleting_it_ends_the_access_d63,
             "id",
             "key",
             "lastActivityAt",
+            "locale",
             "name",
             "orders",
             "organizationId",
@@ -416,6 +417,39 @@ crate::e2e!(workable_gets_a_put_on_completion_with_its_token_d80, insecure(), |a
     let b = hits[0].json();
     assert_eq!(b["status"], "completed");
     assert!(b["results_url"].as_str().unwrap().contains("/r/"));
+});
+
+// T221: a connection's language travels with its orders: the invitation a Workable order sends
+// is German, email and page; the admin API answers the connection's `locale` and clears it.
+crate::e2e!(a_connections_orders_invite_in_its_language_t221, insecure(), |app| {
+    let org = app.org("business", "active");
+    let r = connect(
+        app,
+        &org.id,
+        json!({"ats": "workable", "name": "Workable DE", "locale": "de-DE",
+                                         "settings": {"apiKey": "workable-token"}}),
+    );
+    assert_eq!(r.json["locale"], "de", "{}", r.text);
+    let key = r.json["key"].as_str().unwrap().to_string();
+    let body = json!({"test_id": "talent-assessment", "callback_url": "https://ats.example.com/assessments/8",
+                      "candidate": {"first_name": "Jonas", "last_name": "K", "email": "jonas@example.com"}})
+    .to_string();
+    let h = [("Authorization", format!("Bearer {key}")), ("Content-Type", "application/json".to_string())];
+    let h: Vec<(&str, &str)> = h.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let placed = app.request("POST", "/partners/workable/assessments", &h, Some(body.as_bytes()));
+    assert_eq!(placed.status, 201, "{}", placed.text);
+    let inv = &app.get("/api/v1/invitations?email=jonas%40example.com", &org.key).json["data"][0];
+    assert_eq!(inv["locale"], "de", "{inv}");
+    let mails = app.admin("GET", "/admin/v1/emails?to=jonas%40example.com", None);
+    let mail = &mails.json["data"][0];
+    assert!(mail["body"].as_str().unwrap().contains("Über diesen Link können Sie antworten"), "{mail}");
+    let page = app.request("GET", inv["url"].as_str().unwrap().trim_start_matches(&app.base), &[], None);
+    assert!(page.text.contains("Einladung annehmen"), "{}", page.text);
+    let id = r.json["id"].as_str().unwrap();
+    let cleared = app.admin("PATCH", &format!("/admin/v1/connections/{id}"), Some(&json!({"locale": null})));
+    assert_eq!((cleared.status, &cleared.json["locale"]), (200, &Value::Null), "{}", cleared.text);
+    let bad = app.admin("PATCH", &format!("/admin/v1/connections/{id}"), Some(&json!({"locale": "tlh"})));
+    bad.assert_error(400, "validation_error");
 });
 
 // Consent holds through connectors (D67 with D19): an order for an address whose results the

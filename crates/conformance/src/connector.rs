@@ -19,6 +19,7 @@ fn kombo() -> NewConnection {
             integration_id: Some("acme-integration".into()),
             webhook_secret: Some("kombo-secret-2".into()),
         },
+        locale: Some(Locale::De),
     }
 }
 
@@ -146,8 +147,11 @@ pub async fn connections_and_orders_round_trip_every_field<S: Store + Clone>(sto
         name: Some("Kombo EU".into()),
         enabled: Some(false),
         settings: SettingsPatch { api_key: Some(Some("kombo-key-3".into())), ..Default::default() },
+        // T221: the language of its orders' invitations.
+        locale: Some(Some(Locale::Ja)),
     };
     let changed = svc.update_connection(c.id, patch).await.unwrap().connection;
+    assert_eq!(changed.locale, Some(Locale::Ja));
     assert_eq!(svc.get_connection(c.id).await.unwrap().connection, changed);
     assert_eq!(changed.settings.api_key.as_deref(), Some("kombo-key-3"));
     let e1 = svc.record_connection_error(c.id, "send_test", "[\"first\"]", Some(order.id)).await.unwrap();
@@ -217,6 +221,7 @@ pub async fn orders_end_with_their_invitations_expiry_and_revocation<S: Store + 
         ats: Ats::Ashby,
         name: "Ashby".into(),
         settings: ConnectionSettings { api_key: Some("ashby-key".into()), ..Default::default() },
+        locale: None,
     };
     let a = svc.create_connection(org.id, ashby, None).await.unwrap().view.connection;
     let (first, _) = svc.place_order(&a, new_order(TestRef::TalentAssessment, "d@acme.com", "app-1")).await.unwrap();
@@ -235,6 +240,7 @@ pub async fn a_connections_pushes_go_through_its_hidden_endpoint_never_listed_as
         ats: Ats::Ashby,
         name: "Ashby".into(),
         settings: ConnectionSettings { api_key: Some("ashby-key".into()), ..Default::default() },
+        locale: None,
     };
     let c = svc.create_connection(org.id, ashby, None).await.unwrap().view.connection;
     assert!(svc.list_endpoints(org.id).await.unwrap().is_empty(), "not listed");

@@ -178,7 +178,7 @@ fn poll_world() -> PollWorld {
         integration_id: Some(KOMBO_INTEGRATION.into()),
         webhook_secret: Some(KOMBO_SECRET.into()),
     };
-    let input = NewConnection { ats: Ats::Kombo, name: "Kombo".into(), settings };
+    let input = NewConnection { ats: Ats::Kombo, name: "Kombo".into(), settings, locale: None };
     let connection = block_on(svc.create_connection(org.id, input, None)).unwrap().view.connection;
     PollWorld { svc, store, sender, connection }
 }

@@ -56,7 +56,7 @@ pub(crate) fn world() -> World {
             },
             _ => ConnectionSettings { api_key: Some("their-key".into()), ..Default::default() },
         };
-        let c = NewConnection { ats, name: ats.display_name().into(), settings };
+        let c = NewConnection { ats, name: ats.display_name().into(), settings, locale: None };
         keys.push((ats, block_on(svc.create_connection(org.id, c, None)).unwrap().key));
     }
     let client_ip: ClientIp = Arc::new(|_| IpAddr::from([127, 0, 0, 1]));
@@ -343,6 +343,7 @@ mod pushes {
             created_at: t,
             updated_at: t,
             last_activity_at: None,
+            locale: None,
         }
     }
 

@@ -52,7 +52,12 @@ fn world() -> World {
 }
 
 fn greenhouse() -> NewConnection {
-    NewConnection { ats: Ats::Greenhouse, name: "Greenhouse".into(), settings: ConnectionSettings::default() }
+    NewConnection {
+        ats: Ats::Greenhouse,
+        name: "Greenhouse".into(),
+        settings: ConnectionSettings::default(),
+        locale: None,
+    }
 }
 
 fn code<T: std::fmt::Debug>(r: Result<T, UseCaseError>) -> Code {
@@ -121,6 +126,7 @@ fn settings_an_ats_does_not_take_or_needs_are_field_errors_and_nothing_is_create
         ats: Ats::Kombo,
         name: "Kombo".into(),
         settings: ConnectionSettings { api_key: Some("k".into()), ..Default::default() },
+        locale: None,
     };
     assert_eq!(code(block_on(w.svc.create_connection(w.org, bad, None))), Code::ValidationError);
     assert!(w.store.snapshot().connections.is_empty());
@@ -341,6 +347,7 @@ fn an_update_checks_the_settings_as_they_would_be_and_keeps_activity() {
             ats: Ats::Ashby,
             name: "Ashby".into(),
             settings: ConnectionSettings { api_key: Some("ashby-key".into()), ..Default::default() },
+            locale: None,
         },
         Some(w.admin),
     ))
@@ -436,7 +443,7 @@ fn push_world(ats: Ats) -> (World, Arc<talent_domain::fakes::FakeSender>, Connec
         Ats::Greenhouse => ConnectionSettings::default(),
         _ => ConnectionSettings { api_key: Some("their-key".into()), ..Default::default() },
     };
-    let input = NewConnection { ats, name: ats.display_name().into(), settings };
+    let input = NewConnection { ats, name: ats.display_name().into(), settings, locale: None };
     let c = block_on(w.svc.create_connection(w.org, input, None)).unwrap().view.connection;
     (w, sender, c)
 }
@@ -553,7 +560,7 @@ fn kombo_world() -> (World, Arc<talent_domain::fakes::FakeSender>, Connection) {
     let mut w = world();
     let sender = Arc::new(talent_domain::fakes::FakeSender::default());
     w.svc.webhooks = sender.clone();
-    let input = NewConnection { ats: Ats::Kombo, name: "Kombo".into(), settings: kombo_settings() };
+    let input = NewConnection { ats: Ats::Kombo, name: "Kombo".into(), settings: kombo_settings(), locale: None };
     let c = block_on(w.svc.create_connection(w.org, input, None)).unwrap().view.connection;
     (w, sender, c)
 }

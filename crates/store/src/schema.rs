@@ -405,6 +405,7 @@ diesel::table! {
         last_activity_at -> Nullable<Ts>,
         endpoint_id -> Nullable<Uuid>,
         key_value -> Nullable<Text>,
+        locale -> Nullable<Text>,
     }
 }
 

@@ -704,7 +704,7 @@ async fn ats_credentials_are_sealed_at_rest_and_resealed_under_a_new_key_d63(sto
         integration_id: Some("acme-integration".into()),
         webhook_secret: Some("kombo-hook-secret-in-clear".into()),
     };
-    let input = NewConnection { ats: Ats::Kombo, name: "Kombo".into(), settings: settings.clone() };
+    let input = NewConnection { ats: Ats::Kombo, name: "Kombo".into(), settings: settings.clone(), locale: None };
     let created = svc.create_connection(org, input, None).await.unwrap();
     let c = created.view.connection;
     for clear in ["kombo-api-key-in-clear", "kombo-hook-secret-in-clear", created.key.as_str()] {

@@ -1,7 +1,7 @@
 //! [`Connection`]: an organization's link to one ATS (D63).
 
 use crate::ids::*;
-use crate::values::{Scope, Scopes};
+use crate::values::{Locale, Scope, Scopes};
 use time::{Duration, OffsetDateTime};
 
 /// The ATSs Talent connects to (D63).
@@ -258,6 +258,9 @@ pub struct Connection {
     pub updated_at: OffsetDateTime,
     /// `lastActivityAt`: the last call of its ATS or push to it, to the minute.
     pub last_activity_at: Option<OffsetDateTime>,
+    /// `locale` (T221): the language of the invitations its orders send (none of the four
+    /// protocols carries one); `None` = the organization's.
+    pub locale: Option<Locale>,
 }
 
 impl std::fmt::Debug for Connection {
@@ -319,6 +322,8 @@ pub struct NewConnection {
     pub name: String,
     /// `settings`, checked by the use case ([`ConnectionSettings::check`]).
     pub settings: ConnectionSettings,
+    /// `locale` (T221).
+    pub locale: Option<Locale>,
 }
 
 /// `PATCH /admin/v1/connections/{id}` (D63), parsed: each member `None` = unchanged.
@@ -330,6 +335,8 @@ pub struct ConnectionPatch {
     pub enabled: Option<bool>,
     /// `settings` members to replace or clear.
     pub settings: SettingsPatch,
+    /// `locale` (T221): `Some(None)` clears it.
+    pub locale: Option<Option<Locale>>,
 }
 
 /// An error an ATS reported about a call of Talent or a payload (Greenhouse `response_error`,

@@ -169,6 +169,7 @@ fn activity_is_written_at_most_once_a_minute() {
         created_at: t,
         updated_at: t,
         last_activity_at: None,
+        locale: None,
     };
     assert!(c.touch(t));
     assert!(!c.touch(t + time::Duration::seconds(59)));

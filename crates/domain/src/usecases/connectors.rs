@@ -246,6 +246,7 @@ impl<S: Store> Services<S> {
             created_at: now,
             updated_at: now,
             last_activity_at: None,
+            locale: input.locale,
         };
         self.check_settings(&c)?;
         let endpoint = hidden_endpoint(&c);
@@ -335,6 +336,9 @@ impl<S: Store> Services<S> {
         }
         if let Some(e) = patch.enabled {
             c.enabled = e;
+        }
+        if let Some(l) = patch.locale {
+            c.locale = l;
         }
         c.settings = c.settings.patched(&patch.settings);
         c.updated_at = now;
@@ -470,7 +474,8 @@ impl<S: Store> Services<S> {
             invitation: Some(NestedInvitation {
                 send_email: true,
                 expires_in_days: None,
-                candidate: Default::default(),
+                // T221: the connection's language, else the organization's.
+                candidate: crate::invitation::CandidateOptions { locale: connection.locale, ..Default::default() },
             }),
             ..ImportPerson::new(c.email.clone())
         };

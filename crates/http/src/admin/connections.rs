@@ -13,7 +13,7 @@ use talent_domain::connector::{Ats, Connection, ConnectionPatch, ConnectionSetti
 use talent_domain::errors::ClientError;
 use talent_domain::ids::*;
 use talent_domain::ports::Store;
-use talent_domain::values::FieldErrors;
+use talent_domain::values::{FieldErrors, Locale};
 use talent_domain::webhook::DeliveryStatus;
 
 /// The `settings` of a connection's create or change body (D63): each member absent = unchanged
@@ -50,6 +50,8 @@ pub struct ConnectionIn {
     name: String,
     #[serde(default)]
     settings: Option<SettingsIn>,
+    /// The language of the invitations its orders send (T221).
+    locale: Option<String>,
 }
 
 /// `PATCH /admin/v1/connections/{id}` body (D63).
@@ -59,6 +61,9 @@ pub struct ConnectionPatchIn {
     name: Option<String>,
     enabled: Option<bool>,
     settings: Option<SettingsIn>,
+    /// `null` clears it (the organization's language then).
+    #[serde(default, deserialize_with = "double_option")]
+    locale: Option<Option<String>>,
 }
 
 fn out(view: &talent_domain::usecases::connectors::ConnectionView, key: Option<String>) -> ConnectionOut {
@@ -75,10 +80,11 @@ pub async fn create_connection<S: Store>(
     let mut errs = FieldErrors::default();
     let ats = errs.take("ats", Ats::parse(&i.ats));
     let name = errs.take("name", Connection::parse_name(&i.name));
+    let locale = i.locale.as_deref().and_then(|l| errs.take("locale", Locale::parse(l)));
     errs.into_result()?;
     let (Some(ats), Some(name)) = (ats, name) else { return Err(ApiError(ClientError::internal())) };
     let settings = ConnectionSettings::default().patched(&i.settings.unwrap_or_default().patch());
-    let created = state.svc.create_connection(org, NewConnection { ats, name, settings }, None).await?;
+    let created = state.svc.create_connection(org, NewConnection { ats, name, settings, locale }, None).await?;
     Ok(HttpResponse::Created().json(out(&created.view, Some(created.key))))
 }
 
@@ -108,8 +114,13 @@ pub async fn patch_connection<S: Store>(
 ) -> Result<HttpResponse, ApiError> {
     let mut errs = FieldErrors::default();
     let name = i.name.and_then(|n| errs.take("name", Connection::parse_name(&n)));
+    let locale = match i.locale {
+        None => None,
+        Some(None) => Some(None),
+        Some(Some(l)) => errs.take("locale", Locale::parse(&l)).map(Some),
+    };
     errs.into_result()?;
-    let patch = ConnectionPatch { name, enabled: i.enabled, settings: i.settings.unwrap_or_default().patch() };
+    let patch = ConnectionPatch { name, enabled: i.enabled, settings: i.settings.unwrap_or_default().patch(), locale };
     Ok(HttpResponse::Ok().json(out(&state.svc.update_connection(id, patch).await?, None)))
 }
 

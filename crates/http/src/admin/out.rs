@@ -329,6 +329,8 @@ pub struct ConnectionOut {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
     pub last_activity_at: Option<String>,
+    /// The language of the invitations its orders send (T221); null: the organization's.
+    pub locale: Option<&'static str>,
     pub name: String,
     pub orders: u64,
     pub organization_id: String,
@@ -359,6 +361,7 @@ impl ConnectionOut {
             id: c.id.to_string(),
             key,
             last_activity_at: c.last_activity_at.map(format),
+            locale: c.locale.map(|l| l.as_str()),
             name: c.name.clone(),
             orders,
             organization_id: c.org_id.to_string(),
@@ -631,6 +634,7 @@ mod tests {
                 id: s(),
                 key: o(),
                 last_activity_at: o(),
+                locale: Some("de"),
                 name: s(),
                 orders: 1,
                 organization_id: s(),

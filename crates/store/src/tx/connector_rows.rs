@@ -26,6 +26,7 @@ pub struct ConnectionRow {
     pub(crate) last_activity_at: Option<DbTime>,
     pub(crate) endpoint_id: Option<DbUuid>,
     pub(crate) key_value: Option<String>,
+    pub(crate) locale: Option<String>,
 }
 
 impl<C> DbTx<'_, C> {
@@ -48,6 +49,7 @@ impl<C> DbTx<'_, C> {
             last_activity_at: c.last_activity_at.map(DbTime),
             endpoint_id: Some(DbUuid(c.endpoint_id.0)),
             key_value: Some(self.sealer.seal(&c.key)),
+            locale: c.locale.map(|l| l.as_str().to_string()),
         }
     }
 
@@ -76,6 +78,7 @@ impl<C> DbTx<'_, C> {
             created_at: r.created_at.0,
             updated_at: r.updated_at.0,
             last_activity_at: r.last_activity_at.map(|t| t.0),
+            locale: r.locale.map(|l| Locale::parse(&l).map_err(|_| corrupt("ats_connections.locale"))).transpose()?,
         })
     }
 }

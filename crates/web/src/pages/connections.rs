@@ -15,6 +15,7 @@ use talent_domain::errors::ClientError;
 use talent_domain::ids::{ConnectionId, DeliveryId};
 use talent_domain::ports::Store;
 use talent_domain::usecases::connectors::ConnectionView;
+use talent_domain::values::Locale;
 
 const BASE: &str = "/dashboard/settings/connections";
 /// Orders and pushes shown on a connection's page.
@@ -114,6 +115,11 @@ async fn list_page<S: Store>(d: &Dashboard<S>, ctx: &Ctx, above: Markup) -> Resu
             input type="text" id="integration-id" name="integration_id";
             label for="webhook-secret" { "Webhook secret (Kombo)" }
             input type="password" id="webhook-secret" name="webhook_secret" autocomplete="off";
+            label for="connection-locale" { "Language of the invitations its orders send" }
+            select id="connection-locale" name="locale" {
+                option value="" selected { "The organization's language" }
+                @for l in Locale::ALL { option value=(l.as_str()) { (l.endonym()) } }
+            }
             button type="submit" id="create-connection" { "Connect" }
         }
     };
@@ -146,7 +152,13 @@ pub async fn create<S: Store>(p: AdminPost<S>) -> Result<HttpResponse, Fail> {
         integration_id: field(&form, "integration_id"),
         webhook_secret: field(&form, "webhook_secret"),
     };
-    let input = NewConnection { ats, name, settings };
+    let locale = match field(&form, "locale").map(|l| Locale::parse(&l)).transpose() {
+        Ok(l) => l,
+        Err(m) => {
+            return Ok(super::with_status(400, list_page(&d, &ctx, notice("bad", &format!("Language {m}"))).await?))
+        }
+    };
+    let input = NewConnection { ats, name, settings, locale };
     match d.svc.create_connection(ctx.who.org_id(), input, Some(ctx.who.user.id)).await {
         Ok(created) => {
             let c = &created.view.connection;

@@ -1,0 +1,1 @@
+ALTER TABLE ats_connections DROP COLUMN locale;
