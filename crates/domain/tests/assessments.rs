@@ -416,7 +416,11 @@ fn completion_emits_one_event_per_active_membership_that_may_see_it_with_the_spe
         assert_eq!(ev.len(), 1, "exactly one event for {org:?}");
         let data = ev[0].data.as_object().unwrap();
         let keys: BTreeSet<&str> = data.keys().map(|k| k.as_str()).collect();
-        assert_eq!(keys, BTreeSet::from(["personId", "email", "externalId", "assessmentId", "completedAt"]));
+        assert_eq!(
+            keys,
+            BTreeSet::from(["personId", "email", "externalId", "assessmentId", "completedAt", "accommodations"])
+        );
+        assert_eq!(ev[0].data["accommodations"], json!(null), "T218: none granted");
         assert_eq!(ev[0].data["personId"], json!(p.id.to_string()));
         assert_eq!(ev[0].data["email"], json!("ada@example.com"));
         assert_eq!(ev[0].data["externalId"], json!(ext));

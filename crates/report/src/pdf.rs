@@ -358,6 +358,31 @@ mod tests {
         assert!(all.contains(&model.competencies[0].name));
     }
 
+    /// The names of the fonts a PDF embeds (its font descriptors' `FontName`s).
+    fn font_names(bytes: &[u8]) -> Vec<String> {
+        let doc = lopdf::Document::load_mem(bytes).unwrap();
+        doc.objects
+            .values()
+            .filter_map(|o| o.as_dict().ok())
+            .filter(|d| d.get(b"Type").and_then(|t| t.as_name()).ok() == Some(b"FontDescriptor"))
+            .filter_map(|d| {
+                d.get(b"FontName").and_then(|n| n.as_name()).ok().map(|n| String::from_utf8_lossy(n).to_string())
+            })
+            .collect()
+    }
+
+    /// T220: right-to-left names print in DejaVu Sans (which has Arabic and Hebrew) from right
+    /// to left: the glyphs stand on the page in visual order, so a reader that takes them left to
+    /// right (lopdf) gets the name's letters reversed, the first name rightmost.
+    #[test]
+    fn arabic_and_hebrew_names_print_right_to_left_t220() {
+        for (first, last) in [("ليلى", "حداد"), ("נועה", "כהן")] {
+            let text: String = text_of(&report_of(first, last)).chars().filter(|c| !c.is_whitespace()).collect();
+            let visual: String = format!("{first}{last}").chars().rev().collect();
+            assert!(text.contains(&visual), "{first} {last} drawn right to left in {text}");
+        }
+    }
+
     /// The text of every page, as a PDF reader extracts it.
     fn text_of(bytes: &[u8]) -> String {
         let doc = lopdf::Document::load_mem(bytes).expect("parses back");
@@ -420,16 +445,7 @@ mod tests {
         let bytes = r.render(&i).unwrap();
         let text = text_of(&bytes);
         assert!(text.contains("山田太郎"), "{text}");
-        let doc = lopdf::Document::load_mem(&bytes).unwrap();
-        let fonts: Vec<String> = doc
-            .objects
-            .values()
-            .filter_map(|o| o.as_dict().ok())
-            .filter(|d| d.get(b"Type").and_then(|t| t.as_name()).ok() == Some(b"FontDescriptor"))
-            .filter_map(|d| {
-                d.get(b"FontName").and_then(|n| n.as_name()).ok().map(|n| String::from_utf8_lossy(n).to_string())
-            })
-            .collect();
+        let fonts = font_names(&bytes);
         assert!(fonts.iter().any(|f| f.contains("NotoSansCJK")), "{fonts:?}");
         assert!(fonts.iter().all(|f| f.as_bytes().get(6) == Some(&b'+')), "subsets: {fonts:?}");
         assert!(bytes.len() < 300_000, "subset, not the 19 MB collection: {} bytes", bytes.len());
@@ -438,16 +454,7 @@ mod tests {
     #[test]
     fn the_fonts_are_embedded_as_subsets_t112() {
         let bytes = report_of("Łukasz", "Nguyễn");
-        let doc = lopdf::Document::load_mem(&bytes).unwrap();
-        let fonts: Vec<String> = doc
-            .objects
-            .values()
-            .filter_map(|o| o.as_dict().ok())
-            .filter(|d| d.get(b"Type").and_then(|t| t.as_name()).ok() == Some(b"FontDescriptor"))
-            .filter_map(|d| {
-                d.get(b"FontName").and_then(|n| n.as_name()).ok().map(|n| String::from_utf8_lossy(n).to_string())
-            })
-            .collect();
+        let fonts = font_names(&bytes);
         assert_eq!(fonts.len(), 2, "regular and bold, no CJK face for a Latin report: {fonts:?}");
         // A subset's name is a six-letter tag, `+`, the font's name (PDF 32000, 9.6.4).
         assert!(fonts.iter().all(|f| f.len() > 7 && f.as_bytes()[6] == b'+' && f.contains("DejaVuSans")), "{fonts:?}");

@@ -74,15 +74,7 @@ impl TryFrom<AssessmentRow> for Assessment {
             started_at: r.started_at.0,
             completed_at: r.completed_at.map(|t| t.0),
             responses: serde_json::from_str(&r.responses).map_err(|_| corrupt("assessments.responses"))?,
-            accommodations: r
-                .accommodations
-                .map(|a| {
-                    serde_json::from_str(&a)
-                        .ok()
-                        .and_then(|v| Accommodations::from_json(&v).ok())
-                        .ok_or_else(|| corrupt("assessments.accommodations"))
-                })
-                .transpose()?,
+            accommodations: stored_accommodations(r.accommodations, "assessments.accommodations")?,
         })
     }
 }

@@ -111,15 +111,7 @@ impl TryFrom<InvitationRow> for Invitation {
                     .time_zone
                     .map(|z| TimeZone::parse(&z).map_err(|_| corrupt("invitations.time_zone")))
                     .transpose()?,
-                accommodations: r
-                    .accommodations
-                    .map(|a| {
-                        serde_json::from_str(&a)
-                            .ok()
-                            .and_then(|v| Accommodations::from_json(&v).ok())
-                            .ok_or_else(|| corrupt("invitations.accommodations"))
-                    })
-                    .transpose()?,
+                accommodations: stored_accommodations(r.accommodations, "invitations.accommodations")?,
                 redirect_url: r
                     .redirect_url
                     .map(|u| RedirectUrl::parse(&u).map_err(|_| corrupt("invitations.redirect_url")))

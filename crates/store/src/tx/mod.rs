@@ -92,6 +92,15 @@ pub(crate) fn corrupt(what: &str) -> StoreError {
     StoreError::Internal(format!("corrupt row: {what}"))
 }
 
+/// Stored accommodations (T218; JSON text) read back; `what` names the column when they do not
+/// parse (corrupt data).
+pub(crate) fn stored_accommodations(v: Option<String>, what: &str) -> Result<Option<Accommodations>, StoreError> {
+    v.map(|a| {
+        serde_json::from_str(&a).ok().and_then(|j| Accommodations::from_json(&j).ok()).ok_or_else(|| corrupt(what))
+    })
+    .transpose()
+}
+
 /// A transaction on one connection of backend `C`.
 pub struct DbTx<'c, C> {
     /// The connection, inside a transaction.
