@@ -93,6 +93,8 @@ pub struct ReportParams {
     responses(
         (status = 200, description = "The report.", content_type = "application/pdf", body = schemas::Pdf,
             headers(("Content-Disposition" = String, description = "`inline; filename=\"report-{id}.pdf\"`"))),
+        (status = 400, description = "`validation_error`: `locale` is not a language Talent writes in.",
+            body = out::ErrorOut),
         (status = 404, description = "`not_found`: not a person of the organization, or no results yet \
 (details `{\"reason\":\"no_results\"}`, D27).", body = out::ErrorOut),
     ),

@@ -1474,12 +1474,14 @@ export interface components {
          */
         LabelFilter: "candidate" | "employee" | "other";
         /**
-         * @description A BCP 47 language tag. It resolves by its language to one of the locales Talent
-         *     writes in: `en`, `de`, `fr`, `es`, `nl`, `pt-BR`, `it`, `pl`, `ja`, `zh-Hans` (`de-AT` is
-         *     `de`, any Portuguese `pt-BR`, Chinese in the simplified script `zh-Hans`); answered as the
-         *     resolved locale. Any other language is 400 `validation_error`.
+         * @description A locale Talent writes in, as a BCP 47 language tag: `en`, `de`, `fr`, `es`, `nl`,
+         *     `pt-BR`, `it`, `pl`, `ja`, `zh-Hans`. Other tags of these languages are accepted too and
+         *     resolve by their language (`de-AT` is `de`, any Portuguese `pt-BR`, Chinese in the
+         *     simplified script `zh-Hans`); answered as the resolved locale. Any other language is 400
+         *     `validation_error`.
+         * @enum {string}
          */
-        LocaleTag: string;
+        LocaleTag: "en" | "de" | "fr" | "es" | "nl" | "pt-BR" | "it" | "pl" | "ja" | "zh-Hans";
         /** @description A profile match: only the aggregate, never a competency score. */
         Match: {
             category: components["schemas"]["MatchCategory"];
@@ -2551,7 +2553,7 @@ export interface operations {
                  *         "candidate"
                  *       ],
                  *       "lastName": "Lovelace",
-                 *       "locale": "de",
+                 *       "locale": "en",
                  *       "message": "Welcome to the assessment!",
                  *       "redirectUrl": "https://careers.example.com/thanks",
                  *       "sendEmail": true,
@@ -3175,7 +3177,7 @@ export interface operations {
                  *         },
                  *         "create": true,
                  *         "expiresInDays": null,
-                 *         "locale": "de",
+                 *         "locale": "en",
                  *         "redirectUrl": "https://careers.example.com/thanks",
                  *         "sendEmail": true,
                  *         "timeZone": "Europe/Berlin"
@@ -3387,7 +3389,7 @@ export interface operations {
                  *             },
                  *             "create": true,
                  *             "expiresInDays": null,
-                 *             "locale": "de",
+                 *             "locale": "en",
                  *             "redirectUrl": "https://careers.example.com/thanks",
                  *             "sendEmail": true,
                  *             "timeZone": "Europe/Berlin"
@@ -3944,6 +3946,18 @@ export interface operations {
                 };
                 content: {
                     "application/pdf": components["schemas"]["Pdf"];
+                };
+            };
+            /** @description `validation_error`: `locale` is not a language Talent writes in. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             401: components["responses"]["Unauthorized"];

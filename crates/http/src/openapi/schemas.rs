@@ -182,11 +182,12 @@ pub fn event_subscriptions() -> utoipa::openapi::Array {
 }
 
 text_schema! {
-    /// A BCP 47 language tag (T217). It resolves by its language to one of the locales Talent
-    /// writes in: `en`, `de`, `fr`, `es`, `nl`, `pt-BR`, `it`, `pl`, `ja`, `zh-Hans` (`de-AT` is
-    /// `de`, any Portuguese `pt-BR`, Chinese in the simplified script `zh-Hans`); answered as the
-    /// resolved locale. Any other language is 400 `validation_error`.
-    LocaleTag { min_length(1), max_length(64), pattern(r"^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$".to_string()) }
+    /// A locale Talent writes in, as a BCP 47 language tag (T217): `en`, `de`, `fr`, `es`, `nl`,
+    /// `pt-BR`, `it`, `pl`, `ja`, `zh-Hans`. Other tags of these languages are accepted too and
+    /// resolve by their language (`de-AT` is `de`, any Portuguese `pt-BR`, Chinese in the
+    /// simplified script `zh-Hans`); answered as the resolved locale. Any other language is 400
+    /// `validation_error`.
+    LocaleTag { enum_values(talent_domain::values::Locale::ALL.map(|l| l.as_str())) }
 }
 
 text_schema! {

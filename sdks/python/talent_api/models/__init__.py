@@ -47,6 +47,7 @@ from .joined_via import JoinedVia
 from .key_identity import KeyIdentity
 from .label import Label
 from .label_filter import LabelFilter
+from .locale_tag import LocaleTag
 from .match import Match
 from .match_category import MatchCategory
 from .match_page import MatchPage
@@ -147,6 +148,7 @@ __all__ = (
     "KeyIdentity",
     "Label",
     "LabelFilter",
+    "LocaleTag",
     "Match",
     "MatchCategory",
     "MatchPage",

@@ -8,6 +8,7 @@ from attrs import define as _attrs_define
 from ..types import UNSET, Unset
 
 from ..models.label import Label
+from ..models.locale_tag import LocaleTag
 from typing import cast
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ class InvitationCreateRequest:
         first_name (None | str | Unset):
         labels (list[Label] | None | Unset):
         last_name (None | str | Unset):
-        locale (None | str | Unset):
+        locale (LocaleTag | None | Unset):
         message (None | str | Unset): A personal message in the email and its reminder; trimmed.
         redirect_url (None | str | Unset):
         tags (list[str] | None | Unset): Applied on acceptance.
@@ -48,7 +49,7 @@ class InvitationCreateRequest:
     first_name: None | str | Unset = UNSET
     labels: list[Label] | None | Unset = UNSET
     last_name: None | str | Unset = UNSET
-    locale: None | str | Unset = UNSET
+    locale: LocaleTag | None | Unset = UNSET
     message: None | str | Unset = UNSET
     redirect_url: None | str | Unset = UNSET
     tags: list[str] | None | Unset = UNSET
@@ -108,6 +109,8 @@ class InvitationCreateRequest:
         locale: None | str | Unset
         if isinstance(self.locale, Unset):
             locale = UNSET
+        elif isinstance(self.locale, LocaleTag):
+            locale = self.locale.value
         else:
             locale = self.locale
 
@@ -255,12 +258,20 @@ class InvitationCreateRequest:
 
         last_name = _parse_last_name(d.pop("lastName", UNSET))
 
-        def _parse_locale(data: object) -> None | str | Unset:
+        def _parse_locale(data: object) -> LocaleTag | None | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
                 return data
-            return cast(None | str | Unset, data)
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                locale_type_0 = LocaleTag(data)
+
+                return locale_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(LocaleTag | None | Unset, data)
 
         locale = _parse_locale(d.pop("locale", UNSET))
 

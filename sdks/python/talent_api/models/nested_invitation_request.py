@@ -7,6 +7,7 @@ from attrs import define as _attrs_define
 
 from ..types import UNSET, Unset
 
+from ..models.locale_tag import LocaleTag
 from typing import cast
 
 if TYPE_CHECKING:
@@ -25,7 +26,7 @@ class NestedInvitationRequest:
         send_email (bool): `true`: Talent emails the invitation; `false`: the client sends the returned `url` itself.
         accommodations (AccommodationsRequest | None | Unset):
         expires_in_days (int | None | Unset): Days until expiry; default 14.
-        locale (None | str | Unset):
+        locale (LocaleTag | None | Unset):
         redirect_url (None | str | Unset):
         time_zone (None | str | Unset):
     """
@@ -34,7 +35,7 @@ class NestedInvitationRequest:
     send_email: bool
     accommodations: AccommodationsRequest | None | Unset = UNSET
     expires_in_days: int | None | Unset = UNSET
-    locale: None | str | Unset = UNSET
+    locale: LocaleTag | None | Unset = UNSET
     redirect_url: None | str | Unset = UNSET
     time_zone: None | str | Unset = UNSET
 
@@ -62,6 +63,8 @@ class NestedInvitationRequest:
         locale: None | str | Unset
         if isinstance(self.locale, Unset):
             locale = UNSET
+        elif isinstance(self.locale, LocaleTag):
+            locale = self.locale.value
         else:
             locale = self.locale
 
@@ -133,12 +136,20 @@ class NestedInvitationRequest:
 
         expires_in_days = _parse_expires_in_days(d.pop("expiresInDays", UNSET))
 
-        def _parse_locale(data: object) -> None | str | Unset:
+        def _parse_locale(data: object) -> LocaleTag | None | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
                 return data
-            return cast(None | str | Unset, data)
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                locale_type_0 = LocaleTag(data)
+
+                return locale_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(LocaleTag | None | Unset, data)
 
         locale = _parse_locale(d.pop("locale", UNSET))
 

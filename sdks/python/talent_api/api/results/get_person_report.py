@@ -9,6 +9,7 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.error import Error
+from ...models.locale_tag import LocaleTag
 from ...types import File
 from ...types import Unset
 from io import BytesIO
@@ -18,11 +19,15 @@ from uuid import UUID
 def _get_kwargs(
     id: UUID,
     *,
-    locale: str | Unset = UNSET,
+    locale: LocaleTag | Unset = UNSET,
 ) -> dict[str, Any]:
     params: dict[str, Any] = {}
 
-    params["locale"] = locale
+    json_locale: str | Unset = UNSET
+    if not isinstance(locale, Unset):
+        json_locale = locale.value
+
+    params["locale"] = json_locale
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -44,6 +49,11 @@ def _parse_response(
         response_200 = File(payload=BytesIO(response.content))
 
         return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
 
     if response.status_code == 401:
         response_401 = Error.from_dict(response.json())
@@ -96,7 +106,7 @@ def sync_detailed(
     id: UUID,
     *,
     client: AuthenticatedClient,
-    locale: str | Unset = UNSET,
+    locale: LocaleTag | Unset = UNSET,
 ) -> Response[Error | File]:
     """A person's PDF report (one person; never a comparison)
 
@@ -107,11 +117,12 @@ def sync_detailed(
 
     Args:
         id (UUID):
-        locale (str | Unset): A BCP 47 language tag. It resolves by its language to one of the
-            locales Talent
-            writes in: `en`, `de`, `fr`, `es`, `nl`, `pt-BR`, `it`, `pl`, `ja`, `zh-Hans` (`de-AT` is
-            `de`, any Portuguese `pt-BR`, Chinese in the simplified script `zh-Hans`); answered as the
-            resolved locale. Any other language is 400 `validation_error`.
+        locale (LocaleTag | Unset): A locale Talent writes in, as a BCP 47 language tag: `en`,
+            `de`, `fr`, `es`, `nl`,
+            `pt-BR`, `it`, `pl`, `ja`, `zh-Hans`. Other tags of these languages are accepted too and
+            resolve by their language (`de-AT` is `de`, any Portuguese `pt-BR`, Chinese in the
+            simplified script `zh-Hans`); answered as the resolved locale. Any other language is 400
+            `validation_error`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -137,7 +148,7 @@ def sync(
     id: UUID,
     *,
     client: AuthenticatedClient,
-    locale: str | Unset = UNSET,
+    locale: LocaleTag | Unset = UNSET,
 ) -> Error | File | None:
     """A person's PDF report (one person; never a comparison)
 
@@ -148,11 +159,12 @@ def sync(
 
     Args:
         id (UUID):
-        locale (str | Unset): A BCP 47 language tag. It resolves by its language to one of the
-            locales Talent
-            writes in: `en`, `de`, `fr`, `es`, `nl`, `pt-BR`, `it`, `pl`, `ja`, `zh-Hans` (`de-AT` is
-            `de`, any Portuguese `pt-BR`, Chinese in the simplified script `zh-Hans`); answered as the
-            resolved locale. Any other language is 400 `validation_error`.
+        locale (LocaleTag | Unset): A locale Talent writes in, as a BCP 47 language tag: `en`,
+            `de`, `fr`, `es`, `nl`,
+            `pt-BR`, `it`, `pl`, `ja`, `zh-Hans`. Other tags of these languages are accepted too and
+            resolve by their language (`de-AT` is `de`, any Portuguese `pt-BR`, Chinese in the
+            simplified script `zh-Hans`); answered as the resolved locale. Any other language is 400
+            `validation_error`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -173,7 +185,7 @@ async def asyncio_detailed(
     id: UUID,
     *,
     client: AuthenticatedClient,
-    locale: str | Unset = UNSET,
+    locale: LocaleTag | Unset = UNSET,
 ) -> Response[Error | File]:
     """A person's PDF report (one person; never a comparison)
 
@@ -184,11 +196,12 @@ async def asyncio_detailed(
 
     Args:
         id (UUID):
-        locale (str | Unset): A BCP 47 language tag. It resolves by its language to one of the
-            locales Talent
-            writes in: `en`, `de`, `fr`, `es`, `nl`, `pt-BR`, `it`, `pl`, `ja`, `zh-Hans` (`de-AT` is
-            `de`, any Portuguese `pt-BR`, Chinese in the simplified script `zh-Hans`); answered as the
-            resolved locale. Any other language is 400 `validation_error`.
+        locale (LocaleTag | Unset): A locale Talent writes in, as a BCP 47 language tag: `en`,
+            `de`, `fr`, `es`, `nl`,
+            `pt-BR`, `it`, `pl`, `ja`, `zh-Hans`. Other tags of these languages are accepted too and
+            resolve by their language (`de-AT` is `de`, any Portuguese `pt-BR`, Chinese in the
+            simplified script `zh-Hans`); answered as the resolved locale. Any other language is 400
+            `validation_error`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -212,7 +225,7 @@ async def asyncio(
     id: UUID,
     *,
     client: AuthenticatedClient,
-    locale: str | Unset = UNSET,
+    locale: LocaleTag | Unset = UNSET,
 ) -> Error | File | None:
     """A person's PDF report (one person; never a comparison)
 
@@ -223,11 +236,12 @@ async def asyncio(
 
     Args:
         id (UUID):
-        locale (str | Unset): A BCP 47 language tag. It resolves by its language to one of the
-            locales Talent
-            writes in: `en`, `de`, `fr`, `es`, `nl`, `pt-BR`, `it`, `pl`, `ja`, `zh-Hans` (`de-AT` is
-            `de`, any Portuguese `pt-BR`, Chinese in the simplified script `zh-Hans`); answered as the
-            resolved locale. Any other language is 400 `validation_error`.
+        locale (LocaleTag | Unset): A locale Talent writes in, as a BCP 47 language tag: `en`,
+            `de`, `fr`, `es`, `nl`,
+            `pt-BR`, `it`, `pl`, `ja`, `zh-Hans`. Other tags of these languages are accepted too and
+            resolve by their language (`de-AT` is `de`, any Portuguese `pt-BR`, Chinese in the
+            simplified script `zh-Hans`); answered as the resolved locale. Any other language is 400
+            `validation_error`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
