@@ -267,6 +267,14 @@ crate::e2e!(
         assert_eq!((list[0]["pdf"].as_bool(), list[1]["pdf"].as_bool()), (Some(true), Some(false)));
         assert_eq!(list[1]["userAgent"], "GreenhouseBot/1.0");
         assert_eq!(app.request("GET", "/r/not-a-token", &[], None).status, 404);
+        // T217: the page speaks the reader's language (a recruiter's browser), else the
+        // organization's; a link that is not valid too.
+        let de = app.request("GET", &path, &[("Accept-Language", "de-CH, en;q=0.5")], None);
+        assert_eq!((de.status, de.header("content-language")), (200, Some("de")), "{}", de.text);
+        assert!(de.text.contains("lang=\"de\"") && !de.text.contains("Download the PDF report"), "{}", de.text);
+        assert!(page.text.contains("Download the PDF report"), "English without the header: {}", page.text);
+        let missing = app.request("GET", "/r/not-a-token", &[("Accept-Language", "ja")], None);
+        assert!(missing.text.contains("lang=\"ja\""), "{}", missing.text);
 
         let moved = app.admin("POST", "/admin/v1/clock", Some(&json!({"advanceSeconds": 181 * 86400})));
         assert_eq!(moved.status, 200, "{}", moved.text);

@@ -393,13 +393,13 @@ fn the_report_link_opens_after_completion_is_recorded_and_is_gone_after_180_days
     let (o, _) = w.place(&c, order(TestRef::Profile(p), "ada@example.test", "gh-1"));
     assert_eq!(w.svc.report_url(&o), None, "no link before completion");
     let early = talent_domain::fakes::FakeSecrets::default().report_token(o.id);
-    assert_eq!(code(block_on(w.svc.open_report(&early, viewed(), false))), Code::NotFound);
+    assert_eq!(code(block_on(w.svc.open_report(&early, viewed(), false, None))), Code::NotFound);
     block_on(w.svc.accept_invitation(o.invitation_id, false)).unwrap();
     w.complete(o.person_id);
     let done = w.order(o.id);
     let url = w.svc.report_url(&done).unwrap();
     assert!(url.starts_with("http://talent.test/r/"), "{url}");
-    match block_on(w.svc.open_report(&token_of(&url), viewed(), true)).unwrap() {
+    match block_on(w.svc.open_report(&token_of(&url), viewed(), true, None)).unwrap() {
         ReportAccess::Open(v) => {
             assert_eq!(v.person_name, "Ada");
             assert_eq!(v.profile_match.as_ref().map(|(n, _)| n.as_str()), Some("Engineer"));
@@ -410,9 +410,9 @@ fn the_report_link_opens_after_completion_is_recorded_and_is_gone_after_180_days
     let opened = block_on(w.svc.report_openings(w.org, o.id, 10)).unwrap();
     assert_eq!(opened.len(), 1);
     assert_eq!((opened[0].client_ip.as_str(), opened[0].pdf), ("203.0.113.9", true));
-    assert_eq!(code(block_on(w.svc.open_report("forged", viewed(), false))), Code::NotFound);
+    assert_eq!(code(block_on(w.svc.open_report("forged", viewed(), false, None))), Code::NotFound);
     w.clock.advance(Duration::days(181));
-    assert!(matches!(block_on(w.svc.open_report(&token_of(&url), viewed(), false)).unwrap(), ReportAccess::Gone));
+    assert!(matches!(block_on(w.svc.open_report(&token_of(&url), viewed(), false, None)).unwrap(), ReportAccess::Gone));
     assert_eq!(block_on(w.svc.report_openings(w.org, o.id, 10)).unwrap().len(), 1, "a gone link records nothing");
 }
 
@@ -425,9 +425,12 @@ fn the_report_link_is_gone_once_the_person_is_erased_d68_d44() {
     block_on(w.svc.accept_invitation(o.invitation_id, false)).unwrap();
     w.complete(o.person_id);
     let url = w.svc.report_url(&w.order(o.id)).unwrap();
-    assert!(matches!(block_on(w.svc.open_report(&token_of(&url), viewed(), false)).unwrap(), ReportAccess::Open(_)));
+    assert!(matches!(
+        block_on(w.svc.open_report(&token_of(&url), viewed(), false, None)).unwrap(),
+        ReportAccess::Open(_)
+    ));
     block_on(w.svc.erase_human(email("ada@example.test"))).unwrap();
-    assert!(matches!(block_on(w.svc.open_report(&token_of(&url), viewed(), false)).unwrap(), ReportAccess::Gone));
+    assert!(matches!(block_on(w.svc.open_report(&token_of(&url), viewed(), false, None)).unwrap(), ReportAccess::Gone));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -116,3 +116,23 @@ report-band-limited = gering
 report-band-some = etwas
 report-band-moderate = mittel
 report-band-high = hoch
+
+## Die Berichtsseite hinter dem Link im ATS (für das Recruiting-Team der Organisation)
+
+report-page-shared = Von { $company } über das eigene Bewerbermanagementsystem geteilt. Abgeschlossen am { $date }.
+report-page-match = Übereinstimmung mit dem Profil { $profile }
+report-page-category = { $category ->
+        [high] hoch
+        [moderate] mittel
+       *[low] gering
+    }
+report-page-competency = Kompetenz
+report-page-score = Wert
+report-page-band = Ausprägung
+report-page-download = PDF-Bericht herunterladen
+report-page-gone-title = Dieser Bericht ist nicht mehr verfügbar
+report-page-gone-body = Der Link ist abgelaufen oder der Bericht wurde zurückgezogen. Bitte fordern Sie bei der Organisation, die ihn gesendet hat, einen neuen Link an.
+report-page-not-found-title = Bericht nicht gefunden
+report-page-not-found-body = Dieser Link ist ungültig.
+report-page-busy-title = Bitte versuchen Sie es erneut
+report-page-busy-body = Der Bericht kann im Moment nicht angezeigt werden. Bitte versuchen Sie es in einer Minute erneut.

@@ -116,3 +116,23 @@ report-band-limited = limited
 report-band-some = some
 report-band-moderate = moderate
 report-band-high = high
+
+## The report page behind an ATS's link (read by the organization's recruiters)
+
+report-page-shared = Shared by { $company } through its applicant tracking system. Completed on { $date }.
+report-page-match = Match with { $profile }
+report-page-category = { $category ->
+        [high] high
+        [moderate] moderate
+       *[low] low
+    }
+report-page-competency = Competency
+report-page-score = Score
+report-page-band = Band
+report-page-download = Download the PDF report
+report-page-gone-title = This report is no longer available
+report-page-gone-body = The link has expired, or the report was withdrawn. Ask the organization that sent it for a new one.
+report-page-not-found-title = Report not found
+report-page-not-found-body = This link is not valid.
+report-page-busy-title = Please try again
+report-page-busy-body = The report cannot be shown right now. Try again in a minute.

@@ -116,3 +116,23 @@ report-band-limited = limitado
 report-band-some = leve
 report-band-moderate = moderado
 report-band-high = alto
+
+## La página del informe a la que lleva el enlace del ATS (la consulta el equipo de selección de la organización)
+
+report-page-shared = Compartido por { $company } a través de su sistema de seguimiento de candidatos. Evaluación realizada el { $date }.
+report-page-match = Adecuación al perfil { $profile }
+report-page-category = { $category ->
+        [high] alta
+        [moderate] moderada
+       *[low] baja
+    }
+report-page-competency = Competencia
+report-page-score = Puntuación
+report-page-band = Nivel
+report-page-download = Descargar el informe en PDF
+report-page-gone-title = Este informe ya no está disponible
+report-page-gone-body = El enlace ha caducado o el informe se ha retirado. Solicite uno nuevo a la organización que se lo envió.
+report-page-not-found-title = Informe no encontrado
+report-page-not-found-body = Este enlace no es válido.
+report-page-busy-title = Vuelva a intentarlo
+report-page-busy-body = No es posible mostrar el informe en este momento. Vuelva a intentarlo dentro de un minuto.

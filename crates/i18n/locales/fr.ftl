@@ -120,3 +120,23 @@ report-band-limited = limité
 report-band-some = léger
 report-band-moderate = modéré
 report-band-high = élevé
+
+## La page du rapport accessible par le lien de l’ATS (lue par l’équipe de recrutement de l’organisation)
+
+report-page-shared = Partagé par { $company } via son logiciel de gestion des candidatures. Évaluation terminée le { $date }.
+report-page-match = Adéquation au profil { $profile }
+report-page-category = { $category ->
+        [high] élevée
+        [moderate] modérée
+       *[low] faible
+    }
+report-page-competency = Compétence
+report-page-score = Score
+report-page-band = Niveau
+report-page-download = Télécharger le rapport PDF
+report-page-gone-title = Ce rapport n’est plus disponible
+report-page-gone-body = Le lien a expiré ou le rapport a été retiré. Veuillez demander un nouveau lien à l’organisation qui vous l’a envoyé.
+report-page-not-found-title = Rapport introuvable
+report-page-not-found-body = Ce lien n’est pas valide.
+report-page-busy-title = Veuillez réessayer
+report-page-busy-body = Le rapport ne peut pas être affiché pour le moment. Veuillez réessayer dans une minute.

@@ -120,3 +120,23 @@ report-band-limited = limitato
 report-band-some = lieve
 report-band-moderate = moderato
 report-band-high = alto
+
+## La pagina del report aperta dal link dell'ATS (letta dal team di selezione dell'organizzazione)
+
+report-page-shared = Condiviso da { $company } tramite il proprio sistema di gestione delle candidature. Data di completamento: { $date }
+report-page-match = Corrispondenza con il profilo { $profile }
+report-page-category = { $category ->
+        [high] alta
+        [moderate] moderata
+       *[low] bassa
+    }
+report-page-competency = Competenza
+report-page-score = Punteggio
+report-page-band = Livello
+report-page-download = Scarica il report in PDF
+report-page-gone-title = Questo report non è più disponibile
+report-page-gone-body = Il link è scaduto oppure il report è stato ritirato. Ne chieda uno nuovo all'organizzazione che l'ha inviato.
+report-page-not-found-title = Report non trovato
+report-page-not-found-body = Questo link non è valido.
+report-page-busy-title = La preghiamo di riprovare
+report-page-busy-body = Al momento non è possibile visualizzare il report. Riprovi tra un minuto.

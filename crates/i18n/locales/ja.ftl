@@ -112,3 +112,23 @@ report-band-limited = 限定的
 report-band-some = ある程度
 report-band-moderate = 中程度
 report-band-high = 高い
+
+## ATSのリンクから開くレポートページ（組織の採用担当者が閲覧）
+
+report-page-shared = { $company }の採用管理システム（ATS）経由で共有されたレポートです。受検完了日：{ $date }
+report-page-match = { $profile }との適合度
+report-page-category = { $category ->
+        [high] 高い
+        [moderate] 中程度
+       *[low] 低い
+    }
+report-page-competency = コンピテンシー
+report-page-score = スコア
+report-page-band = レベル
+report-page-download = PDFレポートをダウンロード
+report-page-gone-title = このレポートは閲覧できなくなりました
+report-page-gone-body = リンクの有効期限が切れたか、レポートの共有が取り消されました。送信元の組織に新しいリンクをご依頼ください。
+report-page-not-found-title = レポートが見つかりません
+report-page-not-found-body = このリンクは無効です。
+report-page-busy-title = もう一度お試しください
+report-page-busy-body = 現在、レポートを表示できません。1分ほど経ってから、もう一度お試しください。

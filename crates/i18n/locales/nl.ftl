@@ -116,3 +116,23 @@ report-band-limited = beperkt
 report-band-some = enigszins
 report-band-moderate = redelijk
 report-band-high = hoog
+
+## De rapportpagina achter de link in het ATS (gelezen door de recruiters van de organisatie)
+
+report-page-shared = Gedeeld door { $company } via het eigen recruitmentsysteem (ATS). Afgerond op { $date }.
+report-page-match = Match met { $profile }
+report-page-category = { $category ->
+        [high] hoog
+        [moderate] redelijk
+       *[low] laag
+    }
+report-page-competency = Competentie
+report-page-score = Score
+report-page-band = Niveau
+report-page-download = PDF-rapport downloaden
+report-page-gone-title = Dit rapport is niet meer beschikbaar
+report-page-gone-body = De link is verlopen of het rapport is ingetrokken. Vraag de organisatie die de link heeft gestuurd om een nieuwe.
+report-page-not-found-title = Rapport niet gevonden
+report-page-not-found-body = Deze link is niet geldig.
+report-page-busy-title = Probeer het opnieuw
+report-page-busy-body = Het rapport kan op dit moment niet worden weergegeven. Probeer het over een minuut opnieuw.

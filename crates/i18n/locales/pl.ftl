@@ -124,3 +124,23 @@ report-band-limited = ograniczone
 report-band-some = częściowe
 report-band-moderate = umiarkowane
 report-band-high = silne
+
+## Strona raportu otwierana przez link z systemu ATS (dla zespołu rekrutacyjnego organizacji)
+
+report-page-shared = Raport udostępniony przez { $company } za pośrednictwem systemu rekrutacyjnego (ATS). Data ukończenia: { $date }
+report-page-match = Dopasowanie do profilu { $profile }
+report-page-category = { $category ->
+        [high] wysokie
+        [moderate] umiarkowane
+       *[low] niskie
+    }
+report-page-competency = Kompetencja
+report-page-score = Wynik
+report-page-band = Poziom
+report-page-download = Pobierz raport w formacie PDF
+report-page-gone-title = Ten raport nie jest już dostępny
+report-page-gone-body = Link wygasł lub raport został wycofany. Poproś organizację, która go przesłała, o nowy link.
+report-page-not-found-title = Nie znaleziono raportu
+report-page-not-found-body = Ten link jest nieprawidłowy.
+report-page-busy-title = Spróbuj ponownie
+report-page-busy-body = Nie można teraz wyświetlić raportu. Spróbuj ponownie za minutę.

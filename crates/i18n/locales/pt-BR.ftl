@@ -120,3 +120,23 @@ report-band-limited = limitado
 report-band-some = leve
 report-band-moderate = moderado
 report-band-high = alto
+
+## A página do relatório aberta pelo link do ATS (lida pela equipe de recrutamento da organização)
+
+report-page-shared = Compartilhado por { $company } por meio do sistema de gestão de candidatos da organização. Avaliação concluída em { $date }.
+report-page-match = Aderência ao perfil { $profile }
+report-page-category = { $category ->
+        [high] alta
+        [moderate] moderada
+       *[low] baixa
+    }
+report-page-competency = Competência
+report-page-score = Pontuação
+report-page-band = Nível
+report-page-download = Baixar o relatório em PDF
+report-page-gone-title = Este relatório não está mais disponível
+report-page-gone-body = O link expirou ou o relatório foi retirado. Peça um novo link à organização que o enviou.
+report-page-not-found-title = Relatório não encontrado
+report-page-not-found-body = Este link não é válido.
+report-page-busy-title = Tente novamente
+report-page-busy-body = Não é possível exibir o relatório agora. Tente novamente daqui a um minuto.

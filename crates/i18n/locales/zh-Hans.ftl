@@ -112,3 +112,23 @@ report-band-limited = 有限
 report-band-some = 部分
 report-band-moderate = 中等
 report-band-high = 高
+
+## 通过ATS链接打开的报告页面（供机构的招聘人员查看）
+
+report-page-shared = 由{ $company }通过其招聘管理系统（ATS）共享。完成日期：{ $date }
+report-page-match = 与{ $profile }的匹配度
+report-page-category = { $category ->
+        [high] 高
+        [moderate] 中等
+       *[low] 低
+    }
+report-page-competency = 胜任力
+report-page-score = 分数
+report-page-band = 等级
+report-page-download = 下载PDF报告
+report-page-gone-title = 此报告已无法查看
+report-page-gone-body = 链接已过期，或报告已被撤回。请联系发送该链接的机构获取新链接。
+report-page-not-found-title = 未找到报告
+report-page-not-found-body = 此链接无效。
+report-page-busy-title = 请重试
+report-page-busy-body = 报告暂时无法显示。请稍等一分钟后重试。

@@ -10,8 +10,9 @@ fn texts() -> FluentTexts {
     FluentTexts::new().expect("the shipped files parse")
 }
 
-const TEXT_ARGS: [&str; 12] = [
-    "company", "name", "email", "expiry", "notes", "date", "host", "variant", "reminder", "model", "version", "mapping",
+const TEXT_ARGS: [&str; 14] = [
+    "company", "name", "email", "expiry", "notes", "date", "host", "variant", "reminder", "model", "version",
+    "mapping", "profile", "category",
 ];
 
 #[test]

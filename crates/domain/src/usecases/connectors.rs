@@ -73,13 +73,17 @@ pub struct ReportView {
     pub personality: String,
     /// The PDF report, when it was asked for.
     pub pdf: Option<Vec<u8>>,
+    /// The language of the page (T217): the reader's, else the organization's.
+    pub locale: crate::values::Locale,
+    /// The time zone of its dates: the organization's.
+    pub zone: crate::values::TimeZone,
 }
 
 /// The answer to a report link (D68).
 #[derive(Clone, Debug)]
 pub enum ReportAccess {
     /// The report.
-    Open(ReportView),
+    Open(Box<ReportView>),
     /// 410: expired, the person erased, or the results no longer visible to the organization.
     Gone,
 }
@@ -565,8 +569,15 @@ impl<S: Store> Services<S> {
     /// Opens a report link (D68): the report (with the PDF when `pdf`), or [`ReportAccess::Gone`]
     /// after 180 days, after the person's erasure, or while the organization does not see the
     /// results; every opening that shows something is recorded. Errors: 404 for an unknown token
-    /// or an order not completed.
-    pub async fn open_report(&self, token: &str, who: Viewed, pdf: bool) -> Result<ReportAccess, UseCaseError> {
+    /// or an order not completed. `reader` is the language the reader's `Accept-Language` asks
+    /// for (T217): the page and the PDF are written in it, else as [`Self::report`] chooses.
+    pub async fn open_report(
+        &self,
+        token: &str,
+        who: Viewed,
+        pdf: bool,
+        reader: Option<crate::values::Locale>,
+    ) -> Result<ReportAccess, UseCaseError> {
         let hash = self.secrets.hash_token(token);
         let now = self.clock.now();
         let order = self
@@ -579,17 +590,18 @@ impl<S: Store> Services<S> {
             return Ok(ReportAccess::Gone);
         }
         let org = order.org_id;
-        let (person, company_name) = self
+        let (person, organization) = self
             .store
             .read(move |tx| {
                 Box::pin(async move {
                     let p = tx.get_person(org, order.person_id).await?;
                     let o = tx.get_org(org).await?;
-                    Ok::<_, UseCaseError>((p, o.map(|o| o.company_name)))
+                    Ok::<_, UseCaseError>((p, o))
                 })
             })
             .await?;
-        let (Some(person), Some(company_name)) = (person, company_name) else { return Ok(ReportAccess::Gone) };
+        let (Some(person), Some(organization)) = (person, organization) else { return Ok(ReportAccess::Gone) };
+        let company_name = organization.company_name;
         if person.archive_reason == Some(crate::person::ArchiveReason::Erased) {
             return Ok(ReportAccess::Gone);
         }
@@ -605,7 +617,7 @@ impl<S: Store> Services<S> {
             .filter_map(|c| model.competency(c.competency_id).map(|m| (m.name.clone(), c.score, c.band.as_str())))
             .collect();
         let pdf = match pdf {
-            true => Some(self.report(org, person.id, None).await?.1),
+            true => Some(self.report(org, person.id, reader).await?.1),
             false => None,
         };
         let opening = ReportOpening {
@@ -632,7 +644,7 @@ impl<S: Store> Services<S> {
                 .collect::<Vec<_>>()
                 .join(" "),
         };
-        Ok(ReportAccess::Open(ReportView {
+        Ok(ReportAccess::Open(Box::new(ReportView {
             company_name,
             person_name,
             completed_at,
@@ -640,7 +652,9 @@ impl<S: Store> Services<S> {
             competencies,
             personality,
             pdf,
-        }))
+            locale: reader.unwrap_or(organization.candidate.locale),
+            zone: organization.candidate.time_zone,
+        })))
     }
 
     /// The openings of an order's report link, newest first, at most `limit` (D68). Errors: 404.
