@@ -1004,6 +1004,13 @@ crate::e2e!(
         let bad = h.post("/dashboard/settings/candidates", &format!("csrf={csrf}&locale=de&timeZone=Mars%2FBase"));
         assert_eq!(bad.status, 400, "{}", bad.text);
         assert!(bad.text.contains("Time zone"), "{}", bad.text);
+        // The preview of what the invited person reads, in the language chosen for them.
+        let csrf = h.csrf_of("/dashboard/invitations");
+        let made = h.post("/dashboard/invitations", &format!("csrf={csrf}&email=hanako%40example.jp&locale=ja&expiresInDays=14"));
+        assert_eq!(made.status, 200, "{}", made.text);
+        assert!(made.text.contains("id=\"email-preview\"") && made.text.contains("日本語"), "{}", made.text);
+        assert!(made.text.contains("以下のリンクからご回答ください"), "the email in Japanese: {}", made.text);
+        assert!(made.text.contains("GMT+1"), "in the organization's time zone (Berlin): {}", made.text);
     }
 );
 

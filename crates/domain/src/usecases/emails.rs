@@ -341,6 +341,21 @@ impl<S: Store> Services<S> {
             .await
     }
 
+    /// The invitation email as the person reads it, `(subject, body)`, in their language and time
+    /// zone (T217): the dashboard's preview. Errors: 404 (organization).
+    pub async fn invitation_email_preview(
+        &self,
+        view: &super::invitations::InvitationView,
+    ) -> Result<(String, String), UseCaseError> {
+        let org_id = view.invitation.org_id;
+        let org = self
+            .store
+            .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.get_org(org_id).await?) }))
+            .await?
+            .ok_or_else(|| ClientError::not_found("Organization"))?;
+        Ok(invitation_email(&*self.invites.texts, &org, &view.invitation, &view.url, false))
+    }
+
     /// Recorded emails, newest first (admin API, D22).
     pub async fn emails(&self, to: Option<Email>, limit: u32) -> Result<Vec<EmailRecord>, UseCaseError> {
         self.store

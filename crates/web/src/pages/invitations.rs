@@ -147,6 +147,9 @@ pub async fn create<S: Store>(p: MemberPost<S>) -> Result<HttpResponse, Fail> {
     let emailed = input.send_email;
     match d.svc.create_invitation(ctx.data_org(), input).await {
         Ok((v, _)) => {
+            // What the person reads, in their language (T217).
+            let (subject, body) = d.svc.invitation_email_preview(&v).await?;
+            let language = v.invitation.candidate.locale.map(|l| l.endonym()).unwrap_or("the organization's language");
             let above = html! {
                 section.notice.good {
                     @if emailed { p { "Invitation emailed to " (v.invitation.email.as_str()) "." } }
@@ -154,6 +157,11 @@ pub async fn create<S: Store>(p: MemberPost<S>) -> Result<HttpResponse, Fail> {
                     div.secret {
                         input type="text" id="invitation-link" readonly value=(v.url) size="60" aria-label="Invitation link";
                         button type="button" data-copy="invitation-link" { "Copy" }
+                    }
+                    details id="email-preview" {
+                        summary { "The email " (v.invitation.email.as_str()) " reads (" (language) ")" }
+                        p { strong { (subject) } }
+                        pre { (body) }
                     }
                 }
             };
