@@ -1008,7 +1008,7 @@ crate::e2e!(
         let csrf = h.csrf_of("/dashboard/invitations");
         let made = h.post("/dashboard/invitations", &format!("csrf={csrf}&email=hanako%40example.jp&locale=ja&expiresInDays=14"));
         assert_eq!(made.status, 200, "{}", made.text);
-        assert!(made.text.contains("id=\"email-preview\"") && made.text.contains("日本語"), "{}", made.text);
+        assert!(made.text.contains("id=\"preview-of-email\"") && made.text.contains("日本語"), "{}", made.text);
         assert!(made.text.contains("以下のリンクからご回答ください"), "the email in Japanese: {}", made.text);
         assert!(made.text.contains("GMT+1"), "in the organization's time zone (Berlin): {}", made.text);
     }

@@ -158,7 +158,7 @@ pub async fn create<S: Store>(p: MemberPost<S>) -> Result<HttpResponse, Fail> {
                         input type="text" id="invitation-link" readonly value=(v.url) size="60" aria-label="Invitation link";
                         button type="button" data-copy="invitation-link" { "Copy" }
                     }
-                    details id="email-preview" {
+                    details id="preview-of-email" {
                         summary { "The email " (v.invitation.email.as_str()) " reads (" (language) ")" }
                         p { strong { (subject) } }
                         pre { (body) }
