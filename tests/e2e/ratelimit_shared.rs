@@ -18,14 +18,23 @@ struct Redis {
 
 impl Redis {
     fn start(port: u16) -> Option<Redis> {
-        let child = Command::new("redis-server")
+        let mut child = Command::new("redis-server")
             .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
             .ok()?;
         let t = Instant::now();
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        // Ready once the server answering on the port is this one, not another test's.
+        let pid = format!("process_id:{}\r", child.id());
+        let answers = || {
+            Command::new("redis-cli")
+                .args(["-p", &port.to_string(), "INFO", "server"])
+                .output()
+                .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains(&pid))
+        };
+        while !answers() {
+            assert!(child.try_wait().unwrap().is_none(), "redis-server exited: port {port} is taken");
             assert!(t.elapsed() < Duration::from_secs(10), "redis-server did not start");
             std::thread::sleep(Duration::from_millis(20));
         }

@@ -24,10 +24,36 @@ fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
+/// Whether the server answering on `port` is the process `pid` (not another test's server).
+fn answers_as(port: u16, pid: u32) -> bool {
+    Command::new("redis-cli")
+        .args(["-p", &port.to_string(), "INFO", "server"])
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains(&format!("process_id:{pid}\r")))
+}
+
 impl Redis {
+    /// Starts one on a free port; `None` when redis-server is not installed. Another test's server
+    /// may take the port between `free_port` and the start: then it tries another.
+    fn start() -> Option<Redis> {
+        for _ in 0..5 {
+            match Redis::spawn(free_port())? {
+                Ok(redis) => return Some(redis),
+                Err(port) => eprintln!("port {port} was taken; trying another"),
+            }
+        }
+        panic!("redis-server found no free port in five tries")
+    }
+
     /// Starts one on `port`; `None` when redis-server is not installed.
     fn start_on(port: u16) -> Option<Redis> {
-        let child = Command::new("redis-server")
+        Some(Redis::spawn(port)?.unwrap_or_else(|port| panic!("port {port} is taken")))
+    }
+
+    /// `Err(port)` when the server exited because the port was taken. Ready once the server that
+    /// answers on the port is this one (`INFO server`'s `process_id`), not another test's.
+    fn spawn(port: u16) -> Option<Result<Redis, u16>> {
+        let mut child = Command::new("redis-server")
             .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
             // DEBUG SLEEP makes the server answer late (the slow-answer tests below).
             .args(["--enable-debug-command", "yes"])
@@ -36,11 +62,14 @@ impl Redis {
             .spawn()
             .ok()?;
         let started = Instant::now();
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        while !answers_as(port, child.id()) {
+            if child.try_wait().unwrap().is_some() {
+                return Some(Err(port));
+            }
             assert!(started.elapsed() < Duration::from_secs(10), "redis-server did not start");
             std::thread::sleep(Duration::from_millis(20));
         }
-        Some(Redis { child, port })
+        Some(Ok(Redis { child, port }))
     }
     fn url(&self) -> String {
         format!("redis://127.0.0.1:{}", self.port)
@@ -101,7 +130,7 @@ fn uuid_v4() -> uuid::Uuid {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_decisions_and_headers_are_governors() {
-    let Some(redis) = Redis::start_on(free_port()) else { return eprintln!("skipped: no redis-server") };
+    let Some(redis) = Redis::start() else { return eprintln!("skipped: no redis-server") };
     let shared = limiter(&redis.url());
     let local = GovernorRateLimiter::new(Mode::PerKey, 60);
     let p = plan(100, 5);
@@ -141,7 +170,7 @@ async fn the_decisions_and_headers_are_governors() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_instances_share_one_budget_and_a_refused_key_spares_the_organization() {
-    let Some(redis) = Redis::start_on(free_port()) else { return eprintln!("skipped: no redis-server") };
+    let Some(redis) = Redis::start() else { return eprintln!("skipped: no redis-server") };
     let (a, b) = (limiter(&redis.url()), limiter(&redis.url()));
     let p = plan(8, 5);
     let (org, key) = ids();
@@ -225,7 +254,7 @@ async fn spent(server: &Redis) -> (RedisRateLimiter, Plan) {
 
 #[tokio::test]
 async fn one_slow_answer_decides_only_the_request_it_delayed() {
-    let Some(server) = Redis::start_on(free_port()) else { return eprintln!("skipped: no redis-server") };
+    let Some(server) = Redis::start() else { return eprintln!("skipped: no redis-server") };
     let (l, p) = spent(&server).await;
     let mut sleeper = server.sleep(redis_store::TIMEOUT * 2);
     // Redis does not answer in time: the local limiter, which has granted nothing, decides.
@@ -239,7 +268,7 @@ async fn one_slow_answer_decides_only_the_request_it_delayed() {
 
 #[tokio::test]
 async fn slow_answers_in_a_row_let_the_local_limiter_decide_for_a_while() {
-    let Some(server) = Redis::start_on(free_port()) else { return eprintln!("skipped: no redis-server") };
+    let Some(server) = Redis::start() else { return eprintln!("skipped: no redis-server") };
     let (l, p) = spent(&server).await;
     let mut sleeper = server.sleep(redis_store::TIMEOUT * (redis_store::FAILURES_IN_A_ROW + 1));
     for _ in 0..redis_store::FAILURES_IN_A_ROW {
@@ -256,7 +285,7 @@ async fn slow_answers_in_a_row_let_the_local_limiter_decide_for_a_while() {
 
 #[tokio::test]
 async fn a_stopped_server_lets_the_local_limiter_decide_at_once() {
-    let Some(server) = Redis::start_on(free_port()) else { return eprintln!("skipped: no redis-server") };
+    let Some(server) = Redis::start() else { return eprintln!("skipped: no redis-server") };
     let (l, p) = spent(&server).await;
     drop(server);
     for _ in 0..5 {
