@@ -273,6 +273,17 @@ crate::e2e!(
         assert_eq!((de.status, de.header("content-language")), (200, Some("de")), "{}", de.text);
         assert!(de.text.contains("lang=\"de\"") && !de.text.contains("Download the PDF report"), "{}", de.text);
         assert!(page.text.contains("Download the PDF report"), "English without the header: {}", page.text);
+        // T222: the competencies and the personality text in the reader's language too.
+        let texts = talent_i18n::FluentTexts::new().unwrap();
+        let model = talent_domain::assessment::AssessmentModel::builtin().unwrap();
+        let words = talent_domain::assessment::ModelWords::new(&texts, talent_domain::values::Locale::De);
+        for c in &model.competencies {
+            assert!(de.text.contains(&words.competency(c)), "{} in German in {}", c.name, de.text);
+            assert!(page.text.contains(&c.name), "{} in English in {}", c.name, page.text);
+        }
+        let drives =
+            talent_domain::ports::Texts::message(&texts, talent_domain::values::Locale::De, "personality-drives", &[]);
+        assert!(de.text.contains(&drives) && !de.text.contains("What drives this person"), "{}", de.text);
         let missing = app.request("GET", "/r/not-a-token", &[("Accept-Language", "ja")], None);
         assert!(missing.text.contains("lang=\"ja\""), "{}", missing.text);
 

@@ -10,6 +10,7 @@ use super::invitations::{
 };
 use crate::support::*;
 use serde_json::{json, Value};
+use talent_domain::assessment::ModelWords;
 use talent_domain::ports::Texts;
 use talent_domain::values::{Locale, TimeZone};
 
@@ -208,8 +209,26 @@ crate::e2e!(accommodations_and_a_japanese_report_round_trip_t218, Default::defau
     assert!(text.contains("山田太郎"), "the name as written, family name first: {text}");
     assert!(text.contains("アセスメントレポート"), "the Japanese report (the invitation's language): {text}");
     assert!(text.contains("拡大文字"), "the accommodations printed: {text}");
+    // T222: the model's words and the personality text are Japanese too; the API's results and an
+    // English report keep the model's English.
+    let t = texts();
+    let model = talent_domain::assessment::AssessmentModel::builtin().unwrap();
+    let (ja, en_words) = (ModelWords::new(&t, Locale::Ja), ModelWords::new(&t, Locale::En));
+    let flat: String = text.split_whitespace().collect();
+    for c in &model.competencies {
+        assert!(flat.contains(&ja.competency(c)), "{} in Japanese in {text}", c.name);
+        assert!(!text.contains(&c.name), "no English competency name in {text}");
+    }
+    assert!(text.contains(&ja.axis(&model.axes[0])), "{text}");
+    assert!(text.contains(&t.message(Locale::Ja, "personality-drives", &[])), "the personality in Japanese: {text}");
+    let markdown = results.json["personality"]["markdown"].as_str().unwrap();
+    assert!(markdown.starts_with("## What drives this person"), "the API's results in English: {markdown}");
     let en = pdftotext(&report(app, &o.key, &person, "?locale=en"));
     assert!(en.contains("Assessment report") && en.contains("山田"), "asked for in English: {en}");
+    assert!(
+        en.contains(&en_words.competency(&model.competencies[0])) && en.contains("What drives this person"),
+        "{en}"
+    );
     app.get(&format!("/api/v1/persons/{person}/report?locale=klingon"), &o.key).assert_error(400, "validation_error");
 });
 

@@ -237,7 +237,7 @@ impl Application {
             plans: settings.plans,
             assessment: Arc::new(AssessmentKit {
                 model: AssessmentModel::builtin().context("loading the assessment model")?,
-                personality: Arc::new(TemplatePersonality),
+                personality: Arc::new(TemplatePersonality::new(texts.clone())),
                 reports: Arc::new(report_renderer(&cfg, texts.clone())?),
             }),
             invites: Arc::new(invites),

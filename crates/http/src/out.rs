@@ -165,11 +165,13 @@ pub struct CompetenciesOut {
     pub scores: Vec<CompetencyScoreOut>,
 }
 
-/// The personality description (D24).
+/// The personality description (D24), in English whatever the person's language (T222); the
+/// PDF report writes it in the report's language.
 #[derive(Serialize, ToSchema, Debug)]
 #[schema(as = Personality)]
 #[serde(rename_all = "camelCase")]
 pub struct PersonalityOut {
+    /// Markdown composed from the person's own results only.
     pub markdown: String,
     #[serde(serialize_with = "talent_domain::timefmt::serialize")]
     pub generated_at: OffsetDateTime,

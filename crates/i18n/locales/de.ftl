@@ -117,6 +117,24 @@ report-band-some = etwas
 report-band-moderate = mittel
 report-band-high = hoch
 
+## Der Persönlichkeitstext des Berichts: aus den eigenen Ergebnissen der Person zusammengesetzt.
+## $needs und $competencies sind Listen von Namen, bereits nach den Regeln der Sprache verbunden („A, B und C“).
+
+personality-drives = Was diese Person antreibt
+personality-strongest = Die stärksten Motivatoren sind { $needs }. Tätigkeiten, die diese Bedürfnisse erfüllen, werden voraussichtlich als motivierend und energiespendend erlebt.
+# $need: Name des stärksten Motivators; $definition: seine Bedeutung (ein Satz aus dem Modell).
+personality-means = { $need } bedeutet: { $definition }
+personality-less-central = Weniger zentral sind { $needs }; sie fallen bei der Entscheidung zwischen Alternativen weniger ins Gewicht.
+personality-competencies = Welche Kompetenzen ihre Motivation unterstützt
+personality-strong = Starke Unterstützung: { $competencies }.
+personality-moderate = Mittlere Unterstützung: { $competencies }.
+personality-limited = Geringe Unterstützung: { $competencies }.
+personality-even = Die Motivation unterstützt alle Kompetenzen in etwa gleich stark.
+personality-basis = Diese Auswertung beruht auf { $assessments ->
+        [one] einem Assessment
+       *[other] { $assessments } Assessments
+    } mit insgesamt { $responses } Antworten. Die Ausprägungen beschreiben die motivationale Unterstützung, nicht die Fähigkeiten.
+
 ## Die Berichtsseite hinter dem Link im ATS (für das Recruiting-Team der Organisation)
 
 report-page-shared = Von { $company } über das eigene Bewerbermanagementsystem geteilt. Abgeschlossen am { $date }.

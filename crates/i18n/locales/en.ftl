@@ -117,6 +117,24 @@ report-band-some = some
 report-band-moderate = moderate
 report-band-high = high
 
+## The personality text of the report: composed from the person's own results.
+## $needs and $competencies are lists of names, already joined in the language's way ("A, B and C").
+
+personality-drives = What drives this person
+personality-strongest = The strongest motivators are { $needs }. Work that offers these is likely to feel energising.
+# $need: the strongest motivator's name; $definition: what it means (a phrase from the model).
+personality-means = { $need } means: { $definition }
+personality-less-central = Less central are { $needs }; they matter less in choosing between options.
+personality-competencies = Competencies their motivation supports
+personality-strong = Strong support: { $competencies }.
+personality-moderate = Moderate support: { $competencies }.
+personality-limited = Limited support: { $competencies }.
+personality-even = Motivation supports every competency about evenly.
+personality-basis = Based on { $assessments ->
+        [one] { $assessments } assessment
+       *[other] { $assessments } assessments
+    } and { $responses } responses. Bands describe motivational support, not skill.
+
 ## The report page behind an ATS's link (read by the organization's recruiters)
 
 report-page-shared = Shared by { $company } through its applicant tracking system. Completed on { $date }.

@@ -117,6 +117,24 @@ report-band-some = leve
 report-band-moderate = moderado
 report-band-high = alto
 
+## El texto de personalidad del informe: elaborado a partir de los resultados de la propia persona.
+## $needs y $competencies son listas de nombres, ya unidas según las reglas del idioma («A, B y C»).
+
+personality-drives = Qué impulsa a esta persona
+personality-strongest = Sus principales fuentes de motivación son { $needs }. Es probable que un trabajo que satisfaga estas necesidades le resulte estimulante.
+# $need: el nombre de la fuente de motivación más fuerte; $definition: su significado (una frase del modelo).
+personality-means = { $need } significa: { $definition }
+personality-less-central = Las necesidades menos centrales son { $needs }; pesan menos a la hora de elegir entre distintas opciones.
+personality-competencies = Competencias respaldadas por su motivación
+personality-strong = Apoyo alto: { $competencies }.
+personality-moderate = Apoyo moderado: { $competencies }.
+personality-limited = Apoyo limitado: { $competencies }.
+personality-even = La motivación respalda todas las competencias aproximadamente por igual.
+personality-basis = Este análisis se basa en { $assessments ->
+        [one] una evaluación
+       *[other] { $assessments } evaluaciones
+    } con un total de { $responses } respuestas. Los niveles describen el apoyo motivacional, no la capacidad.
+
 ## La página del informe a la que lleva el enlace del ATS (la consulta el equipo de selección de la organización)
 
 report-page-shared = Compartido por { $company } a través de su sistema de seguimiento de candidatos. Evaluación realizada el { $date }.

@@ -121,6 +121,25 @@ report-band-some = léger
 report-band-moderate = modéré
 report-band-high = élevé
 
+## Le texte de personnalité du rapport : rédigé à partir des propres résultats de la personne.
+## $needs et $competencies sont des listes de noms, déjà assemblées selon les règles de la langue (« A, B et C »).
+
+personality-drives = Ce qui anime cette personne
+personality-strongest = Les leviers de motivation les plus puissants sont { $needs }. Un travail qui répond à ces besoins sera vraisemblablement vécu comme une source d’énergie.
+# $need : le nom du levier de motivation le plus puissant ; $definition : sa signification (une phrase tirée du modèle).
+personality-means = { $need } signifie : { $definition }
+personality-less-central = Les besoins moins centraux sont { $needs } ; ils pèsent moins dans le choix entre plusieurs options.
+personality-competencies = Compétences soutenues par sa motivation
+personality-strong = Soutien élevé : { $competencies }.
+personality-moderate = Soutien modéré : { $competencies }.
+personality-limited = Soutien limité : { $competencies }.
+personality-even = La motivation soutient toutes les compétences de manière à peu près égale.
+personality-basis = Cette analyse repose sur { $assessments ->
+        [one] { $assessments } évaluation
+        [many] { $assessments } évaluations
+       *[other] { $assessments } évaluations
+    } comportant au total { $responses } réponses. Les niveaux décrivent le soutien motivationnel, et non les aptitudes.
+
 ## La page du rapport accessible par le lien de l’ATS (lue par l’équipe de recrutement de l’organisation)
 
 report-page-shared = Partagé par { $company } via son logiciel de gestion des candidatures. Évaluation terminée le { $date }.

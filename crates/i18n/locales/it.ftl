@@ -121,6 +121,25 @@ report-band-some = lieve
 report-band-moderate = moderato
 report-band-high = alto
 
+## Il testo sulla personalità nel report: composto a partire dai risultati della persona stessa.
+## $needs e $competencies sono elenchi di nomi, già uniti secondo l'uso della lingua ("A, B e C").
+
+personality-drives = Che cosa motiva questa persona
+personality-strongest = I fattori motivazionali più forti sono { $needs }. Un lavoro che offra questi elementi sarà probabilmente fonte di energia.
+# $need: il nome del fattore motivazionale più forte; $definition: che cosa significa (una frase completa tratta dal modello).
+personality-means = { $need } significa: { $definition }
+personality-less-central = Hanno un ruolo meno centrale { $needs }, che incidono meno quando si tratta di scegliere tra più opzioni.
+personality-competencies = Competenze sostenute dalla motivazione
+personality-strong = Sostegno forte: { $competencies }.
+personality-moderate = Sostegno moderato: { $competencies }.
+personality-limited = Sostegno limitato: { $competencies }.
+personality-even = La motivazione sostiene tutte le competenze in misura pressoché uguale.
+personality-basis = Sulla base di { $assessments ->
+        [one] una valutazione
+        [many] { $assessments } valutazioni
+       *[other] { $assessments } valutazioni
+    } e { $responses } risposte. I livelli descrivono il sostegno motivazionale, non le capacità.
+
 ## La pagina del report aperta dal link dell'ATS (letta dal team di selezione dell'organizzazione)
 
 report-page-shared = Condiviso da { $company } tramite il proprio sistema di gestione delle candidature. Data di completamento: { $date }

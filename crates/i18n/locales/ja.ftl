@@ -113,6 +113,23 @@ report-band-some = ある程度
 report-band-moderate = 中程度
 report-band-high = 高い
 
+## レポートのパーソナリティ記述：本人の結果のみをもとに作成されます。
+## $needs と $competencies は名前のリストで、言語ごとの形式ですでに連結されています（「A、B、C」）。
+
+personality-drives = この人の原動力
+personality-strongest = 最も強いモチベーション要因は{ $needs }です。これらが得られる仕事は、意欲と活力の源になりやすいでしょう。
+# $need：最も強いモチベーション要因の名前。$definition：その意味（モデルに基づく、「。」で終わる文）。
+personality-means = 「{ $need }」とは、{ $definition }
+personality-less-central = 相対的に重要度が低いのは{ $needs }で、複数の選択肢から選ぶ際の判断にはあまり影響しません。
+personality-competencies = モチベーションが支えるコンピテンシー
+personality-strong = 支えが強い：{ $competencies }
+personality-moderate = 支えが中程度：{ $competencies }
+personality-limited = 支えが限定的：{ $competencies }
+personality-even = モチベーションは、すべてのコンピテンシーをほぼ均等に支えています。
+personality-basis = { $assessments ->
+       *[other] { $assessments }回のアセスメント
+    }と{ $responses }件の回答に基づく結果です。レベルはモチベーションによる支えの度合いを示すものであり、能力を示すものではありません。
+
 ## ATSのリンクから開くレポートページ（組織の採用担当者が閲覧）
 
 report-page-shared = { $company }の採用管理システム（ATS）経由で共有されたレポートです。受検完了日：{ $date }

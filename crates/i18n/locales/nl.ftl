@@ -117,6 +117,24 @@ report-band-some = enigszins
 report-band-moderate = redelijk
 report-band-high = hoog
 
+## De persoonlijkheidstekst van het rapport: samengesteld uit de eigen resultaten van de persoon.
+## $needs en $competencies zijn lijsten van namen, al samengevoegd zoals gebruikelijk in de taal ("A, B en C").
+
+personality-drives = Wat deze persoon drijft
+personality-strongest = De sterkste drijfveren zijn { $needs }. Werk dat hierop aansluit, geeft deze persoon waarschijnlijk energie.
+# $need: de naam van de sterkste drijfveer; $definition: wat die inhoudt (een volledige zin uit het model).
+personality-means = { $need } betekent: { $definition }
+personality-less-central = Minder bepalend zijn { $needs }; die spelen een kleinere rol bij het maken van keuzes.
+personality-competencies = Competenties die door de motivatie worden ondersteund
+personality-strong = Sterke ondersteuning: { $competencies }.
+personality-moderate = Redelijke ondersteuning: { $competencies }.
+personality-limited = Beperkte ondersteuning: { $competencies }.
+personality-even = De motivatie ondersteunt alle competenties ongeveer even sterk.
+personality-basis = Gebaseerd op { $assessments ->
+        [one] één assessment
+       *[other] { $assessments } assessments
+    } en { $responses } antwoorden. De niveaus beschrijven de ondersteuning vanuit motivatie, niet de vaardigheid.
+
 ## De rapportpagina achter de link in het ATS (gelezen door de recruiters van de organisatie)
 
 report-page-shared = Gedeeld door { $company } via het eigen recruitmentsysteem (ATS). Afgerond op { $date }.

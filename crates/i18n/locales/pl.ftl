@@ -125,6 +125,26 @@ report-band-some = częściowe
 report-band-moderate = umiarkowane
 report-band-high = silne
 
+## Opis osobowości w raporcie: tworzony wyłącznie na podstawie wyników danej osoby.
+## $needs i $competencies to listy nazw, już połączone zgodnie z regułami języka („A, B i C”).
+
+personality-drives = Co motywuje tę osobę
+personality-strongest = Najsilniejsze motywatory to { $needs }. Praca, która odpowiada na te potrzeby, najpewniej będzie dla tej osoby źródłem energii.
+# $need: nazwa najsilniejszego motywatora; $definition: jego znaczenie (pełne zdanie z modelu, zaczynające się wielką literą).
+personality-means = Co oznacza „{ $need }”? { $definition }
+personality-less-central = Mniej istotne są { $needs } – w mniejszym stopniu decydują o wyborze między różnymi możliwościami.
+personality-competencies = Kompetencje wspierane przez motywację
+personality-strong = Silne wsparcie: { $competencies }.
+personality-moderate = Umiarkowane wsparcie: { $competencies }.
+personality-limited = Ograniczone wsparcie: { $competencies }.
+personality-even = Motywacja wspiera wszystkie kompetencje w mniej więcej równym stopniu.
+personality-basis = Na podstawie { $assessments ->
+        [one] jednej oceny
+        [few] { $assessments } ocen
+        [many] { $assessments } ocen
+       *[other] { $assessments } oceny
+    } i { $responses } odpowiedzi. Poziomy opisują wsparcie ze strony motywacji, a nie umiejętności.
+
 ## Strona raportu otwierana przez link z systemu ATS (dla zespołu rekrutacyjnego organizacji)
 
 report-page-shared = Raport udostępniony przez { $company } za pośrednictwem systemu rekrutacyjnego (ATS). Data ukończenia: { $date }

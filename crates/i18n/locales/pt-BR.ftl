@@ -121,6 +121,25 @@ report-band-some = leve
 report-band-moderate = moderado
 report-band-high = alto
 
+## O texto de personalidade do relatório: composto a partir dos resultados da própria pessoa.
+## $needs e $competencies são listas de nomes, já unidas do jeito usual do idioma ("A, B e C").
+
+personality-drives = O que motiva esta pessoa
+personality-strongest = Os fatores motivacionais mais fortes são { $needs }. Um trabalho que ofereça esses elementos tende a ser energizante.
+# $need: o nome do fator motivacional mais forte; $definition: o que ele significa (uma frase completa do modelo).
+personality-means = { $need } significa: { $definition }
+personality-less-central = Com papel menos central aparecem { $needs }, que pesam menos na hora de escolher entre alternativas.
+personality-competencies = Competências apoiadas pela motivação
+personality-strong = Apoio forte: { $competencies }.
+personality-moderate = Apoio moderado: { $competencies }.
+personality-limited = Apoio limitado: { $competencies }.
+personality-even = A motivação sustenta todas as competências de maneira mais ou menos uniforme.
+personality-basis = Com base em { $assessments ->
+        [one] { $assessments } avaliação
+        [many] { $assessments } avaliações
+       *[other] { $assessments } avaliações
+    } e { $responses } respostas. Os níveis descrevem o apoio motivacional, não a habilidade.
+
 ## A página do relatório aberta pelo link do ATS (lida pela equipe de recrutamento da organização)
 
 report-page-shared = Compartilhado por { $company } por meio do sistema de gestão de candidatos da organização. Avaliação concluída em { $date }.

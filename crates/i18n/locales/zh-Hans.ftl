@@ -113,6 +113,23 @@ report-band-some = 部分
 report-band-moderate = 中等
 report-band-high = 高
 
+## 报告中的个性描述：仅根据此人自己的结果生成。
+## $needs 和 $competencies 是名称列表，已按该语言的方式连接好（“A、B和C”）。
+
+personality-drives = 此人的驱动力
+personality-strongest = 最主要的激励因素是{ $needs }。能够满足这些需求的工作，往往更能让其充满干劲。
+# $need：最主要激励因素的名称；$definition：其含义（来自模型、以“。”结尾的完整句子）。
+personality-means = “{ $need }”是指{ $definition }
+personality-less-central = 相对次要的是{ $needs }，在面临多种选择时，它们的影响较小。
+personality-competencies = 动机所支持的胜任力
+personality-strong = 支持程度高：{ $competencies }。
+personality-moderate = 支持程度中等：{ $competencies }。
+personality-limited = 支持程度有限：{ $competencies }。
+personality-even = 动机对各项胜任力的支持程度大致相当。
+personality-basis = 基于{ $assessments ->
+       *[other] { $assessments }次测评
+    }和{ $responses }个回答。等级反映的是动机的支持程度，而非能力水平。
+
 ## 通过ATS链接打开的报告页面（供机构的招聘人员查看）
 
 report-page-shared = 由{ $company }通过其招聘管理系统（ATS）共享。完成日期：{ $date }

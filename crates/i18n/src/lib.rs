@@ -13,6 +13,8 @@ use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
 use icu_datetime::fieldsets::{self, zone::LocalizedOffsetShort, Combo};
 use icu_datetime::options::TimePrecision;
 use icu_datetime::DateTimeFormatter;
+use icu_list::options::ListFormatterOptions;
+use icu_list::ListFormatter;
 use icu_time::zone::UtcOffset as IcuOffset;
 use icu_time::ZonedDateTime;
 use talent_domain::ports::{TextArg, Texts};
@@ -33,6 +35,21 @@ pub const SOURCES: [(Locale, &str); 10] = [
     (Locale::ZhHans, include_str!("../locales/zh-Hans.ftl")),
 ];
 
+/// The assessment model's words in each locale but English (T222; English is the model's own),
+/// in [`Locale::ALL`] order: `locales/model/{tag}.ftl`, the ids of
+/// [`talent_domain::assessment::word_ids`].
+pub const MODEL_SOURCES: [(Locale, &str); 9] = [
+    (Locale::De, include_str!("../locales/model/de.ftl")),
+    (Locale::Fr, include_str!("../locales/model/fr.ftl")),
+    (Locale::Es, include_str!("../locales/model/es.ftl")),
+    (Locale::Nl, include_str!("../locales/model/nl.ftl")),
+    (Locale::PtBr, include_str!("../locales/model/pt-BR.ftl")),
+    (Locale::It, include_str!("../locales/model/it.ftl")),
+    (Locale::Pl, include_str!("../locales/model/pl.ftl")),
+    (Locale::Ja, include_str!("../locales/model/ja.ftl")),
+    (Locale::ZhHans, include_str!("../locales/model/zh-Hans.ftl")),
+];
+
 type DateTimeFmt = DateTimeFormatter<Combo<fieldsets::YMDT, LocalizedOffsetShort>>;
 type DateFmt = DateTimeFormatter<fieldsets::YMD>;
 
@@ -42,6 +59,7 @@ struct Speaker {
     bundle: FluentBundle<FluentResource>,
     date_time: DateTimeFmt,
     date: DateFmt,
+    list: ListFormatter,
 }
 
 /// The [`Texts`] port over Project Fluent and ICU4X (T217).
@@ -75,6 +93,11 @@ impl FluentTexts {
             // Plain-text emails and escaped HTML: no Unicode isolation marks around arguments.
             bundle.set_use_isolating(false);
             bundle.add_resource(resource).map_err(|errs| TextsError(format!("{tag}.ftl: {errs:?}")))?;
+            if let Some((_, model)) = MODEL_SOURCES.iter().find(|(l, _)| *l == locale) {
+                let resource = FluentResource::try_new(model.to_string())
+                    .map_err(|(_, errs)| TextsError(format!("model/{tag}.ftl does not parse: {errs:?}")))?;
+                bundle.add_resource(resource).map_err(|errs| TextsError(format!("model/{tag}.ftl: {errs:?}")))?;
+            }
             let icu = icu_locale_core::Locale::try_from_str(tag).map_err(|e| TextsError(format!("{tag}: {e}")))?;
             let date_time = DateTimeFormatter::try_new(
                 (&icu).into(),
@@ -83,7 +106,9 @@ impl FluentTexts {
             .map_err(|e| TextsError(format!("{tag} date-time format: {e}")))?;
             let date = DateTimeFormatter::try_new((&icu).into(), fieldsets::YMD::long())
                 .map_err(|e| TextsError(format!("{tag} date format: {e}")))?;
-            speakers.push(Speaker { locale, bundle, date_time, date });
+            let list = ListFormatter::try_new_and((&icu).into(), ListFormatterOptions::default())
+                .map_err(|e| TextsError(format!("{tag} list format: {e}")))?;
+            speakers.push(Speaker { locale, bundle, date_time, date, list });
         }
         Ok(FluentTexts { speakers })
     }
@@ -147,6 +172,20 @@ impl Texts for FluentTexts {
         let z = zoned(zone, at);
         let dt = icu_time::DateTime { date: z.date, time: z.time };
         self.speaker(locale).date.format(&dt).to_string()
+    }
+
+    fn list(&self, locale: Locale, items: &[String]) -> String {
+        self.speaker(locale).list.format(items.iter()).to_string()
+    }
+
+    /// The message `key` of `locale`'s model file; `None` for English and for a key the file
+    /// lacks (which the tests forbid).
+    fn model_word(&self, locale: Locale, key: &str) -> Option<String> {
+        if locale == Locale::En {
+            return None;
+        }
+        let speaker = self.speaker(locale);
+        (speaker.locale == locale).then(|| self.format(speaker, key, &FluentArgs::new())).flatten()
     }
 }
 

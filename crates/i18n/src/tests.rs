@@ -10,9 +10,25 @@ fn texts() -> FluentTexts {
     FluentTexts::new().expect("the shipped files parse")
 }
 
-const TEXT_ARGS: [&str; 14] = [
-    "company", "name", "email", "expiry", "notes", "date", "host", "variant", "reminder", "model", "version",
-    "mapping", "profile", "category",
+const TEXT_ARGS: [&str; 18] = [
+    "company",
+    "name",
+    "email",
+    "expiry",
+    "notes",
+    "date",
+    "host",
+    "variant",
+    "reminder",
+    "model",
+    "version",
+    "mapping",
+    "profile",
+    "category",
+    "needs",
+    "competencies",
+    "need",
+    "definition",
 ];
 
 #[test]
@@ -128,8 +144,16 @@ fn dates_are_written_in_the_locale_and_the_time_zone_t217() {
 fn every_message_the_code_asks_for_exists_t217() {
     let english = FluentTexts::message_ids(Locale::En);
     let crates = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let prefixes =
-        ["page-", "email-", "invitation-email-", "code-email-", "accommodation-", "accommodations-", "report-"];
+    let prefixes = [
+        "page-",
+        "email-",
+        "invitation-email-",
+        "code-email-",
+        "accommodation-",
+        "accommodations-",
+        "report-",
+        "personality-",
+    ];
     let mut asked = Vec::new();
     let mut stack = vec![crates];
     while let Some(dir) = stack.pop() {
@@ -159,4 +183,52 @@ fn every_message_the_code_asks_for_exists_t217() {
     assert!(asked.len() > 40, "the scan finds the code's message ids: {}", asked.len());
     let unknown: Vec<_> = asked.iter().filter(|(k, _)| !english.contains(k)).collect();
     assert!(unknown.is_empty(), "asked for but not in en.ftl: {unknown:?}");
+}
+
+/// T222: every locale but English translates exactly the assessment model's words (English is
+/// the model's own), each a non-empty text without arguments; English asks the model.
+#[test]
+fn every_locale_translates_exactly_the_models_words_t222() {
+    let model = talent_domain::assessment::AssessmentModel::builtin().unwrap();
+    let wanted = talent_domain::assessment::word_ids(&model);
+    assert_eq!(wanted.len(), 4 + 2 * 16 + 14, "{wanted:?}");
+    let t = texts();
+    assert_eq!(MODEL_SOURCES.len() + 1, Locale::ALL.len());
+    for (l, source) in MODEL_SOURCES {
+        let resource = FluentResource::try_new(source.to_string()).unwrap_or_else(|_| panic!("model/{l}.ftl parses"));
+        let ids: Vec<String> = resource
+            .entries()
+            .filter_map(|e| match e {
+                fluent_syntax::ast::Entry::Message(m) => Some(m.id.name.to_string()),
+                _ => None,
+            })
+            .collect();
+        let missing: Vec<_> = wanted.iter().filter(|k| !ids.contains(k)).collect();
+        let extra: Vec<_> = ids.iter().filter(|k| !wanted.contains(k)).collect();
+        assert!(missing.is_empty() && extra.is_empty(), "model/{l}.ftl: missing {missing:?}, extra {extra:?}");
+        assert_eq!(ids.len(), wanted.len(), "model/{l}.ftl: a word defined twice");
+        for key in &wanted {
+            let word = t.model_word(l, key).unwrap_or_else(|| panic!("{l}: {key}"));
+            assert!(!word.trim().is_empty() && !word.contains('{'), "{l}: {key} = {word:?}");
+        }
+    }
+    assert_eq!(t.model_word(Locale::En, &wanted[0]), None, "English is the model's own");
+    let words = talent_domain::assessment::ModelWords::new(&t, Locale::De);
+    assert_ne!(words.competency(&model.competencies[0]), model.competencies[0].name);
+    let english = talent_domain::assessment::ModelWords::new(&t, Locale::En);
+    assert_eq!(english.competency(&model.competencies[0]), model.competencies[0].name);
+}
+
+/// T222: lists are joined as each language joins them (CLDR's list patterns).
+#[test]
+fn lists_are_joined_as_each_language_joins_them_t222() {
+    let t = texts();
+    let items: Vec<String> = ["A", "B", "C"].map(String::from).to_vec();
+    assert_eq!(t.list(Locale::De, &items), "A, B und C");
+    assert_eq!(t.list(Locale::Fr, &items), "A, B et C");
+    assert_eq!(t.list(Locale::Ja, &items), "A、B、C");
+    assert_eq!(t.list(Locale::Pl, &items), "A, B i C");
+    assert!(t.list(Locale::En, &items).ends_with("B, and C") || t.list(Locale::En, &items).ends_with("B and C"));
+    assert_eq!(t.list(Locale::De, &items[..1]), "A");
+    assert_eq!(t.list(Locale::De, &[]), "");
 }

@@ -11,6 +11,7 @@ use krilla::paint::Fill;
 use krilla::text::{Font, TextDirection};
 use krilla::Document;
 use std::sync::Arc;
+use talent_domain::assessment::ModelWords;
 use talent_domain::ports::{ReportInput, ReportRenderer, TextArg, Texts};
 use talent_domain::values::Locale;
 
@@ -206,8 +207,9 @@ impl ReportRenderer for PdfReport {
         l.text(13.0, true, MARGIN, &t("report-needs", &[]));
         let needs: Vec<_> = input.model.needs().collect();
         let anchor = format!(" ({})", t("report-anchor", &[]));
+        let words = ModelWords::new(&*self.texts, locale);
         for axis in &input.model.axes {
-            l.text(11.0, true, MARGIN, &format!("{} ({})", axis.name, axis.code));
+            l.text(11.0, true, MARGIN, &format!("{} ({})", words.axis(axis), axis.code));
             for n in &axis.needs {
                 let Some(idx) = needs.iter().position(|x| x.id == n.id) else { continue };
                 let Some(r) = input.scores.needs.iter().find(|r| r.need_index == idx) else { continue };
@@ -215,7 +217,7 @@ impl ReportRenderer for PdfReport {
                     9.5,
                     false,
                     MARGIN + 10.0,
-                    &format!("{}{}", n.name, if n.is_anchor { anchor.as_str() } else { "" }),
+                    &format!("{}{}", words.need(n), if n.is_anchor { anchor.as_str() } else { "" }),
                 );
                 l.bar(MARGIN + 150.0, 200.0, r.score as f32);
             }
@@ -224,7 +226,7 @@ impl ReportRenderer for PdfReport {
         l.text(13.0, true, MARGIN, &t("report-competencies", &[]));
         for c in &input.scores.competencies {
             let Some(m) = input.model.competency(c.competency_id) else { continue };
-            l.text(9.5, false, MARGIN + 10.0, &m.name);
+            l.text(9.5, false, MARGIN + 10.0, &words.competency(m));
             l.bar(MARGIN + 190.0, 200.0, c.score as f32);
             l.beside(9.0, MARGIN + 400.0, &t(&format!("report-band-{}", c.band.as_str()), &[]));
         }
@@ -282,12 +284,16 @@ impl ReportRenderer for PdfReport {
 mod tests {
     use super::*;
     use crate::TemplatePersonality;
-    use talent_domain::assessment::{score, seed_responses, AssessmentModel};
+    use talent_domain::assessment::{score, seed_responses, AssessmentModel, Band};
     use talent_domain::ids::*;
     use talent_domain::person::{JoinedVia, Person, PersonStatus};
     use talent_domain::ports::PersonalityWriter;
     use talent_domain::results::AssessmentSummary;
     use talent_domain::values::*;
+
+    fn personality() -> TemplatePersonality {
+        TemplatePersonality::new(Arc::new(talent_domain::fakes::FakeTexts))
+    }
 
     /// The renderer with the fake texts (which show the message ids) and, when this machine has
     /// it, Debian's Noto Sans CJK.
@@ -343,7 +349,7 @@ mod tests {
         let model = AssessmentModel::builtin().unwrap();
         let r = seed_responses(&model, 11);
         let scores = score(&model, &[&r]);
-        let text = TemplatePersonality.describe(&model, &scores);
+        let text = personality().describe(&model, &scores, Locale::En);
         let p = person();
         let bytes = renderer().render(&input(&p, &model, &scores, &text)).unwrap();
         assert!(bytes.starts_with(b"%PDF-"));
@@ -394,7 +400,7 @@ mod tests {
         let model = AssessmentModel::builtin().unwrap();
         let r = seed_responses(&model, 11);
         let scores = score(&model, &[&r]);
-        let text = TemplatePersonality.describe(&model, &scores);
+        let text = personality().describe(&model, &scores, Locale::En);
         let mut p = person();
         p.first_name = Some(PersonName::parse(first).unwrap());
         p.last_name = Some(PersonName::parse(last).unwrap());
@@ -461,14 +467,44 @@ mod tests {
         assert!(bytes.len() < 200_000, "subset, not the whole 1.4 MB of fonts: {} bytes", bytes.len());
     }
 
+    /// T222: the personality text is the texts' sentences around the model's words in the
+    /// reader's language (the fake texts show the ids and the locale asked for).
     #[test]
-    fn personality_names_the_top_motivators_and_bands() {
+    fn personality_is_written_in_the_readers_language_t222() {
         let model = AssessmentModel::builtin().unwrap();
-        let r = seed_responses(&model, 3);
-        let scores = score(&model, &[&r]);
-        let md = TemplatePersonality.describe(&model, &scores);
-        assert!(md.starts_with("## What drives this person"));
-        assert!(md.contains("Based on 1 assessment and 48 responses"));
-        assert_eq!(md, TemplatePersonality.describe(&model, &scores), "deterministic");
+        let scores = score(&model, &[&seed_responses(&model, 3)]);
+        let md = personality().describe(&model, &scores, Locale::En);
+        assert!(md.starts_with("## personality-drives[en]()"), "{md}");
+        assert!(md.contains("personality-basis[en](assessments=1; responses=48)"), "{md}");
+        let named =
+            scores.competencies.iter().find(|c| c.band == Band::High).and_then(|c| model.competency(c.competency_id));
+        assert!(md.contains(&format!("**{}**", named.unwrap().name)), "{md}");
+        assert!(!md.contains("model-"), "English names are the model's own: {md}");
+        assert_eq!(md, personality().describe(&model, &scores, Locale::En), "deterministic");
+        let de = personality().describe(&model, &scores, Locale::De);
+        assert!(de.starts_with("## personality-drives[de]()"), "{de}");
+        assert!(de.contains("model-need-") && de.contains("[de]**"), "the needs' German names: {de}");
+        for n in model.needs() {
+            assert!(!de.contains(&format!("**{}**", n.name)), "no English need name in {de}");
+        }
+    }
+
+    /// T222: the report names axes, needs and competencies in its language.
+    #[test]
+    fn the_report_names_the_model_in_its_language_t222() {
+        let model = AssessmentModel::builtin().unwrap();
+        let scores = score(&model, &[&seed_responses(&model, 11)]);
+        let p = person();
+        let mut i = input(&p, &model, &scores, "");
+        i.locale = Locale::Fr;
+        let text = text_of(&renderer().render(&i).unwrap());
+        for key in [
+            format!("model-axis-{}[fr]", model.axes[0].code),
+            format!("model-need-{}[fr]", model.axes[0].needs[0].id),
+            format!("model-competency-{}[fr]", model.competencies[0].id),
+        ] {
+            assert!(text.contains(&key), "{key} in {text}");
+        }
+        assert!(!text.contains(&model.competencies[0].name), "{text}");
     }
 }

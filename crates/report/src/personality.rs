@@ -1,76 +1,99 @@
-//! The default personality writer (D24): markdown composed from templates and the person's own
-//! scores only.
+//! The default personality writer (D24): markdown composed from the person's own scores only,
+//! in the reader's language (T222): the sentences are the texts' `personality-*` messages, the
+//! names the model's words in that language, the lists joined as the language joins them.
 
-use talent_domain::assessment::{AssessmentModel, Band, Scores};
-use talent_domain::ports::PersonalityWriter;
+use std::sync::Arc;
+use talent_domain::assessment::{AssessmentModel, Band, ModelWords, Scores};
+use talent_domain::ports::{PersonalityWriter, TextArg, Texts};
+use talent_domain::values::Locale;
 
-/// Composes markdown from templates.
-#[derive(Default, Debug, Clone, Copy)]
-pub struct TemplatePersonality;
+/// Composes markdown from the texts' templates.
+#[derive(Clone)]
+pub struct TemplatePersonality {
+    texts: Arc<dyn Texts>,
+}
 
-fn list(names: &[&str]) -> String {
-    match names.len() {
-        0 => String::new(),
-        1 => format!("**{}**", names[0]),
-        n => {
-            let head: Vec<String> = names[..n - 1].iter().map(|s| format!("**{s}**")).collect();
-            format!("{} and **{}**", head.join(", "), names[n - 1])
-        }
+impl TemplatePersonality {
+    /// A writer whose sentences and words are `texts`'.
+    pub fn new(texts: Arc<dyn Texts>) -> Self {
+        TemplatePersonality { texts }
     }
 }
 
+/// `s` with its first letter in lower case.
+fn lower_first(s: &str) -> String {
+    let mut chars = s.chars();
+    chars.next().map(|c| c.to_lowercase().chain(chars).collect()).unwrap_or_default()
+}
+
 impl PersonalityWriter for TemplatePersonality {
-    fn describe(&self, model: &AssessmentModel, scores: &Scores) -> String {
+    fn describe(&self, model: &AssessmentModel, scores: &Scores, locale: Locale) -> String {
+        let texts = &*self.texts;
+        let words = ModelWords::new(texts, locale);
+        let t = |key: &str, args: &[(&str, TextArg<'_>)]| texts.message(locale, key, args);
+        let bold = |names: Vec<String>| -> String {
+            let names: Vec<String> = names.into_iter().map(|n| format!("**{n}**")).collect();
+            texts.list(locale, &names)
+        };
         let needs: Vec<_> = model.needs().collect();
         let mut ranked: Vec<(usize, f64)> = scores.needs.iter().map(|n| (n.need_index, n.score)).collect();
         ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        let top: Vec<&str> =
-            ranked.iter().take(3).filter_map(|(i, _)| needs.get(*i).map(|n| n.name.as_str())).collect();
-        let low: Vec<&str> =
-            ranked.iter().rev().take(2).filter_map(|(i, _)| needs.get(*i).map(|n| n.name.as_str())).collect();
-        let mut out = String::new();
-        out.push_str("## What drives this person\n\n");
-        out.push_str(&format!(
-            "The strongest motivators are {}. Work that offers these is likely to feel energising.",
-            list(&top)
-        ));
+        let named = |i: &usize| needs.get(*i).map(|n| words.need(n));
+        let top = bold(ranked.iter().take(3).filter_map(|(i, _)| named(i)).collect());
+        let low = bold(ranked.iter().rev().take(2).filter_map(|(i, _)| named(i)).collect());
+        let mut out = format!("## {}\n\n", t("personality-drives", &[]));
+        out.push_str(&t("personality-strongest", &[("needs", TextArg::Text(&top))]));
         if let Some(first) = ranked.first().and_then(|(i, _)| needs.get(*i)) {
-            out.push_str(&format!(" {} means: {}", first.name, first.definition.to_lowercase()));
+            let definition = match locale {
+                // These go on in lower case after the colon ("Mastery means: getting better at
+                // …"); German keeps its nouns' capitals, Polish asks a question first, and
+                // Japanese and Chinese have no case.
+                Locale::En | Locale::Fr | Locale::Es | Locale::Nl | Locale::PtBr | Locale::It => {
+                    lower_first(&words.definition(first))
+                }
+                Locale::De | Locale::Pl | Locale::Ja | Locale::ZhHans => words.definition(first),
+            };
+            let need = words.need(first);
+            let means =
+                t("personality-means", &[("need", TextArg::Text(&need)), ("definition", TextArg::Text(&definition))]);
+            // Japanese and Chinese sentences follow one another without a space.
+            if !matches!(locale, Locale::Ja | Locale::ZhHans) {
+                out.push(' ');
+            }
+            out.push_str(&means);
         }
-        out.push_str(&format!(
-            "\n\nLess central are {}; they matter less in choosing between options.\n\n",
-            list(&low)
-        ));
-        let by_band = |b: Band| -> Vec<&str> {
+        out.push_str("\n\n");
+        out.push_str(&t("personality-less-central", &[("needs", TextArg::Text(&low))]));
+        out.push_str(&format!("\n\n## {}\n\n", t("personality-competencies", &[])));
+        let by_band = |b: Band| -> Vec<String> {
             scores
                 .competencies
                 .iter()
                 .filter(|c| c.band == b)
-                .filter_map(|c| model.competency(c.competency_id).map(|m| m.name.as_str()))
+                .filter_map(|c| model.competency(c.competency_id).map(|m| words.competency(m)))
                 .collect()
         };
-        out.push_str("## Competencies their motivation supports\n\n");
-        let high = by_band(Band::High);
-        let moderate = by_band(Band::Moderate);
-        let limited = by_band(Band::Limited);
-        if !high.is_empty() {
-            out.push_str(&format!("- Strong support: {}.\n", list(&high)));
+        let mut any = false;
+        for (band, key) in [
+            (Band::High, "personality-strong"),
+            (Band::Moderate, "personality-moderate"),
+            (Band::Limited, "personality-limited"),
+        ] {
+            let names = by_band(band);
+            if !names.is_empty() {
+                any = true;
+                out.push_str(&format!("- {}\n", t(key, &[("competencies", TextArg::Text(&bold(names)))])));
+            }
         }
-        if !moderate.is_empty() {
-            out.push_str(&format!("- Moderate support: {}.\n", list(&moderate)));
+        if !any {
+            out.push_str(&format!("- {}\n", t("personality-even", &[])));
         }
-        if !limited.is_empty() {
-            out.push_str(&format!("- Limited support: {}.\n", list(&limited)));
-        }
-        if high.is_empty() && moderate.is_empty() && limited.is_empty() {
-            out.push_str("- Motivation supports every competency about evenly.\n");
-        }
-        out.push_str(&format!(
-            "\nBased on {} assessment{} and {} responses. Bands describe motivational support, not skill.\n",
-            scores.assessments,
-            if scores.assessments == 1 { "" } else { "s" },
-            scores.responses
-        ));
+        let count = |n: u32| TextArg::Number(i64::from(n));
+        let basis = t(
+            "personality-basis",
+            &[("assessments", count(scores.assessments)), ("responses", count(scores.responses))],
+        );
+        out.push_str(&format!("\n{basis}\n"));
         out
     }
 }

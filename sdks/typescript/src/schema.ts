@@ -1885,10 +1885,14 @@ export interface components {
             /** Format: int32 */
             used: number;
         };
-        /** @description The personality description. */
+        /**
+         * @description The personality description, in English whatever the person's language; the
+         *     PDF report writes it in the report's language.
+         */
         Personality: {
             /** Format: date-time */
             generatedAt: string;
+            /** @description Markdown composed from the person's own results only. */
             markdown: string;
         };
         /** @description `data` of `ping`. */

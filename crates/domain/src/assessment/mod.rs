@@ -3,6 +3,8 @@
 
 pub mod model;
 pub mod scoring;
+pub mod words;
 
 pub use model::{AssessmentModel, ModelError};
 pub use scoring::*;
+pub use words::{word_ids, ModelWords};

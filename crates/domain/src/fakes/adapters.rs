@@ -98,7 +98,12 @@ impl Secrets for FakeSecrets {
 pub struct FakePersonality;
 
 impl PersonalityWriter for FakePersonality {
-    fn describe(&self, model: &crate::assessment::AssessmentModel, scores: &crate::assessment::Scores) -> String {
+    fn describe(
+        &self,
+        model: &crate::assessment::AssessmentModel,
+        scores: &crate::assessment::Scores,
+        locale: crate::values::Locale,
+    ) -> String {
         let top = scores
             .competencies
             .iter()
@@ -106,7 +111,10 @@ impl PersonalityWriter for FakePersonality {
             .and_then(|c| model.competency(c.competency_id))
             .map(|c| c.name.as_str())
             .unwrap_or("none");
-        format!("Top: {top}")
+        match locale {
+            crate::values::Locale::En => format!("Top: {top}"),
+            other => format!("Top[{other}]: {top}"),
+        }
     }
 }
 
@@ -142,6 +150,13 @@ impl Texts for FakeTexts {
     }
     fn date(&self, locale: crate::values::Locale, zone: &crate::values::TimeZone, at: OffsetDateTime) -> String {
         self.date_time(locale, zone, at)
+    }
+    fn list(&self, _: crate::values::Locale, items: &[String]) -> String {
+        items.join(", ")
+    }
+    /// `{key}[{locale}]` for every locale but English.
+    fn model_word(&self, locale: crate::values::Locale, key: &str) -> Option<String> {
+        (locale != crate::values::Locale::En).then(|| format!("{key}[{locale}]"))
     }
 }
 

@@ -88,8 +88,14 @@ pub trait Mailer: Send + Sync + 'static {
 /// Writes the `personality` text of a person's results (D24). The default adapter composes
 /// markdown from the person's own results with templates; it never sees other persons.
 pub trait PersonalityWriter: Send + Sync + 'static {
-    /// Markdown describing `scores` of `model`.
-    fn describe(&self, model: &crate::assessment::AssessmentModel, scores: &crate::assessment::Scores) -> String;
+    /// Markdown describing `scores` of `model`, in `locale` (T222: the API's results in
+    /// English, the report in its reader's language).
+    fn describe(
+        &self,
+        model: &crate::assessment::AssessmentModel,
+        scores: &crate::assessment::Scores,
+        locale: Locale,
+    ) -> String;
 }
 
 /// What a PDF report shows: one person, never a comparison (D27).
@@ -258,4 +264,11 @@ pub trait Texts: Send + Sync + 'static {
     fn date_time(&self, locale: Locale, zone: &TimeZone, at: OffsetDateTime) -> String;
     /// `at` as a long date in `zone` (`9. Dezember 2026`).
     fn date(&self, locale: Locale, zone: &TimeZone, at: OffsetDateTime) -> String;
+    /// `items` joined as `locale` writes a list that ends in "and" (`A, B and C`, `A、B、C`).
+    fn list(&self, locale: Locale, items: &[String]) -> String;
+    /// The assessment model's word `key` in `locale` (T222; the ids are
+    /// [`crate::assessment::word_ids`]): `None` for English, whose words are the model's own, and
+    /// for a word the locale does not translate (its tests forbid that). Read it through
+    /// [`crate::assessment::ModelWords`].
+    fn model_word(&self, locale: Locale, key: &str) -> Option<String>;
 }

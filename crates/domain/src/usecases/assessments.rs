@@ -287,8 +287,10 @@ impl<S: Store> Services<S> {
             })
             .await?;
         let scored = self.scores_of(&all, &person);
-        let personality =
-            scored.as_ref().map(|(s, at)| (self.assessment.personality.describe(&self.assessment.model, s), *at));
+        // The API's results are in English (T222); the report writes its own in its language.
+        let personality = scored
+            .as_ref()
+            .map(|(s, at)| (self.assessment.personality.describe(&self.assessment.model, s, Locale::En), *at));
         let accommodations = self.accommodations_of(&all, &person);
         Ok(PersonResults { person, scores: scored.map(|(s, _)| s), personality, accommodations })
     }
@@ -306,7 +308,7 @@ impl<S: Store> Services<S> {
         locale: Option<Locale>,
     ) -> Result<(Person, Vec<u8>), UseCaseError> {
         let r = self.results(org, person_id).await?;
-        let (Some(scores), Some((text, at))) = (&r.scores, &r.personality) else {
+        let (Some(scores), Some((_, at))) = (&r.scores, &r.personality) else {
             return Err(no_results().into());
         };
         let now = self.clock.now();
@@ -329,12 +331,13 @@ impl<S: Store> Services<S> {
             .await?;
         let locale = locale.or_else(|| invited.iter().find_map(|c| c.locale)).unwrap_or(defaults.locale);
         let zone = invited.iter().find_map(|c| c.time_zone.clone()).unwrap_or(defaults.time_zone);
+        let text = self.assessment.personality.describe(&self.assessment.model, scores, locale);
         let input = ReportInput {
             person: &r.person,
             completed_at: *at,
             model: &self.assessment.model,
             scores,
-            personality: text,
+            personality: &text,
             locale,
             zone,
             accommodations: r.accommodations.as_ref(),

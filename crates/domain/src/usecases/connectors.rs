@@ -67,9 +67,9 @@ pub struct ReportView {
     pub completed_at: OffsetDateTime,
     /// For a profile test: the profile's name and the match (D66).
     pub profile_match: Option<(String, super::assessments::Match)>,
-    /// Each competency: name, score in [0, 1], band.
+    /// Each competency: name (in [`Self::locale`]), score in [0, 1], band.
     pub competencies: Vec<(String, f64, &'static str)>,
-    /// The personality text (markdown).
+    /// The personality text (markdown), in [`Self::locale`].
     pub personality: String,
     /// The PDF report, when it was asked for.
     pub pdf: Option<Vec<u8>>,
@@ -606,16 +606,19 @@ impl<S: Store> Services<S> {
             return Ok(ReportAccess::Gone);
         }
         let results = self.results(org, person.id).await?;
-        let (Some(scores), Some((personality, completed_at))) = (results.scores, results.personality) else {
+        let (Some(scores), Some((_, completed_at))) = (results.scores, results.personality) else {
             return Ok(ReportAccess::Gone);
         };
         let report = self.order_report(org, order.id).await?;
         let model = &self.assessment.model;
+        let locale = reader.unwrap_or(organization.candidate.locale);
+        let words = crate::assessment::ModelWords::new(&*self.invites.texts, locale);
         let competencies = scores
             .competencies
             .iter()
-            .filter_map(|c| model.competency(c.competency_id).map(|m| (m.name.clone(), c.score, c.band.as_str())))
+            .filter_map(|c| model.competency(c.competency_id).map(|m| (words.competency(m), c.score, c.band.as_str())))
             .collect();
+        let personality = self.assessment.personality.describe(model, &scores, locale);
         let pdf = match pdf {
             true => Some(self.report(org, person.id, reader).await?.1),
             false => None,
@@ -652,7 +655,7 @@ impl<S: Store> Services<S> {
             competencies,
             personality,
             pdf,
-            locale: reader.unwrap_or(organization.candidate.locale),
+            locale,
             zone: organization.candidate.time_zone,
         })))
     }

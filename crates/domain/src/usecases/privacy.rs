@@ -12,7 +12,7 @@ use crate::person;
 use crate::person::Person;
 use crate::ports::{Ids, InvitationQuery, Store, Tx};
 use crate::results::Assessment;
-use crate::values::Email;
+use crate::values::{Email, Locale};
 use time::OffsetDateTime;
 
 /// Invitations of one membership looked at by an erasure (per query; the organization's
@@ -99,7 +99,7 @@ impl<S: Store> Services<S> {
             .into_iter()
             .map(|(org, p)| {
                 let results = self.scores_of(&assessments, &p).map(|(scores, at)| {
-                    let text = self.assessment.personality.describe(&self.assessment.model, &scores);
+                    let text = self.assessment.personality.describe(&self.assessment.model, &scores, Locale::En);
                     super::assessments::PersonResults {
                         person: p.clone(),
                         scores: Some(scores),

@@ -14,11 +14,12 @@ T = TypeVar("T", bound="Personality")
 
 @_attrs_define
 class Personality:
-    """The personality description.
+    """The personality description, in English whatever the person's language; the
+    PDF report writes it in the report's language.
 
-    Attributes:
-        generated_at (datetime.datetime):
-        markdown (str):
+        Attributes:
+            generated_at (datetime.datetime):
+            markdown (str): Markdown composed from the person's own results only.
     """
 
     generated_at: datetime.datetime
