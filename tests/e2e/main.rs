@@ -14,6 +14,7 @@ mod catalogue;
 mod client;
 mod connectors;
 mod consent;
+mod crash_idempotency;
 mod dashboard;
 mod errors;
 mod events;

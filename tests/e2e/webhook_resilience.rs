@@ -77,6 +77,20 @@ pub(crate) struct Instance {
     pub(crate) base: String,
 }
 
+impl Instance {
+    /// Whether the process has ended within `secs` seconds.
+    pub(crate) fn ended_within(&mut self, secs: u64) -> bool {
+        let t = Instant::now();
+        while t.elapsed() < Duration::from_secs(secs) {
+            if self.child.try_wait().ok().flatten().is_some() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        false
+    }
+}
+
 impl Drop for Instance {
     fn drop(&mut self) {
         let _ = self.child.kill();

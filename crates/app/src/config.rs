@@ -180,6 +180,11 @@ pub struct Config {
     /// Largest number of database connections.
     #[arg(long, env = "TALENT_DB_POOL_SIZE", default_value_t = 16)]
     pub db_pool_size: usize,
+    /// Tests only, with TALENT_SANDBOX=1: abort the process after a request under an
+    /// Idempotency-Key to this path has committed, before it answers.
+    // T223: the fault point of the crash tests; hidden from the help.
+    #[arg(long, env = "TALENT_TEST_CRASH_AFTER_COMMIT", hide = true)]
+    pub test_crash_after_commit: Option<String>,
     /// Reverse proxies (addresses or networks, comma-separated) whose X-Forwarded-For names the
     /// client for the per-address budget; unset: the TCP peer is the client.
     // T98.
@@ -322,6 +327,10 @@ impl Config {
                 crate::adapters::parse_secret_key(name, k)?;
             }
         }
+        anyhow::ensure!(
+            self.test_crash_after_commit.is_none() || self.sandbox,
+            "TALENT_TEST_CRASH_AFTER_COMMIT is a fault point for tests: it needs TALENT_SANDBOX=1"
+        );
         let trusted_proxies = match self.trusted_proxies.as_deref() {
             Some(list) => talent_http::client_ip::TrustedProxies::parse(list).map_err(anyhow::Error::msg)?,
             None => Default::default(),

@@ -274,6 +274,7 @@ impl Application {
             api_state.clock_control = Some(clock.clone());
         }
         api_state.trusted_proxies = settings.trusted_proxies;
+        api_state.crash_after_commit = cfg.test_crash_after_commit.clone().filter(|p| !p.is_empty());
         let email_passes = api_state.email_passes.clone();
         // The dashboard (issue 18): the same use cases, the same per-IP budget of failed
         // authentications, the same client address rule (T98).

@@ -133,3 +133,46 @@ pub async fn idempotency_purge_deletes_old_records<S: Store + Clone>(store: S) {
     assert_eq!(write(&svc, move |tx| Box::pin(async move { tx.idem_purge(after, 1000).await })).await.unwrap(), 1);
     assert_eq!(idem_get(&svc, org.id, "/p", "edge").await, None);
 }
+
+/// T223: eight concurrent imports of new emails under one key, each claiming it in its own
+/// transaction: exactly one runs (one person, one `person.created`, the record holding its
+/// answer); the others replay that answer (PostgreSQL: after waiting for its commit) or, while it
+/// shares their SQLite group, get 409 `conflict`. Then the key replays for good.
+pub async fn concurrent_claims_of_one_key_run_the_work_once<S: Store + Clone>(store: S) {
+    let (svc, _) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let o = org.id;
+    let outcomes = race(&svc, 8, |svc, i| async move {
+        let c = Claim::new(idem_req(o, "/v1/persons", "key-1", "h1"), |d: &ImportOutcome| StoredResponse {
+            status: 201,
+            body: d.person.email.as_str().to_string(),
+            existing_resource: false,
+        });
+        // Each racer's own address: a second run would create a second person.
+        svc.import_person_keyed(o, import(&format!("claim{i}@example.com")), c).await
+    })
+    .await;
+    let mut ran = vec![];
+    let mut replayed = vec![];
+    for outcome in outcomes {
+        match outcome {
+            Ok(Keyed::Ran(d)) => ran.push(d.person.email.as_str().to_string()),
+            Ok(Keyed::Replayed(r)) => replayed.push(r.body),
+            other => assert_eq!(code(other), Code::Conflict),
+        }
+    }
+    assert_eq!(ran.len(), 1, "exactly one runs");
+    assert!(replayed.iter().all(|b| *b == ran[0]), "the others replay its answer: {replayed:?} vs {ran:?}");
+    assert_eq!(count_active(&svc, o).await, 1, "one person");
+    let created = events(&svc, o).await.into_iter().filter(|e| e.event_type == EventType::PersonCreated).count();
+    assert_eq!(created, 1);
+    let r = idem_get(&svc, o, "/v1/persons", "key-1").await.expect("record");
+    assert_eq!(r.state, IdempotencyState::Done { status: 201, body: ran[0].clone(), existing_resource: false });
+    let c = Claim::new(idem_req(o, "/v1/persons", "key-1", "h1"), |_: &ImportOutcome| StoredResponse {
+        status: 500,
+        body: String::new(),
+        existing_resource: false,
+    });
+    let again = svc.import_person_keyed(o, import("late@example.com"), c).await.unwrap();
+    assert!(matches!(again, Keyed::Replayed(r) if r.body == ran[0]));
+}

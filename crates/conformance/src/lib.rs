@@ -26,7 +26,7 @@ use talent_domain::person::*;
 use talent_domain::ports::*;
 use talent_domain::results::*;
 use talent_domain::usecases::assessments::{AssessmentCommand, NewProfile, ProfilePatch};
-use talent_domain::usecases::idempotency::{IdempotencyBegin, IdempotentRequest, StoredResponse};
+use talent_domain::usecases::idempotency::{Claim, IdempotencyBegin, IdempotentRequest, Keyed, StoredResponse};
 use talent_domain::usecases::orgs::{NewOrganization, OrganizationPatch};
 use talent_domain::usecases::persons::{ImportOutcome, ImportPerson, PatchPerson};
 use talent_domain::usecases::webhooks::{ClaimCaps, DeliveryJob, FinishedAttempt, NewEndpoint};
@@ -59,6 +59,7 @@ macro_rules! store_conformance_suite {
             concurrent_new_tags_in_any_order_do_not_deadlock,
             concurrent_updates_of_one_person_are_serialized,
             concurrent_idempotency_begin_lets_exactly_one_proceed,
+            concurrent_claims_of_one_key_run_the_work_once,
             idempotency_records_replay_reuse_takeover_and_expiry,
             idempotency_purge_deletes_old_records,
             list_filters_select_exactly_the_matching_persons,

@@ -4,7 +4,7 @@ use crate::auth::authorize;
 use crate::body::{double_option, page_limit, parse_json, parse_object, parse_params, reject_nulls, validation_fields};
 use crate::error::ApiError;
 use crate::extract::{Body, PathId};
-use crate::idempotency::{idempotent, Reply};
+use crate::idempotency::{keyed, Reply};
 use crate::openapi::schemas;
 use crate::out;
 use crate::state::ApiState;
@@ -13,9 +13,11 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
 
 use talent_domain::ids::PersonId;
+use talent_domain::person::Person;
 use talent_domain::ports::{LabelFilter, PersonQuery, PersonStatusFilter, Store};
 use talent_domain::results::AssessmentStatus;
-use talent_domain::usecases::persons::{ImportPerson, NestedInvitation, PatchPerson};
+use talent_domain::usecases::idempotency::{refuses_the_key, Claim, IdempotentRequest, Keyed};
+use talent_domain::usecases::persons::{ImportOutcome, ImportPerson, NestedInvitation, PatchPerson};
 use talent_domain::values::*;
 use utoipa::{IntoParams, ToSchema};
 use validator::Validate;
@@ -223,21 +225,41 @@ pub async fn import_person<S: Store>(
     let p = authorize(&req, Some(Scope::PersonsWrite), true)?;
     let Body(body) = body?;
     let org = p.ctx.org.id;
-    idempotent(&state, &req, org, &body, || async {
+    keyed(&state, &req, org, &body, imported, |claim| async {
         let input: PersonImportIn = parse_json(&req, &body)?;
         let cmd = input.try_into_domain()?;
-        let done = state.svc.import_person(org, cmd).await?;
-        let v = out::PersonImportedOut {
-            person: (&done.person).into(),
-            invitation: done.invitation.as_ref().map(|i| i.out()),
-        };
-        Ok(if done.created {
-            Reply::new(StatusCode::CREATED, &v)
-        } else {
-            Reply { existing_resource: true, ..Reply::new(StatusCode::OK, &v) }
+        Ok(match claim {
+            None => Keyed::Ran(state.svc.import_person(org, cmd).await?),
+            Some(claim) => state.svc.import_person_keyed(org, cmd, claim).await?,
         })
     })
     .await
+}
+
+/// The answer to an import: 201 with the person (and invitation), or 200 with
+/// `X-Existing-Resource` when the person was an active member already.
+fn imported(done: &ImportOutcome) -> Reply {
+    let v =
+        out::PersonImportedOut { person: (&done.person).into(), invitation: done.invitation.as_ref().map(|i| i.out()) };
+    if done.created {
+        Reply::new(StatusCode::CREATED, &v)
+    } else {
+        Reply { existing_resource: true, ..Reply::new(StatusCode::OK, &v) }
+    }
+}
+
+/// One item of a batch's answer (D49): the single call's status and body.
+fn batch_item(index: usize, done: &ImportOutcome) -> Reply {
+    let item = out::PersonBatchItemOut {
+        index,
+        status: if done.created { 201 } else { 200 },
+        person: Some(out::PersonImportedOut {
+            person: (&done.person).into(),
+            invitation: done.invitation.as_ref().map(|i| i.out()),
+        }),
+        error: None,
+    };
+    Reply::new(if done.created { StatusCode::CREATED } else { StatusCode::OK }, &item)
 }
 
 /// Most persons in one `POST /persons/batch` (D49).
@@ -280,7 +302,16 @@ pub async fn import_batch<S: Store>(
     let p = authorize(&req, Some(Scope::PersonsWrite), true)?;
     let Body(body) = body?;
     let org = p.ctx.org.id;
-    idempotent(&state, &req, org, &body, || async {
+    // T223: each item claims the key as `{path}#{index}` in its own transaction, so a retry
+    // after a crash replays the items that committed and runs the others; the whole answer is
+    // stored once every item has one.
+    let key = crate::idempotency::key_of(&req, org, &body)?;
+    if let Some(k) = &key {
+        if let Some(s) = state.svc.idempotency_peek(k).await? {
+            return Ok(crate::idempotency::send(s, true));
+        }
+    }
+    let batch = async {
         let input: PersonBatchIn = crate::body::parse_json_batch(&req, &body, "persons")?;
         if input.persons.is_empty() || input.persons.len() > MAX_BATCH {
             return Err(ApiError::field("persons", format!("must hold 1 to {MAX_BATCH} persons")));
@@ -293,40 +324,68 @@ pub async fn import_batch<S: Store>(
         if let Err(e) = shapes.into_result() {
             return Err(ApiError(talent_domain::errors::ClientError::validation(&e)));
         }
-        let mut outcomes = Vec::with_capacity(input.persons.len());
-        for item in &input.persons {
+        let mut results = Vec::with_capacity(input.persons.len());
+        let mut replayable = true;
+        for (index, item) in input.persons.iter().enumerate() {
             let bytes = serde_json::to_vec(item).unwrap_or_default();
+            let claim = key.as_ref().map(|k| {
+                let part = IdempotentRequest { path: format!("{}#{index}", k.path), ..k.clone() };
+                Claim::new(part, move |done: &ImportOutcome| batch_item(index, done).stored())
+            });
             let one = async {
                 crate::body::control_characters(&bytes)?;
                 let i: PersonImportIn = parse_object(&bytes)?;
-                Ok::<_, ApiError>(state.svc.import_person(org, i.try_into_domain()?).await?)
+                let cmd = i.try_into_domain()?;
+                Ok::<_, ApiError>(match claim {
+                    None => Keyed::Ran(state.svc.import_person(org, cmd).await?),
+                    Some(claim) => state.svc.import_person_keyed(org, cmd, claim).await?,
+                })
             };
-            outcomes.push(one.await);
-        }
-        let mut replayable = true;
-        let results = outcomes
-            .iter()
-            .enumerate()
-            .map(|(index, o)| match o {
-                Ok(done) => out::PersonBatchItemOut {
-                    index,
-                    status: if done.created { 201 } else { 200 },
-                    person: Some(out::PersonImportedOut {
-                        person: (&done.person).into(),
-                        invitation: done.invitation.as_ref().map(|i| i.out()),
-                    }),
-                    error: None,
-                },
+            let done = one.await;
+            if let (Ok(Keyed::Ran(_)), Some(k)) = (&done, &key) {
+                crate::idempotency::crash_point(&state, &format!("{}#{index}", k.path));
+            }
+            results.push(match done {
+                Ok(Keyed::Ran(done)) => batch_item(index, &done).body,
+                Ok(Keyed::Replayed(s)) => serde_json::from_str(&s.body).unwrap_or_default(),
+                // The key belongs to another body, or its first request still runs: the batch's
+                // answer, not an item's.
+                Err(e) if refuses_the_key(&e.0) => return Err(e),
                 Err(e) => {
-                    let status = actix_web::ResponseError::status_code(e);
+                    let status = actix_web::ResponseError::status_code(&e);
                     replayable &= !status.is_server_error();
-                    out::PersonBatchItemOut { index, status: status.as_u16(), person: None, error: Some((&e.0).into()) }
+                    let item = out::PersonBatchItemOut {
+                        index,
+                        status: status.as_u16(),
+                        person: None,
+                        error: Some((&e.0).into()),
+                    };
+                    talent_domain::wire::to_value(&item)
                 }
-            })
-            .collect();
-        Ok(Reply { replayable, ..Reply::new(StatusCode::OK, &out::PersonBatchOut { results }) })
-    })
-    .await
+            });
+        }
+        Ok::<_, ApiError>((serde_json::json!({ "results": results }), replayable))
+    };
+    match (batch.await, key) {
+        (Ok((body, _)), None) => Ok(crate::idempotency::send(Reply::json(StatusCode::OK, body).stored(), false)),
+        (Ok((body, replayable)), Some(k)) => {
+            let answer = Reply::json(StatusCode::OK, body).stored();
+            if replayable {
+                if let Err(e) = state.svc.idempotency_record(k, answer.clone()).await {
+                    tracing::error!(error = %e, "could not record idempotency outcome");
+                }
+            }
+            Ok(crate::idempotency::send(answer, false))
+        }
+        (Err(e), Some(k)) if !refuses_the_key(&e.0) => {
+            let refused = crate::idempotency::refusal(&e);
+            if let Err(x) = state.svc.idempotency_record(k, refused).await {
+                tracing::error!(error = %x, "could not record idempotency outcome");
+            }
+            Err(e)
+        }
+        (Err(e), _) => Err(e),
+    }
 }
 
 /// `GET /api/v1/persons/{id}` (scope `persons:read`; archived persons too, D28).
@@ -467,11 +526,10 @@ pub async fn erase_person<S: Store>(
     let PathId(id) = id?;
     let Body(body) = body?;
     let org = p.ctx.org.id;
-    idempotent(&state, &req, org, &body, || async {
-        let person = state.svc.erase_person(org, id).await?;
-        Ok(Reply::new(StatusCode::OK, &out::PersonOut::from(&person)))
-    })
-    .await
+    let erased = |p: &Person| Reply::new(StatusCode::OK, &out::PersonOut::from(p));
+    let svc = &state.svc;
+    keyed(&state, &req, org, &body, erased, |claim| async move { Ok(svc.erase_person_keyed(org, id, claim).await?) })
+        .await
 }
 
 /// Query parameters of `GET /api/v1/persons` (spec), as parsed ([`parse_params`]). Unknown or

@@ -1,4 +1,5 @@
-//! `Idempotency-Key` on POST (D38): replay, reuse and in-flight, stored in the database.
+//! `Idempotency-Key` on POST (D38): replay, reuse and in-flight, stored in the database; for the
+//! use cases that take a [`Claim`], in the transaction of the work it answers (T223).
 
 use crate::error::ApiError;
 use crate::state::ApiState;
@@ -6,9 +7,12 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, ResponseError};
 use ring::digest;
 use std::future::Future;
+use std::sync::Arc;
 use talent_domain::ids::OrgId;
 use talent_domain::ports::Store;
-use talent_domain::usecases::idempotency::{valid_key, IdempotencyBegin, IdempotentRequest, StoredResponse};
+use talent_domain::usecases::idempotency::{
+    valid_key, Claim, IdempotencyBegin, IdempotentRequest, Keyed, StoredResponse,
+};
 
 /// A successful reply before it becomes an HTTP response.
 #[derive(Debug, Clone)]
@@ -54,8 +58,107 @@ pub fn request_hash(body: &[u8]) -> String {
     hex::encode(digest::digest(&digest::SHA256, &canonical))
 }
 
-/// Runs `run` under the request's `Idempotency-Key`, if any. Errors: 400 for a malformed key,
-/// 409 `idempotency_key_reused` / `conflict` (D38).
+impl Reply {
+    /// 200/201 etc. with a JSON `body` as it is.
+    pub fn json(status: StatusCode, body: serde_json::Value) -> Self {
+        Reply { status, body, existing_resource: false, replayable: true }
+    }
+
+    /// The response as stored for replays.
+    pub fn stored(&self) -> StoredResponse {
+        StoredResponse {
+            status: self.status.as_u16(),
+            body: self.body.to_string(),
+            existing_resource: self.existing_resource,
+        }
+    }
+}
+
+/// The response of `s` (`Idempotency-Replayed: true` when `replayed`).
+pub fn send(s: StoredResponse, replayed: bool) -> HttpResponse {
+    let status = StatusCode::from_u16(s.status).unwrap_or(StatusCode::OK);
+    respond(status, s.body, s.existing_resource, replayed)
+}
+
+/// The request's `Idempotency-Key` (D38): `None` without one. Errors: 400 for a malformed key.
+pub fn key_of(req: &HttpRequest, org: OrgId, body: &[u8]) -> Result<Option<IdempotentRequest>, ApiError> {
+    let Some(v) = req.headers().get("idempotency-key") else { return Ok(None) };
+    match v.to_str() {
+        Ok(k) if valid_key(k) => Ok(Some(IdempotentRequest {
+            org_id: org,
+            path: req.path().to_string(),
+            key: k.to_string(),
+            request_hash: request_hash(body),
+        })),
+        _ => Err(ApiError::field("Idempotency-Key", "must be 1 to 255 printable ASCII characters")),
+    }
+}
+
+/// The test-only fault point (T223, `TALENT_TEST_CRASH_AFTER_COMMIT`): once the work of a
+/// request (or batch item, `{path}#{index}`) under an `Idempotency-Key` and its answer are
+/// committed, the process ends before it answers, as if it were killed then.
+pub fn crash_point<S: Store>(state: &ApiState<S>, path: &str) {
+    if state.crash_after_commit.as_deref() == Some(path) {
+        tracing::warn!(path, "crashing after the commit, as configured for tests");
+        std::process::abort();
+    }
+}
+
+/// The error response `e` as stored for replays.
+pub fn refusal(e: &ApiError) -> StoredResponse {
+    StoredResponse { status: e.status_code().as_u16(), body: e.body().to_string(), existing_resource: false }
+}
+
+/// Runs the use case `run` under the request's `Idempotency-Key`, claimed in the use case's own
+/// transaction (T223): `render` is the response to its result, stored with the work before the
+/// commit, so a crash between the commit and the answer leaves a key whose retry replays the
+/// committed answer at once, and a crash before the commit a key whose retry runs anew. A stored
+/// response replays before anything runs. Errors: 400 for a malformed key, 409
+/// `idempotency_key_reused` / `conflict` (D38), and the use case's (stored when D38 says so).
+pub async fn keyed<S, T, R, F, Fut>(
+    state: &ApiState<S>,
+    req: &HttpRequest,
+    org: OrgId,
+    body: &[u8],
+    render: R,
+    run: F,
+) -> Result<HttpResponse, ApiError>
+where
+    S: Store,
+    T: 'static,
+    R: Fn(&T) -> Reply + Send + Sync + 'static,
+    F: FnOnce(Option<Claim<T>>) -> Fut,
+    Fut: Future<Output = Result<Keyed<T>, ApiError>>,
+{
+    let Some(ireq) = key_of(req, org, body)? else {
+        return Ok(match run(None).await? {
+            Keyed::Ran(t) => send(render(&t).stored(), false),
+            Keyed::Replayed(s) => send(s, true),
+        });
+    };
+    if let Some(s) = state.svc.idempotency_peek(&ireq).await? {
+        return Ok(send(s, true));
+    }
+    let render = Arc::new(render);
+    let answer = render.clone();
+    let claim = Claim::new(ireq.clone(), move |t: &T| answer(t).stored());
+    match run(Some(claim.clone())).await {
+        Ok(Keyed::Ran(t)) => {
+            crash_point(state, req.path());
+            Ok(send(claim.answered().unwrap_or_else(|| render(&t).stored()), false))
+        }
+        Ok(Keyed::Replayed(s)) => Ok(send(s, true)),
+        Err(e) => {
+            if let Err(x) = state.svc.idempotency_record(ireq, refusal(&e)).await {
+                tracing::error!(error = %x, "could not record idempotency outcome");
+            }
+            Err(e)
+        }
+    }
+}
+
+/// Runs `run` under the request's `Idempotency-Key`, if any, recorded in transactions of its own
+/// around it (D38). Errors: 400 for a malformed key, 409 `idempotency_key_reused` / `conflict`.
 pub async fn idempotent<S, F, Fut>(
     state: &ApiState<S>,
     req: &HttpRequest,
@@ -68,18 +171,10 @@ where
     F: FnOnce() -> Fut,
     Fut: Future<Output = Result<Reply, ApiError>>,
 {
-    let key = match req.headers().get("idempotency-key") {
-        None => None,
-        Some(v) => match v.to_str() {
-            Ok(k) if valid_key(k) => Some(k.to_string()),
-            _ => return Err(ApiError::field("Idempotency-Key", "must be 1 to 255 printable ASCII characters")),
-        },
-    };
-    let Some(key) = key else {
+    let Some(ireq) = key_of(req, org, body)? else {
         let r = run().await?;
         return Ok(respond(r.status, r.body.to_string(), r.existing_resource, false));
     };
-    let ireq = IdempotentRequest { org_id: org, path: req.path().to_string(), key, request_hash: request_hash(body) };
     match state.svc.idempotency_begin(ireq.clone()).await? {
         IdempotencyBegin::Replay { status, body, existing_resource } => {
             let status = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);

@@ -5,7 +5,7 @@ use crate::auth::authorize;
 use crate::body::{page_limit, parse_json, parse_params, validation_fields};
 use crate::error::ApiError;
 use crate::extract::{Body, PathId};
-use crate::idempotency::{idempotent, Reply};
+use crate::idempotency::{keyed, Reply};
 use crate::openapi::schemas;
 use crate::out;
 use crate::state::ApiState;
@@ -16,7 +16,7 @@ use serde::Deserialize;
 use talent_domain::ids::{InvitationId, PersonId};
 use talent_domain::invitation::{InvitationStatus, Variant};
 use talent_domain::ports::{InvitationQuery, Store};
-use talent_domain::usecases::invitations::NewInvitation;
+use talent_domain::usecases::invitations::{InvitationView, NewInvitation};
 use talent_domain::values::*;
 use utoipa::{IntoParams, ToSchema};
 use validator::Validate;
@@ -188,15 +188,17 @@ pub async fn create<S: Store>(
     let p = authorize(&req, Some(Scope::InvitationsWrite), true)?;
     let Body(body) = body?;
     let org = p.ctx.org.id;
-    idempotent(&state, &req, org, &body, || async {
-        let input: InvitationCreateIn = parse_json(&req, &body)?;
-        let cmd = input.try_into_domain()?;
-        let (view, created) = state.svc.create_invitation(org, cmd).await?;
-        Ok(if created {
+    let answer = |(view, created): &(InvitationView, bool)| {
+        if *created {
             Reply::new(StatusCode::CREATED, &view.out())
         } else {
             Reply { existing_resource: true, ..Reply::new(StatusCode::OK, &view.out()) }
-        })
+        }
+    };
+    keyed(&state, &req, org, &body, answer, |claim| async {
+        let input: InvitationCreateIn = parse_json(&req, &body)?;
+        let cmd = input.try_into_domain()?;
+        Ok(state.svc.create_invitation_keyed(org, cmd, claim).await?)
     })
     .await
 }
@@ -308,7 +310,8 @@ pub async fn resend<S: Store>(
     let PathId(id) = id?;
     let Body(body) = body?;
     let org = p.ctx.org.id;
-    idempotent(&state, &req, org, &body, || async {
+    let answer = |v: &InvitationView| Reply::new(StatusCode::OK, &v.out());
+    keyed(&state, &req, org, &body, answer, |claim| async {
         let input: ResendIn =
             if body.iter().all(u8::is_ascii_whitespace) { ResendIn::default() } else { parse_json(&req, &body)? };
         if let Err(e) = input.validate() {
@@ -317,8 +320,7 @@ pub async fn resend<S: Store>(
             return Err(errs.into());
         }
         let days = input.expires_in_days.and_then(|d| u32::try_from(d).ok());
-        let v = state.svc.resend_invitation(org, id, days).await?;
-        Ok(Reply::new(StatusCode::OK, &v.out()))
+        Ok(state.svc.resend_invitation_keyed(org, id, days, claim).await?)
     })
     .await
 }
@@ -345,9 +347,15 @@ pub async fn revoke<S: Store>(
     let PathId(id) = id?;
     let Body(body) = body?;
     let org = p.ctx.org.id;
-    idempotent(&state, &req, org, &body, || async {
-        let v = state.svc.revoke_invitation(org, id).await?;
-        Ok(Reply::new(StatusCode::OK, &v.out()))
-    })
+    let answer = |v: &InvitationView| Reply::new(StatusCode::OK, &v.out());
+    let svc = &state.svc;
+    keyed(
+        &state,
+        &req,
+        org,
+        &body,
+        answer,
+        |claim| async move { Ok(svc.revoke_invitation_keyed(org, id, claim).await?) },
+    )
     .await
 }

@@ -28,6 +28,9 @@ pub struct ApiState<S: Store> {
     /// (T180): the clock moves only once a pass in flight has recorded what it sent, so what was
     /// due before a jump is sent at the old time.
     pub email_passes: Arc<tokio::sync::Mutex<()>>,
+    /// A test-only fault point (T223): the process aborts after a request under an
+    /// `Idempotency-Key` to this path has committed, before it answers. `None` in service.
+    pub crash_after_commit: Option<String>,
 }
 
 impl<S: Store> ApiState<S> {
@@ -51,6 +54,7 @@ impl<S: Store> ApiState<S> {
             clock_control: None,
             trusted_proxies: Default::default(),
             email_passes: Default::default(),
+            crash_after_commit: None,
         }
     }
 

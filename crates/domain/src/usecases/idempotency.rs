@@ -3,8 +3,9 @@
 use super::Services;
 use crate::errors::{ClientError, Code, UseCaseError};
 use crate::ids::OrgId;
-use crate::ports::{IdempotencyRecord, IdempotencyState, Store};
-use time::Duration;
+use crate::ports::{IdempotencyRecord, IdempotencyState, Store, Tx};
+use std::sync::{Arc, Mutex};
+use time::{Duration, OffsetDateTime};
 
 /// Records older than this are forgotten (D38: kept 24 h).
 pub const RETENTION: Duration = Duration::hours(24);
@@ -69,7 +70,238 @@ pub fn is_stored_status(status: u16) -> bool {
     !matches!(status, 400 | 401 | 403 | 429) && status < 500
 }
 
+/// What a use case run under an `Idempotency-Key` yields: its own result, or the response the key
+/// answered before (T223).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Keyed<T> {
+    /// The work ran and committed with its answer.
+    Ran(T),
+    /// The key had been answered: the stored response, to replay.
+    Replayed(StoredResponse),
+}
+
+impl<T> Keyed<T> {
+    /// The result of a use case run without a key, where nothing can be replayed.
+    pub fn ran(self) -> Option<T> {
+        match self {
+            Keyed::Ran(t) => Some(t),
+            Keyed::Replayed(_) => None,
+        }
+    }
+}
+
+/// An `Idempotency-Key` claimed in the transaction of the work it answers (T223; D38): the use
+/// case takes the key at the start of its transaction and stores the response before it commits,
+/// so a crash leaves the work with its answer or neither. A concurrent request with the same key
+/// waits for the first (PostgreSQL: the unique index holds its insert until the first commits or
+/// rolls back) and then replays its answer; on SQLite, where a group of write transactions
+/// shares one commit, it is answered 409 `conflict` while the first is in its group.
+///
+/// `answer` turns the use case's result into the response the client gets: the same function
+/// answers the request and stores it, so a replay is byte for byte the original.
+pub struct Claim<T> {
+    request: IdempotentRequest,
+    answer: Arc<dyn Fn(&T) -> StoredResponse + Send + Sync>,
+    answered: Arc<Mutex<Option<StoredResponse>>>,
+}
+
+impl<T> Clone for Claim<T> {
+    fn clone(&self) -> Self {
+        Claim { request: self.request.clone(), answer: self.answer.clone(), answered: self.answered.clone() }
+    }
+}
+
+impl<T> std::fmt::Debug for Claim<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Claim").field("request", &self.request).finish_non_exhaustive()
+    }
+}
+
+const IN_PROGRESS: &str = "A request with this Idempotency-Key is still in progress; retry later";
+
+fn in_progress() -> UseCaseError {
+    ClientError::new(Code::Conflict, IN_PROGRESS).into()
+}
+
+fn reused() -> UseCaseError {
+    ClientError::new(Code::IdempotencyKeyReused, "This Idempotency-Key was used with a different request body").into()
+}
+
+/// Whether `e` refuses the request's key rather than its content (409 `idempotency_key_reused`,
+/// or 409 `conflict` while the key's first request runs): a batch answers it as a whole (T223).
+pub fn refuses_the_key(e: &ClientError) -> bool {
+    e.code == Code::IdempotencyKeyReused || (e.code == Code::Conflict && e.message == IN_PROGRESS)
+}
+
+impl<T> Claim<T> {
+    /// A claim of `request`'s key whose response is `answer` of the use case's result.
+    pub fn new(request: IdempotentRequest, answer: impl Fn(&T) -> StoredResponse + Send + Sync + 'static) -> Self {
+        Claim { request, answer: Arc::new(answer), answered: Arc::new(Mutex::new(None)) }
+    }
+
+    /// The request.
+    pub fn request(&self) -> &IdempotentRequest {
+        &self.request
+    }
+
+    /// The same claim for one part of a request (`#{part}` after the path): a batch's items
+    /// (T223), each answered in its own transaction.
+    pub fn part<U>(&self, part: usize, answer: impl Fn(&U) -> StoredResponse + Send + Sync + 'static) -> Claim<U> {
+        let request = IdempotentRequest { path: format!("{}#{part}", self.request.path), ..self.request.clone() };
+        Claim::new(request, answer)
+    }
+
+    /// The response stored by the transaction that committed, once it has.
+    pub fn answered(&self) -> Option<StoredResponse> {
+        self.answered.lock().ok().and_then(|a| a.clone())
+    }
+
+    fn record(&self, state: IdempotencyState, now: OffsetDateTime) -> IdempotencyRecord {
+        let r = &self.request;
+        IdempotencyRecord {
+            org_id: r.org_id,
+            path: r.path.clone(),
+            key: r.key.clone(),
+            request_hash: r.request_hash.clone(),
+            state,
+            created_at: now,
+        }
+    }
+
+    /// Takes the key at the start of the work's transaction: `None` to go on with the work, or
+    /// the response the key answered before. Errors: 409 `idempotency_key_reused` (another
+    /// body), 409 `conflict` (the first request runs in the same SQLite group, or an in-flight
+    /// record of the last five minutes written outside a work's transaction).
+    pub(crate) async fn take(
+        &self,
+        tx: &mut dyn Tx,
+        now: OffsetDateTime,
+    ) -> Result<Option<StoredResponse>, UseCaseError> {
+        let fresh = self.record(IdempotencyState::InFlight, now);
+        if tx.idem_insert(&fresh).await? {
+            return Ok(None);
+        }
+        let r = &self.request;
+        let Some(found) = tx.find_idempotency(r.org_id, &r.path, &r.key).await? else {
+            // Purged since the insert looked: take it now.
+            return if tx.idem_insert(&fresh).await? { Ok(None) } else { Err(in_progress()) };
+        };
+        if found.created_at + RETENTION <= now {
+            tx.idem_update(&fresh).await?;
+            return Ok(None);
+        }
+        if found.request_hash != r.request_hash {
+            return Err(reused());
+        }
+        match found.state {
+            IdempotencyState::Done { status, body, existing_resource } => {
+                Ok(Some(StoredResponse { status, body, existing_resource }))
+            }
+            IdempotencyState::InFlight if found.created_at + IN_FLIGHT_LEASE <= now => {
+                tx.idem_update(&fresh).await?;
+                Ok(None)
+            }
+            IdempotencyState::InFlight => Err(in_progress()),
+        }
+    }
+
+    /// Stores the answer to `out` before the work's transaction commits (a status D38 does not
+    /// store frees the key instead).
+    pub(crate) async fn answer(&self, tx: &mut dyn Tx, out: &T, now: OffsetDateTime) -> Result<(), UseCaseError> {
+        let resp = (self.answer)(out);
+        if is_stored_status(resp.status) {
+            let state = IdempotencyState::Done {
+                status: resp.status,
+                body: resp.body.clone(),
+                existing_resource: resp.existing_resource,
+            };
+            tx.idem_update(&self.record(state, now)).await?;
+        } else {
+            self.release(tx).await?;
+        }
+        if let Ok(mut slot) = self.answered.lock() {
+            *slot = Some(resp);
+        }
+        Ok(())
+    }
+
+    /// Frees the key in a transaction that commits without the work (an attempt that found it
+    /// must run again, exclusively).
+    pub(crate) async fn release(&self, tx: &mut dyn Tx) -> Result<(), UseCaseError> {
+        let r = &self.request;
+        Ok(tx.idem_delete(r.org_id, &r.path, &r.key).await?)
+    }
+}
+
+/// The result of a use case run without a key (which nothing can replay).
+pub(crate) fn unkeyed<T>(k: Keyed<T>) -> Result<T, UseCaseError> {
+    k.ran().ok_or_else(|| UseCaseError::Internal("a replay without an idempotency key".into()))
+}
+
+/// [`Claim::take`] when there is a claim.
+pub(crate) async fn take<T>(
+    claim: Option<&Claim<T>>,
+    tx: &mut dyn Tx,
+    now: OffsetDateTime,
+) -> Result<Option<StoredResponse>, UseCaseError> {
+    match claim {
+        Some(c) => c.take(tx, now).await,
+        None => Ok(None),
+    }
+}
+
 impl<S: Store> Services<S> {
+    /// A stored response of `req`'s key, read before anything runs (T223): `Some` to replay it.
+    /// Errors: 409 `idempotency_key_reused` (another body). The claim in the work's
+    /// transaction decides; this only answers a replay at once.
+    pub async fn idempotency_peek(&self, req: &IdempotentRequest) -> Result<Option<StoredResponse>, UseCaseError> {
+        let (org, path, key) = (req.org_id, req.path.clone(), req.key.clone());
+        let now = self.clock.now();
+        let found = self
+            .store
+            .read(move |tx| {
+                Box::pin(async move { Ok::<_, UseCaseError>(tx.peek_idempotency(org, &path, &key).await?) })
+            })
+            .await?;
+        match found {
+            Some(r) if r.created_at + RETENTION > now => {
+                if r.request_hash != req.request_hash {
+                    return Err(reused());
+                }
+                Ok(match r.state {
+                    IdempotencyState::Done { status, body, existing_resource } => {
+                        Some(StoredResponse { status, body, existing_resource })
+                    }
+                    IdempotencyState::InFlight => None,
+                })
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// Stores `resp` as the answer of `req`'s key in a transaction of its own, when D38 stores
+    /// its status and no other request answered the key meanwhile (T223): the refusal of a
+    /// request whose work rolled back (a 404, a 409 of the use case), or a batch's whole answer
+    /// once each item committed its own.
+    pub async fn idempotency_record(&self, req: IdempotentRequest, resp: StoredResponse) -> Result<(), UseCaseError> {
+        if !is_stored_status(resp.status) {
+            return Ok(());
+        }
+        let now = self.clock.now();
+        let claim: Claim<()> = Claim::new(req, move |_| resp.clone());
+        self.store
+            .write(move |tx| {
+                Box::pin(async move {
+                    let fresh = claim.record(IdempotencyState::InFlight, now);
+                    if tx.idem_insert(&fresh).await? {
+                        claim.answer(tx, &(), now).await?;
+                    }
+                    Ok::<_, UseCaseError>(())
+                })
+            })
+            .await
+    }
+
     /// Starts a request under an idempotency key. Errors: 409 `idempotency_key_reused` (different
     /// body), 409 `conflict` (the first request is still running).
     pub async fn idempotency_begin(&self, req: IdempotentRequest) -> Result<IdempotencyBegin, UseCaseError> {
@@ -94,11 +326,7 @@ impl<S: Store> Services<S> {
                             return Ok(IdempotencyBegin::Proceed);
                         }
                         if r.request_hash != request_hash {
-                            return Err(ClientError::new(
-                                Code::IdempotencyKeyReused,
-                                "This Idempotency-Key was used with a different request body",
-                            )
-                            .into());
+                            return Err(reused());
                         }
                         return match r.state {
                             IdempotencyState::InFlight => Err(ClientError::new(

@@ -1,6 +1,7 @@
 //! Invitations (D17-D21): create, read, list, resend, revoke, and the expiry and reminder sweep.
 //! The person's answer is in [`super::acceptance`], the emails in [`super::emails`].
 
+use super::idempotency::{take, unkeyed, Claim, Keyed};
 use super::{Page, Services};
 use crate::errors::{ClientError, UseCaseError};
 use crate::events::{EventType, OutboxEvent};
@@ -260,6 +261,18 @@ impl<S: Store> Services<S> {
         org_id: OrgId,
         input: NewInvitation,
     ) -> Result<(InvitationView, bool), UseCaseError> {
+        unkeyed(self.create_invitation_keyed(org_id, input, None).await?)
+    }
+
+    /// [`Services::create_invitation`], with the request's idempotency key claimed and answered in
+    /// its transaction when given (T223). Errors: the same, and the claim's (409).
+    pub async fn create_invitation_keyed(
+        &self,
+        org_id: OrgId,
+        input: NewInvitation,
+        claim: Option<Claim<(InvitationView, bool)>>,
+    ) -> Result<Keyed<(InvitationView, bool)>, UseCaseError> {
+        let viewer = claim.as_ref().map(|_| self.clone());
         let now = self.clock.now();
         let plans = self.plans.clone();
         let tag_names = input.tags.as_ref().map(|t| t.iter().map(|n| n.as_str().to_string()).collect());
@@ -270,10 +283,13 @@ impl<S: Store> Services<S> {
         let url = self.invitation_url(pre_id);
         let ids = self.event_source();
         let texts = self.invites.texts.clone();
-        let (inv, created, email) = self
+        let done = self
             .store
             .write(move |tx| {
                 Box::pin(async move {
+                    if let Some(replay) = take(claim.as_ref(), tx, now).await? {
+                        return Ok(Keyed::Replayed(replay));
+                    }
                     let org = tx.lock_org(org_id).await?.ok_or_else(|| ClientError::not_found("Organization"))?;
                     let plan = plans.get(&org.plan).cloned();
                     let ids = &*ids;
@@ -290,14 +306,22 @@ impl<S: Store> Services<S> {
                         texts: &*texts,
                         field_prefix: "",
                     };
-                    create_in_tx(tx, ctx, input, tag_names).await
+                    let (inv, created, email) = create_in_tx(tx, ctx, input, tag_names).await?;
+                    if let (Some(c), Some(viewer)) = (&claim, &viewer) {
+                        c.answer(tx, &(viewer.view(inv.clone()), created), now).await?;
+                    }
+                    Ok::<_, UseCaseError>(Keyed::Ran((inv, created, email)))
                 })
             })
             .await?;
+        let (inv, created, email) = match done {
+            Keyed::Ran(done) => done,
+            Keyed::Replayed(r) => return Ok(Keyed::Replayed(r)),
+        };
         if email.is_some() {
             self.wake_emails();
         }
-        Ok((self.view(inv), created))
+        Ok(Keyed::Ran((self.view(inv), created)))
     }
 
     /// `GET /invitations/{id}`. Errors: 404.
@@ -333,6 +357,19 @@ impl<S: Store> Services<S> {
         id: InvitationId,
         expires_in_days: Option<u32>,
     ) -> Result<InvitationView, UseCaseError> {
+        unkeyed(self.resend_invitation_keyed(org_id, id, expires_in_days, None).await?)
+    }
+
+    /// [`Services::resend_invitation`], with the request's idempotency key claimed and answered in
+    /// its transaction when given (T223). Errors: the same, and the claim's (409).
+    pub async fn resend_invitation_keyed(
+        &self,
+        org_id: OrgId,
+        id: InvitationId,
+        expires_in_days: Option<u32>,
+        claim: Option<Claim<InvitationView>>,
+    ) -> Result<Keyed<InvitationView>, UseCaseError> {
+        let viewer = claim.as_ref().map(|_| self.clone());
         let now = self.clock.now();
         let email_id = EmailId(self.ids.new_uuid());
         let url = self.invitation_url(id);
@@ -342,6 +379,9 @@ impl<S: Store> Services<S> {
             .store
             .write(move |tx| {
                 Box::pin(async move {
+                    if let Some(replay) = take(claim.as_ref(), tx, now).await? {
+                        return Ok(Keyed::Replayed(replay));
+                    }
                     let org = tx.get_org(org_id).await?.ok_or_else(|| ClientError::not_found("Organization"))?;
                     let mut inv =
                         tx.get_invitation(org_id, id).await?.ok_or_else(|| ClientError::not_found("Invitation"))?;
@@ -352,16 +392,35 @@ impl<S: Store> Services<S> {
                     tx.update_invitation(&inv).await?;
                     append_invitation_event(tx, &ids, EventType::InvitationReminded, &inv, &url, now).await?;
                     queue_email(tx, &*texts, &org, &inv, &url, email_id, now, false).await?;
-                    Ok::<_, UseCaseError>(inv)
+                    if let (Some(c), Some(viewer)) = (&claim, &viewer) {
+                        c.answer(tx, &viewer.view(inv.clone()), now).await?;
+                    }
+                    Ok::<_, UseCaseError>(Keyed::Ran(inv))
                 })
             })
             .await?;
+        let inv = match inv {
+            Keyed::Ran(inv) => inv,
+            Keyed::Replayed(r) => return Ok(Keyed::Replayed(r)),
+        };
         self.wake_emails();
-        Ok(self.view(inv))
+        Ok(Keyed::Ran(self.view(inv)))
     }
 
     /// `POST /invitations/{id}/revoke`: pending only; `invitation.revoked`. Errors: 404, 409.
     pub async fn revoke_invitation(&self, org_id: OrgId, id: InvitationId) -> Result<InvitationView, UseCaseError> {
+        unkeyed(self.revoke_invitation_keyed(org_id, id, None).await?)
+    }
+
+    /// [`Services::revoke_invitation`], with the request's idempotency key claimed and answered in
+    /// its transaction when given (T223). Errors: the same, and the claim's (409).
+    pub async fn revoke_invitation_keyed(
+        &self,
+        org_id: OrgId,
+        id: InvitationId,
+        claim: Option<Claim<InvitationView>>,
+    ) -> Result<Keyed<InvitationView>, UseCaseError> {
+        let viewer = claim.as_ref().map(|_| self.clone());
         let now = self.clock.now();
         let url = self.invitation_url(id);
         let ids = self.event_source();
@@ -369,16 +428,26 @@ impl<S: Store> Services<S> {
             .store
             .write(move |tx| {
                 Box::pin(async move {
+                    if let Some(replay) = take(claim.as_ref(), tx, now).await? {
+                        return Ok(Keyed::Replayed(replay));
+                    }
                     let mut inv =
                         tx.get_invitation(org_id, id).await?.ok_or_else(|| ClientError::not_found("Invitation"))?;
                     inv.revoke(now)?;
                     tx.update_invitation(&inv).await?;
                     append_invitation_event(tx, &ids, EventType::InvitationRevoked, &inv, &url, now).await?;
-                    Ok::<_, UseCaseError>(inv)
+                    if let (Some(c), Some(viewer)) = (&claim, &viewer) {
+                        c.answer(tx, &viewer.view(inv.clone()), now).await?;
+                    }
+                    Ok::<_, UseCaseError>(Keyed::Ran(inv))
                 })
             })
             .await?;
-        Ok(self.view(inv))
+        let inv = match inv {
+            Keyed::Ran(inv) => inv,
+            Keyed::Replayed(r) => return Ok(Keyed::Replayed(r)),
+        };
+        Ok(Keyed::Ran(self.view(inv)))
     }
 
     /// The background sweep (D21): persists expiry (exactly once across instances: a conditional

@@ -1,6 +1,7 @@
 //! Person use cases: import (ATS sync), read, list, patch, archive, and the administrator's
 //! deactivation and the person's own withdrawal (spec, Endpoints; D9-D16, D28, D39).
 
+use super::idempotency::{Claim, Keyed};
 use super::invitations::{create_in_tx, CreateCtx, Known, NewInvitation};
 use super::{Page, Services};
 use crate::errors::{ClientError, Code, StoreError, UseCaseError};
@@ -150,6 +151,18 @@ impl<S: Store> Services<S> {
         Ok(self.import_or_order(org_id, input, None).await?.0)
     }
 
+    /// [`Services::import_person`] under an `Idempotency-Key` (T223): the key is claimed and
+    /// answered in the import's transaction. Errors: the import's, and the claim's (409
+    /// `idempotency_key_reused`, 409 `conflict`).
+    pub async fn import_person_keyed(
+        &self,
+        org_id: OrgId,
+        input: ImportPerson,
+        claim: Claim<ImportOutcome>,
+    ) -> Result<Keyed<ImportOutcome>, UseCaseError> {
+        Ok(self.import_keyed(org_id, input, None, Some(claim)).await?.0)
+    }
+
     /// [`Services::import_person`], and with `order` the ATS order placed with it in the same
     /// transaction (D67): an open order of the same connection, ATS key and test is returned as
     /// it is (`false`) before anything is imported; else the person is imported, the invitation
@@ -161,6 +174,21 @@ impl<S: Store> Services<S> {
         input: ImportPerson,
         order: Option<super::connectors::Placement>,
     ) -> Result<(ImportOutcome, Option<(crate::connector::Order, bool)>), UseCaseError> {
+        let (outcome, placed) = self.import_keyed(org_id, input, order, None).await?;
+        Ok((super::idempotency::unkeyed(outcome)?, placed))
+    }
+
+    /// [`Services::import_or_order`], with the idempotency key of the request claimed and answered
+    /// in the import's transaction when given (T223).
+    async fn import_keyed(
+        &self,
+        org_id: OrgId,
+        input: ImportPerson,
+        order: Option<super::connectors::Placement>,
+        claim: Option<Claim<ImportOutcome>>,
+    ) -> Result<(Keyed<ImportOutcome>, Option<(crate::connector::Order, bool)>), UseCaseError> {
+        // What answers the claim inside the transaction: the invitation's view needs the services.
+        let viewer = claim.as_ref().map(|_| self.clone());
         let person_id = PersonId(self.ids.new_uuid());
         let human_id = HumanId(self.ids.new_uuid());
         let event_id = EventId(self.ids.new_uuid());
@@ -184,6 +212,7 @@ impl<S: Store> Services<S> {
             let (token_hash, url, nested) = (token_hash.clone(), url.clone(), input.invitation);
             let (clock, kit, ids) = (self.clock.clone(), self.assessment.clone(), self.event_source());
             let texts = self.invites.texts.clone();
+            let (claim, viewer) = (claim.clone(), viewer.clone());
             let attempt = self
                 .store
                 .write(move |tx| {
@@ -191,12 +220,15 @@ impl<S: Store> Services<S> {
                         // Read once the transaction has its connection, not before the wait for
                         // one: createdAt and updatedAt stay close to the commit (T66).
                         let now = clock.now();
+                        if let Some(replay) = super::idempotency::take(claim.as_ref(), tx, now).await? {
+                            return Ok(Some(Keyed::Replayed(replay)));
+                        }
                         let org =
                             if exclusive { tx.lock_org(org_id).await? } else { tx.lock_org_shared(org_id).await? };
                         let org = org.ok_or_else(|| ClientError::not_found("Organization"))?;
                         if let Some(o) = order.as_ref().filter(|_| look_first) {
                             if let Some(done) = super::connectors::placed_before(tx, org_id, o).await? {
-                                return Ok(Some(done));
+                                return Ok(Some(Keyed::Ran(done)));
                             }
                         }
                         let existing = tx.find_person_by_email(org_id, &input.email).await?;
@@ -207,6 +239,9 @@ impl<S: Store> Services<S> {
                             let limit = Plan::seats(plan);
                             if !exclusive && used.saturating_add(tx.concurrent_writers().await?) > limit {
                                 // Near the limit: nothing is written yet; again, exclusively (T65).
+                                if let Some(c) = &claim {
+                                    c.release(tx).await?;
+                                }
                                 return Ok(None);
                             }
                             Plan::require_seat(plan, &org.plan, used)?;
@@ -292,7 +327,11 @@ impl<S: Store> Services<S> {
                             }
                             _ => None,
                         };
-                        Ok::<_, UseCaseError>(Some((outcome, inv, placed)))
+                        if let (Some(c), Some(viewer)) = (&claim, &viewer) {
+                            let invitation = inv.as_ref().map(|(i, _, _)| viewer.view(i.clone()));
+                            c.answer(tx, &ImportOutcome { invitation, ..outcome.clone() }, now).await?;
+                        }
+                        Ok::<_, UseCaseError>(Some(Keyed::Ran((outcome, inv, placed))))
                     })
                 })
                 .await;
@@ -310,7 +349,8 @@ impl<S: Store> Services<S> {
                 other => other?,
             };
             match attempt {
-                Some(done) => break done,
+                Some(Keyed::Ran(done)) => break done,
+                Some(Keyed::Replayed(r)) => return Ok((Keyed::Replayed(r), None)),
                 None => exclusive = true,
             }
         };
@@ -321,7 +361,7 @@ impl<S: Store> Services<S> {
             }
             outcome.invitation = Some(self.view(inv));
         }
-        Ok((outcome, placed))
+        Ok((Keyed::Ran(outcome), placed))
     }
 
     /// `GET /persons/{id}`: any status (D28). Errors: 404 `not_found` outside the organization.

@@ -1,6 +1,7 @@
 //! Data rights (D44, D45): erasure of a membership by its organization, and the human's own
 //! export and erasure through the operator. Each runs in one transaction with its events.
 
+use super::idempotency::{Claim, Keyed};
 use super::Services;
 use crate::erasure::Personal;
 use crate::errors::{ClientError, UseCaseError};
@@ -29,6 +30,17 @@ impl<S: Store> Services<S> {
     /// Person. Idempotent: on an erased membership it changes nothing and returns it. Errors:
     /// 404 outside the organization.
     pub async fn erase_person(&self, org: OrgId, id: PersonId) -> Result<Person, UseCaseError> {
+        super::idempotency::unkeyed(self.erase_person_keyed(org, id, None).await?)
+    }
+
+    /// [`Services::erase_person`], with the request's idempotency key claimed and answered in its
+    /// transaction when given (T223). Errors: the same, and the claim's (409).
+    pub async fn erase_person_keyed(
+        &self,
+        org: OrgId,
+        id: PersonId,
+        claim: Option<Claim<Person>>,
+    ) -> Result<Keyed<Person>, UseCaseError> {
         let now = self.clock.now();
         let ghost = HumanId(self.ids.new_uuid());
         let base = self.invites.public_url.clone();
@@ -36,11 +48,17 @@ impl<S: Store> Services<S> {
         self.store
             .write(move |tx| {
                 Box::pin(async move {
+                    if let Some(replay) = super::idempotency::take(claim.as_ref(), tx, now).await? {
+                        return Ok(Keyed::Replayed(replay));
+                    }
                     let mut p = tx.get_person(org, id).await?.ok_or_else(|| ClientError::not_found("Person"))?;
                     let url =
                         |i: InvitationId| format!("{}/i/{}", base.trim_end_matches('/'), secrets.invitation_token(i));
                     erase_in_tx(tx, &id_source, &mut p, ghost, now, &url).await?;
-                    Ok::<_, UseCaseError>(p)
+                    if let Some(c) = &claim {
+                        c.answer(tx, &p, now).await?;
+                    }
+                    Ok::<_, UseCaseError>(Keyed::Ran(p))
                 })
             })
             .await

@@ -39,6 +39,21 @@ macro_rules! impl_idempotency_repo {
                 })
             }
 
+            fn peek_idempotency<'a>(
+                &'a mut self,
+                org: OrgId,
+                path: &'a str,
+                key: &'a str,
+            ) -> BoxFuture<'a, StoreResult<Option<IdempotencyRecord>>> {
+                Box::pin(async move {
+                    self.load_one(
+                        idempotency_keys::table.find((DbUuid(org.0), path, key)).select(IdemRow::as_select()),
+                        Self::open_idem,
+                    )
+                    .await
+                })
+            }
+
             fn idem_insert<'a>(&'a mut self, r: &'a IdempotencyRecord) -> BoxFuture<'a, StoreResult<bool>> {
                 Box::pin(async move {
                     let n = self

@@ -14,6 +14,14 @@ impl IdempotencyRepo for FakeTx {
     ) -> BoxFuture<'a, StoreResult<Option<IdempotencyRecord>>> {
         ok(first(&self.s.idem, |r| same_key(r, org, path, key)))
     }
+    fn peek_idempotency<'a>(
+        &'a mut self,
+        org: OrgId,
+        path: &'a str,
+        key: &'a str,
+    ) -> BoxFuture<'a, StoreResult<Option<IdempotencyRecord>>> {
+        self.find_idempotency(org, path, key)
+    }
     fn idem_insert<'a>(&'a mut self, r: &'a IdempotencyRecord) -> BoxFuture<'a, StoreResult<bool>> {
         if self.s.idem.iter().any(|x| same_key(x, r.org_id, &r.path, &r.key)) {
             return ok(false);

@@ -24,7 +24,16 @@ pub trait IdempotencyRepo: Send {
         path: &'a str,
         key: &'a str,
     ) -> BoxFuture<'a, StoreResult<Option<IdempotencyRecord>>>;
+    /// Reads a record without locking it (in a read transaction, T223).
+    fn peek_idempotency<'a>(
+        &'a mut self,
+        org: OrgId,
+        path: &'a str,
+        key: &'a str,
+    ) -> BoxFuture<'a, StoreResult<Option<IdempotencyRecord>>>;
     /// Inserts a record unless (org, path, key) exists (race-safe); returns whether it inserted.
+    /// On PostgreSQL an insert of a key another transaction inserted and has not committed waits
+    /// for that transaction's end (T223: concurrent requests with one key wait for the first).
     fn idem_insert<'a>(&'a mut self, r: &'a IdempotencyRecord) -> BoxFuture<'a, StoreResult<bool>>;
     /// Overwrites a record's state.
     fn idem_update<'a>(&'a mut self, r: &'a IdempotencyRecord) -> BoxFuture<'a, StoreResult<()>>;
