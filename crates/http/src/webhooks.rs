@@ -4,7 +4,7 @@ use crate::auth::authorize;
 use crate::body::{double_option, page_limit, parse_json, parse_params, parse_query, reject_nulls};
 use crate::error::ApiError;
 use crate::extract::{Body, PathId, PathIds};
-use crate::idempotency::{idempotent, Reply};
+use crate::idempotency::{keyed, Reply};
 use crate::openapi::schemas;
 use crate::out;
 use crate::state::ApiState;
@@ -15,9 +15,10 @@ use serde::Deserialize;
 use talent_domain::ids::{DeliveryId, WebhookId};
 use talent_domain::ports::Store;
 
+use talent_domain::usecases::feed::Replayed;
 use talent_domain::usecases::webhooks::{EndpointPatch, NewEndpoint};
 use talent_domain::values::{FieldErrors, Scope};
-use talent_domain::webhook::{DeliveryStatus, Subscription};
+use talent_domain::webhook::{Delivery, DeliveryStatus, Endpoint, Subscription};
 use utoipa::{IntoParams, ToSchema};
 
 /// The `{id}` path parameter of the webhook endpoints.
@@ -111,16 +112,16 @@ pub async fn create<S: Store>(
     let p = authorize(&req, Some(Scope::WebhooksManage), true)?;
     let Body(body) = body?;
     let org = p.ctx.org.id;
-    idempotent(&state, &req, org, &body, || async {
+    let answer = |e: &Endpoint| Reply::new(StatusCode::CREATED, &out::WebhookEndpointWithSecretOut::from(e));
+    keyed(&state, &req, org, &body, answer, |claim| async {
         let i: EndpointIn = parse_json(&req, &body)?;
         let mut errs = FieldErrors::default();
         let events = events_of(&i.events, &mut errs);
         let description = description_of(i.description, &mut errs);
         errs.into_result()?;
         let events = events.ok_or_else(FieldErrors::default)?;
-        let e =
-            state.svc.create_endpoint(org, NewEndpoint { url: i.url.trim().to_string(), events, description }).await?;
-        Ok(Reply::new(StatusCode::CREATED, &out::WebhookEndpointWithSecretOut::from(&e)))
+        let new = NewEndpoint { url: i.url.trim().to_string(), events, description };
+        Ok(state.svc.create_endpoint_keyed(org, new, claim).await?)
     })
     .await
 }
@@ -269,10 +270,10 @@ pub async fn replay<S: Store>(
     let PathId(id) = id?;
     let Body(body) = body?;
     let org = p.ctx.org.id;
-    idempotent(&state, &req, org, &body, || async {
+    let answer = |r: &Replayed| Reply::new(StatusCode::ACCEPTED, &out::ReplayOut::from(r));
+    keyed(&state, &req, org, &body, answer, |claim| async {
         let i: ReplayIn = parse_json(&req, &body)?;
-        let r = state.svc.replay(org, id, i.after.unwrap_or(0)).await?;
-        Ok(Reply::new(StatusCode::ACCEPTED, &out::ReplayOut::from(&r)))
+        Ok(state.svc.replay_keyed(org, id, i.after.unwrap_or(0), claim).await?)
     })
     .await
 }
@@ -298,11 +299,10 @@ pub async fn rotate<S: Store>(
     let PathId(id) = id?;
     let Body(body) = body?;
     let org = p.ctx.org.id;
-    idempotent(&state, &req, org, &body, || async {
-        let e = state.svc.rotate_secret(org, id).await?;
-        Ok(Reply::new(StatusCode::OK, &out::WebhookEndpointWithSecretOut::from(&e)))
-    })
-    .await
+    let answer = |e: &Endpoint| Reply::new(StatusCode::OK, &out::WebhookEndpointWithSecretOut::from(e));
+    let svc = &state.svc;
+    keyed(&state, &req, org, &body, answer, |claim| async move { Ok(svc.rotate_secret_keyed(org, id, claim).await?) })
+        .await
 }
 
 /// `GET /api/v1/webhooks/{id}/deliveries` (D32): keyset-paginated, `status` filter.
@@ -380,11 +380,10 @@ pub async fn redeliver<S: Store>(
     let PathIds(id, did) = path?;
     let Body(body) = body?;
     let org = p.ctx.org.id;
-    idempotent(&state, &req, org, &body, || async {
-        let d = state.svc.redeliver(org, id, did).await?;
-        Ok(Reply::new(StatusCode::ACCEPTED, &out::DeliveryOut::from(&d)))
-    })
-    .await
+    let answer = |d: &Delivery| Reply::new(StatusCode::ACCEPTED, &out::DeliveryOut::from(d));
+    let svc = &state.svc;
+    keyed(&state, &req, org, &body, answer, |claim| async move { Ok(svc.redeliver_keyed(org, id, did, claim).await?) })
+        .await
 }
 
 /// `POST /api/v1/webhooks/{id}/test` (D33): synchronous ping; never idempotent (D38).

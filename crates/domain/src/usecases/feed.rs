@@ -5,6 +5,7 @@
 //! ([`Services::sequence_events`]): a background job every second, and the first step of every
 //! feed read and replay, so an event is readable as soon as its transaction committed.
 
+use super::idempotency::{Claim, Keyed};
 use super::{Page, Services};
 use crate::errors::{ClientError, Code, UseCaseError};
 use crate::events::{EventType, OutboxEvent, SequencedEvent};
@@ -175,12 +176,27 @@ impl<S: Store> Services<S> {
     /// oldest first, at most [`REPLAY_BATCH`] per call, in one transaction. A disabled endpoint's
     /// deliveries wait as any do (D33). Errors: 404.
     pub async fn replay(&self, org: OrgId, id: WebhookId, after: u64) -> Result<Replayed, UseCaseError> {
+        super::idempotency::unkeyed(self.replay_keyed(org, id, after, None).await?)
+    }
+
+    /// [`Services::replay`], with the request's idempotency key claimed and answered in its
+    /// transaction when given (T223). Errors: the same, and the claim's (409).
+    pub async fn replay_keyed(
+        &self,
+        org: OrgId,
+        id: WebhookId,
+        after: u64,
+        claim: Option<Claim<Replayed>>,
+    ) -> Result<Keyed<Replayed>, UseCaseError> {
         self.sequence_events().await?;
         let now = self.clock.now();
         let ids = self.ids.clone();
         self.store
             .write(move |tx| {
                 Box::pin(async move {
+                    if let Some(replay) = super::idempotency::take(claim.as_ref(), tx, now).await? {
+                        return Ok(Keyed::Replayed(replay));
+                    }
                     let ep = super::webhooks::locked_endpoint(tx, org, id).await?;
                     let types: Vec<EventType> = feed_types().filter(|t| ep.events.includes(*t)).collect();
                     let q = FeedQuery { org_id: org, after, types, limit: REPLAY_BATCH + 1 };
@@ -194,11 +210,15 @@ impl<S: Store> Services<S> {
                     if ep.enabled && !events.is_empty() {
                         tx.wake_deliveries();
                     }
-                    Ok::<_, UseCaseError>(Replayed {
+                    let done = Replayed {
                         queued: events.len() as u32,
                         last_sequence: events.last().map(|e| e.sequence),
                         has_more,
-                    })
+                    };
+                    if let Some(c) = &claim {
+                        c.answer(tx, &done, now).await?;
+                    }
+                    Ok::<_, UseCaseError>(Keyed::Ran(done))
                 })
             })
             .await

@@ -1,5 +1,6 @@
 //! Webhook endpoints, deliveries, the test ping and the delivery worker (D29-D35).
 
+use super::idempotency::{take, unkeyed, Claim, Keyed};
 use super::{Page, Services};
 use crate::errors::{ClientError, Code, UseCaseError};
 use crate::events::{EventType, OutboxEvent};
@@ -62,6 +63,17 @@ impl<S: Store> Services<S> {
     /// `POST /webhooks` (D29, D30): 201 with the secret (shown once). Errors: 400 (URL refused,
     /// D35), 404 (organization), 409 `conflict` for the 11th endpoint.
     pub async fn create_endpoint(&self, org: OrgId, n: NewEndpoint) -> Result<Endpoint, UseCaseError> {
+        unkeyed(self.create_endpoint_keyed(org, n, None).await?)
+    }
+
+    /// [`Services::create_endpoint`], with the request's idempotency key claimed and answered in
+    /// its transaction when given (T223). Errors: the same, and the claim's (409).
+    pub async fn create_endpoint_keyed(
+        &self,
+        org: OrgId,
+        n: NewEndpoint,
+        claim: Option<Claim<Endpoint>>,
+    ) -> Result<Keyed<Endpoint>, UseCaseError> {
         self.check_url(&n.url)?;
         let now = self.clock.now();
         let e = Endpoint {
@@ -81,10 +93,12 @@ impl<S: Store> Services<S> {
             updated_at: now,
             kind: crate::webhook::EndpointKind::Webhook,
         };
-        let ep = e.clone();
         self.store
             .write(move |tx| {
                 Box::pin(async move {
+                    if let Some(replay) = take(claim.as_ref(), tx, now).await? {
+                        return Ok(Keyed::Replayed(replay));
+                    }
                     tx.lock_org(org).await?.ok_or_else(|| ClientError::not_found("Organization"))?;
                     let n = tx.list_endpoints_of_org(org).await?.len() as u32;
                     if n >= MAX_ENDPOINTS {
@@ -95,12 +109,14 @@ impl<S: Store> Services<S> {
                         .with_details(serde_json::json!({"limit": MAX_ENDPOINTS}))
                         .into());
                     }
-                    tx.insert_endpoint(&ep).await?;
-                    Ok::<_, UseCaseError>(())
+                    tx.insert_endpoint(&e).await?;
+                    if let Some(c) = &claim {
+                        c.answer(tx, &e, now).await?;
+                    }
+                    Ok::<_, UseCaseError>(Keyed::Ran(e))
                 })
             })
-            .await?;
-        Ok(e)
+            .await
     }
 
     /// Endpoints of the organization, oldest first.
@@ -171,17 +187,34 @@ impl<S: Store> Services<S> {
     /// `POST /webhooks/{id}/rotate-secret`: a new secret (shown once); the old one keeps signing
     /// beside it for 24 h. Errors: 404.
     pub async fn rotate_secret(&self, org: OrgId, id: WebhookId) -> Result<Endpoint, UseCaseError> {
+        unkeyed(self.rotate_secret_keyed(org, id, None).await?)
+    }
+
+    /// [`Services::rotate_secret`], with the request's idempotency key claimed and answered in its
+    /// transaction when given (T223). Errors: the same, and the claim's (409).
+    pub async fn rotate_secret_keyed(
+        &self,
+        org: OrgId,
+        id: WebhookId,
+        claim: Option<Claim<Endpoint>>,
+    ) -> Result<Keyed<Endpoint>, UseCaseError> {
         let now = self.clock.now();
         let fresh = self.new_secret();
         self.store
             .write(move |tx| {
                 Box::pin(async move {
+                    if let Some(replay) = take(claim.as_ref(), tx, now).await? {
+                        return Ok(Keyed::Replayed(replay));
+                    }
                     let mut e = locked_endpoint(tx, org, id).await?;
                     e.previous_secret = Some(std::mem::replace(&mut e.secret, fresh));
                     e.previous_secret_expires_at = Some(now + ROTATION_OVERLAP);
                     e.updated_at = now;
                     tx.update_endpoint(&e).await?;
-                    Ok::<_, UseCaseError>(e)
+                    if let Some(c) = &claim {
+                        c.answer(tx, &e, now).await?;
+                    }
+                    Ok::<_, UseCaseError>(Keyed::Ran(e))
                 })
             })
             .await
@@ -234,10 +267,25 @@ impl<S: Store> Services<S> {
     /// `POST /webhooks/{id}/deliveries/{deliveryId}/redeliver`: the same delivery (same id) goes
     /// out again now with a fresh retry schedule, past an open breaker (T59). Errors: 404.
     pub async fn redeliver(&self, org: OrgId, id: WebhookId, delivery: DeliveryId) -> Result<Delivery, UseCaseError> {
+        unkeyed(self.redeliver_keyed(org, id, delivery, None).await?)
+    }
+
+    /// [`Services::redeliver`], with the request's idempotency key claimed and answered in its
+    /// transaction when given (T223). Errors: the same, and the claim's (409).
+    pub async fn redeliver_keyed(
+        &self,
+        org: OrgId,
+        id: WebhookId,
+        delivery: DeliveryId,
+        claim: Option<Claim<Delivery>>,
+    ) -> Result<Keyed<Delivery>, UseCaseError> {
         let now = self.clock.now();
         self.store
             .write(move |tx| {
                 Box::pin(async move {
+                    if let Some(replay) = take(claim.as_ref(), tx, now).await? {
+                        return Ok(Keyed::Replayed(replay));
+                    }
                     let mut e = locked_endpoint(tx, org, id).await?;
                     let mut d =
                         tx.get_delivery(id, delivery).await?.ok_or_else(|| ClientError::not_found("Delivery"))?;
@@ -253,7 +301,10 @@ impl<S: Store> Services<S> {
                         tx.update_endpoint(&e).await?;
                     }
                     tx.wake_deliveries();
-                    Ok::<_, UseCaseError>(d)
+                    if let Some(c) = &claim {
+                        c.answer(tx, &d, now).await?;
+                    }
+                    Ok::<_, UseCaseError>(Keyed::Ran(d))
                 })
             })
             .await
