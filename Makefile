@@ -2,7 +2,7 @@
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 export TEST_DATABASE_URL
 
-.PHONY: run test lint fmt build release openapi schemathesis tour guides sdks sdk-test deploy-check openapi-lint bench
+.PHONY: run test lint fmt build release openapi schemathesis tour guides sdks sdk-test deploy-check openapi-lint bench chaos chaos-quick
 
 ## run: serve on the embedded SQLite default with a demo organization; prints an API key.
 run:
@@ -10,7 +10,8 @@ run:
 
 ## test: formatting, clippy, every test (domain, store on SQLite and PostgreSQL, end-to-end; every
 ## webhook delivery the end-to-end tests receive verified again with PyPI's standardwebhooks),
-## schemathesis against the running binary, and the README's tour run as written. Chromium and
+## schemathesis against the running binary, the README's tour run as written, and two minutes of
+## `make chaos`. Chromium and
 ## chromedriver for the dashboard's browser test are installed with apt when missing
 ## (tests/browser-deps.sh).
 test: lint
@@ -18,7 +19,7 @@ test: lint
 	rm -f target/e2e-standard-webhooks.jsonl
 	TALENT_E2E_STANDARD_WEBHOOKS_LOG=$(CURDIR)/target/e2e-standard-webhooks.jsonl cargo test --workspace -- --test-threads 8
 	tests/standard-webhooks.sh target/e2e-standard-webhooks.jsonl
-	$(MAKE) schemathesis tour guides sdk-test deploy-check BUILD_TALENT="$(TEST_BUILD_TALENT)"
+	$(MAKE) schemathesis tour guides sdk-test deploy-check chaos-quick BUILD_TALENT="$(TEST_BUILD_TALENT)"
 	tests/openapi-lint.sh
 
 ## How the targets below build target/debug/talent. `cargo build -p talent-app` resolves the
@@ -94,3 +95,16 @@ release:
 bench:
 	cargo build --release -p talent-app -p talent-bench
 	target/release/talent-bench target/release/talent $(or $(BACKEND),both)
+
+## chaos-quick: `make chaos` for 2 minutes on the debug binaries (part of `make test`).
+chaos-quick:
+	$(BUILD_TALENT)
+	cargo build -q -p talent-bench
+	target/debug/talent-bench target/debug/talent chaos --quick
+
+## chaos: three instances behind HAProxy on a PostgreSQL and a Redis of their own, under imports,
+## while instances are killed, PostgreSQL stops and Redis restarts; checks that nothing is lost
+## (CHAOS=--quick: 2 minutes instead of 10).
+chaos:
+	cargo build --release -p talent-app -p talent-bench
+	target/release/talent-bench target/release/talent chaos $(CHAOS)

@@ -26,6 +26,8 @@
 //!
 //! `BENCH_SCENARIOS` picks some of `webhooks` (1-3), `requests`, `limiter`, `lists`, `matches`, `reports`,
 //! `connectors` (comma-separated; the default: all).
+//!
+//! `talent-bench TALENT_BINARY chaos [--quick]` is `make chaos` instead ([`chaos`]).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use actix_web::{web, App, HttpRequest, HttpResponse, HttpServer};
@@ -39,6 +41,7 @@ use std::time::{Duration, Instant};
 use talent_store::testing::TestDb;
 use talent_store::DbStore;
 
+mod chaos;
 mod connectors;
 mod lists;
 mod requests;
@@ -382,6 +385,16 @@ fn run_requests(bin: &str, backend: &str, db: &TestDb) {
         w.rps, w.non_2xx, w.p50_ms, w.p99_ms
     );
     let imports = w.rps;
+    if let Some(k) = requests::wrk_imports_keyed(&svc.base, &key, "keyed", CLIENTS as u32, 10, true) {
+        println!(
+            "POST /api/v1/persons with an Idempotency-Key each, 10 s: {:.0} imports/s, {:.2} of the plain ones              (non-2xx {}; answer p50 {:.1} ms p99 {:.1} ms)",
+            k.rps,
+            k.rps / imports.max(1.0),
+            k.non_2xx,
+            k.p50_ms,
+            k.p99_ms
+        );
+    }
     println!("RSS after the import: {} MiB", svc.rss_kib() / 1024);
     if db.url.starts_with("postgres") {
         if let Some(tps) = pgbench_import(&db.url, &org, &ep) {
@@ -614,6 +627,13 @@ fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
     let bin = args.next().ok_or_else(|| anyhow::anyhow!("usage: talent-bench TALENT_BINARY [sqlite|postgres|both]"))?;
     let which = args.next().unwrap_or_else(|| "both".into());
+    if which == "chaos" {
+        let quick = args.next().as_deref() == Some("--quick");
+        if !chaos::run(&bin, quick) {
+            std::process::exit(1);
+        }
+        return Ok(());
+    }
     let scenarios = std::env::var("BENCH_SCENARIOS")
         .unwrap_or_else(|_| "webhooks,requests,limiter,lists,matches,connectors,reports".into());
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;

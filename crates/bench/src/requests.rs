@@ -50,7 +50,17 @@ fn parse_wrk(text: &str) -> Option<Wrk> {
 /// (issue 11 measured imports with wrk too): a Lua script gives every request an email no other
 /// request of the run has (`{prefix}.{thread}.{n}@bench.example`). `None` when wrk is missing.
 pub fn wrk_imports(base: &str, key: &str, prefix: &str, connections: u32, secs: u32) -> Option<Wrk> {
+    wrk_imports_keyed(base, key, prefix, connections, secs, false)
+}
+
+/// [`wrk_imports`], each import with an `Idempotency-Key` of its own when `keyed`.
+pub fn wrk_imports_keyed(base: &str, key: &str, prefix: &str, connections: u32, secs: u32, keyed: bool) -> Option<Wrk> {
     let script = std::env::temp_dir().join(format!("talent-bench-{prefix}.lua"));
+    let headers = if keyed {
+        "local h = {}\n  for k, v in pairs(wrk.headers) do h[k] = v end\n  h[\"Idempotency-Key\"] = \"k.\" .. tid .. \".\" .. n"
+    } else {
+        "local h = nil"
+    };
     let lua = format!(
         r#"local n, tid = 0, 0
 setup = function(thread) tid = tid + 1; thread:set("tid", tid) end
@@ -58,7 +68,8 @@ wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 request = function()
   n = n + 1
-  return wrk.format(nil, "/api/v1/persons", nil, '{{"email":"{prefix}.' .. tid .. '.' .. n .. '@bench.example"}}')
+  {headers}
+  return wrk.format(nil, "/api/v1/persons", h, '{{"email":"{prefix}.' .. tid .. '.' .. n .. '@bench.example"}}')
 end
 "#
     );

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use talent_domain::ids::OrgId;
 use talent_domain::ports::Store;
 use talent_domain::usecases::idempotency::{
-    valid_key, Claim, IdempotencyBegin, IdempotentRequest, Keyed, StoredResponse,
+    refuses_the_key, valid_key, Claim, IdempotencyBegin, IdempotentRequest, Keyed, StoredResponse,
 };
 
 /// A successful reply before it becomes an HTTP response.
@@ -148,6 +148,9 @@ where
             Ok(send(claim.answered().unwrap_or_else(|| render(&t).stored()), false))
         }
         Ok(Keyed::Replayed(s)) => Ok(send(s, true)),
+        // A refusal of the key itself (another body, or its first request still running) is
+        // no answer of the request: nothing to record.
+        Err(e) if refuses_the_key(&e.0) => Err(e),
         Err(e) => {
             if let Err(x) = state.svc.idempotency_record(ireq, refusal(&e)).await {
                 tracing::error!(error = %x, "could not record idempotency outcome");

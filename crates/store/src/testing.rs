@@ -348,3 +348,101 @@ mod tests {
         assert_eq!(with_database("postgres://h", "x"), "postgres://h/x");
     }
 }
+
+/// A PostgreSQL cluster of a test's own (`initdb` into a temporary directory, a free port, fsync
+/// off), for tests that stop the database (issue 13): the shared server is never disturbed.
+/// Stopped and removed on drop; declare it before the [`TestApp`] that uses it, so that it drops
+/// last. Used by the e2e tests and `make chaos`.
+pub struct PgCluster {
+    dir: std::path::PathBuf,
+    bin: std::path::PathBuf,
+    pub port: u16,
+    max_connections: u32,
+}
+
+impl PgCluster {
+    /// `initdb` and start; `None` (with a note) when no PostgreSQL binaries are installed.
+    pub fn start() -> Option<PgCluster> {
+        PgCluster::start_sized(40)
+    }
+
+    /// As [`PgCluster::start`], accepting `max_connections` connections.
+    pub fn start_sized(max_connections: u32) -> Option<PgCluster> {
+        let bin = std::fs::read_dir("/usr/lib/postgresql")
+            .ok()?
+            .filter_map(Result::ok)
+            .map(|e| e.path().join("bin"))
+            .find(|b| b.join("initdb").exists());
+        let Some(bin) = bin else {
+            eprintln!("skipped: no PostgreSQL binaries under /usr/lib/postgresql");
+            return None;
+        };
+        let dir = std::env::temp_dir().join(format!("talent-pg-{}", uuid::Uuid::new_v4().simple()));
+        std::fs::create_dir_all(dir.join("data")).expect("create the cluster directory");
+        let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port();
+        let c = PgCluster { dir, bin, port, max_connections };
+        if c.as_root() {
+            let ok = std::process::Command::new("chown").args(["-R", "postgres:postgres"]).arg(&c.dir).status();
+            assert!(ok.is_ok_and(|s| s.success()), "chown the cluster directory to postgres");
+        }
+        let data = c.dir.join("data");
+        let st = c.pg("initdb").args(["-A", "trust", "-U", "postgres", "-E", "UTF8", "-D"]).arg(&data).output();
+        assert!(st.as_ref().is_ok_and(|o| o.status.success()), "initdb: {st:?}");
+        c.start_again();
+        Some(c)
+    }
+
+    fn as_root(&self) -> bool {
+        std::process::Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.trim_ascii() == b"0")
+    }
+
+    /// The command `tool` of the cluster's PostgreSQL, as the `postgres` user when run as root
+    /// (PostgreSQL refuses to run as root).
+    fn pg(&self, tool: &str) -> std::process::Command {
+        let exe = self.bin.join(tool);
+        if self.as_root() {
+            let mut c = std::process::Command::new("runuser");
+            c.args(["-u", "postgres", "--"]).arg(exe);
+            c
+        } else {
+            std::process::Command::new(exe)
+        }
+    }
+
+    /// The URL of its `postgres` database.
+    pub fn url(&self) -> String {
+        format!("postgres://postgres@127.0.0.1:{}/postgres", self.port)
+    }
+
+    /// Starts the server (again) and waits until it accepts connections.
+    pub fn start_again(&self) {
+        let opts = format!(
+            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections={}",
+            self.port,
+            self.dir.display(),
+            self.max_connections
+        );
+        let st = self
+            .pg("pg_ctl")
+            .arg("-D")
+            .arg(self.dir.join("data"))
+            .args(["-o", &opts, "-l"])
+            .arg(self.dir.join("server.log"))
+            .args(["-w", "start"])
+            .output();
+        assert!(st.as_ref().is_ok_and(|o| o.status.success()), "pg_ctl start: {st:?}");
+    }
+
+    /// Stops the server (`-m fast`: open sessions are terminated, as in a restart).
+    pub fn stop(&self) {
+        let st = self.pg("pg_ctl").arg("-D").arg(self.dir.join("data")).args(["-m", "fast", "-w", "stop"]).output();
+        assert!(st.as_ref().is_ok_and(|o| o.status.success()), "pg_ctl stop: {st:?}");
+    }
+}
+
+impl Drop for PgCluster {
+    fn drop(&mut self) {
+        let _ = self.pg("pg_ctl").arg("-D").arg(self.dir.join("data")).args(["-m", "immediate", "-w", "stop"]).output();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}

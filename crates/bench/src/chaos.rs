@@ -1,0 +1,464 @@
+//! `make chaos` (issue 38, T224): three `talent serve` instances on one PostgreSQL of the run's
+//! own and one Redis of its own (the rate limiter's store) behind HAProxy on loopback, under a
+//! load of imports from careful clients: each import has its own `Idempotency-Key`, and a failed
+//! one (no answer, or a 5xx) is sent again with the same key, through HAProxy to whichever
+//! instance is up, for up to 30 s. Meanwhile: `kill -9` of a random instance every 30 s (started
+//! again a second later), PostgreSQL stopped for 5 s twice, Redis restarted once.
+//!
+//! Afterwards it checks and prints: every import answered 2xx is stored exactly once, with the id
+//! it was answered; no import is left without an answer; every stored person's `person.created`
+//! reached the webhook receiver at least once (duplicates are counted); every 5xx was a 503 with
+//! `Retry-After`; the answer times (first send to 2xx) p50/p99 in quiet and in faulty periods.
+//! `--quick` runs 2 minutes instead of 10 with the faults closer together. The run fails (exit 1)
+//! when a check does not hold.
+
+use crate::{endpoint, tenant_ids, Service};
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use talent_store::testing::PgCluster;
+
+/// Import clients.
+const CLIENTS: usize = 12;
+/// How long a client keeps sending one import again before it counts it unanswered.
+const GIVE_UP: Duration = Duration::from_secs(30);
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).unwrap_or(0)
+}
+
+/// What the webhook receiver saw: deliveries of `person.created` per person id.
+#[derive(Default)]
+struct Seen {
+    created: HashMap<String, u32>,
+}
+
+/// A receiver on loopback that answers 200 to every delivery and counts them.
+fn receiver(seen: Arc<Mutex<Seen>>) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a receiver port");
+    let url = format!("http://{}/hook", listener.local_addr().expect("its address"));
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let seen = seen.clone();
+            std::thread::spawn(move || {
+                let mut stream = stream;
+                let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
+                let Ok(clone) = stream.try_clone() else { return };
+                let mut reader = BufReader::new(clone);
+                loop {
+                    let (mut line, mut len) = (String::new(), 0usize);
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    loop {
+                        line.clear();
+                        if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                            return;
+                        }
+                        let l = line.trim_end();
+                        if l.is_empty() {
+                            break;
+                        }
+                        if let Some((k, v)) = l.split_once(':') {
+                            if k.eq_ignore_ascii_case("content-length") {
+                                len = v.trim().parse().unwrap_or(0);
+                            }
+                        }
+                    }
+                    let mut body = vec![0u8; len];
+                    if reader.read_exact(&mut body).is_err() {
+                        return;
+                    }
+                    if let Ok(v) = serde_json::from_slice::<Value>(&body) {
+                        if v["type"] == "person.created" {
+                            if let Some(id) = v["data"]["id"].as_str() {
+                                if let Ok(mut s) = seen.lock() {
+                                    *s.created.entry(id.to_string()).or_insert(0) += 1;
+                                }
+                            }
+                        }
+                    }
+                    if stream.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok").is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    url
+}
+
+/// A `redis-server` of the run's own on `port`.
+fn redis(port: u16) -> Option<Child> {
+    let child = Command::new("redis-server")
+        .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let t = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() && t.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    Some(child)
+}
+
+/// HAProxy on `port` in front of `backends`, from Debian's package (installed when missing).
+/// Its own 502, 503 and 504 (no instance up, an instance killed mid-request) are answered as 503
+/// with `Retry-After: 1`, as Talent answers an outage.
+fn haproxy(port: u16, backends: &[u16], dir: &std::path::Path) -> Option<Child> {
+    if Command::new("haproxy").arg("-v").output().is_err() {
+        println!("installing haproxy (apt-get)");
+        let _ = Command::new("apt-get")
+            .args(["install", "-y", "-qq", "haproxy"])
+            .env("DEBIAN_FRONTEND", "noninteractive")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
+    let unavailable = dir.join("503.http");
+    let body = r#"{"error":"The service is unavailable; retry shortly","code":"service_unavailable"}"#;
+    let file = format!(
+        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 1\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    std::fs::write(&unavailable, file).ok()?;
+    let servers: String = backends
+        .iter()
+        .enumerate()
+        .map(|(i, p)| format!("  server t{i} 127.0.0.1:{p} check inter 500ms fall 2 rise 1\n"))
+        .collect();
+    let e = unavailable.display();
+    let cfg = format!(
+        "global\n  maxconn 2048\ndefaults\n  mode http\n  timeout connect 1s\n  timeout client 60s\n  timeout server 30s\n  \
+         retries 2\n  option redispatch\n  errorfile 502 {e}\n  errorfile 503 {e}\n  errorfile 504 {e}\n\
+         frontend api\n  bind 127.0.0.1:{port}\n  default_backend talent\n\
+         backend talent\n  balance roundrobin\n  option httpchk GET /healthz\n{servers}"
+    );
+    let path = dir.join("haproxy.cfg");
+    std::fs::write(&path, cfg).ok()?;
+    // `-q`: its notes of servers going down and up would drown the report.
+    let child = Command::new("haproxy")
+        .arg("-q")
+        .arg("-f")
+        .arg(&path)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let t = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() && t.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    Some(child)
+}
+
+/// How one import ended.
+struct Outcome {
+    email: String,
+    /// The answered person id; `None`: no 2xx within [`GIVE_UP`].
+    id: Option<String>,
+    /// From the first send to the 2xx.
+    took: Duration,
+    /// When it was first sent, from the run's start.
+    at: Duration,
+}
+
+/// What the clients counted besides the outcomes.
+#[derive(Default)]
+struct Tally {
+    /// 5xx that were not a 503 with `Retry-After`: (status, retry-after present).
+    bad_5xx: Vec<(u16, bool)>,
+    unavailable: u64,
+    conflicts: u64,
+    transport_errors: u64,
+    /// Other answers no import should get.
+    unexpected: Vec<(u16, String)>,
+}
+
+fn import_once(base: &str, key: &str, email: &str, idem: &str) -> Result<(u16, bool, Value), ()> {
+    let req = ureq::http::Request::builder()
+        .method("POST")
+        .uri(format!("{base}/api/v1/persons"))
+        .header("Authorization", format!("Bearer {key}"))
+        .header("Content-Type", "application/json")
+        .header("Idempotency-Key", idem)
+        .body(json!({ "email": email }).to_string().into_bytes())
+        .map_err(|_| ())?;
+    let a: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(10)))
+        .build()
+        .into();
+    let mut r = a.run(req).map_err(|_| ())?;
+    let retry_after = r.headers().contains_key("retry-after");
+    let text = r.body_mut().read_to_string().unwrap_or_default();
+    Ok((r.status().as_u16(), retry_after, serde_json::from_str(&text).unwrap_or(Value::Null)))
+}
+
+/// One client: imports until `stop`, each with its own key, each sent again until it is answered.
+fn client(
+    t: usize,
+    base: String,
+    key: String,
+    start: Instant,
+    stop: Arc<AtomicBool>,
+    tally: Arc<Mutex<Tally>>,
+) -> Vec<Outcome> {
+    let mut out = vec![];
+    let mut i = 0;
+    while !stop.load(Ordering::Relaxed) {
+        i += 1;
+        let (email, idem) = (format!("c{t}.{i}@chaos.example"), format!("chaos-{t}-{i}"));
+        let first = Instant::now();
+        let mut id = None;
+        while first.elapsed() < GIVE_UP {
+            let pause = match import_once(&base, &key, &email, &idem) {
+                Ok((200 | 201, _, v)) => {
+                    id = v["id"].as_str().map(str::to_string);
+                    break;
+                }
+                Ok((503, true, _)) => {
+                    tally.lock().map(|mut t| t.unavailable += 1).ok();
+                    Duration::from_millis(500)
+                }
+                Ok((409, _, v)) if v["code"] == "conflict" => {
+                    tally.lock().map(|mut t| t.conflicts += 1).ok();
+                    Duration::from_millis(200)
+                }
+                Ok((s, ra, _)) if s >= 500 => {
+                    tally.lock().map(|mut t| t.bad_5xx.push((s, ra))).ok();
+                    Duration::from_millis(200)
+                }
+                Ok((s, _, v)) => {
+                    tally.lock().map(|mut t| t.unexpected.push((s, v.to_string()))).ok();
+                    break;
+                }
+                Err(()) => {
+                    tally.lock().map(|mut t| t.transport_errors += 1).ok();
+                    Duration::from_millis(100)
+                }
+            };
+            std::thread::sleep(pause);
+        }
+        out.push(Outcome { email, id, took: first.elapsed(), at: first - start });
+    }
+    out
+}
+
+/// `psql` of the cluster's database: the rows of `sql`, one `|`-separated line each.
+fn psql(pg: &PgCluster, sql: &str) -> Vec<String> {
+    let out = Command::new("psql")
+        .args(["-h", "127.0.0.1", "-p", &pg.port.to_string(), "-U", "postgres", "-d", "postgres", "-At", "-c", sql])
+        .output();
+    match out {
+        Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout).lines().map(str::to_string).collect(),
+        other => panic!("psql {sql}: {other:?}"),
+    }
+}
+
+fn p50_p99(mut v: Vec<Duration>) -> String {
+    if v.is_empty() {
+        return "no answers".into();
+    }
+    v.sort();
+    let at = |p: f64| v[((v.len() as f64 * p).ceil() as usize).clamp(1, v.len()) - 1];
+    format!(
+        "p50 {:.0} ms, p99 {:.0} ms ({} imports)",
+        at(0.5).as_secs_f64() * 1e3,
+        at(0.99).as_secs_f64() * 1e3,
+        v.len()
+    )
+}
+
+/// Runs the chaos run; `true` when every check held.
+pub fn run(bin: &str, quick: bool) -> bool {
+    let (length, kill_every) = if quick { (Duration::from_secs(120), 20) } else { (Duration::from_secs(600), 30) };
+    println!("talent chaos: {} s, 3 instances behind HAProxy, {CLIENTS} import clients", length.as_secs());
+    let Some(pg) = PgCluster::start_sized(100) else { return false };
+    let dir = std::env::temp_dir().join(format!("talent-chaos-{}", uuid::Uuid::new_v4().simple()));
+    let _ = std::fs::create_dir_all(&dir);
+    let redis_port = free_port();
+    let Some(mut redis_child) = redis(redis_port) else {
+        println!("redis-server is not installed (apt-get install redis-server)");
+        return false;
+    };
+    let redis_url = format!("redis://127.0.0.1:{redis_port}");
+    let db = pg.url();
+    let ports: Vec<u16> = (0..3).map(|_| free_port()).collect();
+    let start_instance = |port: u16| {
+        let listen = format!("127.0.0.1:{port}");
+        let env = [
+            ("TALENT_LISTEN", listen.as_str()),
+            ("TALENT_RATE_LIMIT_MODE", "per-key"),
+            ("TALENT_RATE_LIMIT_STORE", redis_url.as_str()),
+            ("TALENT_DB_POOL_SIZE", "12"),
+        ];
+        Service::start_env(bin, &db, None, &env)
+    };
+    let instances: Arc<Mutex<Vec<Option<Service>>>> =
+        Arc::new(Mutex::new(ports.iter().map(|p| Some(start_instance(*p))).collect()));
+    let proxy_port = free_port();
+    let Some(mut proxy) = haproxy(proxy_port, &ports, &dir) else {
+        println!("haproxy did not start");
+        return false;
+    };
+    let base = format!("http://127.0.0.1:{proxy_port}");
+    let (key, org) = tenant_ids(&base, "chaos");
+    let seen = Arc::new(Mutex::new(Seen::default()));
+    endpoint(&base, &key, &receiver(seen.clone()));
+
+    let start = Instant::now();
+    let stop = Arc::new(AtomicBool::new(false));
+    let tally = Arc::new(Mutex::new(Tally::default()));
+    let clients: Vec<_> = (0..CLIENTS)
+        .map(|t| {
+            let (base, key, stop, tally) = (base.clone(), key.clone(), stop.clone(), tally.clone());
+            std::thread::spawn(move || client(t, base, key, start, stop, tally))
+        })
+        .collect();
+
+    // The faults, on a schedule; each window (from its start to 3 s after its end) is "faulty".
+    let mut windows: Vec<(Duration, Duration, String)> = vec![];
+    let secs = length.as_secs();
+    let pg_stops: Vec<u64> = if quick { vec![secs / 2] } else { vec![secs * 3 / 10, secs * 7 / 10] };
+    let redis_restart = secs * 2 / 5;
+    let mut next_kill = kill_every;
+    let mut victim = 0usize;
+    let mut last = 0;
+    while start.elapsed() < length {
+        let now = start.elapsed().as_secs();
+        if now == last {
+            std::thread::sleep(Duration::from_millis(100));
+            continue;
+        }
+        last = now;
+        let from = start.elapsed();
+        if now >= next_kill {
+            next_kill += kill_every;
+            victim = (victim + 1 + (now as usize % 2)) % 3;
+            if let Ok(mut list) = instances.lock() {
+                list[victim] = None; // SIGKILL (Service's drop kills and reaps)
+            }
+            std::thread::sleep(Duration::from_secs(1));
+            let fresh = start_instance(ports[victim]);
+            if let Ok(mut list) = instances.lock() {
+                list[victim] = Some(fresh);
+            }
+            windows.push((from, start.elapsed() + Duration::from_secs(3), format!("kill -9 of instance {victim}")));
+        }
+        if pg_stops.contains(&now) {
+            pg.stop();
+            std::thread::sleep(Duration::from_secs(5));
+            pg.start_again();
+            windows.push((from, start.elapsed() + Duration::from_secs(3), "PostgreSQL stopped 5 s".into()));
+        }
+        if now == redis_restart {
+            let _ = redis_child.kill();
+            let _ = redis_child.wait();
+            std::thread::sleep(Duration::from_millis(500));
+            match redis(redis_port) {
+                Some(c) => redis_child = c,
+                None => println!("redis-server did not start again"),
+            }
+            windows.push((from, start.elapsed() + Duration::from_secs(3), "Redis restarted".into()));
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    let outcomes: Vec<Outcome> = clients.into_iter().flat_map(|c| c.join().unwrap_or_default()).collect();
+    let tally = tally.lock().map(|mut t| std::mem::take(&mut *t)).unwrap_or_default();
+
+    // Checks.
+    let mut ok = true;
+    let answered: Vec<&Outcome> = outcomes.iter().filter(|o| o.id.is_some()).collect();
+    let unanswered = outcomes.len() - answered.len();
+    let rows = psql(&pg, &format!("SELECT email, id FROM persons WHERE org_id = '{org}'"));
+    let mut stored: HashMap<String, Vec<String>> = HashMap::new();
+    for r in &rows {
+        if let Some((email, id)) = r.split_once('|') {
+            stored.entry(email.to_string()).or_default().push(id.to_string());
+        }
+    }
+    let mut wrong = 0;
+    for o in &answered {
+        match stored.get(&o.email) {
+            Some(ids) if ids.len() == 1 && Some(&ids[0]) == o.id.as_ref() => {}
+            _ => wrong += 1,
+        }
+    }
+    let acked: std::collections::HashSet<&str> = answered.iter().map(|o| o.email.as_str()).collect();
+    let stored_unacked = stored.keys().filter(|e| !acked.contains(e.as_str())).count();
+    println!(
+        "\nimports: {} sent, {} answered 2xx, {} without an answer after {} s of retries",
+        outcomes.len(),
+        answered.len(),
+        unanswered,
+        GIVE_UP.as_secs()
+    );
+    println!(
+        "  answers on the way: {} 503 with Retry-After, {} 409 conflict (key in flight), {} connections failed or cut",
+        tally.unavailable, tally.conflicts, tally.transport_errors
+    );
+    println!(
+        "  stored: {} persons; answered and stored exactly once with the answered id: {}",
+        rows.len(),
+        answered.len() - wrong
+    );
+    check(&mut ok, unanswered == 0, "every import was answered 2xx within 30 s of retries with its key");
+    check(&mut ok, wrong == 0, &format!("every answered import is stored exactly once, with its id ({wrong} not)"));
+    check(&mut ok, stored_unacked == 0, &format!("nothing stored that no one was answered ({stored_unacked})"));
+    check(
+        &mut ok,
+        tally.bad_5xx.is_empty(),
+        &format!("every 5xx was a 503 with Retry-After (others: {:?})", tally.bad_5xx),
+    );
+    check(
+        &mut ok,
+        tally.unexpected.is_empty(),
+        &format!("no other refusal ({:?})", tally.unexpected.iter().take(3).collect::<Vec<_>>()),
+    );
+
+    // Every stored person's person.created reaches the receiver: wait for the engine to drain.
+    let ids: Vec<String> = stored.values().flatten().cloned().collect();
+    let drain = Instant::now();
+    let missing = |seen: &Seen| ids.iter().filter(|id| !seen.created.contains_key(*id)).count();
+    while drain.elapsed() < Duration::from_secs(120) && seen.lock().map(|s| missing(&s)).unwrap_or(1) > 0 {
+        std::thread::sleep(Duration::from_millis(250));
+    }
+    let (lost, duplicates) = seen
+        .lock()
+        .map(|s| (missing(&s), s.created.values().map(|n| n.saturating_sub(1)).sum::<u32>()))
+        .unwrap_or((ids.len(), 0));
+    println!("webhooks: person.created of {} persons reached the receiver, {duplicates} duplicates, in {:.0} s after the load", ids.len() - lost, drain.elapsed().as_secs_f64());
+    check(&mut ok, lost == 0, &format!("every stored person's person.created was delivered ({lost} not)"));
+
+    let in_window = |o: &Outcome| windows.iter().any(|(a, b, _)| o.at + o.took >= *a && o.at <= *b);
+    let quiet: Vec<Duration> = answered.iter().filter(|o| !in_window(o)).map(|o| o.took).collect();
+    let faulty: Vec<Duration> = answered.iter().filter(|o| in_window(o)).map(|o| o.took).collect();
+    println!("answer times: quiet {}; during faults {}", p50_p99(quiet), p50_p99(faulty));
+    println!(
+        "faults: {}",
+        windows.iter().map(|(a, _, w)| format!("{w} at {} s", a.as_secs())).collect::<Vec<_>>().join("; ")
+    );
+    println!("chaos: {}", if ok { "every check held" } else { "FAILED" });
+
+    let _ = proxy.kill();
+    let _ = proxy.wait();
+    if let Ok(mut list) = instances.lock() {
+        list.clear();
+    }
+    let _ = redis_child.kill();
+    let _ = redis_child.wait();
+    let _ = std::fs::remove_dir_all(&dir);
+    ok
+}
+
+fn check(ok: &mut bool, holds: bool, what: &str) {
+    println!("  [{}] {what}", if holds { "ok" } else { "FAIL" });
+    *ok &= holds;
+}
