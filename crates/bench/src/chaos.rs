@@ -12,10 +12,9 @@
 //! `--quick` runs 2 minutes instead of 10 with the faults closer together. The run fails (exit 1)
 //! when a check does not hold.
 
-use crate::{endpoint, tenant_ids, Service};
+use crate::{endpoint, receiver, tenant_ids, Service};
 use serde_json::{json, Value};
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -32,65 +31,12 @@ fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).unwrap_or(0)
 }
 
-/// What the webhook receiver saw: deliveries of `person.created` per person id.
-#[derive(Default)]
-struct Seen {
-    created: HashMap<String, u32>,
-}
-
-/// A receiver on loopback that answers 200 to every delivery and counts them.
-fn receiver(seen: Arc<Mutex<Seen>>) -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("a receiver port");
-    let url = format!("http://{}/hook", listener.local_addr().expect("its address"));
-    std::thread::spawn(move || {
-        for stream in listener.incoming().flatten() {
-            let seen = seen.clone();
-            std::thread::spawn(move || {
-                let mut stream = stream;
-                let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
-                let Ok(clone) = stream.try_clone() else { return };
-                let mut reader = BufReader::new(clone);
-                loop {
-                    let (mut line, mut len) = (String::new(), 0usize);
-                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
-                        return;
-                    }
-                    loop {
-                        line.clear();
-                        if reader.read_line(&mut line).unwrap_or(0) == 0 {
-                            return;
-                        }
-                        let l = line.trim_end();
-                        if l.is_empty() {
-                            break;
-                        }
-                        if let Some((k, v)) = l.split_once(':') {
-                            if k.eq_ignore_ascii_case("content-length") {
-                                len = v.trim().parse().unwrap_or(0);
-                            }
-                        }
-                    }
-                    let mut body = vec![0u8; len];
-                    if reader.read_exact(&mut body).is_err() {
-                        return;
-                    }
-                    if let Ok(v) = serde_json::from_slice::<Value>(&body) {
-                        if v["type"] == "person.created" {
-                            if let Some(id) = v["data"]["id"].as_str() {
-                                if let Ok(mut s) = seen.lock() {
-                                    *s.created.entry(id.to_string()).or_insert(0) += 1;
-                                }
-                            }
-                        }
-                    }
-                    if stream.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok").is_err() {
-                        return;
-                    }
-                }
-            });
-        }
-    });
-    url
+/// Returns once something listens on `port` (or 10 s have passed).
+fn wait_for_port(port: u16) {
+    let t = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() && t.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 /// A `redis-server` of the run's own on `port`.
@@ -101,10 +47,7 @@ fn redis(port: u16) -> Option<Child> {
         .stderr(Stdio::null())
         .spawn()
         .ok()?;
-    let t = Instant::now();
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() && t.elapsed() < Duration::from_secs(10) {
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for_port(port);
     Some(child)
 }
 
@@ -151,10 +94,7 @@ fn haproxy(port: u16, backends: &[u16], dir: &std::path::Path) -> Option<Child> 
         .stderr(Stdio::null())
         .spawn()
         .ok()?;
-    let t = Instant::now();
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() && t.elapsed() < Duration::from_secs(10) {
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for_port(port);
     Some(child)
 }
 
@@ -310,8 +250,8 @@ pub fn run(bin: &str, quick: bool) -> bool {
     };
     let base = format!("http://127.0.0.1:{proxy_port}");
     let (key, org) = tenant_ids(&base, "chaos");
-    let seen = Arc::new(Mutex::new(Seen::default()));
-    endpoint(&base, &key, &receiver(seen.clone()));
+    let (hook, arrivals) = receiver();
+    endpoint(&base, &key, &format!("{hook}/chaos"));
 
     let start = Instant::now();
     let stop = Arc::new(AtomicBool::new(false));
@@ -426,13 +366,14 @@ pub fn run(bin: &str, quick: bool) -> bool {
     // Every stored person's person.created reaches the receiver: wait for the engine to drain.
     let ids: Vec<String> = stored.values().flatten().cloned().collect();
     let drain = Instant::now();
-    let missing = |seen: &Seen| ids.iter().filter(|id| !seen.created.contains_key(*id)).count();
-    while drain.elapsed() < Duration::from_secs(120) && seen.lock().map(|s| missing(&s)).unwrap_or(1) > 0 {
+    let missing = |seen: &HashMap<String, u32>| ids.iter().filter(|id| !seen.contains_key(*id)).count();
+    while drain.elapsed() < Duration::from_secs(120) && arrivals.created.lock().map(|s| missing(&s)).unwrap_or(1) > 0 {
         std::thread::sleep(Duration::from_millis(250));
     }
-    let (lost, duplicates) = seen
+    let (lost, duplicates) = arrivals
+        .created
         .lock()
-        .map(|s| (missing(&s), s.created.values().map(|n| n.saturating_sub(1)).sum::<u32>()))
+        .map(|s| (missing(&s), s.values().map(|n| n.saturating_sub(1)).sum::<u32>()))
         .unwrap_or((ids.len(), 0));
     println!("webhooks: person.created of {} persons reached the receiver, {duplicates} duplicates, in {:.0} s after the load", ids.len() - lost, drain.elapsed().as_secs_f64());
     check(&mut ok, lost == 0, &format!("every stored person's person.created was delivered ({lost} not)"));

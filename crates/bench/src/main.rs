@@ -60,6 +60,8 @@ const CLIENTS: usize = 32;
 struct Arrivals {
     list: Mutex<Vec<(String, Duration, Instant)>>,
     by_email: Mutex<std::collections::HashMap<String, Instant>>,
+    /// Deliveries of `person.created` per person id (`make chaos` counts duplicates).
+    created: Mutex<std::collections::HashMap<String, u32>>,
 }
 
 async fn receive(req: HttpRequest, body: web::Bytes, arrivals: web::Data<Arrivals>) -> HttpResponse {
@@ -70,6 +72,9 @@ async fn receive(req: HttpRequest, body: web::Bytes, arrivals: web::Data<Arrival
         if let Some(e) = v["data"]["email"].as_str() {
             arrivals.by_email.lock().unwrap().entry(e.to_string()).or_insert(at);
         }
+    }
+    if let (Some("person.created"), Some(id)) = (v["type"].as_str(), v["data"]["id"].as_str()) {
+        *arrivals.created.lock().unwrap().entry(id.to_string()).or_insert(0) += 1;
     }
     let created = v["createdAt"]
         .as_str()

@@ -334,21 +334,6 @@ pub async fn execute(url: &str, sql: &str) -> Result<(), StoreError> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::with_database;
-
-    #[test]
-    fn replaces_the_database_name() {
-        assert_eq!(
-            with_database("postgres://postgres@127.0.0.1:5432/test", "x"),
-            "postgres://postgres@127.0.0.1:5432/x"
-        );
-        assert_eq!(with_database("postgres://h/test?sslmode=disable", "x"), "postgres://h/x?sslmode=disable");
-        assert_eq!(with_database("postgres://h", "x"), "postgres://h/x");
-    }
-}
-
 /// A PostgreSQL cluster of a test's own (`initdb` into a temporary directory, a free port, fsync
 /// off), for tests that stop the database (issue 13): the shared server is never disturbed.
 /// Stopped and removed on drop; declare it before the [`TestApp`] that uses it, so that it drops
@@ -360,6 +345,8 @@ pub struct PgCluster {
     max_connections: u32,
 }
 
+// Test support: a cluster that cannot be set up fails the test or run that asked for it.
+#[allow(clippy::expect_used)]
 impl PgCluster {
     /// `initdb` and start; `None` (with a note) when no PostgreSQL binaries are installed.
     pub fn start() -> Option<PgCluster> {
@@ -444,5 +431,20 @@ impl Drop for PgCluster {
     fn drop(&mut self) {
         let _ = self.pg("pg_ctl").arg("-D").arg(self.dir.join("data")).args(["-m", "immediate", "-w", "stop"]).output();
         let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_database;
+
+    #[test]
+    fn replaces_the_database_name() {
+        assert_eq!(
+            with_database("postgres://postgres@127.0.0.1:5432/test", "x"),
+            "postgres://postgres@127.0.0.1:5432/x"
+        );
+        assert_eq!(with_database("postgres://h/test?sslmode=disable", "x"), "postgres://h/x?sslmode=disable");
+        assert_eq!(with_database("postgres://h", "x"), "postgres://h/x");
     }
 }
