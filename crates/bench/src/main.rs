@@ -392,7 +392,8 @@ fn run_requests(bin: &str, backend: &str, db: &TestDb) {
     let imports = w.rps;
     if let Some(k) = requests::wrk_imports_keyed(&svc.base, &key, "keyed", CLIENTS as u32, 10, true) {
         println!(
-            "POST /api/v1/persons with an Idempotency-Key each, 10 s: {:.0} imports/s, {:.2} of the plain ones              (non-2xx {}; answer p50 {:.1} ms p99 {:.1} ms)",
+            "POST /api/v1/persons with an Idempotency-Key each, 10 s: {:.0} imports/s, {:.2} of the plain ones \
+             (non-2xx {}; answer p50 {:.1} ms p99 {:.1} ms)",
             k.rps,
             k.rps / imports.max(1.0),
             k.non_2xx,
