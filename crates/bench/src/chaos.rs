@@ -115,20 +115,22 @@ struct Tally {
     /// 5xx that were not a 503 with `Retry-After`: (status, retry-after present).
     bad_5xx: Vec<(u16, bool)>,
     unavailable: u64,
+    /// Batches sent again because an item failed for a server-side reason.
+    items_again: u64,
     conflicts: u64,
     transport_errors: u64,
     /// Other answers no import should get.
     unexpected: Vec<(u16, String)>,
 }
 
-fn import_once(base: &str, key: &str, email: &str, idem: &str) -> Result<(u16, bool, Value), ()> {
+fn post_once(base: &str, key: &str, path: &str, body: &Value, idem: &str) -> Result<(u16, bool, Value), ()> {
     let req = ureq::http::Request::builder()
         .method("POST")
-        .uri(format!("{base}/api/v1/persons"))
+        .uri(format!("{base}{path}"))
         .header("Authorization", format!("Bearer {key}"))
         .header("Content-Type", "application/json")
         .header("Idempotency-Key", idem)
-        .body(json!({ "email": email }).to_string().into_bytes())
+        .body(body.to_string().into_bytes())
         .map_err(|_| ())?;
     let a: ureq::Agent = ureq::Agent::config_builder()
         .http_status_as_error(false)
@@ -141,7 +143,18 @@ fn import_once(base: &str, key: &str, email: &str, idem: &str) -> Result<(u16, b
     Ok((r.status().as_u16(), retry_after, serde_json::from_str(&text).unwrap_or(Value::Null)))
 }
 
-/// One client: imports until `stop`, each with its own key, each sent again until it is answered.
+/// The person ids a 2xx answer names, in the order of `emails`: one import's `id`, or each item
+/// of a batch's `results`; `None` when an item failed for a server-side reason (the batch is then
+/// sent again with its key: the items that committed replay, the others run).
+fn answered_ids(v: &Value, batch: bool) -> Option<Vec<String>> {
+    if !batch {
+        return v["id"].as_str().map(|id| vec![id.to_string()]);
+    }
+    v["results"].as_array()?.iter().map(|r| r["person"]["id"].as_str().map(str::to_string)).collect()
+}
+
+/// One client: imports until `stop`, each with its own key, each sent again until it is answered;
+/// every fifth is a batch of three.
 fn client(
     t: usize,
     base: String,
@@ -154,15 +167,33 @@ fn client(
     let mut i = 0;
     while !stop.load(Ordering::Relaxed) {
         i += 1;
-        let (email, idem) = (format!("c{t}.{i}@chaos.example"), format!("chaos-{t}-{i}"));
+        let batch = i % 5 == 0;
+        let emails: Vec<String> = match batch {
+            true => (0..3).map(|k| format!("c{t}.{i}.{k}@chaos.example")).collect(),
+            false => vec![format!("c{t}.{i}@chaos.example")],
+        };
+        let (path, body) = match batch {
+            true => (
+                "/api/v1/persons/batch",
+                json!({ "persons": emails.iter().map(|e| json!({ "email": e })).collect::<Vec<_>>() }),
+            ),
+            false => ("/api/v1/persons", json!({ "email": emails[0] })),
+        };
+        let idem = format!("chaos-{t}-{i}");
         let first = Instant::now();
-        let mut id = None;
+        let mut ids = None;
         while first.elapsed() < GIVE_UP {
-            let pause = match import_once(&base, &key, &email, &idem) {
-                Ok((200 | 201, _, v)) => {
-                    id = v["id"].as_str().map(str::to_string);
-                    break;
-                }
+            let pause = match post_once(&base, &key, path, &body, &idem) {
+                Ok((200 | 201, _, v)) => match answered_ids(&v, batch) {
+                    Some(found) => {
+                        ids = Some(found);
+                        break;
+                    }
+                    None => {
+                        tally.lock().map(|mut t| t.items_again += 1).ok();
+                        Duration::from_millis(500)
+                    }
+                },
                 Ok((503, true, _)) => {
                     tally.lock().map(|mut t| t.unavailable += 1).ok();
                     Duration::from_millis(500)
@@ -186,7 +217,10 @@ fn client(
             };
             std::thread::sleep(pause);
         }
-        out.push(Outcome { email, id, took: first.elapsed(), at: first - start });
+        for (k, email) in emails.into_iter().enumerate() {
+            let id = ids.as_ref().and_then(|v| v.get(k).cloned());
+            out.push(Outcome { email, id, took: first.elapsed(), at: first - start });
+        }
     }
     out
 }
@@ -334,15 +368,16 @@ pub fn run(bin: &str, quick: bool) -> bool {
     let acked: std::collections::HashSet<&str> = answered.iter().map(|o| o.email.as_str()).collect();
     let stored_unacked = stored.keys().filter(|e| !acked.contains(e.as_str())).count();
     println!(
-        "\nimports: {} sent, {} answered 2xx, {} without an answer after {} s of retries",
+        "\nimports (every fifth request a batch of three): {} sent, {} answered 2xx, {} without an answer after {} s of retries",
         outcomes.len(),
         answered.len(),
         unanswered,
         GIVE_UP.as_secs()
     );
     println!(
-        "  answers on the way: {} 503 with Retry-After, {} 409 conflict (key in flight), {} connections failed or cut",
-        tally.unavailable, tally.conflicts, tally.transport_errors
+        "  answers on the way: {} 503 with Retry-After, {} 409 conflict (key in flight), {} connections failed or cut, \
+         {} batches with an item that failed on the server (sent again)",
+        tally.unavailable, tally.conflicts, tally.transport_errors, tally.items_again
     );
     println!(
         "  stored: {} persons; answered and stored exactly once with the answered id: {}",
@@ -363,11 +398,13 @@ pub fn run(bin: &str, quick: bool) -> bool {
         &format!("no other refusal ({:?})", tally.unexpected.iter().take(3).collect::<Vec<_>>()),
     );
 
-    // Every stored person's person.created reaches the receiver: wait for the engine to drain.
+    // Every stored person's person.created reaches the receiver: wait for the engine to drain (up
+    // to 5 minutes: a delivery whose attempt died with its instance is tried again after its
+    // claim's lease and the retry schedule's first step).
     let ids: Vec<String> = stored.values().flatten().cloned().collect();
     let drain = Instant::now();
     let missing = |seen: &HashMap<String, u32>| ids.iter().filter(|id| !seen.contains_key(*id)).count();
-    while drain.elapsed() < Duration::from_secs(120) && arrivals.created.lock().map(|s| missing(&s)).unwrap_or(1) > 0 {
+    while drain.elapsed() < Duration::from_secs(300) && arrivals.created.lock().map(|s| missing(&s)).unwrap_or(1) > 0 {
         std::thread::sleep(Duration::from_millis(250));
     }
     let (lost, duplicates) = arrivals
