@@ -23,16 +23,12 @@ pub struct Reply {
     pub body: serde_json::Value,
     /// Send `X-Existing-Resource: true`.
     pub existing_resource: bool,
-    /// Store it for replays under the request's `Idempotency-Key` (D38), as its status says.
-    /// `false`: not stored, as a 5xx is not: a batch with an item that failed for a server-side
-    /// reason (D49) runs again when retried with the same key.
-    pub replayable: bool,
 }
 
 impl Reply {
     /// 200/201 etc. with `body`, one of the response types of [`crate::out`].
     pub fn new(status: StatusCode, body: &impl serde::Serialize) -> Self {
-        Reply { status, body: talent_domain::wire::to_value(body), existing_resource: false, replayable: true }
+        Reply { status, body: talent_domain::wire::to_value(body), existing_resource: false }
     }
 }
 
@@ -61,7 +57,7 @@ pub fn request_hash(body: &[u8]) -> String {
 impl Reply {
     /// 200/201 etc. with a JSON `body` as it is.
     pub fn json(status: StatusCode, body: serde_json::Value) -> Self {
-        Reply { status, body, existing_resource: false, replayable: true }
+        Reply { status, body, existing_resource: false }
     }
 
     /// The response as stored for replays.
@@ -184,13 +180,11 @@ where
             Ok(respond(status, body, existing_resource, true))
         }
         IdempotencyBegin::Proceed => {
-            let (status, body, existing, replayable, result_err) = match run().await {
-                Ok(r) => (r.status, r.body.to_string(), r.existing_resource, r.replayable, None),
-                Err(e) => (e.status_code(), e.body().to_string(), false, true, Some(e)),
+            let (status, body, existing, result_err) = match run().await {
+                Ok(r) => (r.status, r.body.to_string(), r.existing_resource, None),
+                Err(e) => (e.status_code(), e.body().to_string(), false, Some(e)),
             };
-            // Not replayable: finished as a 503 would be, which D38 does not store.
-            let stored_status = if replayable { status.as_u16() } else { 503 };
-            let stored = StoredResponse { status: stored_status, body: body.clone(), existing_resource: existing };
+            let stored = StoredResponse { status: status.as_u16(), body: body.clone(), existing_resource: existing };
             if let Err(e) = state.svc.idempotency_finish(ireq, stored).await {
                 tracing::error!(error = %e, "could not record idempotency outcome");
             }

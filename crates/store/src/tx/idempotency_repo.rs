@@ -31,11 +31,7 @@ macro_rules! impl_idempotency_repo {
             ) -> BoxFuture<'a, StoreResult<Option<IdempotencyRecord>>> {
                 Box::pin(async move {
                     self.lock_idem_row(org, path, key).await?;
-                    self.load_one(
-                        idempotency_keys::table.find((DbUuid(org.0), path, key)).select(IdemRow::as_select()),
-                        Self::open_idem,
-                    )
-                    .await
+                    self.peek_idempotency(org, path, key).await
                 })
             }
 
