@@ -70,8 +70,11 @@ fn classify(e: DieselError) -> StoreError {
 /// cannot connect now) and 08 (connection exceptions), whose SQLSTATE diesel does not expose, and
 /// SQLite's `SQLITE_BUSY` after the busy timeout.
 pub fn is_outage(message: &str) -> bool {
-    const SIGNS: [&str; 11] = [
+    const SIGNS: [&str; 12] = [
         "terminating connection",
+        // tokio-postgres's I/O error: the socket failed in the middle of an exchange (seen when
+        // PostgreSQL stopped under `make chaos`).
+        "error communicating with the server",
         "connection closed",
         "the database system is shutting down",
         "the database system is starting up",
@@ -320,6 +323,7 @@ mod outage_tests {
     fn lost_connections_are_outages_and_wrong_statements_are_not() {
         for e in [
             db(DatabaseErrorKind::Unknown, "connection closed"),
+            db(DatabaseErrorKind::Unknown, "error communicating with the server"),
             db(DatabaseErrorKind::Unknown, "FATAL: terminating connection due to administrator command"),
             db(DatabaseErrorKind::ClosedConnection, "anything"),
             DieselError::BrokenTransactionManager,
