@@ -3,7 +3,8 @@
 //! `TALENT_TEST_CRASH_AFTER_COMMIT`); an instance started afterwards on the same database answers
 //! the retry with the same key at once, replaying the committed answer, and the work is there
 //! exactly once. For a batch stopped after its second item, the retry replays the two committed
-//! items and runs the rest. On SQLite and PostgreSQL.
+//! items and runs the rest. Test mode's completion of an assessment (a test key's sandbox action)
+//! likewise: replayed at once, one completed assessment. On SQLite and PostgreSQL.
 use super::webhook_resilience::{agent, db_for, drop_db, setup, start_with, Instance, Receiver};
 use serde_json::{json, Value};
 
@@ -37,6 +38,20 @@ fn ids_of(base: &str, key: &str, email: &str) -> Vec<String> {
     );
     assert_eq!(s, 200, "{page}");
     page["data"].as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap().to_string()).collect()
+}
+
+/// A test-mode key (D60) of the organization of the live key `key`.
+fn test_key_of(base: &str, key: &str) -> String {
+    use super::webhook_resilience::call;
+    let a = agent();
+    let (_, me) = call(&a, "GET", &format!("{base}/api/v1/me"), key, None);
+    let org = me["organizationId"].as_str().unwrap();
+    let (_, users) = call(&a, "GET", &format!("{base}/admin/v1/organizations/{org}/users"), ADMIN, None);
+    let user = users["data"][0]["id"].as_str().unwrap();
+    let body = json!({"scopes": ["persons:write", "results:read"], "mode": "test"});
+    let (s, k) = call(&a, "POST", &format!("{base}/admin/v1/users/{user}/api-keys"), ADMIN, Some(body));
+    assert_eq!(s, 201, "{k}");
+    k["key"].as_str().unwrap().to_string()
 }
 
 /// Starts an instance that stops after `point` commits, sends `run`'s request, and checks the
@@ -87,6 +102,25 @@ fn a_crash_between_commit_and_answer_leaves_a_key_that_replays_at_once(kind: &st
     }
     let (status, replayed, whole) = post(&app.base, &key, "/api/v1/persons/batch", "crash-2", &batch).unwrap();
     assert_eq!((status, replayed, &whole), (200, true, &out), "then the whole answer replays");
+
+    // Test mode: a completion committed and never answered replays at once; one assessment.
+    let test = test_key_of(&app.base, &key);
+    let (s, _, tp) =
+        post(&app.base, &test, "/api/v1/persons", "test-person", &json!({"email": "t@example.com"})).unwrap();
+    assert_eq!(s, 201, "{tp}");
+    let path = format!("/api/v1/test/persons/{}/complete-assessment", tp["id"].as_str().unwrap());
+    drop(app);
+    let app = crash_at(&db.url, &path, |base| post(base, &test, &path, "crash-3", &json!({"seed": 3})));
+    let (status, replayed, done) = post(&app.base, &test, &path, "crash-3", &json!({"seed": 3})).unwrap();
+    assert_eq!((status, replayed), (200, true), "the committed completion, replayed: {done}");
+    let (s, person) = super::webhook_resilience::call(
+        &agent(),
+        "GET",
+        &format!("{}/api/v1/persons/{}", app.base, tp["id"].as_str().unwrap()),
+        &test,
+        None,
+    );
+    assert_eq!((s, &person["assessment"]["count"]), (200, &json!(1)), "completed once: {person}");
     drop(app);
     drop_db(db);
 }

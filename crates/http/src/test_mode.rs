@@ -5,7 +5,7 @@ use crate::auth::authorize;
 use crate::body::parse_json;
 use crate::error::ApiError;
 use crate::extract::{Body, PathId};
-use crate::idempotency::{idempotent, Reply};
+use crate::idempotency::{idempotent, keyed, Reply};
 use crate::out;
 use crate::state::ApiState;
 use actix_web::http::StatusCode;
@@ -13,7 +13,9 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use talent_domain::assessment::MatchCategory;
 use talent_domain::ids::{PersonId, ProfileId};
+use talent_domain::person::Person;
 use talent_domain::ports::{EmailRecord, Store};
+use talent_domain::results::Assessment;
 use talent_domain::timefmt::format;
 use talent_domain::usecases::test_mode::TestCompletion;
 use talent_domain::values::Scope;
@@ -146,8 +148,7 @@ pub async fn complete_assessment<S: Store>(
         if body.iter().all(u8::is_ascii_whitespace) { CompletionIn::default() } else { parse_json(&req, &body)? };
     let c = i.into_domain()?;
     let org = p.ctx.org.clone();
-    idempotent(&state, &req, org.id, &body, || async {
-        let (person, a) = state.svc.test_complete_assessment(&org, id, c).await?;
+    let answer = |(person, a): &(Person, Assessment)| {
         let done = out::AssessmentCompletedData {
             person_id: person.id.0,
             email: person.email.as_str().to_string(),
@@ -156,7 +157,10 @@ pub async fn complete_assessment<S: Store>(
             completed_at: a.completed_at.unwrap_or(a.started_at),
             accommodations: a.accommodations.as_ref().map(talent_domain::wire::AccommodationsOut::new),
         };
-        Ok(Reply::new(StatusCode::OK, &done))
+        Reply::new(StatusCode::OK, &done)
+    };
+    keyed(&state, &req, org.id, &body, answer, |claim| async {
+        Ok(state.svc.test_complete_assessment_keyed(&org, id, c, claim).await?)
     })
     .await
 }

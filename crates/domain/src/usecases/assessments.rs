@@ -1,5 +1,6 @@
 //! Assessments, results, profiles, matches and reports (D10, D11, D23-D27, D39).
 
+use super::idempotency::{take, unkeyed, Claim, Keyed};
 use super::{Page, Services};
 use crate::assessment::{
     category, check_responses, match_percentage, need_counts, score, seed_responses, MatchCategory, NeedCounts,
@@ -135,6 +136,18 @@ impl<S: Store> Services<S> {
         person_id: PersonId,
         cmd: AssessmentCommand,
     ) -> Result<Assessment, UseCaseError> {
+        Ok(unkeyed(self.admin_assessment_keyed(person_id, cmd, None).await?)?.1)
+    }
+
+    /// [`Services::admin_assessment`], with the request's idempotency key claimed and answered
+    /// (with the person and the assessment) in its transaction when given (T223; test mode's
+    /// completion). Errors: the same, and the claim's (409).
+    pub(crate) async fn admin_assessment_keyed(
+        &self,
+        person_id: PersonId,
+        cmd: AssessmentCommand,
+        claim: Option<Claim<(Person, Assessment)>>,
+    ) -> Result<Keyed<(Person, Assessment)>, UseCaseError> {
         let mut errs = FieldErrors::default();
         if !cmd.complete && (cmd.responses.is_some() || cmd.seed.is_some()) {
             errs.push("complete", "responses and seed need complete: true");
@@ -159,6 +172,9 @@ impl<S: Store> Services<S> {
         self.store
             .write(move |tx| {
                 Box::pin(async move {
+                    if let Some(replay) = take(claim.as_ref(), tx, now).await? {
+                        return Ok(Keyed::Replayed(replay));
+                    }
                     let person = tx.get_person_any(person_id).await?.ok_or_else(|| ClientError::not_found("Person"))?;
                     let memberships = tx.list_persons_of_human(person.human_id).await?;
                     let mut all = tx.list_assessments_of_human(person.human_id).await?;
@@ -170,7 +186,11 @@ impl<S: Store> Services<S> {
                     };
                     let done = if !cmd.complete {
                         if let Some(i) = running {
-                            return Ok(all[i].clone());
+                            let out = (person, all[i].clone());
+                            if let Some(c) = &claim {
+                                c.answer(tx, &out, now).await?;
+                            }
+                            return Ok(Keyed::Ran(out));
                         }
                         let a = Assessment {
                             id: new_id,
@@ -268,7 +288,11 @@ impl<S: Store> Services<S> {
                         let id = EventId(id_source.new_uuid());
                         super::persons::append_person_updated(tx, &id_source, id, before, after, now).await?;
                     }
-                    Ok::<_, UseCaseError>(done)
+                    let out = (person, done);
+                    if let Some(c) = &claim {
+                        c.answer(tx, &out, now).await?;
+                    }
+                    Ok::<_, UseCaseError>(Keyed::Ran(out))
                 })
             })
             .await

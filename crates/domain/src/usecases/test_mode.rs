@@ -2,6 +2,7 @@
 //! organization's test twin that no live key can, so an integrator tries a whole flow without the
 //! operator's admin token. Every action refuses a live key with 403 `test_key_required`.
 
+use super::idempotency::{unkeyed, Claim, Keyed};
 use super::Services;
 use crate::assessment::{need_counts, steer_responses, MatchCategory, NeedCounts};
 use crate::errors::{ClientError, Code, UseCaseError};
@@ -70,6 +71,19 @@ impl<S: Store> Services<S> {
         person: PersonId,
         c: TestCompletion,
     ) -> Result<(Person, Assessment), UseCaseError> {
+        unkeyed(self.test_complete_assessment_keyed(org, person, c, None).await?)
+    }
+
+    /// [`Services::test_complete_assessment`], with the request's idempotency key claimed and
+    /// answered in the completion's transaction when given (T223). Errors: the same, and the
+    /// claim's (409).
+    pub async fn test_complete_assessment_keyed(
+        &self,
+        org: &Organization,
+        person: PersonId,
+        c: TestCompletion,
+        claim: Option<Claim<(Person, Assessment)>>,
+    ) -> Result<Keyed<(Person, Assessment)>, UseCaseError> {
         require_test(org)?;
         let p = self.get_person(org.id, person).await?;
         let responses = match c.target {
@@ -108,8 +122,7 @@ impl<S: Store> Services<S> {
         };
         // Steered responses carry their seed already.
         let seed = if responses.is_some() { None } else { c.seed };
-        let a = self.admin_assessment(person, AssessmentCommand { complete: true, responses, seed }).await?;
-        Ok((p, a))
+        self.admin_assessment_keyed(person, AssessmentCommand { complete: true, responses, seed }, claim).await
     }
 
     /// `POST /api/v1/test/clock/advance` (D60): the test twin `org`'s clock moves `seconds`
