@@ -3,14 +3,18 @@
 //! load of imports from careful clients: each import has its own `Idempotency-Key`, and a failed
 //! one (no answer, or a 5xx) is sent again with the same key, through HAProxy to whichever
 //! instance is up, for up to 30 s. Meanwhile: `kill -9` of a random instance every 30 s (started
-//! again a second later), PostgreSQL stopped for 5 s twice, Redis restarted once.
+//! again a second later), PostgreSQL stopped for 5 s twice, Redis restarted once, one of the two
+//! webhook receivers hanging for a minute. Beside the imports, a client of another organization,
+//! whose key has a budget of [`BUDGET`] requests a minute, asks `GET /api/v1/me` five times its
+//! budget's rate through all three instances.
 //!
 //! Afterwards it checks and prints: every import answered 2xx is stored exactly once, with the id
 //! it was answered; no import is left without an answer; every stored person's `person.created`
-//! reached the webhook receiver at least once (duplicates are counted); every 5xx was a 503 with
-//! `Retry-After`; the answer times (first send to 2xx) p50/p99 in quiet and in faulty periods.
-//! `--quick` runs 2 minutes instead of 10 with the faults closer together. The run fails (exit 1)
-//! when a check does not hold.
+//! reached both receivers at least once (duplicates are counted); every 5xx was a 503 with
+//! `Retry-After`; the shared budget granted at most 1.1 × what it publishes across the three
+//! instances while Redis was up; the answer times (first send to 2xx) p50/p99 in quiet periods
+//! and during each kind of fault. `--quick` runs 2 minutes instead of 10 with the faults closer
+//! together and shorter. The run fails (exit 1) when a check does not hold.
 
 use crate::{endpoint, receiver, tenant_ids, Service};
 use serde_json::{json, Value};
@@ -26,8 +30,32 @@ use talent_store::testing::PgCluster;
 const CLIENTS: usize = 12;
 /// How long a client keeps sending one import again before it counts it unanswered.
 const GIVE_UP: Duration = Duration::from_secs(30);
+/// Requests a minute of the rate-limited key (GCRA: a full minute's budget at once, then one
+/// every 60 s / BUDGET).
+const BUDGET: u64 = 600;
+/// The receivers' paths: the second one hangs for a while.
+const RECEIVERS: [&str; 2] = ["/chaos", "/slow"];
 
-fn free_port() -> u16 {
+/// The `GET /api/v1/me` of the rate-limited key, five times its budget's rate, until `stop`:
+/// (when sent since `start`, status) of each.
+fn budget_client(base: String, key: String, start: Instant, stop: Arc<AtomicBool>) -> Vec<(Duration, u16)> {
+    let a = crate::agent();
+    let mut out = vec![];
+    let pace = Duration::from_secs(60) / (BUDGET as u32 * 5);
+    while !stop.load(Ordering::Relaxed) {
+        let at = start.elapsed();
+        let req = ureq::http::Request::builder()
+            .uri(format!("{base}/api/v1/me"))
+            .header("Authorization", format!("Bearer {key}"))
+            .body(Vec::new());
+        let status = req.ok().and_then(|r| a.run(r).ok()).map(|r| r.status().as_u16()).unwrap_or(0);
+        out.push((at, status));
+        std::thread::sleep(pace.saturating_sub(start.elapsed() - at));
+    }
+    out
+}
+
+pub(crate) fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).unwrap_or(0)
 }
 
@@ -40,7 +68,7 @@ fn wait_for_port(port: u16) {
 }
 
 /// A `redis-server` of the run's own on `port`.
-fn redis(port: u16) -> Option<Child> {
+pub(crate) fn redis(port: u16) -> Option<Child> {
     let child = Command::new("redis-server")
         .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
         .stdout(Stdio::null())
@@ -54,7 +82,7 @@ fn redis(port: u16) -> Option<Child> {
 /// HAProxy on `port` in front of `backends`, from Debian's package (installed when missing).
 /// Its own 502, 503 and 504 (no instance up, an instance killed mid-request) are answered as 503
 /// with `Retry-After: 1`, as Talent answers an outage.
-fn haproxy(port: u16, backends: &[u16], dir: &std::path::Path) -> Option<Child> {
+pub(crate) fn haproxy(port: u16, backends: &[u16], dir: &std::path::Path) -> Option<Child> {
     if Command::new("haproxy").arg("-v").output().is_err() {
         println!("installing haproxy (apt-get)");
         let _ = Command::new("apt-get")
@@ -270,9 +298,16 @@ pub fn run(bin: &str, quick: bool) -> bool {
     let redis_url = format!("redis://127.0.0.1:{redis_port}");
     let db = pg.url();
     let ports: Vec<u16> = (0..3).map(|_| free_port()).collect();
+    let plans = &format!(
+        r#"[{{"id":"bench","apiAccess":true,"personLimit":10000000,"profileLimit":100,
+            "orgPerMinute":1000000,"keyPerMinute":1000000,"orgOnlyPerMinute":1000000}},
+           {{"id":"tight","apiAccess":true,"personLimit":1000,"profileLimit":10,
+            "orgPerMinute":1000000,"keyPerMinute":{BUDGET},"orgOnlyPerMinute":1000000}}]"#
+    );
     let start_instance = |port: u16| {
         let listen = format!("127.0.0.1:{port}");
         let env = [
+            ("TALENT_PLANS", plans.as_str()),
             ("TALENT_LISTEN", listen.as_str()),
             ("TALENT_RATE_LIMIT_MODE", "per-key"),
             ("TALENT_RATE_LIMIT_STORE", redis_url.as_str()),
@@ -290,7 +325,10 @@ pub fn run(bin: &str, quick: bool) -> bool {
     let base = format!("http://127.0.0.1:{proxy_port}");
     let (key, org) = tenant_ids(&base, "chaos");
     let (hook, arrivals) = receiver();
-    endpoint(&base, &key, &format!("{hook}/chaos"));
+    for path in RECEIVERS {
+        endpoint(&base, &key, &format!("{hook}{path}"));
+    }
+    let (limited, _) = crate::tenant_on(&base, "chaos-budget", "tight");
 
     let start = Instant::now();
     let stop = Arc::new(AtomicBool::new(false));
@@ -301,12 +339,17 @@ pub fn run(bin: &str, quick: bool) -> bool {
             std::thread::spawn(move || client(t, base, key, start, stop, tally))
         })
         .collect();
+    let budget = {
+        let (base, stop) = (base.clone(), stop.clone());
+        std::thread::spawn(move || budget_client(base, limited, start, stop))
+    };
 
     // The faults, on a schedule; each window (from its start to 3 s after its end) is "faulty".
-    let mut windows: Vec<(Duration, Duration, String)> = vec![];
+    let mut windows: Vec<(Duration, Duration, &str, String)> = vec![];
     let secs = length.as_secs();
     let pg_stops: Vec<u64> = if quick { vec![secs / 2] } else { vec![secs * 3 / 10, secs * 7 / 10] };
     let redis_restart = secs * 2 / 5;
+    let (hang_at, hang_for) = if quick { (secs / 4, 20) } else { (secs * 9 / 20, 60) };
     let mut next_kill = kill_every;
     let mut victim = 0usize;
     let mut last = 0;
@@ -329,13 +372,15 @@ pub fn run(bin: &str, quick: bool) -> bool {
             if let Ok(mut list) = instances.lock() {
                 list[victim] = Some(fresh);
             }
-            windows.push((from, start.elapsed() + Duration::from_secs(3), format!("kill -9 of instance {victim}")));
+            let label = format!("kill -9 of instance {victim}");
+            windows.push((from, start.elapsed() + Duration::from_secs(3), "kill -9 of an instance", label));
         }
         if pg_stops.contains(&now) {
             pg.stop();
             std::thread::sleep(Duration::from_secs(5));
             pg.start_again();
-            windows.push((from, start.elapsed() + Duration::from_secs(3), "PostgreSQL stopped 5 s".into()));
+            let label = "PostgreSQL stopped 5 s".to_string();
+            windows.push((from, start.elapsed() + Duration::from_secs(3), "PostgreSQL stopped", label));
         }
         if now == redis_restart {
             let _ = redis_child.kill();
@@ -345,11 +390,21 @@ pub fn run(bin: &str, quick: bool) -> bool {
                 Some(c) => redis_child = c,
                 None => println!("redis-server did not start again"),
             }
-            windows.push((from, start.elapsed() + Duration::from_secs(3), "Redis restarted".into()));
+            windows.push((from, start.elapsed() + Duration::from_secs(3), "Redis restarted", "Redis restarted".into()));
+        }
+        if now == hang_at {
+            let until = Instant::now() + Duration::from_secs(hang_for);
+            if let Ok(mut h) = arrivals.hang_until.lock() {
+                *h = Some(until);
+            }
+            let label = format!("receiver /slow hanging {hang_for} s");
+            windows.push((from, from + Duration::from_secs(hang_for + 3), "a receiver hanging", label));
         }
     }
     stop.store(true, Ordering::Relaxed);
     let outcomes: Vec<Outcome> = clients.into_iter().flat_map(|c| c.join().unwrap_or_default()).collect();
+    let asked = budget.join().unwrap_or_default();
+    let end = start.elapsed();
     let tally = tally.lock().map(|mut t| std::mem::take(&mut *t)).unwrap_or_default();
 
     // Checks.
@@ -408,7 +463,13 @@ pub fn run(bin: &str, quick: bool) -> bool {
     // claim's lease and the retry schedule's first step).
     let ids: Vec<String> = stored.values().flatten().cloned().collect();
     let drain = Instant::now();
-    let missing = |seen: &HashMap<String, u32>| ids.iter().filter(|id| !seen.contains_key(*id)).count();
+    let missing = |seen: &HashMap<(String, String), u32>| {
+        RECEIVERS
+            .iter()
+            .flat_map(|p| ids.iter().map(move |id| (p.to_string(), id.clone())))
+            .filter(|k| !seen.contains_key(k))
+            .count()
+    };
     while drain.elapsed() < Duration::from_secs(300) && arrivals.created.lock().map(|s| missing(&s)).unwrap_or(1) > 0 {
         std::thread::sleep(Duration::from_millis(250));
     }
@@ -416,17 +477,62 @@ pub fn run(bin: &str, quick: bool) -> bool {
         .created
         .lock()
         .map(|s| (missing(&s), s.values().map(|n| n.saturating_sub(1)).sum::<u32>()))
-        .unwrap_or((ids.len(), 0));
-    println!("webhooks: person.created of {} persons reached the receiver, {duplicates} duplicates, in {:.0} s after the load", ids.len() - lost, drain.elapsed().as_secs_f64());
-    check(&mut ok, lost == 0, &format!("every stored person's person.created was delivered ({lost} not)"));
+        .unwrap_or((ids.len() * RECEIVERS.len(), 0));
+    println!(
+        "webhooks: person.created of {} persons to {} receivers: {} deliveries arrived, {duplicates} duplicates, \
+         drained {:.0} s after the load",
+        ids.len(),
+        RECEIVERS.len(),
+        ids.len() * RECEIVERS.len() - lost,
+        drain.elapsed().as_secs_f64()
+    );
+    check(&mut ok, lost == 0, &format!("every stored person's person.created reached both receivers ({lost} did not)"));
 
-    let in_window = |o: &Outcome| windows.iter().any(|(a, b, _)| o.at + o.took >= *a && o.at <= *b);
-    let quiet: Vec<Duration> = answered.iter().filter(|o| !in_window(o)).map(|o| o.took).collect();
-    let faulty: Vec<Duration> = answered.iter().filter(|o| in_window(o)).map(|o| o.took).collect();
-    println!("answer times: quiet {}; during faults {}", p50_p99(quiet), p50_p99(faulty));
+    // The shared budget: what the three instances granted, against what GCRA allows a key that
+    // starts full (a minute's budget, then BUDGET a minute), in the spans Redis was up; the state
+    // lives in Redis, so a restart starts the key full again.
+    let restart = windows.iter().find(|w| w.2 == "Redis restarted").map(|w| (w.0, w.1));
+    let spans = match restart {
+        Some((down, up)) => vec![(Duration::ZERO, down, Duration::ZERO), (up, end, down)],
+        None => vec![(Duration::ZERO, end, Duration::ZERO)],
+    };
+    let (granted, refused) =
+        (asked.iter().filter(|(_, s)| *s == 200).count(), asked.iter().filter(|(_, s)| *s == 429).count());
+    println!(
+        "rate limit: {} requests of a key of {BUDGET} a minute, {granted} granted, {refused} refused (429)",
+        asked.len()
+    );
+    for (from, to, full_since) in spans {
+        let got = asked.iter().filter(|(at, s)| *s == 200 && *at >= from && *at < to).count() as f64;
+        let allowed = BUDGET as f64 * (1.0 + (to - full_since).as_secs_f64() / 60.0);
+        check(
+            &mut ok,
+            got <= 1.1 * allowed,
+            &format!(
+                "from {} s to {} s: {got:.0} granted across the instances, {:.2} of the {allowed:.0} the budget allows (at most 1.1)",
+                from.as_secs(),
+                to.as_secs(),
+                got / allowed
+            ),
+        );
+    }
+
+    let overlaps = |o: &Outcome, w: &(Duration, Duration, &str, String)| o.at + o.took >= w.0 && o.at <= w.1;
+    let quiet: Vec<Duration> =
+        answered.iter().filter(|o| !windows.iter().any(|w| overlaps(o, w))).map(|o| o.took).collect();
+    println!("answer times, first send to 2xx:\n  quiet: {}", p50_p99(quiet));
+    let mut kinds: Vec<&str> = windows.iter().map(|w| w.2).collect();
+    kinds.dedup();
+    kinds.sort();
+    kinds.dedup();
+    for kind in kinds {
+        let during: Vec<Duration> =
+            answered.iter().filter(|o| windows.iter().any(|w| w.2 == kind && overlaps(o, w))).map(|o| o.took).collect();
+        println!("  during {kind}: {}", p50_p99(during));
+    }
     println!(
         "faults: {}",
-        windows.iter().map(|(a, _, w)| format!("{w} at {} s", a.as_secs())).collect::<Vec<_>>().join("; ")
+        windows.iter().map(|(a, _, _, w)| format!("{w} at {} s", a.as_secs())).collect::<Vec<_>>().join("; ")
     );
     println!("chaos: {}", if ok { "every check held" } else { "FAILED" });
 

@@ -11,7 +11,7 @@ use diesel_async::{AsyncConnection, RunQueryDsl, SimpleAsyncConnection};
 use std::time::{Duration, Instant};
 use talent_domain::ids::{HumanId, OrgId, PersonId, TagId};
 use talent_domain::person::{JoinedVia, Person, PersonStatus};
-use talent_domain::ports::PersonQuery;
+use talent_domain::ports::{PersonQuery, PersonStatusFilter};
 use talent_domain::results::AssessmentSummary;
 use talent_domain::values::{Email, Labels, PersonName, Tag};
 use talent_store::schema::{humans, person_tags, persons, tags};
@@ -94,7 +94,7 @@ const LAST: [&str; 50] = [
     "hennessy",
 ];
 /// Tags: `team-0` … `team-9` (every person has one: 10 % each) and `rare` (every 1,000th).
-const TEAMS: usize = 10;
+pub const TEAMS: usize = 10;
 
 /// The persons of scenario `lists` on this backend.
 pub fn persons(postgres: bool) -> usize {
@@ -105,20 +105,49 @@ pub fn persons(postgres: bool) -> usize {
     })
 }
 
-/// Person `i` of `n`: created `n - i` seconds before `now` (so newest last), with every 100th
-/// updated within the last hour.
-fn person(i: usize, n: usize, org: OrgId, now: OffsetDateTime, tags: &[Tag]) -> (Person, String) {
-    let email = format!("p{i}.{}@seed.example", LAST[i % LAST.len()]);
-    let created = now - time::Duration::seconds((n - i) as i64 + 3600);
+/// The seeded persons of one organization.
+pub struct Seed {
+    /// Their organization.
+    pub org: OrgId,
+    /// Its tags `team-0` … `team-9`, `rare`, in that order.
+    pub tags: Vec<Tag>,
+    /// How many.
+    pub n: usize,
+    /// Their emails' domain.
+    pub domain: String,
+    /// Makes the ids unlike another organization's: person `i`'s ids use `salt + i` and
+    /// `salt + n + i` (give each organization a range of `2 n` of its own).
+    pub salt: usize,
+    /// Seconds between one person's creation and the next's.
+    pub spacing: i64,
+}
+
+impl Seed {
+    /// Person `i`: created `(n - i) × spacing` seconds before an hour before `now` (so newest
+    /// last), with every 100th updated within the last hour.
+    pub fn person(&self, i: usize, now: OffsetDateTime) -> (Person, String) {
+        person(i, now, self)
+    }
+
+    /// `updatedAfter=` of the newer half.
+    fn half(&self) -> OffsetDateTime {
+        OffsetDateTime::now_utc() - time::Duration::seconds(self.n as i64 * self.spacing / 2 + 3600)
+    }
+}
+
+fn person(i: usize, now: OffsetDateTime, s: &Seed) -> (Person, String) {
+    let (n, org, tags, salt) = (s.n, s.org, &s.tags, s.salt);
+    let email = format!("p{i}.{}@{}", LAST[i % LAST.len()], s.domain);
+    let created = now - time::Duration::seconds((n - i) as i64 * s.spacing + 3600);
     let updated = if i.is_multiple_of(100) { now - time::Duration::seconds((i % 3600) as i64) } else { created };
     let mut t = vec![tags[i % TEAMS].clone()];
     if i.is_multiple_of(1000) {
         t.push(tags[TEAMS].clone());
     }
     let p = Person {
-        id: PersonId(uuid_at(created, i)),
+        id: PersonId(uuid_at(created, salt + i)),
         org_id: org,
-        human_id: HumanId(uuid_at(created, i + n)),
+        human_id: HumanId(uuid_at(created, salt + i + n)),
         email: Email::parse(&email).expect("a valid email"),
         first_name: PersonName::parse(FIRST[i % FIRST.len()]).ok(),
         last_name: PersonName::parse(LAST[(i / FIRST.len()) % LAST.len()]).ok(),
@@ -160,12 +189,13 @@ macro_rules! insert_rows {
 macro_rules! seed_on {
     ($batch:ident, $conn:expr, $org:expr, $n:expr, $tags:expr) => {{
         let (conn, org, n, tags) = ($conn, $org, $n, $tags);
+        let seed = Seed { org, tags: tags.to_vec(), n, domain: "seed.example".into(), salt: 0, spacing: 1 };
         let now = OffsetDateTime::now_utc();
         let started = Instant::now();
         const CHUNK: usize = 1000;
         for start in (0..n).step_by(CHUNK) {
             let end = (start + CHUNK).min(n);
-            let rows: Vec<(Person, String)> = (start..end).map(|i| person(i, n, org, now, tags)).collect();
+            let rows: Vec<(Person, String)> = (start..end).map(|i| seed.person(i, now)).collect();
             let hs: Vec<_> = rows
                 .iter()
                 .map(|(p, e)| {
@@ -243,22 +273,40 @@ pub struct Shape {
     pub store: PersonQuery,
 }
 
-/// The shapes measured: the list, `q=` (a last name, a common letter, one email), `tag=` (10 %,
-/// 0.1 %), `updatedAfter=` (the last hour, the newer half) and `q=` with `tag=`.
-pub fn shapes(org: OrgId, n: usize) -> Vec<Shape> {
+/// The shapes measured: the list, `q=` (a last name, a common letter, one email), `email=`,
+/// `tag=` (10 %, 0.1 %), `updatedAfter=` (the last hour, the newer half), `status=any` (alone and
+/// with `updatedAfter=`, a one-pass sync) and `q=` with `tag=`, over the persons of `seed`.
+pub fn shapes(seed: &Seed) -> Vec<Shape> {
+    let (org, n, domain) = (seed.org, seed.n, &seed.domain);
     let hour_ago = OffsetDateTime::now_utc() - time::Duration::hours(1);
-    let half = OffsetDateTime::now_utc() - time::Duration::seconds(n as i64 / 2);
+    let half = seed.half();
     let fmt = talent_domain::timefmt::format;
     let base = PersonQuery { org_id: Some(org), limit: 26, ..PersonQuery::default() };
     let q = |s: &str| PersonQuery { q: Some(s.to_string()), ..base.clone() };
     let tag = |s: &str| PersonQuery { tag_key: Some(s.to_string()), ..base.clone() };
     let after = |t: OffsetDateTime| PersonQuery { updated_after: Some(t), ..base.clone() };
     let one = format!("p{}.", n / 3);
+    let email = format!("p{}.{}@{domain}", n / 3, LAST[(n / 3) % LAST.len()]);
     vec![
         Shape { name: "list", query: "limit=25".into(), store: base.clone() },
         Shape { name: "q= a last name (2 %)", query: "limit=25&q=stroustrup".into(), store: q("stroustrup") },
         Shape { name: "q= a common letter", query: "limit=25&q=a".into(), store: q("a") },
         Shape { name: "q= one email", query: format!("limit=25&q={one}"), store: q(&one) },
+        Shape {
+            name: "email= one person",
+            query: format!("limit=25&email={email}"),
+            store: PersonQuery { email: Email::parse(&email).ok(), ..base.clone() },
+        },
+        Shape {
+            name: "status=any",
+            query: "limit=25&status=any".into(),
+            store: PersonQuery { status: PersonStatusFilter::Any, ..base.clone() },
+        },
+        Shape {
+            name: "status=any + updatedAfter= hour",
+            query: format!("limit=25&status=any&updatedAfter={}", fmt(hour_ago)),
+            store: PersonQuery { status: PersonStatusFilter::Any, ..after(hour_ago) },
+        },
         Shape { name: "tag= 10 %", query: "limit=25&tag=team-3".into(), store: tag("team-3") },
         Shape { name: "tag= 0.1 %", query: "limit=25&tag=rare".into(), store: tag("rare") },
         Shape {

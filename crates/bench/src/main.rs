@@ -24,8 +24,13 @@
 //!    imports, the sandbox completes them, and each push is timed from the completion to its
 //!    arrival; then pushes beside an organization whose ATS hangs.
 //!
+//! 9. **scale** ([`scale`], PostgreSQL only, not in the default set): ten million persons.
+//! 10. **instances** ([`instances`], PostgreSQL only, not in the default set): one instance and
+//!     three behind HAProxy.
+//!
 //! `BENCH_SCENARIOS` picks some of `webhooks` (1-3), `requests`, `limiter`, `lists`, `matches`, `reports`,
-//! `connectors` (comma-separated; the default: all).
+//! `connectors`, `scale`, `instances` (comma-separated; the default: all but `scale` and
+//! `instances`).
 //!
 //! `talent-bench TALENT_BINARY chaos [--quick]` is `make chaos` instead ([`chaos`]).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -43,8 +48,10 @@ use talent_store::DbStore;
 
 mod chaos;
 mod connectors;
+mod instances;
 mod lists;
 mod requests;
+mod scale;
 mod webhooks;
 
 const ADMIN: &str = "adm_bench_d419c44894d7a7f1a1a973c33d02dfb2cf17648970a57485";
@@ -60,11 +67,20 @@ const CLIENTS: usize = 32;
 struct Arrivals {
     list: Mutex<Vec<(String, Duration, Instant)>>,
     by_email: Mutex<std::collections::HashMap<String, Instant>>,
-    /// Deliveries of `person.created` per person id (`make chaos` counts duplicates).
-    created: Mutex<std::collections::HashMap<String, u32>>,
+    /// Deliveries of `person.created` per endpoint path and person id (`make chaos` counts
+    /// duplicates).
+    created: Mutex<std::collections::HashMap<(String, String), u32>>,
+    /// Until then, requests to `/slow` hang (`make chaos`'s receiver that stops answering): they
+    /// are answered 503 when it has passed, and not counted.
+    hang_until: Mutex<Option<Instant>>,
 }
 
 async fn receive(req: HttpRequest, body: web::Bytes, arrivals: web::Data<Arrivals>) -> HttpResponse {
+    let hang = *arrivals.hang_until.lock().unwrap();
+    if let Some(until) = hang.filter(|u| req.path() == "/slow" && Instant::now() < *u) {
+        tokio::time::sleep(until - Instant::now()).await;
+        return HttpResponse::ServiceUnavailable().finish();
+    }
     let now = time::OffsetDateTime::now_utc();
     let at = Instant::now();
     let v = serde_json::from_slice::<Value>(&body).unwrap_or(Value::Null);
@@ -74,7 +90,7 @@ async fn receive(req: HttpRequest, body: web::Bytes, arrivals: web::Data<Arrival
         }
     }
     if let (Some("person.created"), Some(id)) = (v["type"].as_str(), v["data"]["id"].as_str()) {
-        *arrivals.created.lock().unwrap().entry(id.to_string()).or_insert(0) += 1;
+        *arrivals.created.lock().unwrap().entry((req.path().to_string(), id.to_string())).or_insert(0) += 1;
     }
     let created = v["createdAt"]
         .as_str()
@@ -224,13 +240,18 @@ fn tenant(base: &str, name: &str) -> String {
 
 /// As [`tenant`]: the API key and the organization's id.
 fn tenant_ids(base: &str, name: &str) -> (String, String) {
+    tenant_on(base, name, "bench")
+}
+
+/// As [`tenant_ids`], on plan `plan` (of `TALENT_PLANS`).
+fn tenant_on(base: &str, name: &str, plan: &str) -> (String, String) {
     let a = agent();
     let (s, o) = call(
         &a,
         "POST",
         &format!("{base}/admin/v1/organizations"),
         ADMIN,
-        Some(json!({"companyName": name, "email": format!("hr@{name}.example"), "plan": "bench",
+        Some(json!({"companyName": name, "email": format!("hr@{name}.example"), "plan": plan,
                     "subscriptionStatus": "active"})),
     );
     assert_eq!(s, 201, "{o}");
@@ -499,7 +520,8 @@ fn run_lists(bin: &str, backend: &str, db: &TestDb, rt: &tokio::runtime::Runtime
     rt.block_on(lists::seed(&db.url, org, n)).expect("seed the persons");
     let store = DbStore::connect(&db.url, 1).expect("connect");
     let goal = if postgres { 50 } else { 100 };
-    for shape in lists::shapes(org, n) {
+    let seed = lists::Seed { org, tags: vec![], n, domain: "seed.example".into(), salt: 0, spacing: 1 };
+    for shape in lists::shapes(&seed) {
         let url = format!("{}/api/v1/persons?{}", svc.base, shape.query);
         let (mut times, mut items) = (vec![], 0);
         for i in 0..220 {
@@ -692,6 +714,20 @@ fn main() -> anyhow::Result<()> {
             let db = fresh()?;
             run_matches(&bin, backend, &db);
             rt.block_on(db.drop_db()).map_err(|e| anyhow::anyhow!("{e}"))?;
+        }
+    }
+    if which == "postgres" || which == "both" {
+        if on("instances") {
+            let admin = std::env::var("TEST_DATABASE_URL")
+                .ok()
+                .filter(|u| !u.is_empty())
+                .unwrap_or_else(|| "postgres://postgres@127.0.0.1:5432/test".into());
+            let db = rt.block_on(TestDb::postgres(&admin)).map_err(|e| anyhow::anyhow!("{e}"))?;
+            instances::run(&bin, &db);
+            rt.block_on(db.drop_db()).map_err(|e| anyhow::anyhow!("{e}"))?;
+        }
+        if on("scale") {
+            scale::run(&bin, &rt);
         }
     }
     Ok(())

@@ -343,6 +343,8 @@ pub struct PgCluster {
     bin: std::path::PathBuf,
     pub port: u16,
     max_connections: u32,
+    /// Further server settings (`name=value`), passed as `-c` options at every start.
+    settings: Vec<String>,
 }
 
 // Test support: a cluster that cannot be set up fails the test or run that asked for it.
@@ -355,6 +357,12 @@ impl PgCluster {
 
     /// As [`PgCluster::start`], accepting `max_connections` connections.
     pub fn start_sized(max_connections: u32) -> Option<PgCluster> {
+        PgCluster::start_with(max_connections, &[])
+    }
+
+    /// As [`PgCluster::start_sized`], with further server `settings` (`name=value`, such as
+    /// `shared_buffers=2GB`) at every start.
+    pub fn start_with(max_connections: u32, settings: &[&str]) -> Option<PgCluster> {
         let bin = std::fs::read_dir("/usr/lib/postgresql")
             .ok()?
             .filter_map(Result::ok)
@@ -367,7 +375,8 @@ impl PgCluster {
         let dir = std::env::temp_dir().join(format!("talent-pg-{}", uuid::Uuid::new_v4().simple()));
         std::fs::create_dir_all(dir.join("data")).expect("create the cluster directory");
         let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port();
-        let c = PgCluster { dir, bin, port, max_connections };
+        let settings = settings.iter().map(|s| s.to_string()).collect();
+        let c = PgCluster { dir, bin, port, max_connections, settings };
         if c.as_root() {
             let ok = std::process::Command::new("chown").args(["-R", "postgres:postgres"]).arg(&c.dir).status();
             assert!(ok.is_ok_and(|s| s.success()), "chown the cluster directory to postgres");
@@ -403,12 +412,16 @@ impl PgCluster {
 
     /// Starts the server (again) and waits until it accepts connections.
     pub fn start_again(&self) {
-        let opts = format!(
+        let mut opts = format!(
             "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections={}",
             self.port,
             self.dir.display(),
             self.max_connections
         );
+        for s in &self.settings {
+            opts.push_str(" -c ");
+            opts.push_str(s);
+        }
         let st = self
             .pg("pg_ctl")
             .arg("-D")

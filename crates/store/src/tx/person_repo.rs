@@ -391,12 +391,23 @@ macro_rules! impl_person_repo {
                 if q.tag_key.is_some() {
                     // The tag's ids as values (see `tag_filter`): the planner then knows how many
                     // persons carry it (a rare tag is read from its index, a common one while
-                    // walking the newest persons).
-                    let sub =
-                        person_tags::table.filter(person_tags::tag_id.eq_any(tag_ids)).select(person_tags::person_id);
-                    query = query.filter(persons::id.eq_any(sub));
+                    // walking the newest persons). One id, the usual case, is compared with `=`:
+                    // the tag's index, ordered by person, then yields the newest first and a
+                    // rare tag's page reads 25 of its entries, not all of them (2,000 carriers
+                    // among two million persons: 3.5 ms p99 instead of 11.5).
+                    let sub = match tag_ids.as_slice() {
+                        [one] => person_tags::table.filter(person_tags::tag_id.eq(*one)).into_boxed(),
+                        _ => person_tags::table.filter(person_tags::tag_id.eq_any(tag_ids)).into_boxed(),
+                    };
+                    query = query.filter(persons::id.eq_any(sub.select(person_tags::person_id)));
                 }
-                query.order(persons::id.desc()).limit(i64::from(q.limit))
+                // Two steps: the page's ids first, from the filters alone, then their rows. The
+                // first step can then be answered from an index that carries what the filters
+                // read (PostgreSQL's keyset index carries `search_text`: a `q=` in an
+                // organization is tested on its index entries, without reading a row that does
+                // not match), and only the page's rows are read.
+                let ids = query.select(persons::id).order(persons::id.desc()).limit(i64::from(q.limit));
+                persons::table.filter(persons::id.eq_any(ids)).order(persons::id.desc()).into_boxed()
             }
 
             async fn write_person_tags(&mut self, p: &Person) -> StoreResult<()> {
