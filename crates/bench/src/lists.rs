@@ -327,6 +327,25 @@ pub fn shapes(seed: &Seed) -> Vec<Shape> {
     ]
 }
 
+/// p50 and p99 of `n` sequential GETs of `url` (after 20 unmeasured ones), and the last page's
+/// item count.
+pub fn time_gets(url: &str, key: &str, n: usize) -> (Duration, Duration, usize) {
+    let a = crate::agent();
+    let (mut times, mut items) = (vec![], 0);
+    for i in 0..n + 20 {
+        let t = Instant::now();
+        let (s, page) = crate::call(&a, "GET", url, key, None);
+        let took = t.elapsed();
+        assert_eq!(s, 200, "{url}: {page}");
+        if i >= 20 {
+            times.push(took);
+        }
+        items = page["data"].as_array().map(Vec::len).unwrap_or(0);
+    }
+    let (p50, p99) = p50_p99(times);
+    (p50, p99, items)
+}
+
 /// p50 and p99 of `times`.
 pub fn p50_p99(mut times: Vec<Duration>) -> (Duration, Duration) {
     times.sort();

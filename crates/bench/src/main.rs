@@ -523,18 +523,7 @@ fn run_lists(bin: &str, backend: &str, db: &TestDb, rt: &tokio::runtime::Runtime
     let seed = lists::Seed { org, tags: vec![], n, domain: "seed.example".into(), salt: 0, spacing: 1 };
     for shape in lists::shapes(&seed) {
         let url = format!("{}/api/v1/persons?{}", svc.base, shape.query);
-        let (mut times, mut items) = (vec![], 0);
-        for i in 0..220 {
-            let t = Instant::now();
-            let (s, page) = call(&a, "GET", &url, &key, None);
-            let took = t.elapsed();
-            assert_eq!(s, 200, "{page}");
-            if i >= 20 {
-                times.push(took);
-            }
-            items = page["data"].as_array().map(Vec::len).unwrap_or(0);
-        }
-        let (p50, p99) = lists::p50_p99(times);
+        let (p50, p99, items) = lists::time_gets(&url, &key, 200);
         println!("{:<30} {items:>2} items: p50 {} p99 {} (goal p99 < {goal} ms)", shape.name, ms(p50), ms(p99));
         match rt.block_on(store.explain_persons(shape.store)) {
             Ok(plan) => plan.iter().take(16).for_each(|l| println!("      {l}")),
@@ -564,20 +553,7 @@ fn run_matches(bin: &str, backend: &str, db: &TestDb) {
     let svc = Service::start(bin, &db.url);
     let (key, org) = tenant_ids(&svc.base, "matches");
     let started = Instant::now();
-    let threads = {
-        let (base, key) = (svc.base.clone(), key.clone());
-        spawn_clients(n, move |a, i| {
-            let url = format!("{base}/api/v1/persons");
-            let (s, p) = call(a, "POST", &url, &key, Some(json!({ "email": format!("m{i}@bench.example") })));
-            assert_eq!(s, 201, "{p}");
-            let url = format!("{base}/admin/v1/persons/{}/assessments", p["id"].as_str().unwrap());
-            let (s, r) = call(a, "POST", &url, ADMIN, Some(json!({"complete": true, "seed": i})));
-            assert_eq!(s, 200, "{r}");
-        })
-    };
-    for t in threads {
-        t.join().unwrap();
-    }
+    with_results(&svc.base, &key, n, "bench.example");
     println!("seeded {n} persons with results in {:.0} s", started.elapsed().as_secs_f64());
     if db.url.starts_with("postgres") {
         // What autovacuum does within a minute of such a burst of writes: the planner's
@@ -609,6 +585,23 @@ fn run_matches(bin: &str, backend: &str, db: &TestDb) {
     let (p50, p99) = lists::p50_p99(times);
     println!("GET /profiles/{{id}}/matches, page of 25: p50 {} p99 {} (goal < 50 ms)", ms(p50), ms(p99));
     println!("RSS after the matches: {} MiB", svc.rss_kib() / 1024);
+}
+
+/// Imports `n` persons (`m{i}@{domain}`) with `key` and completes an assessment of each (admin
+/// API, seeded responses), from [`CLIENTS`] threads; returns when all are done.
+fn with_results(base: &str, key: &str, n: usize, domain: &str) {
+    let (base, key, domain) = (base.to_string(), key.to_string(), domain.to_string());
+    let threads = spawn_clients(n, move |a, i| {
+        let url = format!("{base}/api/v1/persons");
+        let (s, p) = call(a, "POST", &url, &key, Some(json!({ "email": format!("m{i}@{domain}") })));
+        assert_eq!(s, 201, "{p}");
+        let url = format!("{base}/admin/v1/persons/{}/assessments", p["id"].as_str().unwrap());
+        let (s, r) = call(a, "POST", &url, ADMIN, Some(json!({"complete": true, "seed": i})));
+        assert_eq!(s, 200, "{r}");
+    });
+    for t in threads {
+        t.join().unwrap();
+    }
 }
 
 /// Scenario `reports` (issue 37, T220): the PDF report of one person named 山田太郎 whose

@@ -18,14 +18,14 @@
 //! rounds of imports into the large organization and into an empty one, and the
 //! service's resident set: now and its peak (`VmHWM`) since it started on the loaded database.
 
-use crate::{agent, call, lists, ms, requests, spawn_clients, tenant_ids, Service, ADMIN};
+use crate::{agent, call, lists, ms, requests, tenant_ids, Service, ADMIN};
 use diesel::prelude::*;
 use diesel_async::{AsyncConnection, RunQueryDsl};
 use serde_json::json;
 use std::collections::HashMap;
 use std::io::Write;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use talent_domain::events::{EventType, OutboxEvent};
 use talent_domain::ids::{EventId, OrgId, TagId};
 use talent_domain::values::Tag;
@@ -205,25 +205,6 @@ fn load(url: &str, orgs: &[Org], events_of: OrgId, first_sequence: i64) {
     }
 }
 
-/// p50 and p99 of `n` sequential GETs of `url` (after 20 unmeasured ones), and the last page's
-/// item count.
-fn time_gets(url: &str, key: &str, n: usize) -> (Duration, Duration, usize) {
-    let a = agent();
-    let (mut times, mut items) = (vec![], 0);
-    for i in 0..n + 20 {
-        let t = Instant::now();
-        let (s, page) = call(&a, "GET", url, key, None);
-        let took = t.elapsed();
-        assert_eq!(s, 200, "{url}: {page}");
-        if i >= 20 {
-            times.push(took);
-        }
-        items = page["data"].as_array().map(Vec::len).unwrap_or(0);
-    }
-    let (p50, p99) = lists::p50_p99(times);
-    (p50, p99, items)
-}
-
 /// Peak resident set of process `pid` so far, in MiB.
 fn peak_mib(pid: u32) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
@@ -369,7 +350,7 @@ pub fn run(bin: &str, rt: &tokio::runtime::Runtime) {
         println!("-- lists in an organization of {} persons (p99 goal < 50 ms)", o.seed.n);
         for shape in lists::shapes(&o.seed) {
             let url = format!("{}/api/v1/persons?{}", svc.base, shape.query);
-            let (p50, p99, items) = time_gets(&url, &o.key, 200);
+            let (p50, p99, items) = lists::time_gets(&url, &o.key, 200);
             println!("{:<32} {items:>2} items: p50 {} p99 {}", shape.name, ms(p50), ms(p99));
             match rt.block_on(store.explain_persons(shape.store)) {
                 Ok(plan) => plan.iter().take(14).for_each(|l| println!("      {l}")),
@@ -388,25 +369,14 @@ pub fn run(bin: &str, rt: &tokio::runtime::Runtime) {
         ("type=person.created from the middle", format!("after={mid}&limit=100&type=person.created")),
         ("type=assessment.completed, none held", "limit=100&type=assessment.completed".to_string()),
     ] {
-        let (p50, p99, items) = time_gets(&format!("{}/api/v1/events?{query}", svc.base), &big_key, 100);
+        let (p50, p99, items) = lists::time_gets(&format!("{}/api/v1/events?{query}", svc.base), &big_key, 100);
         println!("{name:<38} {items:>3} items: p50 {} p99 {} (goal p99 < 50 ms)", ms(p50), ms(p99));
     }
 
     let results = env_or("BENCH_SCALE_RESULTS", 2_000);
     println!("-- matches: {results} persons with results among the large organization's");
     let started = Instant::now();
-    let threads = {
-        let (base, key) = (svc.base.clone(), big_key.clone());
-        spawn_clients(results, move |a, i| {
-            let url = format!("{base}/api/v1/persons");
-            let (s, p) = call(a, "POST", &url, &key, Some(json!({ "email": format!("r{i}@scale.example") })));
-            assert_eq!(s, 201, "{p}");
-            let url = format!("{base}/admin/v1/persons/{}/assessments", p["id"].as_str().unwrap());
-            let (s, r) = call(a, "POST", &url, ADMIN, Some(json!({"complete": true, "seed": i})));
-            assert_eq!(s, 200, "{r}");
-        })
-    };
-    threads.into_iter().for_each(|t| t.join().unwrap());
+    crate::with_results(&svc.base, &big_key, results, "scale.example");
     println!("  {results} persons with results in {:.0} s", started.elapsed().as_secs_f64());
     psql(&db.url, "ANALYZE persons");
     let body = json!({"name": "scale", "competencies": [
@@ -416,7 +386,7 @@ pub fn run(bin: &str, rt: &tokio::runtime::Runtime) {
         call(&agent(), "POST", &format!("{}/admin/v1/organizations/{}/profiles", svc.base, big.0), ADMIN, Some(body));
     assert_eq!(s, 201, "{profile}");
     let url = format!("{}/api/v1/profiles/{}/matches?limit=25", svc.base, profile["id"].as_str().unwrap());
-    let (p50, p99, items) = time_gets(&url, &big_key, 200);
+    let (p50, p99, items) = lists::time_gets(&url, &big_key, 200);
     println!("GET /profiles/{{id}}/matches, page of 25: {items} items, p50 {} p99 {} (goal < 50 ms)", ms(p50), ms(p99));
 
     println!("-- imports at full size");
