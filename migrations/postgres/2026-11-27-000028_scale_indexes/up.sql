@@ -8,7 +8,7 @@ CREATE INDEX outbox_events_feed_type_idx ON outbox_events (org_id, event_type, s
 -- organizations): the keyset index carries `search_text`, as SQLite's does, so the page's ids are
 -- found by testing each of the organization's index entries (the list reads ids first, then the
 -- page's rows) instead of reading every match of the trigram index across all organizations
--- (400,000 entries for a last name at twenty million persons). The trigram index still serves a
+-- (80,000 entries for a last name at four million persons, growing with the table). The trigram index still serves a
 -- search that matches few persons of a large organization.
 DROP INDEX persons_org_status_id_idx;
 CREATE INDEX persons_org_status_id_idx ON persons (org_id, status, id DESC) INCLUDE (search_text);
