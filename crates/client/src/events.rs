@@ -1,5 +1,5 @@
-//! Events as an integrator reads them: the typed `data` of every event type (spec, Event types,
-//! and the additions of D47), and the events feed (`GET /api/v1/events`, D48) with its
+//! Events as an integrator reads them: the typed `data` of every event type (every type the API
+//! documents), and the events feed (`GET /api/v1/events`) with its
 //! `sequence` checkpoint.
 //!
 //! ```no_run
@@ -31,7 +31,7 @@ use serde_json::{Map, Value};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-/// An event's `data`, by its `type`. Receivers must ignore types they do not know (D47): a type
+/// An event's `data`, by its `type`. Receivers must ignore types they do not know: a type
 /// newer than this client, or data that does not have its documented shape, is
 /// [`EventData::Other`] with the raw JSON.
 #[derive(Debug, Clone, PartialEq)]
@@ -71,7 +71,7 @@ pub enum EventData {
     /// `assessment.completed`.
     AssessmentCompleted(AssessmentEvent),
     /// `webhook.disabled`: one of the organization's endpoints was disabled after 3 days of
-    /// failed deliveries (D50).
+    /// failed deliveries.
     WebhookDisabled(WebhookDisabled),
     /// `ping`: `POST /api/v1/webhooks/{id}/test`.
     Ping {
@@ -169,7 +169,7 @@ impl EventData {
     }
 }
 
-/// One event of the feed (`GET /api/v1/events`, D48): the webhook envelope of the event with its
+/// One event of the feed (`GET /api/v1/events`): the webhook envelope of the event with its
 /// own event id, plus `sequence`, ascending in commit order and without gaps. Store the last
 /// `sequence` you applied and pass it as `after`: you miss nothing and see nothing twice.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -208,7 +208,7 @@ pub struct EventQuery {
     pub limit: Option<u32>,
 }
 
-/// The answer of `POST /api/v1/webhooks/{id}/replay` (D48).
+/// The answer of `POST /api/v1/webhooks/{id}/replay`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ReplayResult {

@@ -1,17 +1,17 @@
-//! A typed Rust client for Talent's public API `/api/v1` (issue 6), blocking, on ureq.
+//! A typed Rust client for Talent's public API `/api/v1`, blocking, on ureq.
 //!
 //! - Every endpoint of the API is a method of [`Client`]; lists come as one [`Page`] or as a
-//!   [`Pages`] iterator that follows `nextCursor` with the same filters (D36).
-//! - Every `POST` but `test_webhook` carries an `Idempotency-Key` (D38): the caller's, or a random
+//!   [`Pages`] iterator that follows `nextCursor` with the same filters.
+//! - Every `POST` but `test_webhook` carries an `Idempotency-Key`: the caller's, or a random
 //!   one generated for the call, so that the client's own retries are safe (as Stripe's libraries
 //!   do). [`Created::replayed`] tells when the service answered from its idempotency store.
-//! - 429 and 503 are retried after `Retry-After` seconds (D8), at most [`RetryPolicy::max_retries`]
+//! - 429 and 503 are retried after `Retry-After` seconds, at most [`RetryPolicy::max_retries`]
 //!   times and never waiting longer than [`RetryPolicy::max_wait`] at once; connection failures are
 //!   retried the same way when the request is safe to repeat (GET, DELETE, or carrying an
 //!   idempotency key). Then the error is returned.
 //! - Errors: [`Error::Api`] is the spec's envelope `{error, code, details?}` with its status.
 //! - [`webhooks::verify`] checks `Talent-Signature` on deliveries you receive; [`events`] types
-//!   every event's `data` and reads the events feed with its `sequence` checkpoint (D47, D48).
+//!   every event's `data` and reads the events feed with its `sequence` checkpoint.
 //!
 //! ```no_run
 //! use talent_client::{Client, models::{ImportPerson, PersonQuery}};
@@ -100,11 +100,11 @@ impl Default for RetryPolicy {
 
 /// The answer of a creating call: the resource, whether it is new (201) or already existed
 /// (200, `X-Existing-Resource: true`), and whether it was replayed for a repeated
-/// `Idempotency-Key` (`Idempotency-Replayed: true`, D38).
+/// `Idempotency-Key` (`Idempotency-Replayed: true`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Created<T> {
     pub resource: T,
-    /// 201: a new resource (or a reactivated person, D12).
+    /// 201: a new resource (or a reactivated person).
     pub created: bool,
     /// The stored answer of an earlier request with the same key and body.
     pub replayed: bool,
@@ -115,7 +115,7 @@ struct Answer {
     status: u16,
     existing: bool,
     replayed: bool,
-    /// `Retry-After` in whole seconds (D8).
+    /// `Retry-After` in whole seconds.
     retry_after: Option<u64>,
     body: Vec<u8>,
 }
@@ -324,7 +324,7 @@ impl Client {
         self.post("/persons", Some(body), idempotency_key, true)
     }
 
-    /// `POST /persons/batch` (D49; scope `persons:write`): 1 to 100 imports in one request,
+    /// `POST /persons/batch` (scope `persons:write`): 1 to 100 imports in one request,
     /// each answered as `POST /persons` would in [`BatchResult::results`]. The idempotency key
     /// covers the whole batch (a generated one when `None`).
     pub fn import_batch(&self, persons: &[ImportPerson], idempotency_key: Option<&str>) -> Result<BatchResult, Error> {
@@ -332,7 +332,7 @@ impl Client {
         self.post("/persons/batch", Some(&body), idempotency_key, true).map(|c| c.resource)
     }
 
-    /// `GET /persons/{id}` (archived persons too, D28).
+    /// `GET /persons/{id}` (archived persons too).
     pub fn get_person(&self, id: Uuid) -> Result<Person, Error> {
         self.get(&format!("/persons/{id}"), &[])
     }
@@ -347,7 +347,7 @@ impl Client {
         self.call(Method::Delete, &format!("/persons/{id}"), &[], None, None).map(|c| c.resource)
     }
 
-    /// `POST /persons/{id}/erase` (D44): erases the organization's personal data of the person;
+    /// `POST /persons/{id}/erase`: erases the organization's personal data of the person;
     /// returns the erased tombstone (idempotent, safe to retry).
     pub fn erase_person(&self, id: Uuid) -> Result<Person, Error> {
         self.post::<Person, ()>(&format!("/persons/{id}/erase"), None, None, true).map(|c| c.resource)
@@ -358,12 +358,12 @@ impl Client {
         self.get(&format!("/persons/{id}/results"), &[])
     }
 
-    /// `GET /persons/{id}/matches`: the person's match with every profile (D26).
+    /// `GET /persons/{id}/matches`: the person's match with every profile.
     pub fn person_matches(&self, id: Uuid) -> Result<Vec<Match>, Error> {
         self.get::<Page<Match>>(&format!("/persons/{id}/matches"), &[]).map(|p| p.data)
     }
 
-    /// `GET /persons/{id}/report`: the PDF bytes (D27).
+    /// `GET /persons/{id}/report`: the PDF bytes.
     pub fn person_report(&self, id: Uuid) -> Result<Vec<u8>, Error> {
         let a = self.send(Method::Get, &format!("/persons/{id}/report"), &[], None, None)?;
         if a.status == 200 {
@@ -375,7 +375,7 @@ impl Client {
 
     // ---- invitations
 
-    /// `GET /invitations`: one page (scope `invitations:read`, D17).
+    /// `GET /invitations`: one page (scope `invitations:read`).
     pub fn list_invitations(&self, query: &InvitationQuery, cursor: Option<&str>) -> Result<Page<Invitation>, Error> {
         self.get("/invitations", &with_cursor(query.to_query(), cursor))
     }
@@ -385,7 +385,7 @@ impl Client {
         self.pages("/invitations".into(), query.to_query())
     }
 
-    /// `POST /invitations` (D18): `created` false when the email's pending invitation came back.
+    /// `POST /invitations`: `created` false when the email's pending invitation came back.
     pub fn create_invitation(
         &self,
         body: &CreateInvitation,
@@ -399,7 +399,7 @@ impl Client {
         self.get(&format!("/invitations/{id}"), &[])
     }
 
-    /// `POST /invitations/{id}/resend` (D21); `expires_in_days` sets a new expiry.
+    /// `POST /invitations/{id}/resend`; `expires_in_days` sets a new expiry.
     pub fn resend_invitation(
         &self,
         id: Uuid,
@@ -418,7 +418,7 @@ impl Client {
 
     // ---- profiles and matches
 
-    /// `GET /profiles`: one page (scope `profiles:read`, D25).
+    /// `GET /profiles`: one page (scope `profiles:read`).
     pub fn list_profiles(&self, limit: Option<u32>, cursor: Option<&str>) -> Result<Page<Profile>, Error> {
         self.get("/profiles", &with_cursor(limit.to_query(), cursor))
     }
@@ -493,7 +493,7 @@ impl Client {
         self.post::<_, ()>(&format!("/webhooks/{id}/rotate-secret"), None, idempotency_key, true).map(|c| c.resource)
     }
 
-    /// `POST /webhooks/{id}/test`: sends a signed `ping` now (no idempotency key, D38).
+    /// `POST /webhooks/{id}/test`: sends a signed `ping` now (no idempotency key).
     pub fn test_webhook(&self, id: Uuid) -> Result<WebhookTestResult, Error> {
         self.post::<_, ()>(&format!("/webhooks/{id}/test"), None, None, false).map(|c| c.resource)
     }
@@ -550,7 +550,7 @@ impl Client {
 }
 
 /// An iterator over every item of a list: fetches the next page when the current one is used up
-/// (the cursor with the same filters, D36). A failed page ends the iteration after its error.
+/// (the cursor with the same filters). A failed page ends the iteration after its error.
 pub struct Pages<'a, T> {
     client: &'a Client,
     path: String,

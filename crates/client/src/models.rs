@@ -1,4 +1,4 @@
-//! The resources of the public API as Rust types (spec, Resources; D17–D33). Field names are the
+//! The resources of the public API as Rust types (the API reference, Resources). Field names are the
 //! wire's camelCase; timestamps are RFC 3339 (`time::OffsetDateTime`), ids UUIDs. Enumerated
 //! values are strings (`status`, `band`, ...) so that a value added to the API later does not
 //! break an older client.
@@ -10,7 +10,7 @@ use uuid::Uuid;
 /// `time` RFC 3339 for `Option<OffsetDateTime>`.
 pub(crate) use time::serde::rfc3339::option as rfc3339_opt;
 
-/// A page of a list (spec, Pagination envelope; D36).
+/// A page of a list (the API reference, Pagination envelope).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct Page<T> {
     pub data: Vec<T>,
@@ -51,7 +51,7 @@ pub struct Organization {
     pub usage: Usage,
 }
 
-/// The organization's subscription (D4, D5).
+/// The organization's subscription.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Subscription {
@@ -64,7 +64,7 @@ pub struct Subscription {
     pub current_period_end: Option<OffsetDateTime>,
 }
 
-/// Plan usage (D6).
+/// Plan usage.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Usage {
@@ -112,7 +112,7 @@ pub struct Person {
     pub archived_at: Option<OffsetDateTime>,
 }
 
-/// A person's assessment summary (D11).
+/// A person's assessment summary.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PersonAssessment {
@@ -131,7 +131,7 @@ pub struct PersonImported {
     pub invitation: Option<Invitation>,
 }
 
-/// The answer of `POST /persons/batch` (D49): one result per item, in order.
+/// The answer of `POST /persons/batch`: one result per item, in order.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BatchResult {
@@ -179,7 +179,7 @@ pub struct Invitation {
     pub status: String,
     pub labels: Option<Vec<String>>,
     pub tags: Option<Vec<String>>,
-    /// `assessment` or `access_request` (D19).
+    /// `assessment` or `access_request`.
     pub variant: String,
     pub message: Option<String>,
     /// The language of the emails and pages (`en`, `de`, … `zh-Hans`); `None`: the reader's
@@ -253,7 +253,7 @@ pub struct MotivationAxis {
     pub needs: Vec<Need>,
 }
 
-/// A need's score (0..1) and exposure (D23).
+/// A need's score (0..1) and exposure.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Need {
@@ -273,7 +273,7 @@ pub struct Competencies {
     pub scores: Vec<CompetencyScore>,
 }
 
-/// One competency score (0..1, 0.5 neutral) and its band (D2). Never compare between persons.
+/// One competency score (0..1, 0.5 neutral) and its band. Never compare between persons.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CompetencyScore {
@@ -285,7 +285,7 @@ pub struct CompetencyScore {
     pub band: String,
 }
 
-/// The personality description (D24).
+/// The personality description.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Personality {
@@ -294,7 +294,7 @@ pub struct Personality {
     pub generated_at: OffsetDateTime,
 }
 
-/// A competency profile (D25).
+/// A competency profile.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Profile {
@@ -317,7 +317,7 @@ pub struct ProfileCompetency {
     pub weight: f64,
 }
 
-/// A profile match: the aggregate only (D3, D26).
+/// A profile match: the aggregate only.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Match {
@@ -329,7 +329,7 @@ pub struct Match {
     pub category: String,
 }
 
-/// A webhook endpoint (D29).
+/// A webhook endpoint.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WebhookEndpoint {
@@ -350,11 +350,11 @@ pub struct WebhookEndpoint {
 pub struct WebhookEndpointWithSecret {
     #[serde(flatten)]
     pub endpoint: WebhookEndpoint,
-    /// `whsec_…`: keep it; it is never shown again (D30).
+    /// `whsec_…`: keep it; it is never shown again.
     pub secret: String,
 }
 
-/// A delivery record (D32).
+/// A delivery record.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Delivery {
@@ -399,7 +399,7 @@ pub struct Attempt {
     pub response_body: Option<String>,
 }
 
-/// The answer of `test_webhook` (D33).
+/// The answer of `test_webhook`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WebhookTestResult {
@@ -485,7 +485,7 @@ pub struct PatchPerson {
     pub tags: Option<Vec<String>>,
 }
 
-/// `POST /invitations` body (D18).
+/// `POST /invitations` body.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CreateInvitation {
@@ -521,10 +521,10 @@ pub struct CreateInvitation {
     pub redirect_url: Option<String>,
 }
 
-/// `POST /webhooks` body (D29).
+/// `POST /webhooks` body.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct CreateWebhook {
-    /// `https`, resolving to a public address (D35).
+    /// `https`, resolving to a public address.
     pub url: String,
     /// Event types, or `["*"]`.
     pub events: Vec<String>,
@@ -562,7 +562,7 @@ pub struct PersonQuery {
     pub limit: Option<u32>,
 }
 
-/// Filters of `GET /invitations` (D17).
+/// Filters of `GET /invitations`.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct InvitationQuery {
     pub status: Option<String>,
@@ -574,7 +574,7 @@ pub struct InvitationQuery {
     pub limit: Option<u32>,
 }
 
-/// Filters of `GET /webhooks/{id}/deliveries` (D32).
+/// Filters of `GET /webhooks/{id}/deliveries`.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct DeliveryQuery {
     /// `pending`, `succeeded` or `failed`.
@@ -582,7 +582,7 @@ pub struct DeliveryQuery {
     pub limit: Option<u32>,
 }
 
-/// Filters of `GET /profiles/{id}/matches` (D26).
+/// Filters of `GET /profiles/{id}/matches`.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct MatchQuery {
     pub person_id: Option<Uuid>,

@@ -1,4 +1,4 @@
-//! Receiving webhooks (spec, Events; D30, D31, D57, D58): verify `Talent-Signature` ([`verify`])
+//! Receiving webhooks (the API reference, Events): verify `Talent-Signature` ([`verify`])
 //! or the Standard Webhooks headers ([`verify_standard`]), then parse the envelope and deduplicate
 //! on its `eventId`.
 //!
@@ -34,7 +34,7 @@ pub enum VerifyError {
 /// Verifies a delivery: parses `t=<unix>,v1=<hex>[,v1=...]` (one `v1` per valid secret during a
 /// rotation), refuses a `t` more than [`TOLERANCE_SECS`] from `now_unix`, and accepts when any
 /// `v1` is the lowercase hex HMAC-SHA256, keyed with the whole signing secret, of `"{t}.{raw body}"`
-/// (D30). Compared in constant time (ring).
+///. Compared in constant time (ring).
 pub fn verify(secret: &str, header: &str, raw_body: &[u8], now_unix: i64) -> Result<(), VerifyError> {
     let mut t: Option<i64> = None;
     let mut sigs = Vec::new();
@@ -62,7 +62,7 @@ pub fn verify(secret: &str, header: &str, raw_body: &[u8], now_unix: i64) -> Res
     }
 }
 
-/// Verifies a delivery by its Standard Webhooks headers (D58): `webhook_id`, `webhook_timestamp`
+/// Verifies a delivery by its Standard Webhooks headers: `webhook_id`, `webhook_timestamp`
 /// (Unix seconds) and `webhook_signature` (`v1,<base64>` entries separated by spaces, one per
 /// signing secret during a rotation). Refuses a timestamp more than [`TOLERANCE_SECS`] from
 /// `now_unix`, and accepts when any `v1` entry is the HMAC-SHA256, keyed with the standard-base64
@@ -108,12 +108,12 @@ pub fn verify_now(secret: &str, header: &str, raw_body: &[u8]) -> Result<(), Ver
     verify(secret, header, raw_body, OffsetDateTime::now_utc().unix_timestamp())
 }
 
-/// The delivery envelope (spec, Delivery envelope; D57). Members added later are ignored, as the
+/// The delivery envelope (the API reference, Delivery envelope). Members added later are ignored, as the
 /// API's versioning allows. `data` is the event's
 /// payload: the Person (`person.*`; `person.updated` adds `previousAttributes`, `person.archived`
 /// `archiveReason`), the Invitation (`invitation.*`), `assessment.*`'s
 /// `{personId, email, externalId, assessmentId, startedAt | completedAt}`, `webhook.disabled`'s
-/// endpoint or `ping`'s `{webhookId}` (D33, D34, D47); [`Event::typed`] reads it.
+/// endpoint or `ping`'s `{webhookId}`; [`Event::typed`] reads it.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Event {
@@ -161,7 +161,7 @@ mod tests {
         hex::encode(hmac::sign(&key, &msg).as_ref())
     }
 
-    /// The Standard Webhooks specification's own example (D58): its secret, id, timestamp, body
+    /// The Standard Webhooks specification's own example: its secret, id, timestamp, body
     /// and signature.
     #[test]
     fn the_standard_webhooks_example_verifies_and_nothing_else_does() {
