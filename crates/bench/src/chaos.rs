@@ -6,12 +6,16 @@
 //! again a second later), PostgreSQL stopped for 5 s twice, Redis restarted once, one of the two
 //! webhook receivers hanging for a minute. Beside the imports, a client of another organization,
 //! whose key has a budget of [`BUDGET`] requests a minute, asks `GET /api/v1/me` five times its
-//! budget's rate through all three instances.
+//! budget's rate through all three instances, and ATS clients of a third place orders whose
+//! candidates accept and complete.
 //!
 //! Afterwards it checks and prints: every import answered 2xx is stored exactly once, with the id
 //! it was answered; no import is left without an answer; every stored person's `person.created`
 //! reached both receivers at least once (duplicates are counted); every 5xx was a 503 with
-//! `Retry-After`; the shared budget granted at most 1.1 × what it publishes across the three
+//! `Retry-After`; every order an ATS placed (Workable's protocol, [`ATS_CLIENTS`] clients of a
+//! third organization, an order repeated as Workable repeats one) is stored once, its candidate
+//! accepted the invitation and completed the assessment, and its completion was pushed to the
+//! ATS; the shared budget granted at most 1.1 × what it publishes across the three
 //! instances while Redis was up; the answer times (first send to 2xx) p50/p99 in quiet periods
 //! and during each kind of fault. `--quick` runs 2 minutes instead of 10 with the faults closer
 //! together and shorter. The run fails (exit 1) when a check does not hold.
@@ -28,6 +32,9 @@ use talent_store::testing::PgCluster;
 
 /// Import clients.
 const CLIENTS: usize = 12;
+/// ATS clients (Workable's protocol) of another organization, each placing an order, then its
+/// candidate accepting and completing, one after another.
+const ATS_CLIENTS: usize = 2;
 /// How long a client keeps sending one import again before it counts it unanswered.
 const GIVE_UP: Duration = Duration::from_secs(30);
 /// Requests a minute of the rate-limited key (GCRA: a full minute's budget at once, then one
@@ -151,15 +158,26 @@ struct Tally {
     unexpected: Vec<(u16, String)>,
 }
 
-fn post_once(base: &str, key: &str, path: &str, body: &Value, idem: &str) -> Result<(u16, bool, Value), ()> {
-    let req = ureq::http::Request::builder()
-        .method("POST")
+/// One request: (status, `Retry-After` present, body), or `Err` when no answer came.
+fn send(
+    base: &str,
+    token: &str,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+    idem: Option<&str>,
+) -> Result<(u16, bool, Value), ()> {
+    let mut req = ureq::http::Request::builder()
+        .method(method)
         .uri(format!("{base}{path}"))
-        .header("Authorization", format!("Bearer {key}"))
-        .header("Content-Type", "application/json")
-        .header("Idempotency-Key", idem)
-        .body(body.to_string().into_bytes())
-        .map_err(|_| ())?;
+        .header("Authorization", format!("Bearer {token}"));
+    if body.is_some() {
+        req = req.header("Content-Type", "application/json");
+    }
+    if let Some(k) = idem {
+        req = req.header("Idempotency-Key", k);
+    }
+    let req = req.body(body.map(|b| b.to_string().into_bytes()).unwrap_or_default()).map_err(|_| ())?;
     let a: ureq::Agent = ureq::Agent::config_builder()
         .http_status_as_error(false)
         .timeout_global(Some(Duration::from_secs(10)))
@@ -169,6 +187,57 @@ fn post_once(base: &str, key: &str, path: &str, body: &Value, idem: &str) -> Res
     let retry_after = r.headers().contains_key("retry-after");
     let text = r.body_mut().read_to_string().unwrap_or_default();
     Ok((r.status().as_u16(), retry_after, serde_json::from_str(&text).unwrap_or(Value::Null)))
+}
+
+/// What a client makes of an answer that is neither a 5xx nor a failed connection.
+enum Flow<T> {
+    /// The answer it wanted.
+    Take(T),
+    /// Send the same request again after this pause.
+    Again(Duration),
+    /// An answer no request of the run should get: recorded, the request given up.
+    Refused,
+}
+
+/// Sends one request (`once`: the same body and key each time) again until `judge` takes an
+/// answer, for up to [`GIVE_UP`] from the first send, as a careful client does: a 503 with
+/// `Retry-After` and a failed connection are counted and sent again; any other 5xx is recorded
+/// as bad and sent again. `None`: no answer taken.
+fn send_until<T>(
+    tally: &Mutex<Tally>,
+    once: impl Fn() -> Result<(u16, bool, Value), ()>,
+    mut judge: impl FnMut(u16, &Value, &mut Tally) -> Flow<T>,
+) -> Option<T> {
+    let first = Instant::now();
+    while first.elapsed() < GIVE_UP {
+        let answer = once();
+        let Ok(mut t) = tally.lock() else { return None };
+        let pause = match answer {
+            Ok((503, true, _)) => {
+                t.unavailable += 1;
+                Duration::from_millis(500)
+            }
+            Ok((s, ra, _)) if s >= 500 => {
+                t.bad_5xx.push((s, ra));
+                Duration::from_millis(200)
+            }
+            Ok((s, _, v)) => match judge(s, &v, &mut t) {
+                Flow::Take(x) => return Some(x),
+                Flow::Again(p) => p,
+                Flow::Refused => {
+                    t.unexpected.push((s, v.to_string()));
+                    return None;
+                }
+            },
+            Err(()) => {
+                t.transport_errors += 1;
+                Duration::from_millis(100)
+            }
+        };
+        drop(t);
+        std::thread::sleep(pause);
+    }
+    None
 }
 
 /// The person ids a 2xx answer names, in the order of `emails`: one import's `id`, or each item
@@ -209,46 +278,122 @@ fn client(
         };
         let idem = format!("chaos-{t}-{i}");
         let first = Instant::now();
-        let mut ids = None;
-        while first.elapsed() < GIVE_UP {
-            let pause = match post_once(&base, &key, path, &body, &idem) {
-                Ok((200 | 201, _, v)) => match answered_ids(&v, batch) {
-                    Some(found) => {
-                        ids = Some(found);
-                        break;
-                    }
+        let ids = send_until(
+            &tally,
+            || send(&base, &key, "POST", path, Some(&body), Some(&idem)),
+            |s, v, tally| match s {
+                200 | 201 => match answered_ids(v, batch) {
+                    Some(found) => Flow::Take(found),
                     None => {
-                        tally.lock().map(|mut t| t.items_again += 1).ok();
-                        Duration::from_millis(500)
+                        tally.items_again += 1;
+                        Flow::Again(Duration::from_millis(500))
                     }
                 },
-                Ok((503, true, _)) => {
-                    tally.lock().map(|mut t| t.unavailable += 1).ok();
-                    Duration::from_millis(500)
+                409 if v["code"] == "conflict" => {
+                    tally.conflicts += 1;
+                    Flow::Again(Duration::from_millis(200))
                 }
-                Ok((409, _, v)) if v["code"] == "conflict" => {
-                    tally.lock().map(|mut t| t.conflicts += 1).ok();
-                    Duration::from_millis(200)
-                }
-                Ok((s, ra, _)) if s >= 500 => {
-                    tally.lock().map(|mut t| t.bad_5xx.push((s, ra))).ok();
-                    Duration::from_millis(200)
-                }
-                Ok((s, _, v)) => {
-                    tally.lock().map(|mut t| t.unexpected.push((s, v.to_string()))).ok();
-                    break;
-                }
-                Err(()) => {
-                    tally.lock().map(|mut t| t.transport_errors += 1).ok();
-                    Duration::from_millis(100)
-                }
-            };
-            std::thread::sleep(pause);
-        }
+                _ => Flow::Refused,
+            },
+        );
         for (k, email) in emails.into_iter().enumerate() {
             let id = ids.as_ref().and_then(|v| v.get(k).cloned());
             out.push(Outcome { email, id, took: first.elapsed(), at: first - start });
         }
+    }
+    out
+}
+
+/// How one ATS order ended.
+struct OrderOutcome {
+    /// The callback's path at the receiver (`/ats/{client}/{n}`), one per order.
+    callback: String,
+    /// The order id answered (Workable's `assessment_id`); `None`: no 201 within [`GIVE_UP`].
+    order: Option<String>,
+    /// Its candidate accepted the invitation (the admin API's acceptance answered, or said it
+    /// was accepted already by an earlier try).
+    accepted: bool,
+    /// The candidate's assessment was completed (answered 200).
+    completed: bool,
+    /// From the order's first send to the completion's answer.
+    took: Duration,
+}
+
+/// One ATS (Workable's protocol, connection key `ats_key`) until `stop`: places an order for a
+/// new candidate with a callback of its own, and the candidate accepts the invitation and
+/// completes the assessment (the admin API's sandbox, `ADMIN`); each step is sent again until
+/// answered, an order as Workable repeats one (the same body, no `Idempotency-Key`).
+fn ats_client(
+    t: usize,
+    base: String,
+    ats_key: String,
+    hook: String,
+    stop: Arc<AtomicBool>,
+    tally: Arc<Mutex<Tally>>,
+) -> Vec<OrderOutcome> {
+    let admin = crate::ADMIN;
+    let mut out = vec![];
+    let mut i = 0;
+    while !stop.load(Ordering::Relaxed) {
+        i += 1;
+        let first = Instant::now();
+        let email = format!("a{t}.{i}@ats.example");
+        let callback = format!("/ats/{t}/{i}");
+        let body = json!({"test_id": "talent-assessment", "callback_url": format!("{hook}{callback}"),
+                          "candidate": {"first_name": "Chaos", "email": email}});
+        let order = send_until(
+            &tally,
+            || send(&base, &ats_key, "POST", "/partners/workable/assessments", Some(&body), None),
+            |s, v, _| match (s, v["assessment_id"].as_str()) {
+                (201, Some(id)) => Flow::Take(id.to_string()),
+                _ => Flow::Refused,
+            },
+        );
+        let by_email = format!("/api/v1/invitations?email={}", email.replace('@', "%40"));
+        let invitation = || {
+            send_until(
+                &tally,
+                || send(&base, &ats_key, "GET", &by_email, None, None),
+                |s, v, _| match (s, v["data"][0]["id"].as_str()) {
+                    (200, Some(_)) => Flow::Take(v["data"][0].clone()),
+                    (200, None) => Flow::Again(Duration::from_millis(200)),
+                    _ => Flow::Refused,
+                },
+            )
+        };
+        let inv = order.as_ref().and_then(|_| invitation());
+        let accepted = inv.as_ref().and_then(|inv| {
+            let path = format!("/admin/v1/invitations/{}/accept", inv["id"].as_str().unwrap_or_default());
+            send_until(
+                &tally,
+                || send(&base, admin, "POST", &path, Some(&json!({})), None),
+                // A conflict that says "accepted": an earlier try committed and lost its answer.
+                |s, v, _| match s {
+                    200 => Flow::Take(()),
+                    409 if v["details"]["status"] == "accepted" => Flow::Take(()),
+                    _ => Flow::Refused,
+                },
+            )
+        });
+        let person = accepted.and_then(|()| invitation()).and_then(|inv| inv["personId"].as_str().map(str::to_string));
+        let completed = person.and_then(|p| {
+            let path = format!("/admin/v1/persons/{p}/assessments");
+            send_until(
+                &tally,
+                || send(&base, admin, "POST", &path, Some(&json!({"complete": true})), None),
+                |s, _, _| match s {
+                    200 => Flow::Take(()),
+                    _ => Flow::Refused,
+                },
+            )
+        });
+        out.push(OrderOutcome {
+            callback,
+            order,
+            accepted: accepted.is_some(),
+            completed: completed.is_some(),
+            took: first.elapsed(),
+        });
     }
     out
 }
@@ -264,14 +409,15 @@ fn psql(pg: &PgCluster, sql: &str) -> Vec<String> {
     }
 }
 
-fn p50_p99(mut v: Vec<Duration>) -> String {
+/// "p50 …, p99 … (n `what`)" of `v`.
+fn p50_p99(mut v: Vec<Duration>, what: &str) -> String {
     if v.is_empty() {
         return "no answers".into();
     }
     v.sort();
     let at = |p: f64| v[((v.len() as f64 * p).ceil() as usize).clamp(1, v.len()) - 1];
     format!(
-        "p50 {:.0} ms, p99 {:.0} ms ({} imports)",
+        "p50 {:.0} ms, p99 {:.0} ms ({} {what})",
         at(0.5).as_secs_f64() * 1e3,
         at(0.99).as_secs_f64() * 1e3,
         v.len()
@@ -329,6 +475,8 @@ pub fn run(bin: &str, quick: bool) -> bool {
         endpoint(&base, &key, &format!("{hook}{path}"));
     }
     let (limited, _) = crate::tenant_on(&base, "chaos-budget", "tight");
+    let (_, ats_org) = tenant_ids(&base, "chaos-ats");
+    let ats_key = crate::connectors::connection(&base, &ats_org);
 
     let start = Instant::now();
     let stop = Arc::new(AtomicBool::new(false));
@@ -337,6 +485,13 @@ pub fn run(bin: &str, quick: bool) -> bool {
         .map(|t| {
             let (base, key, stop, tally) = (base.clone(), key.clone(), stop.clone(), tally.clone());
             std::thread::spawn(move || client(t, base, key, start, stop, tally))
+        })
+        .collect();
+    let ats: Vec<_> = (0..ATS_CLIENTS)
+        .map(|t| {
+            let (base, key, hook, stop, tally) =
+                (base.clone(), ats_key.clone(), hook.clone(), stop.clone(), tally.clone());
+            std::thread::spawn(move || ats_client(t, base, key, hook, stop, tally))
         })
         .collect();
     let budget = {
@@ -403,6 +558,7 @@ pub fn run(bin: &str, quick: bool) -> bool {
     }
     stop.store(true, Ordering::Relaxed);
     let outcomes: Vec<Outcome> = clients.into_iter().flat_map(|c| c.join().unwrap_or_default()).collect();
+    let orders: Vec<OrderOutcome> = ats.into_iter().flat_map(|c| c.join().unwrap_or_default()).collect();
     let asked = budget.join().unwrap_or_default();
     let end = start.elapsed();
     let tally = tally.lock().map(|mut t| std::mem::take(&mut *t)).unwrap_or_default();
@@ -487,6 +643,7 @@ pub fn run(bin: &str, quick: bool) -> bool {
         drain.elapsed().as_secs_f64()
     );
     check(&mut ok, lost == 0, &format!("every stored person's person.created reached both receivers ({lost} did not)"));
+    ok &= check_orders(&pg, &ats_org, &hook, &orders, &arrivals);
 
     // The shared budget: what the three instances granted, against what GCRA allows a key that
     // starts full (a minute's budget, then BUDGET a minute), in the spans Redis was up; the state
@@ -520,15 +677,14 @@ pub fn run(bin: &str, quick: bool) -> bool {
     let overlaps = |o: &Outcome, w: &(Duration, Duration, &str, String)| o.at + o.took >= w.0 && o.at <= w.1;
     let quiet: Vec<Duration> =
         answered.iter().filter(|o| !windows.iter().any(|w| overlaps(o, w))).map(|o| o.took).collect();
-    println!("answer times, first send to 2xx:\n  quiet: {}", p50_p99(quiet));
+    println!("answer times, first send to 2xx:\n  quiet: {}", p50_p99(quiet, "imports"));
     let mut kinds: Vec<&str> = windows.iter().map(|w| w.2).collect();
-    kinds.dedup();
     kinds.sort();
     kinds.dedup();
     for kind in kinds {
         let during: Vec<Duration> =
             answered.iter().filter(|o| windows.iter().any(|w| w.2 == kind && overlaps(o, w))).map(|o| o.took).collect();
-        println!("  during {kind}: {}", p50_p99(during));
+        println!("  during {kind}: {}", p50_p99(during, "imports"));
     }
     println!(
         "faults: {}",
@@ -544,6 +700,73 @@ pub fn run(bin: &str, quick: bool) -> bool {
     let _ = redis_child.kill();
     let _ = redis_child.wait();
     let _ = std::fs::remove_dir_all(&dir);
+    ok
+}
+
+/// The ATS's orders: every order answered is stored once with its id, and nothing else is; every
+/// order went through acceptance and completion; every completed order's push reached its
+/// callback (waiting up to 2 minutes for the last ones). `true` when all held.
+fn check_orders(pg: &PgCluster, org: &str, hook: &str, orders: &[OrderOutcome], arrivals: &crate::Arrivals) -> bool {
+    let mut ok = true;
+    let rows = psql(pg, &format!("SELECT callback_url, id, status FROM ats_orders WHERE org_id = '{org}'"));
+    let mut stored: HashMap<String, Vec<(String, String)>> = HashMap::new();
+    for r in &rows {
+        let mut f = r.split('|');
+        if let (Some(url), Some(id), Some(status)) = (f.next(), f.next(), f.next()) {
+            let path = url.strip_prefix(hook).unwrap_or(url).to_string();
+            stored.entry(path).or_default().push((id.to_string(), status.to_string()));
+        }
+    }
+    let placed: Vec<&OrderOutcome> = orders.iter().filter(|o| o.order.is_some()).collect();
+    let wrong = placed
+        .iter()
+        .filter(
+            |o| !matches!(stored.get(&o.callback).map(Vec::as_slice), Some([(id, _)]) if Some(id) == o.order.as_ref()),
+        )
+        .count();
+    let unacked = stored.keys().filter(|p| !placed.iter().any(|o| &o.callback == *p)).count();
+    let completed: Vec<&OrderOutcome> = orders.iter().filter(|o| o.completed).collect();
+    let not_completed_in_store = completed
+        .iter()
+        .filter(|o| !matches!(stored.get(&o.callback).map(Vec::as_slice), Some([(_, st)]) if st == "completed"))
+        .count();
+    println!(
+        "ATS (Workable's protocol, {ATS_CLIENTS} clients): {} orders placed, {} accepted by their candidates, {} completed; \
+         order to completion {}",
+        placed.len(),
+        orders.iter().filter(|o| o.accepted).count(),
+        completed.len(),
+        p50_p99(completed.iter().map(|o| o.took).collect(), "orders")
+    );
+    check(
+        &mut ok,
+        placed.len() == orders.len(),
+        &format!("every order was answered 201 within 30 s of retries ({} not)", orders.len() - placed.len()),
+    );
+    check(&mut ok, wrong == 0, &format!("every answered order is stored exactly once, with its id ({wrong} not)"));
+    check(&mut ok, unacked == 0, &format!("no order stored that no one was answered ({unacked})"));
+    check(
+        &mut ok,
+        completed.len() == orders.len(),
+        &format!("every order's candidate accepted and completed ({} did not)", orders.len() - completed.len()),
+    );
+    check(
+        &mut ok,
+        not_completed_in_store == 0,
+        &format!("every completed order is stored completed ({not_completed_in_store} not)"),
+    );
+    let wait = Instant::now();
+    let missing = |seen: &HashMap<String, u32>| completed.iter().filter(|o| !seen.contains_key(&o.callback)).count();
+    while wait.elapsed() < Duration::from_secs(120) && arrivals.completed.lock().map(|s| missing(&s)).unwrap_or(1) > 0 {
+        std::thread::sleep(Duration::from_millis(250));
+    }
+    let (lost, duplicates) = arrivals
+        .completed
+        .lock()
+        .map(|s| (missing(&s), s.values().map(|n| n.saturating_sub(1)).sum::<u32>()))
+        .unwrap_or((completed.len(), 0));
+    println!("  pushes of completion: {} arrived, {duplicates} duplicates", completed.len() - lost);
+    check(&mut ok, lost == 0, &format!("every completed order's push reached the ATS ({lost} did not)"));
     ok
 }
 

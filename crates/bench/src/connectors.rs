@@ -15,7 +15,7 @@ fn orders() -> usize {
 const ROUNDS: usize = 5;
 
 /// A Workable connection of organization `org`; returns its key.
-fn connection(base: &str, org: &str) -> String {
+pub(crate) fn connection(base: &str, org: &str) -> String {
     let (s, c) = call(
         &agent(),
         "POST",

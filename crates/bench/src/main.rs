@@ -73,6 +73,9 @@ struct Arrivals {
     /// Until then, requests to `/slow` hang (`make chaos`'s receiver that stops answering): they
     /// are answered 503 when it has passed, and not counted.
     hang_until: Mutex<Option<Instant>>,
+    /// Pushes of a completed ATS order per callback path under `/ats/` (`make chaos` counts
+    /// them and their duplicates).
+    completed: Mutex<std::collections::HashMap<String, u32>>,
 }
 
 async fn receive(req: HttpRequest, body: web::Bytes, arrivals: web::Data<Arrivals>) -> HttpResponse {
@@ -91,6 +94,9 @@ async fn receive(req: HttpRequest, body: web::Bytes, arrivals: web::Data<Arrival
     }
     if let (Some("person.created"), Some(id)) = (v["type"].as_str(), v["data"]["id"].as_str()) {
         *arrivals.created.lock().unwrap().entry((req.path().to_string(), id.to_string())).or_insert(0) += 1;
+    }
+    if req.path().starts_with("/ats/") && v["status"] == "completed" {
+        *arrivals.completed.lock().unwrap().entry(req.path().to_string()).or_insert(0) += 1;
     }
     let created = v["createdAt"]
         .as_str()
