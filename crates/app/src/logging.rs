@@ -16,9 +16,19 @@ pub(crate) async fn access_log(
     let method = req.method().clone();
     let path = log_path(req.path()).into_owned();
     let res = next.call(req).await?;
-    tracing::info!(%method, %path, status = res.status().as_u16(), ms = start.elapsed().as_millis() as u64, "request");
+    tracing::info!(
+        target: ACCESS,
+        %method,
+        %path,
+        status = res.status().as_u16(),
+        ms = start.elapsed().as_millis() as u64,
+        "request"
+    );
     Ok(res)
 }
+
+/// The target of the access log's events: [`Lines`] writes them itself.
+const ACCESS: &str = "talent::access";
 
 /// The path as the access log writes it: an invitation page's token is a credential (whoever
 /// holds the link acts as the person), so `/i/{token}` is written `/i/…` (issue 12); so is a
@@ -46,7 +56,6 @@ pub(crate) fn init_tracing(filter: &str, json: bool) -> Logging {
     use tracing_subscriber::fmt::writer::MakeWriterExt;
     use tracing_subscriber::layer::SubscriberExt;
     use tracing_subscriber::util::SubscriberInitExt;
-    use tracing_subscriber::Layer;
     // Each queue's thread writes every line it can take at once into a buffer of PIPE_BUF bytes
     // and writes that out when the buffer is full or the queue is empty: one write(2) per ~20
     // access-log lines under load instead of one per line (issue 11: the writer thread took 9%
@@ -58,16 +67,218 @@ pub(crate) fn init_tracing(filter: &str, json: bool) -> Logging {
         tracing_appender::non_blocking::NonBlockingBuilder::default().lossy(false).finish(stderr());
     let dropped = lossy.error_counter();
     let writer = lossy.with_min_level(tracing::Level::INFO).and(lossless.with_max_level(tracing::Level::WARN));
-    let format = tracing_subscriber::fmt::layer().with_writer(writer).with_target(false);
-    let format: Box<dyn Layer<tracing_subscriber::Registry> + Send + Sync> = if json {
-        // One object per line: timestamp, level, the event's fields (message included) at the top,
-        // and `span` with the request's `request_id` inside a request (issue 17).
-        format.json().flatten_event(true).with_current_span(true).with_span_list(false).boxed()
-    } else {
-        format.with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr())).boxed()
-    };
+    let format = format_layer(writer, json, std::io::IsTerminal::is_terminal(&std::io::stderr()));
     let _ = tracing_subscriber::registry().with(format).with(log_filter(filter)).try_init();
     Logging { _guards: [lossy_guard, lossless_guard], dropped }
+}
+
+/// The log's format layer writing to `writer`: text (with colours when `ansi`), or with `json`
+/// one object per line: timestamp, level, the event's fields (message included) at the top, and
+/// `span` with the request's `request_id` inside a request (issue 17). Access-log lines are
+/// written by [`Lines`].
+fn format_layer<S, W>(writer: W, json: bool, ansi: bool) -> Box<dyn tracing_subscriber::Layer<S> + Send + Sync>
+where
+    S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
+    W: for<'w> tracing_subscriber::fmt::MakeWriter<'w> + Send + Sync + 'static,
+{
+    format_layer_with(writer, json, ansi, true)
+}
+
+/// [`format_layer`]; without `own_access` the general formatter writes the access log's lines too
+/// (what [`Lines`] must write the same).
+fn format_layer_with<S, W>(
+    writer: W,
+    json: bool,
+    ansi: bool,
+    own_access: bool,
+) -> Box<dyn tracing_subscriber::Layer<S> + Send + Sync>
+where
+    S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
+    W: for<'w> tracing_subscriber::fmt::MakeWriter<'w> + Send + Sync + 'static,
+{
+    use tracing_subscriber::Layer;
+    let format = tracing_subscriber::fmt::layer().with_writer(writer).with_target(false);
+    let target = if own_access { ACCESS } else { "" };
+    if json {
+        format
+            .json()
+            .flatten_event(true)
+            .with_current_span(true)
+            .with_span_list(false)
+            .map_event_format(|inner| Lines { inner, json: true, target })
+            .boxed()
+    } else {
+        format.with_ansi(ansi).map_event_format(|inner| Lines { inner, json: false, target }).boxed()
+    }
+}
+
+/// The event format (issue 38, T231): tracing-subscriber's own (`inner`: its full text format or
+/// its JSON) for every line, except that an access-log line (one per request, target
+/// [`ACCESS`]) is written here in the very same shape, without the general formatter's work:
+/// the timestamp's date and time of day are formatted once a second per thread, the fields are
+/// written as they are visited, and (JSON) the request's span is not parsed back from its
+/// stored JSON. With colours (a terminal) the general formatter writes every line.
+struct Lines<F> {
+    inner: F,
+    json: bool,
+    /// The target whose events it writes itself: [`ACCESS`].
+    target: &'static str,
+}
+
+impl<S, N, F> tracing_subscriber::fmt::FormatEvent<S, N> for Lines<F>
+where
+    S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
+    N: for<'a> tracing_subscriber::fmt::FormatFields<'a> + 'static,
+    F: tracing_subscriber::fmt::FormatEvent<S, N>,
+{
+    fn format_event(
+        &self,
+        ctx: &tracing_subscriber::fmt::FmtContext<'_, S, N>,
+        mut writer: tracing_subscriber::fmt::format::Writer<'_>,
+        event: &tracing::Event<'_>,
+    ) -> std::fmt::Result {
+        use tracing_subscriber::fmt::FormattedFields;
+        let meta = event.metadata();
+        if meta.target() != self.target || writer.has_ansi_escapes() {
+            return self.inner.format_event(ctx, writer, event);
+        }
+        #[cfg(test)]
+        tests::OWN.with(|n| n.set(n.get() + 1));
+        if self.json {
+            // The request's span as the JSON format writes it: its stored fields (a JSON object)
+            // and its name; anything else is left to that format.
+            let current = event.parent().and_then(|id| ctx.span(id)).or_else(|| ctx.lookup_current());
+            let span = match &current {
+                Some(span) => {
+                    let ext = span.extensions();
+                    match ext.get::<FormattedFields<N>>().and_then(|f| f.fields.trim().strip_suffix('}')) {
+                        Some(open) if open.starts_with('{') => Some((open.to_string(), span.metadata().name())),
+                        _ => {
+                            #[cfg(test)]
+                            tests::OWN.with(|n| n.set(n.get() - 1));
+                            return self.inner.format_event(ctx, writer, event);
+                        }
+                    }
+                }
+                None => None,
+            };
+            writer.write_str("{\"timestamp\":\"")?;
+            write_timestamp(&mut writer)?;
+            write!(writer, "\",\"level\":\"{}\"", meta.level().as_str())?;
+            let mut fields = JsonFields { w: &mut writer, result: Ok(()) };
+            event.record(&mut fields);
+            fields.result?;
+            if let Some((open, name)) = span {
+                let sep = if open == "{" { "" } else { "," };
+                write!(writer, ",\"span\":{open}{sep}\"name\":{}}}", json_string(name))?;
+            }
+            return writer.write_str("}\n");
+        }
+        write_timestamp(&mut writer)?;
+        write!(writer, " {:>5} ", meta.level().as_str())?;
+        if let Some(scope) = ctx.event_scope() {
+            let mut seen = false;
+            for span in scope.from_root() {
+                writer.write_str(span.metadata().name())?;
+                seen = true;
+                let ext = span.extensions();
+                if let Some(fields) = ext.get::<FormattedFields<N>>().filter(|f| !f.is_empty()) {
+                    write!(writer, "{{{fields}}}")?;
+                }
+                writer.write_char(':')?;
+            }
+            if seen {
+                writer.write_char(' ')?;
+            }
+        }
+        let mut fields = TextFields { w: &mut writer, first: true, result: Ok(()) };
+        event.record(&mut fields);
+        fields.result?;
+        writer.write_char('\n')
+    }
+}
+
+thread_local! {
+    /// The second of the last timestamp this thread wrote, and its `YYYY-MM-DDTHH:MM:SS`.
+    static SECOND: std::cell::RefCell<(u64, String)> = const { std::cell::RefCell::new((u64::MAX, String::new())) };
+}
+
+/// Now, as tracing-subscriber's default timer writes it (RFC 3339 in UTC with microseconds:
+/// `2026-11-27T08:27:23.166068Z`).
+fn write_timestamp(w: &mut impl std::fmt::Write) -> std::fmt::Result {
+    use std::fmt::Write as _;
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    let (secs, micros) = (now.as_secs(), now.subsec_micros());
+    SECOND.with(|cell| {
+        let mut cell = cell.borrow_mut();
+        if cell.0 != secs {
+            let t = i64::try_from(secs)
+                .ok()
+                .and_then(|s| time::OffsetDateTime::from_unix_timestamp(s).ok())
+                .unwrap_or(time::OffsetDateTime::UNIX_EPOCH);
+            cell.1.clear();
+            let (y, mo, d) = (t.year(), u8::from(t.month()), t.day());
+            let _ = write!(cell.1, "{y:04}-{mo:02}-{d:02}T{:02}:{:02}:{:02}", t.hour(), t.minute(), t.second());
+            cell.0 = secs;
+        }
+        write!(w, "{}.{micros:06}Z", cell.1)
+    })
+}
+
+/// An access-log event's fields as the text format writes them: the message, then `name=value`
+/// with values as `Debug` shows them, separated by spaces.
+struct TextFields<'a, 'w> {
+    w: &'a mut tracing_subscriber::fmt::format::Writer<'w>,
+    first: bool,
+    result: std::fmt::Result,
+}
+
+impl tracing::field::Visit for TextFields<'_, '_> {
+    fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+        let sep = if std::mem::take(&mut self.first) { "" } else { " " };
+        let r = match field.name() {
+            "message" => write!(self.w, "{sep}{value:?}"),
+            name => write!(self.w, "{sep}{name}={value:?}"),
+        };
+        self.result = self.result.and(r);
+    }
+}
+
+/// An access-log event's fields as the JSON format flattens them: `,"name":value` each, numbers
+/// and booleans as such, anything else a string of its `Debug` form.
+struct JsonFields<'a, 'w> {
+    w: &'a mut tracing_subscriber::fmt::format::Writer<'w>,
+    result: std::fmt::Result,
+}
+
+impl JsonFields<'_, '_> {
+    fn put(&mut self, field: &tracing::field::Field, value: impl std::fmt::Display) {
+        let r = write!(self.w, ",{}:{value}", json_string(field.name()));
+        self.result = self.result.and(r);
+    }
+}
+
+impl tracing::field::Visit for JsonFields<'_, '_> {
+    fn record_u64(&mut self, field: &tracing::field::Field, value: u64) {
+        self.put(field, value);
+    }
+    fn record_i64(&mut self, field: &tracing::field::Field, value: i64) {
+        self.put(field, value);
+    }
+    fn record_bool(&mut self, field: &tracing::field::Field, value: bool) {
+        self.put(field, value);
+    }
+    fn record_str(&mut self, field: &tracing::field::Field, value: &str) {
+        self.put(field, json_string(value));
+    }
+    fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+        self.put(field, json_string(&format!("{value:?}")));
+    }
+}
+
+/// `s` as a JSON string, escaped as serde_json escapes it.
+fn json_string(s: &str) -> String {
+    serde_json::Value::from(s).to_string()
 }
 
 /// The filter of `TALENT_LOG`. A bare level (`info`, the default; `warn`; `off`) is a
@@ -119,8 +330,78 @@ impl Logging {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
-    use super::log_path;
+    use super::{format_layer_with, log_path, ACCESS};
+    use std::sync::{Arc, Mutex};
+    use tracing_subscriber::layer::SubscriberExt;
+
+    thread_local! {
+        /// Access-log lines [`super::Lines`] wrote itself on this thread.
+        pub(super) static OWN: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    /// What the log writes of access-log events (in a request's span, in two nested spans, in
+    /// none; a path with a quote, a backslash, a space and a non-ASCII character), text or JSON,
+    /// with the access log's own format or the general one.
+    fn lines(json: bool, own_access: bool) -> Vec<String> {
+        let buf: Arc<Mutex<Vec<u8>>> = Arc::default();
+        let out = buf.clone();
+        let writer = move || Sink(out.clone());
+        let subscriber = tracing_subscriber::registry().with(format_layer_with(writer, json, false, own_access));
+        tracing::subscriber::with_default(subscriber, || {
+            let span = tracing::info_span!("request", request_id = "0816ee82-0529-42fe-b063-64ce580b85da");
+            span.in_scope(|| {
+                tracing::info!(target: ACCESS, method = %"GET", path = %"/i/…", status = 404u16, ms = 0u64, "request");
+                tracing::info!(target: ACCESS, method = %"POST", path = %"/a\"b\\c d", status = 201u16, ms = 17u64, "request");
+                tracing::info_span!("attempt", delivery_id = 7u64).in_scope(|| {
+                    tracing::info!(target: ACCESS, method = %"GET", path = %"/healthz", status = 200u16, ms = 1u64, "request");
+                });
+                tracing::info!(target: ACCESS, "request");
+            });
+            tracing::info!(target: ACCESS, method = %"GET", path = %"/", status = 503u16, ms = 5000u64, "request");
+        });
+        let text = String::from_utf8(buf.lock().unwrap().clone()).unwrap();
+        text.lines().map(str::to_string).collect()
+    }
+
+    struct Sink(Arc<Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Sink {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn access_log_lines_are_written_as_the_general_format_writes_them_t231() {
+        let stamp = regex_lite::Regex::new(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z").unwrap();
+        for json in [false, true] {
+            let before = OWN.with(std::cell::Cell::get);
+            let own = lines(json, true);
+            assert_eq!(OWN.with(std::cell::Cell::get) - before, 5, "every line its own, json: {json}");
+            let general = lines(json, false);
+            assert_eq!(OWN.with(std::cell::Cell::get) - before, 5, "the general format wrote them");
+            assert_eq!(own.len(), 5, "{own:?}");
+            for line in &own {
+                assert!(stamp.is_match(line), "{line}");
+            }
+            let masked = |v: &[String]| v.iter().map(|l| stamp.replace(l, "T").to_string()).collect::<Vec<_>>();
+            assert_eq!(masked(&own), masked(&general), "json: {json}");
+        }
+        let text = lines(false, true);
+        assert!(text[0].ends_with(
+            "  INFO request{request_id=\"0816ee82-0529-42fe-b063-64ce580b85da\"}: request method=GET path=/i/… status=404 ms=0"
+        ), "{}", text[0]);
+        let json: serde_json::Value = serde_json::from_str(&lines(true, true)[1]).unwrap();
+        assert_eq!(json["path"], "/a\"b\\c d");
+        assert_eq!(json["status"], 201);
+        assert_eq!(json["span"]["request_id"], "0816ee82-0529-42fe-b063-64ce580b85da");
+    }
 
     #[test]
     fn the_access_log_writes_invitation_pages_without_their_token() {
