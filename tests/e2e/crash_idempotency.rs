@@ -4,7 +4,8 @@
 //! the retry with the same key at once, replaying the committed answer, and the work is there
 //! exactly once. For a batch stopped after its second item, the retry replays the two committed
 //! items and runs the rest. Test mode's completion of an assessment (a test key's sandbox action)
-//! likewise: replayed at once, one completed assessment. On SQLite and PostgreSQL.
+//! likewise: replayed at once, one completed assessment; and its clock advance (T232): replayed at
+//! once, the test data aged once. On SQLite and PostgreSQL.
 use super::webhook_resilience::{agent, db_for, drop_db, setup, start_with, Instance, Receiver};
 use serde_json::{json, Value};
 
@@ -48,7 +49,8 @@ fn test_key_of(base: &str, key: &str) -> String {
     let org = me["organizationId"].as_str().unwrap();
     let (_, users) = call(&a, "GET", &format!("{base}/admin/v1/organizations/{org}/users"), ADMIN, None);
     let user = users["data"][0]["id"].as_str().unwrap();
-    let body = json!({"scopes": ["persons:write", "results:read"], "mode": "test"});
+    let body =
+        json!({"scopes": ["persons:write", "results:read", "invitations:read", "invitations:write"], "mode": "test"});
     let (s, k) = call(&a, "POST", &format!("{base}/admin/v1/users/{user}/api-keys"), ADMIN, Some(body));
     assert_eq!(s, 201, "{k}");
     k["key"].as_str().unwrap().to_string()
@@ -121,6 +123,41 @@ fn a_crash_between_commit_and_answer_leaves_a_key_that_replays_at_once(kind: &st
         None,
     );
     assert_eq!((s, &person["assessment"]["count"]), (200, &json!(1)), "completed once: {person}");
+
+    // Test mode's clock advance: committed with the expiry it caused, never answered; the retry
+    // replays it at once and the test data aged once.
+    let (s, _, inv) = post(
+        &app.base,
+        &test,
+        "/api/v1/invitations",
+        "test-inv",
+        &json!({"email": "i@example.com", "sendEmail": false}),
+    )
+    .unwrap();
+    assert_eq!(s, 201, "{inv}");
+    let created = |base: &str| {
+        let (s, i) = super::webhook_resilience::call(
+            &agent(),
+            "GET",
+            &format!("{base}/api/v1/invitations/{}", inv["id"].as_str().unwrap()),
+            &test,
+            None,
+        );
+        assert_eq!(s, 200, "{i}");
+        (i["status"].as_str().unwrap().to_string(), i["createdAt"].as_str().unwrap().to_string())
+    };
+    let before = created(&app.base).1;
+    let path = "/api/v1/test/clock/advance";
+    let days = json!({"seconds": 40 * 86_400});
+    drop(app);
+    let app = crash_at(&db.url, path, |base| post(base, &test, path, "crash-4", &days));
+    let (status, replayed, done) = post(&app.base, &test, path, "crash-4", &days).unwrap();
+    assert_eq!((status, replayed), (200, true), "the committed advance, replayed: {done}");
+    assert_eq!(done, json!({"advancedSeconds": 40 * 86_400, "expired": 1, "reminded": 0}), "{done}");
+    let (status_now, after) = created(&app.base);
+    assert_eq!(status_now, "expired");
+    let moved = |t: &str| time::OffsetDateTime::parse(t, &time::format_description::well_known::Rfc3339).unwrap();
+    assert_eq!((moved(&before) - moved(&after)).whole_seconds(), 40 * 86_400, "aged once: {before} -> {after}");
     drop(app);
     drop_db(db);
 }

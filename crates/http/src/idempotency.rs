@@ -11,7 +11,7 @@ use std::sync::Arc;
 use talent_domain::ids::OrgId;
 use talent_domain::ports::Store;
 use talent_domain::usecases::idempotency::{
-    refuses_the_key, valid_key, Claim, IdempotencyBegin, IdempotentRequest, Keyed, StoredResponse,
+    refuses_the_key, valid_key, Claim, IdempotentRequest, Keyed, StoredResponse,
 };
 
 /// A successful reply before it becomes an HTTP response.
@@ -152,46 +152,6 @@ where
                 tracing::error!(error = %x, "could not record idempotency outcome");
             }
             Err(e)
-        }
-    }
-}
-
-/// Runs `run` under the request's `Idempotency-Key`, if any, recorded in transactions of its own
-/// around it (D38). Errors: 400 for a malformed key, 409 `idempotency_key_reused` / `conflict`.
-pub async fn idempotent<S, F, Fut>(
-    state: &ApiState<S>,
-    req: &HttpRequest,
-    org: OrgId,
-    body: &[u8],
-    run: F,
-) -> Result<HttpResponse, ApiError>
-where
-    S: Store,
-    F: FnOnce() -> Fut,
-    Fut: Future<Output = Result<Reply, ApiError>>,
-{
-    let Some(ireq) = key_of(req, org, body)? else {
-        let r = run().await?;
-        return Ok(respond(r.status, r.body.to_string(), r.existing_resource, false));
-    };
-    match state.svc.idempotency_begin(ireq.clone()).await? {
-        IdempotencyBegin::Replay { status, body, existing_resource } => {
-            let status = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);
-            Ok(respond(status, body, existing_resource, true))
-        }
-        IdempotencyBegin::Proceed => {
-            let (status, body, existing, result_err) = match run().await {
-                Ok(r) => (r.status, r.body.to_string(), r.existing_resource, None),
-                Err(e) => (e.status_code(), e.body().to_string(), false, Some(e)),
-            };
-            let stored = StoredResponse { status: status.as_u16(), body: body.clone(), existing_resource: existing };
-            if let Err(e) = state.svc.idempotency_finish(ireq, stored).await {
-                tracing::error!(error = %e, "could not record idempotency outcome");
-            }
-            match result_err {
-                Some(e) => Err(e),
-                None => Ok(respond(status, body, existing, false)),
-            }
         }
     }
 }

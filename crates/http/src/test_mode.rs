@@ -5,7 +5,7 @@ use crate::auth::authorize;
 use crate::body::parse_json;
 use crate::error::ApiError;
 use crate::extract::{Body, PathId};
-use crate::idempotency::{idempotent, keyed, Reply};
+use crate::idempotency::{keyed, Reply};
 use crate::out;
 use crate::state::ApiState;
 use actix_web::http::StatusCode;
@@ -17,7 +17,7 @@ use talent_domain::person::Person;
 use talent_domain::ports::{EmailRecord, Store};
 use talent_domain::results::Assessment;
 use talent_domain::timefmt::format;
-use talent_domain::usecases::test_mode::TestCompletion;
+use talent_domain::usecases::test_mode::{ClockAdvanced, TestCompletion};
 use talent_domain::values::Scope;
 use utoipa::ToSchema;
 
@@ -226,10 +226,12 @@ pub async fn advance_clock<S: Store>(
     let i: ClockIn = parse_json(&req, &body)?;
     let seconds = i.seconds.ok_or_else(|| ApiError::field("seconds", "is required"))?;
     let org = p.ctx.org.clone();
-    idempotent(&state, &req, org.id, &body, || async {
-        let done = state.svc.test_advance_clock(&org, seconds).await?;
+    let answer = |done: &ClockAdvanced| {
         let out = ClockOut { advanced_seconds: done.seconds, expired: done.expired, reminded: done.reminded };
-        Ok(Reply::new(StatusCode::OK, &out))
+        Reply::new(StatusCode::OK, &out)
+    };
+    keyed(&state, &req, org.id, &body, answer, |claim| async {
+        Ok(state.svc.test_advance_clock_keyed(&org, seconds, claim).await?)
     })
     .await
 }

@@ -474,17 +474,7 @@ impl<S: Store> Services<S> {
             let ids = self.event_source();
             let did = self
                 .store
-                .write(move |tx| {
-                    Box::pin(async move {
-                        if !tx.expire_invitation_if_pending(id, now).await? {
-                            return Ok::<_, UseCaseError>(false);
-                        }
-                        if let Some(inv) = tx.get_invitation_any(id).await? {
-                            append_invitation_event(tx, &ids, EventType::InvitationExpired, &inv, &url, now).await?;
-                        }
-                        Ok(true)
-                    })
-                })
+                .write(move |tx| Box::pin(async move { expire_in_tx(tx, &ids, id, &url, now).await }))
                 .await?;
             if did {
                 expired += 1;
@@ -507,17 +497,7 @@ impl<S: Store> Services<S> {
             let did = self
                 .store
                 .write(move |tx| {
-                    Box::pin(async move {
-                        if !tx.mark_reminder_if_unset(id, now).await? {
-                            return Ok::<_, UseCaseError>(false);
-                        }
-                        let Some(inv) = tx.get_invitation_any(id).await? else { return Ok(false) };
-                        let org =
-                            tx.get_org(inv.org_id).await?.ok_or_else(|| ClientError::not_found("Organization"))?;
-                        append_invitation_event(tx, &ids, EventType::InvitationReminded, &inv, &url, now).await?;
-                        queue_email(tx, &*texts, &org, &inv, &url, email_id, now, true).await?;
-                        Ok(true)
-                    })
+                    Box::pin(async move { remind_in_tx(tx, &*texts, &ids, (id, email_id), &url, now).await })
                 })
                 .await?;
             if did {
@@ -529,4 +509,44 @@ impl<S: Store> Services<S> {
         }
         Ok((expired, reminded))
     }
+}
+
+/// Expires invitation `id` if it is still pending at `now`, with its `invitation.expired`
+/// (`url`: its link): `true` when this call expired it (a conditional update, so exactly once
+/// across instances and sweeps). Errors: the store's.
+pub(crate) async fn expire_in_tx(
+    tx: &mut dyn Tx,
+    ids: &crate::outbox::EventSource,
+    id: InvitationId,
+    url: &str,
+    now: OffsetDateTime,
+) -> Result<bool, UseCaseError> {
+    if !tx.expire_invitation_if_pending(id, now).await? {
+        return Ok(false);
+    }
+    if let Some(inv) = tx.get_invitation_any(id).await? {
+        append_invitation_event(tx, ids, EventType::InvitationExpired, &inv, url, now).await?;
+    }
+    Ok(true)
+}
+
+/// Reminds invitation `id` once (D47): `invitation.reminded` and the reminder email `email_id`
+/// queued; `true` when this call reminded it. Errors: the store's; 404 when its organization is
+/// gone.
+pub(crate) async fn remind_in_tx(
+    tx: &mut dyn Tx,
+    texts: &dyn crate::ports::Texts,
+    ids: &crate::outbox::EventSource,
+    (id, email_id): (InvitationId, EmailId),
+    url: &str,
+    now: OffsetDateTime,
+) -> Result<bool, UseCaseError> {
+    if !tx.mark_reminder_if_unset(id, now).await? {
+        return Ok(false);
+    }
+    let Some(inv) = tx.get_invitation_any(id).await? else { return Ok(false) };
+    let org = tx.get_org(inv.org_id).await?.ok_or_else(|| ClientError::not_found("Organization"))?;
+    append_invitation_event(tx, ids, EventType::InvitationReminded, &inv, url, now).await?;
+    queue_email(tx, texts, &org, &inv, url, email_id, now, true).await?;
+    Ok(true)
 }

@@ -6,10 +6,10 @@ use super::idempotency::{unkeyed, Claim, Keyed};
 use super::Services;
 use crate::assessment::{need_counts, steer_responses, MatchCategory, NeedCounts};
 use crate::errors::{ClientError, Code, UseCaseError};
-use crate::ids::{OrgId, PersonId, ProfileId};
+use crate::ids::{EmailId, OrgId, PersonId, ProfileId};
 use crate::organization::Organization;
 use crate::person::Person;
-use crate::ports::{EmailRecord, Store};
+use crate::ports::{EmailRecord, Store, Tx};
 use crate::results::Assessment;
 use crate::usecases::assessments::{profile_weights, visible_completed, AssessmentCommand};
 use crate::values::FieldErrors;
@@ -135,6 +135,19 @@ impl<S: Store> Services<S> {
     ///
     /// [`OrgRepo::age_test_data`]: crate::ports::OrgRepo::age_test_data
     pub async fn test_advance_clock(&self, org: &Organization, seconds: i64) -> Result<ClockAdvanced, UseCaseError> {
+        unkeyed(self.test_advance_clock_keyed(org, seconds, None).await?)
+    }
+
+    /// [`Services::test_advance_clock`] with the request's idempotency key claimed and answered in
+    /// the advance's transaction when given (T223, T232): the ageing, the sweep of the twin's
+    /// invitations that fell due and the answer commit together, so a crash leaves all of it or
+    /// none. Errors: the same, and the claim's (409).
+    pub async fn test_advance_clock_keyed(
+        &self,
+        org: &Organization,
+        seconds: i64,
+        claim: Option<Claim<ClockAdvanced>>,
+    ) -> Result<Keyed<ClockAdvanced>, UseCaseError> {
         require_test(org)?;
         if !(1..=MAX_ADVANCE_SECONDS).contains(&seconds) {
             return Err(FieldErrors::one(
@@ -144,27 +157,69 @@ impl<S: Store> Services<S> {
             .into());
         }
         let twin = org.id;
-        self.store
+        let svc = self.clone();
+        let done = self
+            .store
             .write(move |tx| {
                 Box::pin(async move {
+                    let now = svc.clock.now();
+                    if let Some(replay) = super::idempotency::take(claim.as_ref(), tx, now).await? {
+                        return Ok(Keyed::Replayed(replay));
+                    }
                     // Advances of one twin take turns: each ages every row, and two at once would
                     // lock the same rows, possibly in different orders.
                     tx.lock_org(twin).await?;
-                    Ok::<_, UseCaseError>(tx.age_test_data(twin, seconds).await?)
+                    tx.age_test_data(twin, seconds).await?;
+                    let (expired, reminded) = svc.sweep_twin_in_tx(tx, twin, now).await?;
+                    let out = ClockAdvanced { seconds, expired, reminded };
+                    // After the ageing, which moved the claim's own record back with the twin's.
+                    if let Some(c) = &claim {
+                        c.answer(tx, &out, now).await?;
+                    }
+                    Ok::<_, UseCaseError>(Keyed::Ran(out))
                 })
             })
             .await?;
+        if matches!(done, Keyed::Ran(ClockAdvanced { reminded: 1.., .. })) {
+            self.wake_emails();
+        }
+        Ok(done)
+    }
+
+    /// The invitation sweep of the twin `twin` inside the advance's transaction: every invitation
+    /// that fell due expires, every reminder that fell due is queued, 500 of each per read until
+    /// fewer are left. Returns (expired, reminded). Errors: the store's.
+    async fn sweep_twin_in_tx(
+        &self,
+        tx: &mut dyn Tx,
+        twin: OrgId,
+        now: time::OffsetDateTime,
+    ) -> Result<(u32, u32), UseCaseError> {
+        use super::invitations::{expire_in_tx, remind_in_tx, REMINDER_AFTER};
         let (mut expired, mut reminded) = (0, 0);
-        // The sweep takes 500 of each per call: call it until less is left.
         loop {
-            let (e, r) = self.sweep_invitations_of(Some(twin)).await?;
-            expired += e;
-            reminded += r;
-            if e < 500 && r < 500 {
+            let due = tx.list_due_invitations(Some(twin), now, 500).await?;
+            let n = due.len();
+            for id in due {
+                expired += u32::from(expire_in_tx(tx, &self.event_source(), id, &self.invitation_url(id), now).await?);
+            }
+            if n < 500 {
                 break;
             }
         }
-        Ok(ClockAdvanced { seconds, expired, reminded })
+        loop {
+            let due = tx.list_reminders_due(Some(twin), now - REMINDER_AFTER, now, 500).await?;
+            let n = due.len();
+            for id in due {
+                let (email, url) = (EmailId(self.ids.new_uuid()), self.invitation_url(id));
+                let texts = &*self.invites.texts;
+                reminded += u32::from(remind_in_tx(tx, texts, &self.event_source(), (id, email), &url, now).await?);
+            }
+            if n < 500 {
+                break;
+            }
+        }
+        Ok((expired, reminded))
     }
 
     /// The test twin of the live organization `live` (D60), if it has one (the dashboard in test
