@@ -121,8 +121,8 @@ pub(crate) fn start(
 
 /// The email job (D22, T175): sends due emails at start-up, whenever a commit that queued one
 /// wakes it, and every [`EMAIL_SWEEP`] otherwise, each pass [`EMAIL_GATHER`] after what started
-/// it. Passes follow each other while emails go out (a pass sends at most 100). A failed send is recorded on its row and retried by a later pass
-/// (1 min, doubling, at most 1 h).
+/// it. Passes follow each other while emails go out (a pass sends at most 100). A failed send is
+/// recorded on its row and retried by a later pass (1 min, doubling, at most 1 h).
 fn email_job(svc: Services<DbStore>, wake: Arc<Notify>, passes: Arc<tokio::sync::Mutex<()>>) {
     tokio::spawn(async move {
         loop {
