@@ -618,7 +618,6 @@ pub fn run(bin: &str, quick: bool) -> bool {
     // to 5 minutes: a delivery whose attempt died with its instance is tried again after its
     // claim's lease and the retry schedule's first step).
     let ids: Vec<String> = stored.values().flatten().cloned().collect();
-    let drain = Instant::now();
     let missing = |seen: &HashMap<(String, String), u32>| {
         RECEIVERS
             .iter()
@@ -626,21 +625,15 @@ pub fn run(bin: &str, quick: bool) -> bool {
             .filter(|k| !seen.contains_key(k))
             .count()
     };
-    while drain.elapsed() < Duration::from_secs(300) && arrivals.created.lock().map(|s| missing(&s)).unwrap_or(1) > 0 {
-        std::thread::sleep(Duration::from_millis(250));
-    }
-    let (lost, duplicates) = arrivals
-        .created
-        .lock()
-        .map(|s| (missing(&s), s.values().map(|n| n.saturating_sub(1)).sum::<u32>()))
-        .unwrap_or((ids.len() * RECEIVERS.len(), 0));
+    let all = ids.len() * RECEIVERS.len();
+    let (lost, duplicates, drained) = drain(&arrivals.created, Duration::from_secs(300), all, missing);
     println!(
         "webhooks: person.created of {} persons to {} receivers: {} deliveries arrived, {duplicates} duplicates, \
          drained {:.0} s after the load",
         ids.len(),
         RECEIVERS.len(),
-        ids.len() * RECEIVERS.len() - lost,
-        drain.elapsed().as_secs_f64()
+        all - lost,
+        drained.as_secs_f64()
     );
     check(&mut ok, lost == 0, &format!("every stored person's person.created reached both receivers ({lost} did not)"));
     ok &= check_orders(&pg, &ats_org, &hook, &orders, &arrivals);
@@ -755,19 +748,29 @@ fn check_orders(pg: &PgCluster, org: &str, hook: &str, orders: &[OrderOutcome], 
         not_completed_in_store == 0,
         &format!("every completed order is stored completed ({not_completed_in_store} not)"),
     );
-    let wait = Instant::now();
     let missing = |seen: &HashMap<String, u32>| completed.iter().filter(|o| !seen.contains_key(&o.callback)).count();
-    while wait.elapsed() < Duration::from_secs(120) && arrivals.completed.lock().map(|s| missing(&s)).unwrap_or(1) > 0 {
-        std::thread::sleep(Duration::from_millis(250));
-    }
-    let (lost, duplicates) = arrivals
-        .completed
-        .lock()
-        .map(|s| (missing(&s), s.values().map(|n| n.saturating_sub(1)).sum::<u32>()))
-        .unwrap_or((completed.len(), 0));
+    let (lost, duplicates, _) = drain(&arrivals.completed, Duration::from_secs(120), completed.len(), missing);
     println!("  pushes of completion: {} arrived, {duplicates} duplicates", completed.len() - lost);
     check(&mut ok, lost == 0, &format!("every completed order's push reached the ATS ({lost} did not)"));
     ok
+}
+
+/// Waits up to `limit` until nothing is `missing` from the arrivals `seen` counts; then what is
+/// still missing (`all` when the counts cannot be read), the duplicates (every arrival beyond the
+/// first of its key) and how long it waited.
+fn drain<K: Eq + std::hash::Hash>(
+    seen: &Mutex<HashMap<K, u32>>,
+    limit: Duration,
+    all: usize,
+    missing: impl Fn(&HashMap<K, u32>) -> usize,
+) -> (usize, u32, Duration) {
+    let start = Instant::now();
+    while start.elapsed() < limit && seen.lock().map(|s| missing(&s)).unwrap_or(1) > 0 {
+        std::thread::sleep(Duration::from_millis(250));
+    }
+    let (lost, duplicates) =
+        seen.lock().map(|s| (missing(&s), s.values().map(|n| n.saturating_sub(1)).sum::<u32>())).unwrap_or((all, 0));
+    (lost, duplicates, start.elapsed())
 }
 
 fn check(ok: &mut bool, holds: bool, what: &str) {
