@@ -16,12 +16,6 @@ use tokio::sync::Notify;
 /// failed send, emails queued by another instance, a wake-up lost with a crashed instance.
 const EMAIL_SWEEP: Duration = Duration::from_secs(15);
 
-/// How long the email job gathers before a pass, after a wake-up and between passes (T230): the
-/// emails committed in those milliseconds go out in one pass. Under a burst of orders or
-/// invitations, a pass started at once took only the one or two emails committed since the last,
-/// and each pass costs two write transactions (its claim and its record).
-const EMAIL_GATHER: Duration = Duration::from_millis(20);
-
 /// What the background jobs need besides the services.
 pub(crate) struct JobsConfig {
     /// `TALENT_RETENTION_DAYS`.
@@ -120,14 +114,14 @@ pub(crate) fn start(
 }
 
 /// The email job (D22, T175): sends due emails at start-up, whenever a commit that queued one
-/// wakes it, and every [`EMAIL_SWEEP`] otherwise, each pass [`EMAIL_GATHER`] after what started
-/// it. Passes follow each other while emails go out (a pass sends at most 100). A failed send is
-/// recorded on its row and retried by a later pass (1 min, doubling, at most 1 h).
+/// wakes it, and every [`EMAIL_SWEEP`] otherwise. Passes follow each other while emails go out
+/// (a pass sends at most 100). A failed send is recorded on its row and retried by a later pass
+/// (1 min, doubling, at most 1 h).
 fn email_job(svc: Services<DbStore>, wake: Arc<Notify>, passes: Arc<tokio::sync::Mutex<()>>) {
     tokio::spawn(async move {
         loop {
             loop {
-                let pass = passes.lock().await;
+                let _pass = passes.lock().await;
                 match svc.deliver_emails().await {
                     Ok(0) => break,
                     Ok(sent) => tracing::debug!(sent, "emails sent"),
@@ -136,12 +130,8 @@ fn email_job(svc: Services<DbStore>, wake: Arc<Notify>, passes: Arc<tokio::sync:
                         break;
                     }
                 }
-                drop(pass);
-                tokio::time::sleep(EMAIL_GATHER).await;
             }
-            if tokio::time::timeout(EMAIL_SWEEP, wake.notified()).await.is_ok() {
-                tokio::time::sleep(EMAIL_GATHER).await;
-            }
+            let _ = tokio::time::timeout(EMAIL_SWEEP, wake.notified()).await;
         }
     });
 }
