@@ -398,15 +398,9 @@ fn ats_client(
     out
 }
 
-/// `psql` of the cluster's database: the rows of `sql`, one `|`-separated line each.
+/// The rows of `sql` in the cluster's database, one `|`-separated line each.
 fn psql(pg: &PgCluster, sql: &str) -> Vec<String> {
-    let out = Command::new("psql")
-        .args(["-h", "127.0.0.1", "-p", &pg.port.to_string(), "-U", "postgres", "-d", "postgres", "-At", "-c", sql])
-        .output();
-    match out {
-        Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout).lines().map(str::to_string).collect(),
-        other => panic!("psql {sql}: {other:?}"),
-    }
+    crate::scale::psql(&pg.url(), sql).lines().map(str::to_string).collect()
 }
 
 /// "p50 …, p99 … (n `what`)" of `v`.
@@ -415,13 +409,8 @@ fn p50_p99(mut v: Vec<Duration>, what: &str) -> String {
         return "no answers".into();
     }
     v.sort();
-    let at = |p: f64| v[((v.len() as f64 * p).ceil() as usize).clamp(1, v.len()) - 1];
-    format!(
-        "p50 {:.0} ms, p99 {:.0} ms ({} {what})",
-        at(0.5).as_secs_f64() * 1e3,
-        at(0.99).as_secs_f64() * 1e3,
-        v.len()
-    )
+    let ms = |p: f64| crate::pct(&v, p).as_secs_f64() * 1e3;
+    format!("p50 {:.0} ms, p99 {:.0} ms ({} {what})", ms(0.5), ms(0.99), v.len())
 }
 
 /// Runs the chaos run; `true` when every check held.

@@ -126,45 +126,41 @@ impl Seed {
     /// Person `i`: created `(n - i) × spacing` seconds before an hour before `now` (so newest
     /// last), with every 100th updated within the last hour.
     pub fn person(&self, i: usize, now: OffsetDateTime) -> (Person, String) {
-        person(i, now, self)
+        let (n, org, tags, salt) = (self.n, self.org, &self.tags, self.salt);
+        let email = format!("p{i}.{}@{}", LAST[i % LAST.len()], self.domain);
+        let created = now - time::Duration::seconds((n - i) as i64 * self.spacing + 3600);
+        let updated = if i.is_multiple_of(100) { now - time::Duration::seconds((i % 3600) as i64) } else { created };
+        let mut t = vec![tags[i % TEAMS].clone()];
+        if i.is_multiple_of(1000) {
+            t.push(tags[TEAMS].clone());
+        }
+        let p = Person {
+            id: PersonId(uuid_at(created, salt + i)),
+            org_id: org,
+            human_id: HumanId(uuid_at(created, salt + i + n)),
+            email: Email::parse(&email).expect("a valid email"),
+            first_name: PersonName::parse(FIRST[i % FIRST.len()]).ok(),
+            last_name: PersonName::parse(LAST[(i / FIRST.len()) % LAST.len()]).ok(),
+            external_id: None,
+            status: PersonStatus::Active,
+            archive_reason: None,
+            labels: Labels { candidate: true, employee: false },
+            tags: t,
+            joined_via: JoinedVia::Api,
+            shared_existing_profile: false,
+            assessment: AssessmentSummary::NONE,
+            member_since: created,
+            updated_at: updated,
+            archived_at: None,
+            inactive_periods: vec![],
+        };
+        (p, email)
     }
 
     /// `updatedAfter=` of the newer half.
     fn half(&self) -> OffsetDateTime {
         OffsetDateTime::now_utc() - time::Duration::seconds(self.n as i64 * self.spacing / 2 + 3600)
     }
-}
-
-fn person(i: usize, now: OffsetDateTime, s: &Seed) -> (Person, String) {
-    let (n, org, tags, salt) = (s.n, s.org, &s.tags, s.salt);
-    let email = format!("p{i}.{}@{}", LAST[i % LAST.len()], s.domain);
-    let created = now - time::Duration::seconds((n - i) as i64 * s.spacing + 3600);
-    let updated = if i.is_multiple_of(100) { now - time::Duration::seconds((i % 3600) as i64) } else { created };
-    let mut t = vec![tags[i % TEAMS].clone()];
-    if i.is_multiple_of(1000) {
-        t.push(tags[TEAMS].clone());
-    }
-    let p = Person {
-        id: PersonId(uuid_at(created, salt + i)),
-        org_id: org,
-        human_id: HumanId(uuid_at(created, salt + i + n)),
-        email: Email::parse(&email).expect("a valid email"),
-        first_name: PersonName::parse(FIRST[i % FIRST.len()]).ok(),
-        last_name: PersonName::parse(LAST[(i / FIRST.len()) % LAST.len()]).ok(),
-        external_id: None,
-        status: PersonStatus::Active,
-        archive_reason: None,
-        labels: Labels { candidate: true, employee: false },
-        tags: t,
-        joined_via: JoinedVia::Api,
-        shared_existing_profile: false,
-        assessment: AssessmentSummary::NONE,
-        member_since: created,
-        updated_at: updated,
-        archived_at: None,
-        inactive_periods: vec![],
-    };
-    (p, email)
 }
 
 /// A UUIDv7 of time `t` whose random part is `i` (distinct, ordered by `t` like the service's).

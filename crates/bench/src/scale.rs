@@ -103,7 +103,9 @@ fn csv(w: &mut dyn Write, fields: &[Option<&str>]) -> std::io::Result<()> {
     w.write_all(b"\n")
 }
 
-fn psql(url: &str, sql: &str) -> String {
+/// `psql` of the database at `url`: the output of `sql` (unaligned, tuples only), trimmed;
+/// panics when it fails.
+pub(crate) fn psql(url: &str, sql: &str) -> String {
     let out = Command::new("psql").args(["-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", sql]).output();
     let out = out.expect("psql runs");
     assert!(out.status.success(), "{sql}: {}", String::from_utf8_lossy(&out.stderr));
