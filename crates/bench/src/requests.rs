@@ -54,6 +54,12 @@ pub fn wrk_imports(base: &str, key: &str, prefix: &str, connections: u32, secs: 
 }
 
 /// [`wrk_imports`], each import with an `Idempotency-Key` of its own when `keyed`.
+///
+/// Every request's email (and key) is new: wrk runs `setup` in its main Lua state and each
+/// thread's `request` in the thread's own, so the thread number must reach `request` as the
+/// global `tid` that `thread:set` writes there, not as a local of the script, which stays 0 in
+/// every thread (until 2026-11-27 both threads sent the same emails, and half the "imports"
+/// merged into a person the other thread had just created, T234).
 pub fn wrk_imports_keyed(base: &str, key: &str, prefix: &str, connections: u32, secs: u32, keyed: bool) -> Option<Wrk> {
     let script = std::env::temp_dir().join(format!("talent-bench-{prefix}.lua"));
     let headers = if keyed {
@@ -62,8 +68,8 @@ pub fn wrk_imports_keyed(base: &str, key: &str, prefix: &str, connections: u32, 
         "local h = nil"
     };
     let lua = format!(
-        r#"local n, tid = 0, 0
-setup = function(thread) tid = tid + 1; thread:set("tid", tid) end
+        r#"local n, threads = 0, 0
+setup = function(thread) threads = threads + 1; thread:set("tid", threads) end
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 request = function()
