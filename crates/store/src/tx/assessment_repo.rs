@@ -13,7 +13,10 @@ macro_rules! impl_assessment_repo {
 
             fn update_assessment<'a>(&'a mut self, a: &'a Assessment) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
-                    self.run(diesel::update(assessments::table.find(DbUuid(a.id.0))).set(AssessmentRow::from(a))).await
+                    self.run(Prepared(
+                        diesel::update(assessments::table.find(DbUuid(a.id.0))).set(AssessmentRow::from(a)),
+                    ))
+                    .await
                 })
             }
 
@@ -55,10 +58,10 @@ macro_rules! impl_assessment_repo {
                 counts: &'a talent_domain::assessment::NeedCounts,
             ) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
-                    self.run(
+                    self.run(Prepared(
                         diesel::update(assessments::table.find(DbUuid(id.0)))
                             .set(assessments::need_counts.eq(Some(need_counts_json(counts)?))),
-                    )
+                    ))
                     .await
                 })
             }
@@ -202,7 +205,8 @@ macro_rules! impl_assessment_repo {
 
             fn update_profile<'a>(&'a mut self, p: &'a Profile) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
-                    self.run(diesel::update(profiles::table.find(DbUuid(p.id.0))).set(ProfileRow::from(p))).await
+                    self.run(Prepared(diesel::update(profiles::table.find(DbUuid(p.id.0))).set(ProfileRow::from(p))))
+                        .await
                 })
             }
 

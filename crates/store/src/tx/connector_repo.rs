@@ -16,7 +16,7 @@ macro_rules! impl_connector_repos {
             fn update_connection<'a>(&'a mut self, c: &'a Connection) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
                     let row = self.connection_row(c);
-                    self.run(diesel::update(ats_connections::table.find(DbUuid(c.id.0))).set(row)).await
+                    self.run(Prepared(diesel::update(ats_connections::table.find(DbUuid(c.id.0))).set(row))).await
                 })
             }
 
@@ -128,7 +128,8 @@ macro_rules! impl_connector_repos {
 
             fn update_order<'a>(&'a mut self, o: &'a Order) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
-                    self.run(diesel::update(ats_orders::table.find(DbUuid(o.id.0))).set(OrderRow::from(o))).await
+                    self.run(Prepared(diesel::update(ats_orders::table.find(DbUuid(o.id.0))).set(OrderRow::from(o))))
+                        .await
                 })
             }
 

@@ -75,20 +75,23 @@ macro_rules! impl_email_repo {
                     let target = emails::table.find(DbUuid(id.0));
                     match result {
                         Ok(at) => {
-                            diesel::update(target)
-                                .set((emails::sent_at.eq(Some(DbTime(at))), emails::attempts.eq(emails::attempts + 1)))
-                                .execute(self.conn)
-                                .await
+                            Prepared(
+                                diesel::update(target).set((
+                                    emails::sent_at.eq(Some(DbTime(at))),
+                                    emails::attempts.eq(emails::attempts + 1),
+                                )),
+                            )
+                            .execute(self.conn)
+                            .await
                         }
                         Err((err, next)) => {
-                            diesel::update(target)
-                                .set((
-                                    emails::last_error.eq(Some(err.chars().take(500).collect::<String>())),
-                                    emails::next_attempt_at.eq(DbTime(next)),
-                                    emails::attempts.eq(emails::attempts + 1),
-                                ))
-                                .execute(self.conn)
-                                .await
+                            Prepared(diesel::update(target).set((
+                                emails::last_error.eq(Some(err.chars().take(500).collect::<String>())),
+                                emails::next_attempt_at.eq(DbTime(next)),
+                                emails::attempts.eq(emails::attempts + 1),
+                            )))
+                            .execute(self.conn)
+                            .await
                         }
                     }
                     .map_err(db_err)?;

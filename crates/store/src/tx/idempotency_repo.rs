@@ -65,14 +65,14 @@ macro_rules! impl_idempotency_repo {
 
             fn idem_update<'a>(&'a mut self, r: &'a IdempotencyRecord) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
-                    self.run(
+                    self.run(Prepared(
                         diesel::update(idempotency_keys::table.find((
                             DbUuid(r.org_id.0),
                             r.path.as_str(),
                             r.key.as_str(),
                         )))
                         .set(self.idem_row(r)),
-                    )
+                    ))
                     .await
                 })
             }

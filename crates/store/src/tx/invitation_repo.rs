@@ -27,7 +27,10 @@ macro_rules! impl_invitation_repo {
 
             fn update_invitation<'a>(&'a mut self, i: &'a Invitation) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
-                    self.run(diesel::update(invitations::table.find(DbUuid(i.id.0))).set(InvitationRow::from(i))).await
+                    self.run(Prepared(
+                        diesel::update(invitations::table.find(DbUuid(i.id.0))).set(InvitationRow::from(i)),
+                    ))
+                    .await
                 })
             }
 
@@ -226,10 +229,10 @@ macro_rules! impl_invitation_repo {
                         .filter(invitations::status.eq("pending"))
                         .filter(invitations::expires_at.le(DbTime(now)));
                     let n = self
-                        .exec(
+                        .exec(Prepared(
                             diesel::update(target)
                                 .set((invitations::status.eq("expired"), invitations::updated_at.eq(DbTime(now)))),
-                        )
+                        ))
                         .await?;
                     Ok(n == 1)
                 })
@@ -243,7 +246,7 @@ macro_rules! impl_invitation_repo {
                 Box::pin(async move {
                     let target = invitations::table.find(DbUuid(id.0)).filter(invitations::reminder_sent_at.is_null());
                     let n = self
-                        .exec(diesel::update(target).set(invitations::reminder_sent_at.eq(Some(DbTime(now)))))
+                        .exec(Prepared(diesel::update(target).set(invitations::reminder_sent_at.eq(Some(DbTime(now))))))
                         .await?;
                     Ok(n == 1)
                 })

@@ -277,6 +277,8 @@ fn like_escape(s: &str) -> String {
 mod assessment_repo;
 pub mod assessment_rows;
 mod connector_repo;
+mod prepared;
+pub(crate) use prepared::Prepared;
 pub mod connector_rows;
 pub mod email_idna;
 mod email_repo;

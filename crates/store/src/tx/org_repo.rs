@@ -139,8 +139,10 @@ macro_rules! impl_org_repo {
 
             fn update_org<'a>(&'a mut self, org: &'a Organization) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
-                    self.exec(diesel::update(organizations::table.find(DbUuid(org.id.0))).set(OrgRow::from(org)))
-                        .await?;
+                    self.exec(Prepared(
+                        diesel::update(organizations::table.find(DbUuid(org.id.0))).set(OrgRow::from(org)),
+                    ))
+                    .await?;
                     self.auth_changed = true;
                     Ok(())
                 })
@@ -211,14 +213,18 @@ macro_rules! impl_org_repo {
 
             fn count_active_persons(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<u32>> {
                 Box::pin(async move {
-                    // The triggers' per-organization counter rows (T69), not COUNT(*) of persons.
-                    let n: i64 = org_active_persons::table
+                    // The triggers' per-organization counter rows (T69), not COUNT(*) of persons:
+                    // at most 16 (shards), summed here so that the statement is all DSL and stays
+                    // in the connection's prepared-statement cache; an SQL fragment made both
+                    // backends parse and plan it on every import (T234).
+                    let shards: Vec<i64> = org_active_persons::table
                         .filter(org_active_persons::org_id.eq(DbUuid(org.0)))
-                        .select(diesel::dsl::sql::<diesel::sql_types::BigInt>("CAST(COALESCE(SUM(n), 0) AS BIGINT)"))
-                        .get_result(self.conn)
+                        .select(org_active_persons::n)
+                        .load(self.conn)
                         .await
                         .map_err(db_err)?;
-                    Ok(u32::try_from(n).unwrap_or(u32::MAX))
+                    let n = shards.iter().fold(0i64, |a, b| a.saturating_add(*b));
+                    Ok(u32::try_from(n.max(0)).unwrap_or(u32::MAX))
                 })
             }
 

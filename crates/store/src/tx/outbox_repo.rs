@@ -19,14 +19,14 @@ impl DbTx<'_, diesel_async::AsyncPgConnection> {
         use diesel::sql_types::{Array, BigInt, Text};
         let texts: Vec<String> = ids.iter().map(|i| i.0.to_string()).collect();
         let seqs: Vec<i64> = seqs.to_vec();
-        self.run(
+        self.run(Prepared(
             diesel::sql_query(
                 "UPDATE outbox_events e SET sequence = v.seq FROM unnest($1::text[], $2::int8[]) AS v(id, seq) \
              WHERE e.id = v.id::uuid",
             )
             .bind::<Array<Text>, _>(texts)
             .bind::<Array<BigInt>, _>(seqs),
-        )
+        ))
         .await
     }
 }
@@ -40,7 +40,8 @@ impl DbTx<'_, crate::SqliteConn> {
     /// Gives each of `ids` its sequence of `seqs` (D56): one in-process statement each.
     pub(super) async fn number_events(&mut self, ids: &[DbUuid], seqs: &[i64]) -> StoreResult<()> {
         for (id, seq) in ids.iter().zip(seqs) {
-            self.exec(diesel::update(outbox_events::table.find(*id)).set(outbox_events::sequence.eq(*seq))).await?;
+            self.exec(Prepared(diesel::update(outbox_events::table.find(*id)).set(outbox_events::sequence.eq(*seq))))
+                .await?;
         }
         Ok(())
     }

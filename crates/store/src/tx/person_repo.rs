@@ -165,7 +165,8 @@ macro_rules! impl_person_repo {
 
             fn update_person<'a>(&'a mut self, p: &'a Person) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
-                    self.exec(diesel::update(persons::table.find(DbUuid(p.id.0))).set(PersonRow::from(p))).await?;
+                    self.exec(Prepared(diesel::update(persons::table.find(DbUuid(p.id.0))).set(PersonRow::from(p))))
+                        .await?;
                     self.exec(diesel::delete(person_tags::table.filter(person_tags::person_id.eq(DbUuid(p.id.0)))))
                         .await?;
                     self.write_person_tags(p).await

@@ -103,7 +103,7 @@ impl DbTx<'_, diesel_async::AsyncPgConnection> {
             err.push(d.last_error.clone());
         }
         use diesel::sql_types::{Array, BigInt, Integer, Nullable, Text};
-        self.run(
+        self.run(Prepared(
             diesel::sql_query(
                 "UPDATE deliveries d SET status = v.status, attempts = v.attempts, \
              next_attempt_at = v.next_at::timestamptz, last_attempt_at = v.last_at::timestamptz, \
@@ -118,7 +118,7 @@ impl DbTx<'_, diesel_async::AsyncPgConnection> {
             .bind::<Array<Nullable<Text>>, _>(last)
             .bind::<Array<Nullable<Integer>>, _>(code)
             .bind::<Array<Nullable<Text>>, _>(err),
-        )
+        ))
         .await
     }
 
@@ -183,7 +183,8 @@ impl DbTx<'_, crate::SqliteConn> {
     /// One UPDATE per delivery: in-process statements cost no round trip.
     pub(super) async fn update_deliveries_impl(&mut self, ds: &[Delivery]) -> StoreResult<()> {
         for d in ds {
-            self.exec(diesel::update(deliveries::table.find(DbUuid(d.id.0))).set(self.delivery_row(d))).await?;
+            self.exec(Prepared(diesel::update(deliveries::table.find(DbUuid(d.id.0))).set(self.delivery_row(d))))
+                .await?;
         }
         Ok(())
     }
@@ -226,8 +227,10 @@ macro_rules! impl_webhook_repo {
             fn update_endpoint<'a>(&'a mut self, e: &'a Endpoint) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
                     self.endpoints_of = None;
-                    self.run(diesel::update(webhook_endpoints::table.find(DbUuid(e.id.0))).set(self.seal_endpoint(e)))
-                        .await
+                    self.run(Prepared(
+                        diesel::update(webhook_endpoints::table.find(DbUuid(e.id.0))).set(self.seal_endpoint(e)),
+                    ))
+                    .await
                 })
             }
 
@@ -281,7 +284,8 @@ macro_rules! impl_webhook_repo {
 
             fn update_delivery<'a>(&'a mut self, d: &'a Delivery) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
-                    self.run(diesel::update(deliveries::table.find(DbUuid(d.id.0))).set(self.delivery_row(d))).await
+                    self.run(Prepared(diesel::update(deliveries::table.find(DbUuid(d.id.0))).set(self.delivery_row(d))))
+                        .await
                 })
             }
 
@@ -476,11 +480,11 @@ macro_rules! impl_webhook_repo {
             /// rows within what [`Allowance`] leaves (T60).
             fn claim_deliveries<'a>(&'a mut self, c: &'a ClaimRequest) -> BoxFuture<'a, StoreResult<Vec<Delivery>>> {
                 Box::pin(async move {
-                    let endpoints: Vec<ClaimableEndpoint> = diesel::sql_query(Self::CLAIMABLE)
-                        .bind::<crate::types::sql::Ts, _>(DbTime(c.now))
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?;
+                    let endpoints: Vec<ClaimableEndpoint> =
+                        Prepared(diesel::sql_query(Self::CLAIMABLE).bind::<crate::types::sql::Ts, _>(DbTime(c.now)))
+                            .load(self.conn)
+                            .await
+                            .map_err(db_err)?;
                     let mut out = Vec::new();
                     let mut allowance = Allowance::new(c);
                     for e in &endpoints {
@@ -488,14 +492,16 @@ macro_rules! impl_webhook_repo {
                         if k == 0 {
                             continue;
                         }
-                        let rows: Vec<DeliveryRow> = diesel::sql_query(Self::CLAIM_ROWS)
-                            .bind::<crate::types::sql::Ts, _>(DbTime(c.lease_until))
-                            .bind::<crate::types::sql::Ts, _>(DbTime(c.now))
-                            .bind::<crate::types::sql::Uuid, _>(DbUuid(e.id.0))
-                            .bind::<diesel::sql_types::BigInt, _>(i64::from(k))
-                            .load(self.conn)
-                            .await
-                            .map_err(db_err)?;
+                        let rows: Vec<DeliveryRow> = Prepared(
+                            diesel::sql_query(Self::CLAIM_ROWS)
+                                .bind::<crate::types::sql::Ts, _>(DbTime(c.lease_until))
+                                .bind::<crate::types::sql::Ts, _>(DbTime(c.now))
+                                .bind::<crate::types::sql::Uuid, _>(DbUuid(e.id.0))
+                                .bind::<diesel::sql_types::BigInt, _>(i64::from(k)),
+                        )
+                        .load(self.conn)
+                        .await
+                        .map_err(db_err)?;
                         allowance.took(e, rows.len());
                         out.extend(rows);
                     }
