@@ -277,8 +277,6 @@ fn like_escape(s: &str) -> String {
 mod assessment_repo;
 pub mod assessment_rows;
 mod connector_repo;
-mod prepared;
-pub(crate) use prepared::Prepared;
 pub mod connector_rows;
 pub mod email_idna;
 mod email_repo;
@@ -294,6 +292,8 @@ mod outbox_repo;
 pub mod outbox_rows;
 mod person_repo;
 pub mod person_rows;
+mod prepared;
+pub(crate) use prepared::Prepared;
 mod privacy_repo;
 mod session_repo;
 pub mod session_rows;
