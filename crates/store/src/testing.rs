@@ -17,6 +17,31 @@ fn internal(e: impl std::fmt::Display) -> StoreError {
     StoreError::Internal(e.to_string())
 }
 
+/// Runs `test` with the URL of a new PostgreSQL database on the server of `TEST_DATABASE_URL`
+/// (with every migration applied when `migrated`), on a task of its own, and drops the database
+/// afterwards even when `test` panics (the panic is then resumed). Without `TEST_DATABASE_URL`
+/// it prints "skipped" and returns: PostgreSQL-only tests.
+pub async fn on_postgres<F, Fut>(migrated: bool, test: F)
+where
+    F: FnOnce(String) -> Fut,
+    Fut: std::future::Future<Output = ()> + Send + 'static,
+{
+    let Some(admin) = std::env::var("TEST_DATABASE_URL").ok().filter(|u| !u.is_empty()) else {
+        println!("skipped: TEST_DATABASE_URL unset");
+        return;
+    };
+    let db = match migrated {
+        true => TestDb::postgres_migrated(&admin).await,
+        false => TestDb::postgres(&admin).await,
+    };
+    let db = db.unwrap_or_else(|e| panic!("create the test database: {e}"));
+    let outcome = tokio::spawn(test(db.url.clone())).await;
+    db.drop_db().await.unwrap_or_else(|e| panic!("drop the test database: {e}"));
+    if let Err(e) = outcome {
+        std::panic::resume_unwind(e.into_panic());
+    }
+}
+
 /// Replaces the database name of a PostgreSQL URL (`postgres://user@host:port/db?params`).
 pub fn with_database(url: &str, db: &str) -> String {
     let (base, query) = match url.split_once('?') {

@@ -7,7 +7,7 @@
 use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
 use std::time::Duration;
 use talent_domain::ports::Store;
-use talent_store::testing::TestDb;
+use talent_store::testing::on_postgres;
 use talent_store::DbStore;
 
 /// Closes every other session of the database from the server side, as a restart does.
@@ -24,13 +24,7 @@ async fn terminate_sessions(url: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn connections_closed_by_the_server_are_replaced_whether_just_used_or_idle_t66() {
-    let Some(admin) = std::env::var("TEST_DATABASE_URL").ok().filter(|u| !u.is_empty()) else {
-        println!("skipped: TEST_DATABASE_URL unset");
-        return;
-    };
-    let db = TestDb::postgres(&admin).await.expect("create the test database");
-    let url = db.url.clone();
-    let outcome = tokio::spawn(async move {
+    on_postgres(false, |url| async move {
         let store = DbStore::connect(&url, 2).expect("connect");
         store.migrate().await.expect("migrate");
         store.ready().await.expect("ready");
@@ -45,8 +39,4 @@ async fn connections_closed_by_the_server_are_replaced_whether_just_used_or_idle
         store.ready().await.expect("an idle connection the server closed is replaced");
     })
     .await;
-    db.drop_db().await.expect("drop the test database");
-    if let Err(e) = outcome {
-        std::panic::resume_unwind(e.into_panic());
-    }
 }

@@ -11,7 +11,7 @@ use diesel::QueryableByName;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl, SimpleAsyncConnection};
 use talent_conformance::{import, imported, new_org, services};
 use talent_domain::ports::{OrgRepo, PersonRepo};
-use talent_store::testing::TestDb;
+use talent_store::testing::on_postgres;
 use talent_store::tx::DbTx;
 use talent_store::DbStore;
 
@@ -33,13 +33,7 @@ async fn prepared(conn: &mut AsyncPgConnection, prefix: &str) -> i64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_person_update_and_the_active_count_are_prepared_once_per_connection_t234() {
-    let Some(admin) = std::env::var("TEST_DATABASE_URL").ok().filter(|u| !u.is_empty()) else {
-        println!("skipped: TEST_DATABASE_URL unset");
-        return;
-    };
-    let db = TestDb::postgres_migrated(&admin).await.expect("create the test database");
-    let url = db.url.clone();
-    let outcome = tokio::spawn(async move {
+    on_postgres(true, |url| async move {
         let store = DbStore::connect(&url, 2).expect("connect");
         let (svc, _) = services(store);
         let org = new_org(&svc, "business", &[]).await;
@@ -65,8 +59,4 @@ async fn a_person_update_and_the_active_count_are_prepared_once_per_connection_t
         );
     })
     .await;
-    db.drop_db().await.expect("drop the test database");
-    if let Err(e) = outcome {
-        std::panic::resume_unwind(e.into_panic());
-    }
 }
