@@ -339,7 +339,7 @@ crate::e2e!(the_admin_api_uses_the_same_error_envelope, Default::default(), |app
 
 /// Sends `bytes` on a new connection and reads the answer until the service closes it or 3 s
 /// pass: (status, lower-cased headers, body).
-fn raw(app: &TestApp, bytes: &[u8]) -> (u16, Vec<(String, String)>, Value) {
+pub(crate) fn raw(app: &TestApp, bytes: &[u8]) -> (u16, Vec<(String, String)>, Value) {
     use std::io::{Read, Write};
     let addr = app.base.trim_start_matches("http://");
     let mut s = std::net::TcpStream::connect(addr).unwrap();

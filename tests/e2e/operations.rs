@@ -181,6 +181,11 @@ crate::e2e!(
         let id = p.json["data"][0]["id"].as_str().unwrap().to_string();
         app.get(&format!("/api/v1/persons/{id}"), &org.key);
         app.get("/api/v1/me", "tk_unknownunknownunknownunknownunknownunknown0");
+        // A method HTTP does not define is counted as `other` (T236): a client's tokens never
+        // become series.
+        let (odd, _, _) =
+            crate::errors::raw(app, b"FROBNICATE /api/v1/me HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n");
+        assert!((400..500).contains(&odd), "{odd}");
         // The first attempts to the failing endpoint.
         let made = || {
             let r = app.get(&format!("/api/v1/webhooks/{}/deliveries", hook.json["id"].as_str().unwrap()), &org.key);
@@ -204,6 +209,8 @@ crate::e2e!(
             1.0
         );
         assert!(!t.contains(&id), "ids never become labels");
+        assert!(!t.contains("FROBNICATE"), "nor methods of a client's own");
+        assert!(t.contains(r#"talent_http_requests_total{method="other""#), "{t}");
         assert!(value("talent_http_request_duration_seconds_count", r#"method="POST",route="/api/v1/persons""#) >= 3.0);
         assert_eq!(value("talent_http_requests_in_flight", ""), 0.0);
         assert_eq!(value("talent_auth_failures_total", r#"reason="invalid_token""#), 1.0);

@@ -1,47 +1,10 @@
 //! The log (issue 11, T64, T117): the text or JSON pipeline that never blocks a request, the
-//! `TALENT_LOG` filter, and the access log with credentials taken out of paths.
+//! `TALENT_LOG` filter, and the format of the access log's lines (the HTTP layer's
+//! [`talent_http::observe`] emits them, with credentials taken out of paths).
 
-use actix_web::body::MessageBody;
-use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::middleware::Next;
-use std::time::{Duration, Instant};
-
-/// Logs one line per request: method, path (never the query string, which can carry personal
-/// data), status and duration. Keys, tokens and bodies are never logged.
-pub(crate) async fn access_log(
-    req: ServiceRequest,
-    next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
-    let start = Instant::now();
-    let method = req.method().clone();
-    let path = log_path(req.path()).into_owned();
-    let res = next.call(req).await?;
-    tracing::info!(
-        target: ACCESS,
-        %method,
-        %path,
-        status = res.status().as_u16(),
-        ms = start.elapsed().as_millis() as u64,
-        "request"
-    );
-    Ok(res)
-}
-
-/// The target of the access log's events: [`Lines`] writes them itself.
-const ACCESS: &str = "talent::access";
-
-/// The path as the access log writes it: an invitation page's token is a credential (whoever
-/// holds the link acts as the person), so `/i/{token}` is written `/i/…` (issue 12); so is a
-/// dashboard sign-in link's, `/dashboard/sign-in/…` (issue 18).
-fn log_path(path: &str) -> std::borrow::Cow<'_, str> {
-    if path.starts_with("/i/") {
-        "/i/…".into()
-    } else if path.starts_with("/dashboard/sign-in/") {
-        "/dashboard/sign-in/…".into()
-    } else {
-        path.into()
-    }
-}
+use std::time::Duration;
+// The target of the access log's events: [`Lines`] writes them itself.
+use talent_http::observe::ACCESS;
 
 /// The size of a write to a pipe that POSIX guarantees atomic (Linux's `PIPE_BUF`).
 const PIPE_BUF: usize = 4096;
@@ -332,7 +295,7 @@ impl Logging {
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
-    use super::{format_layer_with, log_path, ACCESS};
+    use super::{format_layer_with, ACCESS};
     use std::sync::{Arc, Mutex};
     use tracing_subscriber::layer::SubscriberExt;
 
@@ -401,15 +364,5 @@ mod tests {
         assert_eq!(json["path"], "/a\"b\\c d");
         assert_eq!(json["status"], 201);
         assert_eq!(json["span"]["request_id"], "0816ee82-0529-42fe-b063-64ce580b85da");
-    }
-
-    #[test]
-    fn the_access_log_writes_invitation_pages_without_their_token() {
-        assert_eq!(log_path("/i/AbC-123_xyz"), "/i/…");
-        assert_eq!(log_path("/i/"), "/i/…");
-        assert_eq!(log_path("/dashboard/sign-in/AbC-123_xyz"), "/dashboard/sign-in/…");
-        assert_eq!(log_path("/dashboard/sign-in"), "/dashboard/sign-in");
-        assert_eq!(log_path("/api/v1/persons/5"), "/api/v1/persons/5");
-        assert_eq!(log_path("/invitations"), "/invitations");
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::adapters::{RingSecrets, SystemClock, UuidV7Ids};
 use crate::config::{Cli, Command, Config};
-use crate::logging::{access_log, init_tracing};
+use crate::logging::init_tracing;
 use actix_web::middleware::from_fn;
 use actix_web::{web, App};
 use anyhow::Context;
@@ -483,9 +483,7 @@ fn public_server(
             }
             app.wrap(from_fn(talent_http::auth::error_rate_headers::<DbStore>))
                 .wrap(from_fn(body_deadline))
-                .wrap(from_fn(access_log))
-                .wrap(from_fn(talent_http::metrics::http_metrics))
-                .wrap(from_fn(talent_http::request_id::request_id))
+                .wrap(from_fn(talent_http::observe::observe))
                 .route("/dashboard", web::get().to(talent_web::to_overview))
                 .service(web::scope("/dashboard").configure(talent_web::configure::<DbStore>))
                 .service(web::scope("/partners").configure(talent_connectors::configure::<DbStore>))
@@ -514,9 +512,7 @@ fn admin_server(
                 .app_data(deadline)
                 .app_data(metrics.clone())
                 .wrap(from_fn(body_deadline))
-                .wrap(from_fn(access_log))
-                .wrap(from_fn(talent_http::metrics::http_metrics))
-                .wrap(from_fn(talent_http::request_id::request_id))
+                .wrap(from_fn(talent_http::observe::observe))
                 .configure(talent_http::configure_admin::<DbStore>)
         },
         talent_http::connection::ServerSettings { workers: Some(1), ..http.settings },

@@ -89,9 +89,9 @@ pub async fn wrap(
     }
     let candidate = DEPRECATED.iter().any(|d| last(d.path) == last(req.path()));
     let entry = if candidate { req.match_pattern().and_then(|p| lookup(req.method().as_str(), &p)) } else { None };
-    let path = req.path().to_string();
+    let path = entry.map(|_| req.path().to_string());
     let mut res = next.call(req).await?;
-    if let Some(d) = entry {
+    if let (Some(d), Some(path)) = (entry, path) {
         let headers = res.headers_mut();
         for (name, value) in
             [("deprecation", d.deprecation_header()), ("sunset", d.sunset_header()), ("link", d.link_header(&path))]

@@ -18,6 +18,7 @@ pub mod extract;
 pub mod idempotency;
 pub mod invitations;
 pub mod metrics;
+pub mod observe;
 pub mod openapi;
 pub mod out;
 pub mod person_pages;

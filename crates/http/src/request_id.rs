@@ -5,13 +5,6 @@
 //! handler runs ([`RequestCorrelation`]): the events the request causes and their webhook
 //! deliveries record it (T121).
 
-use actix_web::body::MessageBody;
-use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::http::header::{HeaderName, HeaderValue};
-use actix_web::middleware::Next;
-use actix_web::HttpMessage;
-use tracing::Instrument;
-
 /// The longest request id taken from a request; a longer one is replaced.
 pub const MAX_LEN: usize = 128;
 
@@ -73,21 +66,9 @@ pub fn new_id() -> String {
     uuid::Builder::from_random_bytes(bytes).into_uuid().to_string()
 }
 
-/// The middleware: outermost, so that the access log's line and every other line of the request
-/// are inside its span, and its header is on every answer, errors included.
-pub async fn request_id(
-    req: ServiceRequest,
-    next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
-    let given = req.headers().get("x-request-id").and_then(|v| v.to_str().ok()).filter(|s| valid(s));
-    let id = given.map(str::to_string).unwrap_or_else(new_id);
-    req.extensions_mut().insert(RequestId(id.clone()));
-    let span = tracing::info_span!("request", request_id = %id);
-    let mut res = CURRENT.scope(id.clone(), next.call(req).instrument(span)).await?;
-    if let Ok(v) = HeaderValue::from_str(&id) {
-        res.headers_mut().insert(HeaderName::from_static("x-request-id"), v);
-    }
-    Ok(res)
+/// `fut` with `id` as the request id of its task ([`RequestCorrelation`]) while it runs.
+pub(crate) fn scope<F: std::future::Future>(id: String, fut: F) -> impl std::future::Future<Output = F::Output> {
+    CURRENT.scope(id, fut)
 }
 
 #[cfg(test)]
