@@ -75,8 +75,69 @@ pub fn log_path(path: &str) -> std::borrow::Cow<'_, str> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::log_path;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::Arc;
+
+    /// A recorder that keeps `talent_http_requests_in_flight` (as the exporter does: a gauge's
+    /// value as `f64` bits) and counts the series registered.
+    #[derive(Default)]
+    struct Probe {
+        in_flight: Arc<AtomicU64>,
+        series: std::sync::Mutex<Vec<String>>,
+    }
+
+    impl metrics::Recorder for Probe {
+        fn describe_counter(&self, _: metrics::KeyName, _: Option<metrics::Unit>, _: metrics::SharedString) {}
+        fn describe_gauge(&self, _: metrics::KeyName, _: Option<metrics::Unit>, _: metrics::SharedString) {}
+        fn describe_histogram(&self, _: metrics::KeyName, _: Option<metrics::Unit>, _: metrics::SharedString) {}
+        fn register_counter(&self, key: &metrics::Key, _: &metrics::Metadata<'_>) -> metrics::Counter {
+            self.series.lock().unwrap().push(format!("{key:?}"));
+            metrics::Counter::noop()
+        }
+        fn register_gauge(&self, _: &metrics::Key, _: &metrics::Metadata<'_>) -> metrics::Gauge {
+            metrics::Gauge::from_arc(self.in_flight.clone())
+        }
+        fn register_histogram(&self, _: &metrics::Key, _: &metrics::Metadata<'_>) -> metrics::Histogram {
+            metrics::Histogram::noop()
+        }
+    }
+
+    /// A request whose future is dropped before it is answered (its connection closed) is no
+    /// longer in flight; a method of the client's own is one series, `other` (T236).
+    #[test]
+    fn a_dropped_request_leaves_the_in_flight_gauge_and_odd_methods_share_one_series() {
+        use actix_web::{middleware::from_fn, test, web, App, HttpResponse};
+        let probe = Probe::default();
+        metrics::with_local_recorder(&probe, || {
+            actix_web::rt::System::new().block_on(async {
+                let app = test::init_service(
+                    App::new()
+                        .wrap(from_fn(super::observe))
+                        .route("/never", web::get().to(std::future::pending::<HttpResponse>))
+                        .default_service(web::to(HttpResponse::MethodNotAllowed)),
+                )
+                .await;
+                let pending = test::call_service(&app, test::TestRequest::get().uri("/never").to_request());
+                let dropped = tokio::time::timeout(std::time::Duration::from_millis(50), pending).await;
+                assert!(dropped.is_err(), "the handler never answers");
+                for m in ["FROBNICATE", "FROB2", "GET"] {
+                    let req = test::TestRequest::default()
+                        .method(actix_web::http::Method::from_bytes(m.as_bytes()).unwrap())
+                        .uri("/x")
+                        .to_request();
+                    assert_eq!(test::call_service(&app, req).await.status(), 405);
+                }
+            });
+        });
+        assert_eq!(f64::from_bits(probe.in_flight.load(Ordering::SeqCst)), 0.0);
+        let series = probe.series.lock().unwrap().join("\n");
+        assert!(!series.contains("FROB"), "{series}");
+        assert_eq!(series.matches("\"other\"").count(), 1, "{series}");
+        assert_eq!(series.matches("\"GET\"").count(), 1, "{series}");
+    }
 
     #[test]
     fn the_access_log_writes_invitation_pages_without_their_token() {
