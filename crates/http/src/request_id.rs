@@ -3,7 +3,8 @@
 //! it as `request_id` (a `tracing` span around the whole request), so an integrator can quote it
 //! to support and the operator finds the request's lines. It is also the request's id while its
 //! handler runs ([`RequestCorrelation`]): the events the request causes and their webhook
-//! deliveries record it (T121).
+//! deliveries record it (T121). The middleware that takes or makes it, opens the span and puts
+//! it on the answer is [`crate::observe::observe`]; this module holds the ids themselves.
 
 /// The longest request id taken from a request; a longer one is replaced.
 pub const MAX_LEN: usize = 128;
