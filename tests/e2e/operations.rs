@@ -217,6 +217,15 @@ crate::e2e!(
         assert!(value("talent_db_pool_max", "") >= 1.0);
         assert!(value("talent_db_pool_open", "") >= 1.0);
         assert!(value("talent_db_transaction_duration_seconds_count", r#"kind="write""#) >= 3.0);
+        // T238: SQLite's single writer, its queue and how busy it was; PostgreSQL has none.
+        if app.backend == Backend::Sqlite {
+            assert!(value("talent_db_write_transactions_total", "") >= 3.0);
+            assert!(value("talent_db_write_groups_total", "") >= 1.0);
+            assert!(value("talent_db_write_busy_seconds", "") > 0.0);
+            assert_eq!(value("talent_db_write_queue", ""), 0.0);
+        } else {
+            assert!(series(t, "talent_db_write_transactions_total", "").is_none(), "{t}");
+        }
         assert_eq!(value("talent_webhook_attempts_total", r#"outcome="5xx""#), 3.0);
         assert!(value("talent_webhook_attempt_duration_seconds_count", "") >= 3.0);
         assert_eq!(value("talent_webhook_deliveries_pending", ""), 6.0, "3 retrying, 3 held for the disabled endpoint");

@@ -78,6 +78,14 @@ fn describe() {
         "Database transaction latency, read or write, the wait for a connection included."
     );
     describe_counter!("talent_db_errors_total", "Database errors: unavailable, unique_violation, internal.");
+    describe_gauge!("talent_db_write_queue", "SQLite: write transactions waiting for the single writer.");
+    describe_counter!("talent_db_write_transactions_total", "SQLite: write transactions run.");
+    describe_counter!("talent_db_write_groups_total", "SQLite: commits, each of a group of write transactions.");
+    describe_gauge!(
+        "talent_db_write_busy_seconds",
+        Unit::Seconds,
+        "SQLite: time the single writer has been busy since start; its rate is the writer's busy fraction."
+    );
     describe_gauge!("talent_webhook_deliveries_pending", "Webhook deliveries not yet succeeded or failed.");
     describe_gauge!("talent_webhook_deliveries_due", "Pending deliveries to enabled endpoints whose attempt is due.");
     describe_gauge!(
@@ -107,6 +115,13 @@ pub async fn sample(store: &DbStore) -> Result<(), UseCaseError> {
     metrics::gauge!("talent_db_pool_open").set(open as f64);
     metrics::gauge!("talent_db_pool_in_use").set(open.saturating_sub(idle) as f64);
     metrics::gauge!("talent_db_pool_waiting").set(waiting as f64);
+    if matches!(store.backend(), talent_store::Backend::Sqlite) {
+        let w = store.write_stats();
+        metrics::gauge!("talent_db_write_queue").set(w.queued as f64);
+        metrics::counter!("talent_db_write_transactions_total").absolute(w.jobs);
+        metrics::counter!("talent_db_write_groups_total").absolute(w.groups);
+        metrics::gauge!("talent_db_write_busy_seconds").set(w.held.as_secs_f64());
+    }
     let b = store.backlog(time::OffsetDateTime::now_utc()).await?;
     metrics::gauge!("talent_webhook_deliveries_pending").set(b.deliveries_pending as f64);
     metrics::gauge!("talent_webhook_deliveries_due").set(b.deliveries_due as f64);

@@ -94,6 +94,9 @@ pub struct WriteStats {
     pub groups: u64,
     /// Write transactions run in those groups: `jobs / groups` is the mean group size.
     pub jobs: u64,
+    /// How long the write turn has been held (a connection taken, the groups run), in total: its
+    /// growth over a period, divided by the period, is how busy SQLite's single writer was (T238).
+    pub held: Duration,
 }
 
 /// The PostgreSQL channel on which committed transactions announce due deliveries (T60).
@@ -416,8 +419,8 @@ impl DbStore {
     /// The SQLite write queue's counters (T75; all zero on PostgreSQL, whose transactions run side
     /// by side): for tests, the bench and operators.
     pub fn write_stats(&self) -> WriteStats {
-        let (queued, groups, jobs) = self.gate.stats();
-        WriteStats { queued, groups, jobs }
+        let (queued, groups, jobs, held) = self.gate.stats();
+        WriteStats { queued, groups, jobs, held: Duration::from_micros(held) }
     }
 
     /// Seals webhook signing secrets and server secrets with `sealer` from now on (issue 12; the

@@ -117,6 +117,8 @@ pub(crate) struct WriteGate {
     /// Groups run, and jobs in them (see [`crate::WriteStats`]).
     groups: AtomicU64,
     jobs: AtomicU64,
+    /// Microseconds the write turn has been held by a group's leader (see [`crate::WriteStats`]).
+    held_micros: AtomicU64,
     turnstile: tokio::sync::Mutex<()>,
     gate: tokio::sync::Mutex<()>,
     /// The store's [`talent_domain::ports::SecretBox`], once set.
@@ -177,9 +179,10 @@ impl WriteGate {
         }
     }
 
-    /// (queued jobs, groups run, jobs run in them).
-    pub(crate) fn stats(&self) -> (usize, u64, u64) {
-        (self.queue().len(), self.groups.load(Ordering::Relaxed), self.jobs.load(Ordering::Relaxed))
+    /// (queued jobs, groups run, jobs run in them, microseconds the write turn was held).
+    pub(crate) fn stats(&self) -> (usize, u64, u64, u64) {
+        let (groups, jobs) = (self.groups.load(Ordering::Relaxed), self.jobs.load(Ordering::Relaxed));
+        (self.queue().len(), groups, jobs, self.held_micros.load(Ordering::Relaxed))
     }
 }
 
@@ -299,6 +302,7 @@ where
             drop(turn);
             return answered(answer.await);
         }
+        let held = std::time::Instant::now();
         let mut conn = match pool.get().await {
             Ok(c) => {
                 health.ok();
@@ -306,6 +310,7 @@ where
             }
             Err(e) => {
                 gate.fail_queued(&health.failed(e));
+                gate.held_micros.fetch_add(micros(held), Ordering::Relaxed);
                 continue;
             }
         };
@@ -316,12 +321,18 @@ where
         } else {
             drop(conn);
         }
+        gate.held_micros.fetch_add(micros(held), Ordering::Relaxed);
         drop(turn);
         committed(ended.flags);
         for ran in ended.ran {
             ran.answer(ended.result.clone());
         }
     }
+}
+
+/// Microseconds since `since`, saturated.
+fn micros(since: std::time::Instant) -> u64 {
+    u64::try_from(since.elapsed().as_micros()).unwrap_or(u64::MAX)
 }
 
 /// The owner's side of a queued write: its answer, or (the reply dropped unanswered) the report

@@ -364,6 +364,8 @@ async fn transactions_committed_in_one_group_keep_their_own_outcomes(store: DbSt
     if sqlite {
         let after = store.write_stats();
         assert_eq!((after.groups - before.groups, after.jobs - before.jobs), (1, 6), "one group of six");
+        // T238: the time the writer was held grows with the group (the operators' busy gauge).
+        assert!(after.held > before.held, "{:?} then {:?}", before.held, after.held);
     }
     for (name, kept) in [
         ("blocker", true),
