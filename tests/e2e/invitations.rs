@@ -1252,6 +1252,13 @@ crate::e2e!(
             assert_eq!(r.header("referrer-policy"), Some("no-referrer"), "{what}");
             assert_eq!(r.header("cache-control"), Some("no-store"), "{what}");
         }
+        // T239: the pages are routed in a scope of their own; what is not a page under it is
+        // still the API's 404 envelope, as before.
+        for p in ["/i", "/i/", "/i/a/b"] {
+            let r = app.request("GET", p, &[], None);
+            assert_eq!(r.status, 404, "{p}: {}", r.text);
+            assert!(r.text.contains("\"not_found\""), "{p}: {}", r.text);
+        }
         let log = app.log_text("status=410");
         assert!(log.contains("/i/…"), "the page requests are logged: {log}");
         assert!(!log.contains(&token), "the token is never logged: {log}");

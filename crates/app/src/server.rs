@@ -14,7 +14,7 @@ use talent_domain::ports::{Secrets, Store};
 use talent_domain::usecases::invitations::InvitationKit;
 use talent_domain::usecases::AssessmentKit;
 use talent_domain::Services;
-use talent_http::deadline::{body_deadline, BodyDeadline};
+use talent_http::deadline::BodyDeadline;
 use talent_http::ApiState;
 use talent_ratelimit::GovernorRateLimiter;
 use talent_report::{PdfReport, TemplatePersonality};
@@ -482,7 +482,6 @@ fn public_server(
                 app = app.app_data(m.clone());
             }
             app.wrap(from_fn(talent_http::auth::error_rate_headers::<DbStore>))
-                .wrap(from_fn(body_deadline))
                 .wrap(from_fn(talent_http::observe::observe))
                 .route("/dashboard", web::get().to(talent_web::to_overview))
                 .service(web::scope("/dashboard").configure(talent_web::configure::<DbStore>))
@@ -511,7 +510,6 @@ fn admin_server(
                 .app_data(state.clone())
                 .app_data(deadline)
                 .app_data(metrics.clone())
-                .wrap(from_fn(body_deadline))
                 .wrap(from_fn(talent_http::observe::observe))
                 .configure(talent_http::configure_admin::<DbStore>)
         },

@@ -126,7 +126,7 @@ pub async fn organizations_users_and_keys_round_trip<S: Store + Clone>(store: S)
     assert_eq!(ctx2, KeyContext { key: k2.key.clone(), role: OrgRole::Member, org: org.clone() });
     assert_eq!(read(&svc, |tx| Box::pin(async move { tx.find_key_context("0000000000000099").await })).await, None);
     let principal = svc.authenticate(Some(&format!("Bearer {}", k1.value))).await.unwrap();
-    assert_eq!(principal.ctx, ctx);
+    assert_eq!(*principal.ctx, ctx);
 
     // Revocation is visible to every reader.
     let revoked = svc.revoke_api_key(k2.key.id).await.unwrap();

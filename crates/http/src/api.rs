@@ -34,7 +34,7 @@ fn ok_json(v: impl serde::Serialize) -> HttpResponse {
     security(("bearerAuth" = [])))]
 pub async fn me<S: Store>(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, None, false)?;
-    Ok(ok_json(out::KeyIdentityOut::from(&p.ctx)))
+    Ok(ok_json(out::KeyIdentityOut::from(&*p.ctx)))
 }
 
 /// `GET /api/v1/organization` (scope `organization:read`).

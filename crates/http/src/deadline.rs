@@ -6,10 +6,8 @@
 //! Requests without a body (no `Content-Length` above 0 and no `Transfer-Encoding`), which are
 //! most of them, are passed through untouched: no timer per request on the hot path.
 
-use actix_web::body::MessageBody;
-use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
+use actix_web::dev::{Payload, ServiceRequest};
 use actix_web::error::PayloadError;
-use actix_web::middleware::Next;
 use actix_web::web::Bytes;
 use actix_web::HttpMessage;
 use futures_util::Stream;
@@ -29,13 +27,12 @@ impl Default for BodyDeadline {
     }
 }
 
-/// The middleware: wraps the payload of a request that has a body in [`Deadlined`]. Reading past
-/// the deadline is a stream error, which [`crate::body::read_body`] answers 400 `validation_error`
-/// and after which the server closes the connection (the rest of the body is never read).
-pub async fn body_deadline(
-    mut req: ServiceRequest,
-    next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+/// Wraps the payload of `req`, when it has a body, in [`Deadlined`]. Reading past the deadline
+/// is a stream error, which [`crate::body::read_body`] answers 400 `validation_error` and after
+/// which the server closes the connection (the rest of the body is never read). The request
+/// middleware ([`crate::observe::observe`]) calls it first, on every route: a middleware of its
+/// own boxed a future per request for what is a header check on most of them (T239).
+pub fn arm(req: &mut ServiceRequest) {
     let headers = req.headers();
     let has_body = headers.contains_key("transfer-encoding")
         || headers
@@ -48,7 +45,6 @@ pub async fn body_deadline(
         let sleep = Box::pin(tokio::time::sleep(limit));
         req.set_payload(Payload::Stream { payload: Box::pin(Deadlined { inner, sleep, expired: false }) });
     }
-    next.call(req).await
 }
 
 /// A payload that fails with [`PayloadError::Io`] (`TimedOut`) once its deadline has passed.

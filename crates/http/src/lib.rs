@@ -118,11 +118,16 @@ fn probes<S: Store>(cfg: &mut web::ServiceConfig) {
 
 fn public_routes<S: Store>(cfg: &mut web::ServiceConfig) {
     probes::<S>(cfg);
+    // The invitation pages in a scope of their own: a scope's prefix is compared as a string,
+    // while a resource with a `{token}` segment is a regular expression that every request
+    // routed past it would run (1 % of a `GET /api/v1/me`, T239).
     cfg.service(
-        resource("/i/{token}", "GET, POST")
-            .wrap(person_pages::page_headers())
-            .route(web::get().to(person_pages::show_page::<S>))
-            .route(web::post().to(person_pages::accept_page::<S>)),
+        web::scope("/i").service(
+            resource("/{token}", "GET, POST")
+                .wrap(person_pages::page_headers())
+                .route(web::get().to(person_pages::show_page::<S>))
+                .route(web::post().to(person_pages::accept_page::<S>)),
+        ),
     )
     .service(resource("/api/v1/openapi.json", "GET").route(web::get().to(openapi::serve)))
     .service(

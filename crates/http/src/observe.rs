@@ -5,17 +5,17 @@
 //! are never logged.
 //!
 //! One middleware, the outermost, does all four (T236): three (ids, metrics, access log) each
-//! boxed a future of their own and read the clock twice per request.
+//! boxed a future of their own and read the clock twice per request. It also arms the body-read
+//! deadline ([`crate::deadline::arm`], T239) before anything reads the body.
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{HeaderName, HeaderValue};
 use actix_web::middleware::Next;
-use actix_web::HttpMessage;
 use std::time::Instant;
 use tracing::Instrument;
 
-use crate::request_id::{new_id, valid, RequestId};
+use crate::request_id::{new_id, valid};
 
 /// The target of the access log's events (the app's log format writes them itself).
 pub const ACCESS: &str = "talent::access";
@@ -24,15 +24,22 @@ pub const ACCESS: &str = "talent::access";
 /// its header is on every answer, errors included, and every line of the request carries the id.
 /// The probes (`/healthz`, `/readyz`) and `/metrics` are logged but not counted.
 pub async fn observe(
-    req: ServiceRequest,
+    mut req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
-    let given = req.headers().get("x-request-id").and_then(|v| v.to_str().ok()).filter(|s| valid(s));
-    let id = given.map(str::to_string).unwrap_or_else(new_id);
-    req.extensions_mut().insert(RequestId(id.clone()));
+    crate::deadline::arm(&mut req);
+    // The id once as a string (the span's field and the task's correlation) and once as the
+    // header it is answered with: a valid id sent by the client is its own header value, shared.
+    let given = req.headers().get("x-request-id").filter(|v| v.to_str().is_ok_and(valid)).cloned();
+    let (id, header) = match given {
+        Some(h) => (h.to_str().unwrap_or_default().to_string(), Some(h)),
+        None => {
+            let id = new_id();
+            let h = HeaderValue::from_str(&id).ok();
+            (id, h)
+        }
+    };
     let counted = !matches!(req.path(), "/healthz" | "/readyz" | "/metrics");
-    let method = req.method().clone();
-    let path = log_path(req.path()).into_owned();
     let span = tracing::info_span!("request", request_id = %id);
     let served = async move {
         let start = Instant::now();
@@ -41,8 +48,10 @@ pub async fn observe(
         drop(in_flight);
         let res = res?;
         let elapsed = start.elapsed();
+        // The method and path as the answer's request holds them: nothing copied beforehand.
+        let (method, path) = (res.request().method(), log_path(res.request().path()));
         if counted {
-            crate::metrics::record(&method, &res, elapsed);
+            crate::metrics::record(method, &res, elapsed);
         }
         tracing::info!(
             target: ACCESS,
@@ -54,8 +63,8 @@ pub async fn observe(
         );
         Ok::<_, actix_web::Error>(res)
     };
-    let mut res = crate::request_id::scope(id.clone(), served.instrument(span)).await?;
-    if let Ok(v) = HeaderValue::from_str(&id) {
+    let mut res = crate::request_id::scope(id, served.instrument(span)).await?;
+    if let Some(v) = header {
         res.headers_mut().insert(HeaderName::from_static("x-request-id"), v);
     }
     Ok(res)

@@ -24,10 +24,6 @@ impl talent_domain::ports::Correlation for RequestCorrelation {
     }
 }
 
-/// The request id of a request (in its extensions).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RequestId(pub String);
-
 /// Whether `s` is taken as given: 1 to [`MAX_LEN`] visible ASCII characters (no spaces, no
 /// control characters), so it cannot break a header or a log line.
 pub fn valid(s: &str) -> bool {

@@ -39,23 +39,23 @@ pub const MAX_ENTRIES: usize = 10_000;
 #[derive(Debug)]
 pub enum Lookup {
     /// An entry younger than half the TTL: serve it.
-    Fresh(KeyContext),
+    Fresh(Arc<KeyContext>),
     /// An entry between half the TTL and the TTL, which this caller is the first to see: serve
     /// it, and have the key read again (and [`AuthCache::put`] the result) without waiting;
     /// other callers are served the entry meanwhile.
-    Refresh(KeyContext),
+    Refresh(Arc<KeyContext>),
     /// No entry, or an expired one: read the key (through [`AuthCache::flight`]).
     Miss,
 }
 
 /// The outcome of one database read of a key, shared by every caller of its flight.
-pub type FlightResult = Result<Option<KeyContext>, talent_domain::errors::StoreError>;
+pub type FlightResult = Result<Option<Arc<KeyContext>>, talent_domain::errors::StoreError>;
 
 /// One read of a key in progress that concurrent misses share ([`AuthCache::flight`]).
 pub type Flight = Arc<tokio::sync::OnceCell<FlightResult>>;
 
 struct Entry {
-    ctx: KeyContext,
+    ctx: Arc<KeyContext>,
     read_at: Instant,
     /// A caller was told to refresh this entry ([`Lookup::Refresh`]).
     refreshing: bool,
@@ -85,7 +85,7 @@ impl AuthCache {
     /// The cached context of `prefix`, if it was read less than the TTL ago (whatever its age).
     /// The store uses [`AuthCache::lookup`]; this is the tests' view.
     #[cfg(test)]
-    fn get(&self, prefix: &str) -> Option<KeyContext> {
+    fn get(&self, prefix: &str) -> Option<Arc<KeyContext>> {
         let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         map.get(prefix).filter(|e| e.read_at.elapsed() < self.ttl).map(|e| e.ctx.clone())
     }
@@ -129,7 +129,7 @@ impl AuthCache {
 
     /// Stores what a database read started at generation `gen` returned, unless the cache was
     /// invalidated since (the read may have seen the old state).
-    pub fn put(&self, prefix: &str, ctx: &KeyContext, gen: u64, read_at: Instant) {
+    pub fn put(&self, prefix: &str, ctx: &Arc<KeyContext>, gen: u64, read_at: Instant) {
         let mut map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         if self.ttl.is_zero() || self.generation.load(Ordering::Acquire) != gen {
             return;
@@ -164,10 +164,10 @@ mod tests {
     use talent_domain::organization::Organization;
     use talent_domain::values::{Email, OrgRole, Scopes, SubscriptionStatus};
 
-    fn ctx() -> KeyContext {
+    fn ctx() -> Arc<KeyContext> {
         let now = time::OffsetDateTime::UNIX_EPOCH;
         let nil = uuid::Uuid::nil();
-        KeyContext {
+        Arc::new(KeyContext {
             key: ApiKey {
                 id: ApiKeyId(nil),
                 user_id: UserId(nil),
@@ -195,7 +195,7 @@ mod tests {
                 updated_at: now,
                 test_of: None,
             },
-        }
+        })
     }
 
     #[test]

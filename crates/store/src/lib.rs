@@ -433,10 +433,10 @@ impl DbStore {
 
     /// Reads the context of the key `prefix` from the database and stores it in the
     /// authentication cache when the key exists and nothing invalidated the cache meanwhile.
-    async fn read_key_context(&self, prefix: &str) -> StoreResult<Option<KeyContext>> {
+    async fn read_key_context(&self, prefix: &str) -> StoreResult<Option<Arc<KeyContext>>> {
         let (gen, started) = (self.auth.generation(), std::time::Instant::now());
         let owned = prefix.to_string();
-        let ctx = self.read(move |tx| Box::pin(async move { tx.find_key_context(&owned).await })).await?;
+        let ctx = self.read(move |tx| Box::pin(async move { tx.find_key_context(&owned).await })).await?.map(Arc::new);
         if let Some(c) = &ctx {
             self.auth.put(prefix, c, gen, started);
         }
@@ -627,7 +627,7 @@ impl Store for DbStore {
     /// the key exists and nothing invalidated the cache meanwhile. Concurrent misses of one key
     /// share one read; an entry past half its TTL is read again in the background while every
     /// request is served the entry (no herd, see the cache's documentation).
-    fn key_context<'s>(&'s self, prefix: &'s str) -> BoxFuture<'s, StoreResult<Option<KeyContext>>> {
+    fn key_context<'s>(&'s self, prefix: &'s str) -> BoxFuture<'s, StoreResult<Option<Arc<KeyContext>>>> {
         Box::pin(async move {
             match self.auth.lookup(prefix) {
                 auth_cache::Lookup::Fresh(ctx) => Ok(Some(ctx)),

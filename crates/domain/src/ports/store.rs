@@ -30,12 +30,16 @@ pub trait Store: Send + Sync + 'static {
     /// authentication; `None` when no key has that prefix. An adapter may serve it from a cache
     /// (issue 11, T63) provided that a committed `OrgRepo::update_org` or `OrgRepo::revoke_api_key` is seen
     /// by the next call on the same instance and within 1 s on any other; unknown prefixes must not
-    /// be cached. Default: one read.
+    /// be cached. Shared (`Arc`): a cached context is handed to each request without copying its
+    /// strings (T239). Default: one read.
     ///
     /// # Errors
     /// `StoreError::Internal` when the database fails.
-    fn key_context<'s>(&'s self, prefix: &'s str) -> BoxFuture<'s, StoreResult<Option<KeyContext>>> {
+    fn key_context<'s>(&'s self, prefix: &'s str) -> BoxFuture<'s, StoreResult<Option<std::sync::Arc<KeyContext>>>> {
         let owned = prefix.to_string();
-        self.read(move |tx| Box::pin(async move { tx.find_key_context(&owned).await }))
+        Box::pin(async move {
+            let found = self.read(move |tx| Box::pin(async move { tx.find_key_context(&owned).await })).await?;
+            Ok(found.map(std::sync::Arc::new))
+        })
     }
 }

@@ -9,8 +9,8 @@ use crate::values::{OrgRole, Plan, PlanCatalogue, Scope, Scopes};
 /// An authenticated API key with its organization and plan.
 #[derive(Clone, Debug)]
 pub struct Principal {
-    /// Key, role and organization as read at authentication.
-    pub ctx: KeyContext,
+    /// Key, role and organization as read at authentication (shared with the adapter's cache).
+    pub ctx: std::sync::Arc<KeyContext>,
     /// The organization's plan; `None` when the plan id is not in the catalogue (no API access).
     pub plan: Option<Plan>,
 }
@@ -157,7 +157,10 @@ impl<S: Store> Services<S> {
             return Err(ClientError::new(Code::KeyExpired, "The API key has expired").into());
         }
         // T90: a trial that has ended refuses writes (D4) from the moment it ends.
-        ctx.org.subscription_status = ctx.org.status_at(now);
+        let status = ctx.org.status_at(now);
+        if status != ctx.org.subscription_status {
+            std::sync::Arc::make_mut(&mut ctx).org.subscription_status = status;
+        }
         let plan = self.plans.get(&ctx.org.plan).cloned();
         Ok(Principal { ctx, plan })
     }
