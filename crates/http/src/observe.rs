@@ -30,9 +30,9 @@ pub async fn observe(
     crate::deadline::arm(&mut req);
     // The id once as a string (the span's field and the task's correlation) and once as the
     // header it is answered with: a valid id sent by the client is its own header value, shared.
-    let given = req.headers().get("x-request-id").filter(|v| v.to_str().is_ok_and(valid)).cloned();
-    let (id, header) = match given {
-        Some(h) => (h.to_str().unwrap_or_default().to_string(), Some(h)),
+    let given = req.headers().get("x-request-id");
+    let (id, header) = match given.and_then(|h| h.to_str().ok().filter(|s| valid(s)).map(|s| (s.to_string(), h))) {
+        Some((id, h)) => (id, Some(h.clone())),
         None => {
             let id = new_id();
             let h = HeaderValue::from_str(&id).ok();
