@@ -3,7 +3,7 @@
 //! [`talent_http::observe`] emits them, with credentials taken out of paths).
 
 use std::time::Duration;
-// The target of the access log's events: [`Lines`] writes them itself.
+// The target of the access log's events: [`Lines`] writes their fields itself.
 use talent_http::observe::ACCESS;
 
 /// The size of a write to a pipe that POSIX guarantees atomic (Linux's `PIPE_BUF`).
@@ -30,15 +30,22 @@ pub(crate) fn init_tracing(filter: &str, json: bool) -> Logging {
         tracing_appender::non_blocking::NonBlockingBuilder::default().lossy(false).finish(stderr());
     let dropped = lossy.error_counter();
     let writer = lossy.with_min_level(tracing::Level::INFO).and(lossless.with_max_level(tracing::Level::WARN));
-    let format = format_layer(writer, json, std::io::IsTerminal::is_terminal(&std::io::stderr()));
+    let format = format_layer(writer, json, coloured(json));
     let _ = tracing_subscriber::registry().with(format).with(log_filter(filter)).try_init();
     Logging { _guards: [lossy_guard, lossless_guard], dropped }
 }
 
+/// Whether the log is written in colours: text to a terminal. Then the request's id reaches its
+/// lines through a `tracing` span around the request (T240), since the coloured format is
+/// tracing-subscriber's own.
+pub(crate) fn coloured(json: bool) -> bool {
+    !json && std::io::IsTerminal::is_terminal(&std::io::stderr())
+}
+
 /// The log's format layer writing to `writer`: text (with colours when `ansi`), or with `json`
 /// one object per line: timestamp, level, the event's fields (message included) at the top, and
-/// `span` with the request's `request_id` inside a request (issue 17). Access-log lines are
-/// written by [`Lines`].
+/// `span` with the request's `request_id` inside a request (issue 17). Without colours every line
+/// is written by [`Lines`].
 fn format_layer<S, W>(writer: W, json: bool, ansi: bool) -> Box<dyn tracing_subscriber::Layer<S> + Send + Sync>
 where
     S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
@@ -47,13 +54,14 @@ where
     format_layer_with(writer, json, ansi, true)
 }
 
-/// [`format_layer`]; without `own_access` the general formatter writes the access log's lines too
-/// (what [`Lines`] must write the same).
+/// [`format_layer`]; without `own` tracing-subscriber's formatter writes every line (what
+/// [`Lines`] must write the same, given a `request` span where [`Lines`] reads the task's
+/// request id).
 fn format_layer_with<S, W>(
     writer: W,
     json: bool,
     ansi: bool,
-    own_access: bool,
+    own: bool,
 ) -> Box<dyn tracing_subscriber::Layer<S> + Send + Sync>
 where
     S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
@@ -61,31 +69,42 @@ where
 {
     use tracing_subscriber::Layer;
     let format = tracing_subscriber::fmt::layer().with_writer(writer).with_target(false);
-    let target = if own_access { ACCESS } else { "" };
     if json {
         format
             .json()
             .flatten_event(true)
             .with_current_span(true)
             .with_span_list(false)
-            .map_event_format(|inner| Lines { inner, json: true, target })
+            .map_event_format(|inner| Lines { inner, json: true, own })
             .boxed()
     } else {
-        format.with_ansi(ansi).map_event_format(|inner| Lines { inner, json: false, target }).boxed()
+        format.with_ansi(ansi).map_event_format(|inner| Lines { inner, json: false, own }).boxed()
     }
 }
 
-/// The event format (issue 38, T231): tracing-subscriber's own (`inner`: its full text format or
-/// its JSON) for every line, except that an access-log line (one per request, target
-/// [`ACCESS`]) is written here in the very same shape, without the general formatter's work:
-/// the timestamp's date and time of day are formatted once a second per thread, the fields are
-/// written as they are visited, and (JSON) the request's span is not parsed back from its
-/// stored JSON. With colours (a terminal) the general formatter writes every line.
+/// The name of the span a request's lines are written in, and of its one field.
+const REQUEST_SPAN: &str = "request";
+
+/// The event format (issue 38, T231, T240): the lines of tracing-subscriber's own formats (`inner`:
+/// its full text format or its JSON), written here without colours, for two reasons:
+///
+/// - a request is served without a `tracing` span (creating, entering and closing one was about
+///   4 % of a `GET /api/v1/me`): its id is the task's ([`talent_http::request_id::current`]),
+///   written where and as a span `request{request_id}` around the line would be written, before
+///   any span of the event's own;
+/// - an access-log line (one per request, target [`ACCESS`]) skips the general formatter's
+///   work: the timestamp's date and time of day are formatted once a second per thread, the
+///   fields are written as they are visited, and (JSON) no span is parsed back from its stored
+///   JSON.
+///
+/// Other events' fields are written by tracing-subscriber's field formatter (text) or by
+/// tracing-serde (JSON), as the general formats write them. With colours (a terminal) the
+/// general formatter writes every line, and requests have their span.
 struct Lines<F> {
     inner: F,
     json: bool,
-    /// The target whose events it writes itself: [`ACCESS`].
-    target: &'static str,
+    /// Whether it writes lines itself (else `inner` writes them all: the tests' reference).
+    own: bool,
 }
 
 impl<S, N, F> tracing_subscriber::fmt::FormatEvent<S, N> for Lines<F>
@@ -101,15 +120,16 @@ where
         event: &tracing::Event<'_>,
     ) -> std::fmt::Result {
         use tracing_subscriber::fmt::FormattedFields;
-        let meta = event.metadata();
-        if meta.target() != self.target || writer.has_ansi_escapes() {
+        if !self.own || writer.has_ansi_escapes() {
             return self.inner.format_event(ctx, writer, event);
         }
+        let meta = event.metadata();
+        let access = meta.target() == ACCESS;
         #[cfg(test)]
         tests::OWN.with(|n| n.set(n.get() + 1));
         if self.json {
-            // The request's span as the JSON format writes it: its stored fields (a JSON object)
-            // and its name; anything else is left to that format.
+            // The span as the JSON format writes it: the current span's stored fields (a JSON
+            // object) and its name, else the request's id; anything else is left to that format.
             let current = event.parent().and_then(|id| ctx.span(id)).or_else(|| ctx.lookup_current());
             let span = match &current {
                 Some(span) => {
@@ -123,14 +143,20 @@ where
                         }
                     }
                 }
-                None => None,
+                None => talent_http::request_id::current(|id| {
+                    (format!("{{\"request_id\":{}", json_string(id)), REQUEST_SPAN)
+                }),
             };
             writer.write_str("{\"timestamp\":\"")?;
             write_timestamp(&mut writer)?;
             write!(writer, "\",\"level\":\"{}\"", meta.level().as_str())?;
-            let mut fields = JsonFields { w: &mut writer, result: Ok(()) };
-            event.record(&mut fields);
-            fields.result?;
+            if access {
+                let mut fields = JsonFields { w: &mut writer, result: Ok(()) };
+                event.record(&mut fields);
+                fields.result?;
+            } else {
+                write_serde_fields(&mut writer, event)?;
+            }
             if let Some((open, name)) = span {
                 let sep = if open == "{" { "" } else { "," };
                 write!(writer, ",\"span\":{open}{sep}\"name\":{}}}", json_string(name))?;
@@ -139,25 +165,59 @@ where
         }
         write_timestamp(&mut writer)?;
         write!(writer, " {:>5} ", meta.level().as_str())?;
-        if let Some(scope) = ctx.event_scope() {
-            let mut seen = false;
-            for span in scope.from_root() {
-                writer.write_str(span.metadata().name())?;
-                seen = true;
-                let ext = span.extensions();
-                if let Some(fields) = ext.get::<FormattedFields<N>>().filter(|f| !f.is_empty()) {
-                    write!(writer, "{{{fields}}}")?;
+        // The request's id as its span would be written, first; whether it was written.
+        let request = |w: &mut tracing_subscriber::fmt::format::Writer<'_>| {
+            talent_http::request_id::current(|id| write!(w, "{REQUEST_SPAN}{{request_id={id}}}:"))
+                .transpose()
+                .map(|written| written.is_some())
+        };
+        let mut seen = false;
+        match ctx.event_scope() {
+            Some(scope) => {
+                for span in scope.from_root() {
+                    if !seen && span.metadata().name() != REQUEST_SPAN {
+                        request(&mut writer)?;
+                    }
+                    writer.write_str(span.metadata().name())?;
+                    seen = true;
+                    let ext = span.extensions();
+                    if let Some(fields) = ext.get::<FormattedFields<N>>().filter(|f| !f.is_empty()) {
+                        write!(writer, "{{{fields}}}")?;
+                    }
+                    writer.write_char(':')?;
                 }
-                writer.write_char(':')?;
             }
-            if seen {
-                writer.write_char(' ')?;
-            }
+            None => seen = request(&mut writer)?,
         }
-        let mut fields = TextFields { w: &mut writer, first: true, result: Ok(()) };
-        event.record(&mut fields);
-        fields.result?;
+        if seen {
+            writer.write_char(' ')?;
+        }
+        if access {
+            let mut fields = TextFields { w: &mut writer, first: true, result: Ok(()) };
+            event.record(&mut fields);
+            fields.result?;
+        } else {
+            tracing_subscriber::fmt::FormatFields::format_fields(ctx, writer.by_ref(), event)?;
+        }
         writer.write_char('\n')
+    }
+}
+
+/// `event`'s fields as tracing-subscriber's JSON format flattens them (through tracing-serde):
+/// `,"name":value` each, in the order they are visited.
+fn write_serde_fields(w: &mut impl std::fmt::Write, event: &tracing::Event<'_>) -> std::fmt::Result {
+    use serde::ser::{SerializeMap, Serializer};
+    let mut object = Vec::new();
+    let mut serializer = serde_json::Serializer::new(&mut object);
+    let mut map = serializer.serialize_map(None).map_err(|_| std::fmt::Error)?;
+    let mut visitor = tracing_serde::SerdeMapVisitor::new(map);
+    event.record(&mut visitor);
+    map = visitor.take_serializer().map_err(|_| std::fmt::Error)?;
+    map.end().map_err(|_| std::fmt::Error)?;
+    let object = std::str::from_utf8(&object).map_err(|_| std::fmt::Error)?;
+    match object.strip_prefix('{').and_then(|o| o.strip_suffix('}')) {
+        Some("") | None => Ok(()),
+        Some(fields) => write!(w, ",{fields}"),
     }
 }
 
@@ -300,29 +360,51 @@ mod tests {
     use tracing_subscriber::layer::SubscriberExt;
 
     thread_local! {
-        /// Access-log lines [`super::Lines`] wrote itself on this thread.
+        /// Lines [`super::Lines`] wrote itself on this thread.
         pub(super) static OWN: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
     }
 
-    /// What the log writes of access-log events (in a request's span, in two nested spans, in
-    /// none; a path with a quote, a backslash, a space and a non-ASCII character), text or JSON,
-    /// with the access log's own format or the general one.
-    fn lines(json: bool, own_access: bool) -> Vec<String> {
+    /// What the log writes, text or JSON, of events in a request (access-log lines, a path with a
+    /// quote, a backslash, a space and a non-ASCII character; other events with fields of every
+    /// kind; both also inside a span of their own) and outside any request. With `own` the
+    /// request is the task's id and [`super::Lines`] writes the lines, as the service runs; without,
+    /// the request is a `request` span and tracing-subscriber's formatter writes them (the
+    /// reference).
+    fn lines(json: bool, own: bool, id: &str) -> Vec<String> {
         let buf: Arc<Mutex<Vec<u8>>> = Arc::default();
         let out = buf.clone();
         let writer = move || Sink(out.clone());
-        let subscriber = tracing_subscriber::registry().with(format_layer_with(writer, json, false, own_access));
-        tracing::subscriber::with_default(subscriber, || {
-            let span = tracing::info_span!("request", request_id = "0816ee82-0529-42fe-b063-64ce580b85da");
-            span.in_scope(|| {
-                tracing::info!(target: ACCESS, method = %"GET", path = %"/i/…", status = 404u16, ms = 0u64, "request");
-                tracing::info!(target: ACCESS, method = %"POST", path = %"/a\"b\\c d", status = 201u16, ms = 17u64, "request");
-                tracing::info_span!("attempt", delivery_id = 7u64).in_scope(|| {
-                    tracing::info!(target: ACCESS, method = %"GET", path = %"/healthz", status = 200u16, ms = 1u64, "request");
-                });
-                tracing::info!(target: ACCESS, "request");
+        let subscriber = tracing_subscriber::registry().with(format_layer_with(writer, json, false, own));
+        let events = || {
+            tracing::info!(target: ACCESS, method = %"GET", path = %"/i/…", status = 404u16, ms = 0u64, "request");
+            tracing::info!(target: ACCESS, method = %"POST", path = %"/a\"b\\c d", status = 201u16, ms = 17u64, "request");
+            tracing::info_span!("attempt", delivery_id = 7u64).in_scope(|| {
+                tracing::info!(target: ACCESS, method = %"GET", path = %"/healthz", status = 200u16, ms = 1u64, "request");
+                tracing::warn!(error = %"connection refused", "webhook attempt");
             });
+            tracing::info!(target: ACCESS, "request");
+            let e = std::io::Error::other("disk full");
+            tracing::error!(
+                error = &e as &(dyn std::error::Error + 'static),
+                ratio = 0.5f64,
+                n = -3i64,
+                ok = true,
+                name = "x\"y",
+                list = ?[1, 2],
+                "internal error: {}",
+                42
+            );
+            tracing::info!("only a message");
+        };
+        tracing::subscriber::with_default(subscriber, || {
+            if own {
+                let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+                rt.block_on(talent_http::request_id::scope(id.to_string(), async { events() }));
+            } else {
+                tracing::info_span!("request", request_id = %id).in_scope(events);
+            }
             tracing::info!(target: ACCESS, method = %"GET", path = %"/", status = 503u16, ms = 5000u64, "request");
+            tracing::warn!(dropped = 3u64, total = 5u64, "log lines dropped");
         });
         let text = String::from_utf8(buf.lock().unwrap().clone()).unwrap();
         text.lines().map(str::to_string).collect()
@@ -341,28 +423,51 @@ mod tests {
     }
 
     #[test]
-    fn access_log_lines_are_written_as_the_general_format_writes_them_t231() {
+    fn every_line_is_written_as_the_general_format_writes_it_in_a_request_span_t231_t240() {
         let stamp = regex_lite::Regex::new(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z").unwrap();
+        let id = "0816ee82-0529-42fe-b063-64ce580b85da";
         for json in [false, true] {
-            let before = OWN.with(std::cell::Cell::get);
-            let own = lines(json, true);
-            assert_eq!(OWN.with(std::cell::Cell::get) - before, 5, "every line its own, json: {json}");
-            let general = lines(json, false);
-            assert_eq!(OWN.with(std::cell::Cell::get) - before, 5, "the general format wrote them");
-            assert_eq!(own.len(), 5, "{own:?}");
-            for line in &own {
-                assert!(stamp.is_match(line), "{line}");
+            for id in [id, "ats\"sync\\42"] {
+                let before = OWN.with(std::cell::Cell::get);
+                let own = lines(json, true, id);
+                assert_eq!(OWN.with(std::cell::Cell::get) - before, 9, "every line its own, json: {json}");
+                let general = lines(json, false, id);
+                assert_eq!(OWN.with(std::cell::Cell::get) - before, 9, "the general format wrote them");
+                assert_eq!(own.len(), 9, "{own:?}");
+                for line in &own {
+                    assert!(stamp.is_match(line), "{line}");
+                }
+                let masked = |v: &[String]| v.iter().map(|l| stamp.replace(l, "T").to_string()).collect::<Vec<_>>();
+                assert_eq!(masked(&own), masked(&general), "json: {json}");
             }
-            let masked = |v: &[String]| v.iter().map(|l| stamp.replace(l, "T").to_string()).collect::<Vec<_>>();
-            assert_eq!(masked(&own), masked(&general), "json: {json}");
         }
-        let text = lines(false, true);
-        assert!(text[0].ends_with(
-            "  INFO request{request_id=\"0816ee82-0529-42fe-b063-64ce580b85da\"}: request method=GET path=/i/… status=404 ms=0"
-        ), "{}", text[0]);
-        let json: serde_json::Value = serde_json::from_str(&lines(true, true)[1]).unwrap();
-        assert_eq!(json["path"], "/a\"b\\c d");
-        assert_eq!(json["status"], 201);
-        assert_eq!(json["span"]["request_id"], "0816ee82-0529-42fe-b063-64ce580b85da");
+        let text = lines(false, true, id);
+        assert!(
+            text[0]
+                .ends_with(&format!("  INFO request{{request_id={id}}}: request method=GET path=/i/… status=404 ms=0")),
+            "{}",
+            text[0]
+        );
+        assert!(
+            text[3].ends_with(&format!(
+                "request{{request_id={id}}}:attempt{{delivery_id=7}}: webhook attempt error=connection refused"
+            )),
+            "{}",
+            text[3]
+        );
+        assert!(text[8].ends_with(" WARN log lines dropped dropped=3 total=5"), "outside a request: {}", text[8]);
+        let json: Vec<serde_json::Value> =
+            lines(true, true, id).iter().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(json[1]["path"], "/a\"b\\c d");
+        assert_eq!(json[1]["status"], 201);
+        assert_eq!(json[1]["span"]["request_id"], id);
+        assert_eq!(json[3]["span"]["delivery_id"], 7, "the innermost span: {}", json[3]);
+        assert_eq!(
+            (json[5]["ratio"].as_f64(), json[5]["n"].as_i64(), json[5]["ok"].as_bool()),
+            (Some(0.5), Some(-3), Some(true))
+        );
+        assert_eq!(json[5]["message"], "internal error: 42");
+        assert_eq!(json[5]["span"]["name"], "request");
+        assert!(json[7].get("span").is_none() && json[8].get("span").is_none(), "outside a request: {}", json[7]);
     }
 }

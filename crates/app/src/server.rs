@@ -296,6 +296,7 @@ impl Application {
         let http = Http {
             state: web::Data::new(api_state),
             deadline: BodyDeadline(Duration::from_millis(cfg.body_timeout_ms.max(1))),
+            request_spans: crate::logging::coloured(cfg.log_format == "json"),
             settings: talent_http::connection::ServerSettings {
                 head_timeout: HEAD_TIMEOUT,
                 keep_alive: KEEP_ALIVE,
@@ -453,6 +454,9 @@ fn budgets(
 struct Http {
     state: web::Data<ApiState<DbStore>>,
     deadline: BodyDeadline,
+    /// Whether requests are served in a `tracing` span (T240): only for the log's coloured
+    /// terminal format, which does not read the task's request id itself.
+    request_spans: bool,
     settings: talent_http::connection::ServerSettings,
     conn_limiter: talent_http::connection::IpBudget,
 }
@@ -467,7 +471,7 @@ fn public_server(
     metrics: Option<web::Data<talent_http::metrics::MetricsEndpoint>>,
     split: bool,
 ) -> std::io::Result<actix_web::dev::Server> {
-    let (state, deadline) = (http.state.clone(), http.deadline);
+    let (state, deadline, spans) = (http.state.clone(), http.deadline, http.request_spans);
     talent_http::connection::server(
         listener,
         move || {
@@ -482,7 +486,7 @@ fn public_server(
                 app = app.app_data(m.clone());
             }
             app.wrap(from_fn(talent_http::auth::error_rate_headers::<DbStore>))
-                .wrap(from_fn(talent_http::observe::observe))
+                .wrap(from_fn(move |req, next| talent_http::observe::observe(req, next, spans)))
                 .route("/dashboard", web::get().to(talent_web::to_overview))
                 .service(web::scope("/dashboard").configure(talent_web::configure::<DbStore>))
                 .service(web::scope("/partners").configure(talent_connectors::configure::<DbStore>))
@@ -502,7 +506,7 @@ fn admin_server(
     metrics: web::Data<talent_http::metrics::MetricsEndpoint>,
 ) -> anyhow::Result<(actix_web::dev::Server, String)> {
     let addr = listener.local_addr().map(|a| a.to_string()).unwrap_or_default();
-    let (state, deadline) = (http.state.clone(), http.deadline);
+    let (state, deadline, spans) = (http.state.clone(), http.deadline, http.request_spans);
     let server = talent_http::connection::server(
         listener,
         move || {
@@ -510,7 +514,7 @@ fn admin_server(
                 .app_data(state.clone())
                 .app_data(deadline)
                 .app_data(metrics.clone())
-                .wrap(from_fn(talent_http::observe::observe))
+                .wrap(from_fn(move |req, next| talent_http::observe::observe(req, next, spans)))
                 .configure(talent_http::configure_admin::<DbStore>)
         },
         talent_http::connection::ServerSettings { workers: Some(1), ..http.settings },

@@ -1,7 +1,8 @@
 //! Request ids (issue 17): every answer carries `X-Request-Id`, the client's or a proxy's when it
 //! sent a valid one, else a new one; every log line written while the request is served carries
-//! it as `request_id` (a `tracing` span around the whole request), so an integrator can quote it
-//! to support and the operator finds the request's lines. It is also the request's id while its
+//! it as `request_id` (the app's log format reads it with [`current`]; with a terminal's colours,
+//! a `tracing` span around the whole request, T240), so an integrator can quote it to support and
+//! the operator finds the request's lines. It is also the request's id while its
 //! handler runs ([`RequestCorrelation`]): the events the request causes and their webhook
 //! deliveries record it (T121). The middleware that takes or makes it, opens the span and puts
 //! it on the answer is [`crate::observe::observe`]; this module holds the ids themselves.
@@ -22,6 +23,12 @@ impl talent_domain::ports::Correlation for RequestCorrelation {
     fn request_id(&self) -> Option<String> {
         CURRENT.try_with(Clone::clone).ok()
     }
+}
+
+/// `f` of the id of the request whose future is running on this task; `None` outside a request
+/// (a background job, or a task the request spawned: task-locals are not inherited).
+pub fn current<R>(f: impl FnOnce(&str) -> R) -> Option<R> {
+    CURRENT.try_with(|id| f(id)).ok()
 }
 
 /// Whether `s` is taken as given: 1 to [`MAX_LEN`] visible ASCII characters (no spaces, no
@@ -63,8 +70,9 @@ pub fn new_id() -> String {
     uuid::Builder::from_random_bytes(bytes).into_uuid().to_string()
 }
 
-/// `fut` with `id` as the request id of its task ([`RequestCorrelation`]) while it runs.
-pub(crate) fn scope<F: std::future::Future>(id: String, fut: F) -> impl std::future::Future<Output = F::Output> {
+/// `fut` with `id` as the request id of its task ([`RequestCorrelation`], [`current`]) while it
+/// runs.
+pub fn scope<F: std::future::Future>(id: String, fut: F) -> impl std::future::Future<Output = F::Output> {
     CURRENT.scope(id, fut)
 }
 
