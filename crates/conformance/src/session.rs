@@ -74,9 +74,14 @@ pub async fn sign_in_links_work_once_within_fifteen_minutes_and_sessions_end<S: 
     assert!(svc.session(&again.token).await.unwrap().is_some());
     clock.advance(Duration::seconds(1));
     assert!(svc.session(&again.token).await.unwrap().is_none());
-    // Retention deletes what expired.
+    // Retention keeps what expired for a day (T242): the expired link still says so.
+    assert_eq!(svc.retention(30, 2).await.unwrap().sign_ins, 0);
+    assert!(matches!(svc.sign_in_choices(&late).await, Err(SignInError::Link(LinkProblem::Expired))));
+    // Then deletes it.
+    clock.advance(talent_domain::dashboard::EXPIRED_KEPT);
     let r = svc.retention(30, 2).await.unwrap();
     assert!(r.sign_ins >= 4, "{r:?}");
+    assert!(matches!(svc.sign_in_choices(&late).await, Err(SignInError::Link(LinkProblem::Unknown))));
     assert_eq!(svc.retention(30, 2).await.unwrap().sign_ins, 0);
 }
 

@@ -18,6 +18,9 @@ use uuid::Uuid;
 pub const LINK_TTL: Duration = Duration::minutes(15);
 /// How long a session lasts from sign-in, however active (absolute expiry).
 pub const SESSION_TTL: Duration = Duration::hours(12);
+/// How long an expired sign-in link or session is kept before retention deletes it (T242): a
+/// link opened the morning after it expired still says "expired" (410), not "not valid" (404).
+pub const EXPIRED_KEPT: Duration = Duration::hours(24);
 /// Sign-in links one address may ask for in [`LINK_WINDOW`]; the next request is refused (429).
 pub const LINKS_PER_ADDRESS: u64 = 5;
 /// The window of [`LINKS_PER_ADDRESS`].

@@ -193,7 +193,8 @@ impl<S: Store> Services<S> {
     /// The retention job (D46): deletes idempotency records older than 24 hours, deliveries
     /// (with their attempts) and outbox events older than `days` days, stored emails older than
     /// `days` days and one-time codes older than 24 hours, `batch` rows per transaction, each kind
-    /// until none is left, and expired dashboard sessions and sign-in links (issue 18). A delivery
+    /// until none is left, and dashboard sessions and sign-in links expired for
+    /// [`crate::dashboard::EXPIRED_KEPT`] (issue 18, T242). A delivery
     /// a worker is sending is left for the next run.
     pub async fn retention(&self, days: u32, batch: u32) -> Result<Retention, UseCaseError> {
         let batch = batch.max(1);
@@ -202,6 +203,7 @@ impl<S: Store> Services<S> {
         let now = self.clock.now();
         let mail_before = now - time::Duration::days(i64::from(days));
         let code_before = now - crate::consent::CODE_RETENTION;
+        let sign_in_before = now - crate::dashboard::EXPIRED_KEPT;
         let (mut emails, mut codes, mut sign_ins) = (0, 0, 0);
         loop {
             let (e, c, s) = self
@@ -210,9 +212,9 @@ impl<S: Store> Services<S> {
                     Box::pin(async move {
                         let e = tx.purge_emails(mail_before, batch).await?;
                         let c = tx.purge_consent_codes(code_before, batch).await?;
-                        // Expired dashboard sessions and sign-in links (issue 18): nothing can
-                        // use them any more.
-                        let s = tx.purge_sign_ins(now, batch).await?;
+                        // Dashboard sessions and sign-in links (issue 18) expired for a day:
+                        // nothing can use them, and a link's page no longer says it expired.
+                        let s = tx.purge_sign_ins(sign_in_before, batch).await?;
                         Ok::<_, UseCaseError>((e, c, s))
                     })
                 })
