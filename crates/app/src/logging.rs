@@ -3,8 +3,8 @@
 //! [`talent_http::observe`] emits them, with credentials taken out of paths).
 
 use std::time::Duration;
-// The target of the access log's events: [`Lines`] writes their fields itself.
-use talent_http::observe::ACCESS;
+// The access log's target (`Lines` writes its events' fields itself) and the request span's name.
+use talent_http::observe::{ACCESS, REQUEST_SPAN};
 
 /// The size of a write to a pipe that POSIX guarantees atomic (Linux's `PIPE_BUF`).
 const PIPE_BUF: usize = 4096;
@@ -81,9 +81,6 @@ where
         format.with_ansi(ansi).map_event_format(|inner| Lines { inner, json: false, own }).boxed()
     }
 }
-
-/// The name of the span a request's lines are written in, and of its one field.
-const REQUEST_SPAN: &str = "request";
 
 /// The event format (issue 38, T231, T240): the lines of tracing-subscriber's own formats (`inner`:
 /// its full text format or its JSON), written here without colours, for two reasons:

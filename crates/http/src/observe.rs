@@ -21,6 +21,10 @@ use crate::request_id::{new_id, valid};
 /// The target of the access log's events (the app's log format writes them itself).
 pub const ACCESS: &str = "talent::access";
 
+/// The name of the span a request's lines are written in (made here only when asked for; the
+/// app's log format writes the same name with the task's request id otherwise).
+pub const REQUEST_SPAN: &str = "request";
+
 /// The middleware; see the module's documentation. It covers every other middleware, so its
 /// header is on every answer, errors included, and every line of the request carries the id.
 /// The probes (`/healthz`, `/readyz`) and `/metrics` are logged but not counted.
@@ -35,8 +39,8 @@ pub async fn observe(
     span: bool,
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
     crate::deadline::arm(&mut req);
-    // The id once as a string (the span's field and the task's correlation) and once as the
-    // header it is answered with: a valid id sent by the client is its own header value, shared.
+    // The id once as a string (the task's request id, and the span's field when there is one)
+    // and once as the header it is answered with: a valid id sent by the client is its own header value, shared.
     let given = req.headers().get("x-request-id");
     let (id, header) = match given.and_then(|h| h.to_str().ok().filter(|s| valid(s)).map(|s| (s.to_string(), h))) {
         Some((id, h)) => (id, Some(h.clone())),
@@ -47,7 +51,7 @@ pub async fn observe(
         }
     };
     let counted = !matches!(req.path(), "/healthz" | "/readyz" | "/metrics");
-    let span = if span { tracing::info_span!("request", request_id = %id) } else { tracing::Span::none() };
+    let span = if span { tracing::info_span!(REQUEST_SPAN, request_id = %id) } else { tracing::Span::none() };
     let served = async move {
         let start = Instant::now();
         let in_flight = counted.then(crate::metrics::InFlight::enter);
