@@ -202,10 +202,7 @@ impl Application {
     /// demo seed.
     pub async fn build(cfg: Config, demo: bool) -> anyhow::Result<Application> {
         let settings = cfg.validate(demo)?;
-        let (mut store, normalized) = open_store(&cfg).await?;
-        // Each HTTP worker opens and uses connections of its own (T243).
-        let workers = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
-        store.pool_per_worker(workers).context("opening the database")?;
+        let (store, normalized) = open_store(&cfg).await?;
         if normalized.left_any() {
             tracing::warn!(
                 rows = ?unnormalized_lines(&normalized),
@@ -304,7 +301,7 @@ impl Application {
                 head_timeout: HEAD_TIMEOUT,
                 keep_alive: KEEP_ALIVE,
                 max_connections: cfg.max_connections.max(1),
-                workers: Some(workers),
+                workers: None,
                 shutdown_timeout: 30,
             },
             conn_limiter: Arc::new(move |ip| local.check_now(talent_domain::ports::RateSubject::Ip(ip))),
@@ -478,8 +475,6 @@ fn public_server(
     talent_http::connection::server(
         listener,
         move || {
-            // Called on each worker's thread as it starts.
-            state.svc.store.take_worker_pool();
             let routes =
                 if split { talent_http::configure_public::<DbStore> } else { talent_http::configure::<DbStore> };
             let mut app = App::new()

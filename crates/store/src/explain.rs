@@ -55,8 +55,8 @@ impl DbStore {
     /// Errors: the database's.
     pub async fn explain_persons(&self, q: PersonQuery) -> StoreResult<Vec<String>> {
         match &self.pools {
-            Pools::Pg(pools) => {
-                let mut c = pools.pick().get().await.map_err(internal)?;
+            Pools::Pg(pool) => {
+                let mut c = pool.get().await.map_err(internal)?;
                 let Some(tags) = DbTx::new(&mut *c, false).tag_filter(&q).await? else {
                     return Ok(vec!["(no such tag: nothing to plan)".into()]);
                 };

@@ -23,7 +23,7 @@ use diesel_async::pooled_connection::{AsyncDieselConnectionManager, ManagerConfi
 use diesel_async::sync_connection_wrapper::SyncConnectionWrapper;
 use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
-use pool::{PgPools, Pool, Recent};
+use pool::{Pool, Recent};
 use std::sync::Arc;
 use std::time::Duration;
 use talent_domain::api_key::KeyContext;
@@ -51,11 +51,13 @@ pub enum Backend {
 
 #[derive(Clone)]
 enum Pools {
-    /// A shared pool, and one per HTTP worker once [`DbStore::pool_per_worker`] split it (T243).
-    Pg(PgPools),
+    Pg(Pool<AsyncPgConnection>),
     /// Reads, and writes: write transactions take their turn at the write gate ([`sqlite_group`]) and then one of
     /// the two write connections, so queued writers hold no connection that reads need.
-    Sqlite { read: Pool<SqliteConn>, write: Pool<SqliteConn> },
+    Sqlite {
+        read: Pool<SqliteConn>,
+        write: Pool<SqliteConn>,
+    },
 }
 
 /// The store: a connection pool of one backend.
@@ -181,27 +183,22 @@ impl<E: From<StoreError>> TxError<E> {
     }
 }
 
-/// A PostgreSQL pool of at most `max_size` connections to `url`, each set up with [`PG_SESSION`].
-fn pg_pool(url: &str, max_size: usize) -> StoreResult<Pool<AsyncPgConnection>> {
-    let mut cfg = ManagerConfig::<AsyncPgConnection>::default();
-    cfg.custom_setup = Box::new(|u: &str| {
-        let u = u.to_string();
-        Box::pin(async move {
-            let mut c = AsyncPgConnection::establish(&u).await?;
-            c.batch_execute(PG_SESSION).await.map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
-            Ok(c)
-        })
-    });
-    let mgr = AsyncDieselConnectionManager::<AsyncPgConnection>::new_with_config(url, cfg);
-    Pool::builder(Recent(mgr)).max_size(max_size).build().map_err(internal)
-}
-
 impl DbStore {
     /// Connects to `url` with a pool of at most `max_size` connections. Errors: an unsupported URL
     /// scheme, or the pool cannot be built. Connections are opened lazily.
     pub fn connect(url: &str, max_size: usize) -> StoreResult<Self> {
         let pools = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-            Pools::Pg(PgPools::new(pg_pool(url, max_size)?))
+            let mut cfg = ManagerConfig::<AsyncPgConnection>::default();
+            cfg.custom_setup = Box::new(|u: &str| {
+                let u = u.to_string();
+                Box::pin(async move {
+                    let mut c = AsyncPgConnection::establish(&u).await?;
+                    c.batch_execute(PG_SESSION).await.map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
+                    Ok(c)
+                })
+            });
+            let mgr = AsyncDieselConnectionManager::<AsyncPgConnection>::new_with_config(url, cfg);
+            Pools::Pg(Pool::builder(Recent(mgr)).max_size(max_size).build().map_err(internal)?)
         } else if let Some(path) = sqlite_path(url) {
             let manager = || {
                 let mut cfg = ManagerConfig::<SqliteConn>::default();
@@ -244,8 +241,8 @@ impl DbStore {
     /// read connection. Errors: the database's.
     pub async fn backlog(&self, now: time::OffsetDateTime) -> StoreResult<tx::ops::Backlog> {
         match &self.pools {
-            Pools::Pg(pools) => {
-                let mut c = pools.pick().get().await.map_err(|e| self.health.failed(e))?;
+            Pools::Pg(pool) => {
+                let mut c = pool.get().await.map_err(|e| self.health.failed(e))?;
                 DbTx::new(&mut *c, false).backlog(now).await
             }
             Pools::Sqlite { read, .. } => {
@@ -260,10 +257,7 @@ impl DbStore {
     pub fn pool_status(&self) -> (usize, usize, usize, usize) {
         let of = |s: deadpool::Status| (s.max_size, s.size, s.available, s.waiting);
         match &self.pools {
-            Pools::Pg(pools) => pools
-                .all()
-                .map(|p| of(p.status()))
-                .fold((0, 0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2, a.3 + b.3)),
+            Pools::Pg(pool) => of(pool.status()),
             Pools::Sqlite { read, write } => {
                 let (a, b) = (of(read.status()), of(write.status()));
                 (a.0 + b.0, a.1 + b.1, a.2 + b.2, a.3 + b.3)
@@ -361,8 +355,8 @@ impl DbStore {
     /// ([`MIGRATION_LOCK`], for the transaction). Errors: the database's.
     pub async fn normalize_email_domains(&self) -> StoreResult<tx::email_idna::EmailNormalization> {
         match &self.pools {
-            Pools::Pg(pools) => {
-                let mut pooled = pools.pick().get().await.map_err(|e| self.health.failed(e))?;
+            Pools::Pg(pool) => {
+                let mut pooled = pool.get().await.map_err(|e| self.health.failed(e))?;
                 self.health.ok();
                 let conn: &mut AsyncPgConnection = &mut pooled;
                 let (out, auth_changed) = conn
@@ -402,35 +396,6 @@ impl DbStore {
                 }
                 Ok(out)
             }
-        }
-    }
-
-    /// Splits this store's PostgreSQL pool among `workers` HTTP workers (T243): of its `max_size`
-    /// connections, 2 stay shared (start-up and background jobs) and each worker that calls
-    /// [`DbStore::take_worker_pool`] gets `(max_size - 2) / workers` of its own, so the total does
-    /// not grow; see [`PgPools`] for why. A pool too small to give each worker two (`max_size <
-    /// 2 × workers + 2`) stays whole. Nothing changes on SQLite, whose connections have no task of
-    /// their own. Errors: as [`DbStore::connect`].
-    pub fn pool_per_worker(&mut self, workers: usize) -> StoreResult<()> {
-        const SHARED: usize = 2;
-        let Pools::Pg(pools) = &self.pools else { return Ok(()) };
-        let max = pools.all().map(|p| p.status().max_size).sum::<usize>();
-        let workers = workers.max(1);
-        if max < 2 * workers + SHARED {
-            return Ok(());
-        }
-        let each = (max - SHARED) / workers;
-        let threads = (0..workers).map(|_| pg_pool(&self.url, each)).collect::<StoreResult<Vec<_>>>()?;
-        self.pools = Pools::Pg(PgPools::with_threads(pg_pool(&self.url, SHARED)?, threads));
-        Ok(())
-    }
-
-    /// Gives the calling thread, an HTTP worker at its start, a PostgreSQL pool of its own if
-    /// [`DbStore::pool_per_worker`] left one free; whether it has one (never on SQLite).
-    pub fn take_worker_pool(&self) -> bool {
-        match &self.pools {
-            Pools::Pg(pools) => pools.take(),
-            Pools::Sqlite { .. } => false,
         }
     }
 
@@ -588,8 +553,8 @@ impl Store for DbStore {
         };
         let task = tokio::spawn(tracing::Instrument::in_current_span(async move {
             match pools {
-                Pools::Pg(pools) => {
-                    let mut pooled = pools.pick().get().await.map_err(|e| E::from(health.failed(e)))?;
+                Pools::Pg(pool) => {
+                    let mut pooled = pool.get().await.map_err(|e| E::from(health.failed(e)))?;
                     health.ok();
                     let conn: &mut AsyncPgConnection = &mut pooled;
                     conn.transaction(async move |c| {
@@ -635,8 +600,8 @@ impl Store for DbStore {
         let (pools, sealer, health) = (self.pools.clone(), self.sealer.clone(), self.health.clone());
         let task = tokio::spawn(tracing::Instrument::in_current_span(async move {
             match pools {
-                Pools::Pg(pools) => {
-                    let mut conn = pools.pick().get().await.map_err(|e| E::from(health.failed(e)))?;
+                Pools::Pg(pool) => {
+                    let mut conn = pool.get().await.map_err(|e| E::from(health.failed(e)))?;
                     health.ok();
                     let mut tx = DbTx::new(&mut *conn, false).sealed(sealer);
                     f(&mut tx).await
@@ -691,8 +656,8 @@ impl Store for DbStore {
     fn ready(&self) -> BoxFuture<'_, StoreResult<()>> {
         Box::pin(async move {
             match &self.pools {
-                Pools::Pg(pools) => {
-                    let mut c = pools.pick().get().await.map_err(|e| self.health.failed(e))?;
+                Pools::Pg(pool) => {
+                    let mut c = pool.get().await.map_err(|e| self.health.failed(e))?;
                     c.batch_execute("SELECT 1").await.map_err(tx::db_err)?;
                 }
                 Pools::Sqlite { read, .. } => {
