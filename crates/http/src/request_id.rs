@@ -21,7 +21,7 @@ pub struct RequestCorrelation;
 
 impl talent_domain::ports::Correlation for RequestCorrelation {
     fn request_id(&self) -> Option<String> {
-        CURRENT.try_with(Clone::clone).ok()
+        current(str::to_string)
     }
 }
 
