@@ -2,7 +2,8 @@
 //! orders with 32 clients beside the same number of plain imports (five paired rounds), the
 //! sandbox completes them,
 //! and the stand-in ATS (this process's receiver) records each push; then an organization whose
-//! ATS hangs, and another organization's completion timed to its push.
+//! ATS hangs, and another organization's completion timed to its push; last, imports and orders
+//! at a steady rate under `wrk`.
 
 use super::*;
 
@@ -181,6 +182,40 @@ pub(crate) fn run(bin: &str, backend: &str, db: &TestDb) {
     println!(
         "fairness: 50 pushes to a hanging ATS of another organization: completion-to-arrival worst of 5 {} (goal < 1 s)",
         ms(worst)
+    );
+    steady(&svc.base, &key, &ats_key);
+}
+
+/// Seconds of each wrk run of [`steady`].
+const STEADY_SECS: u32 = 3;
+
+/// The same ratio at a steady rate: imports and orders each under `wrk` (32 connections,
+/// [`STEADY_SECS`] s) in [`ROUNDS`] paired rounds, so that neither the bench's own clients (32
+/// threads building JSON beside the service on the same cores) nor the start and end of short
+/// bursts weigh on either rate. These orders never complete: their callbacks are never called.
+fn steady(base: &str, key: &str, ats_key: &str) {
+    let (mut ratios, mut imports, mut orders) = (vec![], 0.0, 0.0);
+    for r in 0..ROUNDS {
+        let Some(i) = requests::wrk_imports(base, key, &format!("steady-i{r}"), CLIENTS as u32, STEADY_SECS) else {
+            println!("orders at a steady rate: skipped (wrk is not installed: apt-get install wrk)");
+            return;
+        };
+        let callback = "http://127.0.0.1:9/steady";
+        let Some(o) =
+            requests::wrk_orders(base, ats_key, &format!("steady-o{r}"), callback, CLIENTS as u32, STEADY_SECS)
+        else {
+            return;
+        };
+        assert_eq!(i.non_2xx + o.non_2xx, 0, "every import and order is answered 2xx");
+        ratios.push(o.rps / i.rps);
+        (imports, orders) = (imports + i.rps / ROUNDS as f64, orders + o.rps / ROUNDS as f64);
+    }
+    let shown: Vec<String> = ratios.iter().map(|r| format!("{r:.2}")).collect();
+    ratios.sort_by(f64::total_cmp);
+    println!(
+        "orders at a steady rate: wrk {CLIENTS} connections, {STEADY_SECS} s each, {ROUNDS} rounds: {orders:.0} orders/s beside {imports:.0} imports/s; median of the rounds' ratios {:.2}x ({})",
+        ratios[ROUNDS / 2],
+        shown.join(", "),
     );
 }
 

@@ -53,20 +53,44 @@ pub fn wrk_imports(base: &str, key: &str, prefix: &str, connections: u32, secs: 
     wrk_imports_keyed(base, key, prefix, connections, secs, false)
 }
 
-/// [`wrk_imports`], each import with an `Idempotency-Key` of its own when `keyed`.
-///
-/// Every request's email (and key) is new: wrk runs `setup` in its main Lua state and each
-/// thread's `request` in the thread's own, so the thread number must reach `request` as the
-/// global `tid` that `thread:set` writes there, not as a local of the script, which stays 0 in
-/// every thread (until 2026-11-27 both threads sent the same emails, and half the "imports"
-/// merged into a person the other thread had just created, T234).
+/// [`wrk_imports`], each import with an `Idempotency-Key` of its own when `keyed` (see
+/// [`wrk_posts`] for how every email and key is new).
 pub fn wrk_imports_keyed(base: &str, key: &str, prefix: &str, connections: u32, secs: u32, keyed: bool) -> Option<Wrk> {
-    let script = std::env::temp_dir().join(format!("talent-bench-{prefix}.lua"));
     let headers = if keyed {
         "local h = {}\n  for k, v in pairs(wrk.headers) do h[k] = v end\n  h[\"Idempotency-Key\"] = \"k.\" .. tid .. \".\" .. n"
     } else {
         "local h = nil"
     };
+    let request = format!(
+        r#"{headers}
+  return wrk.format(nil, "/api/v1/persons", h, '{{"email":"{prefix}.' .. tid .. '.' .. n .. '@bench.example"}}')"#
+    );
+    wrk_posts(base, key, prefix, &request, connections, secs)
+}
+
+/// Workable's `POST /partners/workable/assessments` (an ATS placing orders, connector `key`) of
+/// new candidates under `wrk -t2 -c{connections} -d{secs}s --latency`: every order has an email
+/// and an application no other request of the run has; its callback (`{callback}/{n}`) is only
+/// called if the order completes. `None` when wrk is missing.
+pub fn wrk_orders(base: &str, key: &str, prefix: &str, callback: &str, connections: u32, secs: u32) -> Option<Wrk> {
+    let request = format!(
+        r#"local e = "{prefix}." .. tid .. "." .. n
+  return wrk.format(nil, "/partners/workable/assessments", nil,
+    '{{"test_id":"talent-assessment","callback_url":"{callback}/' .. e .. '","candidate":{{"first_name":"Bench","email":"' .. e .. '@bench.example"}}}}')"#
+    );
+    wrk_posts(base, key, prefix, &request, connections, secs)
+}
+
+/// Runs wrk with a Lua script whose `request` is `request` (a JSON `POST` with `key` as the
+/// bearer token; `n`, the thread's request number, and `tid`, the thread's number, in scope).
+///
+/// Every request can be new: wrk runs `setup` in its main Lua state and each thread's `request`
+/// in the thread's own, so the thread number must reach `request` as the global `tid` that
+/// `thread:set` writes there, not as a local of the script, which stays 0 in every thread
+/// (until 2026-11-27 both threads sent the same emails, and half the "imports" merged into a
+/// person the other thread had just created, T234).
+fn wrk_posts(base: &str, key: &str, prefix: &str, request: &str, connections: u32, secs: u32) -> Option<Wrk> {
+    let script = std::env::temp_dir().join(format!("talent-bench-{prefix}.lua"));
     let lua = format!(
         r#"local n, threads = 0, 0
 setup = function(thread) threads = threads + 1; thread:set("tid", threads) end
@@ -74,8 +98,7 @@ wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 request = function()
   n = n + 1
-  {headers}
-  return wrk.format(nil, "/api/v1/persons", h, '{{"email":"{prefix}.' .. tid .. '.' .. n .. '@bench.example"}}')
+  {request}
 end
 "#
     );
