@@ -51,6 +51,7 @@ mod connectors;
 mod instances;
 mod lists;
 mod requests;
+mod results;
 mod scale;
 mod webhooks;
 
@@ -539,117 +540,6 @@ fn run_lists(bin: &str, backend: &str, db: &TestDb, rt: &tokio::runtime::Runtime
     println!("RSS after the lists: {} MiB", svc.rss_kib() / 1024);
 }
 
-/// The profile's competencies in scenario `matches`: Drive (weight 1) and Coaching (0.5), ids of the
-/// built-in model.
-const MATCH_FIRST_COMPETENCY: &str = "9b51d491-f098-59ce-a81a-e3eba994b8ad";
-const MATCH_SECOND_COMPETENCY: &str = "daa80362-13b3-5739-b3d0-cc71f296243c";
-
-/// Persons with a completed assessment in scenario `matches` (`BENCH_MATCH_PERSONS`, default 5,000).
-fn match_persons() -> usize {
-    std::env::var("BENCH_MATCH_PERSONS").ok().and_then(|v| v.parse().ok()).unwrap_or(5_000)
-}
-
-/// Scenario `matches` on `db` (issue 11, point 4): an organization of [`match_persons`] persons,
-/// each with a completed assessment (admin API, seeded responses), and a profile of two
-/// competencies; then 200 sequential `GET /api/v1/profiles/{id}/matches?limit=25` after 10
-/// unmeasured ones. Goal: p99 < 50 ms (stated for one page of 25 at 5,000 persons).
-fn run_matches(bin: &str, backend: &str, db: &TestDb) {
-    let n = match_persons();
-    println!("\n== {backend}: matches at {n} persons with results ==");
-    let svc = Service::start(bin, &db.url);
-    let (key, org) = tenant_ids(&svc.base, "matches");
-    let started = Instant::now();
-    with_results(&svc.base, &key, n, "bench.example");
-    println!("seeded {n} persons with results in {:.0} s", started.elapsed().as_secs_f64());
-    if db.url.starts_with("postgres") {
-        // What autovacuum does within a minute of such a burst of writes: the planner's
-        // statistics describe the seeded tables, as they do in a database in use.
-        let analyzed = Command::new("psql").args(["-qc", "ANALYZE", &db.url]).status();
-        if !analyzed.is_ok_and(|s| s.success()) {
-            println!("psql ANALYZE failed; the plans below may be made on empty statistics");
-        }
-    }
-    let a = agent();
-    let body = json!({"name": "bench", "competencies": [
-        {"competencyId": MATCH_FIRST_COMPETENCY, "weight": 1.0},
-        {"competencyId": MATCH_SECOND_COMPETENCY, "weight": 0.5}]});
-    let (s, profile) =
-        call(&a, "POST", &format!("{}/admin/v1/organizations/{org}/profiles", svc.base), ADMIN, Some(body));
-    assert_eq!(s, 201, "{profile}");
-    let url = format!("{}/api/v1/profiles/{}/matches?limit=25", svc.base, profile["id"].as_str().unwrap());
-    let mut times = vec![];
-    for i in 0..210 {
-        let t = Instant::now();
-        let (s, page) = call(&a, "GET", &url, &key, None);
-        let took = t.elapsed();
-        assert_eq!(s, 200, "{page}");
-        assert_eq!(page["data"].as_array().map(Vec::len), Some(25), "{page}");
-        if i >= 10 {
-            times.push(took);
-        }
-    }
-    let (p50, p99) = lists::p50_p99(times);
-    println!("GET /profiles/{{id}}/matches, page of 25: p50 {} p99 {} (goal < 50 ms)", ms(p50), ms(p99));
-    println!("RSS after the matches: {} MiB", svc.rss_kib() / 1024);
-}
-
-/// Imports `n` persons (`m{i}@{domain}`) with `key` and completes an assessment of each (admin
-/// API, seeded responses), from [`CLIENTS`] threads; returns when all are done.
-fn with_results(base: &str, key: &str, n: usize, domain: &str) {
-    let (base, key, domain) = (base.to_string(), key.to_string(), domain.to_string());
-    let threads = spawn_clients(n, move |a, i| {
-        let url = format!("{base}/api/v1/persons");
-        let (s, p) = call(a, "POST", &url, &key, Some(json!({ "email": format!("m{i}@{domain}") })));
-        assert_eq!(s, 201, "{p}");
-        let url = format!("{base}/admin/v1/persons/{}/assessments", p["id"].as_str().unwrap());
-        let (s, r) = call(a, "POST", &url, ADMIN, Some(json!({"complete": true, "seed": i})));
-        assert_eq!(s, 200, "{r}");
-    });
-    for t in threads {
-        t.join().unwrap();
-    }
-}
-
-/// Scenario `reports` (issue 37, T220): the PDF report of one person named 山田太郎 whose
-/// invitation is in Japanese, so every run embeds and subsets the CJK font beside DejaVu Sans;
-/// 200 timed renders after 10 warm-up ones, one at a time (goals: p99 < 50 ms, < 300 KB).
-fn run_reports(bin: &str, backend: &str, db: &TestDb) {
-    println!("\n== {backend}: the PDF report with the CJK font ==");
-    let svc = Service::start(bin, &db.url);
-    let (key, _) = tenant_ids(&svc.base, "reports");
-    let a = agent();
-    let person = json!({"email": "taro@bench.example", "firstName": "太郎", "lastName": "山田",
-        "invitation": {"create": true, "sendEmail": false, "locale": "ja", "timeZone": "Asia/Tokyo"}});
-    let (s, p) = call(&a, "POST", &format!("{}/api/v1/persons", svc.base), &key, Some(person));
-    assert_eq!(s, 201, "{p}");
-    let id = p["id"].as_str().unwrap().to_string();
-    let url = format!("{}/admin/v1/persons/{id}/assessments", svc.base);
-    let (s, r) = call(&a, "POST", &url, ADMIN, Some(json!({"complete": true, "seed": 7})));
-    assert_eq!(s, 200, "{r}");
-    let url = format!("{}/api/v1/persons/{id}/report", svc.base);
-    let (mut times, mut size) = (vec![], 0);
-    for i in 0..210 {
-        let t = Instant::now();
-        let mut resp = a.get(&url).header("Authorization", format!("Bearer {key}")).call().unwrap();
-        let bytes = resp.body_mut().with_config().limit(10 << 20).read_to_vec().unwrap();
-        let took = t.elapsed();
-        assert_eq!(resp.status().as_u16(), 200);
-        assert!(bytes.starts_with(b"%PDF"));
-        size = bytes.len();
-        if i >= 10 {
-            times.push(took);
-        }
-    }
-    let (p50, p99) = lists::p50_p99(times);
-    println!(
-        "GET /persons/{{id}}/report (ja, 山田太郎, CJK subset): p50 {} p99 {} (goal < 50 ms), {} KB (goal < 300 KB)",
-        ms(p50),
-        ms(p99),
-        size / 1024
-    );
-    println!("RSS after the reports: {} MiB", svc.rss_kib() / 1024);
-}
-
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
     let bin = args.next().ok_or_else(|| anyhow::anyhow!("usage: talent-bench TALENT_BINARY [sqlite|postgres|both]"))?;
@@ -701,7 +591,7 @@ fn main() -> anyhow::Result<()> {
             connectors::run(&bin, backend, &db);
         }
         if on("reports") {
-            run_reports(&bin, backend, &db);
+            results::run_reports(&bin, backend, &db);
         }
         rt.block_on(db.drop_db()).map_err(|e| anyhow::anyhow!("{e}"))?;
         if on("lists") {
@@ -711,7 +601,7 @@ fn main() -> anyhow::Result<()> {
         }
         if on("matches") {
             let db = fresh()?;
-            run_matches(&bin, backend, &db);
+            results::run_matches(&bin, backend, &db);
             rt.block_on(db.drop_db()).map_err(|e| anyhow::anyhow!("{e}"))?;
         }
     }

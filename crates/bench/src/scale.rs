@@ -378,12 +378,12 @@ pub fn run(bin: &str, rt: &tokio::runtime::Runtime) {
     let results = env_or("BENCH_SCALE_RESULTS", 2_000);
     println!("-- matches: {results} persons with results among the large organization's");
     let started = Instant::now();
-    crate::with_results(&svc.base, &big_key, results, "scale.example");
+    crate::results::with_results(&svc.base, &big_key, results, "scale.example");
     println!("  {results} persons with results in {:.0} s", started.elapsed().as_secs_f64());
     psql(&db.url, "ANALYZE persons");
     let body = json!({"name": "scale", "competencies": [
-        {"competencyId": crate::MATCH_FIRST_COMPETENCY, "weight": 1.0},
-        {"competencyId": crate::MATCH_SECOND_COMPETENCY, "weight": 0.5}]});
+        {"competencyId": crate::results::MATCH_FIRST_COMPETENCY, "weight": 1.0},
+        {"competencyId": crate::results::MATCH_SECOND_COMPETENCY, "weight": 0.5}]});
     let (s, profile) =
         call(&agent(), "POST", &format!("{}/admin/v1/organizations/{}/profiles", svc.base, big.0), ADMIN, Some(body));
     assert_eq!(s, 201, "{profile}");

@@ -12,7 +12,7 @@ use talent_domain::connector::{Ats, NewOrder, OrderCandidate, OrderRefs, OrderSt
 use talent_domain::errors::ClientError;
 use talent_domain::ids::OrderId;
 use talent_domain::ports::Store;
-use talent_domain::usecases::connectors::OrderReport;
+use talent_domain::usecases::orders::OrderReport;
 use talent_domain::values::{Email, FieldErrors, Scope};
 
 /// Registers the routes; mount under `/partners/greenhouse`.

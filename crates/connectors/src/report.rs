@@ -11,7 +11,7 @@ use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use talent_domain::errors::UseCaseError;
 use talent_domain::ports::{Store, TextArg, Texts};
-use talent_domain::usecases::connectors::{ReportAccess, ReportView, Viewed};
+use talent_domain::usecases::report_links::{ReportAccess, ReportView, Viewed};
 use talent_domain::values::Locale;
 
 /// Registers the routes; mount under `/r`.

@@ -324,7 +324,7 @@ mod pushes {
     use talent_domain::ports::{PushInput, PushRenderer};
     use talent_domain::results::Profile;
     use talent_domain::usecases::assessments::Match;
-    use talent_domain::usecases::connectors::OrderReport;
+    use talent_domain::usecases::orders::OrderReport;
     use time::OffsetDateTime;
     use uuid::Uuid;
 

@@ -376,8 +376,8 @@ fn an_error_report_is_recorded_on_the_connection_and_changes_nothing_else_d75() 
     assert_eq!(w.store.snapshot().events.len(), before);
 }
 
-fn viewed() -> talent_domain::usecases::connectors::Viewed {
-    talent_domain::usecases::connectors::Viewed { client_ip: "203.0.113.9".into(), user_agent: Some("ATS".into()) }
+fn viewed() -> talent_domain::usecases::report_links::Viewed {
+    talent_domain::usecases::report_links::Viewed { client_ip: "203.0.113.9".into(), user_agent: Some("ATS".into()) }
 }
 
 fn token_of(url: &str) -> String {
@@ -386,7 +386,7 @@ fn token_of(url: &str) -> String {
 
 #[test]
 fn the_report_link_opens_after_completion_is_recorded_and_is_gone_after_180_days_d68() {
-    use talent_domain::usecases::connectors::ReportAccess;
+    use talent_domain::usecases::report_links::ReportAccess;
     let w = world();
     let c = w.connect();
     let p = w.profile();
@@ -418,7 +418,7 @@ fn the_report_link_opens_after_completion_is_recorded_and_is_gone_after_180_days
 
 #[test]
 fn the_report_link_is_gone_once_the_person_is_erased_d68_d44() {
-    use talent_domain::usecases::connectors::ReportAccess;
+    use talent_domain::usecases::report_links::ReportAccess;
     let w = world();
     let c = w.connect();
     let (o, _) = w.place(&c, order(TestRef::TalentAssessment, "ada@example.test", "gh-1"));

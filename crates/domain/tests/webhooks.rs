@@ -13,9 +13,10 @@ use talent_domain::fakes::{block_on, services, FakeClock, FakeSecrets, FakeSende
 use talent_domain::ids::*;
 use talent_domain::person::Person;
 use talent_domain::ports::{NewKeyMaterial, Secrets};
+use talent_domain::usecases::deliveries::{ClaimCaps, DeliveryJob, FinishedAttempt};
 use talent_domain::usecases::orgs::NewOrganization;
 use talent_domain::usecases::persons::ImportPerson;
-use talent_domain::usecases::webhooks::{ClaimCaps, DeliveryJob, EndpointPatch, FinishedAttempt, NewEndpoint};
+use talent_domain::usecases::webhooks::{EndpointPatch, NewEndpoint};
 use talent_domain::values::*;
 use talent_domain::webhook::*;
 use talent_domain::Services;

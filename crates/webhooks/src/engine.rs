@@ -28,7 +28,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use talent_domain::ids::{OrgId, WebhookId};
 use talent_domain::ports::Store;
-use talent_domain::usecases::webhooks::{ClaimCaps, DeliveryJob, FinishedAttempt};
+use talent_domain::usecases::deliveries::{ClaimCaps, DeliveryJob, FinishedAttempt};
 use talent_domain::Services;
 use tokio::sync::{mpsc, Notify, Semaphore};
 use tracing::Instrument;

@@ -158,13 +158,13 @@ impl std::fmt::Debug for PushRequest {
 }
 
 /// What a push is about (D69): the connection, the order as it is now, what the ATS may be told
-/// of its result ([`crate::usecases::connectors::OrderReport`]), and the report link.
+/// of its result ([`crate::usecases::orders::OrderReport`]), and the report link.
 #[derive(Clone, Debug)]
 pub struct PushInput<'a> {
     /// The connection (its ATS, settings and credentials).
     pub connection: &'a crate::connector::Connection,
     /// The order report: the order, its profile, and the match once completed and visible.
-    pub report: &'a crate::usecases::connectors::OrderReport,
+    pub report: &'a crate::usecases::orders::OrderReport,
     /// The report link, once completed (D68).
     pub report_url: Option<&'a str>,
     /// When the push was written (its `timestamp` for Ashby).

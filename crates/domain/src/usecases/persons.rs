@@ -172,7 +172,7 @@ impl<S: Store> Services<S> {
         &self,
         org_id: OrgId,
         input: ImportPerson,
-        order: Option<super::connectors::Placement>,
+        order: Option<super::orders::Placement>,
     ) -> Result<(ImportOutcome, Option<(crate::connector::Order, bool)>), UseCaseError> {
         let (outcome, placed) = self.import_keyed(org_id, input, order, None).await?;
         Ok((super::idempotency::unkeyed(outcome)?, placed))
@@ -184,7 +184,7 @@ impl<S: Store> Services<S> {
         &self,
         org_id: OrgId,
         input: ImportPerson,
-        order: Option<super::connectors::Placement>,
+        order: Option<super::orders::Placement>,
         claim: Option<Claim<ImportOutcome>>,
     ) -> Result<(Keyed<ImportOutcome>, Option<(crate::connector::Order, bool)>), UseCaseError> {
         // What answers the claim inside the transaction: the invitation's view needs the services.
@@ -227,7 +227,7 @@ impl<S: Store> Services<S> {
                             if exclusive { tx.lock_org(org_id).await? } else { tx.lock_org_shared(org_id).await? };
                         let org = org.ok_or_else(|| ClientError::not_found("Organization"))?;
                         if let Some(o) = order.as_ref().filter(|_| look_first) {
-                            if let Some(done) = super::connectors::placed_before(tx, org_id, o).await? {
+                            if let Some(done) = super::orders::placed_before(tx, org_id, o).await? {
                                 return Ok(Some(Keyed::Ran(done)));
                             }
                         }
@@ -323,7 +323,7 @@ impl<S: Store> Services<S> {
                         };
                         let placed = match (&order, &inv) {
                             (Some(o), Some((i, _, _))) => {
-                                Some((super::connectors::insert_order(tx, o, &outcome.person, i, now).await?, true))
+                                Some((super::orders::insert_order(tx, o, &outcome.person, i, now).await?, true))
                             }
                             _ => None,
                         };
