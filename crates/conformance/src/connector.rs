@@ -192,6 +192,25 @@ pub async fn concurrent_placements_of_one_order_make_one_order_and_one_email<S: 
     assert_eq!(placed.iter().filter(|r| r.as_ref().unwrap().1).count(), 1, "created once");
     assert_eq!(svc.emails(Some(email("ada@acme.com")), 10).await.unwrap().len(), 1, "one email");
     assert_eq!(svc.get_connection(c.id).await.unwrap().orders, 1);
+
+    // An ATS whose key may name a new order later (Ashby) places without looking first: the
+    // store's one open order per key and test is what turns the racers into one order (T203).
+    let ashby = NewConnection {
+        ats: Ats::Ashby,
+        name: "Ashby".into(),
+        settings: ConnectionSettings { api_key: Some("ashby-key".into()), ..Default::default() },
+        locale: None,
+    };
+    let a = svc.create_connection(org.id, ashby, None).await.unwrap().view.connection;
+    let placed = race(&svc, 8, move |svc, _| {
+        let a = a.clone();
+        async move { svc.place_order(&a, new_order(TestRef::TalentAssessment, "bob@acme.com", "app-1")).await }
+    })
+    .await;
+    let ids: BTreeSet<OrderId> = placed.iter().map(|r| r.as_ref().unwrap().0.id).collect();
+    assert_eq!(ids.len(), 1, "one order: {placed:?}");
+    assert_eq!(placed.iter().filter(|r| r.as_ref().unwrap().1).count(), 1, "created once");
+    assert_eq!(svc.emails(Some(email("bob@acme.com")), 10).await.unwrap().len(), 1, "one email");
 }
 
 pub async fn orders_end_with_their_invitations_expiry_and_revocation<S: Store + Clone>(store: S) {
@@ -229,6 +248,14 @@ pub async fn orders_end_with_their_invitations_expiry_and_revocation<S: Store + 
     let (again, created) =
         svc.place_order(&a, new_order(TestRef::TalentAssessment, "d@acme.com", "app-1")).await.unwrap();
     assert!(created && again.id != first.id);
+    // Any number of finished orders of one key and test stand beside its one open order.
+    svc.cancel_order(org.id, again.id).await.unwrap();
+    let (third, created) =
+        svc.place_order(&a, new_order(TestRef::TalentAssessment, "d@acme.com", "app-1")).await.unwrap();
+    assert!(created && third.id != first.id && third.id != again.id);
+    let (repeated, created) =
+        svc.place_order(&a, new_order(TestRef::TalentAssessment, "d@acme.com", "app-1")).await.unwrap();
+    assert!(!created && repeated.id == third.id, "the open one is the answer");
 }
 
 pub async fn a_connections_pushes_go_through_its_hidden_endpoint_never_listed_as_a_webhook<S: Store + Clone>(store: S) {
