@@ -9,6 +9,15 @@ async fn admin_org<S: Store + Clone>(svc: &Svc<S>) -> Organization {
     org
 }
 
+fn ashby() -> NewConnection {
+    NewConnection {
+        ats: Ats::Ashby,
+        name: "Ashby".into(),
+        settings: ConnectionSettings { api_key: Some("ashby-key".into()), ..Default::default() },
+        locale: None,
+    }
+}
+
 fn kombo() -> NewConnection {
     NewConnection {
         ats: Ats::Kombo,
@@ -181,36 +190,28 @@ pub async fn concurrent_placements_of_one_order_make_one_order_and_one_email<S: 
     let (svc, _clock) = services(store);
     let org = admin_org(&svc).await;
     let c = svc.create_connection(org.id, kombo(), None).await.unwrap().view.connection;
-    let conn = c.clone();
-    let placed = race(&svc, 8, move |svc, _| {
-        let c = conn.clone();
-        async move { svc.place_order(&c, new_order(TestRef::TalentAssessment, "ada@acme.com", "k-1")).await }
-    })
-    .await;
-    let ids: BTreeSet<OrderId> = placed.iter().map(|r| r.as_ref().unwrap().0.id).collect();
-    assert_eq!(ids.len(), 1, "one order: {placed:?}");
-    assert_eq!(placed.iter().filter(|r| r.as_ref().unwrap().1).count(), 1, "created once");
-    assert_eq!(svc.emails(Some(email("ada@acme.com")), 10).await.unwrap().len(), 1, "one email");
+    one_order_of_racers(&svc, &c, "ada@acme.com", "k-1").await;
     assert_eq!(svc.get_connection(c.id).await.unwrap().orders, 1);
 
     // An ATS whose key may name a new order later (Ashby) places without looking first: the
     // store's one open order per key and test is what turns the racers into one order (T203).
-    let ashby = NewConnection {
-        ats: Ats::Ashby,
-        name: "Ashby".into(),
-        settings: ConnectionSettings { api_key: Some("ashby-key".into()), ..Default::default() },
-        locale: None,
-    };
-    let a = svc.create_connection(org.id, ashby, None).await.unwrap().view.connection;
-    let placed = race(&svc, 8, move |svc, _| {
-        let a = a.clone();
-        async move { svc.place_order(&a, new_order(TestRef::TalentAssessment, "bob@acme.com", "app-1")).await }
+    let a = svc.create_connection(org.id, ashby(), None).await.unwrap().view.connection;
+    one_order_of_racers(&svc, &a, "bob@acme.com", "app-1").await;
+}
+
+/// Eight concurrent placements of one order (`to`, ATS key `key`) on connection `c`: one order,
+/// created once, and one email.
+async fn one_order_of_racers<S: Store + Clone>(svc: &Svc<S>, c: &Connection, to: &'static str, key: &'static str) {
+    let conn = c.clone();
+    let placed = race(svc, 8, move |svc, _| {
+        let c = conn.clone();
+        async move { svc.place_order(&c, new_order(TestRef::TalentAssessment, to, key)).await }
     })
     .await;
     let ids: BTreeSet<OrderId> = placed.iter().map(|r| r.as_ref().unwrap().0.id).collect();
     assert_eq!(ids.len(), 1, "one order: {placed:?}");
     assert_eq!(placed.iter().filter(|r| r.as_ref().unwrap().1).count(), 1, "created once");
-    assert_eq!(svc.emails(Some(email("bob@acme.com")), 10).await.unwrap().len(), 1, "one email");
+    assert_eq!(svc.emails(Some(email(to)), 10).await.unwrap().len(), 1, "one email");
 }
 
 pub async fn orders_end_with_their_invitations_expiry_and_revocation<S: Store + Clone>(store: S) {
@@ -236,13 +237,7 @@ pub async fn orders_end_with_their_invitations_expiry_and_revocation<S: Store + 
         svc.place_order(&c, new_order(TestRef::TalentAssessment, "a@acme.com", "k-1")).await.unwrap();
     assert!(!created && again.id == expiring.id);
     // Elsewhere a finished order frees its key: the ATS may order again.
-    let ashby = NewConnection {
-        ats: Ats::Ashby,
-        name: "Ashby".into(),
-        settings: ConnectionSettings { api_key: Some("ashby-key".into()), ..Default::default() },
-        locale: None,
-    };
-    let a = svc.create_connection(org.id, ashby, None).await.unwrap().view.connection;
+    let a = svc.create_connection(org.id, ashby(), None).await.unwrap().view.connection;
     let (first, _) = svc.place_order(&a, new_order(TestRef::TalentAssessment, "d@acme.com", "app-1")).await.unwrap();
     svc.cancel_order(org.id, first.id).await.unwrap();
     let (again, created) =
@@ -263,13 +258,7 @@ pub async fn a_connections_pushes_go_through_its_hidden_endpoint_never_listed_as
     let sender = Arc::new(talent_domain::fakes::FakeSender::default());
     let svc = Services { webhooks: sender.clone(), ..svc };
     let org = admin_org(&svc).await;
-    let ashby = NewConnection {
-        ats: Ats::Ashby,
-        name: "Ashby".into(),
-        settings: ConnectionSettings { api_key: Some("ashby-key".into()), ..Default::default() },
-        locale: None,
-    };
-    let c = svc.create_connection(org.id, ashby, None).await.unwrap().view.connection;
+    let c = svc.create_connection(org.id, ashby(), None).await.unwrap().view.connection;
     assert!(svc.list_endpoints(org.id).await.unwrap().is_empty(), "not listed");
     assert_eq!(code(svc.get_endpoint(org.id, c.endpoint_id).await), Code::NotFound, "not read");
     let e = c.endpoint_id;
