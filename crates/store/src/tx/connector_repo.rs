@@ -121,9 +121,9 @@ macro_rules! impl_connector_repos {
 
         impl<'c> OrderRepo for DbTx<'c, $conn> {
             fn insert_order<'a>(&'a mut self, o: &'a Order) -> BoxFuture<'a, StoreResult<()>> {
-                Box::pin(
-                    async move { self.run(diesel::insert_into(ats_orders::table).values(OrderRow::from(o))).await },
-                )
+                Box::pin(async move {
+                    self.run_owned(diesel::insert_into(ats_orders::table).values(OrderRow::from(o))).await
+                })
             }
 
             fn update_order<'a>(&'a mut self, o: &'a Order) -> BoxFuture<'a, StoreResult<()>> {

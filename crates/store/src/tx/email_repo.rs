@@ -6,7 +6,9 @@ macro_rules! impl_email_repo {
     ($conn:ty) => {
         impl<'c> EmailRepo for DbTx<'c, $conn> {
             fn insert_email<'a>(&'a mut self, e: &'a EmailRecord) -> BoxFuture<'a, StoreResult<()>> {
-                Box::pin(async move { self.run(diesel::insert_into(emails::table).values(self.email_row(e))).await })
+                Box::pin(
+                    async move { self.run_owned(diesel::insert_into(emails::table).values(self.email_row(e))).await },
+                )
             }
 
             fn list_due_emails(

@@ -21,7 +21,7 @@ macro_rules! impl_invitation_repo {
         impl<'c> InvitationRepo for DbTx<'c, $conn> {
             fn insert_invitation<'a>(&'a mut self, i: &'a Invitation) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
-                    self.run(diesel::insert_into(invitations::table).values(InvitationRow::from(i))).await
+                    self.run_owned(diesel::insert_into(invitations::table).values(InvitationRow::from(i))).await
                 })
             }
 
@@ -113,10 +113,10 @@ macro_rules! impl_invitation_repo {
                     // every pending invitation of every organization per call (imports with an
                     // invitation slowed as invitations accumulated). An address has few.
                     let all: Vec<Invitation> = self
-                        .load_all(
+                        .load_all_owned(
                             invitations::table
                                 .filter(invitations::org_id.eq(DbUuid(org.0)))
-                                .filter(invitations::email.eq(email.as_str()))
+                                .filter(invitations::email.eq(email.as_str().to_string()))
                                 .select(InvitationRow::as_select()),
                             conv,
                         )

@@ -278,6 +278,7 @@ mod assessment_repo;
 pub mod assessment_rows;
 mod connector_repo;
 pub mod connector_rows;
+mod direct;
 pub mod email_idna;
 mod email_repo;
 pub mod email_rows;

@@ -119,7 +119,7 @@ impl DbTx<'_, crate::SqliteConn> {
     /// SQLite write transactions are `BEGIN IMMEDIATE`: the database-wide write lock is already
     /// held, so a plain read suffices.
     pub(super) async fn org_locked(&mut self, id: OrgId, _shared: bool) -> StoreResult<Option<Organization>> {
-        self.load_one(organizations::table.find(DbUuid(id.0)).select(OrgRow::as_select()), conv).await
+        self.first_owned(organizations::table.find(DbUuid(id.0)).select(OrgRow::as_select()), conv).await
     }
 
     /// One writer at a time.
@@ -217,12 +217,10 @@ macro_rules! impl_org_repo {
                     // at most 16 (shards), summed here so that the statement is all DSL and stays
                     // in the connection's prepared-statement cache; an SQL fragment made both
                     // backends parse and plan it on every import (T234).
-                    let shards: Vec<i64> = org_active_persons::table
+                    let q = org_active_persons::table
                         .filter(org_active_persons::org_id.eq(DbUuid(org.0)))
-                        .select(org_active_persons::n)
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?;
+                        .select(org_active_persons::n);
+                    let shards: Vec<i64> = self.load_all_owned(q, |_, n: i64| Ok(n)).await?;
                     let n = shards.iter().fold(0i64, |a, b| a.saturating_add(*b));
                     Ok(u32::try_from(n.max(0)).unwrap_or(u32::MAX))
                 })

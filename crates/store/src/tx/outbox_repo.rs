@@ -51,9 +51,9 @@ macro_rules! impl_outbox_repo {
     ($conn:ty) => {
         impl<'c> OutboxRepo for DbTx<'c, $conn> {
             fn insert_event<'a>(&'a mut self, e: &'a OutboxEvent) -> BoxFuture<'a, StoreResult<()>> {
-                Box::pin(
-                    async move { self.run(diesel::insert_into(outbox_events::table).values(self.event_row(e))).await },
-                )
+                Box::pin(async move {
+                    self.run_owned(diesel::insert_into(outbox_events::table).values(self.event_row(e))).await
+                })
             }
 
             fn list_events_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<OutboxEvent>>> {

@@ -68,7 +68,11 @@ impl DbTx<'_, crate::SqliteConn> {
 
     /// Writers are serialized by `BEGIN IMMEDIATE`: a plain read.
     pub(super) async fn person_by_email_impl(&mut self, org: OrgId, email: &Email) -> StoreResult<Option<Person>> {
-        self.load_one(person_by_email!(org, email), conv).await
+        let q = persons::table
+            .filter(persons::org_id.eq(DbUuid(org.0)))
+            .filter(persons::email.eq(email.as_str().to_string()))
+            .select(PersonRow::as_select());
+        self.first_owned(q, conv).await
     }
 }
 
@@ -82,30 +86,23 @@ macro_rules! impl_person_repo {
                 now: OffsetDateTime,
             ) -> BoxFuture<'a, StoreResult<HumanId>> {
                 Box::pin(async move {
-                    let inserted = diesel::insert_into(humans::table)
+                    let insert = diesel::insert_into(humans::table)
                         .values((
                             humans::id.eq(DbUuid(new_id.0)),
-                            humans::email.eq(key),
+                            humans::email.eq(key.to_string()),
                             humans::created_at.eq(DbTime(now)),
                         ))
                         .on_conflict(humans::email)
                         .do_nothing()
-                        .returning(humans::id)
-                        .get_result::<DbUuid>(self.conn)
-                        .await
-                        .optional()
-                        .map_err(db_err)?;
+                        .returning(humans::id);
                     // A new human: one statement; an existing one: its id read next.
-                    if let Some(id) = inserted {
+                    if let Some(id) = self.first_owned(insert, |_, id: DbUuid| Ok(id)).await? {
                         return Ok(HumanId(id.0));
                     }
-                    let id: DbUuid = humans::table
-                        .filter(humans::email.eq(key))
-                        .select(humans::id)
-                        .get_result(self.conn)
-                        .await
-                        .map_err(db_err)?;
-                    Ok(HumanId(id.0))
+                    let q = humans::table.filter(humans::email.eq(key.to_string())).select(humans::id);
+                    let id = self.first_owned(q, |_, id: DbUuid| Ok(id)).await?;
+                    id.map(|i| HumanId(i.0))
+                        .ok_or_else(|| StoreError::Internal("the human of a conflicting address is gone".into()))
                 })
             }
 
@@ -158,7 +155,7 @@ macro_rules! impl_person_repo {
 
             fn insert_person<'a>(&'a mut self, p: &'a Person) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
-                    self.exec(diesel::insert_into(persons::table).values(PersonRow::from(p))).await?;
+                    self.run_owned(diesel::insert_into(persons::table).values(PersonRow::from(p))).await?;
                     self.write_person_tags(p).await
                 })
             }

@@ -253,7 +253,7 @@ macro_rules! impl_webhook_repo {
                         .filter(webhook_endpoints::org_id.eq(DbUuid(org.0)))
                         .filter(webhook_endpoints::kind.eq(EndpointKind::Webhook.as_str()))
                         .order((webhook_endpoints::created_at.asc(), webhook_endpoints::id.asc()));
-                    let found = self.load_all(q.select(EndpointRow::as_select()), Self::open_endpoint).await?;
+                    let found = self.load_all_owned(q.select(EndpointRow::as_select()), Self::open_endpoint).await?;
                     self.endpoints_of = Some((org, found.clone()));
                     Ok(found)
                 })
@@ -277,9 +277,9 @@ macro_rules! impl_webhook_repo {
             }
 
             fn insert_delivery<'a>(&'a mut self, d: &'a Delivery) -> BoxFuture<'a, StoreResult<()>> {
-                Box::pin(
-                    async move { self.run(diesel::insert_into(deliveries::table).values(self.delivery_row(d))).await },
-                )
+                Box::pin(async move {
+                    self.run_owned(diesel::insert_into(deliveries::table).values(self.delivery_row(d))).await
+                })
             }
 
             fn update_delivery<'a>(&'a mut self, d: &'a Delivery) -> BoxFuture<'a, StoreResult<()>> {

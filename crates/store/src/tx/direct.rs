@@ -1,0 +1,105 @@
+//! Statements that own their binds, run on SQLite's own connection (T249).
+//!
+//! diesel-async's wrapper of a synchronous connection hands every statement to the connection as
+//! text: it writes the statement's SQL and copies its binds on each execution, the connection
+//! finds its prepared statement by that text (hashing it), and loaded rows are copied into owned
+//! rows before they are decoded. On SQLite all of that happens inside the single write turn.
+//! [`DbTx::first_owned`] and [`DbTx::run_owned`] run a statement whose binds it owns (`'static`)
+//! on the wrapped connection itself through the wrapper's `spawn_blocking` (on the polling thread
+//! inside a write group, `sqlite_rt`): diesel's synchronous API finds a statement with a static
+//! type by its type, writes no SQL, and decodes rows in place. On PostgreSQL they are
+//! [`DbTx::load_one`] and [`DbTx::run`].
+
+use super::{db_err, DbTx, StoreResult};
+use diesel::sqlite::SqliteConnection;
+use diesel::OptionalExtension;
+use std::future::Future;
+
+impl<'c> DbTx<'c, crate::SqliteConn> {
+    /// The row `q` selects, if any, converted by `f` (as [`DbTx::load_one`]).
+    pub(crate) fn first_owned<'a, R, T, Q, F>(
+        &'a mut self,
+        q: Q,
+        f: F,
+    ) -> impl Future<Output = StoreResult<Option<T>>> + Send + use<'a, 'c, R, T, Q, F>
+    where
+        Q: diesel::query_dsl::LoadQuery<'static, SqliteConnection, R> + Send + 'static,
+        R: Send + 'static,
+        T: 'a,
+        F: FnOnce(&Self, R) -> StoreResult<T> + Send + 'a,
+    {
+        let run = self.conn.spawn_blocking(move |c| diesel::RunQueryDsl::get_result(q, c).optional());
+        async move {
+            let row = run.await.map_err(db_err)?;
+            row.map(|r| f(self, r)).transpose()
+        }
+    }
+
+    /// The rows `q` selects, each converted by `f` (as [`DbTx::load_all`]).
+    pub(crate) fn load_all_owned<'a, R, T, Q, F>(
+        &'a mut self,
+        q: Q,
+        f: F,
+    ) -> impl Future<Output = StoreResult<Vec<T>>> + Send + use<'a, 'c, R, T, Q, F>
+    where
+        Q: diesel::query_dsl::LoadQuery<'static, SqliteConnection, R> + Send + 'static,
+        R: Send + 'static,
+        T: 'a,
+        F: Fn(&Self, R) -> StoreResult<T> + Send + 'a,
+    {
+        let run = self.conn.spawn_blocking(move |c| diesel::RunQueryDsl::load(q, c));
+        async move {
+            let rows: Vec<R> = run.await.map_err(db_err)?;
+            rows.into_iter().map(|r| f(self, r)).collect()
+        }
+    }
+
+    /// Runs an INSERT, UPDATE or DELETE (as [`DbTx::run`]).
+    pub(crate) fn run_owned<'a, Q>(&'a mut self, q: Q) -> impl Future<Output = StoreResult<()>> + Send + 'a
+    where
+        Q: diesel::query_dsl::methods::ExecuteDsl<SqliteConnection> + Send + 'static,
+    {
+        let run = self.conn.spawn_blocking(move |c| diesel::query_dsl::methods::ExecuteDsl::execute(q, c));
+        async move { run.await.map(|_| ()).map_err(db_err) }
+    }
+}
+
+impl<'c> DbTx<'c, diesel_async::AsyncPgConnection> {
+    /// [`DbTx::load_one`] (SQLite's runs on the connection itself).
+    pub(crate) fn first_owned<'a, R, T, Q, F>(
+        &'a mut self,
+        q: Q,
+        f: F,
+    ) -> impl Future<Output = StoreResult<Option<T>>> + Send + use<'a, 'c, R, T, Q, F>
+    where
+        Q: diesel_async::methods::LoadQuery<'a, diesel_async::AsyncPgConnection, R> + Send + 'a,
+        R: Send + 'static,
+        T: 'a,
+        F: FnOnce(&Self, R) -> StoreResult<T> + Send + 'a,
+    {
+        self.load_one(q, f)
+    }
+
+    /// [`DbTx::load_all`] (SQLite's runs on the connection itself).
+    pub(crate) fn load_all_owned<'a, R, T, Q, F>(
+        &'a mut self,
+        q: Q,
+        f: F,
+    ) -> impl Future<Output = StoreResult<Vec<T>>> + Send + use<'a, 'c, R, T, Q, F>
+    where
+        Q: diesel_async::methods::LoadQuery<'a, diesel_async::AsyncPgConnection, R> + Send + 'a,
+        R: Send + 'static,
+        T: 'a,
+        F: Fn(&Self, R) -> StoreResult<T> + Send + 'a,
+    {
+        self.load_all(q, f)
+    }
+
+    /// [`DbTx::run`] (SQLite's runs on the connection itself).
+    pub(crate) fn run_owned<'a, Q>(&'a mut self, q: Q) -> impl Future<Output = StoreResult<()>> + Send + 'a
+    where
+        Q: diesel_async::methods::ExecuteDsl<diesel_async::AsyncPgConnection> + Send + 'a,
+    {
+        self.run(q)
+    }
+}
