@@ -3,7 +3,9 @@
 //! Backend-specific pieces (row locks, batch statements) are inherent methods of each connection's
 //! `DbTx`, in the file of the aggregate they serve; each aggregate's rows are beside its
 //! repository (`*_rows.rs`). This file keeps the error mapping and the helpers every repository
-//! uses ([`DbTx::exec`], [`DbTx::run`], [`DbTx::load_one`], [`DbTx::load_all`], [`DbTx::lock_rows`]).
+//! uses ([`DbTx::exec`], [`DbTx::run`], [`DbTx::load_one`], [`DbTx::load_all`], [`DbTx::lock_rows`]);
+//! `direct.rs` has their variants for statements that own their binds, which SQLite runs on its
+//! connection itself (the import's and the order's, T249).
 
 use crate::schema::*;
 use crate::types::{DbTime, DbUuid};
