@@ -14,7 +14,7 @@ macro_rules! person_by_email {
     ($org:expr, $email:expr) => {
         persons::table
             .filter(persons::org_id.eq(DbUuid($org.0)))
-            .filter(persons::email.eq($email.as_str()))
+            .filter(persons::email.eq($email.as_str().to_string()))
             .select(PersonRow::as_select())
     };
 }
@@ -68,11 +68,7 @@ impl DbTx<'_, crate::SqliteConn> {
 
     /// Writers are serialized by `BEGIN IMMEDIATE`: a plain read.
     pub(super) async fn person_by_email_impl(&mut self, org: OrgId, email: &Email) -> StoreResult<Option<Person>> {
-        let q = persons::table
-            .filter(persons::org_id.eq(DbUuid(org.0)))
-            .filter(persons::email.eq(email.as_str().to_string()))
-            .select(PersonRow::as_select());
-        self.first_owned(q, conv).await
+        self.first_owned(person_by_email!(org, email), conv).await
     }
 }
 
