@@ -142,11 +142,13 @@ fn sqlite_path(url: &str) -> Option<&str> {
     url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:"))
 }
 
-/// Per-connection SQLite settings (storage-notes pitfall 3). `temp_store = MEMORY` keeps the
-/// statement and savepoint journals in memory: a grouped transaction's savepoints (T75) otherwise
-/// copy every page they touch to a temporary file first.
+/// Per-connection SQLite settings (storage-notes pitfall 3). A grouped transaction's savepoints
+/// (T75) copy every page they touch to the statement journal first; the bundled SQLite keeps that
+/// journal in memory up to 1 MiB, in one allocation (`SQLITE_STMTJRNL_SPILL` in
+/// `.cargo/config.toml`, T250). `temp_store` stays the default: `MEMORY` kept the journal in memory
+/// too, but in 1 KiB pieces, allocated and freed one by one in the write turn.
 const SQLITE_PRAGMAS: &str = "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 10000; \
-     PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY;";
+     PRAGMA foreign_keys = ON;";
 
 /// The PostgreSQL advisory lock key held while migrations run (T120): an arbitrary constant,
 /// the bytes of "talent\0\0" read as a big-endian integer.
