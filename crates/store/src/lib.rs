@@ -150,6 +150,36 @@ fn sqlite_path(url: &str) -> Option<&str> {
 const SQLITE_PRAGMAS: &str = "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 10000; \
      PRAGMA foreign_keys = ON;";
 
+/// The statement journal's spill threshold the store is built for (T250), in bytes.
+const JOURNAL_SPILL: i64 = 1 << 20;
+
+/// Sets up a new SQLite connection: [`SQLITE_PRAGMAS`], and `temp_store = MEMORY` when the library
+/// was built without the statement journal of [`JOURNAL_SPILL`] (a build outside this workspace,
+/// without `.cargo/config.toml`), whose savepoints would otherwise journal to a temporary file
+/// past 64 KiB.
+async fn sqlite_setup(c: &mut SqliteConn) -> diesel::QueryResult<()> {
+    #[derive(diesel::QueryableByName)]
+    struct CompileOption {
+        #[diesel(sql_type = diesel::sql_types::Text)]
+        compile_options: String,
+    }
+    c.batch_execute(SQLITE_PRAGMAS).await?;
+    let q = "SELECT compile_options FROM pragma_compile_options WHERE compile_options LIKE 'STMTJRNL_SPILL=%'";
+    let found: Vec<CompileOption> = diesel_async::RunQueryDsl::load(diesel::sql_query(q), c).await?;
+    if journal_to_memory(found.first().map(|o| o.compile_options.as_str())) {
+        c.batch_execute("PRAGMA temp_store = MEMORY").await?;
+    }
+    Ok(())
+}
+
+/// Whether a connection must keep its temporary files in memory for its savepoints' journal not to
+/// go to a file early, given SQLite's compile option `STMTJRNL_SPILL=n` (`None`: not reported):
+/// yes unless `n` reaches [`JOURNAL_SPILL`] (or is negative: always in memory anyway).
+fn journal_to_memory(option: Option<&str>) -> bool {
+    let spill = option.and_then(|o| o.strip_prefix("STMTJRNL_SPILL=")).and_then(|n| n.parse::<i64>().ok());
+    spill.is_none_or(|n| (0..JOURNAL_SPILL).contains(&n))
+}
+
 /// The PostgreSQL advisory lock key held while migrations run (T120): an arbitrary constant,
 /// the bytes of "talent\0\0" read as a big-endian integer.
 pub const MIGRATION_LOCK: i64 = 0x7461_6c65_6e74_0000;
@@ -208,9 +238,7 @@ impl DbStore {
                     let u = u.to_string();
                     Box::pin(async move {
                         let mut c = SqliteConn::establish(&u).await?;
-                        c.batch_execute(SQLITE_PRAGMAS)
-                            .await
-                            .map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
+                        sqlite_setup(&mut c).await.map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
                         Ok(c)
                     })
                 });
@@ -307,7 +335,7 @@ impl DbStore {
                 let mut applied = 0;
                 loop {
                     let mut conn = SqliteConn::establish(&path).await.map_err(internal)?;
-                    let run = match conn.batch_execute(SQLITE_PRAGMAS).await {
+                    let run = match sqlite_setup(&mut conn).await {
                         Err(e) => Err(e.to_string()),
                         Ok(()) => tokio::task::spawn_blocking(move || {
                             let mut h = diesel_async::AsyncMigrationHarness::new(conn);
@@ -672,5 +700,22 @@ impl Store for DbStore {
                 n => Err(StoreError::Internal(format!("{n} migrations pending"))),
             }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::journal_to_memory;
+
+    /// T250: the savepoints' journal stays in memory whatever SQLite the store was built with.
+    #[test]
+    fn temporary_files_go_to_memory_unless_the_statement_journal_spills_late_enough() {
+        assert!(!journal_to_memory(Some("STMTJRNL_SPILL=1048576")), "this workspace's build");
+        assert!(!journal_to_memory(Some("STMTJRNL_SPILL=4194304")));
+        assert!(!journal_to_memory(Some("STMTJRNL_SPILL=-1")), "always in memory anyway");
+        assert!(journal_to_memory(Some("STMTJRNL_SPILL=65536")), "SQLite's default");
+        assert!(journal_to_memory(Some("STMTJRNL_SPILL=0")), "always a file");
+        assert!(journal_to_memory(Some("STMTJRNL_SPILL=lots")));
+        assert!(journal_to_memory(None), "not reported");
     }
 }
