@@ -153,6 +153,10 @@ const SQLITE_PRAGMAS: &str = "PRAGMA journal_mode = WAL; PRAGMA synchronous = NO
 /// The statement journal's spill threshold the store is built for (T250), in bytes.
 const JOURNAL_SPILL: i64 = 1 << 20;
 
+/// Whether this process's SQLite library needs `temp_store = MEMORY` ([`journal_to_memory`]): a
+/// property of the library, read on the first connection and kept.
+static JOURNAL_TO_MEMORY: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+
 /// Sets up a new SQLite connection: [`SQLITE_PRAGMAS`], and `temp_store = MEMORY` when the library
 /// was built without the statement journal of [`JOURNAL_SPILL`] (a build outside this workspace,
 /// without `.cargo/config.toml`), whose savepoints would otherwise journal to a temporary file
@@ -164,9 +168,15 @@ async fn sqlite_setup(c: &mut SqliteConn) -> diesel::QueryResult<()> {
         compile_options: String,
     }
     c.batch_execute(SQLITE_PRAGMAS).await?;
-    let q = "SELECT compile_options FROM pragma_compile_options WHERE compile_options LIKE 'STMTJRNL_SPILL=%'";
-    let found: Vec<CompileOption> = diesel_async::RunQueryDsl::load(diesel::sql_query(q), c).await?;
-    if journal_to_memory(found.first().map(|o| o.compile_options.as_str())) {
+    let to_memory = match JOURNAL_TO_MEMORY.get() {
+        Some(known) => *known,
+        None => {
+            let q = "SELECT compile_options FROM pragma_compile_options WHERE compile_options LIKE 'STMTJRNL_SPILL=%'";
+            let found: Vec<CompileOption> = diesel_async::RunQueryDsl::load(diesel::sql_query(q), c).await?;
+            *JOURNAL_TO_MEMORY.get_or_init(|| journal_to_memory(found.first().map(|o| o.compile_options.as_str())))
+        }
+    };
+    if to_memory {
         c.batch_execute("PRAGMA temp_store = MEMORY").await?;
     }
     Ok(())
