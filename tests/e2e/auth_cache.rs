@@ -3,6 +3,9 @@
 //! request of the same instance (both backends), and within 1 s on a second instance on the same
 //! PostgreSQL database (in practice milliseconds: `NOTIFY talent_auth`).
 //!
+//! The same holds for the ATS connection a partner protocol's call speaks for (T254): disabled,
+//! re-enabled or deleted through the admin API, the next call sees it.
+//!
 //! Every check first warms the cache with a successful request, so a cache that is not emptied
 //! on commit would answer the stale success for up to its 1 s TTL.
 
@@ -160,6 +163,84 @@ fn postgres_a_change_on_one_instance_is_seen_by_another_within_a_second() {
     let took = within_a_second(|| me(&b.base, &k2).0 == 403);
     assert!(took.is_some(), "instance B still serves the old plan after 1 s");
     eprintln!("plan change seen by the other instance after {took:?}");
+    drop(a);
+    drop(b);
+    drop_db(db);
+}
+
+/// A Workable connection of `org`; returns (connection id, its key).
+fn workable(base: &str, org: &str) -> (String, String) {
+    let (s, c) = call(
+        &agent(),
+        "POST",
+        &format!("{base}/admin/v1/organizations/{org}/connections"),
+        ADMIN,
+        Some(json!({"ats": "workable", "name": "Workable", "settings": {"apiKey": "workable-token"}})),
+    );
+    assert_eq!(s, 201, "{c}");
+    (c["id"].as_str().unwrap().to_string(), c["key"].as_str().unwrap().to_string())
+}
+
+/// Workable's list of tests, as Workable asks for it.
+fn workable_tests(base: &str, key: &str) -> u16 {
+    call(&agent(), "GET", &format!("{base}/partners/workable/tests"), key, None).0
+}
+
+fn patch_connection(base: &str, id: &str, body: Value) {
+    let (s, r) = call(&agent(), "PATCH", &format!("{base}/admin/v1/connections/{id}"), ADMIN, Some(body));
+    assert_eq!(s, 200, "{r}");
+}
+
+/// T254: an ATS connection disabled, enabled again or deleted through the admin API is seen by
+/// the ATS's next call on the same instance, and its activity is shown.
+fn connection_changes_take_effect_on_the_next_call(kind: &str) {
+    with_instance(kind, |inst| {
+        let base = &inst.base;
+        let (org, _) = org(base, "calls");
+        let (id, key) = workable(base, &org);
+        assert_eq!(workable_tests(base, &key), 200);
+        assert_eq!(workable_tests(base, &key), 200, "served again (from the cache)");
+        let (_, c) = call(&agent(), "GET", &format!("{base}/admin/v1/connections/{id}"), ADMIN, None);
+        assert!(c["lastActivityAt"].is_string(), "the call is the connection's activity: {c}");
+
+        patch_connection(base, &id, json!({"enabled": false}));
+        assert_eq!(workable_tests(base, &key), 401, "a disabled connection ends the ATS's access at once");
+        patch_connection(base, &id, json!({"enabled": true}));
+        assert_eq!(workable_tests(base, &key), 200, "and back");
+        let (s, _) = call(&agent(), "DELETE", &format!("{base}/admin/v1/connections/{id}"), ADMIN, None);
+        assert_eq!(s, 204);
+        assert_eq!(workable_tests(base, &key), 401);
+    });
+}
+
+#[test]
+fn sqlite_connection_changes_take_effect_on_the_next_call() {
+    connection_changes_take_effect_on_the_next_call("sqlite");
+}
+
+#[test]
+fn postgres_connection_changes_take_effect_on_the_next_call() {
+    connection_changes_take_effect_on_the_next_call("postgres");
+}
+
+/// T254: a connection disabled through instance A is refused by instance B, which had it cached
+/// for 60 s, within 1 s (the notification that empties the authentication cache).
+#[test]
+fn postgres_a_disabled_connection_is_refused_by_another_instance_within_a_second() {
+    let Some(db) = db_for("postgres") else {
+        eprintln!("skipped: TEST_DATABASE_URL unset");
+        return;
+    };
+    let a = start_with(&db.url, ADMIN, &[]);
+    let b = start_with(&db.url, ADMIN, &[("TALENT_AUTH_CACHE_MS", "60000")]);
+    let (org, _) = org(&a.base, "othercalls");
+    let (id, key) = workable(&a.base, &org);
+    assert_eq!(workable_tests(&b.base, &key), 200);
+    assert_eq!(workable_tests(&b.base, &key), 200);
+    patch_connection(&a.base, &id, json!({"enabled": false}));
+    let took = within_a_second(|| workable_tests(&b.base, &key) == 401);
+    assert!(took.is_some(), "instance B still serves the connection disabled on A after 1 s");
+    eprintln!("disabled connection refused by the other instance after {took:?}");
     drop(a);
     drop(b);
     drop_db(db);

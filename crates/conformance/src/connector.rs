@@ -306,3 +306,51 @@ pub async fn kombo_connections_are_found_across_organizations_and_orders_by_key_
         svc.place_order(&first, new_order(TestRef::TalentAssessment, "ada@acme.com", "k-1")).await.unwrap();
     assert_eq!((again.id, created), (o.id, false), "a Kombo order is taken once");
 }
+
+/// The connection of an ATS's call (D64) as the store serves it, perhaps from a cache (T254):
+/// a change of the connection or its key is seen by the very next call, its activity is written
+/// at most once a minute, and the stamp a call wrote is seen by the next call (which therefore
+/// writes nothing).
+pub async fn a_calls_connection_follows_every_committed_change_and_stamps_activity_once_a_minute<S: Store + Clone>(
+    store: S,
+) {
+    let (svc, clock) = services(store.clone());
+    let org = admin_org(&svc).await;
+    let c = svc.create_connection(org.id, ashby(), None).await.unwrap().view.connection;
+    let (key, id) = (c.api_key_id, c.id);
+    let stamp = || async { svc.get_connection(id).await.unwrap().connection.last_activity_at };
+    let call = || svc.connection_for_call(org.id, key, Ats::Ashby);
+
+    let before = clock.now();
+    let t0 = call().await.unwrap().last_activity_at.expect("the first call is activity");
+    assert!(t0 >= before);
+    assert_eq!(stamp().await, Some(t0));
+    clock.advance(Duration::seconds(30));
+    assert_eq!(call().await.unwrap().last_activity_at, Some(t0), "within the minute nothing is written");
+    assert_eq!(stamp().await, Some(t0));
+    clock.advance(Duration::seconds(31));
+    let t1 = call().await.unwrap().last_activity_at.expect("stamped");
+    assert!(t1 - t0 >= Duration::seconds(60), "a minute on, the call is written again");
+    assert_eq!(stamp().await, Some(t1));
+    clock.advance(Duration::seconds(1));
+    assert_eq!(call().await.unwrap().last_activity_at, Some(t1), "the call sees the stamp the last one wrote");
+    assert_eq!(stamp().await, Some(t1), "and writes none");
+
+    // Changes through the administrator's use cases: seen at once.
+    let patch = |p: ConnectionPatch| svc.update_connection(id, p);
+    patch(ConnectionPatch { enabled: Some(false), ..Default::default() }).await.unwrap();
+    assert_eq!(code(call().await), Code::Unauthorized, "a disabled connection ends the ATS's access at once");
+    patch(ConnectionPatch { enabled: Some(true), name: Some("Ashby EU".into()), ..Default::default() }).await.unwrap();
+    assert_eq!(call().await.unwrap().name, "Ashby EU", "enabled again, renamed");
+    let settings = SettingsPatch { api_key: Some(Some("ashby-key-2".into())), ..Default::default() };
+    patch(ConnectionPatch { settings, ..Default::default() }).await.unwrap();
+    assert_eq!(call().await.unwrap().settings.api_key.as_deref(), Some("ashby-key-2"), "new credentials");
+    assert_eq!(stamp().await, Some(t1), "an update keeps the activity");
+
+    // A plain key of the organization speaks for its enabled connection; deleting that ends it.
+    let plain = ApiKeyId(Uuid::from_u128(0x5eed));
+    assert_eq!(svc.connection_for_call(org.id, plain, Ats::Ashby).await.unwrap().id, id);
+    svc.delete_connection(id).await.unwrap();
+    assert_eq!(code(call().await), Code::Unauthorized);
+    assert_eq!(code(svc.connection_for_call(org.id, plain, Ats::Ashby).await), Code::Unauthorized);
+}

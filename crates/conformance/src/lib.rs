@@ -110,6 +110,7 @@ macro_rules! store_conformance_suite {
             a_persons_teams_list_by_name_and_one_membership_is_removed_within_the_organization,
             codes_of_an_address_span_its_invitations_in_one_organization_d53,
             connections_and_orders_round_trip_every_field,
+            a_calls_connection_follows_every_committed_change_and_stamps_activity_once_a_minute,
             kombo_connections_are_found_across_organizations_and_orders_by_key_in_any_state,
             concurrent_placements_of_one_order_make_one_order_and_one_email,
             orders_end_with_their_invitations_expiry_and_revocation,

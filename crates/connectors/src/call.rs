@@ -19,8 +19,8 @@ use talent_domain::values::Scope;
 pub struct Call {
     /// The key's principal (organization, plan).
     pub principal: Principal,
-    /// The connection the call speaks for.
-    pub connection: Connection,
+    /// The connection the call speaks for (shared with the store's cache of them).
+    pub connection: std::sync::Arc<Connection>,
 }
 
 /// Why a call was refused: the client error, and whether to ask for HTTP Basic

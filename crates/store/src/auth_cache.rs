@@ -1,5 +1,7 @@
 //! The authentication cache (issue 11, decision T63): the [`KeyContext`] of recently used API
-//! keys, so that an authenticated request costs no database query.
+//! keys, so that an authenticated request costs no database query; and, under the same rules, the
+//! [`Connection`] each ATS call speaks for (T254), so that a partner protocol's call costs none
+//! either. Both are a [`TtlCache`].
 //!
 //! - **Freshness.** An entry is served for at most [`TTL`] (1 s) after it was read. A write
 //!   transaction on this instance that changes what authentication reads (an organization's plan
@@ -22,12 +24,23 @@
 //!   is not enough, the cache starts over. Memory: about 1 KiB per entry, 10 MiB at most.
 //! - **Secrets.** The entry holds the key's *hash* (as the database does); the caller still
 //!   hashes the presented token and compares in constant time, and checks expiry on every request.
+//!   A cached connection holds its ATS credentials opened, in memory only, as every call that
+//!   reads it from the database does for its duration.
+//! - **Connections.** A committed connection insert, update or delete empties both caches (the
+//!   flag that empties the key cache, and on PostgreSQL its `NOTIFY`); the activity stamp a call
+//!   writes once a minute (`touch_connection`) forgets only that connection's entries
+//!   ([`TtlCache::forget_where`]), so that the next call sees its new stamp and does not write it
+//!   again.
 
+use std::borrow::Borrow;
 use std::collections::HashMap;
+use std::hash::Hash;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use talent_domain::api_key::KeyContext;
+use talent_domain::connector::{Ats, Connection};
+use talent_domain::ids::{ApiKeyId, OrgId};
 
 /// How long an entry is served after it was read from the database, by default
 /// (`TALENT_AUTH_CACHE_MS`).
@@ -35,63 +48,75 @@ pub const TTL: Duration = Duration::from_secs(1);
 /// The most entries kept.
 pub const MAX_ENTRIES: usize = 10_000;
 
-/// What [`AuthCache::lookup`] found.
+/// What [`TtlCache::lookup`] found.
 #[derive(Debug)]
-pub enum Lookup {
+pub enum Lookup<V> {
     /// An entry younger than half the TTL: serve it.
-    Fresh(Arc<KeyContext>),
+    Fresh(Arc<V>),
     /// An entry between half the TTL and the TTL, which this caller is the first to see: serve
-    /// it, and have the key read again (and [`AuthCache::put`] the result) without waiting;
+    /// it, and have the key read again (and [`TtlCache::put`] the result) without waiting;
     /// other callers are served the entry meanwhile.
-    Refresh(Arc<KeyContext>),
-    /// No entry, or an expired one: read the key (through [`AuthCache::flight`]).
+    Refresh(Arc<V>),
+    /// No entry, or an expired one: read the key (through [`TtlCache::flight`]).
     Miss,
 }
 
 /// The outcome of one database read of a key, shared by every caller of its flight.
-pub type FlightResult = Result<Option<Arc<KeyContext>>, talent_domain::errors::StoreError>;
+pub type FlightResult<V> = Result<Option<Arc<V>>, talent_domain::errors::StoreError>;
 
-/// One read of a key in progress that concurrent misses share ([`AuthCache::flight`]).
-pub type Flight = Arc<tokio::sync::OnceCell<FlightResult>>;
+/// One read of a key in progress that concurrent misses share ([`TtlCache::flight`]).
+pub type Flight<V> = Arc<tokio::sync::OnceCell<FlightResult<V>>>;
 
-struct Entry {
-    ctx: Arc<KeyContext>,
+/// The API keys' contexts by key lookup prefix.
+pub type AuthCache = TtlCache<String, KeyContext>;
+
+/// The connection an ATS's call speaks for, by the call's key, its organization and the ATS.
+pub type ConnectionCache = TtlCache<(ApiKeyId, OrgId, Ats), Connection>;
+
+struct Entry<V> {
+    ctx: Arc<V>,
     read_at: Instant,
     /// A caller was told to refresh this entry ([`Lookup::Refresh`]).
     refreshing: bool,
 }
 
-/// See the module documentation.
-pub struct AuthCache {
-    entries: Mutex<HashMap<String, Entry>>,
-    /// Reads in progress, by prefix; emptied by [`AuthCache::invalidate`].
-    flights: Mutex<HashMap<String, Flight>>,
+/// See the module documentation: values `V` by key `K`, each served for at most the TTL.
+pub struct TtlCache<K, V> {
+    entries: Mutex<HashMap<K, Entry<V>>>,
+    /// Reads in progress, by key; emptied by [`TtlCache::invalidate`].
+    flights: Mutex<HashMap<K, Flight<V>>>,
     generation: AtomicU64,
     ttl: Duration,
 }
 
-impl Default for AuthCache {
+impl<K: Hash + Eq + Clone, V> Default for TtlCache<K, V> {
     fn default() -> Self {
-        AuthCache::new(TTL)
+        TtlCache::new(TTL)
     }
 }
 
-impl AuthCache {
+impl<K: Hash + Eq + Clone, V> TtlCache<K, V> {
     /// A cache whose entries live `ttl` ([`Duration::ZERO`]: nothing is cached).
     pub fn new(ttl: Duration) -> Self {
-        AuthCache { entries: Mutex::default(), flights: Mutex::default(), generation: AtomicU64::new(0), ttl }
+        TtlCache { entries: Mutex::default(), flights: Mutex::default(), generation: AtomicU64::new(0), ttl }
     }
 
     /// The cached context of `prefix`, if it was read less than the TTL ago (whatever its age).
     /// The store uses [`AuthCache::lookup`]; this is the tests' view.
     #[cfg(test)]
-    fn get(&self, prefix: &str) -> Option<Arc<KeyContext>> {
+    fn get<Q: ?Sized + Hash + Eq>(&self, prefix: &Q) -> Option<Arc<V>>
+    where
+        K: Borrow<Q>,
+    {
         let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         map.get(prefix).filter(|e| e.read_at.elapsed() < self.ttl).map(|e| e.ctx.clone())
     }
 
     /// The cached context of `prefix` and whether this caller must refresh it (see [`Lookup`]).
-    pub fn lookup(&self, prefix: &str) -> Lookup {
+    pub fn lookup<Q: ?Sized + Hash + Eq>(&self, prefix: &Q) -> Lookup<V>
+    where
+        K: Borrow<Q>,
+    {
         let mut map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         let Some(e) = map.get_mut(prefix) else { return Lookup::Miss };
         let age = e.read_at.elapsed();
@@ -107,29 +132,43 @@ impl AuthCache {
 
     /// The read of `prefix` that concurrent misses share: the first caller gets a new flight
     /// (and runs the read with `get_or_init`), later ones the same flight, until
-    /// [`AuthCache::land`] or an invalidation removes it.
-    pub fn flight(&self, prefix: &str) -> Flight {
+    /// [`TtlCache::land`] or an invalidation removes it.
+    pub fn flight<Q: ?Sized + Hash + Eq + ToOwned<Owned = K>>(&self, prefix: &Q) -> Flight<V>
+    where
+        K: Borrow<Q>,
+    {
         let mut map = self.flights.lock().unwrap_or_else(|p| p.into_inner());
-        map.entry(prefix.to_string()).or_default().clone()
+        if let Some(f) = map.get(prefix) {
+            return f.clone();
+        }
+        let f = Flight::<V>::default();
+        map.insert(prefix.to_owned(), f.clone());
+        f
     }
 
     /// Removes `flight` once its read is done (a later miss starts a new one), unless an
     /// invalidation or a newer flight replaced it already.
-    pub fn land(&self, prefix: &str, flight: &Flight) {
+    pub fn land<Q: ?Sized + Hash + Eq>(&self, prefix: &Q, flight: &Flight<V>)
+    where
+        K: Borrow<Q>,
+    {
         let mut map = self.flights.lock().unwrap_or_else(|p| p.into_inner());
         if map.get(prefix).is_some_and(|f| Arc::ptr_eq(f, flight)) {
             map.remove(prefix);
         }
     }
 
-    /// The generation to pass to [`AuthCache::put`]: read it before the database read.
+    /// The generation to pass to [`TtlCache::put`]: read it before the database read.
     pub fn generation(&self) -> u64 {
         self.generation.load(Ordering::Acquire)
     }
 
     /// Stores what a database read started at generation `gen` returned, unless the cache was
     /// invalidated since (the read may have seen the old state).
-    pub fn put(&self, prefix: &str, ctx: &Arc<KeyContext>, gen: u64, read_at: Instant) {
+    pub fn put<Q: ?Sized + Hash + Eq + ToOwned<Owned = K>>(&self, prefix: &Q, ctx: &Arc<V>, gen: u64, read_at: Instant)
+    where
+        K: Borrow<Q>,
+    {
         let mut map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         if self.ttl.is_zero() || self.generation.load(Ordering::Acquire) != gen {
             return;
@@ -141,7 +180,18 @@ impl AuthCache {
                 map.clear();
             }
         }
-        map.insert(prefix.to_string(), Entry { ctx: ctx.clone(), read_at, refreshing: false });
+        map.insert(prefix.to_owned(), Entry { ctx: ctx.clone(), read_at, refreshing: false });
+    }
+
+    /// Forgets the entries whose value `gone` picks (one connection's after its activity stamp
+    /// was written), and the reads in progress, which may have read the value before the change;
+    /// other entries stay.
+    pub fn forget_where(&self, gone: impl Fn(&V) -> bool) {
+        let mut map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        map.retain(|_, e| !gone(&e.ctx));
+        self.generation.fetch_add(1, Ordering::AcqRel);
+        drop(map);
+        self.flights.lock().unwrap_or_else(|p| p.into_inner()).clear();
     }
 
     /// Forgets every entry and every read in progress (a commit changed keys or organizations,
@@ -152,6 +202,43 @@ impl AuthCache {
         map.clear();
         drop(map);
         self.flights.lock().unwrap_or_else(|p| p.into_inner()).clear();
+    }
+}
+
+/// The two caches of a store, emptied together when authentication's data changes.
+pub struct Caches {
+    /// API key contexts by lookup prefix (T63).
+    pub keys: AuthCache,
+    /// The connection of each ATS call's key and ATS (T254).
+    pub connections: ConnectionCache,
+}
+
+impl Caches {
+    /// Both caches with entries living `ttl` ([`Duration::ZERO`]: nothing is cached).
+    pub fn new(ttl: Duration) -> Self {
+        Caches { keys: TtlCache::new(ttl), connections: TtlCache::new(ttl) }
+    }
+
+    /// Empties both ([`TtlCache::invalidate`]): keys, organizations or connections changed.
+    pub fn invalidate(&self) {
+        self.keys.invalidate();
+        self.connections.invalidate();
+    }
+
+    /// What a committed transaction asks of the caches: everything forgotten when it changed
+    /// authentication's data, else the entries of the connections whose activity it stamped.
+    pub fn committed(&self, auth_changed: bool, touched: &[talent_domain::ids::ConnectionId]) {
+        if auth_changed {
+            self.invalidate();
+        } else if !touched.is_empty() {
+            self.connections.forget_where(|c| touched.contains(&c.id));
+        }
+    }
+}
+
+impl Default for Caches {
+    fn default() -> Self {
+        Caches::new(TTL)
     }
 }
 

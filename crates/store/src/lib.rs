@@ -24,10 +24,13 @@ use diesel_async::sync_connection_wrapper::SyncConnectionWrapper;
 use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 use pool::{Pool, Recent};
+use std::hash::Hash;
 use std::sync::Arc;
 use std::time::Duration;
 use talent_domain::api_key::KeyContext;
+use talent_domain::connector::{Ats, Connection};
 use talent_domain::errors::StoreError;
+use talent_domain::ids::{ApiKeyId, OrgId};
 use talent_domain::ports::{BoxFuture, PlainBox, SecretBox, Store, StoreResult, Tx};
 use tokio::sync::Notify;
 use tx::DbTx;
@@ -71,8 +74,9 @@ pub struct DbStore {
     gate: Arc<sqlite_group::WriteGate>,
     /// This store's writes pass the gate's turnstile ahead of the others ([`DbStore::with_own_pool`]).
     priority: bool,
-    /// API key contexts for authentication (T63), shared by every pool of this store.
-    auth: Arc<auth_cache::AuthCache>,
+    /// API key contexts for authentication (T63) and the connections of ATS calls (T254), shared
+    /// by every pool of this store.
+    auth: Arc<auth_cache::Caches>,
     /// Seals secrets at rest ([`DbStore::set_secret_box`]).
     sealer: Arc<dyn SecretBox>,
     /// PostgreSQL's `max_connections` once read ([`DbTx::max_writers`]).
@@ -108,6 +112,11 @@ pub const AUTH_CHANNEL: &str = "talent_auth";
 fn internal(e: impl std::fmt::Display) -> StoreError {
     StoreError::Internal(e.to_string())
 }
+
+/// Chooses one of the store's caches ([`DbStore::cached`]).
+type Pick<K, V> = fn(&auth_cache::Caches) -> &auth_cache::TtlCache<K, V>;
+/// Reads one entry of a cache from the database ([`DbStore::fill`]).
+type Reader<K, V> = fn(&DbStore, K) -> BoxFuture<'static, StoreResult<Option<V>>>;
 
 /// Whether the database answered the last connection checkout (T87). A checkout that fails
 /// (refused, timed out, the server going away) is [`StoreError::Unavailable`]; the first one of an
@@ -471,23 +480,60 @@ impl DbStore {
         self.sealer = sealer;
     }
 
-    /// Reads the context of the key `prefix` from the database and stores it in the
-    /// authentication cache when the key exists and nothing invalidated the cache meanwhile.
-    async fn read_key_context(&self, prefix: &str) -> StoreResult<Option<Arc<KeyContext>>> {
-        let (gen, started) = (self.auth.generation(), std::time::Instant::now());
-        let owned = prefix.to_string();
-        let ctx = self.read(move |tx| Box::pin(async move { tx.find_key_context(&owned).await })).await?.map(Arc::new);
-        if let Some(c) = &ctx {
-            self.auth.put(prefix, c, gen, started);
+    /// Reads `key` from the database with `read` and stores what it found in the cache `pick`
+    /// chooses, unless nothing was found or the cache was invalidated meanwhile.
+    async fn fill<K, V>(&self, pick: Pick<K, V>, key: K, read: Reader<K, V>) -> StoreResult<Option<Arc<V>>>
+    where
+        K: Hash + Eq + Clone,
+    {
+        let cache = pick(&self.auth);
+        let (gen, started) = (cache.generation(), std::time::Instant::now());
+        let found = read(self, key.clone()).await?.map(Arc::new);
+        if let Some(v) = &found {
+            cache.put(&key, v, gen, started);
         }
-        Ok(ctx)
+        Ok(found)
+    }
+
+    /// `key` from the cache `pick` chooses when fresh; otherwise one read ([`DbStore::fill`]).
+    /// Concurrent misses of one key share one read; an entry past half its TTL is read again in
+    /// the background while every caller is served the entry (no herd, see
+    /// [`auth_cache::TtlCache`]).
+    async fn cached<K, Q, V>(&self, pick: Pick<K, V>, key: &Q, read: Reader<K, V>) -> StoreResult<Option<Arc<V>>>
+    where
+        K: Hash + Eq + Clone + Send + Sync + std::borrow::Borrow<Q> + 'static,
+        Q: ?Sized + Hash + Eq + ToOwned<Owned = K>,
+        V: Send + Sync + 'static,
+    {
+        let cache = pick(&self.auth);
+        match cache.lookup(key) {
+            auth_cache::Lookup::Fresh(v) => Ok(Some(v)),
+            // The entry is still within its TTL: it is served now, and read again by a task of its
+            // own, so that no caller waits for the refresh (under a saturated CPU a read can take
+            // 100 ms and more; a failed refresh only lets the entry expire).
+            auth_cache::Lookup::Refresh(v) => {
+                let (store, key) = (self.clone(), key.to_owned());
+                tokio::spawn(async move {
+                    if let Err(e) = store.fill(pick, key, read).await {
+                        tracing::debug!(error = %e, "authentication cache refresh failed");
+                    }
+                });
+                Ok(Some(v))
+            }
+            auth_cache::Lookup::Miss => {
+                let flight = cache.flight(key);
+                let found = flight.get_or_init(|| self.fill(pick, key.to_owned(), read)).await.clone();
+                cache.land(key, &flight);
+                found
+            }
+        }
     }
 
     /// Sets how long the authentication cache serves an entry (T63; `TALENT_AUTH_CACHE_MS`,
     /// [`Duration::ZERO`] turns it off). Call before [`DbStore::with_own_pool`], whose store shares
     /// the cache.
     pub fn set_auth_cache_ttl(&mut self, ttl: Duration) {
-        self.auth = Arc::new(auth_cache::AuthCache::new(ttl));
+        self.auth = Arc::new(auth_cache::Caches::new(ttl));
     }
 
     /// The delivery engine's wake-up (T60): notified (`notify_one`, so a wake-up that comes while
@@ -583,13 +629,11 @@ impl Store for DbStore {
         let (auth, max_writers, instance) = (self.auth.clone(), self.max_writers.clone(), self.instance.clone());
         let (sealer, health) = (self.sealer.clone(), self.health.clone());
         // After a commit, before the caller is answered: an answered revocation is in force here.
-        let committed = move |(wake_engines, auth_changed): (bool, bool)| {
-            if wake_engines {
+        let committed = move |after: tx::AfterCommit| {
+            if after.wake {
                 wake.notify_one();
             }
-            if auth_changed {
-                auth.invalidate();
-            }
+            auth.committed(after.auth_changed, &after.touched);
         };
         let task = tokio::spawn(tracing::Instrument::in_current_span(async move {
             match pools {
@@ -600,12 +644,12 @@ impl Store for DbStore {
                     conn.transaction(async move |c| {
                         let mut tx = DbTx::with_writers(c, true, max_writers).sealed(sealer);
                         let r = f(&mut tx).await.map_err(TxError::App)?;
-                        let flags = (tx.wake, tx.auth_changed);
+                        let flags = tx.after_commit();
                         // Delivered to every listener when (and only if) this transaction commits.
-                        if flags.0 {
+                        if flags.wake {
                             c.batch_execute(&format!("NOTIFY {WAKE_CHANNEL}, '{instance}'")).await?;
                         }
-                        if flags.1 {
+                        if flags.auth_changed {
                             c.batch_execute(&format!("NOTIFY {AUTH_CHANNEL}, '{instance}'")).await?;
                         }
                         Ok((r, flags))
@@ -664,33 +708,39 @@ impl Store for DbStore {
     }
 
     /// Served from the [`auth_cache::AuthCache`] when fresh (T63); otherwise one read, stored if
-    /// the key exists and nothing invalidated the cache meanwhile. Concurrent misses of one key
-    /// share one read; an entry past half its TTL is read again in the background while every
-    /// request is served the entry (no herd, see the cache's documentation).
+    /// the key exists and nothing invalidated the cache meanwhile ([`DbStore::cached`]).
     fn key_context<'s>(&'s self, prefix: &'s str) -> BoxFuture<'s, StoreResult<Option<Arc<KeyContext>>>> {
-        Box::pin(async move {
-            match self.auth.lookup(prefix) {
-                auth_cache::Lookup::Fresh(ctx) => Ok(Some(ctx)),
-                // The entry is still within its TTL: it is served now, and read again by a task
-                // of its own, so that no request waits for the refresh (under a saturated CPU a
-                // read can take 100 ms and more; a failed refresh only lets the entry expire).
-                auth_cache::Lookup::Refresh(ctx) => {
-                    let (store, prefix) = (self.clone(), prefix.to_string());
-                    tokio::spawn(async move {
-                        if let Err(e) = store.read_key_context(&prefix).await {
-                            tracing::debug!(error = %e, "authentication cache refresh failed");
-                        }
-                    });
-                    Ok(Some(ctx))
-                }
-                auth_cache::Lookup::Miss => {
-                    let flight = self.auth.flight(prefix);
-                    let found = flight.get_or_init(|| self.read_key_context(prefix)).await.clone();
-                    self.auth.land(prefix, &flight);
-                    found
-                }
-            }
-        })
+        fn read(store: &DbStore, prefix: String) -> BoxFuture<'static, StoreResult<Option<KeyContext>>> {
+            let store = store.clone();
+            Box::pin(
+                async move { store.read(move |tx| Box::pin(async move { tx.find_key_context(&prefix).await })).await },
+            )
+        }
+        Box::pin(self.cached(|c| &c.keys, prefix, read))
+    }
+
+    /// Served from the [`auth_cache::ConnectionCache`] when fresh (T254), as
+    /// [`Store::key_context`]; otherwise [`talent_domain::connector::call_connection`] in one read.
+    fn call_connection(
+        &self,
+        key: ApiKeyId,
+        org: OrgId,
+        ats: Ats,
+    ) -> BoxFuture<'_, StoreResult<Option<Arc<Connection>>>> {
+        fn read(
+            store: &DbStore,
+            (key, org, ats): (ApiKeyId, OrgId, Ats),
+        ) -> BoxFuture<'static, StoreResult<Option<Connection>>> {
+            let store = store.clone();
+            Box::pin(async move {
+                store
+                    .read(move |tx| {
+                        Box::pin(async move { talent_domain::connector::call_connection(tx, key, org, ats).await })
+                    })
+                    .await
+            })
+        }
+        Box::pin(async move { self.cached(|c| &c.connections, &(key, org, ats), read).await })
     }
 
     fn ready(&self) -> BoxFuture<'_, StoreResult<()>> {

@@ -23,7 +23,7 @@
 //! outcomes wait for one ordinary job at most, not for a group of 64.
 
 use crate::pool::Pool;
-use crate::tx::{db_err, DbTx};
+use crate::tx::{db_err, AfterCommit, DbTx};
 use crate::{sqlite_rt, Health, SqliteConn};
 use diesel_async::SimpleAsyncConnection;
 use std::collections::VecDeque;
@@ -192,8 +192,8 @@ pub(crate) struct Ended {
     pub ran: Vec<Box<dyn Ran>>,
     /// `Ok` when the group committed (or had nothing to keep and was rolled back).
     pub result: Result<(), StoreError>,
-    /// (wake the delivery engines, empty the authentication cache): the flags of the committed jobs.
-    pub flags: (bool, bool),
+    /// What the committed jobs ask of the process once the group commits.
+    pub flags: AfterCommit,
     /// The connection may still be inside the transaction (its `ROLLBACK` failed): never reuse it.
     pub open: bool,
 }
@@ -205,7 +205,7 @@ pub(crate) struct Ended {
 /// [`crate::sqlite_rt::inline`] while holding the write turn.
 pub(crate) async fn run_group(conn: &mut SqliteConn, gate: &WriteGate) -> Ended {
     use futures_util::FutureExt;
-    let mut ended = Ended { ran: Vec::new(), result: Ok(()), flags: (false, false), open: false };
+    let mut ended = Ended { ran: Vec::new(), result: Ok(()), flags: AfterCommit::default(), open: false };
     let Some(mut next) = gate.next() else { return ended };
     if let Err(e) = conn.batch_execute("BEGIN IMMEDIATE").await {
         next.0.fail(db_err(e));
@@ -231,12 +231,12 @@ pub(crate) async fn run_group(conn: &mut SqliteConn, gate: &WriteGate) -> Ended 
                 tx = tx.sealed(s.clone());
             }
             let out = std::panic::AssertUnwindSafe(job.run(&mut tx)).catch_unwind().await;
-            (out, (tx.wake, tx.auth_changed))
+            (out, tx.after_commit())
         };
         // A panicked body dropped its reply unanswered: its owner reports the panic.
         let ok = matches!(&out, Ok(r) if r.ok());
         if ok {
-            ended.flags = (ended.flags.0 | job_flags.0, ended.flags.1 | job_flags.1);
+            ended.flags.merge(job_flags);
         }
         if let Ok(r) = out {
             ended.ran.push(r);
@@ -266,22 +266,22 @@ pub(crate) async fn run_group(conn: &mut SqliteConn, gate: &WriteGate) -> Ended 
         ended.open = conn.batch_execute("ROLLBACK").await.is_err();
     }
     if ended.result.is_err() {
-        ended.flags = (false, false);
+        ended.flags = AfterCommit::default();
     }
     ended
 }
 
 /// One write transaction body `f` through `gate` (see the module doc): queues it, then until it is
 /// answered waits for its answer or for the write turn, and with the turn leads a group on a
-/// connection of `pool`. `committed` gets each committed group's (wake the delivery engines,
-/// empty the authentication cache) flags before that group's jobs are answered.
+/// connection of `pool`. `committed` gets what each committed group asks of the process
+/// ([`AfterCommit`]) before that group's jobs are answered.
 pub(crate) async fn write<R, E, F>(
     gate: &WriteGate,
     pool: &Pool<SqliteConn>,
     health: &Health,
     priority: bool,
     f: F,
-    committed: impl Fn((bool, bool)),
+    committed: impl Fn(AfterCommit),
 ) -> Result<R, E>
 where
     F: for<'c> FnOnce(&'c mut dyn Tx) -> BoxFuture<'c, Result<R, E>> + Send + 'static,

@@ -298,9 +298,14 @@ impl Connection {
         Ok(t.to_string())
     }
 
+    /// Whether activity at `now` moves `lastActivityAt` enough to be written (a minute, D63).
+    pub fn needs_touch(&self, now: OffsetDateTime) -> bool {
+        self.last_activity_at.is_none_or(|t| now - t >= Self::ACTIVITY_RESOLUTION)
+    }
+
     /// Records activity at `now`; true when `lastActivityAt` moved enough to be written.
     pub fn touch(&mut self, now: OffsetDateTime) -> bool {
-        if self.last_activity_at.is_some_and(|t| now - t < Self::ACTIVITY_RESOLUTION) {
+        if !self.needs_touch(now) {
             return false;
         }
         self.last_activity_at = Some(now);

@@ -2,6 +2,7 @@
 //! [`crate::outbox::append`] for every event, in the transaction that writes it, so whatever path
 //! accepts, revokes or expires an invitation or completes an assessment moves its orders.
 
+use super::connection::{Ats, Connection};
 use super::order::OrderChange;
 use crate::events::{EventType, OutboxEvent};
 use crate::ids::*;
@@ -101,6 +102,18 @@ async fn push(tx: &mut dyn Tx, ids: &dyn Ids, e: &OutboxEvent, o: &super::Order)
         tx.wake_deliveries();
     }
     Ok(())
+}
+
+/// The connection an ATS's call authenticated with `key` (of organization `org`) speaks for
+/// (D64): the key's own connection when it was minted for a connection to `ats` of `org`, else
+/// the organization's oldest enabled connection to `ats`; `None` when there is neither. The
+/// connection found may be disabled (the caller refuses it). One or two reads.
+/// Errors: the store's.
+pub async fn call_connection(tx: &mut dyn Tx, key: ApiKeyId, org: OrgId, ats: Ats) -> StoreResult<Option<Connection>> {
+    match tx.find_connection_by_key(key).await?.filter(|c| c.ats == ats && c.org_id == org) {
+        Some(c) => Ok(Some(c)),
+        None => tx.find_enabled_connection(org, ats).await,
+    }
 }
 
 /// The payload of a push that replaces the ATS's list of tests ([`sync_packages`]).

@@ -16,7 +16,7 @@ pub use connection::{
     connection_scopes, Ats, Connection, ConnectionError, ConnectionPatch, ConnectionSettings, NewConnection,
     SettingsPatch,
 };
-pub use follow::{follow, push_about, pushed, pushed_order, pushes_packages, sync_packages};
+pub use follow::{call_connection, follow, push_about, pushed, pushed_order, pushes_packages, sync_packages};
 pub use order::{
     NewOrder, Order, OrderCandidate, OrderChange, OrderRefs, OrderStatus, ReportOpening, Test, TestRef,
     REPORT_LINK_VALIDITY, TALENT_ASSESSMENT,

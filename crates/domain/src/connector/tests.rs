@@ -171,8 +171,11 @@ fn activity_is_written_at_most_once_a_minute() {
         last_activity_at: None,
         locale: None,
     };
+    assert!(c.needs_touch(t));
     assert!(c.touch(t));
+    assert!(!c.needs_touch(t + time::Duration::seconds(59)), "asking changes nothing");
     assert!(!c.touch(t + time::Duration::seconds(59)));
+    assert!(c.needs_touch(t + time::Duration::seconds(60)));
     assert!(c.touch(t + time::Duration::seconds(60)));
     assert_eq!(c.last_activity_at, Some(t + time::Duration::seconds(60)));
     assert_eq!(Connection::parse_name("  Greenhouse EU "), Ok("Greenhouse EU".into()));

@@ -3,6 +3,7 @@
 use super::*;
 use crate::api_key::KeyContext;
 use crate::errors::StoreError;
+use crate::ids::{ApiKeyId, OrgId};
 
 /// The store: runs one use case in one transaction. The closure and its results are `'static` so
 /// an adapter may run the transaction in its own task: a caller that goes away (a client that
@@ -39,6 +40,31 @@ pub trait Store: Send + Sync + 'static {
         let owned = prefix.to_string();
         Box::pin(async move {
             let found = self.read(move |tx| Box::pin(async move { tx.find_key_context(&owned).await })).await?;
+            Ok(found.map(std::sync::Arc::new))
+        })
+    }
+
+    /// The connection an ATS's call authenticated with `key` of organization `org` speaks for
+    /// ([`crate::connector::call_connection`], D64), for every call of a partner protocol. An
+    /// adapter may serve it from a cache under the rules of [`Store::key_context`]: a committed
+    /// `ConnectionRepo` insert, update or delete, or `OrgRepo::revoke_api_key`, is seen by the
+    /// next call on the same instance and within 1 s on any other; a committed
+    /// `ConnectionRepo::touch_connection` by the next call on the same instance; `None` is not
+    /// cached. The connection holds its credentials opened: a cache keeps them in memory only.
+    /// Default: one read.
+    ///
+    /// # Errors
+    /// `StoreError::Internal` when the database fails.
+    fn call_connection(
+        &self,
+        key: ApiKeyId,
+        org: OrgId,
+        ats: crate::connector::Ats,
+    ) -> BoxFuture<'_, StoreResult<Option<std::sync::Arc<crate::connector::Connection>>>> {
+        Box::pin(async move {
+            let found = self
+                .read(move |tx| Box::pin(async move { crate::connector::call_connection(tx, key, org, ats).await }))
+                .await?;
             Ok(found.map(std::sync::Arc::new))
         })
     }

@@ -13,6 +13,7 @@ use crate::ports::{Store, Tx};
 use crate::values::FieldErrors;
 use crate::values::OrgRole;
 use crate::webhook::{Breaker, Delivery, DeliveryStatus, Endpoint, EndpointKind, Subscription};
+use std::sync::Arc;
 use time::OffsetDateTime;
 
 /// A connection with what the dashboard and the admin API show beside it (D63).
@@ -253,45 +254,26 @@ impl<S: Store> Services<S> {
             .await
     }
 
-    /// The connection an ATS's call authenticated with `key` speaks for (D64): the key's own
-    /// connection when it was minted for one of `ats`, else the organization's oldest enabled
-    /// connection to `ats`. Notes its activity (at most once a minute). Errors: 401
+    /// The connection an ATS's call authenticated with `key` speaks for (D64,
+    /// [`crate::connector::call_connection`]), through [`Store::call_connection`] (which may
+    /// serve it from a cache). Notes its activity (at most once a minute, D63). Errors: 401
     /// `unauthorized` when there is none or it is disabled.
     pub async fn connection_for_call(
         &self,
         org_id: OrgId,
         key: ApiKeyId,
         ats: crate::connector::Ats,
-    ) -> Result<Connection, UseCaseError> {
+    ) -> Result<Arc<Connection>, UseCaseError> {
         let now = self.clock.now();
         let refused = || ClientError::new(Code::Unauthorized, "No enabled connection to this ATS for this key");
-        let found = self
-            .store
-            .read(move |tx| {
-                Box::pin(async move {
-                    let own = tx.find_connection_by_key(key).await?.filter(|c| c.ats == ats && c.org_id == org_id);
-                    Ok::<_, UseCaseError>(match own {
-                        Some(c) => Some(c),
-                        None => tx.find_enabled_connection(org_id, ats).await?,
-                    })
-                })
-            })
-            .await?;
+        let found = self.store.call_connection(key, org_id, ats).await?;
         let mut c = found.filter(|c| c.enabled).ok_or_else(refused)?;
-        if c.touch(now) {
-            let at = c.last_activity_at;
+        if c.needs_touch(now) {
             let id = c.id;
             self.store
-                .write(move |tx| {
-                    Box::pin(async move {
-                        if let Some(mut stored) = tx.get_connection(id).await? {
-                            stored.last_activity_at = at;
-                            tx.update_connection(&stored).await?;
-                        }
-                        Ok::<_, UseCaseError>(())
-                    })
-                })
+                .write(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.touch_connection(id, now).await?) }))
                 .await?;
+            Arc::make_mut(&mut c).touch(now);
         }
         Ok(c)
     }

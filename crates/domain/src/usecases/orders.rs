@@ -100,11 +100,7 @@ pub(crate) async fn insert_order(
     tx.insert_order(&o).await?;
     let seen = p.seen_activity.is_some_and(|t| now - t < Connection::ACTIVITY_RESOLUTION);
     if !seen {
-        if let Some(mut c) = tx.get_connection(p.connection).await? {
-            if c.touch(now) {
-                tx.update_connection(&c).await?;
-            }
-        }
+        tx.touch_connection(p.connection, now).await?;
     }
     Ok(o)
 }

@@ -9,14 +9,25 @@ macro_rules! impl_connector_repos {
         impl<'c> ConnectionRepo for DbTx<'c, $conn> {
             fn insert_connection<'a>(&'a mut self, c: &'a Connection) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
+                    self.auth_changed = true;
                     self.run(diesel::insert_into(ats_connections::table).values(self.connection_row(c))).await
                 })
             }
 
             fn update_connection<'a>(&'a mut self, c: &'a Connection) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
+                    self.auth_changed = true;
                     let row = self.connection_row(c);
                     self.run(Prepared(diesel::update(ats_connections::table.find(DbUuid(c.id.0))).set(row))).await
+                })
+            }
+
+            fn touch_connection(&mut self, id: ConnectionId, at: OffsetDateTime) -> BoxFuture<'_, StoreResult<()>> {
+                Box::pin(async move {
+                    self.touched.push(id);
+                    let q = diesel::update(ats_connections::table.find(DbUuid(id.0)))
+                        .set(ats_connections::last_activity_at.eq(DbTime(at)));
+                    self.run(Prepared(q)).await
                 })
             }
 
@@ -86,6 +97,7 @@ macro_rules! impl_connector_repos {
 
             fn delete_connection(&mut self, id: ConnectionId) -> BoxFuture<'_, StoreResult<()>> {
                 Box::pin(async move {
+                    self.auth_changed = true;
                     let c = DbUuid(id.0);
                     self.run(diesel::delete(ats_errors::table.filter(ats_errors::connection_id.eq(c)))).await?;
                     let orders = ats_orders::table.filter(ats_orders::connection_id.eq(c)).select(ats_orders::id);

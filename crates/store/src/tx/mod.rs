@@ -106,6 +106,28 @@ pub(crate) fn stored_accommodations(v: Option<String>, what: &str) -> Result<Opt
     .transpose()
 }
 
+/// What a committed transaction asks of this process ([`DbTx::after_commit`]): wake the delivery
+/// engines (T60), empty the authentication caches (T63), forget cached connections whose
+/// activity it stamped (T254).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AfterCommit {
+    /// [`DbTx::wake`].
+    pub wake: bool,
+    /// [`DbTx::auth_changed`].
+    pub auth_changed: bool,
+    /// [`DbTx::touched`].
+    pub touched: Vec<ConnectionId>,
+}
+
+impl AfterCommit {
+    /// Adds what another committed job of the same group asks.
+    pub fn merge(&mut self, other: AfterCommit) {
+        self.wake |= other.wake;
+        self.auth_changed |= other.auth_changed;
+        self.touched.extend(other.touched);
+    }
+}
+
 /// A transaction on one connection of backend `C`.
 pub struct DbTx<'c, C> {
     /// The connection, inside a transaction.
@@ -116,9 +138,12 @@ pub struct DbTx<'c, C> {
     pub write: bool,
     /// Set by [`WebhookRepo::wake_deliveries`] (and fan-out): wake the delivery engines after commit.
     pub wake: bool,
-    /// Set by writes that change what authentication reads (an organization, a key's revocation):
-    /// the authentication caches are emptied after commit (T63).
+    /// Set by writes that change what authentication reads (an organization, a key's revocation,
+    /// a connection): the authentication caches are emptied after commit (T63, T254).
     pub auth_changed: bool,
+    /// The connections whose activity stamp this transaction wrote (`touch_connection`): their
+    /// cached entries are forgotten after commit (T254).
+    pub touched: Vec<ConnectionId>,
     /// PostgreSQL's `max_connections` once read (0: not yet), shared by the store's transactions:
     /// it changes only with a server restart, so it is read once, not per import (T65, T66).
     pub max_writers: Arc<AtomicU32>,
@@ -139,10 +164,16 @@ impl<'c, C> DbTx<'c, C> {
             write,
             wake: false,
             auth_changed: false,
+            touched: Vec::new(),
             max_writers: Arc::default(),
             sealer: Arc::new(PlainBox),
             endpoints_of: None,
         }
+    }
+
+    /// What this transaction asks of the process once it commits.
+    pub fn after_commit(&self) -> AfterCommit {
+        AfterCommit { wake: self.wake, auth_changed: self.auth_changed, touched: self.touched.clone() }
     }
 
     /// This handle with `sealer` ([`DbTx::sealer`]).

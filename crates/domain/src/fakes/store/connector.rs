@@ -7,6 +7,12 @@ use crate::ports::{BoxFuture, ConnectionRepo, OrderRepo, StoreResult};
 
 impl ConnectionRepo for FakeTx {
     insert_and_update!(insert_connection, update_connection, connections: Connection);
+    fn touch_connection(&mut self, id: ConnectionId, at: time::OffsetDateTime) -> BoxFuture<'_, StoreResult<()>> {
+        if let Some(c) = self.s.connections.iter_mut().find(|c| c.id == id) {
+            c.last_activity_at = Some(at);
+        }
+        ok(())
+    }
     fn get_connection(&mut self, id: ConnectionId) -> BoxFuture<'_, StoreResult<Option<Connection>>> {
         ok(first(&self.s.connections, |c| c.id == id))
     }

@@ -3,6 +3,7 @@
 use crate::connector::{Ats, Connection, ConnectionError};
 use crate::ids::*;
 use crate::ports::{BoxFuture, StoreResult};
+use time::OffsetDateTime;
 
 /// ATS connections and the errors their ATSs report (D63, D75). Part of [`Tx`](super::Tx).
 ///
@@ -17,8 +18,14 @@ use crate::ports::{BoxFuture, StoreResult};
 pub trait ConnectionRepo: Send {
     /// Inserts a connection (its credentials sealed at rest).
     fn insert_connection<'a>(&'a mut self, c: &'a Connection) -> BoxFuture<'a, StoreResult<()>>;
-    /// Overwrites a connection.
+    /// Overwrites a connection. An adapter that caches connections for ATS calls
+    /// ([`Store::call_connection`](crate::ports::Store::call_connection)) empties that cache when
+    /// this (or an insert or delete) commits.
     fn update_connection<'a>(&'a mut self, c: &'a Connection) -> BoxFuture<'a, StoreResult<()>>;
+    /// Sets only the connection's `lastActivityAt` to `at` (nothing when it is gone): the stamp an
+    /// ATS's call leaves at most once a minute (D63). Unlike [`ConnectionRepo::update_connection`]
+    /// it leaves other cached connections alone; a cache forgets this connection's entries.
+    fn touch_connection(&mut self, id: ConnectionId, at: OffsetDateTime) -> BoxFuture<'_, StoreResult<()>>;
     /// A connection, in any organization (the admin API's routes name it alone).
     fn get_connection(&mut self, id: ConnectionId) -> BoxFuture<'_, StoreResult<Option<Connection>>>;
     /// The organization's connections, oldest first.
