@@ -220,7 +220,11 @@ pub async fn webhook<S: Store>(p: web::Data<Partners<S>>, req: HttpRequest, body
         .and_then(|v| v.pointer("/data/integration_id").or_else(|| v.get("integration_id")))
         .and_then(|v| v.as_str())
         .map(str::to_string);
-    let connections = match p.svc.enabled_connections(Ats::Kombo).await {
+    let connections = match &integration {
+        Some(i) => p.svc.enabled_connections_of_integration(Ats::Kombo, i.clone()).await,
+        None => p.svc.enabled_connections(Ats::Kombo).await,
+    };
+    let connections = match connections {
         Ok(c) => c,
         Err(e) => return refusal(&client_error(e)),
     };

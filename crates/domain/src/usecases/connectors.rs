@@ -299,6 +299,22 @@ impl<S: Store> Services<S> {
             .await
     }
 
+    /// The enabled connections to `ats` whose `integrationId` is `integration`, oldest first, at
+    /// most 100 (Kombo's webhook, which names its integration, D82). Errors: the store's.
+    pub async fn enabled_connections_of_integration(
+        &self,
+        ats: crate::connector::Ats,
+        integration: String,
+    ) -> Result<Vec<Connection>, UseCaseError> {
+        self.store
+            .read(move |tx| {
+                Box::pin(async move {
+                    Ok::<_, UseCaseError>(tx.list_enabled_connections_of_integration(ats, &integration, 100).await?)
+                })
+            })
+            .await
+    }
+
     /// Records an error the ATS reported (D75): on the connection, changing nothing else.
     /// `api_call` is cut to 200 characters, `errors` (JSON text) to 4,000. Errors: the store's.
     pub async fn record_connection_error(

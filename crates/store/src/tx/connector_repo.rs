@@ -95,6 +95,23 @@ macro_rules! impl_connector_repos {
                 })
             }
 
+            fn list_enabled_connections_of_integration<'a>(
+                &'a mut self,
+                ats: Ats,
+                integration: &'a str,
+                limit: u32,
+            ) -> BoxFuture<'a, StoreResult<Vec<Connection>>> {
+                Box::pin(async move {
+                    let q = ats_connections::table
+                        .filter(ats_connections::ats.eq(ats.as_str()))
+                        .filter(ats_connections::integration_id.eq(integration))
+                        .filter(ats_connections::enabled.eq(true))
+                        .order((ats_connections::created_at.asc(), ats_connections::id.asc()))
+                        .limit(i64::from(limit));
+                    self.load_all(q.select(ConnectionRow::as_select()), Self::open_connection).await
+                })
+            }
+
             fn delete_connection(&mut self, id: ConnectionId) -> BoxFuture<'_, StoreResult<()>> {
                 Box::pin(async move {
                     self.auth_changed = true;

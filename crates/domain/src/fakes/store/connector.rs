@@ -37,6 +37,18 @@ impl ConnectionRepo for FakeTx {
         v.truncate(limit as usize);
         ok(v)
     }
+    fn list_enabled_connections_of_integration<'a>(
+        &'a mut self,
+        ats: Ats,
+        integration: &'a str,
+        limit: u32,
+    ) -> BoxFuture<'a, StoreResult<Vec<Connection>>> {
+        let mine = |c: &Connection| c.settings.integration_id.as_deref() == Some(integration);
+        let mut v = all(&self.s.connections, |c| c.ats == ats && c.enabled && mine(c));
+        v.sort_by_key(|c| (c.created_at, c.id));
+        v.truncate(limit as usize);
+        ok(v)
+    }
     fn delete_connection(&mut self, id: ConnectionId) -> BoxFuture<'_, StoreResult<()>> {
         let gone: Vec<OrderId> = all(&self.s.orders, |o| o.connection_id == id).iter().map(|o| o.id).collect();
         remove(&mut self.s.report_openings, |r| gone.contains(&r.order_id));

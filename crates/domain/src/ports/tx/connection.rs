@@ -39,6 +39,15 @@ pub trait ConnectionRepo: Send {
     /// The enabled connections to `ats` of every organization, oldest first, at most `limit`
     /// (Kombo's webhook and order poll, D82).
     fn list_enabled_connections(&mut self, ats: Ats, limit: u32) -> BoxFuture<'_, StoreResult<Vec<Connection>>>;
+    /// The enabled connections to `ats` whose `integrationId` is `integration`, oldest first, at
+    /// most `limit` (Kombo's webhook names its integration, D82): an index lookup, however many
+    /// organizations connect that ATS.
+    fn list_enabled_connections_of_integration<'a>(
+        &'a mut self,
+        ats: Ats,
+        integration: &'a str,
+        limit: u32,
+    ) -> BoxFuture<'a, StoreResult<Vec<Connection>>>;
     /// Deletes a connection with its orders and reported errors (nothing when it is gone).
     fn delete_connection(&mut self, id: ConnectionId) -> BoxFuture<'_, StoreResult<()>>;
     /// Records an error the ATS reported.

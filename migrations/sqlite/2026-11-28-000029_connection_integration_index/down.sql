@@ -1,0 +1,1 @@
+DROP INDEX ats_connections_integration_idx;
