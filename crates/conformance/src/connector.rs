@@ -291,9 +291,10 @@ pub async fn kombo_connections_are_found_across_organizations_and_orders_by_key_
     let off = svc.create_connection(b.id, kombo(), None).await.unwrap().view.connection;
     svc.update_connection(off.id, ConnectionPatch { enabled: Some(false), ..Default::default() }).await.unwrap();
     let ids = |v: Vec<Connection>| v.into_iter().map(|c| c.id).collect::<Vec<_>>();
-    assert_eq!(ids(svc.enabled_connections(Ats::Kombo).await.unwrap()), vec![first.id, second.id]);
-    assert!(svc.enabled_connections(Ats::Ashby).await.unwrap().is_empty());
-    let one = store.read(|tx| Box::pin(async move { tx.list_enabled_connections(Ats::Kombo, 1).await })).await.unwrap();
+    assert_eq!(ids(svc.enabled_connections(Ats::Kombo, None).await.unwrap()), vec![first.id, second.id]);
+    assert!(svc.enabled_connections(Ats::Ashby, None).await.unwrap().is_empty());
+    let one =
+        store.read(|tx| Box::pin(async move { tx.list_enabled_connections(Ats::Kombo, None, 1).await })).await.unwrap();
     assert_eq!(ids(one), vec![first.id], "bounded");
     // Kombo's webhook names its integration: only the enabled connections that have it.
     let mut beta = kombo();
@@ -301,21 +302,17 @@ pub async fn kombo_connections_are_found_across_organizations_and_orders_by_key_
     let third = svc.create_connection(a.id, beta, None).await.unwrap().view.connection;
     let of = |integration: &'static str, limit: u32| {
         store.read(move |tx| {
-            Box::pin(async move { tx.list_enabled_connections_of_integration(Ats::Kombo, integration, limit).await })
+            Box::pin(async move { tx.list_enabled_connections(Ats::Kombo, Some(integration), limit).await })
         })
     };
     assert_eq!(ids(of("acme-integration", 10).await.unwrap()), vec![first.id, second.id], "not the disabled one");
     assert_eq!(ids(of("acme-integration", 1).await.unwrap()), vec![first.id], "bounded");
     assert_eq!(ids(of("beta-integration", 10).await.unwrap()), vec![third.id]);
     assert!(of("Beta-Integration", 10).await.unwrap().is_empty(), "exactly as given");
-    let beta_of = svc.enabled_connections_of_integration(Ats::Kombo, "beta-integration".into()).await.unwrap();
+    let beta_of = svc.enabled_connections(Ats::Kombo, Some("beta-integration".into())).await.unwrap();
     assert_eq!(ids(beta_of), vec![third.id]);
     let ashby_of = store
-        .read(|tx| {
-            Box::pin(
-                async move { tx.list_enabled_connections_of_integration(Ats::Ashby, "acme-integration", 10).await },
-            )
-        })
+        .read(|tx| Box::pin(async move { tx.list_enabled_connections(Ats::Ashby, Some("acme-integration"), 10).await }))
         .await
         .unwrap();
     assert!(ashby_of.is_empty(), "another ATS");

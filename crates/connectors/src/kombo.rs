@@ -220,11 +220,7 @@ pub async fn webhook<S: Store>(p: web::Data<Partners<S>>, req: HttpRequest, body
         .and_then(|v| v.pointer("/data/integration_id").or_else(|| v.get("integration_id")))
         .and_then(|v| v.as_str())
         .map(str::to_string);
-    let connections = match &integration {
-        Some(i) => p.svc.enabled_connections_of_integration(Ats::Kombo, i.clone()).await,
-        None => p.svc.enabled_connections(Ats::Kombo).await,
-    };
-    let connections = match connections {
+    let connections = match p.svc.enabled_connections(Ats::Kombo, integration.clone()).await {
         Ok(c) => c,
         Err(e) => return refusal(&client_error(e)),
     };
@@ -308,7 +304,7 @@ impl Poller {
     /// Polls every enabled Kombo connection once. Errors: reading the connections (the store's).
     pub async fn run<S: Store>(&self, svc: &Services<S>) -> Result<PollReport, UseCaseError> {
         let mut total = PollReport::default();
-        for c in svc.enabled_connections(Ats::Kombo).await? {
+        for c in svc.enabled_connections(Ats::Kombo, None).await? {
             let r = self.poll(svc, &c).await;
             total.taken += r.taken;
             total.known += r.known;

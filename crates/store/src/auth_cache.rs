@@ -21,7 +21,8 @@
 //!   one read ([`AuthCache::flight`]).
 //! - **Bounded.** Only keys that exist are stored (an unknown prefix is never cached, so guessing
 //!   cannot fill it), at most [`MAX_ENTRIES`]; when full, expired entries are dropped and, if that
-//!   is not enough, the cache starts over. Memory: about 1 KiB per entry, 10 MiB at most.
+//!   is not enough, the cache starts over. Memory: about 1 KiB per entry, 10 MiB at most for
+//!   each of the two caches.
 //! - **Secrets.** The entry holds the key's *hash* (as the database does); the caller still
 //!   hashes the presented token and compares in constant time, and checks expiry on every request.
 //!   A cached connection holds its ATS credentials opened, in memory only, as every call that
@@ -344,6 +345,52 @@ mod tests {
         c.land("k", &next); // a replaced flight's landing leaves the newer one
         let newest = c.flight("k");
         assert!(Arc::ptr_eq(&newest, &c.flight("k")));
+    }
+
+    fn connection(id: u128, name: &str) -> Arc<Connection> {
+        use talent_domain::connector::ConnectionSettings;
+        use talent_domain::ids::{ConnectionId, WebhookId};
+        let (now, nil) = (time::OffsetDateTime::UNIX_EPOCH, uuid::Uuid::nil());
+        Arc::new(Connection {
+            id: ConnectionId(uuid::Uuid::from_u128(id)),
+            org_id: OrgId(nil),
+            ats: Ats::Workable,
+            name: name.into(),
+            enabled: true,
+            settings: ConnectionSettings::default(),
+            api_key_id: ApiKeyId(nil),
+            key: "tk_x".into(),
+            endpoint_id: WebhookId(nil),
+            created_at: now,
+            updated_at: now,
+            last_activity_at: None,
+            locale: None,
+        })
+    }
+
+    /// T254: a stamped connection is forgotten alone; a change of authentication's data empties
+    /// both caches; a read begun before either is not stored.
+    #[test]
+    fn a_touch_forgets_its_connection_alone_and_a_change_empties_both_caches() {
+        let c = Caches::default();
+        let (nil, ats) = (uuid::Uuid::nil(), Ats::Workable);
+        let (k1, k2) = ((ApiKeyId(nil), OrgId(nil), ats), (ApiKeyId(uuid::Uuid::from_u128(9)), OrgId(nil), ats));
+        let (one, two) = (connection(1, "one"), connection(2, "two"));
+        c.connections.put(&k1, &one, c.connections.generation(), Instant::now());
+        c.connections.put(&k2, &two, c.connections.generation(), Instant::now());
+        c.keys.put("k", &ctx(), c.keys.generation(), Instant::now());
+        let gen = c.connections.generation();
+        c.committed(false, &[]);
+        assert!(c.connections.get(&k1).is_some() && c.keys.get("k").is_some(), "nothing asked, nothing forgotten");
+
+        c.committed(false, &[one.id]);
+        assert!(c.connections.get(&k1).is_none(), "the stamped connection is read again");
+        assert!(c.connections.get(&k2).is_some() && c.keys.get("k").is_some(), "the others stay");
+        c.connections.put(&k1, &one, gen, Instant::now());
+        assert!(c.connections.get(&k1).is_none(), "a read begun before the stamp is not stored");
+
+        c.committed(true, &[]);
+        assert!(c.connections.get(&k2).is_none() && c.keys.get("k").is_none(), "both caches emptied");
     }
 
     #[test]

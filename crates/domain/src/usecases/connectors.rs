@@ -289,27 +289,19 @@ impl<S: Store> Services<S> {
     }
 
     /// The enabled connections to `ats` of every organization, oldest first, at most 10,000
-    /// (Kombo's webhook finds its connection among them, and the order poll visits each, D82).
+    /// (Kombo's order poll visits each, D82); with `integration`, only those whose
+    /// `integrationId` it is, at most 100 (Kombo's webhook, which names its integration).
     /// Errors: the store's.
-    pub async fn enabled_connections(&self, ats: crate::connector::Ats) -> Result<Vec<Connection>, UseCaseError> {
-        self.store
-            .read(move |tx| {
-                Box::pin(async move { Ok::<_, UseCaseError>(tx.list_enabled_connections(ats, 10_000).await?) })
-            })
-            .await
-    }
-
-    /// The enabled connections to `ats` whose `integrationId` is `integration`, oldest first, at
-    /// most 100 (Kombo's webhook, which names its integration, D82). Errors: the store's.
-    pub async fn enabled_connections_of_integration(
+    pub async fn enabled_connections(
         &self,
         ats: crate::connector::Ats,
-        integration: String,
+        integration: Option<String>,
     ) -> Result<Vec<Connection>, UseCaseError> {
+        let limit = if integration.is_some() { 100 } else { 10_000 };
         self.store
             .read(move |tx| {
                 Box::pin(async move {
-                    Ok::<_, UseCaseError>(tx.list_enabled_connections_of_integration(ats, &integration, 100).await?)
+                    Ok::<_, UseCaseError>(tx.list_enabled_connections(ats, integration.as_deref(), limit).await?)
                 })
             })
             .await

@@ -80,34 +80,22 @@ macro_rules! impl_connector_repos {
                 })
             }
 
-            fn list_enabled_connections(
-                &mut self,
-                ats: Ats,
-                limit: u32,
-            ) -> BoxFuture<'_, StoreResult<Vec<Connection>>> {
-                Box::pin(async move {
-                    let q = ats_connections::table
-                        .filter(ats_connections::ats.eq(ats.as_str()))
-                        .filter(ats_connections::enabled.eq(true))
-                        .order((ats_connections::created_at.asc(), ats_connections::id.asc()))
-                        .limit(i64::from(limit));
-                    self.load_all(q.select(ConnectionRow::as_select()), Self::open_connection).await
-                })
-            }
-
-            fn list_enabled_connections_of_integration<'a>(
+            fn list_enabled_connections<'a>(
                 &'a mut self,
                 ats: Ats,
-                integration: &'a str,
+                integration: Option<&'a str>,
                 limit: u32,
             ) -> BoxFuture<'a, StoreResult<Vec<Connection>>> {
                 Box::pin(async move {
-                    let q = ats_connections::table
+                    let mut q = ats_connections::table
                         .filter(ats_connections::ats.eq(ats.as_str()))
-                        .filter(ats_connections::integration_id.eq(integration))
                         .filter(ats_connections::enabled.eq(true))
-                        .order((ats_connections::created_at.asc(), ats_connections::id.asc()))
-                        .limit(i64::from(limit));
+                        .into_boxed();
+                    if let Some(i) = integration {
+                        q = q.filter(ats_connections::integration_id.eq(i));
+                    }
+                    let q =
+                        q.order((ats_connections::created_at.asc(), ats_connections::id.asc())).limit(i64::from(limit));
                     self.load_all(q.select(ConnectionRow::as_select()), Self::open_connection).await
                 })
             }

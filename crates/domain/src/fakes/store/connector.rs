@@ -31,20 +31,14 @@ impl ConnectionRepo for FakeTx {
         let v = all(&self.s.connections, |c| c.org_id == org && c.ats == ats && c.enabled);
         ok(v.into_iter().min_by_key(|c| (c.created_at, c.id)))
     }
-    fn list_enabled_connections(&mut self, ats: Ats, limit: u32) -> BoxFuture<'_, StoreResult<Vec<Connection>>> {
-        let mut v = all(&self.s.connections, |c| c.ats == ats && c.enabled);
-        v.sort_by_key(|c| (c.created_at, c.id));
-        v.truncate(limit as usize);
-        ok(v)
-    }
-    fn list_enabled_connections_of_integration<'a>(
+    fn list_enabled_connections<'a>(
         &'a mut self,
         ats: Ats,
-        integration: &'a str,
+        integration: Option<&'a str>,
         limit: u32,
     ) -> BoxFuture<'a, StoreResult<Vec<Connection>>> {
-        let mine = |c: &Connection| c.settings.integration_id.as_deref() == Some(integration);
-        let mut v = all(&self.s.connections, |c| c.ats == ats && c.enabled && mine(c));
+        let named = |c: &Connection| integration.is_none_or(|i| c.settings.integration_id.as_deref() == Some(i));
+        let mut v = all(&self.s.connections, |c| c.ats == ats && c.enabled && named(c));
         v.sort_by_key(|c| (c.created_at, c.id));
         v.truncate(limit as usize);
         ok(v)

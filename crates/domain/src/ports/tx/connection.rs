@@ -36,16 +36,14 @@ pub trait ConnectionRepo: Send {
     fn find_connection_by_endpoint(&mut self, endpoint: WebhookId) -> BoxFuture<'_, StoreResult<Option<Connection>>>;
     /// The organization's oldest enabled connection to `ats`, if any.
     fn find_enabled_connection(&mut self, org: OrgId, ats: Ats) -> BoxFuture<'_, StoreResult<Option<Connection>>>;
-    /// The enabled connections to `ats` of every organization, oldest first, at most `limit`
-    /// (Kombo's webhook and order poll, D82).
-    fn list_enabled_connections(&mut self, ats: Ats, limit: u32) -> BoxFuture<'_, StoreResult<Vec<Connection>>>;
-    /// The enabled connections to `ats` whose `integrationId` is `integration`, oldest first, at
-    /// most `limit` (Kombo's webhook names its integration, D82): an index lookup, however many
-    /// organizations connect that ATS.
-    fn list_enabled_connections_of_integration<'a>(
+    /// The enabled connections to `ats` of every organization, oldest first, at most `limit`:
+    /// all of them (Kombo's order poll, D82), or with `integration`, only those whose
+    /// `integrationId` is exactly that (Kombo's webhook names its integration): an index lookup,
+    /// however many organizations connect the ATS.
+    fn list_enabled_connections<'a>(
         &'a mut self,
         ats: Ats,
-        integration: &'a str,
+        integration: Option<&'a str>,
         limit: u32,
     ) -> BoxFuture<'a, StoreResult<Vec<Connection>>>;
     /// Deletes a connection with its orders and reported errors (nothing when it is gone).
