@@ -224,14 +224,10 @@ pub async fn webhook<S: Store>(p: web::Data<Partners<S>>, req: HttpRequest, body
         Ok(c) => c,
         Err(e) => return refusal(&client_error(e)),
     };
-    let found = connections.into_iter().find(|c| {
-        let named = match (&integration, &c.settings.integration_id) {
-            (Some(i), Some(mine)) => i == mine,
-            (Some(_), None) => false,
-            (None, _) => true,
-        };
-        named && c.settings.webhook_secret.as_deref().is_some_and(|s| signature_matches(s, &body, &sig))
-    });
+    // The store kept only the connections of the named integration, if the body names one.
+    let found = connections
+        .into_iter()
+        .find(|c| c.settings.webhook_secret.as_deref().is_some_and(|s| signature_matches(s, &body, &sig)));
     let Some(connection) = found else { return refusal(&failed(&p, ip, unsigned()).await) };
     let bearer = Some(format!("Bearer {}", connection.key));
     let call = match authenticate_key(&p, ip, bearer, Ats::Kombo, Scope::PersonsWrite, true, false).await {
