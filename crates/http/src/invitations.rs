@@ -1,6 +1,5 @@
 //! Invitations (D17-D21): the public endpoints and the person-facing pages `GET`/`POST /i/{token}`.
 
-use crate::api::limits;
 use crate::auth::authorize;
 use crate::body::{page_limit, parse_json, parse_params, validation_fields};
 use crate::error::ApiError;
@@ -8,6 +7,7 @@ use crate::extract::{Body, PathId};
 use crate::idempotency::{keyed, Reply};
 use crate::openapi::schemas;
 use crate::out;
+use crate::person_in::{check, limits, parse_person_fields, PersonFields};
 use crate::state::ApiState;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -114,34 +114,16 @@ pub struct InvitationCreateIn {
 impl InvitationCreateIn {
     fn try_into_domain(self) -> Result<NewInvitation, FieldErrors> {
         let mut errs = FieldErrors::default();
-        if let Err(e) = self.validate() {
-            validation_fields(&e, "", &mut errs);
-        }
-        let email = errs.take("email", Email::parse(&self.email));
-        let first_name = self.first_name.as_ref().and_then(|s| errs.take("firstName", PersonName::parse(s)));
-        let last_name = self.last_name.as_ref().and_then(|s| errs.take("lastName", PersonName::parse(s)));
-        let external_id = self.external_id.as_ref().and_then(|s| errs.take("externalId", ExternalId::parse(s)));
-        let labels = match &self.labels {
-            None => None,
-            Some(l) => match Labels::parse(l) {
-                Ok(v) => Some(v),
-                Err(list) => {
-                    for (i, m) in list {
-                        match i {
-                            Some(i) => errs.push(format!("labels[{i}]"), m),
-                            None => errs.push("labels", m),
-                        }
-                    }
-                    None
-                }
-            },
-        };
-        let tags = self.tags.as_ref().map(|t| {
-            t.iter()
-                .enumerate()
-                .filter_map(|(i, x)| errs.take(&format!("tags[{i}]"), TagName::parse(x)))
-                .collect::<Vec<_>>()
-        });
+        check(&self, &mut errs);
+        let PersonFields { email, first_name, last_name, external_id, labels, tags } = parse_person_fields(
+            &self.email,
+            self.first_name.as_deref(),
+            self.last_name.as_deref(),
+            self.external_id.as_deref(),
+            self.labels.as_deref(),
+            self.tags.as_deref(),
+            &mut errs,
+        );
         let candidate = crate::candidate::parse(
             "",
             self.locale.as_deref(),

@@ -21,6 +21,7 @@ pub mod metrics;
 pub mod observe;
 pub mod openapi;
 pub mod out;
+pub mod person_in;
 pub mod person_pages;
 pub mod request_id;
 pub mod results;

@@ -6,11 +6,11 @@ use actix_web::test::TestRequest;
 use actix_web::ResponseError;
 use proptest::prelude::*;
 use talent_domain::values::{Email, ExternalId, PersonName, TagName};
-use talent_http::api::{PersonImportIn, PersonPatchIn};
 use talent_http::body::{control_characters, parse_json, parse_query};
 use talent_http::cursor::CursorCodec;
 use talent_http::error::ApiError;
 use talent_http::invitations::InvitationCreateIn;
+use talent_http::person_in::{PersonImportIn, PersonPatchIn};
 
 fn client_error(e: &ApiError) -> Result<(), TestCaseError> {
     let status = e.status_code().as_u16();

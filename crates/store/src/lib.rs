@@ -10,8 +10,10 @@
 
 pub mod auth_cache;
 pub mod explain;
+mod migrate;
 mod pool;
 pub mod schema;
+mod sqlite_conn;
 mod sqlite_group;
 mod sqlite_rt;
 pub mod testing;
@@ -35,13 +37,11 @@ use talent_domain::ports::{BoxFuture, PlainBox, SecretBox, Store, StoreResult, T
 use tokio::sync::Notify;
 use tx::DbTx;
 
+pub use migrate::{MIGRATION_LOCK, PG_MIGRATIONS, SQLITE_MIGRATIONS};
+use sqlite_conn::{sqlite_path, sqlite_setup};
+
 /// The SQLite connection type used through diesel-async (write statements inline, T74).
 pub type SqliteConn = SyncConnectionWrapper<SqliteConnection, sqlite_rt::SqliteRuntime>;
-
-/// Migrations for PostgreSQL (`migrations/postgres`).
-pub const PG_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/postgres");
-/// Migrations for SQLite (`migrations/sqlite`).
-pub const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
 
 /// Which database a [`DbStore`] talks to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -145,63 +145,6 @@ impl Health {
         }
     }
 }
-
-/// SQLite file path of a `sqlite://PATH` (or `sqlite:PATH`) URL.
-fn sqlite_path(url: &str) -> Option<&str> {
-    url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:"))
-}
-
-/// Per-connection SQLite settings (storage-notes pitfall 3). A grouped transaction's savepoints
-/// (T75) copy every page they touch to the statement journal first; the bundled SQLite keeps that
-/// journal in memory up to 1 MiB, in one allocation (`SQLITE_STMTJRNL_SPILL` in
-/// `.cargo/config.toml`, T250). `temp_store` stays the default: `MEMORY` kept the journal in memory
-/// too, but in 1 KiB pieces, allocated and freed one by one in the write turn.
-const SQLITE_PRAGMAS: &str = "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 10000; \
-     PRAGMA foreign_keys = ON;";
-
-/// The statement journal's spill threshold the store is built for (T250), in bytes.
-const JOURNAL_SPILL: i64 = 1 << 20;
-
-/// Whether this process's SQLite library needs `temp_store = MEMORY` ([`journal_to_memory`]): a
-/// property of the library, read on the first connection and kept.
-static JOURNAL_TO_MEMORY: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-
-/// Sets up a new SQLite connection: [`SQLITE_PRAGMAS`], and `temp_store = MEMORY` when the library
-/// was built without the statement journal of [`JOURNAL_SPILL`] (a build outside this workspace,
-/// without `.cargo/config.toml`), whose savepoints would otherwise journal to a temporary file
-/// past 64 KiB.
-async fn sqlite_setup(c: &mut SqliteConn) -> diesel::QueryResult<()> {
-    #[derive(diesel::QueryableByName)]
-    struct CompileOption {
-        #[diesel(sql_type = diesel::sql_types::Text)]
-        compile_options: String,
-    }
-    c.batch_execute(SQLITE_PRAGMAS).await?;
-    let to_memory = match JOURNAL_TO_MEMORY.get() {
-        Some(known) => *known,
-        None => {
-            let q = "SELECT compile_options FROM pragma_compile_options WHERE compile_options LIKE 'STMTJRNL_SPILL=%'";
-            let found: Vec<CompileOption> = diesel_async::RunQueryDsl::load(diesel::sql_query(q), c).await?;
-            *JOURNAL_TO_MEMORY.get_or_init(|| journal_to_memory(found.first().map(|o| o.compile_options.as_str())))
-        }
-    };
-    if to_memory {
-        c.batch_execute("PRAGMA temp_store = MEMORY").await?;
-    }
-    Ok(())
-}
-
-/// Whether a connection must keep its temporary files in memory for its savepoints' journal not to
-/// go to a file early, given SQLite's compile option `STMTJRNL_SPILL=n` (`None`: not reported):
-/// yes unless `n` reaches [`JOURNAL_SPILL`] (or is negative: always in memory anyway).
-fn journal_to_memory(option: Option<&str>) -> bool {
-    let spill = option.and_then(|o| o.strip_prefix("STMTJRNL_SPILL=")).and_then(|n| n.parse::<i64>().ok());
-    spill.is_none_or(|n| (0..JOURNAL_SPILL).contains(&n))
-}
-
-/// The PostgreSQL advisory lock key held while migrations run (T120): an arbitrary constant,
-/// the bytes of "talent\0\0" read as a big-endian integer.
-pub const MIGRATION_LOCK: i64 = 0x7461_6c65_6e74_0000;
 
 /// Per-connection PostgreSQL settings (T110). Every statement is planned with its parameters:
 /// PostgreSQL otherwise switches a prepared statement to a generic plan after five executions
@@ -324,127 +267,6 @@ impl DbStore {
         match self.pools {
             Pools::Pg(_) => Backend::Postgres,
             Pools::Sqlite { .. } => Backend::Sqlite,
-        }
-    }
-
-    /// Applies pending migrations of the backend's folder; returns how many ran. Runs on a
-    /// blocking thread (the migration harness blocks; storage-notes pitfall 1). Instances that
-    /// start together on one database apply them once (T120): on PostgreSQL the run holds the
-    /// session advisory lock [`MIGRATION_LOCK`], so the others wait for it and then find nothing
-    /// pending; on SQLite a run that meets the file locked (another process migrating) is
-    /// retried, each migration being its own transaction, for up to 60 s, and a migration that
-    /// another process applied after the pending list was read is skipped.
-    pub async fn migrate(&self) -> StoreResult<usize> {
-        let url = self.url.clone();
-        match self.backend() {
-            Backend::Postgres => {
-                let mut conn = AsyncPgConnection::establish(&url).await.map_err(internal)?;
-                // Released when the harness drops the connection.
-                conn.batch_execute(&format!("SELECT pg_advisory_lock({MIGRATION_LOCK})")).await.map_err(internal)?;
-                tokio::task::spawn_blocking(move || {
-                    let mut h = diesel_async::AsyncMigrationHarness::new(conn);
-                    h.run_pending_migrations(PG_MIGRATIONS).map(|v| v.len()).map_err(internal)
-                })
-                .await
-                .map_err(internal)?
-            }
-            Backend::Sqlite => {
-                let path = sqlite_path(&url).unwrap_or_default().to_string();
-                let started = std::time::Instant::now();
-                let mut applied = 0;
-                loop {
-                    let mut conn = SqliteConn::establish(&path).await.map_err(internal)?;
-                    let run = match sqlite_setup(&mut conn).await {
-                        Err(e) => Err(e.to_string()),
-                        Ok(()) => tokio::task::spawn_blocking(move || {
-                            let mut h = diesel_async::AsyncMigrationHarness::new(conn);
-                            // Counted one by one: an attempt cut short by the lock keeps what it applied.
-                            let mut n = 0;
-                            loop {
-                                let pending =
-                                    h.pending_migrations(SQLITE_MIGRATIONS).map_err(|e| (n, e.to_string()))?;
-                                let Some(m) = pending.first() else { return Ok(n) };
-                                if let Err(e) = h.run_migration(&**m) {
-                                    // Another process applied it since the list was read (its
-                                    // transaction committed first): go on with the next one.
-                                    let version = m.name().version().as_owned();
-                                    let applied = h.applied_migrations().map_err(|e| (n, e.to_string()))?;
-                                    if !applied.contains(&version) {
-                                        return Err((n, e.to_string()));
-                                    }
-                                } else {
-                                    n += 1;
-                                }
-                            }
-                        })
-                        .await
-                        .map_err(internal)?
-                        .map_err(|(n, e)| {
-                            applied += n;
-                            e
-                        }),
-                    };
-                    match run {
-                        Ok(n) => return Ok(applied + n),
-                        Err(e) if e.contains("locked") && started.elapsed() < std::time::Duration::from_secs(60) => {
-                            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-                        }
-                        Err(e) => return Err(StoreError::Internal(e)),
-                    }
-                }
-            }
-        }
-    }
-
-    /// Rewrites the stored addresses whose domain is not in IDNA ASCII form (D55, T146; see
-    /// [`tx::email_idna`]) in one write transaction: run after [`DbStore::migrate`] by `talent
-    /// migrate` and at every start. Rows that would merge into another identity, and addresses
-    /// that no longer parse, are left as they are and reported. Idempotent; with nothing to do it
-    /// reads eight empty partial indexes. On PostgreSQL instances that start together take turns
-    /// ([`MIGRATION_LOCK`], for the transaction). Errors: the database's.
-    pub async fn normalize_email_domains(&self) -> StoreResult<tx::email_idna::EmailNormalization> {
-        match &self.pools {
-            Pools::Pg(pool) => {
-                let mut pooled = pool.get().await.map_err(|e| self.health.failed(e))?;
-                self.health.ok();
-                let conn: &mut AsyncPgConnection = &mut pooled;
-                let (out, auth_changed) = conn
-                    .transaction(async |c| {
-                        c.batch_execute(&format!("SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")).await?;
-                        let mut tx = DbTx::new(c, true);
-                        let out = tx.normalize_email_domains().await.map_err(TxError::App)?;
-                        let auth_changed = tx.auth_changed;
-                        if auth_changed {
-                            c.batch_execute(&format!("NOTIFY {AUTH_CHANNEL}, '{}'", self.instance)).await?;
-                        }
-                        Ok((out, auth_changed))
-                    })
-                    .await
-                    .map_err(TxError::<StoreError>::into_app)?;
-                if auth_changed {
-                    self.auth.invalidate();
-                }
-                Ok(out)
-            }
-            Pools::Sqlite { write, .. } => {
-                let mut conn = write.get().await.map_err(|e| self.health.failed(e))?;
-                self.health.ok();
-                conn.batch_execute("BEGIN IMMEDIATE").await.map_err(tx::db_err)?;
-                let mut tx = DbTx::new(&mut *conn, true);
-                let out = tx.normalize_email_domains().await;
-                let auth_changed = tx.auth_changed;
-                let end = conn.batch_execute(if out.is_ok() { "COMMIT" } else { "ROLLBACK" }).await;
-                if end.is_err() {
-                    // Possibly still inside the transaction: never back in the pool.
-                    let _ = deadpool::managed::Object::take(conn);
-                }
-                let out = out?;
-                end.map_err(tx::db_err)?;
-                if auth_changed {
-                    self.auth.invalidate();
-                }
-                Ok(out)
-            }
         }
     }
 
@@ -587,35 +409,6 @@ impl DbStore {
             }
         });
     }
-
-    /// Number of migrations not yet applied (`/readyz`).
-    pub async fn pending_migrations(&self) -> StoreResult<usize> {
-        let url = self.url.clone();
-        match self.backend() {
-            Backend::Postgres => {
-                pending_on(AsyncPgConnection::establish(&url).await.map_err(internal)?, PG_MIGRATIONS).await
-            }
-            Backend::Sqlite => {
-                let path = sqlite_path(&url).unwrap_or_default().to_string();
-                pending_on(SqliteConn::establish(&path).await.map_err(internal)?, SQLITE_MIGRATIONS).await
-            }
-        }
-    }
-}
-
-/// How many of `migrations` `conn` has not applied, asked on a blocking thread (the harness blocks).
-async fn pending_on<C>(conn: C, migrations: EmbeddedMigrations) -> StoreResult<usize>
-where
-    C: AsyncConnection + Send + 'static,
-    diesel_async::AsyncMigrationHarness<C>: MigrationHarness<C::Backend>,
-    EmbeddedMigrations: diesel::migration::MigrationSource<C::Backend>,
-{
-    tokio::task::spawn_blocking(move || {
-        let mut h = diesel_async::AsyncMigrationHarness::new(conn);
-        h.pending_migrations(migrations).map(|v| v.len()).map_err(internal)
-    })
-    .await
-    .map_err(internal)?
 }
 
 impl Store for DbStore {
@@ -760,22 +553,5 @@ impl Store for DbStore {
                 n => Err(StoreError::Internal(format!("{n} migrations pending"))),
             }
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::journal_to_memory;
-
-    /// T250: the savepoints' journal stays in memory whatever SQLite the store was built with.
-    #[test]
-    fn temporary_files_go_to_memory_unless_the_statement_journal_spills_late_enough() {
-        assert!(!journal_to_memory(Some("STMTJRNL_SPILL=1048576")), "this workspace's build");
-        assert!(!journal_to_memory(Some("STMTJRNL_SPILL=4194304")));
-        assert!(!journal_to_memory(Some("STMTJRNL_SPILL=-1")), "always in memory anyway");
-        assert!(journal_to_memory(Some("STMTJRNL_SPILL=65536")), "SQLite's default");
-        assert!(journal_to_memory(Some("STMTJRNL_SPILL=0")), "always a file");
-        assert!(journal_to_memory(Some("STMTJRNL_SPILL=lots")));
-        assert!(journal_to_memory(None), "not reported");
     }
 }
