@@ -12,7 +12,7 @@
 //!    it is enabled and the bench times the backlog's delivery and samples the service's RSS.
 //! 3. **fairness**: one organization with 10 endpoints on a host that accepts and never answers,
 //!    and 50 deliveries for them; another organization's event is timed from import to arrival.
-//! 4. **requests** (issue 11, [`requests`]): `GET /api/v1/me` and `GET /healthz` under `wrk`,
+//! 4. **requests** (issue 11, goals of issue 38, [`requests`]): `GET /api/v1/me` and `GET /healthz` under `wrk`,
 //!    each beside a bare actix-web reference; prints the ratios and the idle RSS; then imports
 //!    under wrk beside pgbench of the same writes.
 //! 5. **limiter** (issue 17): `GET /api/v1/me` with the rate limiter off, with governor and with
@@ -399,10 +399,10 @@ fn run_requests(bin: &str, backend: &str, db: &TestDb) {
     println!("idle RSS: {} MiB", svc.rss_kib() / 1024);
     let auth = vec![format!("Authorization: Bearer {key}")];
     let mut peak = 0;
-    requests::paired("GET /api/v1/me", &svc.base, &reference, "/api/v1/me", &auth, 0.5, || {
+    requests::paired("GET /api/v1/me", &svc.base, &reference, "/api/v1/me", &auth, 0.7, || {
         peak = peak.max(svc.rss_kib() / 1024)
     });
-    requests::paired("GET /healthz", &svc.base, &reference, "/healthz", &[], 0.8, || {});
+    requests::paired("GET /healthz", &svc.base, &reference, "/healthz", &[], 0.9, || {});
     let lines = std::fs::read_to_string(&log_path).map(|t| t.lines().count()).unwrap_or(0);
     println!("RSS after /me: {peak} MiB; access-log lines written: {lines}");
     let ep = endpoint(&svc.base, &key, "http://127.0.0.1:9/never");
@@ -433,12 +433,12 @@ fn run_requests(bin: &str, backend: &str, db: &TestDb) {
     if db.url.starts_with("postgres") {
         if let Some(tps) = pgbench_import(&db.url, &org, &ep) {
             println!(
-                "  reference: pgbench of the same writes, 16 clients: {tps:.0} tps: ratio {:.2} (goal >= 0.4)",
+                "  reference: pgbench of the same writes, 16 clients: {tps:.0} tps: ratio {:.2} (goal >= 0.6)",
                 imports / tps
             );
         }
     } else {
-        println!("  goal on SQLite: >= 1500 imports/s");
+        println!("  goal on SQLite: >= 10000 imports/s");
     }
     let _ = std::fs::remove_file(&log_path);
 }
