@@ -168,7 +168,7 @@ impl Service {
     /// As [`Service::start_logging`], with `env` set last (over the bench's defaults).
     fn start_env(bin: &str, db: &str, log: Option<std::fs::File>, env: &[(&str, &str)]) -> Service {
         let plans = r#"[{"id":"bench","apiAccess":true,"personLimit":10000000,"profileLimit":100,
-            "orgPerMinute":1000000,"keyPerMinute":1000000,"orgOnlyPerMinute":1000000}]"#;
+            "orgPerMinute":100000000,"keyPerMinute":100000000,"orgOnlyPerMinute":100000000}]"#;
         let mut child = Command::new(bin)
             .arg("serve")
             .env("DATABASE_URL", db)

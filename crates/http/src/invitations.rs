@@ -7,7 +7,7 @@ use crate::extract::{Body, PathId};
 use crate::idempotency::{keyed, Reply};
 use crate::openapi::schemas;
 use crate::out;
-use crate::person_in::{check, limits, parse_person_fields, PersonFields};
+use crate::person_in::{check, limits, parse_person_fields_of, PersonFields};
 use crate::state::ApiState;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -115,15 +115,8 @@ impl InvitationCreateIn {
     fn try_into_domain(self) -> Result<NewInvitation, FieldErrors> {
         let mut errs = FieldErrors::default();
         check(&self, &mut errs);
-        let PersonFields { email, first_name, last_name, external_id, labels, tags } = parse_person_fields(
-            &self.email,
-            self.first_name.as_deref(),
-            self.last_name.as_deref(),
-            self.external_id.as_deref(),
-            self.labels.as_deref(),
-            self.tags.as_deref(),
-            &mut errs,
-        );
+        let PersonFields { email, first_name, last_name, external_id, labels, tags } =
+            parse_person_fields_of!(self, &mut errs);
         let candidate = crate::candidate::parse(
             "",
             self.locale.as_deref(),

@@ -151,6 +151,23 @@ pub(crate) fn parse_person_fields(
     }
 }
 
+/// [`parse_person_fields`] of a body whose fields have those names (`email`, `first_name`,
+/// `last_name`, `external_id`, `labels`, `tags`): `PersonImportIn` and `InvitationCreateIn`.
+macro_rules! parse_person_fields_of {
+    ($body:expr, $errs:expr) => {
+        $crate::person_in::parse_person_fields(
+            &$body.email,
+            $body.first_name.as_deref(),
+            $body.last_name.as_deref(),
+            $body.external_id.as_deref(),
+            $body.labels.as_deref(),
+            $body.tags.as_deref(),
+            $errs,
+        )
+    };
+}
+pub(crate) use parse_person_fields_of;
+
 fn parse_tags(items: &[String], errs: &mut FieldErrors) -> Vec<TagName> {
     let mut out = Vec::new();
     for (i, t) in items.iter().enumerate() {
@@ -170,15 +187,8 @@ impl PersonImportIn {
                 errs.push("invitation.create", "must be true");
             }
         }
-        let PersonFields { email, first_name, last_name, external_id, labels, tags } = parse_person_fields(
-            &self.email,
-            self.first_name.as_deref(),
-            self.last_name.as_deref(),
-            self.external_id.as_deref(),
-            self.labels.as_deref(),
-            self.tags.as_deref(),
-            &mut errs,
-        );
+        let PersonFields { email, first_name, last_name, external_id, labels, tags } =
+            parse_person_fields_of!(self, &mut errs);
         let tags = tags.unwrap_or_default();
         let candidate = self.invitation.as_ref().map(|i| {
             crate::candidate::parse(
