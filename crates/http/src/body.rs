@@ -57,6 +57,13 @@ pub fn camel(s: &str) -> String {
     out
 }
 
+/// `validator`'s errors of a whole body `v` into `errs`, each under its field's JSON name (D37).
+pub fn check<T: validator::Validate>(v: &T, errs: &mut FieldErrors) {
+    if let Err(e) = v.validate() {
+        validation_fields(&e, "", errs);
+    }
+}
+
 /// Flattens validator's errors into D37 field errors with camelCase paths.
 pub fn validation_fields(errs: &ValidationErrors, prefix: &str, out: &mut FieldErrors) {
     for (field, kind) in errs.errors() {

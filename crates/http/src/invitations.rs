@@ -1,13 +1,13 @@
 //! Invitations (D17-D21): the public endpoints and the person-facing pages `GET`/`POST /i/{token}`.
 
 use crate::auth::authorize;
-use crate::body::{page_limit, parse_json, parse_params, validation_fields};
+use crate::body::{check, page_limit, parse_json, parse_params};
 use crate::error::ApiError;
 use crate::extract::{Body, PathId};
 use crate::idempotency::{keyed, Reply};
 use crate::openapi::schemas;
 use crate::out;
-use crate::person_in::{check, limits, parse_person_fields_of, PersonFields};
+use crate::person_in::{limits, parse_person_fields_of, PersonFields};
 use crate::state::ApiState;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -289,11 +289,9 @@ pub async fn resend<S: Store>(
     keyed(&state, &req, org, &body, answer, |claim| async {
         let input: ResendIn =
             if body.iter().all(u8::is_ascii_whitespace) { ResendIn::default() } else { parse_json(&req, &body)? };
-        if let Err(e) = input.validate() {
-            let mut errs = FieldErrors::default();
-            validation_fields(&e, "", &mut errs);
-            return Err(errs.into());
-        }
+        let mut errs = FieldErrors::default();
+        check(&input, &mut errs);
+        errs.into_result()?;
         let days = input.expires_in_days.and_then(|d| u32::try_from(d).ok());
         Ok(state.svc.resend_invitation_keyed(org, id, days, claim).await?)
     })

@@ -3,7 +3,7 @@
 //! `POST /invitations` shares: each body checked by `validator` against the value types' limits,
 //! then parsed into those value types, every field's error named once (T172, T257).
 
-use crate::body::{double_option, validation_fields};
+use crate::body::{check, double_option};
 use crate::openapi::schemas;
 use serde::Deserialize;
 use talent_domain::usecases::persons::{ImportPerson, NestedInvitation, PatchPerson};
@@ -81,13 +81,6 @@ pub struct InvitationIn {
     /// hosts; default: a thank-you page in the person's language.
     #[schema(value_type = Option<schemas::RedirectUrl>)]
     redirect_url: Option<String>,
-}
-
-/// `validator`'s errors of `v`, each under its field's JSON name.
-pub(crate) fn check<T: Validate>(v: &T, errs: &mut FieldErrors) {
-    if let Err(e) = v.validate() {
-        validation_fields(&e, "", errs);
-    }
 }
 
 /// `v` parsed into its value type, unless `field` already failed `validator`'s check of the same

@@ -2,7 +2,7 @@
 
 use super::out::{ApiKeyOut, CreatedApiKeyOut, UserOut};
 use super::{admin_list, admin_page};
-use crate::body::{double_option, validation_fields};
+use crate::body::{check, double_option};
 use crate::error::ApiError;
 use crate::extract::{JsonIn, PathId};
 use crate::state::ApiState;
@@ -91,9 +91,7 @@ pub async fn create_org<S: Store>(
     JsonIn(i): JsonIn<OrgIn>,
 ) -> Result<HttpResponse, ApiError> {
     let mut errs = FieldErrors::default();
-    if let Err(e) = i.validate() {
-        validation_fields(&e, "", &mut errs);
-    }
+    check(&i, &mut errs);
     let company_name = errs.take("companyName", parse_company_name(&i.company_name));
     let email = errs.take("email", Email::parse(&i.email));
     let status =
@@ -287,9 +285,7 @@ pub async fn create_key<S: Store>(
     JsonIn(i): JsonIn<KeyIn>,
 ) -> Result<HttpResponse, ApiError> {
     let mut errs = FieldErrors::default();
-    if let Err(e) = i.validate() {
-        validation_fields(&e, "", &mut errs);
-    }
+    check(&i, &mut errs);
     let scopes = match Scopes::parse(&i.scopes) {
         Ok(s) => Some(s),
         Err(list) => {

@@ -2,7 +2,7 @@
 
 use super::out::{TeamMembersOut, TeamOut};
 use super::{admin_list, admin_page};
-use crate::body::{double_option, validation_fields};
+use crate::body::{check, double_option};
 use crate::error::ApiError;
 use crate::extract::{JsonIn, PathId, PathIds};
 use crate::state::ApiState;
@@ -47,11 +47,9 @@ pub async fn create_team<S: Store>(
     PathId(org): PathId<OrgId>,
     JsonIn(i): JsonIn<TeamIn>,
 ) -> Result<HttpResponse, ApiError> {
-    if let Err(e) = i.validate() {
-        let mut errs = FieldErrors::default();
-        validation_fields(&e, "", &mut errs);
-        return Err(errs.into());
-    }
+    let mut errs = FieldErrors::default();
+    check(&i, &mut errs);
+    errs.into_result()?;
     let t = state.svc.create_team(org, i.name.trim().to_string()).await?;
     Ok(HttpResponse::Created().json(TeamOut::from(&t)))
 }
