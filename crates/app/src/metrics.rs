@@ -81,6 +81,10 @@ fn describe() {
     describe_gauge!("talent_db_write_queue", "SQLite: write transactions waiting for the single writer.");
     describe_counter!("talent_db_write_transactions_total", "SQLite: write transactions run.");
     describe_counter!("talent_db_write_groups_total", "SQLite: commits, each of a group of write transactions.");
+    describe_counter!(
+        "talent_db_checkpoints_total",
+        "SQLite: checkpoints of the write-ahead log into the database file, run beside the writer."
+    );
     describe_gauge!(
         "talent_db_write_busy_seconds",
         Unit::Seconds,
@@ -120,6 +124,7 @@ pub async fn sample(store: &DbStore) -> Result<(), UseCaseError> {
         metrics::gauge!("talent_db_write_queue").set(w.queued as f64);
         metrics::counter!("talent_db_write_transactions_total").absolute(w.jobs);
         metrics::counter!("talent_db_write_groups_total").absolute(w.groups);
+        metrics::counter!("talent_db_checkpoints_total").absolute(w.checkpoints);
         metrics::gauge!("talent_db_write_busy_seconds").set(w.held.as_secs_f64());
     }
     let b = store.backlog(time::OffsetDateTime::now_utc()).await?;

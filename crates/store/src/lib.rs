@@ -101,6 +101,8 @@ pub struct WriteStats {
     /// How long the write turn has been held (a connection taken, the groups run), in total: its
     /// growth over a period, divided by the period, is how busy SQLite's single writer was (T238).
     pub held: Duration,
+    /// Checkpoints of the write-ahead log run beside the writer since the store was built (T263).
+    pub checkpoints: u64,
 }
 
 /// The PostgreSQL channel on which committed transactions announce due deliveries (T60).
@@ -290,8 +292,8 @@ impl DbStore {
     /// The SQLite write queue's counters (T75; all zero on PostgreSQL, whose transactions run side
     /// by side): for tests, the bench and operators.
     pub fn write_stats(&self) -> WriteStats {
-        let (queued, groups, jobs, held) = self.gate.stats();
-        WriteStats { queued, groups, jobs, held: Duration::from_micros(held) }
+        let (queued, groups, jobs, held, checkpoints) = self.gate.stats();
+        WriteStats { queued, groups, jobs, held: Duration::from_micros(held), checkpoints }
     }
 
     /// Seals webhook signing secrets and server secrets with `sealer` from now on (issue 12; the

@@ -1,5 +1,6 @@
-//! How a new SQLite connection is set up: WAL, a busy timeout, foreign keys, and where its
-//! savepoints journal (storage-notes pitfall 3).
+//! How a new SQLite connection is set up: WAL, a busy timeout, foreign keys, no automatic
+//! checkpoint (the write queue runs them beside the writer, [`crate::sqlite_group`]), and where
+//! its savepoints journal (storage-notes pitfall 3).
 
 use super::*;
 
@@ -14,7 +15,7 @@ pub(crate) fn sqlite_path(url: &str) -> Option<&str> {
 /// `.cargo/config.toml`, T250). `temp_store` stays the default: `MEMORY` kept the journal in memory
 /// too, but in 1 KiB pieces, allocated and freed one by one in the write turn.
 const SQLITE_PRAGMAS: &str = "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 10000; \
-     PRAGMA foreign_keys = ON;";
+     PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = 0;";
 
 /// The statement journal's spill threshold the store is built for (T250), in bytes.
 const JOURNAL_SPILL: i64 = 1 << 20;

@@ -190,6 +190,54 @@ async fn wait_until_queued(store: &DbStore, n: usize) {
     }
 }
 
+/// T263: SQLite's automatic checkpoint is off on the store's connections, and the write queue
+/// checkpoints the write-ahead log beside the writer, wholly, so that the log is used again from
+/// its beginning instead of growing with every commit. Each commit appends at least one page
+/// (4 KiB and a frame header) to the log: without checkpoints, or with checkpoints that never
+/// copy all of it while writes go on, the file would hold at least a page per commit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_sqlite_log_is_checkpointed_beside_the_writer_and_used_again_t263() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("conformance");
+    std::fs::create_dir_all(&dir).expect("create the SQLite test directory");
+    let db = TestDb::sqlite(&dir);
+    let url = db.url.clone();
+    let outcome = tokio::spawn(async move {
+        let store = DbStore::connect(&url, 8).expect("connect");
+        store.migrate().await.expect("migrate");
+        let (svc, _) = services(store.clone());
+        let before = store.write_stats();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+        let mut n = 0u32;
+        while store.write_stats().checkpoints - before.checkpoints < 20 {
+            assert!(std::time::Instant::now() < deadline, "20 checkpoints within 2 minutes of writes");
+            let e = email(&format!("log{n}@example.com"));
+            write(&svc, move |tx| {
+                Box::pin(async move {
+                    tx.ensure_human(HumanId(Uuid::now_v7()), e.as_str(), OffsetDateTime::UNIX_EPOCH).await
+                })
+            })
+            .await
+            .unwrap();
+            n += 1;
+        }
+        let commits = store.write_stats().groups - before.groups;
+        let path = url.strip_prefix("sqlite://").unwrap();
+        let log = std::fs::metadata(format!("{path}-wal")).map(|m| m.len()).unwrap_or(0);
+        assert!(
+            log < commits * 4096 / 2,
+            "the log ({log} bytes) holds less than half a page for each of the {commits} commits"
+        );
+        let e = email("log0@example.com");
+        let first = read(&svc, move |tx| Box::pin(async move { tx.find_human(e.as_str()).await })).await;
+        assert!(first.is_some(), "what was checkpointed is read back");
+    })
+    .await;
+    db.drop_db().await.expect("drop the test database");
+    if let Err(e) = outcome {
+        std::panic::resume_unwind(e.into_panic());
+    }
+}
+
 async fn migrations_apply_once_and_the_store_is_ready(store: DbStore) {
     store.ready().await.unwrap();
     assert_eq!(store.migrate().await.unwrap(), 0, "second migrate is a no-op");
