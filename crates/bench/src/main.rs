@@ -14,7 +14,8 @@
 //!    and 50 deliveries for them; another organization's event is timed from import to arrival.
 //! 4. **requests** (issue 11, goals of issue 38, [`requests`]): `GET /api/v1/me` and `GET /healthz` under `wrk`,
 //!    each beside a bare actix-web reference; prints the ratios and the idle RSS; then imports
-//!    under wrk beside pgbench of the same writes.
+//!    under wrk beside pgbench of the same writes, with the endpoint disabled and (PostgreSQL)
+//!    with it live.
 //! 5. **limiter** (issue 17): `GET /api/v1/me` with the rate limiter off, with governor and with
 //!    Redis (a `redis-server` of the run's own); prints the cost per request of each.
 //! 6. **lists** and 7. **matches** (issue 11, [`lists`]): list shapes and profile matches over a
@@ -354,6 +355,26 @@ fn wait_count(arr: &Arrivals, path: &str, n: usize, limit: Duration) -> bool {
     false
 }
 
+/// Imports under wrk for 10 s with one live endpoint subscribed instead of the disabled one
+/// `disabled` (an import still writes the rows of the pgbench script: one delivery), its
+/// deliveries made meanwhile to a local receiver; printed beside pgbench's `tps`.
+fn imports_beside_a_live_receiver(base: &str, key: &str, disabled: &str, tps: f64) {
+    let (rx_url, arrivals) = receiver();
+    let (s, r) = call(&agent(), "DELETE", &format!("{base}/api/v1/webhooks/{disabled}"), key, None);
+    assert!((200..300).contains(&s), "{r}");
+    endpoint(base, key, &format!("{rx_url}/live"));
+    let Some(w) = requests::wrk_imports(base, key, "live", CLIENTS as u32, 10) else { return };
+    let delivered = arrivals.list.lock().unwrap().iter().filter(|(p, _, _)| p == "/live").count();
+    println!(
+        "POST /api/v1/persons, one live endpoint, wrk {CLIENTS} connections, 10 s: {:.0} imports/s, {delivered} \
+         delivered meanwhile (non-2xx {}; answer p99 {:.1} ms): ratio {:.2} of pgbench (goal >= 0.4)",
+        w.rps,
+        w.non_2xx,
+        w.p99_ms,
+        w.rps / tps
+    );
+}
+
 /// The reference for imports on PostgreSQL: `pgbench` (16 clients, 2 threads, prepared, 10 s)
 /// running `sql/pgbench-import.sql`, the same rows an import writes, against the same database.
 /// Returns its transactions per second, or `None` (with a line saying why) when pgbench is
@@ -436,6 +457,7 @@ fn run_requests(bin: &str, backend: &str, db: &TestDb) {
                 "  reference: pgbench of the same writes, 16 clients: {tps:.0} tps: ratio {:.2} (goal >= 0.6)",
                 imports / tps
             );
+            imports_beside_a_live_receiver(&svc.base, &key, &ep, tps);
         }
     } else {
         println!("  goal on SQLite: >= 10000 imports/s");

@@ -238,6 +238,61 @@ async fn the_sqlite_log_is_checkpointed_beside_the_writer_and_used_again_t263() 
     }
 }
 
+/// T264: on SQLite a grouped write runs in a savepoint, whose journal keeps a copy of every
+/// existing page the write changes: in memory up to the build's threshold, then in a temporary
+/// file. With the threshold at 1 MiB the move to the file failed ("database or disk is full",
+/// a write SQLite's file layer cannot make) and rolled back the whole group, so a large batch
+/// import or the event sequencer's batch failed whenever other writes queued beside it. Here a
+/// transaction that adds 20,000 addresses among 100,000 (every page of the email index, some
+/// 3 MB of journal) commits in a group with another.
+/// A write transaction body that adds a human for each of `names`.
+fn humans(
+    names: Vec<String>,
+) -> impl for<'c> FnOnce(&'c mut dyn Tx) -> BoxFuture<'c, StoreResult<()>> + Send + 'static {
+    move |tx| {
+        Box::pin(async move {
+            for n in names {
+                tx.ensure_human(HumanId(Uuid::now_v7()), email(&n).as_str(), OffsetDateTime::UNIX_EPOCH).await?;
+            }
+            Ok(())
+        })
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_grouped_transaction_whose_savepoint_journal_spills_commits_t264() {
+    sqlite(|store| async move {
+        let (svc, _) = services(store.clone());
+        let existing: Vec<String> = (0..100_000).map(|i| format!("h{i:06}@example.com")).collect();
+        write(&svc, humans(existing)).await.unwrap();
+        let (blocker, release) = hold_write_turn(&svc, "blocker@example.com").await;
+        let spread: Vec<String> = (0..100_000).step_by(5).map(|i| format!("h{i:06}x@example.com")).collect();
+        let large = {
+            let (svc, f) = (svc.clone(), humans(spread));
+            tokio::spawn(async move { write(&svc, f).await })
+        };
+        wait_until_queued(&store, 1).await;
+        let small = {
+            let (svc, f) = (svc.clone(), humans(vec!["beside@example.com".into()]));
+            tokio::spawn(async move { write(&svc, f).await })
+        };
+        wait_until_queued(&store, 2).await;
+        let before = store.write_stats();
+        release.send(()).unwrap();
+        blocker.await.unwrap().unwrap();
+        assert_eq!(large.await.unwrap(), Ok(()), "the transaction whose journal spilled commits");
+        assert_eq!(small.await.unwrap(), Ok(()), "and so does the one grouped with it");
+        let after = store.write_stats();
+        assert_eq!((after.groups - before.groups, after.jobs - before.jobs), (1, 2), "one group of two");
+        for n in ["h000005x@example.com", "h099995x@example.com", "beside@example.com"] {
+            let e = email(n);
+            let found = read(&svc, move |tx| Box::pin(async move { tx.find_human(e.as_str()).await })).await;
+            assert!(found.is_some(), "{n} is stored");
+        }
+    })
+    .await
+}
+
 async fn migrations_apply_once_and_the_store_is_ready(store: DbStore) {
     store.ready().await.unwrap();
     assert_eq!(store.migrate().await.unwrap(), 0, "second migrate is a no-op");

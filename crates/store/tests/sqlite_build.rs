@@ -1,10 +1,12 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 //! The bundled SQLite is built with the options the store relies on (`.cargo/config.toml`'s
 //! `LIBSQLITE3_FLAGS`): the query planner stability guarantee, without which every statement with
-//! a bound `LIMIT` is prepared again on each execution, and a statement journal that stays in
-//! memory up to 1 MiB (T250), without which each grouped write's savepoint copies its pages to a
-//! temporary file once it passes 64 KiB. Both would only make the service slower, never wrong, so
-//! nothing else would notice them gone.
+//! a bound `LIMIT` is prepared again on each execution; a statement journal that always stays in
+//! memory (T250, T264), without which the store sets `temp_store = MEMORY` instead; and no memory
+//! statistics, without which SQLite's allocator takes a lock for each of the journal's pieces.
+//! All would only make the service slower, never wrong, so nothing else would notice them gone.
+//! (A build whose journal spills past 128 KiB is wrong, and the store guards against it: the
+//! conformance test `a_grouped_transaction_whose_savepoint_journal_spills_commits_t264`.)
 
 use diesel::sql_types::Integer;
 use diesel::{Connection, QueryableByName, RunQueryDsl, SqliteConnection};
@@ -25,8 +27,9 @@ fn used(conn: &mut SqliteConnection, option: &str) -> bool {
 }
 
 #[test]
-fn the_bundled_sqlite_has_the_planner_guarantee_and_a_statement_journal_of_a_mebibyte_t250() {
+fn the_bundled_sqlite_has_the_planner_guarantee_and_a_statement_journal_in_memory_t250() {
     let mut conn = SqliteConnection::establish(":memory:").expect("open");
     assert!(used(&mut conn, "ENABLE_QPSG"), "built with SQLITE_ENABLE_QPSG");
-    assert!(used(&mut conn, "STMTJRNL_SPILL=1048576"), "built with SQLITE_STMTJRNL_SPILL=1048576");
+    assert!(used(&mut conn, "STMTJRNL_SPILL=-1"), "built with SQLITE_STMTJRNL_SPILL=-1");
+    assert!(used(&mut conn, "DEFAULT_MEMSTATUS=0"), "built with SQLITE_DEFAULT_MEMSTATUS=0");
 }
