@@ -29,7 +29,8 @@
 //! 10. **instances** ([`instances`], PostgreSQL only, not in the default set): one instance and
 //!     three behind HAProxy.
 //!
-//! `BENCH_SCENARIOS` picks some of `webhooks` (1-3), `requests`, `limiter`, `lists`, `matches`, `reports`,
+//! `BENCH_SCENARIOS` picks some of `webhooks` (1-3), `requests`, `imports` (the imports of 4
+//! alone), `limiter`, `lists`, `matches`, `reports`,
 //! `connectors`, `scale`, `instances` (comma-separated; the default: all but `scale` and
 //! `instances`).
 //!
@@ -357,22 +358,42 @@ fn wait_count(arr: &Arrivals, path: &str, n: usize, limit: Duration) -> bool {
 
 /// Imports under wrk for 10 s with one live endpoint subscribed instead of the disabled one
 /// `disabled` (an import still writes the rows of the pgbench script: one delivery), its
-/// deliveries made meanwhile to a local receiver; printed beside pgbench's `tps`.
-fn imports_beside_a_live_receiver(base: &str, key: &str, disabled: &str, tps: f64) {
+/// deliveries made meanwhile to a local receiver; printed beside pgbench's `tps`, with the
+/// database's committed transactions per import over the run (imports, the engine's claims and
+/// outcomes, the sequencer's numbering) from `url`'s statistics.
+fn imports_beside_a_live_receiver(url: &str, base: &str, key: &str, disabled: &str, tps: f64) {
     let (rx_url, arrivals) = receiver();
     let (s, r) = call(&agent(), "DELETE", &format!("{base}/api/v1/webhooks/{disabled}"), key, None);
     assert!((200..300).contains(&s), "{r}");
     endpoint(base, key, &format!("{rx_url}/live"));
+    let before = pg_commits(url);
     let Some(w) = requests::wrk_imports(base, key, "live", CLIENTS as u32, 10) else { return };
     let delivered = arrivals.list.lock().unwrap().iter().filter(|(p, _, _)| p == "/live").count();
+    // PostgreSQL publishes a backend's counts at most once a second.
+    std::thread::sleep(Duration::from_millis(1500));
+    let per_import = match (before, pg_commits(url)) {
+        (Some(a), Some(b)) => format!("{:.2}", (b - a) as f64 / (w.rps * 10.0).max(1.0)),
+        _ => "?".into(),
+    };
     println!(
         "POST /api/v1/persons, one live endpoint, wrk {CLIENTS} connections, 10 s: {:.0} imports/s, {delivered} \
-         delivered meanwhile (non-2xx {}; answer p99 {:.1} ms): ratio {:.2} of pgbench (goal >= 0.4)",
+         delivered meanwhile, {per_import} database transactions per import (non-2xx {}; answer p99 {:.1} ms): \
+         ratio {:.2} of pgbench (goal >= 0.4)",
         w.rps,
         w.non_2xx,
         w.p99_ms,
         w.rps / tps
     );
+}
+
+/// The transactions committed in `url`'s database so far (`pg_stat_database.xact_commit`, read
+/// with `psql`), `None` when psql cannot tell.
+fn pg_commits(url: &str) -> Option<i64> {
+    let out = Command::new("psql")
+        .args(["-XAtq", url, "-c", "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"])
+        .output()
+        .ok()?;
+    String::from_utf8_lossy(&out.stdout).trim().parse().ok()
 }
 
 /// The reference for imports on PostgreSQL: `pgbench` (16 clients, 2 threads, prepared, 10 s)
@@ -403,8 +424,9 @@ fn pgbench_import(url: &str, org: &str, endpoint: &str) -> Option<f64> {
         .and_then(|v| v.parse().ok())
 }
 
-/// Scenario 4 on `db`: `/me` and `/healthz` beside the reference.
-fn run_requests(bin: &str, backend: &str, db: &TestDb) {
+/// Scenario 4 on `db`: `/me` and `/healthz` beside the reference (unless `imports_only`), then
+/// the imports.
+fn run_requests(bin: &str, backend: &str, db: &TestDb, imports_only: bool) {
     println!("\n== {backend}: requests ==");
     let log_path = std::env::temp_dir().join("talent-bench-access.log");
     let log = std::fs::File::create(&log_path).expect("log file");
@@ -419,13 +441,15 @@ fn run_requests(bin: &str, backend: &str, db: &TestDb) {
     std::thread::sleep(Duration::from_millis(300));
     println!("idle RSS: {} MiB", svc.rss_kib() / 1024);
     let auth = vec![format!("Authorization: Bearer {key}")];
-    let mut peak = 0;
-    requests::paired("GET /api/v1/me", &svc.base, &reference, "/api/v1/me", &auth, 0.7, || {
-        peak = peak.max(svc.rss_kib() / 1024)
-    });
-    requests::paired("GET /healthz", &svc.base, &reference, "/healthz", &[], 0.9, || {});
-    let lines = std::fs::read_to_string(&log_path).map(|t| t.lines().count()).unwrap_or(0);
-    println!("RSS after /me: {peak} MiB; access-log lines written: {lines}");
+    if !imports_only {
+        let mut peak = 0;
+        requests::paired("GET /api/v1/me", &svc.base, &reference, "/api/v1/me", &auth, 0.7, || {
+            peak = peak.max(svc.rss_kib() / 1024)
+        });
+        requests::paired("GET /healthz", &svc.base, &reference, "/healthz", &[], 0.9, || {});
+        let lines = std::fs::read_to_string(&log_path).map(|t| t.lines().count()).unwrap_or(0);
+        println!("RSS after /me: {peak} MiB; access-log lines written: {lines}");
+    }
     let ep = endpoint(&svc.base, &key, "http://127.0.0.1:9/never");
     enable(&svc.base, &key, &ep, false);
     // Imports under wrk for 10 s, as pgbench runs 10 s below (issue 11 measured with wrk).
@@ -457,7 +481,7 @@ fn run_requests(bin: &str, backend: &str, db: &TestDb) {
                 "  reference: pgbench of the same writes, 16 clients: {tps:.0} tps: ratio {:.2} (goal >= 0.6)",
                 imports / tps
             );
-            imports_beside_a_live_receiver(&svc.base, &key, &ep, tps);
+            imports_beside_a_live_receiver(&db.url, &svc.base, &key, &ep, tps);
         }
     } else {
         println!("  goal on SQLite: >= 10000 imports/s");
@@ -603,8 +627,8 @@ fn main() -> anyhow::Result<()> {
         if on("webhooks") {
             webhooks::run(&bin, backend, &db);
         }
-        if on("requests") {
-            run_requests(&bin, backend, &db);
+        if on("requests") || on("imports") {
+            run_requests(&bin, backend, &db, !on("requests"));
         }
         if on("limiter") {
             run_limiter(&bin, backend, &db);
