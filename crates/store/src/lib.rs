@@ -70,9 +70,6 @@ pub struct DbStore {
     url: String,
     /// Woken after a transaction that made deliveries due commits (see [`DbStore::delivery_wakeups`]).
     wake: Arc<Notify>,
-    /// PostgreSQL: woken with `wake`; the announcer [`DbStore::listen`] spawns tells the other
-    /// instances with one `NOTIFY` for what gathered meanwhile (T265).
-    peers: Arc<Notify>,
     /// SQLite: the in-process queue of write transactions (shared by every pool of this store).
     gate: Arc<sqlite_group::WriteGate>,
     /// This store's writes pass the gate's turnstile ahead of the others ([`DbStore::with_own_pool`]).
@@ -224,7 +221,6 @@ impl DbStore {
             pools,
             url: url.to_string(),
             wake: Arc::new(Notify::new()),
-            peers: Arc::new(Notify::new()),
             gate: Arc::new(sqlite_group::WriteGate::default()),
             priority: false,
             auth: Arc::default(),
@@ -284,7 +280,6 @@ impl DbStore {
     pub fn with_own_pool(&self, max_size: usize) -> StoreResult<DbStore> {
         let mut other = DbStore::connect(&self.url, max_size)?;
         other.wake = self.wake.clone();
-        other.peers = self.peers.clone();
         other.gate = self.gate.clone();
         other.auth = self.auth.clone();
         other.sealer = self.sealer.clone();
@@ -378,13 +373,11 @@ impl DbStore {
     /// authentication one empties the authentication cache (T63). It reconnects after a lost
     /// connection (1 s, doubling to 30 s); on every (re)connection it wakes the engine and empties
     /// the cache, since notifications sent meanwhile are lost (the cache's 1 s TTL bounds the
-    /// staleness until then). It also spawns the announcer ([`announce`]) that tells the other
-    /// instances about this one's due deliveries. On SQLite (one process) it does nothing.
+    /// staleness until then). On SQLite (one process) it does nothing.
     pub fn listen(&self) {
-        let Pools::Pg(pool) = &self.pools else {
+        if self.backend() != Backend::Postgres {
             return;
-        };
-        tokio::spawn(announce(pool.clone(), self.peers.clone(), self.instance.clone()));
+        }
         let (url, wake, auth) = (self.url.clone(), self.wake.clone(), self.auth.clone());
         let own = self.instance.clone();
         tokio::spawn(async move {
@@ -420,30 +413,6 @@ impl DbStore {
     }
 }
 
-/// The least time between two announcements of due deliveries from one instance (T265).
-pub const ANNOUNCE_EVERY: Duration = Duration::from_millis(5);
-
-/// Tells the other instances' delivery engines that commits of this one made deliveries due: one
-/// `NOTIFY` on [`WAKE_CHANNEL`] (on a connection of `pool`) per wake-up of `peers`, at most one
-/// per [`ANNOUNCE_EVERY`], so that a burst of imports costs PostgreSQL a few notifications
-/// rather than one inside each transaction, where notifying commits wait for each other (T265).
-/// An announcement that fails (the database away) is dropped: the others claim at their next
-/// poll, and their listeners wake their engines when they reconnect.
-async fn announce(pool: Pool<AsyncPgConnection>, peers: Arc<Notify>, own: Arc<str>) {
-    let notify = format!("NOTIFY {WAKE_CHANNEL}, '{own}'");
-    loop {
-        peers.notified().await;
-        let sent = match pool.get().await {
-            Ok(mut c) => c.batch_execute(&notify).await.map_err(|e| e.to_string()),
-            Err(e) => Err(e.to_string()),
-        };
-        if let Err(e) = sent {
-            tracing::debug!(error = %e, "announcing due deliveries to the other instances failed");
-        }
-        tokio::time::sleep(ANNOUNCE_EVERY).await;
-    }
-}
-
 impl Store for DbStore {
     fn write<'s, R, E, F>(&'s self, f: F) -> BoxFuture<'s, Result<R, E>>
     where
@@ -452,14 +421,12 @@ impl Store for DbStore {
         E: From<StoreError> + Send + 'static,
     {
         let (pools, wake, gate, priority) = (self.pools.clone(), self.wake.clone(), self.gate.clone(), self.priority);
-        let peers = self.peers.clone();
         let (auth, max_writers, instance) = (self.auth.clone(), self.max_writers.clone(), self.instance.clone());
         let (sealer, health) = (self.sealer.clone(), self.health.clone());
         // After a commit, before the caller is answered: an answered revocation is in force here.
         let committed = move |after: tx::AfterCommit| {
             if after.wake {
                 wake.notify_one();
-                peers.notify_one();
             }
             auth.committed(after.auth_changed, &after.touched);
         };
@@ -473,10 +440,10 @@ impl Store for DbStore {
                         let mut tx = DbTx::with_writers(c, true, max_writers).sealed(sealer);
                         let r = f(&mut tx).await.map_err(TxError::App)?;
                         let flags = tx.after_commit();
-                        // Delivered to every listener when (and only if) this transaction commits,
-                        // before the caller is answered. Due deliveries are announced after the
-                        // commit instead, by the announcer (T265): PostgreSQL serializes the
-                        // commits of notifying transactions, and every import would notify.
+                        // Delivered to every listener when (and only if) this transaction commits.
+                        if flags.wake {
+                            c.batch_execute(&format!("NOTIFY {WAKE_CHANNEL}, '{instance}'")).await?;
+                        }
                         if flags.auth_changed {
                             c.batch_execute(&format!("NOTIFY {AUTH_CHANNEL}, '{instance}'")).await?;
                         }

@@ -20,10 +20,6 @@
 //!   through `LISTEN/NOTIFY`), when a lane frees while more may be claimable (the last round got
 //!   something, or a cap was full), and every `poll` (the safety net for retries, the sandbox clock
 //!   and missed signals).
-//! - **Spacing** ([`SPACING`], T265): a claim that a wake-up or a freed lane starts, and a write of
-//!   outcomes, comes at least [`SPACING`] after the previous one. After a quiet spell the first
-//!   goes at once; under a stream of commits each claim takes what gathered meanwhile, so the
-//!   engine spends a few transactions per [`SPACING`] rather than some per delivery.
 //!
 //! [`WebhookSender`]: talent_domain::ports::WebhookSender
 
@@ -41,11 +37,6 @@ use tracing::Instrument;
 /// delivery waits at most one attempt's timeout (10 s) for its lane, far inside the claim's 60 s
 /// lease.
 pub const HOLD_ROUNDS: u32 = 2;
-
-/// The least time between two claims started by wake-ups or freed lanes, and between two writes
-/// of outcomes (T265): at most 100 of each per second, whatever the rate of commits, for at most
-/// this much more latency under load (a delivery's `createdAt` to its arrival: p99 goal 250 ms).
-pub const SPACING: Duration = Duration::from_millis(10);
 
 /// The engine's limits (T60; configuration in `docs/webhooks.md`).
 #[derive(Clone, Debug)]
@@ -166,8 +157,6 @@ async fn claim_loop<S: Store + Clone>(
     let most = cfg.concurrency * HOLD_ROUNDS;
     let freed = Arc::new(Notify::new());
     let mut outage = Outage::default();
-    // When the last claim started: the next one that a wake-up starts waits for the spacing.
-    let mut last: Option<tokio::time::Instant> = None;
     loop {
         // Claim until a claim finds nothing. `more`: a lane that frees may make more claimable
         // (the last claim got something, or a cap was full in the counts it was made with).
@@ -193,7 +182,6 @@ async fn claim_loop<S: Store + Clone>(
             }
             let asked = caps.limit;
             let t = std::time::Instant::now();
-            last = Some(tokio::time::Instant::now());
             let jobs = match svc.claim_due(caps).await {
                 Ok(j) => {
                     outage.ok("claiming deliveries");
@@ -220,9 +208,6 @@ async fn claim_loop<S: Store + Clone>(
             _ = wake.notified() => {}
             _ = freed.notified(), if more => {}
             _ = tokio::time::sleep(cfg.poll) => {}
-        }
-        if let Some(at) = last {
-            tokio::time::sleep_until(at + SPACING).await;
         }
     }
 }
@@ -271,8 +256,7 @@ fn start_attempt<S: Store + Clone>(
     tokio::spawn(attempt.instrument(span));
 }
 
-/// Writes finished attempts, up to `batch` per transaction, at most one write per [`SPACING`]
-/// (what finishes meanwhile waits for the next). A batch that cannot be written is
+/// Writes finished attempts, up to `batch` per transaction. A batch that cannot be written is
 /// retried (1 s, doubling to 30 s) for a minute, then dropped: its deliveries are still claimed
 /// and go out again when the claim's lease ends (at-least-once, D31).
 async fn record_loop<S: Store + Clone>(
@@ -282,17 +266,7 @@ async fn record_loop<S: Store + Clone>(
 ) {
     let mut outage = Outage::default();
     let mut buf = Vec::with_capacity(batch);
-    let mut next = tokio::time::Instant::now();
     while rx.recv_many(&mut buf, batch).await > 0 {
-        // The spacing, then what else finished by then (up to the batch).
-        tokio::time::sleep_until(next).await;
-        while buf.len() < batch {
-            match rx.try_recv() {
-                Ok(a) => buf.push(a),
-                Err(_) => break,
-            }
-        }
-        next = tokio::time::Instant::now() + SPACING;
         let mut wait = Duration::from_secs(1);
         let mut waited = Duration::ZERO;
         loop {
