@@ -204,12 +204,15 @@ impl WriteGate {
         }
     }
 
-    /// (queued jobs, groups run, jobs run in them, microseconds the write turn was held,
-    /// checkpoints done).
-    pub(crate) fn stats(&self) -> (usize, u64, u64, u64, u64) {
-        let (groups, jobs) = (self.groups.load(Ordering::Relaxed), self.jobs.load(Ordering::Relaxed));
-        let checkpoints = self.checkpoints.load(Ordering::Relaxed);
-        (self.queue().len(), groups, jobs, self.held_micros.load(Ordering::Relaxed), checkpoints)
+    /// The queue's counters now ([`crate::WriteStats`]).
+    pub(crate) fn stats(&self) -> crate::WriteStats {
+        crate::WriteStats {
+            queued: self.queue().len(),
+            groups: self.groups.load(Ordering::Relaxed),
+            jobs: self.jobs.load(Ordering::Relaxed),
+            held: std::time::Duration::from_micros(self.held_micros.load(Ordering::Relaxed)),
+            checkpoints: self.checkpoints.load(Ordering::Relaxed),
+        }
     }
 
     /// Counts a committed group that held the turn `micros`; true when a checkpoint is due and

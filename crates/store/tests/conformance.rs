@@ -210,14 +210,7 @@ async fn the_sqlite_log_is_checkpointed_beside_the_writer_and_used_again_t263() 
         let mut n = 0u32;
         while store.write_stats().checkpoints - before.checkpoints < 20 {
             assert!(std::time::Instant::now() < deadline, "20 checkpoints within 2 minutes of writes");
-            let e = email(&format!("log{n}@example.com"));
-            write(&svc, move |tx| {
-                Box::pin(async move {
-                    tx.ensure_human(HumanId(Uuid::now_v7()), e.as_str(), OffsetDateTime::UNIX_EPOCH).await
-                })
-            })
-            .await
-            .unwrap();
+            write(&svc, humans(vec![format!("log{n}@example.com")])).await.unwrap();
             n += 1;
         }
         let commits = store.write_stats().groups - before.groups;
@@ -238,13 +231,6 @@ async fn the_sqlite_log_is_checkpointed_beside_the_writer_and_used_again_t263() 
     }
 }
 
-/// T264: on SQLite a grouped write runs in a savepoint, whose journal keeps a copy of every
-/// existing page the write changes: in memory up to the build's threshold, then in a temporary
-/// file. With the threshold at 1 MiB the move to the file failed ("database or disk is full",
-/// a write SQLite's file layer cannot make) and rolled back the whole group, so a large batch
-/// import or the event sequencer's batch failed whenever other writes queued beside it. Here a
-/// transaction that adds 20,000 addresses among 100,000 (every page of the email index, some
-/// 3 MB of journal) commits in a group with another.
 /// A write transaction body that adds a human for each of `names`.
 fn humans(
     names: Vec<String>,
@@ -259,6 +245,13 @@ fn humans(
     }
 }
 
+/// T264: on SQLite a grouped write runs in a savepoint, whose journal keeps a copy of every
+/// existing page the write changes: in memory up to the build's threshold, then in a temporary
+/// file. With the threshold at 1 MiB the move to the file failed ("database or disk is full",
+/// a write SQLite's file layer cannot make) and rolled back the whole group, so a large batch
+/// import or the event sequencer's batch failed whenever other writes queued beside it. Here a
+/// transaction that adds 20,000 addresses among 100,000 (every page of the email index, some
+/// 3 MB of journal) commits in a group with another.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_grouped_transaction_whose_savepoint_journal_spills_commits_t264() {
     sqlite(|store| async move {
