@@ -1,6 +1,7 @@
 //! `EXPLAIN` of the store's own queries, for benchmarks and operators: the plan the database
 //! chooses for exactly the SQL and parameters a use case sends ([`crate::DbStore::explain_persons`]).
 
+use crate::pipeline::PgPipe;
 use crate::tx::person_rows::PersonRow;
 use crate::tx::{db_err, DbTx};
 use crate::{internal, DbStore, Pools, SqliteConn};
@@ -8,7 +9,7 @@ use diesel::pg::Pg;
 use diesel::prelude::*;
 use diesel::query_builder::{AstPass, Query, QueryFragment, QueryId};
 use diesel::sqlite::Sqlite;
-use diesel_async::{AsyncPgConnection, RunQueryDsl};
+use diesel_async::RunQueryDsl;
 use talent_domain::ports::{PersonQuery, StoreResult};
 
 /// A wrapper query that prefixes `$prefix` to the query it wraps, on backend `$db`.
@@ -57,10 +58,10 @@ impl DbStore {
         match &self.pools {
             Pools::Pg(pool) => {
                 let mut c = pool.get().await.map_err(internal)?;
-                let Some(tags) = DbTx::new(&mut *c, false).tag_filter(&q).await? else {
+                let Some(tags) = DbTx::new(&mut PgPipe::new(&c), false).tag_filter(&q).await? else {
                     return Ok(vec!["(no such tag: nothing to plan)".into()]);
                 };
-                let query = DbTx::<AsyncPgConnection>::persons_query(&q, tags).select(PersonRow::as_select());
+                let query = DbTx::<PgPipe>::persons_query(&q, tags).select(PersonRow::as_select());
                 ExplainAnalyze(query).load::<String>(&mut *c).await.map_err(db_err)
             }
             Pools::Sqlite { read, .. } => {

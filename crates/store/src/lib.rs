@@ -11,6 +11,7 @@
 pub mod auth_cache;
 pub mod explain;
 mod migrate;
+pub mod pipeline;
 mod pool;
 pub mod schema;
 mod sqlite_conn;
@@ -25,6 +26,7 @@ use diesel_async::pooled_connection::{AsyncDieselConnectionManager, ManagerConfi
 use diesel_async::sync_connection_wrapper::SyncConnectionWrapper;
 use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
+use pipeline::{Begun, PgPipe};
 use pool::{Pool, Recent};
 use std::hash::Hash;
 use std::sync::Arc;
@@ -236,8 +238,9 @@ impl DbStore {
     pub async fn backlog(&self, now: time::OffsetDateTime) -> StoreResult<tx::ops::Backlog> {
         match &self.pools {
             Pools::Pg(pool) => {
-                let mut c = pool.get().await.map_err(|e| self.health.failed(e))?;
-                DbTx::new(&mut *c, false).backlog(now).await
+                let c = pool.get().await.map_err(|e| self.health.failed(e))?;
+                let mut pipe = PgPipe::new(&c);
+                DbTx::new(&mut pipe, false).backlog(now).await
             }
             Pools::Sqlite { read, .. } => {
                 let mut c = read.get().await.map_err(|e| self.health.failed(e))?;
@@ -432,28 +435,44 @@ impl Store for DbStore {
         let task = tokio::spawn(tracing::Instrument::in_current_span(async move {
             match pools {
                 Pools::Pg(pool) => {
-                    let mut pooled = pool.get().await.map_err(|e| E::from(health.failed(e)))?;
+                    let pooled = pool.get().await.map_err(|e| E::from(health.failed(e)))?;
                     health.ok();
-                    let conn: &mut AsyncPgConnection = &mut pooled;
-                    conn.transaction(async move |c| {
-                        let mut tx = DbTx::with_writers(c, true, max_writers).sealed(sealer);
-                        let r = f(&mut tx).await.map_err(TxError::App)?;
-                        let flags = tx.after_commit();
-                        // Delivered to every listener when (and only if) this transaction commits.
-                        if flags.wake {
-                            c.batch_execute(&format!("NOTIFY {WAKE_CHANNEL}, '{instance}'")).await?;
+                    // `BEGIN` goes with the first statement and `COMMIT` with the last writes
+                    // (T266); a transaction that fails is rolled back, and one that cannot be
+                    // (or a use case that panics) takes its connection out of the pool.
+                    let begun = Begun::new(pooled);
+                    let out = {
+                        let mut pipe = PgPipe::new(begun.conn());
+                        pipe.defer_sql("BEGIN".into());
+                        let mut tx = DbTx::with_writers(&mut pipe, true, max_writers).sealed(sealer);
+                        match f(&mut tx).await {
+                            Ok(r) => {
+                                let flags = tx.after_commit();
+                                // Delivered to every listener when (and only if) this
+                                // transaction commits.
+                                if flags.wake {
+                                    pipe.defer_sql(format!("NOTIFY {WAKE_CHANNEL}, '{instance}'"));
+                                }
+                                if flags.auth_changed {
+                                    pipe.defer_sql(format!("NOTIFY {AUTH_CHANNEL}, '{instance}'"));
+                                }
+                                pipe.defer_sql("COMMIT".into());
+                                pipe.flush().await.map(|()| (r, flags)).map_err(|e| E::from(tx::db_err(e)))
+                            }
+                            Err(e) => Err(e),
                         }
-                        if flags.auth_changed {
-                            c.batch_execute(&format!("NOTIFY {AUTH_CHANNEL}, '{instance}'")).await?;
+                    };
+                    match out {
+                        Ok((r, flags)) => {
+                            begun.committed();
+                            committed(flags);
+                            Ok(r)
                         }
-                        Ok((r, flags))
-                    })
-                    .await
-                    .map_err(TxError::into_app)
-                    .map(|(r, flags)| {
-                        committed(flags);
-                        r
-                    })
+                        Err(e) => {
+                            begun.rollback().await;
+                            Err(e)
+                        }
+                    }
                 }
                 Pools::Sqlite { write, .. } => {
                     sqlite_group::write(&gate, &write, &health, priority, f, committed).await
@@ -479,9 +498,10 @@ impl Store for DbStore {
         let task = tokio::spawn(tracing::Instrument::in_current_span(async move {
             match pools {
                 Pools::Pg(pool) => {
-                    let mut conn = pool.get().await.map_err(|e| E::from(health.failed(e)))?;
+                    let conn = pool.get().await.map_err(|e| E::from(health.failed(e)))?;
                     health.ok();
-                    let mut tx = DbTx::new(&mut *conn, false).sealed(sealer);
+                    let mut pipe = PgPipe::new(&conn);
+                    let mut tx = DbTx::new(&mut pipe, false).sealed(sealer);
                     f(&mut tx).await
                 }
                 Pools::Sqlite { read, .. } => {

@@ -97,9 +97,12 @@ impl DbStore {
                 let (out, auth_changed) = conn
                     .transaction(async |c| {
                         c.batch_execute(&format!("SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")).await?;
-                        let mut tx = DbTx::new(c, true);
+                        let mut pipe = crate::pipeline::PgPipe::new(c);
+                        let mut tx = DbTx::new(&mut pipe, true);
                         let out = tx.normalize_email_domains().await.map_err(TxError::App)?;
                         let auth_changed = tx.auth_changed;
+                        pipe.flush().await?;
+                        drop(pipe);
                         if auth_changed {
                             c.batch_execute(&format!("NOTIFY {AUTH_CHANNEL}, '{}'", self.instance)).await?;
                         }

@@ -46,9 +46,12 @@ async fn a_person_update_and_the_active_count_are_prepared_once_per_connection_t
         for (round, p) in people.iter_mut().enumerate() {
             p.first_name = Some(talent_conformance::name(&format!("Round {round}")));
             conn.batch_execute("BEGIN").await.expect("begin");
-            let mut tx = DbTx::new(&mut conn, true);
+            let mut pipe = talent_store::pipeline::PgPipe::new(&conn);
+            let mut tx = DbTx::new(&mut pipe, true);
             tx.update_person(p).await.expect("update");
             assert_eq!(tx.count_active_persons(org.id).await.expect("count"), 3);
+            drop(tx);
+            drop(pipe);
             conn.batch_execute("COMMIT").await.expect("commit");
         }
         assert_eq!(prepared(&mut conn, "UPDATE \"persons\" SET").await, 1, "one prepared update of persons");

@@ -8,7 +8,7 @@ use crate::errors::{ClientError, Code, StoreError, UseCaseError};
 use crate::events::{EventType, OutboxEvent};
 use crate::ids::*;
 use crate::person::{self, ArchiveReason, ImportFields, ImportTransition, JoinedVia, NewMember, Person, PersonPatch};
-use crate::ports::{Ids, PersonQuery, Store, StoreResult, Tx};
+use crate::ports::{Ids, ImportTarget, PersonQuery, Store, StoreResult, Tx};
 use crate::results::summarize;
 use crate::values::*;
 use crate::wire::{person_archived_json, person_json, person_updated_json};
@@ -223,18 +223,18 @@ impl<S: Store> Services<S> {
                         if let Some(replay) = super::idempotency::take(claim.as_ref(), tx, now).await? {
                             return Ok(Some(Keyed::Replayed(replay)));
                         }
-                        let org =
-                            if exclusive { tx.lock_org(org_id).await? } else { tx.lock_org_shared(org_id).await? };
-                        let org = org.ok_or_else(|| ClientError::not_found("Organization"))?;
+                        // The organization, the member with this email and the count of active
+                        // persons in one call: one round trip on PostgreSQL (T266).
+                        let target = tx.lock_import_target(org_id, &input.email, exclusive).await?;
+                        let ImportTarget { org, person: existing, active: used } =
+                            target.ok_or_else(|| ClientError::not_found("Organization"))?;
                         if let Some(o) = order.as_ref().filter(|_| look_first) {
                             if let Some(done) = super::orders::placed_before(tx, org_id, o).await? {
                                 return Ok(Some(Keyed::Ran(done)));
                             }
                         }
-                        let existing = tx.find_person_by_email(org_id, &input.email).await?;
                         let transition = person::import_transition(existing.as_ref())?;
                         if transition.needs_seat() {
-                            let used = tx.count_active_persons(org_id).await?;
                             let plan = plans.get(&org.plan);
                             let limit = Plan::seats(plan);
                             if !exclusive && used.saturating_add(tx.concurrent_writers().await?) > limit {

@@ -233,5 +233,5 @@ macro_rules! impl_assessment_repo {
     };
 }
 
-impl_assessment_repo!(diesel_async::AsyncPgConnection);
+impl_assessment_repo!(PgPipe<'_>);
 impl_assessment_repo!(crate::SqliteConn);

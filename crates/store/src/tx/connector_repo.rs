@@ -282,5 +282,5 @@ macro_rules! impl_connector_repos {
     };
 }
 
-impl_connector_repos!(diesel_async::AsyncPgConnection);
+impl_connector_repos!(PgPipe<'_>);
 impl_connector_repos!(crate::SqliteConn);

@@ -8,9 +8,14 @@
 //! binds it owns (`'static`) on the wrapped connection itself through the wrapper's
 //! `spawn_blocking` (on the polling thread inside a write group, `sqlite_rt`): diesel's
 //! synchronous API finds a statement with a static type by its type, writes no SQL, and decodes
-//! rows in place. On PostgreSQL they are [`DbTx::load_one`], [`DbTx::load_all`] and [`DbTx::run`].
+//! rows in place. On PostgreSQL the first two are [`DbTx::load_one`] and [`DbTx::load_all`];
+//! `run_owned` queues its write on the transaction's pipe, sent with the next statement
+//! ([`crate::pipeline`], T266).
 
 use super::{db_err, DbTx, StoreResult};
+use crate::pipeline::PgPipe;
+use diesel::pg::Pg;
+use diesel::query_builder::{QueryFragment, QueryId};
 use diesel::sqlite::SqliteConnection;
 use diesel::OptionalExtension;
 use std::future::Future;
@@ -64,15 +69,15 @@ impl<'c> DbTx<'c, crate::SqliteConn> {
     }
 }
 
-impl<'c> DbTx<'c, diesel_async::AsyncPgConnection> {
+impl<'c, 'p> DbTx<'c, PgPipe<'p>> {
     /// [`DbTx::load_one`] (SQLite's runs on the connection itself).
     pub(crate) fn first_owned<'a, R, T, Q, F>(
         &'a mut self,
         q: Q,
         f: F,
-    ) -> impl Future<Output = StoreResult<Option<T>>> + Send + use<'a, 'c, R, T, Q, F>
+    ) -> impl Future<Output = StoreResult<Option<T>>> + Send + use<'a, 'c, 'p, R, T, Q, F>
     where
-        Q: diesel_async::methods::LoadQuery<'a, diesel_async::AsyncPgConnection, R> + Send + 'a,
+        Q: diesel_async::methods::LoadQuery<'a, PgPipe<'p>, R> + Send + 'a,
         R: Send + 'static,
         T: 'a,
         F: FnOnce(&Self, R) -> StoreResult<T> + Send + 'a,
@@ -85,9 +90,9 @@ impl<'c> DbTx<'c, diesel_async::AsyncPgConnection> {
         &'a mut self,
         q: Q,
         f: F,
-    ) -> impl Future<Output = StoreResult<Vec<T>>> + Send + use<'a, 'c, R, T, Q, F>
+    ) -> impl Future<Output = StoreResult<Vec<T>>> + Send + use<'a, 'c, 'p, R, T, Q, F>
     where
-        Q: diesel_async::methods::LoadQuery<'a, diesel_async::AsyncPgConnection, R> + Send + 'a,
+        Q: diesel_async::methods::LoadQuery<'a, PgPipe<'p>, R> + Send + 'a,
         R: Send + 'static,
         T: 'a,
         F: Fn(&Self, R) -> StoreResult<T> + Send + 'a,
@@ -95,11 +100,14 @@ impl<'c> DbTx<'c, diesel_async::AsyncPgConnection> {
         self.load_all(q, f)
     }
 
-    /// [`DbTx::run`] (SQLite's runs on the connection itself).
-    pub(crate) fn run_owned<'a, Q>(&'a mut self, q: Q) -> impl Future<Output = StoreResult<()>> + Send + 'a
+    /// Queues `q` on the pipe ([`PgPipe::defer`], T266): it is sent with the transaction's next
+    /// statement or its commit, and its error, if any, is reported there (SQLite's runs at once,
+    /// on the connection itself).
+    pub(crate) fn run_owned<Q>(&mut self, q: Q) -> impl Future<Output = StoreResult<()>> + Send + use<Q>
     where
-        Q: diesel_async::methods::ExecuteDsl<diesel_async::AsyncPgConnection> + Send + 'a,
+        Q: QueryFragment<Pg> + QueryId + Send + 'p,
     {
-        self.run(q)
+        self.conn.defer(q);
+        std::future::ready(Ok(()))
     }
 }

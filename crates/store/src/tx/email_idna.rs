@@ -321,7 +321,7 @@ macro_rules! impl_email_idna {
     };
 }
 
-impl_email_idna!(diesel_async::AsyncPgConnection, |c| format!("{c} ~ '[^\\x01-\\x7f]'"));
+impl_email_idna!(PgPipe<'_>, |c| format!("{c} ~ '[^\\x01-\\x7f]'"));
 impl_email_idna!(crate::SqliteConn, |c| format!("length(CAST({c} AS BLOB)) <> length({c})"));
 
 #[cfg(test)]

@@ -129,5 +129,5 @@ macro_rules! impl_email_repo {
     };
 }
 
-impl_email_repo!(diesel_async::AsyncPgConnection);
+impl_email_repo!(PgPipe<'_>);
 impl_email_repo!(crate::SqliteConn);

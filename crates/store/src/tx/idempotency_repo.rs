@@ -2,7 +2,7 @@
 
 use super::*;
 
-impl DbTx<'_, diesel_async::AsyncPgConnection> {
+impl DbTx<'_, PgPipe<'_>> {
     /// In a write transaction, `SELECT ... FOR UPDATE` of an idempotency record: an abandoned or
     /// expired record is taken over by one request only.
     pub(super) async fn lock_idem_row(&mut self, org: OrgId, path: &str, key: &str) -> StoreResult<()> {
@@ -116,5 +116,5 @@ macro_rules! impl_idempotency_repo {
     };
 }
 
-impl_idempotency_repo!(diesel_async::AsyncPgConnection);
+impl_idempotency_repo!(PgPipe<'_>);
 impl_idempotency_repo!(crate::SqliteConn);

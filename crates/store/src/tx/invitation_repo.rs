@@ -2,7 +2,7 @@
 
 use super::*;
 
-impl DbTx<'_, diesel_async::AsyncPgConnection> {
+impl DbTx<'_, PgPipe<'_>> {
     /// In a write transaction, `SELECT ... FOR UPDATE` of an invitation a use case may change.
     pub(super) async fn lock_invitation_row(&mut self, id: InvitationId) -> StoreResult<()> {
         self.lock_rows(invitations::table.find(DbUuid(id.0)).select(invitations::id).for_update()).await
@@ -321,5 +321,5 @@ macro_rules! impl_invitation_repo {
     };
 }
 
-impl_invitation_repo!(diesel_async::AsyncPgConnection);
+impl_invitation_repo!(PgPipe<'_>);
 impl_invitation_repo!(crate::SqliteConn);

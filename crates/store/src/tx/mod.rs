@@ -7,6 +7,7 @@
 //! `direct.rs` has their variants for statements that own their binds, which SQLite runs on its
 //! connection itself (the import's and the order's, T249).
 
+use crate::pipeline::PgPipe;
 use crate::schema::*;
 use crate::types::{DbTime, DbUuid};
 use diesel::prelude::*;
@@ -275,6 +276,17 @@ impl<'c, C: AsyncConnectionCore + Send> DbTx<'c, C> {
             rows.into_iter().map(|r| f(self, r)).collect()
         }
     }
+}
+
+/// The SQL dialect of a transaction handle: its connection's backend (for the query builders a
+/// repository shares with [`crate::DbStore::explain_persons`]).
+pub(crate) trait Dialect {
+    /// `diesel::pg::Pg` or `diesel::sqlite::Sqlite`.
+    type Backend: diesel::backend::Backend;
+}
+
+impl<C: AsyncConnectionCore> Dialect for DbTx<'_, C> {
+    type Backend = C::Backend;
 }
 
 /// The plain conversion of a row into its entity, for [`DbTx::load_one`] and [`DbTx::load_all`].

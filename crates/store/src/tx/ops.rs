@@ -69,5 +69,5 @@ macro_rules! impl_ops {
     };
 }
 
-impl_ops!(diesel_async::AsyncPgConnection);
+impl_ops!(PgPipe<'_>);
 impl_ops!(crate::SqliteConn);

@@ -2,7 +2,7 @@
 
 use super::*;
 
-impl DbTx<'_, diesel_async::AsyncPgConnection> {
+impl DbTx<'_, PgPipe<'_>> {
     /// The organization, its row locked `FOR UPDATE` (serializes use cases that check
     /// per-organization limits) or, `shared`, `FOR SHARE` (T65).
     pub(super) async fn org_locked(&mut self, id: OrgId, shared: bool) -> StoreResult<Option<Organization>> {
@@ -81,7 +81,7 @@ fn aging_statements(shift: impl Fn(&str) -> String, p1: &str, lock: &str) -> Vec
     ]
 }
 
-impl DbTx<'_, diesel_async::AsyncPgConnection> {
+impl DbTx<'_, PgPipe<'_>> {
     /// [`OrgRepo::age_test_data`] on PostgreSQL.
     pub(super) async fn age_rows(&mut self, twin: OrgId, seconds: i64) -> StoreResult<()> {
         use diesel::sql_types::BigInt;
@@ -331,5 +331,5 @@ macro_rules! impl_org_repo {
     };
 }
 
-impl_org_repo!(diesel_async::AsyncPgConnection);
+impl_org_repo!(PgPipe<'_>);
 impl_org_repo!(crate::SqliteConn);

@@ -2,7 +2,7 @@
 
 use super::*;
 
-impl DbTx<'_, diesel_async::AsyncPgConnection> {
+impl DbTx<'_, PgPipe<'_>> {
     /// The sequencer's counter, locked (`FOR UPDATE`) until the transaction ends (T106).
     pub(super) async fn lock_event_counter(&mut self) -> StoreResult<i64> {
         event_sequence::table
@@ -176,5 +176,5 @@ macro_rules! impl_outbox_repo {
     };
 }
 
-impl_outbox_repo!(diesel_async::AsyncPgConnection);
+impl_outbox_repo!(PgPipe<'_>);
 impl_outbox_repo!(crate::SqliteConn);

@@ -19,7 +19,7 @@ macro_rules! person_by_email {
     };
 }
 
-impl DbTx<'_, diesel_async::AsyncPgConnection> {
+impl DbTx<'_, PgPipe<'_>> {
     /// In a write transaction, `SELECT ... FOR UPDATE` of the person row a use case reads to
     /// update: without it, a concurrent patch and archive of one person both commit and the last
     /// writer silently undoes the other (an archived person back to active, D13 bypassed).
@@ -47,6 +47,35 @@ impl DbTx<'_, diesel_async::AsyncPgConnection> {
         self.lock_rows(q.filter(persons::human_id.eq(human)).order(persons::id.asc()).for_update()).await
     }
 
+    /// [`PersonRepo::lock_import_target`]: the organization's lock, the person's, the count of
+    /// active persons and the organization's webhook endpoints (which the import's event fans
+    /// out to) sent together with whatever writes wait on the pipe, in one round trip (T266).
+    /// PostgreSQL runs them in order: the person is read once the organization's lock is held.
+    pub(super) async fn import_target_impl(
+        &mut self,
+        org: OrgId,
+        email: &Email,
+        exclusive: bool,
+    ) -> StoreResult<Option<ImportTarget>> {
+        let o = organizations::table.find(DbUuid(org.0)).select(OrgRow::as_select());
+        let orgs: futures_util::future::BoxFuture<'_, diesel::QueryResult<Vec<OrgRow>>> =
+            if exclusive { Box::pin(o.for_update().load(self.conn)) } else { Box::pin(o.for_share().load(self.conn)) };
+        let person = person_by_email!(org, email).for_update().load::<PersonRow>(self.conn);
+        let counts = org_active_persons::table
+            .filter(org_active_persons::org_id.eq(DbUuid(org.0)))
+            .select(org_active_persons::n)
+            .load::<i64>(self.conn);
+        let endpoints = self.endpoint_rows_of(org);
+        let (orgs, persons, counts, endpoints) =
+            futures_util::future::try_join4(orgs, person, counts, endpoints).await.map_err(db_err)?;
+        let Some(o) = orgs.into_iter().next() else { return Ok(None) };
+        self.remember_endpoints(org, endpoints)?;
+        let person = persons.into_iter().next().map(Person::try_from).transpose()?;
+        let active = counts.iter().fold(0i64, |a, b| a.saturating_add(*b));
+        let active = u32::try_from(active.max(0)).unwrap_or(u32::MAX);
+        Ok(Some(ImportTarget { org: Organization::try_from(o)?, person, active }))
+    }
+
     /// A person by email; in a write transaction its row is locked `FOR UPDATE` in the statement
     /// that reads it (T66). Two imports of one new email both find no row; the second's insert
     /// then fails on the unique index and the import runs again as a merge (T70).
@@ -64,6 +93,20 @@ impl DbTx<'_, crate::SqliteConn> {
     /// Writers are serialized by `BEGIN IMMEDIATE`: nothing to lock.
     pub(super) async fn lock_person_row(&mut self, _key: PersonKey) -> StoreResult<()> {
         Ok(())
+    }
+
+    /// [`PersonRepo::lock_import_target`] as three reads (writers are serialized by `BEGIN
+    /// IMMEDIATE`; the statements run in process, one after another).
+    pub(super) async fn import_target_impl(
+        &mut self,
+        org: OrgId,
+        email: &Email,
+        exclusive: bool,
+    ) -> StoreResult<Option<ImportTarget>> {
+        let Some(o) = self.org_locked(org, !exclusive).await? else { return Ok(None) };
+        let person = self.person_by_email_impl(org, email).await?;
+        let active = self.count_active_persons(org).await?;
+        Ok(Some(ImportTarget { org: o, person, active }))
     }
 
     /// Writers are serialized by `BEGIN IMMEDIATE`: a plain read.
@@ -132,6 +175,15 @@ macro_rules! impl_person_repo {
                 email: &'a Email,
             ) -> BoxFuture<'a, StoreResult<Option<Person>>> {
                 Box::pin(async move { self.person_by_email_impl(org, email).await })
+            }
+
+            fn lock_import_target<'a>(
+                &'a mut self,
+                org: OrgId,
+                email: &'a Email,
+                exclusive: bool,
+            ) -> BoxFuture<'a, StoreResult<Option<ImportTarget>>> {
+                Box::pin(async move { self.import_target_impl(org, email, exclusive).await })
             }
 
             fn get_person(&mut self, org: OrgId, id: PersonId) -> BoxFuture<'_, StoreResult<Option<Person>>> {
@@ -346,7 +398,7 @@ macro_rules! impl_person_repo {
             pub(crate) fn persons_query(
                 q: &PersonQuery,
                 tag_ids: Vec<DbUuid>,
-            ) -> persons::BoxedQuery<'static, <$conn as diesel_async::AsyncConnectionCore>::Backend> {
+            ) -> persons::BoxedQuery<'static, <Self as Dialect>::Backend> {
                 let mut query = persons::table.into_boxed();
                 if let Some(status) = q.status.only() {
                     query = query.filter(persons::status.eq(status.as_str()));
@@ -414,7 +466,7 @@ macro_rules! impl_person_repo {
                     .map(|t| (person_tags::person_id.eq(DbUuid(p.id.0)), person_tags::tag_id.eq(DbUuid(t.id.0))))
                     .collect();
                 for r in rows {
-                    self.exec(diesel::insert_into(person_tags::table).values(r).on_conflict_do_nothing()).await?;
+                    self.run_owned(diesel::insert_into(person_tags::table).values(r).on_conflict_do_nothing()).await?;
                 }
                 Ok(())
             }
@@ -422,5 +474,5 @@ macro_rules! impl_person_repo {
     };
 }
 
-impl_person_repo!(diesel_async::AsyncPgConnection);
+impl_person_repo!(PgPipe<'_>);
 impl_person_repo!(crate::SqliteConn);

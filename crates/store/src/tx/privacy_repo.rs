@@ -171,5 +171,5 @@ macro_rules! impl_privacy_repo {
     };
 }
 
-impl_privacy_repo!(diesel_async::AsyncPgConnection);
+impl_privacy_repo!(PgPipe<'_>);
 impl_privacy_repo!(crate::SqliteConn);

@@ -91,5 +91,5 @@ macro_rules! impl_session_repo {
     };
 }
 
-impl_session_repo!(diesel_async::AsyncPgConnection);
+impl_session_repo!(PgPipe<'_>);
 impl_session_repo!(crate::SqliteConn);

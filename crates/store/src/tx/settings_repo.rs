@@ -2,7 +2,7 @@
 
 use super::*;
 
-impl DbTx<'_, diesel_async::AsyncPgConnection> {
+impl DbTx<'_, PgPipe<'_>> {
     /// `SET LOCAL synchronous_commit = off` (write transactions only).
     pub(super) async fn relax_impl(&mut self) -> StoreResult<()> {
         if !self.write {
@@ -223,8 +223,8 @@ macro_rules! impl_seal_stored_links {
     };
 }
 
-impl_seal_stored_links!(diesel_async::AsyncPgConnection);
+impl_seal_stored_links!(PgPipe<'_>);
 impl_seal_stored_links!(crate::SqliteConn);
 
-impl_settings_repo!(diesel_async::AsyncPgConnection);
+impl_settings_repo!(PgPipe<'_>);
 impl_settings_repo!(crate::SqliteConn);

@@ -2,6 +2,38 @@
 
 use super::*;
 
+/// The webhook endpoints of an organization (connector endpoints aside), oldest first: what an
+/// event's fan-out reads ([`WebhookRepo::list_endpoints_of_org`]).
+macro_rules! endpoints_of_org {
+    ($org:expr) => {
+        webhook_endpoints::table
+            .filter(webhook_endpoints::org_id.eq(DbUuid($org.0)))
+            .filter(webhook_endpoints::kind.eq(EndpointKind::Webhook.as_str()))
+            .order((webhook_endpoints::created_at.asc(), webhook_endpoints::id.asc()))
+            .select(EndpointRow::as_select())
+    };
+}
+
+impl<'p> DbTx<'_, PgPipe<'p>> {
+    /// The rows of [`WebhookRepo::list_endpoints_of_org`], read when the returned future is
+    /// first polled, so that a caller can send them with other statements in one round trip
+    /// (T266); [`DbTx::remember_endpoints`] then keeps them for the transaction's fan-outs.
+    pub(super) fn endpoint_rows_of(
+        &mut self,
+        org: OrgId,
+    ) -> impl Future<Output = diesel::QueryResult<Vec<EndpointRow>>> + Send + use<'p> {
+        endpoints_of_org!(org).load(self.conn)
+    }
+
+    /// `rows` ([`DbTx::endpoint_rows_of`]) as this transaction's list of the organization's
+    /// endpoints, which [`WebhookRepo::list_endpoints_of_org`] then answers without a statement.
+    pub(super) fn remember_endpoints(&mut self, org: OrgId, rows: Vec<EndpointRow>) -> StoreResult<()> {
+        let found = rows.into_iter().map(|r| self.open_endpoint(r)).collect::<StoreResult<Vec<_>>>()?;
+        self.endpoints_of = Some((org, found));
+        Ok(())
+    }
+}
+
 /// Enabled endpoints with closed breakers that have a claimable delivery, with their oldest due
 /// time (one index probe per endpoint, `deliveries_pending_idx`). Params: 1 now.
 macro_rules! claimable_endpoints {
@@ -65,7 +97,7 @@ impl<'a> Allowance<'a> {
     }
 }
 
-impl DbTx<'_, diesel_async::AsyncPgConnection> {
+impl DbTx<'_, PgPipe<'_>> {
     /// Per endpoint its oldest due rows, locked with `FOR UPDATE SKIP LOCKED` in a materialized
     /// CTE (evaluated once; storage-notes pitfall 4), so concurrent instances never claim the same
     /// row (T60). Params: 1 lease end, 2 now, 3 endpoint, 4 how many.
@@ -249,11 +281,7 @@ macro_rules! impl_webhook_repo {
                     if let Some((_, known)) = self.endpoints_of.as_ref().filter(|(o, _)| *o == org) {
                         return Ok(known.clone());
                     }
-                    let q = webhook_endpoints::table
-                        .filter(webhook_endpoints::org_id.eq(DbUuid(org.0)))
-                        .filter(webhook_endpoints::kind.eq(EndpointKind::Webhook.as_str()))
-                        .order((webhook_endpoints::created_at.asc(), webhook_endpoints::id.asc()));
-                    let found = self.load_all_owned(q.select(EndpointRow::as_select()), Self::open_endpoint).await?;
+                    let found = self.load_all_owned(endpoints_of_org!(org), Self::open_endpoint).await?;
                     self.endpoints_of = Some((org, found.clone()));
                     Ok(found)
                 })
@@ -512,5 +540,5 @@ macro_rules! impl_webhook_repo {
     };
 }
 
-impl_webhook_repo!(diesel_async::AsyncPgConnection);
+impl_webhook_repo!(PgPipe<'_>);
 impl_webhook_repo!(crate::SqliteConn);

@@ -2,8 +2,8 @@
 
 use super::{all, first, insert_unique, newest, ok, remove, replace, FakeTx};
 use crate::ids::{HumanId, OrgId, PersonId, TagId, TeamId};
-use crate::person::{Person, Team};
-use crate::ports::{BoxFuture, LabelFilter, PersonQuery, PersonRepo, StoreResult};
+use crate::person::{Person, PersonStatus, Team};
+use crate::ports::{BoxFuture, ImportTarget, LabelFilter, PersonQuery, PersonRepo, StoreResult};
 use crate::values::{Email, Tag, TagName};
 use time::OffsetDateTime;
 
@@ -33,6 +33,17 @@ impl PersonRepo for FakeTx {
         email: &'a Email,
     ) -> BoxFuture<'a, StoreResult<Option<Person>>> {
         ok(first(&self.s.persons, |p| p.org_id == org && &p.email == email))
+    }
+    fn lock_import_target<'a>(
+        &'a mut self,
+        org: OrgId,
+        email: &'a Email,
+        _exclusive: bool,
+    ) -> BoxFuture<'a, StoreResult<Option<ImportTarget>>> {
+        let Some(org) = first(&self.s.orgs, |o| o.id == org) else { return ok(None) };
+        let person = first(&self.s.persons, |p| p.org_id == org.id && &p.email == email);
+        let active = self.s.persons.iter().filter(|p| p.org_id == org.id && p.status == PersonStatus::Active).count();
+        ok(Some(ImportTarget { org, person, active: u32::try_from(active).unwrap_or(u32::MAX) }))
     }
     fn get_person(&mut self, org: OrgId, id: PersonId) -> BoxFuture<'_, StoreResult<Option<Person>>> {
         ok(first(&self.s.persons, |p| p.org_id == org && p.id == id))

@@ -23,7 +23,7 @@ pub use invitation::InvitationRepo;
 pub use order::OrderRepo;
 pub use org::OrgRepo;
 pub use outbox::OutboxRepo;
-pub use person::PersonRepo;
+pub use person::{ImportTarget, PersonRepo};
 pub use privacy::PrivacyRepo;
 pub use session::SessionRepo;
 pub use settings::SettingsRepo;
@@ -45,7 +45,10 @@ sum_of_ports! {
     /// connection; nothing is visible to others before commit. Errors:
     /// [`StoreError::Internal`](crate::errors::StoreError::Internal) for infrastructure failures;
     /// [`StoreError::UniqueViolation`](crate::errors::StoreError::UniqueViolation) only where a
-    /// method says so.
+    /// method says so. A write that returns nothing may be sent with the transaction's next
+    /// statement (PostgreSQL pipelines them, T266): its error is then returned by a later method
+    /// of the same transaction or by the commit ([`Store::write`](crate::ports::Store::write)), the
+    /// same error; the transaction fails either way.
     ///
     /// It is the sum of the aggregate ports ([`OrgRepo`], [`PersonRepo`], [`InvitationRepo`],
     /// [`AssessmentRepo`], [`OutboxRepo`], [`WebhookRepo`], [`EmailRepo`], [`IdempotencyRepo`],

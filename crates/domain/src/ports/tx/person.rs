@@ -1,10 +1,23 @@
 //! [`PersonRepo`]: persons (memberships), the humans behind them, tags and teams (D9-D16).
 
 use crate::ids::{HumanId, OrgId, PersonId, TagId, TeamId};
+use crate::organization::Organization;
 use crate::person::{Person, Team};
 use crate::ports::{BoxFuture, PersonQuery, StoreResult};
 use crate::values::{Email, Tag, TagName};
 use time::OffsetDateTime;
+
+/// What [`PersonRepo::lock_import_target`] read: the organization (locked), its member with the
+/// imported email if there is one (locked), and its active persons.
+#[derive(Clone, Debug)]
+pub struct ImportTarget {
+    /// The organization, locked until the transaction ends.
+    pub org: Organization,
+    /// Its member with the imported email (any status), locked until the transaction ends.
+    pub person: Option<Person>,
+    /// Its active persons, as [`OrgRepo::count_active_persons`](super::OrgRepo::count_active_persons).
+    pub active: u32,
+}
 
 /// Persons (memberships), the humans behind them, tags and teams (D9-D16). Part of [`Tx`](super::Tx).
 ///
@@ -45,6 +58,21 @@ pub trait PersonRepo: Send {
         org: OrgId,
         email: &'a Email,
     ) -> BoxFuture<'a, StoreResult<Option<Person>>>;
+    /// What an import reads before it writes, in one call (T266): the organization, locked as
+    /// [`OrgRepo::lock_org_shared`](super::OrgRepo::lock_org_shared) does, or as
+    /// [`OrgRepo::lock_org`](super::OrgRepo::lock_org) when `exclusive`; its member with
+    /// `email`, read and locked as [`PersonRepo::find_person_by_email`]; and its active persons
+    /// as [`OrgRepo::count_active_persons`](super::OrgRepo::count_active_persons) counts them,
+    /// read after the organization's lock is granted. `None` when the organization does not
+    /// exist. A backend may send the reads together (PostgreSQL pipelines them in one round
+    /// trip, with the organization's webhook endpoints that an event of the import fans out to).
+    /// Errors: as the three methods'.
+    fn lock_import_target<'a>(
+        &'a mut self,
+        org: OrgId,
+        email: &'a Email,
+        exclusive: bool,
+    ) -> BoxFuture<'a, StoreResult<Option<ImportTarget>>>;
     /// The person of the organization with this id (any status).
     fn get_person(&mut self, org: OrgId, id: PersonId) -> BoxFuture<'_, StoreResult<Option<Person>>>;
     /// The person with this id in any organization (admin API).

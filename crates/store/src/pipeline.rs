@@ -1,0 +1,172 @@
+//! PostgreSQL statements sent without waiting for each other's answers (pipelining, T266).
+//!
+//! PostgreSQL spends its time per round trip more than per statement: pgbench sending the ten
+//! statements of an import one after another made 2,094-2,124 transactions/s, the same ten in
+//! three round trips 2,988-3,016 (16 clients, this machine, `docs/performance.md`). [`PgPipe`]
+//! is the store's PostgreSQL connection inside a transaction: a write whose answer the use case
+//! does not read (an insert of a person, an event, a delivery) is queued with [`PgPipe::defer`]
+//! and sent together with the next statement that is awaited, or with the commit. Every
+//! statement goes through [`PgPipe`]'s [`AsyncConnectionCore`], which sends what is queued
+//! first, in order: PostgreSQL runs a connection's statements in the order they arrive, so a
+//! read sees every write queued before it, and an error of a queued write is the error of the
+//! statement that sent it (the transaction is then aborted and rolled back as before).
+//!
+//! Order of sending: diesel-async prepares a statement under its statement cache's lock (FIFO)
+//! and sends it in the same poll that releases the lock; the futures of one flush are polled in
+//! order, so they are sent in order, whether or not one of them must be prepared first. Every
+//! statement queued goes that way, `BEGIN` and `COMMIT` included ([`PgPipe::defer_sql`]); a
+//! simple-query message, which skips the cache, would be sent ahead of a statement still being
+//! prepared.
+
+use crate::pool::Recent;
+use crate::tx::Prepared;
+use deadpool::managed::Object;
+use diesel::pg::Pg;
+use diesel::query_builder::{AsQuery, QueryFragment, QueryId};
+use diesel::QueryResult;
+use diesel_async::{AsyncConnectionCore, AsyncPgConnection, SimpleAsyncConnection};
+use futures_util::future::{try_join, try_join_all, BoxFuture};
+use std::future::Future;
+
+/// A statement sent (or to be sent on its first poll): its count of rows.
+type Sent<'p> = BoxFuture<'p, QueryResult<usize>>;
+
+/// The transaction's PostgreSQL connection, with the writes queued for the next round trip (see
+/// the module's documentation).
+pub struct PgPipe<'p> {
+    conn: &'p AsyncPgConnection,
+    pending: Vec<Sent<'p>>,
+}
+
+impl<'p> PgPipe<'p> {
+    /// `conn`, nothing queued.
+    pub fn new(conn: &'p AsyncPgConnection) -> Self {
+        PgPipe { conn, pending: Vec::new() }
+    }
+
+    /// Queues `q` (an INSERT, UPDATE or DELETE whose count nobody reads): it is sent with the
+    /// next awaited statement or [`PgPipe::flush`]; its error, if any, becomes that one's.
+    pub fn defer<Q>(&mut self, q: Q)
+    where
+        Q: QueryFragment<Pg> + QueryId + Send + 'p,
+    {
+        let mut c = self.conn;
+        self.pending.push(AsyncConnectionCore::execute_returning_count(&mut c, q));
+    }
+
+    /// Queues `sql`, a statement without parameters whose text takes a bounded number of forms
+    /// (`BEGIN`, `COMMIT`, a `NOTIFY` of this instance), kept prepared by its text like every
+    /// other statement. Not by the simple-query protocol: such a message does not wait for
+    /// the statement cache, so it could overtake a statement queued before it that is still
+    /// being prepared (a `COMMIT` sent before the transaction's last insert).
+    pub fn defer_sql(&mut self, sql: String) {
+        self.defer(Prepared(diesel::sql_query(sql)));
+    }
+
+    /// Whether writes wait in the queue.
+    pub fn has_pending(&self) -> bool {
+        !self.pending.is_empty()
+    }
+
+    /// Sends what is queued and waits for every answer (one round trip). Errors: the first
+    /// queued statement's that failed.
+    pub fn flush(&mut self) -> impl Future<Output = QueryResult<()>> + Send + 'p {
+        let pending = std::mem::take(&mut self.pending);
+        async move {
+            if !pending.is_empty() {
+                try_join_all(pending).await?;
+            }
+            Ok(())
+        }
+    }
+
+    /// `next` sent after what is queued, in the same round trip.
+    fn after<T: Send + 'p>(&mut self, next: BoxFuture<'p, QueryResult<T>>) -> BoxFuture<'p, QueryResult<T>> {
+        if self.pending.is_empty() {
+            return next;
+        }
+        let pending = std::mem::take(&mut self.pending);
+        Box::pin(async move { try_join(try_join_all(pending), next).await.map(|(_, r)| r) })
+    }
+}
+
+impl SimpleAsyncConnection for PgPipe<'_> {
+    async fn batch_execute(&mut self, query: &str) -> QueryResult<()> {
+        self.flush().await?;
+        let mut c = self.conn;
+        SimpleAsyncConnection::batch_execute(&mut c, query).await
+    }
+}
+
+impl<'p> AsyncConnectionCore for PgPipe<'p> {
+    type ExecuteFuture<'conn, 'query> = BoxFuture<'p, QueryResult<usize>>;
+    type LoadFuture<'conn, 'query> = BoxFuture<'p, QueryResult<Self::Stream<'conn, 'query>>>;
+    type Stream<'conn, 'query> = <&'p AsyncPgConnection as AsyncConnectionCore>::Stream<'conn, 'query>;
+    type Row<'conn, 'query> = <&'p AsyncPgConnection as AsyncConnectionCore>::Row<'conn, 'query>;
+    type Backend = Pg;
+
+    fn load<'conn, 'query, T>(&'conn mut self, source: T) -> Self::LoadFuture<'conn, 'query>
+    where
+        T: AsQuery + 'query,
+        T::Query: QueryFragment<Self::Backend> + QueryId + 'query,
+    {
+        let mut c = self.conn;
+        let next = AsyncConnectionCore::load(&mut c, source);
+        self.after(next)
+    }
+
+    fn execute_returning_count<'conn, 'query, T>(&'conn mut self, source: T) -> Self::ExecuteFuture<'conn, 'query>
+    where
+        T: QueryFragment<Self::Backend> + QueryId + 'query,
+    {
+        let mut c = self.conn;
+        let next = AsyncConnectionCore::execute_returning_count(&mut c, source);
+        self.after(next)
+    }
+}
+
+/// A pooled PostgreSQL connection whose transaction the store begins itself, by a `BEGIN` sent
+/// with the transaction's first statement (T266), so that diesel's transaction manager does not
+/// know of it. The connection goes back to the pool only once the transaction has ended
+/// ([`Begun::committed`], or a [`Begun::rollback`] that the server answered); dropped otherwise
+/// (a use case that panicked, a rollback on a lost connection) it is taken out of the pool and
+/// closed, which ends the transaction on the server.
+pub(crate) struct Begun {
+    conn: Option<Object<Recent<AsyncPgConnection>>>,
+    open: bool,
+}
+
+impl Begun {
+    /// `conn`, its transaction about to begin.
+    pub(crate) fn new(conn: Object<Recent<AsyncPgConnection>>) -> Self {
+        Begun { conn: Some(conn), open: true }
+    }
+
+    /// The connection, for the transaction's [`PgPipe`].
+    pub(crate) fn conn(&self) -> &AsyncPgConnection {
+        // `conn` is `None` only inside `drop`.
+        self.conn.as_deref().unwrap_or_else(|| unreachable!("a transaction's connection is taken only on drop"))
+    }
+
+    /// The `COMMIT` succeeded: the connection goes back to the pool.
+    pub(crate) fn committed(mut self) {
+        self.open = false;
+    }
+
+    /// Rolls the transaction back (a `ROLLBACK` outside a transaction, when `BEGIN` was never
+    /// sent, is only a warning); the connection goes back to the pool if the server answered.
+    pub(crate) async fn rollback(mut self) {
+        let mut c = self.conn();
+        if SimpleAsyncConnection::batch_execute(&mut c, "ROLLBACK").await.is_ok() {
+            self.open = false;
+        }
+    }
+}
+
+impl Drop for Begun {
+    fn drop(&mut self) {
+        if let Some(conn) = self.conn.take().filter(|_| self.open) {
+            drop(Object::take(conn));
+        }
+    }
+}
