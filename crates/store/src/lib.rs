@@ -441,7 +441,7 @@ impl Store for DbStore {
                     // (T266); a transaction that fails is rolled back, and one that cannot be
                     // (or a use case that panics) takes its connection out of the pool.
                     let begun = Begun::new(pooled);
-                    let out = {
+                    let (out, sent) = {
                         let mut pipe = PgPipe::new(begun.conn());
                         pipe.defer_sql("BEGIN".into());
                         let mut tx = DbTx::with_writers(&mut pipe, true, max_writers).sealed(sealer);
@@ -457,16 +457,22 @@ impl Store for DbStore {
                                     pipe.defer_sql(format!("NOTIFY {AUTH_CHANNEL}, '{instance}'"));
                                 }
                                 pipe.defer_sql("COMMIT".into());
-                                pipe.flush().await.map(|()| (r, flags)).map_err(|e| E::from(tx::db_err(e)))
+                                let done = pipe.flush().await;
+                                (done.map(|()| (r, flags)).map_err(|e| E::from(tx::db_err(e))), true)
                             }
-                            Err(e) => Err(e),
+                            // Failed before its first statement: nothing was begun.
+                            Err(e) => (Err(e), pipe.has_sent()),
                         }
                     };
                     match out {
                         Ok((r, flags)) => {
-                            begun.committed();
+                            begun.ended();
                             committed(flags);
                             Ok(r)
+                        }
+                        Err(e) if !sent => {
+                            begun.ended();
+                            Err(e)
                         }
                         Err(e) => {
                             begun.rollback().await;
@@ -502,7 +508,10 @@ impl Store for DbStore {
                     health.ok();
                     let mut pipe = PgPipe::new(&conn);
                     let mut tx = DbTx::new(&mut pipe, false).sealed(sealer);
-                    f(&mut tx).await
+                    let r = f(&mut tx).await;
+                    // A write in a read (each statement its own transaction) is sent too.
+                    pipe.flush().await.map_err(|e| E::from(tx::db_err(e)))?;
+                    r
                 }
                 Pools::Sqlite { read, .. } => {
                     let mut conn = read.get().await.map_err(|e| E::from(health.failed(e)))?;

@@ -36,12 +36,13 @@ type Sent<'p> = BoxFuture<'p, QueryResult<usize>>;
 pub struct PgPipe<'p> {
     conn: &'p AsyncPgConnection,
     pending: Vec<Sent<'p>>,
+    sent: bool,
 }
 
 impl<'p> PgPipe<'p> {
     /// `conn`, nothing queued.
     pub fn new(conn: &'p AsyncPgConnection) -> Self {
-        PgPipe { conn, pending: Vec::new() }
+        PgPipe { conn, pending: Vec::new(), sent: false }
     }
 
     /// Queues `q` (an INSERT, UPDATE or DELETE whose count nobody reads): it is sent with the
@@ -68,10 +69,17 @@ impl<'p> PgPipe<'p> {
         !self.pending.is_empty()
     }
 
+    /// Whether anything was handed to the connection (a transaction whose `BEGIN` was never sent
+    /// has nothing to roll back).
+    pub fn has_sent(&self) -> bool {
+        self.sent
+    }
+
     /// Sends what is queued and waits for every answer (one round trip). Errors: the first
     /// queued statement's that failed.
     pub fn flush(&mut self) -> impl Future<Output = QueryResult<()>> + Send + 'p {
         let pending = std::mem::take(&mut self.pending);
+        self.sent |= !pending.is_empty();
         async move {
             if !pending.is_empty() {
                 try_join_all(pending).await?;
@@ -82,6 +90,7 @@ impl<'p> PgPipe<'p> {
 
     /// `next` sent after what is queued, in the same round trip.
     fn after<T: Send + 'p>(&mut self, next: BoxFuture<'p, QueryResult<T>>) -> BoxFuture<'p, QueryResult<T>> {
+        self.sent = true;
         if self.pending.is_empty() {
             return next;
         }
@@ -93,6 +102,7 @@ impl<'p> PgPipe<'p> {
 impl SimpleAsyncConnection for PgPipe<'_> {
     async fn batch_execute(&mut self, query: &str) -> QueryResult<()> {
         self.flush().await?;
+        self.sent = true;
         let mut c = self.conn;
         SimpleAsyncConnection::batch_execute(&mut c, query).await
     }
@@ -148,8 +158,9 @@ impl Begun {
         self.conn.as_deref().unwrap_or_else(|| unreachable!("a transaction's connection is taken only on drop"))
     }
 
-    /// The `COMMIT` succeeded: the connection goes back to the pool.
-    pub(crate) fn committed(mut self) {
+    /// The transaction ended (its `COMMIT` succeeded, or its `BEGIN` was never sent): the
+    /// connection goes back to the pool.
+    pub(crate) fn ended(mut self) {
         self.open = false;
     }
 

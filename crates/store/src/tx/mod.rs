@@ -289,6 +289,12 @@ impl<C: AsyncConnectionCore> Dialect for DbTx<'_, C> {
     type Backend = C::Backend;
 }
 
+/// The active persons of an organization from its counter rows (T69: one per shard).
+pub(crate) fn active_of_shards(shards: &[i64]) -> u32 {
+    let n = shards.iter().fold(0i64, |a, b| a.saturating_add(*b));
+    u32::try_from(n.max(0)).unwrap_or(u32::MAX)
+}
+
 /// The plain conversion of a row into its entity, for [`DbTx::load_one`] and [`DbTx::load_all`].
 pub(crate) fn conv<X, R, T: TryFrom<R, Error = StoreError>>(_: &X, r: R) -> StoreResult<T> {
     T::try_from(r)

@@ -221,8 +221,7 @@ macro_rules! impl_org_repo {
                         .filter(org_active_persons::org_id.eq(DbUuid(org.0)))
                         .select(org_active_persons::n);
                     let shards: Vec<i64> = self.load_all_owned(q, |_, n: i64| Ok(n)).await?;
-                    let n = shards.iter().fold(0i64, |a, b| a.saturating_add(*b));
-                    Ok(u32::try_from(n.max(0)).unwrap_or(u32::MAX))
+                    Ok(active_of_shards(&shards))
                 })
             }
 

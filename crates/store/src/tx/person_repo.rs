@@ -71,9 +71,7 @@ impl DbTx<'_, PgPipe<'_>> {
         let Some(o) = orgs.into_iter().next() else { return Ok(None) };
         self.remember_endpoints(org, endpoints)?;
         let person = persons.into_iter().next().map(Person::try_from).transpose()?;
-        let active = counts.iter().fold(0i64, |a, b| a.saturating_add(*b));
-        let active = u32::try_from(active.max(0)).unwrap_or(u32::MAX);
-        Ok(Some(ImportTarget { org: Organization::try_from(o)?, person, active }))
+        Ok(Some(ImportTarget { org: Organization::try_from(o)?, person, active: active_of_shards(&counts) }))
     }
 
     /// A person by email; in a write transaction its row is locked `FOR UPDATE` in the statement
