@@ -50,6 +50,7 @@ macro_rules! store_conformance_suite {
         $crate::store_conformance_suite!(@tests $run;
             organizations_users_and_keys_round_trip,
             person_round_trips_every_field,
+            the_import_target_is_the_organization_its_member_and_its_active_count,
             concurrent_imports_of_one_email_create_one_person,
             concurrent_imports_respect_the_person_limit,
             active_person_count_follows_concurrent_imports_archives_and_reactivations,

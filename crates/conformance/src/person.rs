@@ -317,6 +317,40 @@ pub async fn keyset_pagination_walks_every_page_newest_first<S: Store + Clone>(s
     assert_eq!(ids, created[..11].iter().rev().map(|p| p.id).collect::<Vec<_>>());
 }
 
+/// `lock_import_target` (T266) reads what an import decides on, in either lock mode: the
+/// organization, its member with the email (any status; not another organization's member) and
+/// its active persons; nothing for an organization that does not exist.
+pub async fn the_import_target_is_the_organization_its_member_and_its_active_count<S: Store + Clone>(store: S) {
+    let (svc, _) = services(store);
+    let (o, x) = (new_org(&svc, "business", &[]).await.id, new_org(&svc, "business", &[]).await.id);
+    let a = imported(&svc, o, import("a@example.com")).await;
+    imported(&svc, o, import("b@example.com")).await;
+    imported(&svc, x, import("c@example.com")).await;
+    svc.archive_person(o, a.id).await.unwrap();
+    for exclusive in [false, true] {
+        let (member, new, elsewhere, unknown) = write(&svc, move |tx| {
+            Box::pin(async move {
+                let member = tx.lock_import_target(o, &email("a@example.com"), exclusive).await?;
+                let new = tx.lock_import_target(o, &email("new@example.com"), exclusive).await?;
+                let elsewhere = tx.lock_import_target(o, &email("c@example.com"), exclusive).await?;
+                let unknown = tx.lock_import_target(OrgId(Uuid::now_v7()), &email("a@example.com"), exclusive).await?;
+                Ok((member, new, elsewhere, unknown))
+            })
+        })
+        .await
+        .unwrap();
+        let member = member.expect("the organization");
+        assert_eq!(member.org.id, o);
+        assert_eq!(member.person.map(|p| (p.id, p.status)), Some((a.id, PersonStatus::Archived)));
+        assert_eq!(member.active, 1, "b only: a is archived");
+        let new = new.expect("the organization");
+        assert!(new.person.is_none());
+        assert_eq!(new.active, 1);
+        assert!(elsewhere.expect("the organization").person.is_none(), "c is a member of the other organization");
+        assert!(unknown.is_none());
+    }
+}
+
 pub async fn patch_archive_and_reactivate_persist<S: Store + Clone>(store: S) {
     let (svc, clock) = services(store);
     let org = new_org(&svc, "business", &[]).await;
