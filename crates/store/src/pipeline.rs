@@ -1,8 +1,8 @@
 //! PostgreSQL statements sent without waiting for each other's answers (pipelining, T266).
 //!
 //! PostgreSQL spends its time per round trip more than per statement: pgbench sending the ten
-//! statements of an import one after another made 2,094-2,124 transactions/s, the same ten in
-//! three round trips 2,988-3,016 (16 clients, this machine, `docs/performance.md`). [`PgPipe`]
+//! statements of an import one after another made 1,901-2,124 transactions/s, the same ten in
+//! three round trips 2,648-3,017 (16 clients, three rounds, `docs/performance.md`). [`PgPipe`]
 //! is the store's PostgreSQL connection inside a transaction: a write whose answer the use case
 //! does not read (an insert of a person, an event, a delivery) is queued with [`PgPipe::defer`]
 //! and sent together with the next statement that is awaited, or with the commit. Every
