@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Generates the Python and TypeScript SDKs from docs/openapi.json with well-kept generators
-# (issue 16): openapi-python-client (PyPI) into sdks/python/talent_api, openapi-typescript (npm)
+# Generates the Python and TypeScript SDKs from docs/openapi.json with well-kept generators:
+# openapi-python-client (PyPI) into sdks/python/talent_api, openapi-typescript (npm)
 # into sdks/typescript/src/schema.ts. `make sdks` runs it; tests/sdks.sh checks that the
 # committed SDKs are what it generates.
 # Usage: sdks/generate.sh [output directory, default: sdks]

@@ -64,11 +64,6 @@ impl<'p> PgPipe<'p> {
         self.defer(Prepared(diesel::sql_query(sql)));
     }
 
-    /// Whether writes wait in the queue.
-    pub fn has_pending(&self) -> bool {
-        !self.pending.is_empty()
-    }
-
     /// Whether anything was handed to the connection (a transaction whose `BEGIN` was never sent
     /// has nothing to roll back).
     pub fn has_sent(&self) -> bool {
