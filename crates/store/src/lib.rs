@@ -157,7 +157,9 @@ impl Health {
 /// which then reads the organization's whole pool on every import (measured: 1.3 billion index
 /// tuples read for 80,000 imports, throughput falling from 1,490 to 280 imports/s with
 /// autovacuum off). Custom plans also suit a multi-tenant table where one organization has a
-/// million persons and the next ten.
+/// million persons and the next ten. Inside the store's write transactions the inserts, and the
+/// few statements whose plan no value or table size changes, keep their plans
+/// ([`pipeline`]'s `Plans`, T269).
 const PG_SESSION: &str = "SET plan_cache_mode = force_custom_plan";
 
 /// Error of a transaction body: the use case's own error or diesel's (begin/commit).
@@ -442,8 +444,7 @@ impl Store for DbStore {
                     // (or a use case that panics) takes its connection out of the pool.
                     let begun = Begun::new(pooled);
                     let (out, sent) = {
-                        let mut pipe = PgPipe::new(begun.conn());
-                        pipe.defer_sql("BEGIN".into());
+                        let mut pipe = PgPipe::begin(begun.conn());
                         let mut tx = DbTx::with_writers(&mut pipe, true, max_writers).sealed(sealer);
                         match f(&mut tx).await {
                             Ok(r) => {

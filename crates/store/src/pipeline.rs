@@ -17,6 +17,16 @@
 //! statement queued goes that way, `BEGIN` and `COMMIT` included ([`PgPipe::defer_sql`]); a
 //! simple-query message, which skips the cache, would be sent ahead of a statement still being
 //! prepared.
+//!
+//! Plans (T269): the store's connections plan every statement with its values (T110), since a
+//! generic plan of a lookup chosen while a table is new can read a whole organization on every
+//! execution. A queued write is an `INSERT … VALUES` whose plan no value or table size changes;
+//! planning it again on each execution, with the foreign-key checks and the active-person
+//! trigger it fires, cost about a quarter of PostgreSQL's time per import. In a transaction
+//! begun by [`PgPipe::begin`], the queued writes are sent under `SET LOCAL plan_cache_mode =
+//! auto` (PostgreSQL's default: a generic plan once five executions show it costs no more), and
+//! the next awaited statement under `force_custom_plan` again; each `SET` only where the mode
+//! changes, in the same round trip.
 
 use crate::pool::Recent;
 use crate::tx::Prepared;
@@ -37,12 +47,53 @@ pub struct PgPipe<'p> {
     conn: &'p AsyncPgConnection,
     pending: Vec<Sent<'p>>,
     sent: bool,
+    /// The plans of the statements the server runs next, where this pipe began the
+    /// transaction (`None`: the session's, unchanged).
+    plans: Option<Plans>,
+    /// The next awaited statement is one whose plan no value or table size changes.
+    keep_next: bool,
 }
 
 impl<'p> PgPipe<'p> {
     /// `conn`, nothing queued.
     pub fn new(conn: &'p AsyncPgConnection) -> Self {
-        PgPipe { conn, pending: Vec::new(), sent: false }
+        PgPipe { conn, pending: Vec::new(), sent: false, plans: None, keep_next: false }
+    }
+
+    /// `conn` with a transaction begun: `BEGIN` queued, sent with the first statement (T266), and
+    /// the queued writes planned generically (the module's documentation, T269).
+    pub fn begin(conn: &'p AsyncPgConnection) -> Self {
+        let mut pipe = PgPipe::new(conn);
+        pipe.defer_sql("BEGIN".into());
+        pipe.plans = Some(Plans::Custom);
+        pipe
+    }
+
+    /// Marks the next awaited statement as one whose plan no value or table size changes (an
+    /// `INSERT … VALUES`, with or without `ON CONFLICT` and `RETURNING`): it is planned as the
+    /// queued writes are.
+    pub fn keep_next_plan(&mut self) {
+        self.keep_next = true;
+    }
+
+    /// The plans of an awaited statement: the queued writes' once, where it was so marked.
+    fn plan_awaited(&mut self) {
+        let plans = if std::mem::take(&mut self.keep_next) { Plans::Cached } else { Plans::Custom };
+        self.plan(plans);
+    }
+
+    /// Queues the `SET LOCAL` that makes the statements after it planned as `plans`, where the
+    /// transaction is this pipe's and they are planned otherwise now.
+    fn plan(&mut self, plans: Plans) {
+        if self.plans.is_some_and(|now| now != plans) {
+            self.plans = Some(plans);
+            let sql = match plans {
+                Plans::Custom => "SET LOCAL plan_cache_mode = force_custom_plan",
+                Plans::Cached => "SET LOCAL plan_cache_mode = auto",
+            };
+            let mut c = self.conn;
+            self.pending.push(AsyncConnectionCore::execute_returning_count(&mut c, Prepared(diesel::sql_query(sql))));
+        }
     }
 
     /// Queues `q` (an INSERT, UPDATE or DELETE whose count nobody reads): it is sent with the
@@ -51,6 +102,7 @@ impl<'p> PgPipe<'p> {
     where
         Q: QueryFragment<Pg> + QueryId + Send + 'p,
     {
+        self.plan(Plans::Cached);
         let mut c = self.conn;
         self.pending.push(AsyncConnectionCore::execute_returning_count(&mut c, q));
     }
@@ -61,7 +113,8 @@ impl<'p> PgPipe<'p> {
     /// the statement cache, so it could overtake a statement queued before it that is still
     /// being prepared (a `COMMIT` sent before the transaction's last insert).
     pub fn defer_sql(&mut self, sql: String) {
-        self.defer(Prepared(diesel::sql_query(sql)));
+        let mut c = self.conn;
+        self.pending.push(AsyncConnectionCore::execute_returning_count(&mut c, Prepared(diesel::sql_query(sql))));
     }
 
     /// Whether anything was handed to the connection (a transaction whose `BEGIN` was never sent
@@ -96,6 +149,7 @@ impl<'p> PgPipe<'p> {
 
 impl SimpleAsyncConnection for PgPipe<'_> {
     async fn batch_execute(&mut self, query: &str) -> QueryResult<()> {
+        self.plan(Plans::Custom);
         self.flush().await?;
         self.sent = true;
         let mut c = self.conn;
@@ -115,6 +169,7 @@ impl<'p> AsyncConnectionCore for PgPipe<'p> {
         T: AsQuery + 'query,
         T::Query: QueryFragment<Self::Backend> + QueryId + 'query,
     {
+        self.plan_awaited();
         let mut c = self.conn;
         let next = AsyncConnectionCore::load(&mut c, source);
         self.after(next)
@@ -124,10 +179,20 @@ impl<'p> AsyncConnectionCore for PgPipe<'p> {
     where
         T: QueryFragment<Self::Backend> + QueryId + 'query,
     {
+        self.plan_awaited();
         let mut c = self.conn;
         let next = AsyncConnectionCore::execute_returning_count(&mut c, source);
         self.after(next)
     }
+}
+
+/// How PostgreSQL plans a transaction's next statements (the module's documentation, T269).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Plans {
+    /// Planned with their values on every execution (the session's setting, T110).
+    Custom,
+    /// Kept in the statement's plan cache (`auto`): the queued writes.
+    Cached,
 }
 
 /// A pooled PostgreSQL connection whose transaction the store begins itself, by a `BEGIN` sent

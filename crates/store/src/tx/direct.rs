@@ -67,6 +67,9 @@ impl<'c> DbTx<'c, crate::SqliteConn> {
         let run = self.conn.spawn_blocking(move |c| diesel::query_dsl::methods::ExecuteDsl::execute(q, c));
         async move { run.await.map(|_| ()).map_err(db_err) }
     }
+
+    /// Nothing: SQLite keeps every prepared statement's plan (PostgreSQL's, T269).
+    pub(crate) fn keep_next_plan(&mut self) {}
 }
 
 impl<'c, 'p> DbTx<'c, PgPipe<'p>> {
@@ -98,6 +101,12 @@ impl<'c, 'p> DbTx<'c, PgPipe<'p>> {
         F: Fn(&Self, R) -> StoreResult<T> + Send + 'a,
     {
         self.load_all(q, f)
+    }
+
+    /// The next statement is an `INSERT … VALUES` (with `ON CONFLICT` or `RETURNING`): its plan
+    /// is kept as the queued writes' are ([`PgPipe::keep_next_plan`], T269).
+    pub(crate) fn keep_next_plan(&mut self) {
+        self.conn.keep_next_plan();
     }
 
     /// Queues `q` on the pipe ([`PgPipe::defer`], T266): it is sent with the transaction's next

@@ -52,6 +52,8 @@ macro_rules! impl_idempotency_repo {
 
             fn idem_insert<'a>(&'a mut self, r: &'a IdempotencyRecord) -> BoxFuture<'a, StoreResult<bool>> {
                 Box::pin(async move {
+                    // An insert and an update by the primary key keep their plans (T269).
+                    self.keep_next_plan();
                     let n = self
                         .exec(
                             diesel::insert_into(idempotency_keys::table)
@@ -65,6 +67,7 @@ macro_rules! impl_idempotency_repo {
 
             fn idem_update<'a>(&'a mut self, r: &'a IdempotencyRecord) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
+                    self.keep_next_plan();
                     self.run(Prepared(
                         diesel::update(idempotency_keys::table.find((
                             DbUuid(r.org_id.0),

@@ -61,10 +61,15 @@ impl DbTx<'_, PgPipe<'_>> {
         let orgs: futures_util::future::BoxFuture<'_, diesel::QueryResult<Vec<OrgRow>>> =
             if exclusive { Box::pin(o.for_update().load(self.conn)) } else { Box::pin(o.for_share().load(self.conn)) };
         let person = person_by_email!(org, email).for_update().load::<PersonRow>(self.conn);
+        // Sent in this order. The count (its organization's rows of a table with one index) and
+        // the endpoints (an organization's few) keep their plans (T269); the person's lookup
+        // must not, and comes first so that one `SET` switches.
+        self.keep_next_plan();
         let counts = org_active_persons::table
             .filter(org_active_persons::org_id.eq(DbUuid(org.0)))
             .select(org_active_persons::n)
             .load::<i64>(self.conn);
+        self.keep_next_plan();
         let endpoints = self.endpoint_rows_of(org);
         let (orgs, persons, counts, endpoints) =
             futures_util::future::try_join4(orgs, person, counts, endpoints).await.map_err(db_err)?;
@@ -133,6 +138,7 @@ macro_rules! impl_person_repo {
                         .do_nothing()
                         .returning(humans::id);
                     // A new human: one statement; an existing one: its id read next.
+                    self.keep_next_plan();
                     if let Some(id) = self.first_owned(insert, |_, id: DbUuid| Ok(id)).await? {
                         return Ok(HumanId(id.0));
                     }
