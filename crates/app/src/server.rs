@@ -31,7 +31,7 @@ const KEEP_ALIVE: Duration = Duration::from_secs(5);
 /// row group, `serve` logs one warning). Errors: bad URL, unreachable database, failed
 /// migration.
 pub async fn open_store(cfg: &Config) -> anyhow::Result<(DbStore, EmailNormalization)> {
-    let mut store = DbStore::connect(&cfg.database_url, cfg.db_pool_size.max(1)).context("opening the database")?;
+    let mut store = DbStore::connect(&cfg.database_url, cfg.pool_size()).context("opening the database")?;
     store.set_auth_cache_ttl(std::time::Duration::from_millis(cfg.auth_cache_ms));
     store.set_secret_box(Arc::new(secret_box(cfg)?));
     let n = store.migrate().await.context("applying migrations")?;

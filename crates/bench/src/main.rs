@@ -180,7 +180,9 @@ impl Service {
             .env("TALENT_RATE_LIMIT_MODE", "off")
             .env("TALENT_WEBHOOKS_ALLOW_INSECURE", "1")
             .env("TALENT_PLANS", plans)
-            .env("TALENT_DB_POOL_SIZE", std::env::var("BENCH_DB_POOL_SIZE").unwrap_or_else(|_| "16".into()))
+            // The service's default pool unless BENCH_DB_POOL_SIZE names one.
+            .env_remove("TALENT_DB_POOL_SIZE")
+            .envs(std::env::var("BENCH_DB_POOL_SIZE").ok().map(|n| ("TALENT_DB_POOL_SIZE", n)))
             .env(
                 "TALENT_LOG",
                 match &log {

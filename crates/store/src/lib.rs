@@ -54,6 +54,18 @@ pub enum Backend {
     Sqlite,
 }
 
+impl Backend {
+    /// The backend `url` names: `postgres://` or `postgresql://`, `sqlite://` or `sqlite:`;
+    /// `None` for any other scheme (which [`DbStore::connect`] refuses).
+    pub fn of_url(url: &str) -> Option<Backend> {
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Some(Backend::Postgres)
+        } else {
+            sqlite_path(url).map(|_| Backend::Sqlite)
+        }
+    }
+}
+
 #[derive(Clone)]
 enum Pools {
     Pg(Pool<AsyncPgConnection>),
@@ -187,7 +199,7 @@ impl DbStore {
     /// Connects to `url` with a pool of at most `max_size` connections. Errors: an unsupported URL
     /// scheme, or the pool cannot be built. Connections are opened lazily.
     pub fn connect(url: &str, max_size: usize) -> StoreResult<Self> {
-        let pools = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        let pools = if Backend::of_url(url) == Some(Backend::Postgres) {
             let mut cfg = ManagerConfig::<AsyncPgConnection>::default();
             cfg.custom_setup = Box::new(|u: &str| {
                 let u = u.to_string();
