@@ -23,12 +23,7 @@ struct Count {
 
 /// How many statements this session has prepared whose text starts with `prefix`.
 async fn prepared(conn: &mut AsyncPgConnection, prefix: &str) -> i64 {
-    diesel::sql_query("SELECT count(*) AS n FROM pg_prepared_statements WHERE starts_with(statement, $1)")
-        .bind::<Text, _>(prefix)
-        .get_result::<Count>(conn)
-        .await
-        .expect("pg_prepared_statements")
-        .n
+    plans(conn, prefix).await.n
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -67,15 +62,19 @@ async fn a_person_update_and_the_active_count_are_prepared_once_per_connection_t
 #[derive(QueryableByName)]
 struct Plans {
     #[diesel(sql_type = BigInt)]
+    n: i64,
+    #[diesel(sql_type = BigInt)]
     generic_plans: i64,
     #[diesel(sql_type = BigInt)]
     custom_plans: i64,
 }
 
-/// This session's plans of the prepared statements whose text contains `part`, summed.
+/// This session's prepared statements whose text contains `part` (`n`, starting with it), and
+/// their plans so far, summed.
 async fn plans(conn: &mut AsyncPgConnection, part: &str) -> Plans {
     diesel::sql_query(
-        "SELECT coalesce(sum(generic_plans), 0)::bigint AS generic_plans, \
+        "SELECT count(*) FILTER (WHERE starts_with(statement, $1)) AS n, \
+         coalesce(sum(generic_plans), 0)::bigint AS generic_plans, \
          coalesce(sum(custom_plans), 0)::bigint AS custom_plans \
          FROM pg_prepared_statements WHERE strpos(statement, $1) > 0",
     )

@@ -103,8 +103,9 @@ impl<'c, 'p> DbTx<'c, PgPipe<'p>> {
         self.load_all(q, f)
     }
 
-    /// The next statement is an `INSERT … VALUES` (with `ON CONFLICT` or `RETURNING`): its plan
-    /// is kept as the queued writes' are ([`PgPipe::keep_next_plan`], T269).
+    /// The next statement's plan depends on no value or table size (an `INSERT … VALUES`, with
+    /// `ON CONFLICT` or `RETURNING`; an `UPDATE` by primary key): its plan is kept as the queued
+    /// writes' are ([`PgPipe::keep_next_plan`] says which, T269).
     pub(crate) fn keep_next_plan(&mut self) {
         self.conn.keep_next_plan();
     }
