@@ -10,6 +10,8 @@ use diesel::sql_types::{BigInt, Text};
 use diesel::QueryableByName;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl, SimpleAsyncConnection};
 use talent_conformance::{import, imported, new_org, services};
+use talent_domain::organization::Organization;
+use talent_domain::person::Person;
 use talent_domain::ports::{OrgRepo, PersonRepo};
 use talent_store::testing::on_postgres;
 use talent_store::tx::DbTx;
@@ -21,6 +23,21 @@ struct Count {
     n: i64,
 }
 
+/// The store's services on `url`, a new organization with the persons of `emails` imported, and
+/// a connection of the test's own planned as the store's are (`force_custom_plan`).
+async fn setup(url: &str, emails: &[&str]) -> (Organization, Vec<Person>, AsyncPgConnection) {
+    let store = DbStore::connect(url, 2).expect("connect");
+    let (svc, _) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    let mut people = vec![];
+    for e in emails {
+        people.push(imported(&svc, org.id, import(e)).await);
+    }
+    let mut conn = AsyncPgConnection::establish(url).await.expect("connect");
+    conn.batch_execute("SET plan_cache_mode = force_custom_plan").await.expect("session");
+    (org, people, conn)
+}
+
 /// How many statements this session has prepared whose text starts with `prefix`.
 async fn prepared(conn: &mut AsyncPgConnection, prefix: &str) -> i64 {
     plans(conn, prefix).await.n
@@ -29,15 +46,7 @@ async fn prepared(conn: &mut AsyncPgConnection, prefix: &str) -> i64 {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_person_update_and_the_active_count_are_prepared_once_per_connection_t234() {
     on_postgres(true, |url| async move {
-        let store = DbStore::connect(&url, 2).expect("connect");
-        let (svc, _) = services(store);
-        let org = new_org(&svc, "business", &[]).await;
-        let mut people = vec![];
-        for i in 0..3 {
-            people.push(imported(&svc, org.id, import(&format!("p{i}@example.com"))).await);
-        }
-        let mut conn = AsyncPgConnection::establish(&url).await.expect("connect");
-        conn.batch_execute("SET plan_cache_mode = force_custom_plan").await.expect("session");
+        let (org, mut people, mut conn) = setup(&url, &["p0@example.com", "p1@example.com", "p2@example.com"]).await;
         for (round, p) in people.iter_mut().enumerate() {
             p.first_name = Some(talent_conformance::name(&format!("Round {round}")));
             conn.batch_execute("BEGIN").await.expect("begin");
@@ -91,12 +100,8 @@ async fn plans(conn: &mut AsyncPgConnection, part: &str) -> Plans {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn queued_inserts_keep_a_cached_plan_and_lookups_stay_planned_with_their_values_t269() {
     on_postgres(true, |url| async move {
-        let store = DbStore::connect(&url, 2).expect("connect");
-        let (svc, _) = services(store);
-        let org = new_org(&svc, "business", &[]).await;
-        let template = imported(&svc, org.id, import("template@example.com")).await;
-        let mut conn = AsyncPgConnection::establish(&url).await.expect("connect");
-        conn.batch_execute("SET plan_cache_mode = force_custom_plan").await.expect("session");
+        let (org, people, mut conn) = setup(&url, &["template@example.com"]).await;
+        let template = &people[0];
         let rounds = 8;
         for i in 0..rounds {
             let address = talent_conformance::email(&format!("p{i}@example.com"));
