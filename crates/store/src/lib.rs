@@ -9,6 +9,7 @@
 //! cancel one half-way and leave a connection with an open transaction.
 
 pub mod auth_cache;
+pub mod endpoint_cache;
 pub mod explain;
 mod migrate;
 pub mod pipeline;
@@ -312,6 +313,12 @@ impl DbStore {
         self.gate.stats()
     }
 
+    /// How often imports found their organization's webhook endpoints in this store's cache
+    /// (T272), since the store was built: for tests and the bench.
+    pub fn endpoint_cache_stats(&self) -> endpoint_cache::EndpointCacheStats {
+        self.gate.endpoints.stats()
+    }
+
     /// Seals webhook signing secrets and server secrets with `sealer` from now on (issue 12; the
     /// app's AEAD keyed by `TALENT_SECRET_KEY`). Call before [`DbStore::with_own_pool`], whose
     /// store shares it. Without it secrets are stored as they are.
@@ -438,13 +445,17 @@ impl Store for DbStore {
     {
         let (pools, wake, gate, priority) = (self.pools.clone(), self.wake.clone(), self.gate.clone(), self.priority);
         let (auth, max_writers, instance) = (self.auth.clone(), self.max_writers.clone(), self.instance.clone());
-        let (sealer, health) = (self.sealer.clone(), self.health.clone());
+        let (sealer, health, endpoints) = (self.sealer.clone(), self.health.clone(), self.gate.endpoints.clone());
+        let learner = endpoints.clone();
         // After a commit, before the caller is answered: an answered revocation is in force here.
         let committed = move |after: tx::AfterCommit| {
             if after.wake {
                 wake.notify_one();
             }
             auth.committed(after.auth_changed, &after.touched);
+            for (org, version, list) in after.learned {
+                learner.learn(org, version, list);
+            }
         };
         let task = tokio::spawn(tracing::Instrument::in_current_span(async move {
             match pools {
@@ -457,7 +468,7 @@ impl Store for DbStore {
                     let begun = Begun::new(pooled);
                     let (out, sent) = {
                         let mut pipe = PgPipe::begin(begun.conn());
-                        let mut tx = DbTx::with_writers(&mut pipe, true, max_writers).sealed(sealer);
+                        let mut tx = DbTx::with_writers(&mut pipe, true, max_writers).sealed(sealer).cached(endpoints);
                         match f(&mut tx).await {
                             Ok(r) => {
                                 let flags = tx.after_commit();

@@ -294,6 +294,17 @@ diesel::table! {
 
 diesel::table! {
     use diesel::sql_types::*;
+    use crate::types::sql::Uuid;
+    /// The number of an organization's last change of its webhook endpoints that the fan-out
+    /// sees (T272).
+    webhook_endpoint_versions (org_id) {
+        org_id -> Uuid,
+        version -> BigInt,
+    }
+}
+
+diesel::table! {
+    use diesel::sql_types::*;
     use crate::types::sql::{Uuid, Ts};
     deliveries (id) {
         id -> Uuid,
@@ -490,6 +501,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     invitations,
     emails,
     webhook_endpoints,
+    webhook_endpoint_versions,
     deliveries,
     delivery_attempts,
     org_active_persons,

@@ -148,6 +148,8 @@ pub(crate) struct WriteGate {
     gate: tokio::sync::Mutex<()>,
     /// The store's [`talent_domain::ports::SecretBox`], once set.
     sealer: std::sync::OnceLock<std::sync::Arc<dyn talent_domain::ports::SecretBox>>,
+    /// The store's endpoints by organization (T272), on PostgreSQL too.
+    pub(crate) endpoints: std::sync::Arc<crate::endpoint_cache::EndpointCache>,
 }
 
 impl WriteGate {
@@ -310,7 +312,7 @@ pub(crate) async fn run_group(conn: &mut SqliteConn, gate: &WriteGate) -> Ended 
             }
         }
         let (out, job_flags) = {
-            let mut tx = DbTx::new(&mut *conn, true);
+            let mut tx = DbTx::new(&mut *conn, true).cached(gate.endpoints.clone());
             if let Some(s) = gate.sealer.get() {
                 tx = tx.sealed(s.clone());
             }

@@ -7,6 +7,7 @@
 //! `direct.rs` has their variants for statements that own their binds, which SQLite runs on its
 //! connection itself (the import's and the order's, T249).
 
+use crate::endpoint_cache::{EndpointCache, EndpointsVersion};
 use crate::pipeline::PgPipe;
 use crate::schema::*;
 use crate::types::{DbTime, DbUuid};
@@ -109,8 +110,8 @@ pub(crate) fn stored_accommodations(v: Option<String>, what: &str) -> Result<Opt
 
 /// What a committed transaction asks of this process ([`DbTx::after_commit`]): wake the delivery
 /// engines (T60), empty the authentication caches (T63), forget cached connections whose
-/// activity it stamped (T254).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// activity it stamped (T254), keep the endpoints it listed (T272).
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct AfterCommit {
     /// [`DbTx::wake`].
     pub wake: bool,
@@ -118,7 +119,13 @@ pub struct AfterCommit {
     pub auth_changed: bool,
     /// [`DbTx::touched`].
     pub touched: Vec<ConnectionId>,
+    /// [`DbTx::learned`].
+    pub learned: Vec<Learned>,
 }
+
+/// Endpoints a transaction listed at a known [`EndpointsVersion`], for the store's
+/// [`EndpointCache`] once it commits (T272).
+pub type Learned = (OrgId, EndpointsVersion, Arc<Vec<Endpoint>>);
 
 impl AfterCommit {
     /// Adds what another committed job of the same group asks.
@@ -126,6 +133,7 @@ impl AfterCommit {
         self.wake |= other.wake;
         self.auth_changed |= other.auth_changed;
         self.touched.extend(other.touched);
+        self.learned.extend(other.learned);
     }
 }
 
@@ -154,6 +162,12 @@ pub struct DbTx<'c, C> {
     /// that appends several events fans them out after one read (T203). Emptied by every write
     /// of an endpoint in this transaction.
     pub(crate) endpoints_of: Option<(OrgId, Vec<Endpoint>)>,
+    /// The store's endpoints of organizations by their endpoints version (T272); a transaction
+    /// made without [`DbTx::cached`] has one of its own, as good as none.
+    pub(crate) endpoint_cache: Arc<EndpointCache>,
+    /// Endpoints this transaction listed at a version that did not move while it read them: the
+    /// store's cache learns them after the commit.
+    pub learned: Vec<Learned>,
 }
 
 impl<'c, C> DbTx<'c, C> {
@@ -169,12 +183,25 @@ impl<'c, C> DbTx<'c, C> {
             max_writers: Arc::default(),
             sealer: Arc::new(PlainBox),
             endpoints_of: None,
+            endpoint_cache: Arc::default(),
+            learned: Vec::new(),
         }
     }
 
     /// What this transaction asks of the process once it commits.
     pub fn after_commit(&self) -> AfterCommit {
-        AfterCommit { wake: self.wake, auth_changed: self.auth_changed, touched: self.touched.clone() }
+        AfterCommit {
+            wake: self.wake,
+            auth_changed: self.auth_changed,
+            touched: self.touched.clone(),
+            learned: self.learned.clone(),
+        }
+    }
+
+    /// This handle with the store's `cache` of endpoints ([`DbTx::endpoint_cache`]).
+    pub fn cached(mut self, cache: Arc<EndpointCache>) -> Self {
+        self.endpoint_cache = cache;
+        self
     }
 
     /// This handle with `sealer` ([`DbTx::sealer`]).
@@ -325,6 +352,18 @@ fn like_escape(s: &str) -> String {
 // The ports, one file per aggregate (issue 14 point 2), each with its rows beside it
 // (`*_rows.rs`: the row structs and their conversions); declared last, after the helpers above
 // that their bodies use.
+/// The endpoints version of organization `$org` ([`EndpointsVersion`], T272) as a scalar subquery
+/// that a query of the organization's row selects beside it: one index probe, no statement of
+/// its own.
+macro_rules! endpoints_version {
+    ($org:expr) => {
+        webhook_endpoint_versions::table
+            .filter(webhook_endpoint_versions::org_id.eq(DbUuid($org.0)))
+            .select(webhook_endpoint_versions::version)
+            .single_value()
+    };
+}
+
 mod assessment_repo;
 pub mod assessment_rows;
 mod connector_repo;

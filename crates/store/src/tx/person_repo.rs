@@ -47,34 +47,34 @@ impl DbTx<'_, PgPipe<'_>> {
         self.lock_rows(q.filter(persons::human_id.eq(human)).order(persons::id.asc()).for_update()).await
     }
 
-    /// [`PersonRepo::lock_import_target`]: the organization's lock, the person's, the count of
-    /// active persons and the organization's webhook endpoints (which the import's event fans
-    /// out to) sent together with whatever writes wait on the pipe, in one round trip (T266).
-    /// PostgreSQL runs them in order: the person is read once the organization's lock is held.
+    /// [`PersonRepo::lock_import_target`]: the organization's lock with its endpoints version,
+    /// the person's lock and the count of active persons sent together with whatever writes wait
+    /// on the pipe, in one round trip (T266). PostgreSQL runs them in order: the person is read
+    /// once the organization's lock is held. The organization's webhook endpoints (which the
+    /// import's event fans out to) come from the store's cache at that version, or are read in a
+    /// second round trip (T272).
     pub(super) async fn import_target_impl(
         &mut self,
         org: OrgId,
         email: &Email,
         exclusive: bool,
     ) -> StoreResult<Option<ImportTarget>> {
-        let o = organizations::table.find(DbUuid(org.0)).select(OrgRow::as_select());
-        let orgs: futures_util::future::BoxFuture<'_, diesel::QueryResult<Vec<OrgRow>>> =
+        let o = organizations::table.find(DbUuid(org.0)).select((OrgRow::as_select(), endpoints_version!(org)));
+        type Found = Vec<(OrgRow, Option<i64>)>;
+        let orgs: futures_util::future::BoxFuture<'_, diesel::QueryResult<Found>> =
             if exclusive { Box::pin(o.for_update().load(self.conn)) } else { Box::pin(o.for_share().load(self.conn)) };
         let person = person_by_email!(org, email).for_update().load::<PersonRow>(self.conn);
-        // Sent in this order. The count (its organization's rows of a table with one index) and
-        // the endpoints (an organization's few) keep their plans (T269); the person's lookup
-        // must not, and comes first so that one `SET` switches.
+        // Sent in this order. The count (its organization's rows of a table with one index)
+        // keeps its plan (T269); the person's lookup must not, and comes first so that one `SET`
+        // switches.
         self.keep_next_plan();
         let counts = org_active_persons::table
             .filter(org_active_persons::org_id.eq(DbUuid(org.0)))
             .select(org_active_persons::n)
             .load::<i64>(self.conn);
-        self.keep_next_plan();
-        let endpoints = self.endpoint_rows_of(org);
-        let (orgs, persons, counts, endpoints) =
-            futures_util::future::try_join4(orgs, person, counts, endpoints).await.map_err(db_err)?;
-        let Some(o) = orgs.into_iter().next() else { return Ok(None) };
-        self.remember_endpoints(org, endpoints)?;
+        let (orgs, persons, counts) = futures_util::future::try_join3(orgs, person, counts).await.map_err(db_err)?;
+        let Some((o, version)) = orgs.into_iter().next() else { return Ok(None) };
+        self.endpoints_at(org, version).await?;
         let person = persons.into_iter().next().map(Person::try_from).transpose()?;
         Ok(Some(ImportTarget { org: Organization::try_from(o)?, person, active: active_of_shards(&counts) }))
     }
@@ -99,17 +99,20 @@ impl DbTx<'_, crate::SqliteConn> {
     }
 
     /// [`PersonRepo::lock_import_target`] as three reads (writers are serialized by `BEGIN
-    /// IMMEDIATE`; the statements run in process, one after another).
+    /// IMMEDIATE`; the statements run in process, one after another), and the organization's
+    /// endpoints as on PostgreSQL (T272).
     pub(super) async fn import_target_impl(
         &mut self,
         org: OrgId,
         email: &Email,
-        exclusive: bool,
+        _exclusive: bool,
     ) -> StoreResult<Option<ImportTarget>> {
-        let Some(o) = self.org_locked(org, !exclusive).await? else { return Ok(None) };
+        let q = organizations::table.find(DbUuid(org.0)).select((OrgRow::as_select(), endpoints_version!(org)));
+        let Some((o, version)) = self.first_owned(q, |_, r| Ok(r)).await? else { return Ok(None) };
+        self.endpoints_at(org, version).await?;
         let person = self.person_by_email_impl(org, email).await?;
         let active = self.count_active_persons(org).await?;
-        Ok(Some(ImportTarget { org: o, person, active }))
+        Ok(Some(ImportTarget { org: Organization::try_from(o)?, person, active }))
     }
 
     /// Writers are serialized by `BEGIN IMMEDIATE`: a plain read.

@@ -14,22 +14,60 @@ macro_rules! endpoints_of_org {
     };
 }
 
-impl<'p> DbTx<'_, PgPipe<'p>> {
-    /// The rows of [`WebhookRepo::list_endpoints_of_org`], read when the returned future is
-    /// first polled, so that a caller can send them with other statements in one round trip
-    /// (T266); [`DbTx::remember_endpoints`] then keeps them for the transaction's fan-outs.
-    pub(super) fn endpoint_rows_of(
-        &mut self,
-        org: OrgId,
-    ) -> impl Future<Output = diesel::QueryResult<Vec<EndpointRow>>> + Send + use<'p> {
-        endpoints_of_org!(org).load(self.conn)
+impl<C> DbTx<'_, C> {
+    /// Answers this transaction's fan-outs to `org`'s endpoints ([`DbTx::endpoints_of`]) from
+    /// the store's cache at `version` (T272); false when the cache does not hold them.
+    fn endpoints_from_cache(&mut self, org: OrgId, version: EndpointsVersion) -> bool {
+        let Some(known) = self.endpoint_cache.get(org, version) else { return false };
+        self.endpoints_of = Some((org, known.as_ref().clone()));
+        true
     }
 
-    /// `rows` ([`DbTx::endpoint_rows_of`]) as this transaction's list of the organization's
-    /// endpoints, which [`WebhookRepo::list_endpoints_of_org`] then answers without a statement.
-    pub(super) fn remember_endpoints(&mut self, org: OrgId, rows: Vec<EndpointRow>) -> StoreResult<()> {
-        let found = rows.into_iter().map(|r| self.open_endpoint(r)).collect::<StoreResult<Vec<_>>>()?;
+    /// `found` as `org`'s endpoints for this transaction's fan-outs; the store's cache learns
+    /// them at `version` once the transaction commits, when `version` is known to be theirs.
+    fn keep_endpoints(&mut self, org: OrgId, version: Option<EndpointsVersion>, found: Vec<Endpoint>) {
+        if let Some(v) = version {
+            self.learned.push((org, v, Arc::new(found.clone())));
+        }
         self.endpoints_of = Some((org, found));
+    }
+}
+
+impl DbTx<'_, PgPipe<'_>> {
+    /// `org`'s endpoints for this transaction's fan-outs, its endpoints version `version` read
+    /// (with the organization's lock) before: from the store's cache, or read in one round trip
+    /// with the version again. Learned only when the version did not move meanwhile: a change
+    /// that committed between the two reads may or may not be in the endpoints read (each
+    /// statement sees what had committed when it began).
+    pub(super) async fn endpoints_at(&mut self, org: OrgId, version: EndpointsVersion) -> StoreResult<()> {
+        if self.endpoints_from_cache(org, version) {
+            return Ok(());
+        }
+        // An organization's few endpoints and one row by its key: plans that cannot go wrong (T269).
+        self.keep_next_plan();
+        let rows = endpoints_of_org!(org).load::<EndpointRow>(self.conn);
+        self.keep_next_plan();
+        let again = webhook_endpoint_versions::table
+            .find(DbUuid(org.0))
+            .select(webhook_endpoint_versions::version)
+            .load::<i64>(self.conn);
+        let (rows, again) = futures_util::future::try_join(rows, again).await.map_err(db_err)?;
+        let found = rows.into_iter().map(|r| self.open_endpoint(r)).collect::<StoreResult<Vec<_>>>()?;
+        let unmoved = again.into_iter().next() == version;
+        self.keep_endpoints(org, unmoved.then_some(version), found);
+        Ok(())
+    }
+}
+
+impl DbTx<'_, crate::SqliteConn> {
+    /// As on PostgreSQL; writers are serialized (`BEGIN IMMEDIATE`), so the version read before
+    /// is the endpoints'.
+    pub(super) async fn endpoints_at(&mut self, org: OrgId, version: EndpointsVersion) -> StoreResult<()> {
+        if self.endpoints_from_cache(org, version) {
+            return Ok(());
+        }
+        let found = self.load_all_owned(endpoints_of_org!(org), Self::open_endpoint).await?;
+        self.keep_endpoints(org, Some(version), found);
         Ok(())
     }
 }

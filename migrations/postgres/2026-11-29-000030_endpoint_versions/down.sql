@@ -1,0 +1,4 @@
+DROP TRIGGER webhook_endpoints_changed_update ON webhook_endpoints;
+DROP TRIGGER webhook_endpoints_changed_insert_delete ON webhook_endpoints;
+DROP FUNCTION webhook_endpoints_changed();
+DROP TABLE webhook_endpoint_versions;

@@ -1,0 +1,4 @@
+DROP TRIGGER webhook_endpoints_changed_update;
+DROP TRIGGER webhook_endpoints_changed_delete;
+DROP TRIGGER webhook_endpoints_changed_insert;
+DROP TABLE webhook_endpoint_versions;
