@@ -349,9 +349,6 @@ fn like_escape(s: &str) -> String {
     out
 }
 
-// The ports, one file per aggregate (issue 14 point 2), each with its rows beside it
-// (`*_rows.rs`: the row structs and their conversions); declared last, after the helpers above
-// that their bodies use.
 /// The endpoints version of organization `$org` ([`EndpointsVersion`], T272) as a scalar subquery
 /// that a query of the organization's row selects beside it: one index probe, no statement of
 /// its own.
@@ -364,6 +361,9 @@ macro_rules! endpoints_version {
     };
 }
 
+// The ports, one file per aggregate (issue 14 point 2), each with its rows beside it
+// (`*_rows.rs`: the row structs and their conversions); declared last, after the helpers above
+// that their bodies use.
 mod assessment_repo;
 pub mod assessment_rows;
 mod connector_repo;
