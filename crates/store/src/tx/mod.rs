@@ -162,9 +162,9 @@ pub struct DbTx<'c, C> {
     /// that appends several events fans them out after one read (T203). Emptied by every write
     /// of an endpoint in this transaction.
     pub(crate) endpoints_of: Option<(OrgId, Vec<Endpoint>)>,
-    /// The store's endpoints of organizations by their endpoints version (T272); a transaction
-    /// made without [`DbTx::cached`] has one of its own, as good as none.
-    pub(crate) endpoint_cache: Arc<EndpointCache>,
+    /// The store's endpoints of organizations by their endpoints version (T272); `None` for a
+    /// transaction made without [`DbTx::cached`] (its fan-outs read the endpoints).
+    pub(crate) endpoint_cache: Option<Arc<EndpointCache>>,
     /// Endpoints this transaction listed at a version that did not move while it read them: the
     /// store's cache learns them after the commit.
     pub learned: Vec<Learned>,
@@ -183,7 +183,7 @@ impl<'c, C> DbTx<'c, C> {
             max_writers: Arc::default(),
             sealer: Arc::new(PlainBox),
             endpoints_of: None,
-            endpoint_cache: Arc::default(),
+            endpoint_cache: None,
             learned: Vec::new(),
         }
     }
@@ -200,7 +200,7 @@ impl<'c, C> DbTx<'c, C> {
 
     /// This handle with the store's `cache` of endpoints ([`DbTx::endpoint_cache`]).
     pub fn cached(mut self, cache: Arc<EndpointCache>) -> Self {
-        self.endpoint_cache = cache;
+        self.endpoint_cache = Some(cache);
         self
     }
 

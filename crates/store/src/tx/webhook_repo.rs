@@ -18,7 +18,7 @@ impl<C> DbTx<'_, C> {
     /// Answers this transaction's fan-outs to `org`'s endpoints ([`DbTx::endpoints_of`]) from
     /// the store's cache at `version` (T272); false when the cache does not hold them.
     fn endpoints_from_cache(&mut self, org: OrgId, version: EndpointsVersion) -> bool {
-        let Some(known) = self.endpoint_cache.get(org, version) else { return false };
+        let Some(known) = self.endpoint_cache.as_ref().and_then(|c| c.get(org, version)) else { return false };
         self.endpoints_of = Some((org, known.as_ref().clone()));
         true
     }
