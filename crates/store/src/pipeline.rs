@@ -36,7 +36,7 @@ use diesel::pg::Pg;
 use diesel::query_builder::{AsQuery, QueryFragment, QueryId};
 use diesel::QueryResult;
 use diesel_async::{AsyncConnectionCore, AsyncPgConnection, SimpleAsyncConnection};
-use futures_util::future::{try_join, try_join_all, BoxFuture};
+use futures_util::future::{join, join_all, BoxFuture};
 use std::future::Future;
 
 /// A statement sent (or to be sent on its first poll): its count of rows.
@@ -129,13 +129,13 @@ impl<'p> PgPipe<'p> {
     }
 
     /// Sends what is queued and waits for every answer (one round trip). Errors: the first
-    /// queued statement's that failed.
+    /// queued statement's that failed ([`in_order`]).
     pub fn flush(&mut self) -> impl Future<Output = QueryResult<()>> + Send + 'p {
         let pending = std::mem::take(&mut self.pending);
         self.sent |= !pending.is_empty();
         async move {
             if !pending.is_empty() {
-                try_join_all(pending).await?;
+                in_order(pending).await?;
             }
             Ok(())
         }
@@ -148,8 +148,26 @@ impl<'p> PgPipe<'p> {
             return next;
         }
         let pending = std::mem::take(&mut self.pending);
-        Box::pin(async move { try_join(try_join_all(pending), next).await.map(|(_, r)| r) })
+        Box::pin(async move {
+            let (queued, next) = join(in_order(pending), next).await;
+            queued.and(next)
+        })
     }
+}
+
+/// Waits for every one of `sent` and returns the error of the first, in the order they were
+/// sent, that failed. Once a statement of a transaction fails, PostgreSQL answers each later
+/// one "current transaction is aborted": the error that says what happened (a unique
+/// violation the use case retries, a lost connection) is the earliest one. Waiting for the
+/// first error to come in instead (`try_join_all`) could return a later statement's, whose
+/// answer the connection's task may deliver between two polls of the earlier one: seen as a
+/// 500 among eight concurrent imports of one new address, where the retried unique violation
+/// was expected. Waiting for all costs nothing: the server has answered the later statements
+/// once it has answered the last one.
+pub(crate) async fn in_order<T>(
+    sent: impl IntoIterator<Item = impl Future<Output = QueryResult<T>>>,
+) -> QueryResult<Vec<T>> {
+    join_all(sent).await.into_iter().collect()
 }
 
 impl SimpleAsyncConnection for PgPipe<'_> {
@@ -244,5 +262,60 @@ impl Drop for Begun {
         if let Some(conn) = self.conn.take().filter(|_| self.open) {
             drop(Object::take(conn));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::in_order;
+    use diesel::result::{DatabaseErrorKind, Error};
+    use std::future::Future;
+    use std::pin::Pin;
+    use std::task::{Context, Poll};
+
+    /// A statement's answer that arrives after `polls` polls.
+    struct Answer {
+        polls: u32,
+        result: Option<diesel::QueryResult<usize>>,
+    }
+
+    impl Future for Answer {
+        type Output = diesel::QueryResult<usize>;
+        fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+            if self.polls > 0 {
+                self.polls -= 1;
+                cx.waker().wake_by_ref();
+                return Poll::Pending;
+            }
+            Poll::Ready(self.result.take().unwrap_or(Ok(0)))
+        }
+    }
+
+    fn failed(message: &str) -> Error {
+        Error::DatabaseError(DatabaseErrorKind::Unknown, Box::new(message.to_string()))
+    }
+
+    fn message(e: Error) -> String {
+        match e {
+            Error::DatabaseError(_, info) => info.message().to_string(),
+            other => other.to_string(),
+        }
+    }
+
+    #[tokio::test]
+    async fn the_first_statement_s_error_wins_although_a_later_one_s_comes_in_first() {
+        let answers = vec![
+            Answer { polls: 0, result: Some(Ok(1)) },
+            Answer { polls: 2, result: Some(Err(failed("duplicate key"))) },
+            Answer { polls: 0, result: Some(Err(failed("current transaction is aborted"))) },
+        ];
+        let got = in_order(answers).await;
+        assert_eq!(message(got.expect_err("a statement failed")), "duplicate key");
+    }
+
+    #[tokio::test]
+    async fn every_answer_in_order_when_none_failed() {
+        let answers = (0..4u32).map(|i| Answer { polls: 3 - i, result: Some(Ok(i as usize)) });
+        assert_eq!(in_order(answers).await.ok(), Some(vec![0, 1, 2, 3]));
     }
 }

@@ -72,7 +72,9 @@ impl DbTx<'_, PgPipe<'_>> {
             .filter(org_active_persons::org_id.eq(DbUuid(org.0)))
             .select(org_active_persons::n)
             .load::<i64>(self.conn);
-        let (orgs, persons, counts) = futures_util::future::try_join3(orgs, person, counts).await.map_err(db_err)?;
+        // The error of the first statement that failed, in the order sent (`pipeline::in_order`).
+        let (orgs, persons, counts) = futures_util::future::join3(orgs, person, counts).await;
+        let (orgs, persons, counts) = (orgs.map_err(db_err)?, persons.map_err(db_err)?, counts.map_err(db_err)?);
         let Some((o, version)) = orgs.into_iter().next() else { return Ok(None) };
         self.endpoints_at(org, version).await?;
         let person = persons.into_iter().next().map(Person::try_from).transpose()?;

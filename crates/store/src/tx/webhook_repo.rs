@@ -51,7 +51,9 @@ impl DbTx<'_, PgPipe<'_>> {
             .find(DbUuid(org.0))
             .select(webhook_endpoint_versions::version)
             .load::<i64>(self.conn);
-        let (rows, again) = futures_util::future::try_join(rows, again).await.map_err(db_err)?;
+        // The first statement's error if both failed (`pipeline::in_order`).
+        let (rows, again) = futures_util::future::join(rows, again).await;
+        let (rows, again) = (rows.map_err(db_err)?, again.map_err(db_err)?);
         let found = rows.into_iter().map(|r| self.open_endpoint(r)).collect::<StoreResult<Vec<_>>>()?;
         let unmoved = again.into_iter().next() == version;
         self.keep_endpoints(org, unmoved.then_some(version), found);
