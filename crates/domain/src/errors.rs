@@ -84,8 +84,10 @@ pub enum StoreError {
     #[error("unique constraint violated")]
     UniqueViolation,
     /// The database cannot be reached right now (refused or lost connections, a server that is
-    /// shutting down or starting up, SQLite busy beyond its timeout): temporary, so the client is
-    /// answered 503 with `Retry-After` (issue 13, T87). Nothing of the use case was committed.
+    /// shutting down or starting up, SQLite busy beyond its timeout) or aborted the transaction
+    /// to resolve contention (a deadlock, a serialization failure; T274): temporary, so the
+    /// client is answered 503 with `Retry-After` (issue 13, T87). Nothing of the use case was
+    /// committed.
     #[error("database unavailable: {0}")]
     Unavailable(String),
     /// Any other failure.

@@ -126,3 +126,61 @@ async fn a_use_case_that_panics_leaves_no_open_transaction_in_the_pool() {
     })
     .await;
 }
+
+/// T274: what PostgreSQL says when it aborts a transaction to resolve contention, a deadlock
+/// between two transactions that lock two rows in opposite orders and a serialization failure
+/// of a repeatable-read transaction whose row changed meanwhile, is a temporary failure
+/// (`Unavailable`: 503 with `Retry-After`), not the service's own (`Internal`: 500).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deadlock_and_a_serialization_failure_are_temporary() {
+    on_postgres(false, |url| async move {
+        let mut setup = AsyncPgConnection::establish(&url).await.expect("connect");
+        setup
+            .batch_execute(
+                "DROP TABLE IF EXISTS pipe_probe; CREATE TABLE pipe_probe (n int PRIMARY KEY, v int);
+                 INSERT INTO pipe_probe VALUES (1, 0), (2, 0)",
+            )
+            .await
+            .expect("table");
+        let update = |n: i32| diesel::sql_query(format!("UPDATE pipe_probe SET v = v + 1 WHERE n = {n}"));
+        // Each locks one row, then asks for the other's.
+        let (a, b) = (
+            AsyncPgConnection::establish(&url).await.expect("a"),
+            AsyncPgConnection::establish(&url).await.expect("b"),
+        );
+        let (mut pa, mut pb) = (PgPipe::new(&a), PgPipe::new(&b));
+        for (pipe, first) in [(&mut pa, 1), (&mut pb, 2)] {
+            pipe.defer_sql("BEGIN".into());
+            pipe.defer(update(first));
+            pipe.flush().await.expect("the first lock");
+        }
+        let (ra, rb) = tokio::join!(update(2).execute(&mut pa), update(1).execute(&mut pb));
+        let failed: Vec<_> = [ra, rb].into_iter().filter_map(Result::err).collect();
+        assert_eq!(failed.len(), 1, "PostgreSQL aborts one of the two: {failed:?}");
+        let e = failed.into_iter().next().map(talent_store::tx::db_err);
+        assert!(matches!(e, Some(StoreError::Unavailable(ref m)) if m.contains("deadlock")), "{e:?}");
+        drop((pa, pb));
+        for c in [&a, &b] {
+            let mut c = c;
+            c.batch_execute("ROLLBACK").await.expect("rollback");
+        }
+
+        // A repeatable-read transaction updates a row another one changed after its snapshot.
+        let mut pa = PgPipe::new(&a);
+        pa.defer_sql("BEGIN ISOLATION LEVEL REPEATABLE READ".into());
+        assert_eq!(
+            diesel::sql_query("SELECT count(*) AS n FROM pipe_probe")
+                .get_result::<Count>(&mut pa)
+                .await
+                .expect("snapshot")
+                .n,
+            2
+        );
+        update(1).execute(&mut setup).await.expect("the other's update");
+        let e = update(1).execute(&mut pa).await.map_err(talent_store::tx::db_err);
+        assert!(matches!(e, Err(StoreError::Unavailable(ref m)) if m.contains("serialize")), "{e:?}");
+        drop(pa);
+        (&a).batch_execute("ROLLBACK").await.expect("rollback");
+    })
+    .await;
+}

@@ -33,8 +33,15 @@ use time::OffsetDateTime;
 
 /// Maps diesel's errors onto the port's: unique violations become `UniqueViolation`; a lost
 /// connection or a server that is going away, starting up or (SQLite) locked beyond the busy
-/// timeout becomes `Unavailable` (answered 503, T87); anything else `Internal`.
+/// timeout becomes `Unavailable` (answered 503, T87), and so does a transaction PostgreSQL
+/// aborted to resolve contention (a deadlock, a serialization failure: T274), logged as a
+/// warning; anything else `Internal`.
 pub fn db_err(e: DieselError) -> StoreError {
+    if is_contention(&e) {
+        metrics::counter!("talent_db_errors_total", "kind" => "contention").increment(1);
+        tracing::warn!(error = %e, "the database aborted a transaction to resolve contention; answered 503");
+        return StoreError::Unavailable(e.to_string());
+    }
     let err = classify(e);
     let kind = match &err {
         StoreError::UniqueViolation => "unique_violation",
@@ -43,6 +50,18 @@ pub fn db_err(e: DieselError) -> StoreError {
     };
     metrics::counter!("talent_db_errors_total", "kind" => kind).increment(1);
     err
+}
+
+/// Whether PostgreSQL aborted the transaction to let others go on (T274): a deadlock (SQLSTATE
+/// 40P01, which diesel reports by its message only) or a serialization failure (40001). Nothing
+/// of it was committed and the same request sent again runs anew, so the client is told to
+/// retry (503 with `Retry-After`), not that the service failed.
+fn is_contention(e: &DieselError) -> bool {
+    match e {
+        DieselError::DatabaseError(DatabaseErrorKind::SerializationFailure, _) => true,
+        DieselError::DatabaseError(_, info) => info.message().starts_with("deadlock detected"),
+        _ => false,
+    }
 }
 
 /// [`db_err`] without counting.
@@ -429,5 +448,22 @@ mod outage_tests {
         ));
         assert!(matches!(classify(DieselError::NotFound), StoreError::Internal(_)));
         assert!(matches!(classify(db(DatabaseErrorKind::UniqueViolation, "dup")), StoreError::UniqueViolation));
+    }
+
+    /// T274: a transaction the database aborted to resolve contention is retried by the client
+    /// (503), not reported as the service's failure; what the real server says is tested in
+    /// `tests/pipeline.rs`.
+    #[test]
+    fn deadlocks_and_serialization_failures_are_temporary() {
+        for e in [
+            db(DatabaseErrorKind::Unknown, "deadlock detected"),
+            db(DatabaseErrorKind::SerializationFailure, "could not serialize access due to concurrent update"),
+        ] {
+            assert!(matches!(db_err(e), StoreError::Unavailable(_)));
+        }
+        assert!(matches!(
+            db_err(db(DatabaseErrorKind::Unknown, "a deadlock detected in a name")),
+            StoreError::Internal(_)
+        ));
     }
 }
