@@ -733,3 +733,29 @@ fn retention_purges_deliveries_attempts_and_events_older_than_the_window_only_t6
     assert!(snap.attempts.iter().all(|(id, _, _)| *id == left[0].id), "attempts go with their delivery");
     assert_eq!(block_on(w.svc.purge_webhook_history(30, 2)).unwrap(), (0, 0));
 }
+
+/// T277 (D57): a claim made before the sequencer has run numbers the claimed deliveries' events
+/// in its own transaction, one write in all, and every job carries its event's feed sequence.
+#[test]
+fn a_claim_numbers_its_deliveries_events_in_its_own_transaction_t277_d57() {
+    let w = world();
+    endpoint(&w, "https://a.example.com/", &["*"]);
+    for i in 0..3 {
+        import(&w, &format!("p{i}@example.com"));
+    }
+    let writes = Arc::new(AtomicU64::new(0));
+    let mut store = w.store.clone();
+    let counted = writes.clone();
+    store.on_begin = Some(Arc::new(move || {
+        counted.fetch_add(1, Ordering::SeqCst);
+    }));
+    let svc = Services { store: Arc::new(store), ..w.svc.clone() };
+    let jobs = block_on(svc.claim_due(caps(100, 8, 16))).unwrap();
+    assert_eq!(jobs.len(), 3);
+    assert_eq!(writes.load(Ordering::SeqCst), 1, "the claim numbered its events itself");
+    let mut sequences: Vec<u64> = jobs.iter().map(|j| j.sequence.expect("numbered")).collect();
+    sequences.sort_unstable();
+    assert_eq!(sequences, [1, 2, 3], "the organization's first three events (D56)");
+    // Nothing left for the sequencer.
+    assert_eq!(block_on(w.svc.sequence_events()).unwrap(), 0);
+}

@@ -36,9 +36,9 @@ impl<S: Store> Services<S> {
             .store
             .write(move |tx| {
                 Box::pin(async move {
-                    tx.relax_durability().await?;
                     let claimed = tx.claim_deliveries(&req).await?;
                     if claimed.is_empty() {
+                        tx.relax_durability().await?;
                         return Ok::<_, UseCaseError>(vec![]);
                     }
                     let mut ids: Vec<WebhookId> = claimed.iter().map(|d| d.endpoint_id).collect();
@@ -46,7 +46,23 @@ impl<S: Store> Services<S> {
                     ids.dedup();
                     let endpoints = tx.list_endpoints_by_ids(&ids).await?;
                     let events: Vec<EventId> = claimed.iter().filter_map(|d| d.event_id).collect();
-                    let sequences = tx.event_sequences(&events).await?;
+                    let mut sequences = tx.event_sequences(&events).await?;
+                    // Events committed within the last second are not numbered yet (the sequencer
+                    // runs every second): numbered here, in the claim's own transaction (T277),
+                    // which then commits durably, since the numbers are sent. Otherwise a claim,
+                    // which at-least-once delivery lets a crash lose, commits without waiting.
+                    let unnumbered: Vec<EventId> = claimed
+                        .iter()
+                        .filter(|d| endpoints.iter().any(|e| e.id == d.endpoint_id && e.kind != EndpointKind::Ats))
+                        .filter_map(|d| d.event_id)
+                        .filter(|e| !sequences.iter().any(|s| s.0 == *e))
+                        .collect();
+                    if unnumbered.is_empty() {
+                        tx.relax_durability().await?;
+                    } else {
+                        tx.sequence_events(super::feed::SEQUENCE_BATCH).await?;
+                        sequences.extend(tx.event_sequences(&unnumbered).await?);
+                    }
                     Ok(claimed
                         .into_iter()
                         .filter_map(|d| {
@@ -79,10 +95,11 @@ impl<S: Store> Services<S> {
         Ok(jobs)
     }
 
-    /// The sequences of claimed webhook deliveries whose events the sequencer had not numbered
-    /// yet (D57: every delivery of a feed event is sent with its `sequence`): the sequencer runs
-    /// (events commit before their deliveries can be claimed, so it numbers them), then the
-    /// numbers are read. Most claims need nothing: the sequencer runs every second.
+    /// The sequences of claimed webhook deliveries whose events the claim's transaction did not
+    /// number (D57: every delivery of a feed event is sent with its `sequence`; the claim numbers
+    /// at most one batch of the oldest events, T277): the sequencer runs (events commit before
+    /// their deliveries can be claimed, so it numbers them), then the numbers are read. Most
+    /// claims need nothing.
     async fn number_claimed(
         &self,
         mut claimed: Vec<(DeliveryJob, EndpointKind)>,
