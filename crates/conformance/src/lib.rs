@@ -87,6 +87,7 @@ macro_rules! store_conformance_suite {
             concurrent_advances_of_one_test_clock_all_apply_d60,
             delivery_claims_keep_the_per_endpoint_and_per_org_caps,
             concurrent_claims_never_take_one_delivery_twice,
+            claims_numbering_events_beside_the_sequencer_and_imports_agree_with_the_feed,
             open_breakers_and_disabled_endpoints_are_not_claimed,
             outcomes_of_a_batch_are_recorded_in_one_transaction,
             concurrent_recorders_of_one_endpoint_lose_no_count,

@@ -318,3 +318,63 @@ pub async fn retention_purges_only_history_older_than_the_window<S: Store + Clon
     assert_eq!(events(&svc, org.id).await.len(), before - 5);
     assert_eq!(svc.purge_webhook_history(30, 2).await.unwrap(), (0, 0));
 }
+
+/// T277 (D56, D57): claims that number their events race the sequencer and the imports that make
+/// new events: nothing deadlocks, and every claimed delivery is sent with the number the feed
+/// gives its event, each number once, without a hole.
+pub async fn claims_numbering_events_beside_the_sequencer_and_imports_agree_with_the_feed<S: Store + Clone>(store: S) {
+    let (svc, _) = services(store);
+    let org = new_org(&svc, "business", &[]).await;
+    hook(&svc, org.id, 1).await;
+    let importing = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let importers: Vec<_> = (0..2)
+        .map(|k| {
+            let svc = svc.clone();
+            tokio::spawn(async move {
+                for i in 0..20 {
+                    imported(&svc, org.id, import(&format!("race{k}.{i}@example.com"))).await;
+                }
+            })
+        })
+        .collect();
+    let (svc2, busy) = (svc.clone(), importing.clone());
+    let sequencer = tokio::spawn(async move {
+        while busy.load(std::sync::atomic::Ordering::SeqCst) {
+            svc2.sequence_events().await.unwrap();
+            tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+        }
+    });
+    let claimers: Vec<_> = (0..3)
+        .map(|_| {
+            let (svc, busy) = (svc.clone(), importing.clone());
+            tokio::spawn(async move {
+                let mut got = vec![];
+                loop {
+                    let jobs = svc.claim_due(caps(5, 100, 100)).await.unwrap();
+                    if jobs.is_empty() && !busy.load(std::sync::atomic::Ordering::SeqCst) {
+                        return got;
+                    }
+                    got.extend(jobs.into_iter().map(|j| (j.delivery.event_id, j.sequence)));
+                    tokio::task::yield_now().await;
+                }
+            })
+        })
+        .collect();
+    for t in importers {
+        t.await.unwrap();
+    }
+    importing.store(false, std::sync::atomic::Ordering::SeqCst);
+    sequencer.await.unwrap();
+    let mut sent = vec![];
+    for t in claimers {
+        sent.extend(t.await.unwrap());
+    }
+    assert_eq!(sent.len(), 40, "every delivery claimed once");
+    let feed = svc.events_feed(org.id, &every_scope(), feed_req(0, 100)).await.unwrap();
+    let numbers: Vec<u64> = feed.items.iter().map(|i| i.sequence).collect();
+    assert_eq!(numbers, (1..=feed.items.len() as u64).collect::<Vec<_>>(), "each number once, no hole");
+    for (event, sequence) in sent {
+        let item = feed.items.iter().find(|i| Some(i.event.id) == event).expect("the delivery's event is in the feed");
+        assert_eq!(sequence, Some(item.sequence), "sent with the feed's number");
+    }
+}
