@@ -110,7 +110,7 @@ crate::e2e!(
 // Issue 17: the text log holds no secret, token or personal data either.
 crate::e2e!(the_text_log_holds_no_secrets_or_personal_data, Opts { keep_log: true, ..Default::default() }, |app| {
     let secrets = traffic(app);
-    let marker = app.get("/healthz", "x");
+    let marker = app.get("/api/v1/me", "x");
     let id = marker.header("x-request-id").unwrap().to_string();
     let log = app.log_text(&id);
     assert!(log.contains("request_id="), "{log}");
@@ -314,5 +314,43 @@ crate::e2e!(
         assert_eq!(attempt["span"]["request_id"], "ats-sync-42", "{attempt}");
         assert_eq!(attempt["span"]["delivery_id"], json!(did), "{attempt}");
         assert_eq!(attempt["status"], 500, "{attempt}");
+    }
+);
+
+/// Sends `method path` with `X-Request-Id: id` and returns the status.
+fn probe(app: &TestApp, method: &str, path: &str, id: &str) -> u16 {
+    app.request_to(&app.base, method, path, &[("X-Request-Id", id)], None).status
+}
+
+// T278: a health probe that succeeds is written at `debug`, so the default log (`info`) holds no
+// line per load-balancer check; a probe that fails is written like any other request.
+crate::e2e!(
+    probes_that_succeed_stay_out_of_the_default_access_log_and_failed_ones_are_in_it,
+    Opts { keep_log: true, ..Default::default() },
+    |app| {
+        assert_eq!(probe(app, "GET", "/healthz", "probe-healthz-ok"), 200);
+        assert_eq!(probe(app, "GET", "/readyz", "probe-readyz-ok"), 200);
+        assert_eq!(probe(app, "POST", "/healthz", "probe-healthz-refused"), 405);
+        assert_eq!(probe(app, "GET", "/api/v1/me", "probe-marker"), 401);
+        let log = app.log_text("probe-marker");
+        assert!(log.contains("request_id=probe-healthz-refused"), "a failed probe is logged: {log}");
+        assert!(log.contains("path=/healthz status=405"), "{log}");
+        assert!(!log.contains("probe-healthz-ok") && !log.contains("probe-readyz-ok"), "{log}");
+    }
+);
+
+// T278: with the access log's target at `debug`, the probes that succeed are written too.
+crate::e2e!(
+    probes_that_succeed_are_logged_when_the_access_target_is_at_debug,
+    Opts { keep_log: true, env: vec![("TALENT_LOG", "info,talent::access=debug".into())], ..Default::default() },
+    |app| {
+        assert_eq!(probe(app, "GET", "/healthz", "probe-healthz-ok"), 200);
+        assert_eq!(probe(app, "GET", "/readyz", "probe-readyz-ok"), 200);
+        assert_eq!(probe(app, "GET", "/api/v1/me", "probe-marker"), 401);
+        let log = app.log_text("probe-marker");
+        for id in ["probe-healthz-ok", "probe-readyz-ok"] {
+            let line = log.lines().find(|l| l.contains(id)).unwrap_or_else(|| panic!("no line of {id}: {log}"));
+            assert!(line.contains("DEBUG") && line.contains("status=200"), "{line}");
+        }
     }
 );

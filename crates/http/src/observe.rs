@@ -3,7 +3,8 @@
 //! which the app's log format writes as a span named `request` would be written; a real
 //! `tracing` span of that name only when asked for, T240), its metrics (`talent_http_*`,
 //! [`crate::metrics`]) and one access-log line: method, path (never the query string, which can
-//! carry personal data), status and duration. Keys, tokens and bodies are never logged.
+//! carry personal data), status and duration, at `info` (a health probe that succeeds at `debug`:
+//! [`is_probe`]). Keys, tokens and bodies are never logged.
 //!
 //! One middleware, the outermost, does all four (T236): three (ids, metrics, access log) each
 //! boxed a future of their own and read the clock twice per request. It also arms the body-read
@@ -27,7 +28,8 @@ pub const REQUEST_SPAN: &str = "request";
 
 /// The middleware; see the module's documentation. It covers every other middleware, so its
 /// header is on every answer, errors included, and every line of the request carries the id.
-/// The probes (`/healthz`, `/readyz`) and `/metrics` are logged but not counted.
+/// The probes (`/healthz`, `/readyz`) and `/metrics` are not counted; a probe that succeeds is
+/// logged at `debug` ([`is_probe`]), every other request at `info`.
 ///
 /// With `span` the request is also served inside a `tracing` span `request{request_id}`: for a
 /// log format that does not read the task's request id itself (the app's coloured terminal
@@ -50,7 +52,8 @@ pub async fn observe(
             (id, h)
         }
     };
-    let counted = !matches!(req.path(), "/healthz" | "/readyz" | "/metrics");
+    let probe = is_probe(req.path());
+    let counted = !probe && req.path() != "/metrics";
     let span = if span { tracing::info_span!(REQUEST_SPAN, request_id = %id) } else { tracing::Span::none() };
     let served = async move {
         let start = Instant::now();
@@ -64,14 +67,12 @@ pub async fn observe(
         if counted {
             crate::metrics::record(method, &res, elapsed);
         }
-        tracing::info!(
-            target: ACCESS,
-            %method,
-            %path,
-            status = res.status().as_u16(),
-            ms = elapsed.as_millis() as u64,
-            "request"
-        );
+        let (status, ms) = (res.status().as_u16(), elapsed.as_millis() as u64);
+        if probe && res.status().is_success() {
+            tracing::debug!(target: ACCESS, %method, %path, status, ms, "request");
+        } else {
+            tracing::info!(target: ACCESS, %method, %path, status, ms, "request");
+        }
         Ok::<_, actix_web::Error>(res)
     };
     let mut res = crate::request_id::scope(id, served.instrument(span)).await?;
@@ -79,6 +80,14 @@ pub async fn observe(
         res.headers_mut().insert(HeaderName::from_static("x-request-id"), v);
     }
     Ok(res)
+}
+
+/// Whether `path` is a health probe (`/healthz`, `/readyz`): a load balancer or an orchestrator
+/// asks one every few seconds, so a probe that succeeds is written at `debug`, not `info`, and
+/// the default log holds only the probes that failed (T278). Probes are never counted in the
+/// request metrics either.
+pub fn is_probe(path: &str) -> bool {
+    matches!(path, "/healthz" | "/readyz")
 }
 
 /// The path as the access log writes it: an invitation page's token is a credential (whoever
