@@ -5,10 +5,11 @@
 //! T59); this module only schedules:
 //!
 //! - **Claim** ([`Services::claim_due`]): one transaction claims, oldest due first and skipping
-//!   open breakers, enough to fill the lanes twice over ([`HOLD_ROUNDS`]): at most
-//!   `2 × per_endpoint` held per endpoint, `2 × per_org` per organization and `2 × concurrency` in
-//!   all (counting what this instance already holds). One round is in flight, the next is ready,
-//!   so a lane that frees starts its next attempt without waiting for a claim.
+//!   open breakers, enough to fill the lanes four times over ([`HOLD_ROUNDS`]): at most
+//!   `4 × per_endpoint` held per endpoint, `4 × per_org` per organization and `4 × concurrency` in
+//!   all (counting what this instance already holds). One round is in flight, the next ones are
+//!   ready, so a lane that frees starts its next attempt without waiting for a claim, and a claim
+//!   made while a round is in flight can take up to three rounds of an endpoint's deliveries.
 //! - **Send**: each claimed delivery is one task that waits for a lane of its endpoint, of its
 //!   organization and of the instance (FIFO semaphores, taken in that order), then calls the
 //!   [`WebhookSender`] port (ureq on tokio's blocking pool): at most `per_endpoint`,
@@ -33,10 +34,12 @@ use talent_domain::Services;
 use tokio::sync::{mpsc, Notify, Semaphore};
 use tracing::Instrument;
 
-/// How many rounds of the caps the engine holds claimed: one in flight, one ready (T60). A held
-/// delivery waits at most one attempt's timeout (10 s) for its lane, far inside the claim's 60 s
-/// lease.
-pub const HOLD_ROUNDS: u32 = 2;
+/// How many rounds of the caps the engine holds claimed (T60, T281): one in flight, three ready.
+/// With two, a claim of 6-7 ms on a busy PostgreSQL could take at most one round (8) of an
+/// endpoint's deliveries, which capped one endpoint near 1,200 deliveries per s however few of
+/// its lanes were busy. A held delivery waits at most three attempts' timeouts (30 s) for its
+/// lane, inside the claim's 60 s lease.
+pub const HOLD_ROUNDS: u32 = 4;
 
 /// The engine's limits (T60; configuration in `docs/webhooks.md`).
 #[derive(Clone, Debug)]

@@ -1,0 +1,137 @@
+//! The delivery engine on the fake store, with a receiver that holds every request until told
+//! to answer: how many deliveries it holds claimed and how many it sends at once (T60, T281).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use talent_domain::fakes::{services, FakeStore};
+use talent_domain::ids::OrgId;
+use talent_domain::ports::{BoxFuture, Fetched, PushRequest, SendResult, WebhookMessage, WebhookSender};
+use talent_domain::usecases::deliveries::ClaimCaps;
+use talent_domain::usecases::orgs::NewOrganization;
+use talent_domain::usecases::persons::ImportPerson;
+use talent_domain::usecases::webhooks::NewEndpoint;
+use talent_domain::values::{Email, SubscriptionStatus};
+use talent_domain::webhook::{AttemptOutcome, Subscription};
+use talent_domain::Services;
+use talent_webhooks::engine::{spawn, EngineConfig, HOLD_ROUNDS};
+use time::OffsetDateTime;
+use tokio::sync::{Notify, Semaphore};
+
+/// A receiver that answers 200 to a request only once [`Held::release`] lets it, and counts the
+/// requests in flight.
+struct Held {
+    in_flight: AtomicUsize,
+    most: AtomicUsize,
+    answers: Semaphore,
+}
+
+impl Held {
+    fn new() -> Self {
+        Held { in_flight: AtomicUsize::new(0), most: AtomicUsize::new(0), answers: Semaphore::new(0) }
+    }
+
+    fn release(&self, n: usize) {
+        self.answers.add_permits(n);
+    }
+}
+
+impl WebhookSender for Held {
+    fn send<'a>(
+        &'a self,
+        _url: &'a str,
+        _secrets: &'a [&'a str],
+        _event_type: &'a str,
+        _message: &'a WebhookMessage,
+        _now: OffsetDateTime,
+    ) -> BoxFuture<'a, SendResult> {
+        Box::pin(async move {
+            let now = self.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+            self.most.fetch_max(now, Ordering::SeqCst);
+            if let Ok(p) = self.answers.acquire().await {
+                p.forget();
+            }
+            self.in_flight.fetch_sub(1, Ordering::SeqCst);
+            AttemptOutcome { status: Some(200), duration_ms: 1, error: None, response_body: None }
+        })
+    }
+    fn push<'a>(&'a self, _req: &'a PushRequest) -> BoxFuture<'a, SendResult> {
+        Box::pin(std::future::ready(AttemptOutcome {
+            status: Some(200),
+            duration_ms: 1,
+            error: None,
+            response_body: None,
+        }))
+    }
+    fn fetch<'a>(&'a self, _req: &'a PushRequest, _limit: usize) -> BoxFuture<'a, Result<Fetched, String>> {
+        Box::pin(std::future::ready(Err("not here".into())))
+    }
+    fn check_url(&self, _url: &str) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// An organization with one endpoint and `n` imported persons (so `n` due deliveries).
+async fn organization_with_due_deliveries(svc: &Services<FakeStore>, n: usize) -> OrgId {
+    let email = |s: &str| Email::parse(s).unwrap();
+    let new = NewOrganization {
+        subscription_status: Some(SubscriptionStatus::Active),
+        ..NewOrganization::new("Acme", email("hr@acme.test"), "business")
+    };
+    let (org, _) = svc.create_organization(new).await.unwrap();
+    let hook = NewEndpoint { url: "https://hooks.example.com/in".into(), events: Subscription::All, description: None };
+    svc.create_endpoint(org.id, hook).await.unwrap();
+    for i in 0..n {
+        svc.import_person(org.id, ImportPerson::new(email(&format!("p{i}@acme.test")))).await.unwrap();
+    }
+    org.id
+}
+
+async fn until(what: &str, f: impl Fn() -> bool) {
+    for _ in 0..500 {
+        if f() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("not within 5 s: {what}");
+}
+
+/// T281: with its endpoint's lanes full, the engine holds `HOLD_ROUNDS` rounds of the endpoint's
+/// deliveries claimed (four: one in flight, three ready), sends only `per_endpoint` at once, and
+/// leaves the rest claimable by another instance; once the receiver answers, every delivery goes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_engine_holds_four_rounds_of_an_endpoint_and_sends_one_round_at_once() {
+    let (mut svc, store, _clock) = services();
+    let held = Arc::new(Held::new());
+    svc.webhooks = held.clone();
+    let org = organization_with_due_deliveries(&svc, 20).await;
+    let cfg = EngineConfig {
+        concurrency: 64,
+        per_endpoint: 2,
+        per_org: 16,
+        poll: Duration::from_millis(50),
+        record_batch: 64,
+    };
+    spawn(svc.clone(), cfg, Arc::new(Notify::new()));
+    until("two requests in flight", || held.in_flight.load(Ordering::SeqCst) == 2).await;
+    let claimed = || store.snapshot().deliveries.iter().filter(|(_, lease)| lease.is_some()).count();
+    until("the engine's claim", || claimed() == (2 * HOLD_ROUNDS) as usize).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(claimed(), 8, "four rounds of two held, no more");
+    assert_eq!(held.most.load(Ordering::SeqCst), 2, "one round in flight");
+    // Another instance finds the twelve the engine left.
+    let caps = ClaimCaps { limit: 100, per_endpoint: 100, per_org: 100, busy_endpoints: vec![], busy_orgs: vec![] };
+    let other = svc.claim_due(caps).await.unwrap();
+    assert_eq!(other.len(), 12, "the rest stay claimable");
+    assert!(other.iter().all(|j| j.delivery.org_id == org));
+    // The receiver answers: the engine's eight go, two at a time.
+    held.release(8);
+    until("the held deliveries sent", || {
+        held.answers.available_permits() == 0 && held.in_flight.load(Ordering::SeqCst) == 0
+    })
+    .await;
+    assert_eq!(held.most.load(Ordering::SeqCst), 2, "never more than the endpoint's lanes");
+}
