@@ -350,8 +350,11 @@ pub async fn claims_numbering_events_beside_the_sequencer_and_imports_agree_with
             tokio::spawn(async move {
                 let mut got = vec![];
                 loop {
+                    // Read before the claim: an import that commits while an empty claim runs
+                    // is then still claimed by the next round.
+                    let done = !busy.load(std::sync::atomic::Ordering::SeqCst);
                     let jobs = svc.claim_due(caps(5, 100, 100)).await.unwrap();
-                    if jobs.is_empty() && !busy.load(std::sync::atomic::Ordering::SeqCst) {
+                    if jobs.is_empty() && done {
                         return got;
                     }
                     got.extend(jobs.into_iter().map(|j| (j.delivery.event_id, j.sequence)));
