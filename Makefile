@@ -90,6 +90,7 @@ release:
 ## bench: release build, then the scenarios on SQLite and PostgreSQL: the delivery engine (import
 ## with a live endpoint, a 10,000-delivery backlog, a hanging tenant) and the request path (/me and
 ## /healthz under wrk beside a bare actix-web reference, the rate limiter, lists, matches, ATS orders and pushes).
+## Installs wrk, redis-server and haproxy with apt-get when missing (as root).
 ## BACKEND=sqlite|postgres|both, BENCH_SCENARIOS=webhooks,requests,limiter,lists,matches,connectors. Figures in docs/performance.md. Not part of `make test` (it
 ## measures; it does not judge).
 bench:

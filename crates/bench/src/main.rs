@@ -624,6 +624,34 @@ fn run_lists(bin: &str, backend: &str, db: &TestDb, rt: &tokio::runtime::Runtime
     println!("RSS after the lists: {} MiB", svc.rss_kib() / 1024);
 }
 
+/// Installs, with Debian's `apt-get`, each `(program, package)` whose program is not on `PATH`,
+/// when it can (root, `apt-get` present); otherwise the scenario that needs the program says it
+/// is skipped and what to install.
+pub(crate) fn install_missing(tools: &[(&str, &str)]) {
+    let on_path = |p: &str| {
+        std::env::var_os("PATH").is_some_and(|path| std::env::split_paths(&path).any(|d| d.join(p).is_file()))
+    };
+    let missing: Vec<&str> = tools.iter().filter(|(p, _)| !on_path(p)).map(|(_, pkg)| *pkg).collect();
+    if missing.is_empty() || !on_path("apt-get") {
+        return;
+    }
+    println!("installing {} (apt-get)", missing.join(" "));
+    let install = || {
+        Command::new("apt-get")
+            .args(["install", "-y", "-qq"])
+            .args(&missing)
+            .env("DEBIAN_FRONTEND", "noninteractive")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if !install() {
+        let _ = Command::new("apt-get").args(["update", "-qq"]).stdout(Stdio::null()).stderr(Stdio::null()).status();
+        install();
+    }
+}
+
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
     let bin = args.next().ok_or_else(|| anyhow::anyhow!("usage: talent-bench TALENT_BINARY [sqlite|postgres|both]"))?;
@@ -637,6 +665,7 @@ fn main() -> anyhow::Result<()> {
     }
     let scenarios = std::env::var("BENCH_SCENARIOS")
         .unwrap_or_else(|_| "webhooks,requests,limiter,lists,matches,connectors,reports".into());
+    install_missing(&[("wrk", "wrk"), ("redis-server", "redis-server")]);
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     println!("talent-bench: {} persons, {CLIENTS} clients, release binary {bin}", persons());
     let on = |name: &str| scenarios.contains(name);

@@ -93,15 +93,7 @@ pub(crate) fn redis(port: u16) -> Option<Child> {
 /// Its own 502, 503 and 504 (no instance up, an instance killed mid-request) are answered as 503
 /// with `Retry-After: 1`, as Talent answers an outage.
 pub(crate) fn haproxy(port: u16, backends: &[u16], dir: &std::path::Path) -> Option<Child> {
-    if Command::new("haproxy").arg("-v").output().is_err() {
-        println!("installing haproxy (apt-get)");
-        let _ = Command::new("apt-get")
-            .args(["install", "-y", "-qq", "haproxy"])
-            .env("DEBIAN_FRONTEND", "noninteractive")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status();
-    }
+    crate::install_missing(&[("haproxy", "haproxy")]);
     let unavailable = dir.join("503.http");
     let body = r#"{"error":"The service is unavailable; retry shortly","code":"service_unavailable"}"#;
     let file = format!(
