@@ -177,8 +177,8 @@ pub struct Config {
     /// stable member names: timestamp, level, message, the event's fields, span.request_id).
     #[arg(long, env = "TALENT_LOG_FORMAT", default_value = "text", value_parser = ["text", "json"])]
     pub log_format: String,
-    /// Largest number of database connections for requests [default: 8 on PostgreSQL, 16 on
-    /// SQLite].
+    /// Largest number of database connections for requests; on PostgreSQL divided among the HTTP
+    /// workers (one per core), each opening its share [default: 8 on PostgreSQL, 16 on SQLite].
     #[arg(long, env = "TALENT_DB_POOL_SIZE", value_parser = clap::value_parser!(u16).range(1..))]
     pub db_pool_size: Option<u16>,
     /// Tests only, with TALENT_SANDBOX=1: abort the process after a request under an

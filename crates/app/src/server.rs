@@ -293,6 +293,10 @@ impl Application {
             client_ip: Arc::new(move |req: &actix_web::HttpRequest| proxies.client_ip(req.peer_addr(), req.headers())),
         });
         let local = limiter.clone();
+        // One HTTP worker per core, as actix-web's default; on PostgreSQL each worker opens and
+        // drives its share of the request pool itself (T283).
+        let workers = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
+        store.divide_among_workers(workers);
         let http = Http {
             state: web::Data::new(api_state),
             deadline: BodyDeadline(Duration::from_millis(cfg.body_timeout_ms.max(1))),
@@ -301,7 +305,7 @@ impl Application {
                 head_timeout: HEAD_TIMEOUT,
                 keep_alive: KEEP_ALIVE,
                 max_connections: cfg.max_connections.max(1),
-                workers: None,
+                workers: Some(workers),
                 shutdown_timeout: 30,
             },
             conn_limiter: Arc::new(move |ip| local.check_now(talent_domain::ports::RateSubject::Ip(ip))),
@@ -472,9 +476,14 @@ fn public_server(
     split: bool,
 ) -> std::io::Result<actix_web::dev::Server> {
     let (state, deadline, spans) = (http.state.clone(), http.deadline, http.request_spans);
+    let store = http.state.svc.store.clone();
     talent_http::connection::server(
         listener,
         move || {
+            // Called on each worker thread as it starts: its share of the request pool (T283).
+            if let Err(e) = store.adopt_current_thread() {
+                tracing::warn!(error = %e, "an HTTP worker uses the shared connection pool");
+            }
             let routes =
                 if split { talent_http::configure_public::<DbStore> } else { talent_http::configure::<DbStore> };
             let mut app = App::new()

@@ -21,6 +21,7 @@ mod sqlite_rt;
 pub mod testing;
 pub mod tx;
 pub mod types;
+mod worker_pools;
 
 use diesel::sqlite::SqliteConnection;
 use diesel_async::pooled_connection::{AsyncDieselConnectionManager, ManagerConfig};
@@ -42,6 +43,7 @@ use tx::DbTx;
 
 pub use migrate::{MIGRATION_LOCK, PG_MIGRATIONS, SQLITE_MIGRATIONS};
 use sqlite_conn::{sqlite_path, sqlite_setup};
+pub use worker_pools::JOBS_POOL;
 
 /// The SQLite connection type used through diesel-async (write statements inline, T74).
 pub type SqliteConn = SyncConnectionWrapper<SqliteConnection, sqlite_rt::SqliteRuntime>;
@@ -65,6 +67,22 @@ impl Backend {
             sqlite_path(url).map(|_| Backend::Sqlite)
         }
     }
+}
+
+/// A PostgreSQL pool of at most `max_size` connections to `url`, each set up with [`PG_SESSION`].
+/// Errors: the pool cannot be built.
+fn pg_pool(url: &str, max_size: usize) -> StoreResult<Pool<AsyncPgConnection>> {
+    let mut cfg = ManagerConfig::<AsyncPgConnection>::default();
+    cfg.custom_setup = Box::new(|u: &str| {
+        let u = u.to_string();
+        Box::pin(async move {
+            let mut c = AsyncPgConnection::establish(&u).await?;
+            c.batch_execute(PG_SESSION).await.map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
+            Ok(c)
+        })
+    });
+    let mgr = AsyncDieselConnectionManager::<AsyncPgConnection>::new_with_config(url, cfg);
+    Pool::builder(Recent(mgr)).max_size(max_size).build().map_err(internal)
 }
 
 #[derive(Clone)]
@@ -102,6 +120,9 @@ pub struct DbStore {
     instance: Arc<str>,
     /// Whether the database is reachable, shared by [`DbStore::with_own_pool`] (T87).
     health: Arc<Health>,
+    /// PostgreSQL: the pools of the HTTP worker threads, once the request pool is divided among
+    /// them ([`DbStore::divide_among_workers`], T283).
+    workers: Arc<worker_pools::WorkerPools>,
 }
 
 /// Counters of the SQLite write queue ([`DbStore::write_stats`], T75).
@@ -201,17 +222,7 @@ impl DbStore {
     /// scheme, or the pool cannot be built. Connections are opened lazily.
     pub fn connect(url: &str, max_size: usize) -> StoreResult<Self> {
         let pools = if Backend::of_url(url) == Some(Backend::Postgres) {
-            let mut cfg = ManagerConfig::<AsyncPgConnection>::default();
-            cfg.custom_setup = Box::new(|u: &str| {
-                let u = u.to_string();
-                Box::pin(async move {
-                    let mut c = AsyncPgConnection::establish(&u).await?;
-                    c.batch_execute(PG_SESSION).await.map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
-                    Ok(c)
-                })
-            });
-            let mgr = AsyncDieselConnectionManager::<AsyncPgConnection>::new_with_config(url, cfg);
-            Pools::Pg(Pool::builder(Recent(mgr)).max_size(max_size).build().map_err(internal)?)
+            Pools::Pg(pg_pool(url, max_size)?)
         } else if let Some(path) = sqlite_path(url) {
             let manager = || {
                 let mut cfg = ManagerConfig::<SqliteConn>::default();
@@ -245,7 +256,42 @@ impl DbStore {
             max_writers: Arc::default(),
             instance: uuid::Uuid::new_v4().to_string().into(),
             health: Arc::default(),
+            workers: Arc::default(),
         })
+    }
+
+    /// Divides the request pool among `workers` HTTP worker threads (T283; PostgreSQL, nothing
+    /// on SQLite): each thread that then calls [`DbStore::adopt_current_thread`] gets a pool of
+    /// `max_size / workers` connections (rounded up), opened and driven on that thread, for the
+    /// transactions begun there; the shared pool, which every other thread keeps using, shrinks
+    /// to [`JOBS_POOL`] connections (or `max_size`, if smaller). Call once, before the workers
+    /// start. Returns each worker's share (`None` on SQLite).
+    pub fn divide_among_workers(&self, workers: usize) -> Option<usize> {
+        let Pools::Pg(shared) = &self.pools else { return None };
+        let max = shared.status().max_size;
+        let share = self.workers.divide(max, workers);
+        shared.resize(JOBS_POOL.min(max));
+        Some(share)
+    }
+
+    /// Gives the calling thread (an HTTP worker, as it starts) its share of the request pool
+    /// ([`DbStore::divide_among_workers`]); a thread that has one keeps it. Returns whether the
+    /// thread has a pool of its own: `false` on SQLite, before the division, and past 64
+    /// threads. Errors: the pool cannot be built.
+    pub fn adopt_current_thread(&self) -> StoreResult<bool> {
+        if !matches!(self.pools, Pools::Pg(_)) {
+            return Ok(false);
+        }
+        self.workers.adopt(|share| pg_pool(&self.url, share))
+    }
+
+    /// The pools a transaction begun on this thread takes its connection from: the thread's own
+    /// (T283) or the shared ones.
+    fn pools_here(&self) -> Pools {
+        match self.workers.of_this_thread() {
+            Some(own) => Pools::Pg(own),
+            None => self.pools.clone(),
+        }
     }
 
     /// The outbox's and the email queue's [`tx::ops::Backlog`] at `now` (issue 17's gauges), on a
@@ -269,7 +315,12 @@ impl DbStore {
     pub fn pool_status(&self) -> (usize, usize, usize, usize) {
         let of = |s: deadpool::Status| (s.max_size, s.size, s.available, s.waiting);
         match &self.pools {
-            Pools::Pg(pool) => of(pool.status()),
+            Pools::Pg(pool) => self
+                .workers
+                .statuses()
+                .into_iter()
+                .map(of)
+                .fold(of(pool.status()), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2, a.3 + b.3)),
             Pools::Sqlite { read, write } => {
                 let (a, b) = (of(read.status()), of(write.status()));
                 (a.0 + b.0, a.1 + b.1, a.2 + b.2, a.3 + b.3)
@@ -443,7 +494,7 @@ impl Store for DbStore {
         R: Send + 'static,
         E: From<StoreError> + Send + 'static,
     {
-        let (pools, wake, gate, priority) = (self.pools.clone(), self.wake.clone(), self.gate.clone(), self.priority);
+        let (pools, wake, gate, priority) = (self.pools_here(), self.wake.clone(), self.gate.clone(), self.priority);
         let (auth, max_writers, instance) = (self.auth.clone(), self.max_writers.clone(), self.instance.clone());
         let (sealer, health, endpoints) = (self.sealer.clone(), self.health.clone(), self.gate.endpoints.clone());
         let learner = endpoints.clone();
@@ -524,7 +575,7 @@ impl Store for DbStore {
         R: Send + 'static,
         E: From<StoreError> + Send + 'static,
     {
-        let (pools, sealer, health) = (self.pools.clone(), self.sealer.clone(), self.health.clone());
+        let (pools, sealer, health) = (self.pools_here(), self.sealer.clone(), self.health.clone());
         let task = tokio::spawn(tracing::Instrument::in_current_span(async move {
             match pools {
                 Pools::Pg(pool) => {
