@@ -396,8 +396,23 @@ fn scrub_invitation(i: &mut Invitation, erased: &Email, now: OffsetDateTime) {
     i.updated_at = now;
 }
 
+/// Where a stored text comes in the order erasure rewrites them (T284): deliveries first, then
+/// events, then idempotent responses, each by id. The delivery engine's claim locks the
+/// deliveries it takes and then numbers their events in the same transaction; an erasure that
+/// rewrote an event first and then waited for a claimed delivery of it deadlocked with the
+/// claim on PostgreSQL (one of them answered 503). Taken in the claim's order, the erasure
+/// waits for the claim to commit instead.
+fn lock_order(at: &crate::ports::TextRef) -> (u8, String) {
+    use crate::ports::TextRef;
+    match at {
+        TextRef::Delivery(id) => (0, id.0.to_string()),
+        TextRef::Event(id) => (1, id.0.to_string()),
+        TextRef::Idempotency { org, path, key } => (2, format!("{}\u{0}{path}\u{0}{key}", org.0)),
+    }
+}
+
 /// Rewrites the stored texts (events, delivery payloads, idempotent responses) of `org`, or of
-/// every organization, that carry `personal`. Returns how many changed.
+/// every organization, that carry `personal`, in [`lock_order`]. Returns how many changed.
 pub(crate) async fn scrub_stored(
     tx: &mut dyn Tx,
     org: Option<OrgId>,
@@ -405,7 +420,9 @@ pub(crate) async fn scrub_stored(
 ) -> Result<u32, UseCaseError> {
     let needles = personal.needles();
     let mut changed = 0;
-    for mut t in tx.list_texts_mentioning(org, &needles).await? {
+    let mut texts = tx.list_texts_mentioning(org, &needles).await?;
+    texts.sort_by_cached_key(|t| lock_order(&t.at));
+    for mut t in texts {
         if let Some(text) = personal.scrub_text(&t.text) {
             t.text = text;
             tx.rewrite_text(&t).await?;
@@ -413,4 +430,37 @@ pub(crate) async fn scrub_stored(
         }
     }
     Ok(changed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lock_order;
+    use crate::ids::{DeliveryId, EventId, OrgId};
+    use crate::ports::TextRef;
+    use uuid::Uuid;
+
+    /// T284: deliveries before events (the claim's order), idempotent responses last, each kind
+    /// by id, whatever order the store listed them in.
+    #[test]
+    fn erasure_rewrites_deliveries_before_events_each_by_id_t284() {
+        let id = |n: u128| Uuid::from_u128(n);
+        let mut texts = vec![
+            TextRef::Idempotency { org: OrgId(id(1)), path: "/p".into(), key: "k".into() },
+            TextRef::Event(EventId(id(2))),
+            TextRef::Event(EventId(id(1))),
+            TextRef::Delivery(DeliveryId(id(9))),
+            TextRef::Delivery(DeliveryId(id(3))),
+        ];
+        texts.sort_by_cached_key(lock_order);
+        assert_eq!(
+            texts,
+            vec![
+                TextRef::Delivery(DeliveryId(id(3))),
+                TextRef::Delivery(DeliveryId(id(9))),
+                TextRef::Event(EventId(id(1))),
+                TextRef::Event(EventId(id(2))),
+                TextRef::Idempotency { org: OrgId(id(1)), path: "/p".into(), key: "k".into() },
+            ]
+        );
+    }
 }
