@@ -178,7 +178,7 @@ pub struct Config {
     #[arg(long, env = "TALENT_LOG_FORMAT", default_value = "text", value_parser = ["text", "json"])]
     pub log_format: String,
     /// Largest number of database connections for requests; on PostgreSQL divided among the HTTP
-    /// workers (one per core), each opening its share [default: 8 on PostgreSQL, 16 on SQLite].
+    /// workers (one per core), each opening its share [default: 6 on PostgreSQL, 16 on SQLite].
     #[arg(long, env = "TALENT_DB_POOL_SIZE", value_parser = clap::value_parser!(u16).range(1..))]
     pub db_pool_size: Option<u16>,
     /// Tests only, with TALENT_SANDBOX=1: abort the process after a request under an
@@ -305,7 +305,7 @@ pub struct Settings {
 }
 
 impl Config {
-    /// The request pool's size: `TALENT_DB_POOL_SIZE`, else 8 on PostgreSQL and 16 on SQLite.
+    /// The request pool's size: `TALENT_DB_POOL_SIZE`, else 6 on PostgreSQL and 16 on SQLite (T285).
     /// On PostgreSQL every pooled connection is a server process: sixteen of them, runnable at
     /// once under an import load on a database of two cores, left the delivery engine's own
     /// connections waiting for CPU (webhooks' `createdAt` to arrival p99 228-357 ms against 94-137
@@ -313,7 +313,7 @@ impl Config {
     pub fn pool_size(&self) -> usize {
         match (self.db_pool_size, talent_store::Backend::of_url(&self.database_url)) {
             (Some(n), _) => usize::from(n),
-            (None, Some(talent_store::Backend::Postgres)) => 8,
+            (None, Some(talent_store::Backend::Postgres)) => 6,
             (None, _) => 16,
         }
     }
@@ -416,8 +416,8 @@ mod plan_tests {
             argv.extend_from_slice(args);
             Cli::try_parse_from(argv).unwrap().into_config().unwrap().pool_size()
         };
-        assert_eq!(size(&["--database-url", "postgres://u@h:5432/d"]), 8);
-        assert_eq!(size(&["--database-url", "postgresql://u@h/d"]), 8);
+        assert_eq!(size(&["--database-url", "postgres://u@h:5432/d"]), 6);
+        assert_eq!(size(&["--database-url", "postgresql://u@h/d"]), 6);
         assert_eq!(size(&["--database-url", "sqlite://talent.db"]), 16);
         assert_eq!(size(&["--database-url", "postgres://u@h/d", "--db-pool-size", "24"]), 24);
         assert_eq!(size(&["--database-url", "sqlite://talent.db", "--db-pool-size", "2"]), 2);
