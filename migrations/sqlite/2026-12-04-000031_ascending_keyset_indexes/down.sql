@@ -1,0 +1,14 @@
+DROP INDEX persons_org_status_id_idx;
+CREATE INDEX persons_org_status_id_idx ON persons (org_id, status, id DESC, search_text);
+DROP INDEX persons_org_assessment_idx;
+CREATE INDEX persons_org_assessment_idx ON persons (org_id, status, assessment_status, id DESC);
+DROP INDEX persons_org_labels_idx;
+CREATE INDEX persons_org_labels_idx ON persons (org_id, status, label_candidate, label_employee, id DESC);
+DROP INDEX person_tags_tag_idx;
+CREATE INDEX person_tags_tag_idx ON person_tags (tag_id, person_id DESC);
+DROP INDEX profiles_org_idx;
+CREATE INDEX profiles_org_idx ON profiles (org_id, id DESC);
+DROP INDEX invitations_org_id_idx;
+CREATE INDEX invitations_org_id_idx ON invitations (org_id, id DESC);
+DROP INDEX deliveries_endpoint_idx;
+CREATE INDEX deliveries_endpoint_idx ON deliveries (endpoint_id, id DESC);
