@@ -180,7 +180,7 @@ fn load(url: &str, orgs: &[Org], events_of: OrgId, first_sequence: i64) {
                 id: EventId(uuid::Uuid::now_v7()),
                 org_id: big.org,
                 event_type: EventType::PersonCreated,
-                data: talent_domain::wire::person_json(&p),
+                data: talent_domain::wire::person_data(&p),
                 created_at: at,
                 request_id: None,
             };
@@ -192,7 +192,7 @@ fn load(url: &str, orgs: &[Org], events_of: OrgId, first_sequence: i64) {
                     Some(&e.id.0.to_string()),
                     Some(&e.org_id.0.to_string()),
                     Some(e.event_type.as_str()),
-                    Some(&e.data.to_string()),
+                    Some(e.data.as_str()),
                     Some(&at),
                     Some(&seq),
                     None,

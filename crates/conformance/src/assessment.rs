@@ -244,7 +244,7 @@ pub async fn completion_persists_summaries_and_one_event_per_visible_membership<
     let rb = (rb.responses, rb.needs, rb.competencies);
     assert_eq!((scored(&sa.assessment), scored(&sb.assessment)), (ra, rb));
     let completed = |v: Vec<OutboxEvent>| -> Vec<serde_json::Value> {
-        v.into_iter().filter(|e| e.event_type == EventType::AssessmentCompleted).map(|e| e.data).collect()
+        v.into_iter().filter(|e| e.event_type == EventType::AssessmentCompleted).map(|e| e.data.value()).collect()
     };
     let ea = completed(events(&svc, a.id).await);
     let eb = completed(events(&svc, b.id).await);

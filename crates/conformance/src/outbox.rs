@@ -46,7 +46,7 @@ pub fn feed_event(svc_ids: &dyn Ids, org: OrgId, t: EventType, at: OffsetDateTim
         id: EventId(svc_ids.new_uuid()),
         org_id: org,
         event_type: t,
-        data: serde_json::json!({"n": n}),
+        data: talent_domain::events::EventData::of(&serde_json::json!({"n": n})),
         created_at: at,
         request_id: None,
     }
@@ -126,7 +126,7 @@ pub async fn a_feed_reader_sees_every_event_once_in_sequence_order_while_writers
                 assert_eq!(e.event.org_id, orgs[k]);
                 assert_eq!(e.sequence, after[k] + 1, "ascending with no hole in organization {k}'s numbers");
                 after[k] = e.sequence;
-                seen[k].push(e.event.data["n"].as_u64().unwrap());
+                seen[k].push(e.event.data.value()["n"].as_u64().unwrap());
             }
             empty &= page.items.is_empty();
         }
@@ -237,7 +237,7 @@ pub async fn replay_queues_the_subscribed_events_after_a_sequence_in_pages<S: St
     for (d, e) in ds.iter().rev().zip(&created[2..]) {
         assert_eq!((d.status, d.event_type, d.attempts), (DeliveryStatus::Pending, EventType::PersonCreated, 0));
         let env: serde_json::Value = serde_json::from_str(&d.payload).unwrap();
-        assert_eq!(env["data"], e.event.data, "the event's own data");
+        assert_eq!(env["data"], e.event.data.value(), "the event's own data");
         assert_eq!(env["createdAt"], talent_domain::timefmt::format(e.event.created_at), "the event's own time");
         assert_eq!(env["id"], d.id.0.to_string(), "a new delivery id");
         assert_eq!(d.event_id, Some(e.event.id), "D57: the replayed event's identity");

@@ -42,7 +42,7 @@ pub async fn person_round_trips_every_field<S: Store + Clone>(store: S) {
     let ev = events(&svc, org.id).await;
     assert_eq!(ev.len(), 1);
     assert_eq!(ev[0].event_type, EventType::PersonCreated);
-    assert_eq!(ev[0].data, person_json(&p));
+    assert_eq!(ev[0].data.value(), person_json(&p));
     assert_eq!(ev[0].created_at, p.member_since);
 
     // Another organization cannot read it by id; the human is shared by email.

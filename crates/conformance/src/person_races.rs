@@ -19,7 +19,7 @@ pub async fn concurrent_imports_of_one_email_create_one_person<S: Store + Clone>
     let created: Vec<_> =
         events(&svc, org.id).await.into_iter().filter(|e| e.event_type == EventType::PersonCreated).collect();
     assert_eq!(created.len(), 1, "exactly one person.created");
-    assert_eq!(created[0].data["id"], id.to_string());
+    assert_eq!(created[0].data.value()["id"], id.to_string());
     // Merges were serialized: every import's tag was added, none lost.
     let p = svc.get_person(org.id, id).await.unwrap();
     let names: BTreeSet<_> = p.tags.iter().map(|t| t.name.clone()).collect();

@@ -104,13 +104,58 @@ pub struct OutboxEvent {
     pub org_id: OrgId,
     /// Type.
     pub event_type: EventType,
-    /// The envelope's `data` (D34: `person.*` carry the Person object).
-    pub data: serde_json::Value,
+    /// The envelope's `data` (D34: `person.*` carry the Person object), as JSON text.
+    pub data: EventData,
     /// Creation time.
     pub created_at: OffsetDateTime,
     /// The `X-Request-Id` of the API or admin request whose transaction wrote it; `None` for
     /// background jobs (T121). Set by [`crate::outbox::append`] from its [`crate::outbox::EventSource`].
     pub request_id: Option<String>,
+}
+
+/// An event's `data` (D34) as JSON text, rendered once when the event is made (T290): its row
+/// stores the text, each delivery's envelope and the events feed write it as it is, and nothing
+/// builds a [`serde_json::Value`] of it on the way (an import did so three times, inside SQLite's
+/// single write turn). [`EventData::value`] parses it where a member must be read.
+#[derive(Clone, Debug)]
+pub struct EventData(Box<serde_json::value::RawValue>);
+
+impl EventData {
+    /// `v` as JSON, its members in the order `v` serializes them (a struct's field order; a
+    /// [`serde_json::Value`]'s keys sorted). A value that does not serialize (none of the event
+    /// shapes: their maps have string keys) is `null`.
+    pub fn of<T: serde::Serialize + ?Sized>(v: &T) -> EventData {
+        EventData(serde_json::value::to_raw_value(v).unwrap_or_else(|_| serde_json::value::RawValue::NULL.to_owned()))
+    }
+
+    /// Stored text read back. Errors: text that is not JSON (the row is corrupt).
+    pub fn parse(text: String) -> Result<EventData, serde_json::Error> {
+        serde_json::value::RawValue::from_string(text).map(EventData)
+    }
+
+    /// The JSON text.
+    pub fn as_str(&self) -> &str {
+        self.0.get()
+    }
+
+    /// The data as a value (parsed; it is JSON by construction).
+    pub fn value(&self) -> serde_json::Value {
+        serde_json::from_str(self.0.get()).unwrap_or(serde_json::Value::Null)
+    }
+}
+
+impl PartialEq for EventData {
+    /// The same JSON value, whatever the order of the members in the two texts.
+    fn eq(&self, other: &Self) -> bool {
+        self.as_str() == other.as_str() || self.value() == other.value()
+    }
+}
+
+impl serde::Serialize for EventData {
+    /// Writes the text as it is (to a JSON serializer).
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
 }
 
 /// An event with its place in the events feed (D48, T106): `sequence` is service-wide, ascending

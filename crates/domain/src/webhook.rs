@@ -349,7 +349,7 @@ pub fn envelope(
     event_id: EventId,
     t: EventType,
     created_at: OffsetDateTime,
-    data: &serde_json::Value,
+    data: &crate::events::EventData,
 ) -> String {
     use std::fmt::Write;
     let mut out = String::with_capacity(256);
@@ -357,8 +357,9 @@ pub fn envelope(
     // none needs escaping. Writing to a String does not fail.
     let _ = write!(
         out,
-        r#"{{"apiVersion":"v1","createdAt":"{}","data":{data},"eventId":"{event_id}","id":"{id}","type":"{}"}}"#,
+        r#"{{"apiVersion":"v1","createdAt":"{}","data":{},"eventId":"{event_id}","id":"{id}","type":"{}"}}"#,
         crate::timefmt::format(created_at),
+        data.as_str(),
         t.as_str(),
     );
     out
@@ -409,7 +410,7 @@ mod tests {
                 "data": data,
             })
             .to_string();
-            assert_eq!(envelope(id, ev, t, at, &data), expected);
+            assert_eq!(envelope(id, ev, t, at, &crate::events::EventData::of(&data)), expected);
         }
     }
 
@@ -499,8 +500,13 @@ mod tests {
         let event = EventId(uuid::Uuid::from_u128(7));
         let mut x = d();
         x.event_id = Some(event);
-        x.payload =
-            envelope(x.id, event, EventType::Ping, OffsetDateTime::UNIX_EPOCH, &serde_json::json!({"webhookId": "x"}));
+        x.payload = envelope(
+            x.id,
+            event,
+            EventType::Ping,
+            OffsetDateTime::UNIX_EPOCH,
+            &crate::events::EventData::of(&serde_json::json!({"webhookId": "x"})),
+        );
         let e: serde_json::Value = serde_json::from_str(&sent_body(&x, Some(12))).unwrap();
         let mut keys: Vec<_> = e.as_object().unwrap().keys().cloned().collect();
         keys.sort();

@@ -583,11 +583,26 @@ pub fn person_json(p: &Person) -> Value {
     to_value(&PersonOut::from(p))
 }
 
+/// The Person object as an event's `data` (`person.created`, `person.joined`; T290).
+pub fn person_data(p: &Person) -> crate::events::EventData {
+    crate::events::EventData::of(&PersonOut::from(p))
+}
+
+/// `data` of `person.archived` (D47), as an event's data (T290).
+pub fn person_archived_data(p: &Person) -> crate::events::EventData {
+    crate::events::EventData::of(&person_archived(p))
+}
+
 /// `data` of `person.archived` (D47): the Person and its archive reason (`api` when the stored
 /// person has none, which an archived person always has).
-pub fn person_archived_json(p: &Person) -> Value {
+fn person_archived(p: &Person) -> PersonArchivedData {
     let reason = p.archive_reason.unwrap_or(ArchiveReason::Archived).into();
-    to_value(&PersonArchivedData { person: PersonOut::from(p), archive_reason: reason })
+    PersonArchivedData { person: PersonOut::from(p), archive_reason: reason }
+}
+
+/// [`person_archived_data`] as a JSON value.
+pub fn person_archived_json(p: &Person) -> Value {
+    to_value(&person_archived(p))
 }
 
 /// `data` of `person.updated` (D47) for a person changed from `before` to `after`, or `None` when
@@ -616,6 +631,11 @@ pub fn key_identity_json(ctx: &KeyContext) -> Value {
 /// The Invitation object as a JSON value ([`InvitationOut`]); `status` as read at `now` (D21).
 pub fn invitation_json(i: &Invitation, url: &str, now: OffsetDateTime) -> Value {
     to_value(&InvitationOut::new(i, url, now))
+}
+
+/// The Invitation object as an event's `data` (`invitation.*`; T290).
+pub fn invitation_data(i: &Invitation, url: &str, now: OffsetDateTime) -> crate::events::EventData {
+    crate::events::EventData::of(&InvitationOut::new(i, url, now))
 }
 
 #[cfg(test)]

@@ -414,25 +414,26 @@ fn completion_emits_one_event_per_active_membership_that_may_see_it_with_the_spe
     for (org, p, ext) in [(a, &pa, "ext-a"), (b, &pb, "ext-b")] {
         let ev = w.completed_events(org);
         assert_eq!(ev.len(), 1, "exactly one event for {org:?}");
-        let data = ev[0].data.as_object().unwrap();
+        let value = ev[0].data.value();
+        let data = value.as_object().unwrap();
         let keys: BTreeSet<&str> = data.keys().map(|k| k.as_str()).collect();
         assert_eq!(
             keys,
             BTreeSet::from(["personId", "email", "externalId", "assessmentId", "completedAt", "accommodations"])
         );
-        assert_eq!(ev[0].data["accommodations"], json!(null), "T218: none granted");
-        assert_eq!(ev[0].data["personId"], json!(p.id.to_string()));
-        assert_eq!(ev[0].data["email"], json!("ada@example.com"));
-        assert_eq!(ev[0].data["externalId"], json!(ext));
-        assert_eq!(ev[0].data["assessmentId"], json!(done.id.to_string()));
-        assert_eq!(ev[0].data["completedAt"], json!(format(done.completed_at.unwrap())));
+        assert_eq!(ev[0].data.value()["accommodations"], json!(null), "T218: none granted");
+        assert_eq!(ev[0].data.value()["personId"], json!(p.id.to_string()));
+        assert_eq!(ev[0].data.value()["email"], json!("ada@example.com"));
+        assert_eq!(ev[0].data.value()["externalId"], json!(ext));
+        assert_eq!(ev[0].data.value()["assessmentId"], json!(done.id.to_string()));
+        assert_eq!(ev[0].data.value()["completedAt"], json!(format(done.completed_at.unwrap())));
         assert_eq!(Some(ev[0].created_at), done.completed_at);
     }
     assert!(w.completed_events(c).is_empty(), "archived membership: no event");
     assert!(w.completed_events(d).is_empty(), "joined afterwards: no event");
     let all = w.store.snapshot().events;
     assert_eq!(all.iter().filter(|e| e.event_type == EventType::AssessmentCompleted).count(), 2);
-    assert!(all.iter().all(|e| e.data["personId"] != json!(other.id.to_string())), "nobody else is named");
+    assert!(all.iter().all(|e| e.data.value()["personId"] != json!(other.id.to_string())), "nobody else is named");
     // D28: the archived membership stays readable; D42: its results stay as they were at
     // archivedAt, so an assessment completed afterwards is not among them.
     let frozen = block_on(w.svc.results(c, pc.id)).unwrap();

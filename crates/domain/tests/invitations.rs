@@ -217,9 +217,9 @@ fn accepting_a_pending_invitation_sets_accepted_at_applies_labels_and_tags_and_e
 
     let accepted = w.events(EventType::InvitationAccepted);
     assert_eq!(accepted.len(), 1);
-    assert_eq!(accepted[0].data["id"], v.invitation.id.to_string(), "D34: the Invitation object");
-    assert_eq!(accepted[0].data["status"], "accepted");
-    assert_eq!(accepted[0].data["personId"], p.id.to_string());
+    assert_eq!(accepted[0].data.value()["id"], v.invitation.id.to_string(), "D34: the Invitation object");
+    assert_eq!(accepted[0].data.value()["status"], "accepted");
+    assert_eq!(accepted[0].data.value()["personId"], p.id.to_string());
 }
 
 #[test]
@@ -233,8 +233,8 @@ fn revoking_a_pending_invitation_sets_revoked_at_and_emits_invitation_revoked() 
     assert_eq!(w.get(v.invitation.id).invitation.status, InvitationStatus::Revoked, "persisted");
     let ev = w.events(EventType::InvitationRevoked);
     assert_eq!(ev.len(), 1);
-    assert_eq!(ev[0].data["status"], "revoked");
-    assert_eq!(ev[0].data["revokedAt"], talent_domain::timefmt::format(r.invitation.revoked_at.unwrap()));
+    assert_eq!(ev[0].data.value()["status"], "revoked");
+    assert_eq!(ev[0].data.value()["revokedAt"], talent_domain::timefmt::format(r.invitation.revoked_at.unwrap()));
 }
 
 #[test]
@@ -258,8 +258,8 @@ fn a_pending_invitation_expires_through_the_sweep_and_emits_invitation_expired_e
     assert_eq!(block_on(w.svc.sweep_invitations()).unwrap(), (0, 0), "a second sweep changes nothing");
     let ev = w.events(EventType::InvitationExpired);
     assert_eq!(ev.len(), 1, "invitation.expired exactly once");
-    assert_eq!(ev[0].data["status"], "expired");
-    assert_eq!(ev[0].data["id"], id.to_string());
+    assert_eq!(ev[0].data.value()["status"], "expired");
+    assert_eq!(ev[0].data.value()["id"], id.to_string());
 }
 
 #[test]
@@ -458,8 +458,8 @@ fn acceptance_creates_a_person_joined_via_invitation_personal_with_default_label
     assert_eq!(w.events(EventType::InvitationAccepted).len(), 3);
     assert!(w.events(EventType::PersonCreated).is_empty(), "person.created is for API imports");
     let joined = &w.events(EventType::PersonJoined)[0];
-    assert_eq!(joined.data["id"], p.id.to_string(), "D34: the Person object");
-    assert_eq!(joined.data["joinedVia"], "invitation_personal");
+    assert_eq!(joined.data.value()["id"], p.id.to_string(), "D34: the Person object");
+    assert_eq!(joined.data.value()["joinedVia"], "invitation_personal");
 }
 
 #[test]

@@ -546,7 +546,7 @@ pub struct EventOut {
     pub api_version: &'static str,
     /// As in the webhook delivery of the event (see `webhooks`).
     #[schema(value_type = Object)]
-    pub data: serde_json::Value,
+    pub data: talent_domain::events::EventData,
 }
 
 impl From<&SequencedEvent> for EventOut {

@@ -14,7 +14,7 @@ use crate::webhook::{Delivery, DeliveryStatus};
 /// The member of an event's `data` holding an id (the published shapes: the Invitation's `id`,
 /// `assessment.completed`'s `personId` and `assessmentId`).
 fn id_in(e: &OutboxEvent, member: &str) -> Option<uuid::Uuid> {
-    e.data.get(member)?.as_str()?.parse().ok()
+    e.data.value().get(member)?.as_str()?.parse().ok()
 }
 
 /// Moves the orders event `e` concerns (D67), in this transaction; returns how many changed.

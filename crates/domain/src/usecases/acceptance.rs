@@ -14,7 +14,7 @@ use crate::ports::Ids as _;
 use crate::ports::{EmailRecord, OutgoingEmail, Store, TextArg, Texts, Tx};
 use crate::results::summarize;
 use crate::values::*;
-use crate::wire::{invitation_json, person_json};
+use crate::wire::{invitation_data, person_data};
 use time::OffsetDateTime;
 
 /// What the person-facing page shows (D20).
@@ -271,7 +271,7 @@ async fn accept_in_tx(tx: &mut dyn Tx, input: AcceptInput) -> Result<(Invitation
             id: joined_id,
             org_id: org.id,
             event_type: EventType::PersonJoined,
-            data: person_json(&p),
+            data: person_data(&p),
             created_at: now,
             request_id: None,
         };
@@ -285,7 +285,7 @@ async fn accept_in_tx(tx: &mut dyn Tx, input: AcceptInput) -> Result<(Invitation
         id: accepted_id,
         org_id: org.id,
         event_type: EventType::InvitationAccepted,
-        data: invitation_json(&inv, &url, now),
+        data: invitation_data(&inv, &url, now),
         created_at: now,
         request_id: None,
     };

@@ -7,7 +7,7 @@ use crate::assessment::{
     Response, Scorer, Scores,
 };
 use crate::errors::{ClientError, Code, UseCaseError};
-use crate::events::{EventType, OutboxEvent};
+use crate::events::{EventData, EventType, OutboxEvent};
 use crate::ids::*;
 use crate::person::{Person, PersonStatus, ResultHolder};
 use crate::ports::Ids as _;
@@ -250,7 +250,7 @@ impl<S: Store> Services<S> {
                         let (event_type, data) = match done.state {
                             AssessmentState::InProgress => (
                                 EventType::AssessmentStarted,
-                                wire::to_value(&wire::AssessmentStartedData {
+                                EventData::of(&wire::AssessmentStartedData {
                                     person_id,
                                     email,
                                     external_id,
@@ -261,7 +261,7 @@ impl<S: Store> Services<S> {
                             ),
                             AssessmentState::Completed => (
                                 EventType::AssessmentCompleted,
-                                wire::to_value(&wire::AssessmentCompletedData {
+                                EventData::of(&wire::AssessmentCompletedData {
                                     person_id,
                                     email,
                                     external_id,

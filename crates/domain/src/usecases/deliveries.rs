@@ -277,7 +277,7 @@ async fn notify_disabled(
         id: EventId(ids.new_uuid()),
         org_id: e.org_id,
         event_type: EventType::WebhookDisabled,
-        data: crate::wire::to_value(&data),
+        data: crate::events::EventData::of(&data),
         created_at: at,
         request_id: None,
     };

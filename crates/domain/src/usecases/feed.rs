@@ -111,7 +111,8 @@ async fn assessment_event_visible(
     if !matches!(e.event_type, EventType::AssessmentCompleted | EventType::AssessmentStarted) {
         return Ok(true);
     }
-    let id = |k: &str| e.data.get(k).and_then(|v| v.as_str()).and_then(|s| uuid::Uuid::parse_str(s).ok());
+    let data = e.data.value();
+    let id = |k: &str| data.get(k).and_then(|v| v.as_str()).and_then(|s| uuid::Uuid::parse_str(s).ok());
     let (Some(person), Some(assessment)) = (id("personId"), id("assessmentId")) else { return Ok(true) };
     let person = PersonId(person);
     if let std::collections::hash_map::Entry::Vacant(slot) = seen.entry(person) {

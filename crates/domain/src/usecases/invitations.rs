@@ -154,7 +154,7 @@ pub(crate) async fn append_invitation_event(
         id: EventId(ids.new_uuid()),
         org_id: inv.org_id,
         event_type: t,
-        data: invitation_json(inv, url, now),
+        data: crate::wire::invitation_data(inv, url, now),
         created_at: now,
         request_id: None,
     };

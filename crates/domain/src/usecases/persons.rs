@@ -11,7 +11,7 @@ use crate::person::{self, ArchiveReason, ImportFields, ImportTransition, JoinedV
 use crate::ports::{Ids, ImportTarget, PersonQuery, Store, StoreResult, Tx};
 use crate::results::summarize;
 use crate::values::*;
-use crate::wire::{person_archived_json, person_json, person_updated_json};
+use crate::wire::{person_archived_data, person_data, person_updated_json};
 use time::OffsetDateTime;
 
 /// A parsed `POST /persons` body (the nested `invitation` is handled by the HTTP layer until the
@@ -89,7 +89,7 @@ pub struct PatchPerson {
 }
 
 fn event(id: EventId, p: &Person, t: EventType, now: OffsetDateTime) -> OutboxEvent {
-    let data = if t == EventType::PersonArchived { person_archived_json(p) } else { person_json(p) };
+    let data = if t == EventType::PersonArchived { person_archived_data(p) } else { person_data(p) };
     OutboxEvent { id, org_id: p.org_id, event_type: t, data, created_at: now, request_id: None }
 }
 
@@ -110,7 +110,7 @@ pub(crate) async fn append_person_updated(
         id,
         org_id: after.org_id,
         event_type: EventType::PersonUpdated,
-        data,
+        data: crate::events::EventData::of(&data),
         created_at: now,
         request_id: None,
     };

@@ -95,7 +95,9 @@ impl<S: Store> Services<S> {
                     let mut events: Vec<OutboxEvent> = vec![];
                     for spelling in crate::erasure::spellings(&needle) {
                         for e in tx.list_events_mentioning(&spelling).await? {
-                            if crate::erasure::mentions(&e.data, &needle) && !events.iter().any(|x| x.id == e.id) {
+                            if crate::erasure::mentions(&e.data.value(), &needle)
+                                && !events.iter().any(|x| x.id == e.id)
+                            {
                                 events.push(e);
                             }
                         }
@@ -324,7 +326,7 @@ pub(crate) async fn erase_in_tx(
         id: EventId(id_source.new_uuid()),
         org_id: p.org_id,
         event_type: EventType::PersonArchived,
-        data: crate::wire::person_archived_json(p),
+        data: crate::wire::person_archived_data(p),
         created_at: now,
         request_id: None,
     };

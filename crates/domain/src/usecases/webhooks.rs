@@ -313,7 +313,7 @@ impl<S: Store> Services<S> {
         let now = self.clock.now();
         let did = DeliveryId(self.ids.new_uuid());
         // A test ping is no event of the feed: its event id is its delivery id (D57).
-        let data = crate::wire::to_value(&crate::wire::PingData { webhook_id: ep.id.0 });
+        let data = crate::events::EventData::of(&crate::wire::PingData { webhook_id: ep.id.0 });
         let mut d = Delivery {
             id: did,
             endpoint_id: ep.id,

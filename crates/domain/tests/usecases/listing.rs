@@ -241,6 +241,6 @@ fn an_imported_persons_timestamps_are_read_once_the_transaction_begins_not_befor
     assert!(p.member_since >= asked + Duration::seconds(5), "{} vs {asked}", p.member_since);
     assert_eq!(p.updated_at, p.member_since);
     let events = w.store.snapshot().events;
-    let created = events.iter().find(|e| e.data["id"] == json!(p.id.0.to_string())).unwrap();
+    let created = events.iter().find(|e| e.data.value()["id"] == json!(p.id.0.to_string())).unwrap();
     assert_eq!(created.created_at, p.member_since, "the event's createdAt is the person's");
 }

@@ -289,7 +289,7 @@ impl From<&EmailRecord> for ExportedEmailOut {
 #[serde(rename_all = "camelCase")]
 pub struct ExportedEventOut {
     pub created_at: String,
-    pub data: Value,
+    pub data: talent_domain::events::EventData,
     pub id: String,
     pub organization_id: String,
     #[serde(rename = "type")]
@@ -611,7 +611,7 @@ mod tests {
                 emails: vec![ExportedEmailOut { body: s(), created_at: s(), sent_at: o(), subject: s(), to: s() }],
                 events: vec![ExportedEventOut {
                     created_at: s(),
-                    data: json!({}),
+                    data: talent_domain::events::EventData::of(&json!({})),
                     id: s(),
                     organization_id: s(),
                     event_type: s(),

@@ -22,7 +22,7 @@ impl TryFrom<EventRow> for OutboxEvent {
             org_id: OrgId(r.org_id.0),
             event_type: talent_domain::webhook::parse_event_type(&r.event_type)
                 .ok_or_else(|| corrupt("outbox_events.event_type"))?,
-            data: serde_json::from_str(&r.data).map_err(|_| corrupt("outbox_events.data"))?,
+            data: talent_domain::events::EventData::parse(r.data).map_err(|_| corrupt("outbox_events.data"))?,
             created_at: r.created_at.0,
             request_id: r.request_id,
         })
@@ -36,7 +36,7 @@ impl<C> DbTx<'_, C> {
             id: DbUuid(e.id.0),
             org_id: DbUuid(e.org_id.0),
             event_type: e.event_type.as_str().to_string(),
-            data: self.conceal(&e.data.to_string()),
+            data: self.conceal(e.data.as_str()),
             created_at: DbTime(e.created_at),
             request_id: e.request_id.clone(),
         }

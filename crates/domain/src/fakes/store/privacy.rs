@@ -18,7 +18,7 @@ impl PrivacyRepo for FakeTx {
         let hit = |o: OrgId, t: &str| org.is_none_or(|x| x == o) && needles.iter().any(|n| t.contains(n.as_str()));
         let mut v: Vec<StoredText> = vec![];
         for e in &self.s.events {
-            let text = e.data.to_string();
+            let text = e.data.as_str().to_string();
             if hit(e.org_id, &text) {
                 v.push(StoredText { at: TextRef::Event(e.id), text });
             }
@@ -42,7 +42,8 @@ impl PrivacyRepo for FakeTx {
         match &t.at {
             TextRef::Event(id) => {
                 for e in self.s.events.iter_mut().filter(|e| e.id == *id) {
-                    e.data = serde_json::from_str(&t.text).unwrap_or(serde_json::Value::Null);
+                    e.data = crate::events::EventData::parse(t.text.clone())
+                        .unwrap_or_else(|_| crate::events::EventData::of(&serde_json::Value::Null));
                 }
             }
             TextRef::Delivery(id) => {
@@ -64,7 +65,7 @@ impl PrivacyRepo for FakeTx {
         ok(remove(&mut self.s.emails, |e| e.invitation_id == Some(id)))
     }
     fn list_events_mentioning<'a>(&'a mut self, needle: &'a str) -> BoxFuture<'a, StoreResult<Vec<OutboxEvent>>> {
-        ok(all(&self.s.events, |e| e.data.to_string().contains(needle)))
+        ok(all(&self.s.events, |e| e.data.as_str().contains(needle)))
     }
     fn purge_emails(&mut self, before: OffsetDateTime, limit: u32) -> BoxFuture<'_, StoreResult<u64>> {
         let mut old: Vec<_> =
