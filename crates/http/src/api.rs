@@ -110,6 +110,13 @@ fn batch_item(index: usize, done: &ImportOutcome) -> Reply {
     Reply::new(if done.created { StatusCode::CREATED } else { StatusCode::OK }, &item)
 }
 
+/// The answer of `POST /persons/batch` (D49): each item's answer as it was rendered (or stored,
+/// for an item replayed under its key).
+#[derive(serde::Serialize)]
+struct BatchResults {
+    results: Vec<Box<serde_json::value::RawValue>>,
+}
+
 /// Most persons in one `POST /persons/batch` (D49).
 pub const MAX_BATCH: usize = 100;
 
@@ -195,7 +202,8 @@ pub async fn import_batch<S: Store>(
             }
             results.push(match done {
                 Ok(Keyed::Ran(done)) => batch_item(index, &done).body,
-                Ok(Keyed::Replayed(s)) => serde_json::from_str(&s.body).unwrap_or_default(),
+                Ok(Keyed::Replayed(s)) => serde_json::value::RawValue::from_string(s.body)
+                    .unwrap_or_else(|_| serde_json::value::RawValue::NULL.to_owned()),
                 // The key belongs to another body, or its first request still runs: the batch's
                 // answer, not an item's.
                 Err(e) if refuses_the_key(&e.0) => return Err(e),
@@ -208,16 +216,16 @@ pub async fn import_batch<S: Store>(
                         person: None,
                         error: Some((&e.0).into()),
                     };
-                    talent_domain::wire::to_value(&item)
+                    crate::idempotency::raw(&item)
                 }
             });
         }
-        Ok::<_, ApiError>((serde_json::json!({ "results": results }), replayable))
+        Ok::<_, ApiError>((BatchResults { results }, replayable))
     };
     match (batch.await, key) {
-        (Ok((body, _)), None) => Ok(crate::idempotency::send(Reply::json(StatusCode::OK, body).stored(), false)),
+        (Ok((body, _)), None) => Ok(crate::idempotency::send(Reply::new(StatusCode::OK, &body).stored(), false)),
         (Ok((body, replayable)), Some(k)) => {
-            let answer = Reply::json(StatusCode::OK, body).stored();
+            let answer = Reply::new(StatusCode::OK, &body).stored();
             if replayable {
                 if let Err(e) = state.svc.idempotency_record(k, answer.clone()).await {
                     tracing::error!(error = %e, "could not record idempotency outcome");

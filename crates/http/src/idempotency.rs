@@ -19,8 +19,8 @@ use talent_domain::usecases::idempotency::{
 pub struct Reply {
     /// Status.
     pub status: StatusCode,
-    /// JSON body.
-    pub body: serde_json::Value,
+    /// JSON body, rendered once (T291): the response and the stored replay are this text.
+    pub body: Box<serde_json::value::RawValue>,
     /// Send `X-Existing-Resource: true`.
     pub existing_resource: bool,
 }
@@ -28,7 +28,7 @@ pub struct Reply {
 impl Reply {
     /// 200/201 etc. with `body`, one of the response types of [`crate::out`].
     pub fn new(status: StatusCode, body: &impl serde::Serialize) -> Self {
-        Reply { status, body: talent_domain::wire::to_value(body), existing_resource: false }
+        Reply { status, body: raw(body), existing_resource: false }
     }
 }
 
@@ -55,19 +55,20 @@ pub fn request_hash(body: &[u8]) -> String {
 }
 
 impl Reply {
-    /// 200/201 etc. with a JSON `body` as it is.
-    pub fn json(status: StatusCode, body: serde_json::Value) -> Self {
-        Reply { status, body, existing_resource: false }
-    }
-
     /// The response as stored for replays.
     pub fn stored(&self) -> StoredResponse {
         StoredResponse {
             status: self.status.as_u16(),
-            body: self.body.to_string(),
+            body: self.body.get().to_string(),
             existing_resource: self.existing_resource,
         }
     }
+}
+
+/// `v` rendered as JSON text, its members in the order `v` serializes them; `null` for a value
+/// that does not serialize (none of the response types: their maps have string keys).
+pub fn raw(v: &impl serde::Serialize) -> Box<serde_json::value::RawValue> {
+    serde_json::value::to_raw_value(v).unwrap_or_else(|_| serde_json::value::RawValue::NULL.to_owned())
 }
 
 /// The response of `s` (`Idempotency-Replayed: true` when `replayed`).
