@@ -148,6 +148,7 @@ conformance!(
     transactions_committed_in_one_group_keep_their_own_outcomes,
     a_priority_writer_commits_ahead_of_a_queued_group,
     wake_ups_follow_commits_of_due_deliveries_only,
+    the_backlog_counts_pending_and_due_deliveries_and_dates_the_oldest_due_one,
     erasure_removes_the_persons_data_from_the_organizations_tables,
     the_humans_export_holds_every_record_and_the_admin_erasure_leaves_no_trace,
     secrets_are_sealed_at_rest_and_a_database_from_before_is_resealed,
@@ -592,6 +593,37 @@ async fn wake_ups_follow_commits_of_due_deliveries_only(store: DbStore) {
     .await;
     assert!(r.is_err());
     assert!(!woken().await, "a rollback does not wake");
+}
+
+/// Issue 17's gauges, read through the pending rows' own index since the index on (status, due
+/// time) was dropped (T292): pending deliveries of every endpoint, the due ones of enabled
+/// endpoints only, and the age of the oldest due one, at several moments.
+async fn the_backlog_counts_pending_and_due_deliveries_and_dates_the_oldest_due_one(store: DbStore) {
+    let (svc, clock) = services(store.clone());
+    let org = new_org(&svc, "business", &[]).await;
+    let endpoint = |n: u32| NewEndpoint {
+        url: format!("https://hooks{n}.example/in"),
+        events: Subscription::All,
+        description: None,
+    };
+    svc.create_endpoint(org.id, endpoint(1)).await.unwrap();
+    let held = svc.create_endpoint(org.id, endpoint(2)).await.unwrap();
+    let off = EndpointPatch { enabled: Some(false), ..Default::default() };
+    svc.patch_endpoint(org.id, held.id, off).await.unwrap();
+    let t0 = clock.now();
+    imported(&svc, org.id, import("first-due@example.com")).await;
+    clock.advance(Duration::minutes(1));
+    imported(&svc, org.id, import("second-due@example.com")).await;
+    let at = |secs: i64| t0 + Duration::seconds(secs);
+    let b = store.backlog(at(120)).await.unwrap();
+    assert_eq!(b.deliveries_pending, 4, "two imports, two endpoints each");
+    assert_eq!(b.deliveries_due, 2, "the disabled endpoint's are held, not due");
+    assert!((b.oldest_due_seconds - 120.0).abs() < 0.5, "the first import's, 120 s ago: {}", b.oldest_due_seconds);
+    let b = store.backlog(at(30)).await.unwrap();
+    assert_eq!((b.deliveries_pending, b.deliveries_due), (4, 1), "only the first is due after 30 s");
+    assert!((b.oldest_due_seconds - 30.0).abs() < 0.5, "{}", b.oldest_due_seconds);
+    let b = store.backlog(at(-1)).await.unwrap();
+    assert_eq!((b.deliveries_pending, b.deliveries_due, b.oldest_due_seconds), (4, 0, 0.0), "nothing due yet");
 }
 
 /// D44 in the database: after `erase_person`, no text column of any table holds the person's

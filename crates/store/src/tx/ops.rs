@@ -20,28 +20,54 @@ pub struct Backlog {
     pub emails_failed: u64,
 }
 
+/// The oldest due time of a pending delivery to an enabled endpoint: one probe per endpoint of
+/// `deliveries_pending_idx` (pending rows by endpoint and due time), however many are due.
+/// Params: 1 now.
+macro_rules! oldest_due {
+    ($p:literal) => {
+        concat!(
+            "SELECT min(due) AS due FROM (SELECT (SELECT min(d.next_attempt_at) FROM deliveries d ",
+            "WHERE d.endpoint_id = w.id AND d.status = 'pending' AND d.next_attempt_at <= ",
+            $p,
+            "1) AS due FROM webhook_endpoints w WHERE w.enabled) e"
+        )
+    };
+}
+
+/// The one row of [`oldest_due`].
+#[derive(diesel::QueryableByName)]
+struct OldestDue {
+    #[diesel(sql_type = diesel::sql_types::Nullable<crate::types::sql::Ts>)]
+    due: Option<DbTime>,
+}
+
 macro_rules! impl_ops {
-    ($conn:ty) => {
+    ($conn:ty, $p:literal) => {
         impl<'c> DbTx<'c, $conn> {
             /// [`Backlog`] at `now`. Errors: the database's.
             pub async fn backlog(&mut self, now: OffsetDateTime) -> StoreResult<Backlog> {
                 let count = |n: i64| u64::try_from(n).unwrap_or(0);
-                let pending = deliveries::table.filter(deliveries::status.eq("pending"));
+                // `'pending'` written into the statement, not bound: SQLite then reads the
+                // partial index of pending rows (a bound value cannot show the planner that
+                // the index's condition holds).
+                let pending = || {
+                    deliveries::table
+                        .filter(diesel::dsl::sql::<diesel::sql_types::Bool>("deliveries.status = 'pending'"))
+                };
                 let enabled =
                     webhook_endpoints::table.filter(webhook_endpoints::enabled.eq(true)).select(webhook_endpoints::id);
-                let due = pending
+                let due = pending()
                     .filter(deliveries::next_attempt_at.le(DbTime(now)))
                     .filter(deliveries::endpoint_id.eq_any(enabled));
-                let deliveries_pending = pending.count().get_result::<i64>(self.conn).await.map_err(db_err)?;
+                let deliveries_pending = pending().count().get_result::<i64>(self.conn).await.map_err(db_err)?;
                 let deliveries_due = due.count().get_result::<i64>(self.conn).await.map_err(db_err)?;
-                let oldest: Option<Option<DbTime>> = due
-                    .order(deliveries::next_attempt_at.asc())
-                    .select(deliveries::next_attempt_at)
-                    .first(self.conn)
+                let oldest: Vec<OldestDue> = diesel::sql_query(oldest_due!($p))
+                    .bind::<crate::types::sql::Ts, _>(DbTime(now))
+                    .load(self.conn)
                     .await
-                    .optional()
                     .map_err(db_err)?;
-                let oldest_due_seconds = oldest.flatten().map(|t| (now - t.0).as_seconds_f64().max(0.0)).unwrap_or(0.0);
+                let oldest = oldest.into_iter().next().and_then(|o| o.due);
+                let oldest_due_seconds = oldest.map(|t| (now - t.0).as_seconds_f64().max(0.0)).unwrap_or(0.0);
                 let endpoints_disabled = webhook_endpoints::table
                     .filter(webhook_endpoints::enabled.eq(false))
                     .count()
@@ -69,5 +95,5 @@ macro_rules! impl_ops {
     };
 }
 
-impl_ops!(PgPipe<'_>);
-impl_ops!(crate::SqliteConn);
+impl_ops!(PgPipe<'_>, "$");
+impl_ops!(crate::SqliteConn, "?");

@@ -1,0 +1,1 @@
+CREATE INDEX deliveries_due_idx ON deliveries (status, next_attempt_at);
