@@ -358,33 +358,63 @@ fn wait_count(arr: &Arrivals, path: &str, n: usize, limit: Duration) -> bool {
     false
 }
 
-/// Imports under wrk for 10 s with one live endpoint subscribed instead of the disabled one
-/// `disabled` (an import still writes the rows of the pgbench script: one delivery), its
-/// deliveries made meanwhile to a local receiver; printed beside pgbench's `tps`, with the
-/// database's committed transactions per import over the run (imports, the engine's claims and
-/// outcomes, the sequencer's numbering) from `url`'s statistics.
-fn imports_beside_a_live_receiver(url: &str, base: &str, key: &str, disabled: &str, tps: f64) {
+/// Imports under wrk with one live endpoint subscribed instead of the disabled one `disabled`
+/// (an import still writes the rows of the pgbench script: one delivery), its deliveries made
+/// meanwhile to a local receiver, in [`requests::ROUNDS`] rounds of [`IMPORT_SECS`] s, each
+/// followed, once the round's deliveries have arrived, by pgbench of the same writes for as long
+/// into another organization `reference` = (org, its disabled endpoint), so nothing of pgbench's
+/// is delivered (issue 38: five paired rounds, the spread reported). Prints each round's rate and
+/// ratio, and the database's committed transactions per import over the rounds (imports, the
+/// engine's claims and outcomes, the sequencer's numbering) from `url`'s statistics.
+fn imports_beside_a_live_receiver(url: &str, base: &str, key: &str, disabled: &str, reference: (&str, &str)) {
     let (rx_url, arrivals) = receiver();
     let (s, r) = call(&agent(), "DELETE", &format!("{base}/api/v1/webhooks/{disabled}"), key, None);
     assert!((200..300).contains(&s), "{r}");
     endpoint(base, key, &format!("{rx_url}/live"));
-    let before = pg_commits(url);
-    let Some(w) = requests::wrk_imports(base, key, "live", CLIENTS as u32, 10) else { return };
-    let delivered = arrivals.list.lock().unwrap().iter().filter(|(p, _, _)| p == "/live").count();
-    // PostgreSQL publishes a backend's counts at most once a second.
-    std::thread::sleep(Duration::from_millis(1500));
-    let per_import = match (before, pg_commits(url)) {
-        (Some(a), Some(b)) => format!("{:.2}", (b - a) as f64 / (w.rps * 10.0).max(1.0)),
-        _ => "?".into(),
-    };
+    let delivered = || arrivals.list.lock().unwrap().iter().filter(|(p, _, _)| p == "/live").count();
+    let (mut rates, mut ratios, mut p99s, mut commits) = (vec![], vec![], vec![], vec![]);
+    let mut non_2xx = 0;
+    for round in 0..requests::ROUNDS {
+        let before = pg_commits(url);
+        let Some(w) = requests::wrk_imports(base, key, &format!("live{round}"), CLIENTS as u32, IMPORT_SECS) else {
+            return;
+        };
+        // The round's deliveries still on their way land before pgbench starts (and count in
+        // the round's transactions): at most 30 s, until none arrived for half a second.
+        let started = Instant::now();
+        let mut seen = delivered();
+        while started.elapsed() < Duration::from_secs(30) {
+            std::thread::sleep(Duration::from_millis(500));
+            let now = delivered();
+            if now == seen {
+                break;
+            }
+            seen = now;
+        }
+        // PostgreSQL publishes a backend's counts at most once a second.
+        std::thread::sleep(Duration::from_millis(1000));
+        let imports = w.rps * f64::from(IMPORT_SECS);
+        if let (Some(a), Some(b)) = (before, pg_commits(url)) {
+            commits.push((b - a) as f64 / imports.max(1.0));
+        }
+        let Some(tps) = pgbench_import(url, reference.0, reference.1, IMPORT_SECS) else { return };
+        rates.push(w.rps);
+        ratios.push(w.rps / tps.max(1.0));
+        p99s.push(w.p99_ms);
+        non_2xx += w.non_2xx;
+    }
     println!(
-        "POST /api/v1/persons, one live endpoint, wrk {CLIENTS} connections, 10 s: {:.0} imports/s, {delivered} \
-         delivered meanwhile, {per_import} database transactions per import (non-2xx {}; answer p99 {:.1} ms): \
-         ratio {:.2} of pgbench (goal >= 0.4)",
-        w.rps,
-        w.non_2xx,
-        w.p99_ms,
-        w.rps / tps
+        "POST /api/v1/persons, one live endpoint, wrk {CLIENTS} connections, {} rounds of {IMPORT_SECS} s, each \
+         followed by pgbench: median {:.0} imports/s (rounds {}), {} delivered, database transactions per import \
+         {} (non-2xx {non_2xx}; answer p99 {} ms): ratio median {:.2} of pgbench (rounds {}; goal >= 0.4)",
+        rates.len(),
+        median(&rates),
+        list(&rates, 0),
+        delivered(),
+        list(&commits, 2),
+        list(&p99s, 1),
+        median(&ratios),
+        list(&ratios, 2)
     );
 }
 
@@ -512,7 +542,6 @@ fn run_requests(bin: &str, backend: &str, db: &TestDb, imports_only: bool) {
     println!("RSS after the import: {} MiB", svc.rss_kib() / 1024);
     if pg && references.len() == rates.len() {
         let ratios: Vec<f64> = rates.iter().zip(&references).map(|(i, t)| i / t.max(1.0)).collect();
-        let tps = median(&references);
         println!(
             "  reference: pgbench of the same writes, 16 clients, after each round: {} tps: ratio median {:.2} \
              (rounds {}; goal >= 0.6)",
@@ -520,7 +549,10 @@ fn run_requests(bin: &str, backend: &str, db: &TestDb, imports_only: bool) {
             median(&ratios),
             list(&ratios, 2)
         );
-        imports_beside_a_live_receiver(&db.url, &svc.base, &key, &ep, tps);
+        let (ref_key, ref_org) = tenant_ids(&svc.base, "requests-reference");
+        let ref_ep = endpoint(&svc.base, &ref_key, "http://127.0.0.1:9/never");
+        enable(&svc.base, &ref_key, &ref_ep, false);
+        imports_beside_a_live_receiver(&db.url, &svc.base, &key, &ep, (&ref_org, &ref_ep));
     } else {
         println!("  goal on SQLite: >= 10000 imports/s");
     }
