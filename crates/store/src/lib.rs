@@ -117,6 +117,9 @@ pub struct DbStore {
     sealer: Arc<dyn SecretBox>,
     /// PostgreSQL's `max_connections` once read ([`DbTx::max_writers`]).
     max_writers: Arc<std::sync::atomic::AtomicU32>,
+    /// The transaction id below which every committed event is numbered ([`DbTx::event_floor`]),
+    /// shared by [`DbStore::with_own_pool`].
+    event_floor: Arc<std::sync::atomic::AtomicU64>,
     /// This instance's name in its `NOTIFY` payloads (a UUID, shared by [`DbStore::with_own_pool`]):
     /// its own listener skips them, since the commit already woke the engine and emptied the
     /// cache in this process.
@@ -261,6 +264,7 @@ impl DbStore {
             auth: Arc::default(),
             sealer: Arc::new(PlainBox),
             max_writers: Arc::default(),
+            event_floor: Arc::default(),
             instance: uuid::Uuid::new_v4().to_string().into(),
             health: Arc::default(),
             workers: Arc::default(),
@@ -361,8 +365,15 @@ impl DbStore {
         other.sealer = self.sealer.clone();
         other.instance = self.instance.clone();
         other.health = self.health.clone();
+        other.event_floor = self.event_floor.clone();
         other.priority = true;
         Ok(other)
+    }
+
+    /// PostgreSQL: the transaction id below which every committed event has its sequence, as this
+    /// process last learned it from its sequencer (0 until then, and on SQLite), T293.
+    pub fn event_floor(&self) -> u64 {
+        self.event_floor.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// The SQLite write queue's counters (T75; all zero on PostgreSQL, whose transactions run side
@@ -505,10 +516,15 @@ impl Store for DbStore {
         let (auth, max_writers, instance) = (self.auth.clone(), self.max_writers.clone(), self.instance.clone());
         let (sealer, health, endpoints) = (self.sealer.clone(), self.health.clone(), self.gate.endpoints.clone());
         let learner = endpoints.clone();
+        let floor = self.event_floor.clone();
+        let floor_here = floor.clone();
         // After a commit, before the caller is answered: an answered revocation is in force here.
         let committed = move |after: tx::AfterCommit| {
             if after.wake {
                 wake.notify_one();
+            }
+            if let Some(below) = after.numbered_below {
+                floor.fetch_max(below, std::sync::atomic::Ordering::Relaxed);
             }
             auth.committed(after.auth_changed, &after.touched);
             for (org, version, list) in after.learned {
@@ -526,7 +542,10 @@ impl Store for DbStore {
                     let begun = Begun::new(pooled);
                     let (out, sent) = {
                         let mut pipe = PgPipe::begin(begun.conn());
-                        let mut tx = DbTx::with_writers(&mut pipe, true, max_writers).sealed(sealer).cached(endpoints);
+                        let mut tx = DbTx::with_writers(&mut pipe, true, max_writers)
+                            .sealed(sealer)
+                            .cached(endpoints)
+                            .floored(floor_here);
                         match f(&mut tx).await {
                             Ok(r) => {
                                 let flags = tx.after_commit();
@@ -583,13 +602,14 @@ impl Store for DbStore {
         E: From<StoreError> + Send + 'static,
     {
         let (pools, sealer, health) = (self.pools_here(), self.sealer.clone(), self.health.clone());
+        let floor = self.event_floor.clone();
         let task = tokio::spawn(tracing::Instrument::in_current_span(async move {
             match pools {
                 Pools::Pg(pool) => {
                     let conn = pool.get().await.map_err(|e| E::from(health.failed(e)))?;
                     health.ok();
                     let mut pipe = PgPipe::new(&conn);
-                    let mut tx = DbTx::new(&mut pipe, false).sealed(sealer);
+                    let mut tx = DbTx::new(&mut pipe, false).sealed(sealer).floored(floor);
                     let r = f(&mut tx).await;
                     // A write in a read (each statement its own transaction) is sent too.
                     pipe.flush().await.map_err(|e| E::from(tx::db_err(e)))?;

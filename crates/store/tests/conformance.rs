@@ -247,6 +247,56 @@ async fn the_sqlite_log_is_checkpointed_beside_the_writer_and_used_again_t263() 
     }
 }
 
+/// T293 (PostgreSQL): the sequencer reads the events not numbered yet from the oldest transaction
+/// that was running when it last numbered every event it saw, not from the first event. An event
+/// written by a transaction that began before such a run and commits after it (older than the
+/// event the run numbered) is numbered by the next run; the feed keeps 1, 2, 3 without a hole,
+/// and the floor has moved (the third run reads no event of a transaction it has passed).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn postgres_an_event_of_a_transaction_older_than_a_sequencer_run_is_numbered_by_the_next_t293() {
+    postgres(|store| async move {
+        let (svc, clock) = services(store.clone());
+        let org = new_org(&svc, "business", &[]).await.id;
+        let event = |n: u64| feed_event(&*svc.ids, org, EventType::PersonCreated, clock.now(), n);
+        let insert = |e: OutboxEvent| store.write(move |tx| Box::pin(async move { tx.insert_event(&e).await }));
+        let (sent, inserted) = tokio::sync::oneshot::channel::<()>();
+        let (release, released) = tokio::sync::oneshot::channel::<()>();
+        let older = event(1);
+        let slow = {
+            let store = store.clone();
+            tokio::spawn(async move {
+                store
+                    .write(move |tx| {
+                        Box::pin(async move {
+                            tx.insert_event(&older).await?;
+                            // A read sends the insert: the transaction has its id from here on.
+                            tx.list_events_of_org(org).await?;
+                            let _ = sent.send(());
+                            let _ = released.await;
+                            Ok::<_, StoreError>(())
+                        })
+                    })
+                    .await
+            })
+        };
+        inserted.await.unwrap();
+        clock.advance(Duration::seconds(1));
+        insert(event(2)).await.unwrap();
+        assert_eq!(svc.sequence_events().await.unwrap(), 1, "the committed one; the other is in flight");
+        release.send(()).unwrap();
+        slow.await.unwrap().unwrap();
+        clock.advance(Duration::seconds(1));
+        insert(event(3)).await.unwrap();
+        assert_eq!(svc.sequence_events().await.unwrap(), 2, "the older transaction's event and the new one");
+        let feed = svc.events_feed(org, &every_scope(), feed_req(0, 10)).await.unwrap();
+        let got: Vec<(u64, u64)> =
+            feed.items.iter().map(|e| (e.sequence, e.event.data.value()["n"].as_u64().unwrap())).collect();
+        assert_eq!(got, vec![(1, 2), (2, 1), (3, 3)], "numbered as they were found, oldest first in a run");
+        assert!(store.event_floor() > 0, "the sequencer reads from a floor now");
+    })
+    .await
+}
+
 /// A write transaction body that adds a human for each of `names`.
 fn humans(
     names: Vec<String>,

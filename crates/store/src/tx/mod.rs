@@ -16,7 +16,7 @@ use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use diesel_async::methods::{ExecuteDsl, LoadQuery};
 use diesel_async::{AsyncConnectionCore, RunQueryDsl};
 use std::future::Future;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 use talent_domain::api_key::{ApiKey, KeyContext};
 use talent_domain::errors::StoreError;
@@ -140,6 +140,8 @@ pub struct AfterCommit {
     pub touched: Vec<ConnectionId>,
     /// [`DbTx::learned`].
     pub learned: Vec<Learned>,
+    /// [`DbTx::numbered_below`].
+    pub numbered_below: Option<u64>,
 }
 
 /// Endpoints a transaction listed at a known [`EndpointsVersion`], for the store's
@@ -187,6 +189,14 @@ pub struct DbTx<'c, C> {
     /// Endpoints this transaction listed at a version that did not move while it read them: the
     /// store's cache learns them after the commit.
     pub learned: Vec<Learned>,
+    /// PostgreSQL: a transaction id below which every committed event has its sequence, shared by
+    /// the store's transactions (0: not known yet, so from the first). The sequencer reads the
+    /// events not numbered yet from there ([`DbTx::numbered_below`], T293).
+    pub event_floor: Arc<AtomicU64>,
+    /// Set by a sequencer that numbered every event it saw: the oldest transaction still running
+    /// before it looked. Once this transaction commits, every event written by an older one has
+    /// its number, and the store's [`DbTx::event_floor`] moves up to it.
+    pub numbered_below: Option<u64>,
 }
 
 impl<'c, C> DbTx<'c, C> {
@@ -204,6 +214,8 @@ impl<'c, C> DbTx<'c, C> {
             endpoints_of: None,
             endpoint_cache: None,
             learned: Vec::new(),
+            event_floor: Arc::default(),
+            numbered_below: None,
         }
     }
 
@@ -214,12 +226,19 @@ impl<'c, C> DbTx<'c, C> {
             auth_changed: self.auth_changed,
             touched: self.touched.clone(),
             learned: self.learned.clone(),
+            numbered_below: self.numbered_below,
         }
     }
 
     /// This handle with the store's `cache` of endpoints ([`DbTx::endpoint_cache`]).
     pub fn cached(mut self, cache: Arc<EndpointCache>) -> Self {
         self.endpoint_cache = Some(cache);
+        self
+    }
+
+    /// This handle with the store's `floor` ([`DbTx::event_floor`]).
+    pub fn floored(mut self, floor: Arc<AtomicU64>) -> Self {
+        self.event_floor = floor;
         self
     }
 

@@ -1,6 +1,7 @@
 //! [`OutboxRepo`] on both backends (the event outbox): one body, compiled for PostgreSQL and SQLite.
 
 use super::*;
+use std::sync::atomic::AtomicU64;
 
 impl DbTx<'_, PgPipe<'_>> {
     /// The sequencer's counter, locked (`FOR UPDATE`) until the transaction ends (T106).
@@ -29,6 +30,69 @@ impl DbTx<'_, PgPipe<'_>> {
         ))
         .await
     }
+
+    /// At most `limit` committed events without a sequence, oldest `created_at` first, read from
+    /// [`DbTx::event_floor`] on through `outbox_events_unsequenced_idx` (by writing transaction,
+    /// T293); when they are fewer than `limit`, every event of a transaction older than the oldest
+    /// one running before the read is among them, which [`DbTx::numbered_below`] records. Call
+    /// with the counter locked ([`DbTx::lock_event_counter`]).
+    pub(super) async fn unsequenced_events(&mut self, limit: u32) -> StoreResult<Vec<(DbUuid, DbUuid)>> {
+        use diesel::sql_types::{BigInt, Text};
+        let floor = AtomicU64::load(&self.event_floor, Ordering::Relaxed).to_string();
+        // Read before the events: the oldest running transaction only moves up, so the events
+        // read next see every transaction below this one finished.
+        let running: Vec<OldestRunning> =
+            Prepared(diesel::sql_query("SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin"))
+                .load(self.conn)
+                .await
+                .map_err(db_err)?;
+        let rows: Vec<Unsequenced> = Prepared(
+            diesel::sql_query(
+                "SELECT id, org_id FROM outbox_events WHERE sequence IS NULL AND xact >= $1::xid8 \
+                 ORDER BY created_at, id LIMIT $2",
+            )
+            .bind::<Text, _>(floor)
+            .bind::<BigInt, _>(i64::from(limit)),
+        )
+        .load(self.conn)
+        .await
+        .map_err(db_err)?;
+        if rows.len() < limit as usize {
+            self.numbered_below = running.into_iter().next().and_then(|r| r.xmin.parse().ok());
+        }
+        Ok(rows.into_iter().map(|r| (r.id, r.org_id)).collect())
+    }
+
+    /// Whether a committed event has no sequence yet, looked for from [`DbTx::event_floor`] on.
+    pub(super) async fn any_unsequenced(&mut self) -> StoreResult<bool> {
+        let floor = AtomicU64::load(&self.event_floor, Ordering::Relaxed).to_string();
+        let found: Vec<Unsequenced> = Prepared(
+            diesel::sql_query(
+                "SELECT id, org_id FROM outbox_events WHERE sequence IS NULL AND xact >= $1::xid8 LIMIT 1",
+            )
+            .bind::<diesel::sql_types::Text, _>(floor),
+        )
+        .load(self.conn)
+        .await
+        .map_err(db_err)?;
+        Ok(!found.is_empty())
+    }
+}
+
+/// An event without a sequence: its id and organization.
+#[derive(diesel::QueryableByName)]
+struct Unsequenced {
+    #[diesel(sql_type = crate::types::sql::Uuid)]
+    id: DbUuid,
+    #[diesel(sql_type = crate::types::sql::Uuid)]
+    org_id: DbUuid,
+}
+
+/// `pg_snapshot_xmin` of the current snapshot, as text (an `xid8`).
+#[derive(diesel::QueryableByName)]
+struct OldestRunning {
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    xmin: String,
 }
 
 impl DbTx<'_, crate::SqliteConn> {
@@ -44,6 +108,27 @@ impl DbTx<'_, crate::SqliteConn> {
                 .await?;
         }
         Ok(())
+    }
+
+    /// At most `limit` events without a sequence, oldest `created_at` first (SQLite removes an
+    /// index entry with its row version, so the partial index holds only these).
+    pub(super) async fn unsequenced_events(&mut self, limit: u32) -> StoreResult<Vec<(DbUuid, DbUuid)>> {
+        outbox_events::table
+            .filter(outbox_events::sequence.is_null())
+            .order((outbox_events::created_at.asc(), outbox_events::id.asc()))
+            .limit(i64::from(limit))
+            .select((outbox_events::id, outbox_events::org_id))
+            .load(self.conn)
+            .await
+            .map_err(db_err)
+    }
+
+    /// Whether an event has no sequence yet.
+    pub(super) async fn any_unsequenced(&mut self) -> StoreResult<bool> {
+        diesel::select(diesel::dsl::exists(outbox_events::table.filter(outbox_events::sequence.is_null())))
+            .get_result::<bool>(self.conn)
+            .await
+            .map_err(db_err)
     }
 }
 
@@ -66,26 +151,14 @@ macro_rules! impl_outbox_repo {
             }
 
             fn has_unsequenced_events(&mut self) -> BoxFuture<'_, StoreResult<bool>> {
-                Box::pin(async move {
-                    diesel::select(diesel::dsl::exists(outbox_events::table.filter(outbox_events::sequence.is_null())))
-                        .get_result::<bool>(self.conn)
-                        .await
-                        .map_err(db_err)
-                })
+                Box::pin(async move { self.any_unsequenced().await })
             }
 
             fn sequence_events(&mut self, limit: u32) -> BoxFuture<'_, StoreResult<u32>> {
                 Box::pin(async move {
                     // The lock first: sequencers take turns (T106).
                     self.lock_event_counter().await?;
-                    let rows: Vec<(DbUuid, DbUuid)> = outbox_events::table
-                        .filter(outbox_events::sequence.is_null())
-                        .order((outbox_events::created_at.asc(), outbox_events::id.asc()))
-                        .limit(i64::from(limit))
-                        .select((outbox_events::id, outbox_events::org_id))
-                        .load(self.conn)
-                        .await
-                        .map_err(db_err)?;
+                    let rows = self.unsequenced_events(limit).await?;
                     if rows.is_empty() {
                         return Ok(0);
                     }
