@@ -106,6 +106,9 @@ pub struct DbStore {
     url: String,
     /// Woken after a transaction that made deliveries due commits (see [`DbStore::delivery_wakeups`]).
     wake: Arc<Notify>,
+    /// PostgreSQL: woken with [`DbStore::wake`] after such a commit, for the task that tells the
+    /// other instances (`NOTIFY`, coalesced: [`PEER_WAKE_SPACING`], T294).
+    peers: Arc<Notify>,
     /// SQLite: the in-process queue of write transactions (shared by every pool of this store).
     gate: Arc<sqlite_group::WriteGate>,
     /// This store's writes pass the gate's turnstile ahead of the others ([`DbStore::with_own_pool`]).
@@ -149,6 +152,12 @@ pub struct WriteStats {
 
 /// The PostgreSQL channel on which committed transactions announce due deliveries (T60).
 pub const WAKE_CHANNEL: &str = "talent_deliveries";
+
+/// The least time between two `NOTIFY`s on [`WAKE_CHANNEL`] from one instance (T294): the commits
+/// that made deliveries due meanwhile are announced together. Inside each such transaction, the
+/// `NOTIFY` made its commit take PostgreSQL's database-wide notification lock, so commits
+/// with a live endpoint queued one behind the other.
+pub const PEER_WAKE_SPACING: Duration = Duration::from_millis(10);
 /// The PostgreSQL channel on which committed transactions announce changed keys or organizations
 /// (the authentication cache, T63).
 pub const AUTH_CHANNEL: &str = "talent_auth";
@@ -259,6 +268,7 @@ impl DbStore {
             pools,
             url: url.to_string(),
             wake: Arc::new(Notify::new()),
+            peers: Arc::new(Notify::new()),
             gate: Arc::new(sqlite_group::WriteGate::default()),
             priority: false,
             auth: Arc::default(),
@@ -360,6 +370,7 @@ impl DbStore {
     pub fn with_own_pool(&self, max_size: usize) -> StoreResult<DbStore> {
         let mut other = DbStore::connect(&self.url, max_size)?;
         other.wake = self.wake.clone();
+        other.peers = self.peers.clone();
         other.gate = self.gate.clone();
         other.auth = self.auth.clone();
         other.sealer = self.sealer.clone();
@@ -460,6 +471,34 @@ impl DbStore {
         self.wake.clone()
     }
 
+    /// PostgreSQL: spawns the task that tells the other instances, with `NOTIFY` on
+    /// [`WAKE_CHANNEL`] (payload: this instance's name), that a commit made deliveries due: once
+    /// after the first such commit, then at most once per [`PEER_WAKE_SPACING`] for the commits
+    /// since (T294). A notification that cannot be sent is dropped (logged at `debug`): the
+    /// others' engines claim on their own poll (1 s) too. A crash between a commit and its
+    /// notification likewise leaves the others to their poll.
+    fn tell_peers(&self) {
+        let (Pools::Pg(pool), peers) = (self.pools.clone(), self.peers.clone()) else { return };
+        let notify = format!("NOTIFY {WAKE_CHANNEL}, '{}'", self.instance);
+        tokio::spawn(async move {
+            loop {
+                peers.notified().await;
+                let sent = match pool.get().await {
+                    Ok(c) => {
+                        let mut pipe = PgPipe::new(&c);
+                        pipe.defer_sql(notify.clone());
+                        pipe.flush().await.map_err(|e| e.to_string())
+                    }
+                    Err(e) => Err(e.to_string()),
+                };
+                if let Err(e) = sent {
+                    tracing::debug!(error = %e, "a delivery wake-up for the other instances was not sent");
+                }
+                tokio::time::sleep(PEER_WAKE_SPACING).await;
+            }
+        });
+    }
+
     /// On PostgreSQL, spawns the task that `LISTEN`s on [`WAKE_CHANNEL`] and [`AUTH_CHANNEL`] on a
     /// connection of its own: a delivery notification wakes [`DbStore::delivery_wakeups`], an
     /// authentication one empties the authentication cache (T63). It reconnects after a lost
@@ -470,6 +509,7 @@ impl DbStore {
         if self.backend() != Backend::Postgres {
             return;
         }
+        self.tell_peers();
         let (url, wake, auth) = (self.url.clone(), self.wake.clone(), self.auth.clone());
         let own = self.instance.clone();
         tokio::spawn(async move {
@@ -513,6 +553,7 @@ impl Store for DbStore {
         E: From<StoreError> + Send + 'static,
     {
         let (pools, wake, gate, priority) = (self.pools_here(), self.wake.clone(), self.gate.clone(), self.priority);
+        let peers = self.peers.clone();
         let (auth, max_writers, instance) = (self.auth.clone(), self.max_writers.clone(), self.instance.clone());
         let (sealer, health, endpoints) = (self.sealer.clone(), self.health.clone(), self.gate.endpoints.clone());
         let learner = endpoints.clone();
@@ -522,6 +563,7 @@ impl Store for DbStore {
         let committed = move |after: tx::AfterCommit| {
             if after.wake {
                 wake.notify_one();
+                peers.notify_one();
             }
             if let Some(below) = after.numbered_below {
                 floor.fetch_max(below, std::sync::atomic::Ordering::Relaxed);
@@ -550,10 +592,8 @@ impl Store for DbStore {
                             Ok(r) => {
                                 let flags = tx.after_commit();
                                 // Delivered to every listener when (and only if) this
-                                // transaction commits.
-                                if flags.wake {
-                                    pipe.defer_sql(format!("NOTIFY {WAKE_CHANNEL}, '{instance}'"));
-                                }
+                                // transaction commits. (Delivery wake-ups go to the other
+                                // instances after the commit, coalesced: `peers`.)
                                 if flags.auth_changed {
                                     pipe.defer_sql(format!("NOTIFY {AUTH_CHANNEL}, '{instance}'"));
                                 }

@@ -297,6 +297,50 @@ async fn postgres_an_event_of_a_transaction_older_than_a_sequencer_run_is_number
     .await
 }
 
+/// T294 (PostgreSQL): other instances learn of commits that made deliveries due from `NOTIFY`s
+/// sent after the commits, one per burst: a listener on another connection hears of a lone
+/// import, and of 100 concurrent imports from fewer notifications than imports, each with this
+/// instance's name. (Inside every import's transaction, the `NOTIFY` queued the commits on
+/// PostgreSQL's notification lock.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn postgres_other_instances_hear_of_due_deliveries_from_one_notify_per_burst_t294() {
+    use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
+    use futures_util::StreamExt;
+    postgres(|store| async move {
+        let (svc, _) = services(store.clone());
+        store.listen();
+        let mut ear = AsyncPgConnection::establish(store.url()).await.unwrap();
+        ear.batch_execute(&format!("LISTEN {}", talent_store::WAKE_CHANNEL)).await.unwrap();
+        let org = new_org(&svc, "business", &[]).await;
+        hook(&svc, org.id, 1).await;
+        let mut heard = std::pin::pin!(ear.notifications_stream());
+        // Every notification until none came for `quiet`.
+        let mut listen = async |quiet: u64| {
+            let mut got = Vec::new();
+            while let Ok(Some(n)) = tokio::time::timeout(std::time::Duration::from_millis(quiet), heard.next()).await {
+                got.push(n.unwrap().payload);
+            }
+            got
+        };
+        imported(&svc, org.id, import("lone@example.com")).await;
+        let lone = listen(500).await;
+        assert_eq!(lone.len(), 1, "one import, one notification: {lone:?}");
+        let burst: Vec<_> = (0..100)
+            .map(|i| {
+                let svc = svc.clone();
+                tokio::spawn(async move { imported(&svc, org.id, import(&format!("burst{i}@example.com"))).await })
+            })
+            .collect();
+        for b in burst {
+            b.await.unwrap();
+        }
+        let got = listen(500).await;
+        assert!(!got.is_empty() && got.len() < 100, "100 imports announced by {} notifications", got.len());
+        assert!(got.iter().chain(&lone).all(|p| *p == got[0]), "each with the instance's name: {got:?}");
+    })
+    .await
+}
+
 /// A write transaction body that adds a human for each of `names`.
 fn humans(
     names: Vec<String>,
