@@ -1,0 +1,126 @@
+//! Imports measured against pgbench of the same writes (issue 38): the reference, its rounds
+//! beside a live receiver, and the small statistics both print.
+
+use crate::{agent, call, endpoint, receiver, requests, CLIENTS};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// Imports under wrk with one live endpoint subscribed instead of the disabled one `disabled`
+/// (an import still writes the rows of the pgbench script: one delivery), its deliveries made
+/// meanwhile to a local receiver, in [`requests::ROUNDS`] rounds of [`IMPORT_SECS`] s, each
+/// followed, once the round's deliveries have arrived, by pgbench of the same writes for as long
+/// into another organization `reference` = (org, its disabled endpoint), so nothing of pgbench's
+/// is delivered (issue 38: five paired rounds, the spread reported). Prints each round's rate and
+/// ratio, and the database's committed transactions per import over the rounds (imports, the
+/// engine's claims and outcomes, the sequencer's numbering) from `url`'s statistics.
+pub(crate) fn imports_beside_a_live_receiver(
+    url: &str,
+    base: &str,
+    key: &str,
+    disabled: &str,
+    reference: (&str, &str),
+) {
+    let (rx_url, arrivals) = receiver();
+    let (s, r) = call(&agent(), "DELETE", &format!("{base}/api/v1/webhooks/{disabled}"), key, None);
+    assert!((200..300).contains(&s), "{r}");
+    endpoint(base, key, &format!("{rx_url}/live"));
+    let delivered = || arrivals.list.lock().unwrap().iter().filter(|(p, _, _)| p == "/live").count();
+    let (mut rates, mut ratios, mut p99s, mut commits) = (vec![], vec![], vec![], vec![]);
+    let mut non_2xx = 0;
+    for round in 0..requests::ROUNDS {
+        let before = pg_commits(url);
+        let Some(w) = requests::wrk_imports(base, key, &format!("live{round}"), CLIENTS as u32, IMPORT_SECS) else {
+            return;
+        };
+        // The round's deliveries still on their way land before pgbench starts (and count in
+        // the round's transactions): at most 30 s, until none arrived for half a second.
+        let started = Instant::now();
+        let mut seen = delivered();
+        while started.elapsed() < Duration::from_secs(30) {
+            std::thread::sleep(Duration::from_millis(500));
+            let now = delivered();
+            if now == seen {
+                break;
+            }
+            seen = now;
+        }
+        // PostgreSQL publishes a backend's counts at most once a second.
+        std::thread::sleep(Duration::from_millis(1000));
+        let imports = w.rps * f64::from(IMPORT_SECS);
+        if let (Some(a), Some(b)) = (before, pg_commits(url)) {
+            commits.push((b - a) as f64 / imports.max(1.0));
+        }
+        let Some(tps) = pgbench_import(url, reference.0, reference.1, IMPORT_SECS) else { return };
+        rates.push(w.rps);
+        ratios.push(w.rps / tps.max(1.0));
+        p99s.push(w.p99_ms);
+        non_2xx += w.non_2xx;
+    }
+    println!(
+        "POST /api/v1/persons, one live endpoint, wrk {CLIENTS} connections, {} rounds of {IMPORT_SECS} s, each \
+         followed by pgbench: median {:.0} imports/s (rounds {}), {} delivered, database transactions per import \
+         {} (non-2xx {non_2xx}; answer p99 {} ms): ratio median {:.2} of pgbench (rounds {}; goal >= 0.4)",
+        rates.len(),
+        median(&rates),
+        list(&rates, 0),
+        delivered(),
+        list(&commits, 2),
+        list(&p99s, 1),
+        median(&ratios),
+        list(&ratios, 2)
+    );
+}
+
+/// The transactions committed in `url`'s database so far (`pg_stat_database.xact_commit`, read
+/// with `psql`), `None` when psql cannot tell.
+pub(crate) fn pg_commits(url: &str) -> Option<i64> {
+    let out = Command::new("psql")
+        .args(["-XAtq", url, "-c", "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"])
+        .output()
+        .ok()?;
+    String::from_utf8_lossy(&out.stdout).trim().parse().ok()
+}
+
+/// Seconds of each round of plain imports (and of pgbench after it, on PostgreSQL).
+pub(crate) const IMPORT_SECS: u32 = 6;
+
+/// The median of `v` (the upper one of an even count; 0 when empty).
+pub(crate) fn median(v: &[f64]) -> f64 {
+    let mut sorted = v.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    sorted.get(sorted.len() / 2).copied().unwrap_or(0.0)
+}
+
+/// `v` as a comma-separated list with `decimals` decimals.
+pub(crate) fn list(v: &[f64], decimals: usize) -> String {
+    v.iter().map(|x| format!("{x:.decimals$}")).collect::<Vec<_>>().join(", ")
+}
+
+/// The reference for imports on PostgreSQL: `pgbench` (16 clients, 2 threads, prepared, `secs` s)
+/// running `sql/pgbench-import.sql`, the same rows an import writes, against the same database.
+/// Returns its transactions per second, or `None` (with a line saying why) when pgbench is
+/// missing or fails.
+pub(crate) fn pgbench_import(url: &str, org: &str, endpoint: &str, secs: u32) -> Option<f64> {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/sql/pgbench-import.sql");
+    let secs = secs.to_string();
+    let out = Command::new("pgbench")
+        .args(["-n", "-c", "16", "-j", "2", "-M", "prepared", "-T", &secs, "-f", script])
+        .args(["-D", &format!("org={org}"), "-D", &format!("ep={endpoint}"), url])
+        .output();
+    let out = match out {
+        Ok(o) if o.status.success() => o,
+        Ok(o) => {
+            println!("pgbench failed: {}", String::from_utf8_lossy(&o.stderr).trim());
+            return None;
+        }
+        Err(e) => {
+            println!("pgbench not run ({e}); install postgresql-client");
+            return None;
+        }
+    };
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.lines()
+        .find_map(|l| l.strip_prefix("tps = "))
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+}
