@@ -112,8 +112,8 @@ pub struct DbStore {
     /// other instances (`NOTIFY`, coalesced: [`PEER_WAKE_SPACING`], T294).
     peers: Arc<Notify>,
     /// SQLite: the in-process queue of write transactions (shared by every pool of this store).
-    gate: Arc<sqlite_group::WriteGate>,
-    /// This store's writes pass the gate's turnstile ahead of the others ([`DbStore::with_own_pool`]).
+    gate: Arc<sqlite_group::WriteQueue>,
+    /// This store's writes queue ahead of the others on SQLite ([`DbStore::with_own_pool`]).
     priority: bool,
     /// API key contexts for authentication (T63) and the connections of ATS calls (T254), shared
     /// by every pool of this store.
@@ -259,7 +259,7 @@ impl DbStore {
             url: url.to_string(),
             wake: Arc::new(Notify::new()),
             peers: Arc::new(Notify::new()),
-            gate: Arc::new(sqlite_group::WriteGate::default()),
+            gate: Arc::default(),
             priority: false,
             auth: Arc::default(),
             sealer: Arc::new(PlainBox),

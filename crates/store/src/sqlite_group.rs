@@ -6,21 +6,27 @@
 //! stays for other processes on the same file).
 //!
 //! **Group commit** (T75). A writer puts its transaction body (a [`Job`]) in the queue and waits
-//! for either its answer or the write turn. Whoever gets the turn runs the queued jobs (up to
-//! [`MAX_GROUP`], see [`run_group`]) in one SQLite transaction, each inside its own `SAVEPOINT`:
-//! a job that fails or panics is rolled back to its savepoint and the others keep their writes. After `COMMIT` each
-//! owner gets its job's result; when `BEGIN`, a savepoint statement or `COMMIT` fails, the whole
-//! group is rolled back and every job that had succeeded gets that error, so no client is told
-//! "done" about a write that was not committed. The effect is the one of running the jobs one
-//! after another (each sees the writes of those before it); what is saved is a `BEGIN`/`COMMIT`
-//! and a WAL write of every page the jobs share (index pages, the counters) per job, and the hand
-//! of the write turn from task to task, which on a busy machine left the database idle between
-//! transactions. A job that starts a group with nobody queued behind it runs alone, without a
-//! savepoint, exactly as before.
+//! for its answer. The writer thread (T295, [`lead`]) runs the queued jobs (up to [`MAX_GROUP`],
+//! see [`run_group`]) in one SQLite transaction, each inside its own `SAVEPOINT`: a job that
+//! fails or panics is rolled back to its savepoint and the others keep their writes. After
+//! `COMMIT` each owner gets its job's result; when `BEGIN`, a savepoint statement or `COMMIT`
+//! fails, the whole group is rolled back and every job that had succeeded gets that error, so no
+//! client is told "done" about a write that was not committed. The effect is the one of running
+//! the jobs one after another (each sees the writes of those before it); what is saved is a
+//! `BEGIN`/`COMMIT` and a WAL write of every page the jobs share (index pages, the counters) per
+//! job. A job that starts a group with nobody queued behind it runs alone, without a savepoint.
 //!
-//! Priority writers (the delivery engine, T60) queue at the front and skip the turnstile; the group
-//! in progress takes a priority job next and commits right after it, so the engine's claims and
-//! outcomes wait for one ordinary job at most, not for a group of 64.
+//! **One writer thread** (T295). Until T295 the owner of a queued job that got the write turn led
+//! the group on its own task, on an HTTP worker; the turn then passed to the next waiting owner,
+//! whose worker, busy with other requests, polled it late, and the worker that led could serve
+//! none of its connections meanwhile. The groups now run on a thread of their own
+//! (`sqlite-writer`, with a single-threaded tokio runtime), started by the first write and
+//! ended when the last store of the database is dropped; it goes from one group to the next
+//! without a hand-over, and the HTTP workers only queue jobs and wait for answers.
+//!
+//! Priority writers (the delivery engine, T60) queue at the front; the group in progress takes a
+//! priority job next and commits right after it, so the engine's claims and outcomes wait for
+//! one ordinary job at most, not for a group of 64.
 //!
 //! **Checkpoints off the write turn** (T263). SQLite's automatic checkpoint runs inside the
 //! `COMMIT` that takes the write-ahead log past 1,000 pages: it copies the log's pages into the
@@ -29,9 +35,9 @@
 //! it off (`wal_autocheckpoint = 0`, [`crate::sqlite_conn`]); instead, once committed groups
 //! have held the write turn for [`CHECKPOINT_AFTER`] since the last checkpoint began (a measure
 //! of the log they wrote that counts a batch of 1,000 persons as fully as 1,000 imports), the
-//! group's leader, after handing on the turn, starts a checkpoint on another connection of the
+//! writer, after giving up the turn, starts a checkpoint on another connection of the
 //! write pool, on tokio's blocking pool ([`checkpoint`]: the bulk of the copy and the `fsync`s
-//! beside the writers, the rest with the turn). One runs at a time; the log starts again from
+//! beside the writer, the rest with the turn). One runs at a time; the log starts again from
 //! its beginning once a checkpoint has copied all of it (SQLite does that at the next write when
 //! no reader still uses it). The last connection to close checkpoints what is left. Measured
 //! under 32 clients importing (T263): imports per second the same, their p99 latency 16-19 ms
@@ -137,15 +143,19 @@ pub(crate) struct WriteGate {
     /// Groups run, and jobs in them (see [`crate::WriteStats`]).
     groups: AtomicU64,
     jobs: AtomicU64,
-    /// Microseconds the write turn has been held by a group's leader (see [`crate::WriteStats`]).
+    /// Microseconds the write turn has been held by the writer (see [`crate::WriteStats`]).
     held_micros: AtomicU64,
     /// Write-turn microseconds of committed groups since the last checkpoint began; whether one
     /// runs; checkpoints done.
     since_checkpoint: AtomicU64,
     checkpointing: AtomicBool,
     checkpoints: AtomicU64,
-    turnstile: tokio::sync::Mutex<()>,
-    gate: tokio::sync::Mutex<()>,
+    /// The write turn: held by the writer for each group, and by a checkpoint's second pass.
+    turn: tokio::sync::Mutex<()>,
+    /// Tells the writer that a job was queued, or that its queue has closed.
+    arrived: tokio::sync::Notify,
+    /// Set when the last store of the queue is dropped: the writer ends.
+    closed: AtomicBool,
     /// The store's [`talent_domain::ports::SecretBox`], once set.
     sealer: std::sync::OnceLock<std::sync::Arc<dyn talent_domain::ports::SecretBox>>,
     /// The store's endpoints by organization (T272), on PostgreSQL too.
@@ -162,24 +172,22 @@ impl WriteGate {
         self.queue.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Queues `job` (at the front for a priority writer).
+    /// Queues `job` (at the front for a priority writer) and tells the writer.
     pub(crate) fn push(&self, job: Box<dyn Job>, priority: bool) {
-        let mut q = self.queue();
-        if priority {
-            q.push_front((job, priority));
-        } else {
-            q.push_back((job, priority));
+        {
+            let mut q = self.queue();
+            if priority {
+                q.push_front((job, priority));
+            } else {
+                q.push_back((job, priority));
+            }
         }
+        self.arrived.notify_one();
     }
 
-    /// The write turn: ordinary writers take the turnstile, then the gate; a priority writer
-    /// takes the gate only.
-    pub(crate) async fn enter(&self, priority: bool) -> MutexGuard<'_, ()> {
-        if priority {
-            return self.gate.lock().await;
-        }
-        let _queue = self.turnstile.lock().await;
-        self.gate.lock().await
+    /// The write turn (see [`WriteGate::turn`]).
+    async fn enter(&self) -> MutexGuard<'_, ()> {
+        self.turn.lock().await
     }
 
     /// Whether a job is waiting.
@@ -248,14 +256,14 @@ impl Drop for Checkpointing {
 /// copied while writes go on, and it grew by 22 KB an import (1.2 GB in 10 s of imports).
 /// A failure (the database busy with another process's checkpoint, no connection to be had)
 /// leaves the pages to the next checkpoint.
-fn checkpoint(gate: Arc<WriteGate>, pool: Pool<SqliteConn>) {
+fn checkpoint(gate: Arc<WriteGate>, pool: Pool<SqliteConn>, on: &tokio::runtime::Handle) {
     let running = Checkpointing(gate);
-    tokio::spawn(async move {
+    on.spawn(async move {
         let gate = &running.0;
         let done = async {
             let mut c = pool.get().await.map_err(|e| e.to_string())?;
             c.batch_execute("PRAGMA wal_checkpoint(PASSIVE)").await.map_err(|e| e.to_string())?;
-            let turn = gate.enter(true).await;
+            let turn = gate.enter().await;
             let held = std::time::Instant::now();
             let last = c.batch_execute("PRAGMA wal_checkpoint(PASSIVE)").await.map_err(|e| e.to_string());
             gate.held_micros.fetch_add(micros(held), Ordering::Relaxed);
@@ -357,37 +365,87 @@ pub(crate) async fn run_group(conn: &mut SqliteConn, gate: &WriteGate) -> Ended 
     ended
 }
 
-/// One write transaction body `f` through `gate` (see the module doc): queues it, then until it is
-/// answered waits for its answer or for the write turn, and with the turn leads a group on a
-/// connection of `pool`. `committed` gets what each committed group asks of the process
-/// ([`AfterCommit`]) before that group's jobs are answered.
-pub(crate) async fn write<R, E, F>(
-    gate: &Arc<WriteGate>,
-    pool: &Pool<SqliteConn>,
-    health: &Health,
-    priority: bool,
-    f: F,
-    committed: impl Fn(AfterCommit),
-) -> Result<R, E>
-where
-    F: for<'c> FnOnce(&'c mut dyn Tx) -> BoxFuture<'c, Result<R, E>> + Send + 'static,
-    R: Send + 'static,
-    E: From<StoreError> + Send + 'static,
-{
-    let (job, mut answer) = Pending::new(f);
-    gate.push(job, priority);
-    // A group may end before this job (a priority job or the size bound ends it): wait again.
-    loop {
-        let turn = tokio::select! {
-            biased;
-            done = &mut answer => return answered(done),
-            turn = gate.enter(priority) => turn,
-        };
-        if !gate.has_queued() {
-            // This job was taken by the group before: it is being answered.
-            drop(turn);
-            return answered(answer.await);
+/// What a committed group asks of the process ([`AfterCommit`]), run by the writer before the
+/// group's jobs are answered.
+pub(crate) type Committed = Arc<dyn Fn(AfterCommit) + Send + Sync>;
+
+/// A store's handle on its [`WriteGate`] and on the writer thread that runs the gate's groups
+/// (T295). Every store of one database shares one (`DbStore::with_own_pool`); when the last is
+/// dropped the writer ends, its connections closed, before the drop returns.
+#[derive(Default)]
+pub(crate) struct WriteQueue {
+    gate: Arc<WriteGate>,
+    /// Started by the first write (see [`WriteQueue::start`]).
+    writer: std::sync::OnceLock<std::thread::JoinHandle<()>>,
+    starting: Mutex<()>,
+}
+
+impl std::ops::Deref for WriteQueue {
+    type Target = WriteGate;
+
+    fn deref(&self) -> &WriteGate {
+        &self.gate
+    }
+}
+
+impl Drop for WriteQueue {
+    fn drop(&mut self) {
+        self.gate.closed.store(true, Ordering::Release);
+        self.gate.arrived.notify_one();
+        if let Some(writer) = self.writer.take() {
+            // A job's body that held the last store and was dropped by the writer itself.
+            if writer.thread().id() != std::thread::current().id() {
+                let _ = writer.join();
+            }
         }
+    }
+}
+
+impl WriteQueue {
+    /// Starts the writer thread unless it runs: it takes connections from `pool`, reports
+    /// checkouts to `health` and runs `committed` after each committed group. Checkpoints run on
+    /// the runtime of the caller (the first write's). Errors: the thread or its runtime cannot be
+    /// made (`Internal`).
+    fn start(&self, pool: &Pool<SqliteConn>, health: &Arc<Health>, committed: Committed) -> Result<(), StoreError> {
+        if self.writer.get().is_some() {
+            return Ok(());
+        }
+        let _one = self.starting.lock().unwrap_or_else(|p| p.into_inner());
+        if self.writer.get().is_some() {
+            return Ok(());
+        }
+        let (gate, pool, health) = (self.gate.clone(), pool.clone(), health.clone());
+        let checkpoints = tokio::runtime::Handle::current();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| StoreError::Internal(format!("the SQLite writer's runtime: {e}")))?;
+        let writer = std::thread::Builder::new()
+            .name("sqlite-writer".into())
+            .spawn(move || runtime.block_on(lead(gate, pool, health, committed, checkpoints)))
+            .map_err(|e| StoreError::Internal(format!("the SQLite writer's thread: {e}")))?;
+        let _ = self.writer.set(writer);
+        Ok(())
+    }
+}
+
+/// The writer (T295): while the queue holds jobs, runs them in groups ([`run_group`]) on a
+/// connection of `pool` with the write turn held, then runs `committed` and answers the group's
+/// jobs; when the queue is empty, waits for a job. Ends once the queue is closed. A failed
+/// checkout answers the queued jobs with the failure (503), as many as a group holds.
+async fn lead(
+    gate: Arc<WriteGate>,
+    pool: Pool<SqliteConn>,
+    health: Arc<Health>,
+    committed: Committed,
+    checkpoints: tokio::runtime::Handle,
+) {
+    while !gate.closed.load(Ordering::Acquire) {
+        if !gate.has_queued() {
+            gate.arrived.notified().await;
+            continue;
+        }
+        let turn = gate.enter().await;
         let held = std::time::Instant::now();
         let mut conn = match pool.get().await {
             Ok(c) => {
@@ -400,7 +458,7 @@ where
                 continue;
             }
         };
-        let ended = sqlite_rt::inline(run_group(&mut conn, gate)).await;
+        let ended = sqlite_rt::inline(run_group(&mut conn, &gate)).await;
         if ended.open {
             // A transaction that could not be ended: never back in the pool.
             let _ = deadpool::managed::Object::take(conn);
@@ -412,13 +470,36 @@ where
         drop(turn);
         let wrote = ended.result.is_ok() && ended.ran.iter().any(|r| r.ok());
         if wrote && gate.checkpoint_due(held) {
-            checkpoint(gate.clone(), pool.clone());
+            checkpoint(gate.clone(), pool.clone(), &checkpoints);
         }
         committed(ended.flags);
         for ran in ended.ran {
             ran.answer(ended.result.clone());
         }
     }
+}
+
+/// One write transaction body `f` through `queue` (see the module doc): queues it (at the front
+/// for a `priority` writer) and waits for its answer, which the writer gives once the body's
+/// group has ended. The first write starts the writer with `pool`, `health` and `committed`
+/// ([`WriteQueue::start`]).
+pub(crate) async fn write<R, E, F>(
+    queue: &WriteQueue,
+    pool: &Pool<SqliteConn>,
+    health: &Arc<Health>,
+    priority: bool,
+    f: F,
+    committed: impl Fn(AfterCommit) + Send + Sync + 'static,
+) -> Result<R, E>
+where
+    F: for<'c> FnOnce(&'c mut dyn Tx) -> BoxFuture<'c, Result<R, E>> + Send + 'static,
+    R: Send + 'static,
+    E: From<StoreError> + Send + 'static,
+{
+    queue.start(pool, health, Arc::new(committed))?;
+    let (job, answer) = Pending::new(f);
+    queue.push(job, priority);
+    answered(answer.await)
 }
 
 /// Microseconds since `since`, saturated.

@@ -247,6 +247,52 @@ async fn the_sqlite_log_is_checkpointed_beside_the_writer_and_used_again_t263() 
     }
 }
 
+/// T295: SQLite's write transactions run on a writer thread of the database's stores, which ends
+/// when the last of them is dropped, its connections closed before the drop returns: the last
+/// connection to close has copied the write-ahead log into the database and removed it, so the
+/// file can be copied or opened by another process at once. Writes queued by two stores (the
+/// engine's has a pool of its own) run on the one writer and are all kept.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dropping_the_last_sqlite_store_ends_its_writer_and_closes_the_database_t295() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("conformance");
+    std::fs::create_dir_all(&dir).expect("create the SQLite test directory");
+    let db = TestDb::sqlite(&dir);
+    let url = db.url.clone();
+    let outcome = tokio::spawn(async move {
+        let store = DbStore::connect(&url, 4).expect("connect");
+        store.migrate().await.expect("migrate");
+        let engine = store.with_own_pool(2).expect("a second store");
+        let (svc, _) = services(store.clone());
+        let (engine_svc, _) = services(engine.clone());
+        let writes = (0..20).map(|n| {
+            let svc = if n % 2 == 0 { svc.clone() } else { engine_svc.clone() };
+            tokio::spawn(async move { write(&svc, humans(vec![format!("w{n}@example.com")])).await })
+        });
+        for w in writes.collect::<Vec<_>>() {
+            w.await.expect("the write's task").expect("the write");
+        }
+        let path = url.strip_prefix("sqlite://").expect("a sqlite:// URL").to_string();
+        assert!(std::path::Path::new(&format!("{path}-wal")).exists(), "the log is in use while the stores live");
+        drop((svc, engine_svc, store, engine));
+        assert!(
+            !std::path::Path::new(&format!("{path}-wal")).exists(),
+            "the log is copied and removed once the last store is dropped"
+        );
+        let reopened = DbStore::connect(&url, 1).expect("connect again");
+        let (svc, _) = services(reopened);
+        for n in [0, 19] {
+            let e = email(&format!("w{n}@example.com"));
+            let found = read(&svc, move |tx| Box::pin(async move { tx.find_human(e.as_str()).await })).await;
+            assert!(found.is_some(), "w{n} was kept");
+        }
+    })
+    .await;
+    db.drop_db().await.expect("drop the test database");
+    if let Err(e) = outcome {
+        std::panic::resume_unwind(e.into_panic());
+    }
+}
+
 /// T293 (PostgreSQL): the sequencer reads the events not numbered yet from the oldest transaction
 /// that was running when it last numbered every event it saw, not from the first event. An event
 /// written by a transaction that began before such a run and commits after it (older than the
