@@ -221,6 +221,8 @@ crate::e2e!(
         if app.backend == Backend::Sqlite {
             assert!(value("talent_db_write_transactions_total", "") >= 3.0);
             assert!(value("talent_db_write_groups_total", "") >= 1.0);
+            // T297: exported, and zero when no write failed after writing.
+            assert_eq!(value("talent_db_write_groups_rerun_total", ""), 0.0);
             assert!(value("talent_db_write_busy_seconds", "") > 0.0);
             assert_eq!(value("talent_db_write_queue", ""), 0.0);
         } else {

@@ -82,6 +82,10 @@ fn describe() {
     describe_counter!("talent_db_write_transactions_total", "SQLite: write transactions run.");
     describe_counter!("talent_db_write_groups_total", "SQLite: commits, each of a group of write transactions.");
     describe_counter!(
+        "talent_db_write_groups_rerun_total",
+        "SQLite: groups rolled back because a transaction failed after writing, the others run again."
+    );
+    describe_counter!(
         "talent_db_checkpoints_total",
         "SQLite: checkpoints of the write-ahead log into the database file, run beside the writer."
     );
@@ -124,6 +128,7 @@ pub async fn sample(store: &DbStore) -> Result<(), UseCaseError> {
         metrics::gauge!("talent_db_write_queue").set(w.queued as f64);
         metrics::counter!("talent_db_write_transactions_total").absolute(w.jobs);
         metrics::counter!("talent_db_write_groups_total").absolute(w.groups);
+        metrics::counter!("talent_db_write_groups_rerun_total").absolute(w.rerun);
         metrics::counter!("talent_db_checkpoints_total").absolute(w.checkpoints);
         metrics::gauge!("talent_db_write_busy_seconds").set(w.held.as_secs_f64());
     }

@@ -250,11 +250,12 @@ where
     svc.store.read(f).await.unwrap()
 }
 
-/// Runs `f` in a write transaction of the store (committed on `Ok`).
+/// Runs `f` in a write transaction of the store (committed on `Ok`; `f` may run again, a clone,
+/// when the store rolls back its group).
 pub async fn write<S: Store + Clone, R, F>(svc: &Svc<S>, f: F) -> StoreResult<R>
 where
     R: Send + 'static,
-    F: for<'c> FnOnce(&'c mut dyn Tx) -> BoxFuture<'c, StoreResult<R>> + Send + 'static,
+    F: for<'c> FnOnce(&'c mut dyn Tx) -> BoxFuture<'c, StoreResult<R>> + Clone + Send + 'static,
 {
     svc.store.write(f).await
 }

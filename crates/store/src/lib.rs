@@ -150,6 +150,9 @@ pub struct WriteStats {
     pub held: Duration,
     /// Checkpoints of the write-ahead log run beside the writer since the store was built (T263).
     pub checkpoints: u64,
+    /// Groups rolled back because one of their bodies failed after it had written, their other
+    /// bodies run again each in a savepoint (T297).
+    pub rerun: u64,
 }
 
 fn internal(e: impl std::fmt::Display) -> StoreError {
@@ -457,7 +460,7 @@ impl DbStore {
 impl Store for DbStore {
     fn write<'s, R, E, F>(&'s self, f: F) -> BoxFuture<'s, Result<R, E>>
     where
-        F: for<'c> FnOnce(&'c mut dyn Tx) -> BoxFuture<'c, Result<R, E>> + Send + 'static,
+        F: for<'c> FnOnce(&'c mut dyn Tx) -> BoxFuture<'c, Result<R, E>> + Clone + Send + 'static,
         R: Send + 'static,
         E: From<StoreError> + Send + 'static,
     {

@@ -158,6 +158,17 @@ conformance!(
     stored_addresses_take_their_ascii_domain_unless_rows_would_merge_d55,
 );
 
+/// A value a write body takes once, though the body may be cloned and run again.
+type Once<T> = std::sync::Arc<std::sync::Mutex<Option<T>>>;
+
+fn once<T>(value: T) -> Once<T> {
+    std::sync::Arc::new(std::sync::Mutex::new(Some(value)))
+}
+
+fn take<T>(once: &Once<T>) -> Option<T> {
+    once.lock().unwrap_or_else(|p| p.into_inner()).take()
+}
+
 /// T75 tests: a write transaction that inserts the human `email` and then holds the write turn
 /// (SQLite) or its transaction (PostgreSQL) until the returned sender fires; returns once it is
 /// inside its transaction.
@@ -168,13 +179,19 @@ async fn hold_write_turn(
     let (started_tx, started) = tokio::sync::oneshot::channel();
     let (release, released) = tokio::sync::oneshot::channel::<()>();
     let svc = svc.clone();
+    // A body may run again (a clone) when its group is rolled back: the channels are taken once.
+    let (started_tx, released) = (once(started_tx), once(released));
     let blocker = tokio::spawn(async move {
         write(&svc, move |tx| {
             Box::pin(async move {
                 tx.ensure_human(HumanId(Uuid::now_v7()), email(email_address).as_str(), OffsetDateTime::UNIX_EPOCH)
                     .await?;
-                started_tx.send(()).unwrap();
-                released.await.unwrap();
+                if let Some(started) = take(&started_tx) {
+                    started.send(()).unwrap();
+                }
+                if let Some(released) = take(&released) {
+                    released.await.unwrap();
+                }
                 Ok(())
             })
         })
@@ -293,6 +310,47 @@ async fn dropping_the_last_sqlite_store_ends_its_writer_and_closes_the_database_
     }
 }
 
+/// T298: the writer's checkpoints run on the writer's own runtime, not on the runtime of the
+/// store's first write: a store whose first write came from a runtime that has since ended
+/// (a CLI command's, a test's) still has its log checkpointed while writes go on from another.
+/// On the first write's runtime, the checkpoints would be spawned on a runtime that is gone, and
+/// none would run.
+#[test]
+fn the_sqlite_log_is_checkpointed_after_the_first_writes_runtime_has_ended_t298() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("conformance");
+    std::fs::create_dir_all(&dir).expect("create the SQLite test directory");
+    let db = TestDb::sqlite(&dir);
+    let runtime =
+        || tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("a runtime");
+    let first = runtime();
+    let (store, svc) = first.block_on(async {
+        let store = DbStore::connect(&db.url, 4).expect("connect");
+        store.migrate().await.expect("migrate");
+        let (svc, _) = services(store.clone());
+        write(&svc, humans(vec!["first@example.com".into()])).await.unwrap();
+        (store, svc)
+    });
+    drop(first);
+    let second = runtime();
+    let outcome = second.block_on(async {
+        tokio::spawn(async move {
+            let before = store.write_stats().checkpoints;
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+            let mut n = 0u32;
+            while store.write_stats().checkpoints - before < 3 {
+                assert!(std::time::Instant::now() < deadline, "3 checkpoints within 2 minutes of writes");
+                write(&svc, humans(vec![format!("later{n}@example.com")])).await.unwrap();
+                n += 1;
+            }
+        })
+        .await
+    });
+    second.block_on(db.drop_db()).expect("drop the test database");
+    if let Err(e) = outcome {
+        std::panic::resume_unwind(e.into_panic());
+    }
+}
+
 /// T293 (PostgreSQL): the sequencer reads the events not numbered yet from the oldest transaction
 /// that was running when it last numbered every event it saw, not from the first event. An event
 /// written by a transaction that began before such a run and commits after it (older than the
@@ -307,6 +365,7 @@ async fn postgres_an_event_of_a_transaction_older_than_a_sequencer_run_is_number
         let insert = |e: OutboxEvent| store.write(move |tx| Box::pin(async move { tx.insert_event(&e).await }));
         let (sent, inserted) = tokio::sync::oneshot::channel::<()>();
         let (release, released) = tokio::sync::oneshot::channel::<()>();
+        let (sent, released) = (once(sent), once(released));
         let older = event(1);
         let slow = {
             let store = store.clone();
@@ -317,8 +376,12 @@ async fn postgres_an_event_of_a_transaction_older_than_a_sequencer_run_is_number
                             tx.insert_event(&older).await?;
                             // A read sends the insert: the transaction has its id from here on.
                             tx.list_events_of_org(org).await?;
-                            let _ = sent.send(());
-                            let _ = released.await;
+                            if let Some(sent) = take(&sent) {
+                                let _ = sent.send(());
+                            }
+                            if let Some(released) = take(&released) {
+                                let _ = released.await;
+                            }
                             Ok::<_, StoreError>(())
                         })
                     })
@@ -390,7 +453,7 @@ async fn postgres_other_instances_hear_of_due_deliveries_from_one_notify_per_bur
 /// A write transaction body that adds a human for each of `names`.
 fn humans(
     names: Vec<String>,
-) -> impl for<'c> FnOnce(&'c mut dyn Tx) -> BoxFuture<'c, StoreResult<()>> + Send + 'static {
+) -> impl for<'c> FnOnce(&'c mut dyn Tx) -> BoxFuture<'c, StoreResult<()>> + Clone + Send + 'static {
     move |tx| {
         Box::pin(async move {
             for n in names {
@@ -401,13 +464,15 @@ fn humans(
     }
 }
 
-/// T264: on SQLite a grouped write runs in a savepoint, whose journal keeps a copy of every
-/// existing page the write changes: in memory up to the build's threshold, then in a temporary
-/// file. With the threshold at 1 MiB the move to the file failed ("database or disk is full",
-/// a write SQLite's file layer cannot make) and rolled back the whole group, so a large batch
-/// import or the event sequencer's batch failed whenever other writes queued beside it. Here a
-/// transaction that adds 20,000 addresses among 100,000 (every page of the email index, some
-/// 3 MB of journal) commits in a group with another.
+/// T264: on SQLite a grouped write that runs in a savepoint (since T297, one run again after its
+/// group was rolled back) has a journal that keeps a copy of every existing page the write
+/// changes: in memory up to the build's threshold, then in a temporary file. With the threshold
+/// at 1 MiB the move to the file failed ("database or disk is full", a write SQLite's file layer
+/// cannot make) and rolled back the whole group, so a large batch import or the event sequencer's
+/// batch failed whenever other writes queued beside it. Here a transaction that adds 20,000
+/// addresses among 100,000 (every page of the email index, some 3 MB of journal) is grouped with
+/// one that fails after writing, which sends both to run again in savepoints, and with a third:
+/// the large one and the third commit.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_grouped_transaction_whose_savepoint_journal_spills_commits_t264() {
     sqlite(|store| async move {
@@ -421,22 +486,42 @@ async fn a_grouped_transaction_whose_savepoint_journal_spills_commits_t264() {
             tokio::spawn(async move { write(&svc, f).await })
         };
         wait_until_queued(&store, 1).await;
+        let failing = {
+            let (svc, f) = (svc.clone(), humans(vec!["failing@example.com".into()]));
+            tokio::spawn(async move {
+                write(&svc, move |tx| {
+                    Box::pin(async move {
+                        f(tx).await?;
+                        Err::<(), _>(StoreError::Internal("refused after writing".into()))
+                    })
+                })
+                .await
+            })
+        };
+        wait_until_queued(&store, 2).await;
         let small = {
             let (svc, f) = (svc.clone(), humans(vec!["beside@example.com".into()]));
             tokio::spawn(async move { write(&svc, f).await })
         };
-        wait_until_queued(&store, 2).await;
+        wait_until_queued(&store, 3).await;
         let before = store.write_stats();
         release.send(()).unwrap();
         blocker.await.unwrap().unwrap();
         assert_eq!(large.await.unwrap(), Ok(()), "the transaction whose journal spilled commits");
+        assert!(failing.await.unwrap().is_err());
         assert_eq!(small.await.unwrap(), Ok(()), "and so does the one grouped with it");
         let after = store.write_stats();
-        assert_eq!((after.groups - before.groups, after.jobs - before.jobs), (1, 2), "one group of two");
-        for n in ["h000005x@example.com", "h099995x@example.com", "beside@example.com"] {
+        let counts = (after.groups - before.groups, after.jobs - before.jobs, after.rerun - before.rerun);
+        assert_eq!(counts, (2, 5, 1), "two of three rolled back, then the three in one group");
+        for (n, kept) in [
+            ("h000005x@example.com", true),
+            ("h099995x@example.com", true),
+            ("beside@example.com", true),
+            ("failing@example.com", false),
+        ] {
             let e = email(n);
             let found = read(&svc, move |tx| Box::pin(async move { tx.find_human(e.as_str()).await })).await;
-            assert!(found.is_some(), "{n} is stored");
+            assert_eq!(found.is_some(), kept, "{n}");
         }
     })
     .await
@@ -555,10 +640,12 @@ async fn the_sequence_migration_renumbers_each_organizations_events_in_their_ord
     assert_eq!(numbers(b).await.last(), Some(&(4, 7)), "B goes on from its own last number");
 }
 
-/// T75: on SQLite, the write transactions queued behind a running one are committed as one group,
-/// each in its own savepoint. One that fails or panics leaves nothing behind, the others keep their
-/// writes and their answers, and none is answered before the group commits. PostgreSQL runs the
-/// same transactions side by side, with the same outcomes.
+/// T75, T297: on SQLite, the write transactions queued behind a running one are committed as one
+/// group. One that fails or panics leaves nothing behind, the others keep their writes and their
+/// answers, and none is answered before the group commits. A body that fails after writing rolls
+/// its group back, and the group's bodies run again (clones), each in a savepoint: two such
+/// bodies make three groups; one that fails before writing (the seventh) rolls nothing back.
+/// PostgreSQL runs the same transactions side by side, with the same outcomes.
 async fn transactions_committed_in_one_group_keep_their_own_outcomes(store: DbStore) {
     let sqlite = store.backend() == talent_store::Backend::Sqlite;
     let (svc, _) = services(store.clone());
@@ -571,7 +658,7 @@ async fn transactions_committed_in_one_group_keep_their_own_outcomes(store: DbSt
     };
     let (blocker, release) = hold_write_turn(&svc, "blocker@example.com").await;
     let before = store.write_stats();
-    let jobs: Vec<_> = (0..6)
+    let jobs: Vec<_> = (0..7)
         .map(|i| {
             let svc = svc.clone();
             tokio::spawn(async move {
@@ -586,6 +673,7 @@ async fn transactions_committed_in_one_group_keep_their_own_outcomes(store: DbSt
                                 human("panicked@example.com".into())(tx).await?;
                                 panic!("a use case that panics inside a group");
                             }
+                            6 => Err(StoreError::Internal("refused before writing".into())),
                             _ => human(format!("kept{i}@example.com"))(tx).await,
                         }
                     })
@@ -595,7 +683,7 @@ async fn transactions_committed_in_one_group_keep_their_own_outcomes(store: DbSt
         })
         .collect();
     if sqlite {
-        wait_until_queued(&store, 6).await;
+        wait_until_queued(&store, 7).await;
         for j in &jobs {
             assert!(!j.is_finished(), "no queued transaction is answered before its group commits");
         }
@@ -610,12 +698,18 @@ async fn transactions_committed_in_one_group_keep_their_own_outcomes(store: DbSt
         match i {
             1 => assert_eq!(out, &Err(StoreError::Internal("refused by the use case".into()))),
             3 => assert!(matches!(out, Err(StoreError::Internal(m)) if m.contains("panicked")), "{out:?}"),
+            6 => assert_eq!(out, &Err(StoreError::Internal("refused before writing".into()))),
             _ => assert_eq!(out, &Ok(()), "transaction {i}"),
         }
     }
     if sqlite {
         let after = store.write_stats();
-        assert_eq!((after.groups - before.groups, after.jobs - before.jobs), (1, 6), "one group of six");
+        let (groups, jobs, rerun) =
+            (after.groups - before.groups, after.jobs - before.jobs, after.rerun - before.rerun);
+        assert_eq!((groups, rerun), (3, 2), "two groups rolled back and run again, then one committed");
+        // The seven once, and the bodies that ran before each of the two that failed after writing
+        // again (the panicked one not): 8 to 19 runs, as the two fall in the queue.
+        assert!((8..=19).contains(&jobs), "{jobs} runs");
         // T238: the time the writer was held grows with the group (the operators' busy gauge).
         assert!(after.held > before.held, "{:?} then {:?}", before.held, after.held);
     }

@@ -10,10 +10,13 @@ use crate::ids::{ApiKeyId, OrgId};
 /// disconnects) cannot cancel a transaction half-way.
 pub trait Store: Send + Sync + 'static {
     /// Runs `f` in a read-write transaction: commit when it returns `Ok`, roll back on `Err`.
-    /// On SQLite the transaction takes the write lock at once (`BEGIN IMMEDIATE`).
+    /// On SQLite the transaction takes the write lock at once (`BEGIN IMMEDIATE`). `f` is
+    /// `Clone` because an adapter may roll its transaction back with others' and run a clone of
+    /// `f` again (SQLite's group commit, T297): a body's only effects are its writes in `tx` and
+    /// what it returns.
     fn write<'s, R, E, F>(&'s self, f: F) -> BoxFuture<'s, Result<R, E>>
     where
-        F: for<'c> FnOnce(&'c mut dyn Tx) -> BoxFuture<'c, Result<R, E>> + Send + 'static,
+        F: for<'c> FnOnce(&'c mut dyn Tx) -> BoxFuture<'c, Result<R, E>> + Clone + Send + 'static,
         R: Send + 'static,
         E: From<StoreError> + Send + 'static;
 

@@ -56,6 +56,7 @@ pub enum PageAnswer {
 }
 
 /// Who vouches for an acceptance (D43).
+#[derive(Clone)]
 enum Proof {
     /// The operator's admin API accepts directly (D39).
     Operator,
@@ -64,6 +65,7 @@ enum Proof {
 }
 
 /// Everything an acceptance needs, prepared outside the transaction.
+#[derive(Clone)]
 struct AcceptInput {
     id: InvitationId,
     share: bool,
@@ -82,6 +84,7 @@ struct AcceptInput {
 }
 
 /// A code to send if the post needs one and carries none.
+#[derive(Clone)]
 struct Issue {
     code: String,
     code_hash: Vec<u8>,

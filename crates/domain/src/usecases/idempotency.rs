@@ -177,6 +177,11 @@ impl<T> Claim<T> {
         tx: &mut dyn Tx,
         now: OffsetDateTime,
     ) -> Result<Option<StoredResponse>, UseCaseError> {
+        // A body may run again when its transaction was rolled back with others (T297): what an
+        // earlier run answered was not stored.
+        if let Ok(mut slot) = self.answered.lock() {
+            *slot = None;
+        }
         let fresh = self.record(IdempotencyState::InFlight, now);
         if tx.idem_insert(&fresh).await? {
             return Ok(None);

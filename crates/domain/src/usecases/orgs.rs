@@ -136,6 +136,7 @@ pub struct CreatedKey {
 }
 
 /// A key to create inside another use case's transaction ([`create_key_in_tx`]).
+#[derive(Clone)]
 pub(crate) struct KeyRequest {
     pub id: ApiKeyId,
     pub user_id: UserId,
