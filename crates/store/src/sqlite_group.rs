@@ -225,12 +225,12 @@ impl WriteGate {
         self.arrived.notify_one();
     }
 
-    /// Queues `jobs` again at the front, in their order, ahead of every other job (see
-    /// [`run_group`]).
-    fn requeue(&self, jobs: Vec<Box<dyn Job>>) {
+    /// Queues `jobs` (each with whether it is a priority writer's) again at the front, in their
+    /// order, ahead of every other job (see [`run_group`]).
+    fn requeue(&self, jobs: Vec<(Box<dyn Job>, bool)>) {
         let mut q = self.queue();
         for job in jobs.into_iter().rev() {
-            q.push_front((job, false));
+            q.push_front(job);
         }
     }
 
@@ -361,6 +361,8 @@ pub(crate) async fn run_group(conn: &mut SqliteConn, gate: &WriteGate) -> Ended 
     let solo = next.2;
     let mut broken: Option<StoreError> = None;
     let mut tainted = false;
+    // Whether each job in `ended.ran` is a priority writer's: kept when the group runs again.
+    let mut priorities = Vec::new();
     for taken in 1..=MAX_GROUP {
         let (job, priority, _) = next;
         gate.jobs.fetch_add(1, Ordering::Relaxed);
@@ -398,6 +400,7 @@ pub(crate) async fn run_group(conn: &mut SqliteConn, gate: &WriteGate) -> Ended 
         }
         if let Ok(r) = out {
             ended.ran.push(r);
+            priorities.push(priority);
         }
         if guarded {
             let end = if ok { "RELEASE job" } else { "ROLLBACK TO job; RELEASE job" };
@@ -434,7 +437,7 @@ pub(crate) async fn run_group(conn: &mut SqliteConn, gate: &WriteGate) -> Ended 
         ended.open = conn.batch_execute("ROLLBACK").await.is_err();
         ended.flags = AfterCommit::default();
         gate.rerun.fetch_add(1, Ordering::Relaxed);
-        gate.requeue(ended.ran.drain(..).map(|r| r.again()).collect());
+        gate.requeue(ended.ran.drain(..).map(|r| r.again()).zip(priorities).collect());
         return ended;
     }
     let keep = broken.is_none() && ended.ran.iter().any(|r| r.ok());

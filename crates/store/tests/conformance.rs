@@ -310,6 +310,56 @@ async fn dropping_the_last_sqlite_store_ends_its_writer_and_closes_the_database_
     }
 }
 
+/// T297, T60: a priority writer's body that fails after writing, queued ahead of six ordinary
+/// ones, rolls its group back and runs again still a priority writer's: alone in the group after
+/// it (which commits nothing), then the six as one group. Run again as an ordinary job, it would
+/// have taken the six into its group.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_priority_writer_run_again_still_ends_its_group_t297() {
+    sqlite(|store| async move {
+        let engine = store.with_own_pool(2).unwrap();
+        let (svc, _) = services(store.clone());
+        let (blocker, release) = hold_write_turn(&svc, "blocker@example.com").await;
+        let tasks: Vec<_> = (0..6)
+            .map(|i| {
+                let (svc, f) = (svc.clone(), humans(vec![format!("api{i}@example.com")]));
+                tokio::spawn(async move { write(&svc, f).await })
+            })
+            .collect();
+        wait_until_queued(&store, 6).await;
+        let priority = {
+            let f = humans(vec!["engine@example.com".into()]);
+            tokio::spawn(async move {
+                engine
+                    .write(move |tx| {
+                        Box::pin(async move {
+                            f(tx).await?;
+                            Err::<(), _>(StoreError::Internal("refused after writing".into()))
+                        })
+                    })
+                    .await
+            })
+        };
+        wait_until_queued(&store, 7).await;
+        let before = store.write_stats();
+        release.send(()).unwrap();
+        blocker.await.unwrap().unwrap();
+        assert!(priority.await.unwrap().is_err());
+        for t in tasks {
+            t.await.unwrap().unwrap();
+        }
+        let after = store.write_stats();
+        let counts = (after.groups - before.groups, after.jobs - before.jobs, after.rerun - before.rerun);
+        assert_eq!(counts, (3, 8, 1), "the engine's rolled back, the engine's alone again, then the six");
+        for (n, kept) in [("engine", false), ("api0", true), ("api5", true)] {
+            let e = email(&format!("{n}@example.com"));
+            let found = read(&svc, move |tx| Box::pin(async move { tx.find_human(e.as_str()).await })).await;
+            assert_eq!(found.is_some(), kept, "{n}");
+        }
+    })
+    .await
+}
+
 /// T298: the writer's checkpoints run on the writer's own runtime, not on the runtime of the
 /// store's first write: a store whose first write came from a runtime that has since ended
 /// (a CLI command's, a test's) still has its log checkpointed while writes go on from another.
