@@ -20,6 +20,11 @@ macro_rules! person_by_email {
 }
 
 impl DbTx<'_, PgPipe<'_>> {
+    /// PostgreSQL's trigger counts an inserted person (T69): nothing to do here.
+    pub(super) async fn count_inserted(&mut self, _p: &Person) -> StoreResult<()> {
+        Ok(())
+    }
+
     /// In a write transaction, `SELECT ... FOR UPDATE` of the person row a use case reads to
     /// update: without it, a concurrent patch and archive of one person both commit and the last
     /// writer silently undoes the other (an archived person back to active, D13 bypassed).
@@ -95,6 +100,22 @@ impl DbTx<'_, PgPipe<'_>> {
 }
 
 impl DbTx<'_, crate::SqliteConn> {
+    /// Counts an inserted active person in its organization's active count (T69), here rather
+    /// than by a trigger on SQLite (T299): with a trigger the person's `INSERT` is a statement
+    /// that writes twice, and SQLite copies every page it changes into a statement journal in
+    /// case the second write fails.
+    pub(super) async fn count_inserted(&mut self, p: &Person) -> StoreResult<()> {
+        if p.status != talent_domain::person::PersonStatus::Active {
+            return Ok(());
+        }
+        let q = diesel::sql_query(
+            "INSERT INTO org_active_persons (org_id, shard, n) VALUES (?, 0, 1) \
+             ON CONFLICT (org_id, shard) DO UPDATE SET n = n + 1",
+        )
+        .bind::<crate::types::sql::Uuid, _>(DbUuid(p.org_id.0));
+        self.run(Prepared(q)).await
+    }
+
     /// Writers are serialized by `BEGIN IMMEDIATE`: nothing to lock.
     pub(super) async fn lock_person_row(&mut self, _key: PersonKey) -> StoreResult<()> {
         Ok(())
@@ -213,6 +234,7 @@ macro_rules! impl_person_repo {
             fn insert_person<'a>(&'a mut self, p: &'a Person) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
                     self.run_owned(diesel::insert_into(persons::table).values(PersonRow::from(p))).await?;
+                    self.count_inserted(p).await?;
                     self.write_person_tags(p).await
                 })
             }
