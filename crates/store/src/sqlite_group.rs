@@ -368,13 +368,16 @@ pub(crate) async fn run_group(conn: &mut SqliteConn, gate: &WriteGate) -> Ended 
         gate.jobs.fetch_add(1, Ordering::Relaxed);
         // Alone in its group a job needs neither: its failure rolls back the whole transaction.
         let guarded = !solo && job.guarded();
-        let before = match (solo || guarded, total_changes(conn).await) {
-            (true, _) => None,
-            (false, Ok(n)) => Some(n),
-            (false, Err(e)) => {
-                job.fail(e.clone());
-                broken = Some(e);
-                break;
+        let before = if solo || guarded {
+            None
+        } else {
+            match total_changes(conn).await {
+                Ok(n) => Some(n),
+                Err(e) => {
+                    job.fail(e.clone());
+                    broken = Some(e);
+                    break;
+                }
             }
         };
         if guarded {
