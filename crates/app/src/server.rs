@@ -494,13 +494,16 @@ fn public_server(
             if let Some(m) = &metrics {
                 app = app.app_data(m.clone());
             }
+            // The API's routes first: actix-web tries an app's routes in the order they were
+            // registered, each try about 170 instructions, and an integration's requests
+            // are the many (T300).
             app.wrap(from_fn(talent_http::auth::error_rate_headers::<DbStore>))
                 .wrap(from_fn(move |req, next| talent_http::observe::observe(req, next, spans)))
+                .configure(routes)
                 .route("/dashboard", web::get().to(talent_web::to_overview))
                 .service(web::scope("/dashboard").configure(talent_web::configure::<DbStore>))
                 .service(web::scope("/partners").configure(talent_connectors::configure::<DbStore>))
                 .service(web::scope("/r").configure(talent_connectors::report::configure::<DbStore>))
-                .configure(routes)
         },
         http.settings,
         http.conn_limiter.clone(),

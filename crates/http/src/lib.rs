@@ -117,21 +117,11 @@ fn probes<S: Store>(cfg: &mut web::ServiceConfig) {
         .service(resource("/metrics", "GET").route(web::get().to(metrics::serve)));
 }
 
+/// The public routes, the API's first: actix-web tries routes in the order they were registered,
+/// each try about 170 instructions (T300). The document before the API's scope, which would
+/// otherwise take it.
 fn public_routes<S: Store>(cfg: &mut web::ServiceConfig) {
-    probes::<S>(cfg);
-    // The invitation pages in a scope of their own: a scope's prefix is compared as a string,
-    // while a resource with a `{token}` segment is a regular expression that every request
-    // routed past it would run (1 % of a `GET /api/v1/me`, T239).
-    cfg.service(
-        web::scope("/i").service(
-            resource("/{token}", "GET, POST")
-                .wrap(person_pages::page_headers())
-                .route(web::get().to(person_pages::show_page::<S>))
-                .route(web::post().to(person_pages::accept_page::<S>)),
-        ),
-    )
-    .service(resource("/api/v1/openapi.json", "GET").route(web::get().to(openapi::serve)))
-    .service(
+    cfg.service(resource("/api/v1/openapi.json", "GET").route(web::get().to(openapi::serve))).service(
         web::scope("/api/v1")
             .wrap(from_fn(auth::api_middleware::<S>))
             // Outside authentication and rate limiting: their answers carry the headers too.
@@ -196,6 +186,18 @@ fn public_routes<S: Store>(cfg: &mut web::ServiceConfig) {
             .service(resource("/profiles/{id}", "GET").route(web::get().to(results::get_profile::<S>)))
             .service(resource("/profiles/{id}/matches", "GET").route(web::get().to(results::profile_matches::<S>)))
             .default_service(web::to(not_found)),
+    );
+    probes::<S>(cfg);
+    // The invitation pages in a scope of their own: a scope's prefix is compared as a string,
+    // while a resource with a `{token}` segment is a regular expression that every request
+    // routed past it would run (1 % of a `GET /api/v1/me`, T239).
+    cfg.service(
+        web::scope("/i").service(
+            resource("/{token}", "GET, POST")
+                .wrap(person_pages::page_headers())
+                .route(web::get().to(person_pages::show_page::<S>))
+                .route(web::post().to(person_pages::accept_page::<S>)),
+        ),
     );
 }
 

@@ -30,11 +30,43 @@ pub fn ascii_domain(domain: &str) -> Result<String, String> {
 pub struct Email(String);
 
 thread_local! {
-    /// The last address [`Email::from_stored`] kept as it is, on this thread (T291): validity is a
-    /// property of the text alone, and an import reads its organization's row, address included,
-    /// in every transaction, where `validator`'s regular expression cost 14,000 instructions
-    /// inside SQLite's single write turn.
-    static LAST_STORED: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    /// The last addresses [`Email::from_stored`] kept as they are, on this thread, the most
+    /// recently used first (T291, T300): validity is a property of the text alone, and an import
+    /// reads its organization's row, address included, in every transaction, where `validator`'s
+    /// regular expression cost 14,000 instructions inside SQLite's single write turn. One entry
+    /// was not enough: the person's row read in the same transaction replaced the organization's
+    /// address every time, and the expression ran again for it in every import (6 % of the
+    /// writer thread).
+    static STORED: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// How many addresses [`STORED`] keeps.
+const STORED_KEPT: usize = 8;
+
+/// Whether `s` is one of the addresses of [`STORED`]; a hit moves it to the front.
+fn stored_before(s: &str) -> bool {
+    STORED.with(|kept| {
+        let mut kept = kept.borrow_mut();
+        match kept.iter().position(|k| k == s) {
+            Some(i) => {
+                kept[..=i].rotate_right(1);
+                true
+            }
+            None => false,
+        }
+    })
+}
+
+/// Keeps `s` at the front of [`STORED`], the least recently used address out when it is full.
+fn keep_stored(s: &str) {
+    STORED.with(|kept| {
+        let mut kept = kept.borrow_mut();
+        let slot =
+            if kept.len() < STORED_KEPT { String::with_capacity(s.len()) } else { kept.pop().unwrap_or_default() };
+        kept.insert(0, slot);
+        kept[0].clear();
+        kept[0].push_str(s);
+    });
 }
 
 impl Email {
@@ -80,9 +112,11 @@ impl Email {
     /// reads and writes back unchanged instead of turning into the other's address; anything
     /// else is parsed. Errors: as [`Email::parse`].
     pub fn from_stored(s: &str) -> Result<Email, String> {
-        if !s.is_empty() && LAST_STORED.with(|last| *last.borrow() == s) {
+        if !s.is_empty() && stored_before(s) {
             return Ok(Email(s.to_string()));
         }
+        #[cfg(test)]
+        tests::CHECKED.with(|n| n.set(n.get() + 1));
         let as_before = !s.is_empty()
             && s.trim() == s
             && s.to_lowercase() == s
@@ -90,11 +124,7 @@ impl Email {
             && char_len(s) <= Self::MAX_CHARS
             && s.validate_email();
         if as_before {
-            LAST_STORED.with(|last| {
-                let mut last = last.borrow_mut();
-                last.clear();
-                last.push_str(s);
-            });
+            keep_stored(s);
             Ok(Email(s.to_string()))
         } else {
             Email::parse(s)
@@ -143,6 +173,11 @@ impl fmt::Display for Email {
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
+
+    thread_local! {
+        /// How many texts [`Email::from_stored`] checked on this thread.
+        pub(super) static CHECKED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
 
     #[test]
     fn email_is_trimmed_and_lowercased() {
@@ -223,6 +258,28 @@ mod tests {
             assert_eq!(Email::from_stored(" A@Example.com").unwrap().as_str(), "a@example.com");
             assert!(Email::from_stored("").is_err());
         }
+    }
+
+    /// T300: the organization's address read in every transaction, between persons' addresses
+    /// that are new each time, is checked once; the least recently used address leaves first.
+    #[test]
+    fn an_address_read_between_new_ones_is_checked_once_t300() {
+        let checked = || CHECKED.with(|n| n.get());
+        let org = "hr@org.example";
+        Email::from_stored(org).unwrap();
+        let start = checked();
+        for i in 0..50 {
+            assert_eq!(Email::from_stored(org).unwrap().as_str(), org);
+            let person = format!("p{i}@persons.example");
+            assert_eq!(Email::from_stored(&person).unwrap().as_str(), person);
+        }
+        assert_eq!(checked() - start, 50, "one check per new address, none for the organization's");
+        for i in 0..STORED_KEPT {
+            Email::from_stored(&format!("q{i}@persons.example")).unwrap();
+        }
+        let before = checked();
+        Email::from_stored(org).unwrap();
+        assert_eq!(checked() - before, 1, "pushed out by {STORED_KEPT} newer addresses");
     }
 
     #[test]
