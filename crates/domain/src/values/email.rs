@@ -35,7 +35,7 @@ thread_local! {
     /// reads its organization's row, address included, in every transaction, where `validator`'s
     /// regular expression cost 14,000 instructions inside SQLite's single write turn. One entry
     /// was not enough: the person's row read in the same transaction replaced the organization's
-    /// address every time, and the expression ran again for it in every import (6 % of the
+    /// address every time, and the expression ran again for it in every import (2-6 % of the
     /// writer thread).
     static STORED: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
 }
