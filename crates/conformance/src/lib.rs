@@ -55,6 +55,7 @@ macro_rules! store_conformance_suite {
             concurrent_imports_respect_the_person_limit,
             active_person_count_follows_concurrent_imports_archives_and_reactivations,
             a_panicking_transaction_writes_nothing_and_the_pool_stays_usable,
+            a_write_whose_caller_stops_waiting_still_commits,
             concurrent_imports_crossing_into_the_exclusive_zone_stop_exactly_at_the_limit,
             concurrent_imports_in_many_organizations_share_one_human,
             concurrent_tag_spellings_resolve_to_one_catalogue_entry,

@@ -643,6 +643,42 @@ pub async fn documented_unique_violations_are_reported<S: Store + Clone>(store: 
     assert_eq!(read(&svc, move |tx| Box::pin(async move { tx.list_users_of_org(o).await })).await, vec![u]);
 }
 
+/// A caller that stops waiting for its write (a client gone mid-request: the request's future is
+/// dropped) does not cancel it: the transaction runs to its end and commits (the port's contract;
+/// T301, where SQLite's writes are queued to the writer thread without a task of their own).
+pub async fn a_write_whose_caller_stops_waiting_still_commits<S: Store + Clone>(store: S) {
+    let (svc, _) = services(store);
+    for i in 0..8 {
+        let email = format!("gone{i}@example.com");
+        let w = write(&svc, move |tx| {
+            Box::pin(async move {
+                tx.ensure_human(HumanId(uuid::Uuid::now_v7()), &email, OffsetDateTime::UNIX_EPOCH).await?;
+                Ok(())
+            })
+        });
+        // Polled once (the write starts), then dropped.
+        let mut w = std::pin::pin!(w);
+        std::future::poll_fn(|cx| {
+            let _ = std::future::Future::poll(w.as_mut(), cx);
+            std::task::Poll::Ready(())
+        })
+        .await;
+    }
+    for i in 0..8 {
+        let email = format!("gone{i}@example.com");
+        let mut found = None;
+        for _ in 0..200 {
+            let e = email.clone();
+            found = read(&svc, move |tx| Box::pin(async move { tx.find_human(&e).await })).await;
+            if found.is_some() {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+        }
+        assert!(found.is_some(), "the write of {email} committed although its caller stopped waiting");
+    }
+}
+
 /// T74: a use case that panics inside its transaction is rolled back and reported as an error,
 /// and the connection it held serves the transactions that follow (SQLite's transactions are
 /// written out by the store; PostgreSQL's are diesel's).

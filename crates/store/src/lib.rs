@@ -5,8 +5,9 @@
 //!
 //! Every use case runs in one transaction ([`Store::write`]); on SQLite writes begin with
 //! `BEGIN IMMEDIATE` (storage-notes pitfall 2), on PostgreSQL limits are serialized by locking the
-//! organization row. Transactions run in their own task, so a client that disconnects cannot
-//! cancel one half-way and leave a connection with an open transaction.
+//! organization row. A client that disconnects cannot cancel a transaction half-way and leave a
+//! connection with an open transaction: PostgreSQL's run in a task of their own, SQLite's on the
+//! writer thread once queued ([`sqlite_group`], T301).
 
 pub mod auth_cache;
 pub mod endpoint_cache;
@@ -466,11 +467,8 @@ impl Store for DbStore {
     {
         let (pools, wake, gate, priority) = (self.pools_here(), self.wake.clone(), self.gate.clone(), self.priority);
         let peers = self.peers.clone();
-        let (auth, max_writers, instance) = (self.auth.clone(), self.max_writers.clone(), self.instance.clone());
-        let (sealer, health, endpoints) = (self.sealer.clone(), self.health.clone(), self.gate.endpoints.clone());
-        let learner = endpoints.clone();
+        let (auth, health, learner) = (self.auth.clone(), self.health.clone(), self.gate.endpoints.clone());
         let floor = self.event_floor.clone();
-        let floor_here = floor.clone();
         // After a commit, before the caller is answered: an answered revocation is in force here.
         let committed = move |after: tx::AfterCommit| {
             if after.wake {
@@ -485,66 +483,75 @@ impl Store for DbStore {
                 learner.learn(org, version, list);
             }
         };
-        let task = tokio::spawn(tracing::Instrument::in_current_span(async move {
-            match pools {
-                Pools::Pg(pool) => {
-                    let pooled = pool.get().await.map_err(|e| E::from(health.failed(e)))?;
-                    health.ok();
-                    // `BEGIN` goes with the first statement and `COMMIT` with the last writes
-                    // (T266); a transaction that fails is rolled back, and one that cannot be
-                    // (or a use case that panics) takes its connection out of the pool.
-                    let begun = Begun::new(pooled);
-                    let (out, sent) = {
-                        let mut pipe = PgPipe::begin(begun.conn());
-                        let mut tx = DbTx::with_writers(&mut pipe, true, max_writers)
-                            .sealed(sealer)
-                            .cached(endpoints)
-                            .floored(floor_here);
-                        match f(&mut tx).await {
-                            Ok(r) => {
-                                let flags = tx.after_commit();
-                                // Delivered to every listener when (and only if) this
-                                // transaction commits. (Delivery wake-ups go to the other
-                                // instances after the commit, coalesced: `peers`.)
-                                if flags.auth_changed {
-                                    pipe.defer_sql(format!("NOTIFY {AUTH_CHANNEL}, '{instance}'"));
-                                }
-                                pipe.defer_sql("COMMIT".into());
-                                let done = pipe.flush().await;
-                                (done.map(|()| (r, flags)).map_err(|e| E::from(tx::db_err(e))), true)
-                            }
-                            // Failed before its first statement: nothing was begun.
-                            Err(e) => (Err(e), pipe.has_sent()),
-                        }
-                    };
-                    match out {
-                        Ok((r, flags)) => {
-                            begun.ended();
-                            committed(flags);
-                            Ok(r)
-                        }
-                        Err(e) if !sent => {
-                            begun.ended();
-                            Err(e)
-                        }
-                        Err(e) => {
-                            begun.rollback().await;
-                            Err(e)
-                        }
-                    }
-                }
-                Pools::Sqlite { write, .. } => {
-                    sqlite_group::write(&gate, &write, &health, priority, f, committed).await
-                }
-            }
-        }));
         let started = std::time::Instant::now();
-        Box::pin(async move {
-            let r = task.await.map_err(|e| E::from(internal(e)))?;
+        let timed = move |r: Result<R, E>| {
             metrics::histogram!("talent_db_transaction_duration_seconds", "kind" => "write")
                 .record(started.elapsed().as_secs_f64());
             r
-        })
+        };
+        let pool = match pools {
+            // Queued straight from the caller's task (T301): the writer thread runs the job
+            // whether or not the caller still waits for its answer, so no task of its own is
+            // needed to finish it (that task, sized for PostgreSQL's transaction, cost an
+            // allocation and copies of about 7 KiB per import).
+            Pools::Sqlite { write, .. } => {
+                return Box::pin(async move {
+                    timed(sqlite_group::write(&gate, &write, &health, priority, f, committed).await)
+                });
+            }
+            Pools::Pg(pool) => pool,
+        };
+        let (max_writers, instance, sealer) = (self.max_writers.clone(), self.instance.clone(), self.sealer.clone());
+        let (endpoints, floor_here) = (self.gate.endpoints.clone(), self.event_floor.clone());
+        // PostgreSQL's transaction runs in a task of its own, so that a caller that stops waiting
+        // (its client gone) never leaves it half-way.
+        let task = tokio::spawn(tracing::Instrument::in_current_span(async move {
+            let pooled = pool.get().await.map_err(|e| E::from(health.failed(e)))?;
+            health.ok();
+            // `BEGIN` goes with the first statement and `COMMIT` with the last writes
+            // (T266); a transaction that fails is rolled back, and one that cannot be
+            // (or a use case that panics) takes its connection out of the pool.
+            let begun = Begun::new(pooled);
+            let (out, sent) = {
+                let mut pipe = PgPipe::begin(begun.conn());
+                let mut tx = DbTx::with_writers(&mut pipe, true, max_writers)
+                    .sealed(sealer)
+                    .cached(endpoints)
+                    .floored(floor_here);
+                match f(&mut tx).await {
+                    Ok(r) => {
+                        let flags = tx.after_commit();
+                        // Delivered to every listener when (and only if) this
+                        // transaction commits. (Delivery wake-ups go to the other
+                        // instances after the commit, coalesced: `peers`.)
+                        if flags.auth_changed {
+                            pipe.defer_sql(format!("NOTIFY {AUTH_CHANNEL}, '{instance}'"));
+                        }
+                        pipe.defer_sql("COMMIT".into());
+                        let done = pipe.flush().await;
+                        (done.map(|()| (r, flags)).map_err(|e| E::from(tx::db_err(e))), true)
+                    }
+                    // Failed before its first statement: nothing was begun.
+                    Err(e) => (Err(e), pipe.has_sent()),
+                }
+            };
+            match out {
+                Ok((r, flags)) => {
+                    begun.ended();
+                    committed(flags);
+                    Ok(r)
+                }
+                Err(e) if !sent => {
+                    begun.ended();
+                    Err(e)
+                }
+                Err(e) => {
+                    begun.rollback().await;
+                    Err(e)
+                }
+            }
+        }));
+        Box::pin(async move { timed(task.await.map_err(|e| E::from(internal(e)))?) })
     }
 
     fn read<'s, R, E, F>(&'s self, f: F) -> BoxFuture<'s, Result<R, E>>

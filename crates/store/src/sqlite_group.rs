@@ -160,8 +160,8 @@ where
             (Ok(_), Err(e)) => Err(E::from(e)),
             (out, _) => out,
         };
-        // The owner's task never gives up waiting (writes run in their own task); a dropped
-        // receiver only means that task ended with its runtime.
+        // A dropped receiver means the owner stopped waiting (its client went away, or its
+        // runtime ended): the job has run and committed all the same (T301).
         let _ = self.reply.send(out);
     }
 
