@@ -123,6 +123,7 @@ pub(crate) fn run(bin: &str, backend: &str, db: &TestDb) {
         ratios[ROUNDS / 2],
         shown.join(", "),
     );
+    goals::at_least(backend, "ATS orders beside imports, median of 5 rounds", ratios[ROUNDS / 2], 0.5, "");
 
     // The sandbox completes them; each completion's push is timed from its answer to its arrival.
     let invs = invitations(&svc.base, &ats_key);
@@ -154,6 +155,7 @@ pub(crate) fn run(bin: &str, backend: &str, db: &TestDb) {
         ms(pct(&lat, 0.99)),
         ms(pct(&lat, 1.0)),
     );
+    goals::below(backend, "ATS pushes, completion to arrival p99", millis(pct(&lat, 0.99)), 250.0, " ms");
     assert!(all_arrived, "every push arrives");
 
     // Fairness: an organization whose ATS hangs has 50 pushes in flight; another organization's
@@ -183,6 +185,7 @@ pub(crate) fn run(bin: &str, backend: &str, db: &TestDb) {
         "fairness: 50 pushes to a hanging ATS of another organization: completion-to-arrival worst of 5 {} (goal < 1 s)",
         ms(worst)
     );
+    goals::below(backend, "ATS pushes beside a hanging ATS, worst of 5", millis(worst), 1000.0, " ms");
     steady(&svc.base, &key, &ats_key);
 }
 

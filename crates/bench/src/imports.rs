@@ -69,6 +69,10 @@ pub(crate) fn imports_beside_a_live_receiver(
         median(&ratios),
         list(&ratios, 2)
     );
+    if !ratios.is_empty() {
+        let what = "POST /api/v1/persons with a live receiver beside pgbench, median of 5 rounds";
+        crate::goals::at_least("PostgreSQL", what, median(&ratios), 0.4, "");
+    }
 }
 
 /// The transactions committed in `url`'s database so far (`pg_stat_database.xact_commit`, read

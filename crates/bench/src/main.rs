@@ -34,6 +34,8 @@
 //! `connectors`, `scale`, `instances` (comma-separated; the default: all but `scale` and
 //! `instances`).
 //!
+//! The run ends with [`goals`]: every goal the scenarios checked, and whether it held.
+//!
 //! `talent-bench TALENT_BINARY chaos [--quick]` is `make chaos` instead ([`chaos`]).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -51,6 +53,7 @@ use talent_store::DbStore;
 
 mod chaos;
 mod connectors;
+mod goals;
 mod imports;
 mod instances;
 mod lists;
@@ -374,14 +377,21 @@ fn run_requests(bin: &str, backend: &str, db: &TestDb, imports_only: bool) {
     assert_eq!(s, 200, "{health}");
     let reference = requests::reference(me.to_string(), health.to_string());
     std::thread::sleep(Duration::from_millis(300));
-    println!("idle RSS: {} MiB", svc.rss_kib() / 1024);
+    let idle = svc.rss_kib() / 1024;
+    println!("idle RSS: {idle} MiB");
+    goals::below(backend, "idle RSS", idle as f64, 64.0, " MiB");
     let auth = vec![format!("Authorization: Bearer {key}")];
     if !imports_only {
         let mut peak = 0;
-        requests::paired("GET /api/v1/me", &svc.base, &reference, "/api/v1/me", &auth, 0.7, || {
+        let me = requests::paired("GET /api/v1/me", &svc.base, &reference, "/api/v1/me", &auth, 0.7, || {
             peak = peak.max(svc.rss_kib() / 1024)
         });
-        requests::paired("GET /healthz", &svc.base, &reference, "/healthz", &[], 0.9, || {});
+        if let Some(r) = me {
+            goals::at_least(backend, "GET /api/v1/me beside the reference, median of 5 rounds", r, 0.7, "");
+        }
+        if let Some(r) = requests::paired("GET /healthz", &svc.base, &reference, "/healthz", &[], 0.9, || {}) {
+            goals::at_least(backend, "GET /healthz beside the reference, median of 5 rounds", r, 0.9, "");
+        }
         let lines = std::fs::read_to_string(&log_path).map(|t| t.lines().count()).unwrap_or(0);
         println!("RSS after /me: {peak} MiB; access-log lines written: {lines}");
     }
@@ -426,7 +436,9 @@ fn run_requests(bin: &str, backend: &str, db: &TestDb, imports_only: bool) {
             k.p99_ms
         );
     }
-    println!("RSS after the import: {} MiB", svc.rss_kib() / 1024);
+    let rss = svc.rss_kib() / 1024;
+    println!("RSS after the import: {rss} MiB");
+    goals::below(backend, "RSS after the imports", rss as f64, 256.0, " MiB");
     if pg && references.len() == rates.len() {
         let ratios: Vec<f64> = rates.iter().zip(&references).map(|(i, t)| i / t.max(1.0)).collect();
         println!(
@@ -436,12 +448,16 @@ fn run_requests(bin: &str, backend: &str, db: &TestDb, imports_only: bool) {
             median(&ratios),
             list(&ratios, 2)
         );
+        goals::at_least(backend, "POST /api/v1/persons beside pgbench, median of 5 rounds", median(&ratios), 0.6, "");
         let (ref_key, ref_org) = tenant_ids(&svc.base, "requests-reference");
         let ref_ep = endpoint(&svc.base, &ref_key, "http://127.0.0.1:9/never");
         enable(&svc.base, &ref_key, &ref_ep, false);
         imports_beside_a_live_receiver(&db.url, &svc.base, &key, &ep, (&ref_org, &ref_ep));
     } else {
         println!("  goal on SQLite: >= 10000 imports/s");
+        if !pg {
+            goals::at_least(backend, "POST /api/v1/persons, median of 5 rounds", imports, 10_000.0, " per s");
+        }
     }
     let _ = std::fs::remove_file(&log_path);
 }
@@ -531,16 +547,25 @@ fn run_lists(bin: &str, backend: &str, db: &TestDb, rt: &tokio::runtime::Runtime
     let store = DbStore::connect(&db.url, 1).expect("connect");
     let goal = if postgres { 50 } else { 100 };
     let seed = lists::Seed { org, tags: vec![], n, domain: "seed.example".into(), salt: 0, spacing: 1 };
+    let mut slowest = Duration::ZERO;
     for shape in lists::shapes(&seed) {
         let url = format!("{}/api/v1/persons?{}", svc.base, shape.query);
         let (p50, p99, items) = lists::time_gets(&url, &key, 200);
         println!("{:<30} {items:>2} items: p50 {} p99 {} (goal p99 < {goal} ms)", shape.name, ms(p50), ms(p99));
+        slowest = slowest.max(p99);
         match rt.block_on(store.explain_persons(shape.store)) {
             Ok(plan) => plan.iter().take(16).for_each(|l| println!("      {l}")),
             Err(e) => println!("      (explain failed: {e})"),
         }
     }
+    let what = format!("lists at {n} persons, the slowest shape's p99");
+    goals::below(backend, &what, millis(slowest), f64::from(goal), " ms");
     println!("RSS after the lists: {} MiB", svc.rss_kib() / 1024);
+}
+
+/// `d` in milliseconds, for [`goals`].
+fn millis(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
 }
 
 /// Installs, with Debian's `apt-get`, each `(program, package)` whose program is not on `PATH`,
@@ -651,5 +676,6 @@ fn main() -> anyhow::Result<()> {
             scale::run(&bin, &rt);
         }
     }
+    goals::print();
     Ok(())
 }

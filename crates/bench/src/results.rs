@@ -54,6 +54,7 @@ pub(crate) fn run_matches(bin: &str, backend: &str, db: &TestDb) {
     }
     let (p50, p99) = lists::p50_p99(times);
     println!("GET /profiles/{{id}}/matches, page of 25: p50 {} p99 {} (goal < 50 ms)", ms(p50), ms(p99));
+    goals::below(backend, "GET /profiles/{id}/matches, page of 25, p99", millis(p99), 50.0, " ms");
     println!("RSS after the matches: {} MiB", svc.rss_kib() / 1024);
 }
 
@@ -111,5 +112,7 @@ pub(crate) fn run_reports(bin: &str, backend: &str, db: &TestDb) {
         ms(p99),
         size / 1024
     );
+    goals::below(backend, "the PDF report in Japanese, p99", millis(p99), 50.0, " ms");
+    goals::below(backend, "the PDF report in Japanese, size", (size / 1024) as f64, 300.0, " KB");
     println!("RSS after the reports: {} MiB", svc.rss_kib() / 1024);
 }

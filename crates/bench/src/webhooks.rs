@@ -87,6 +87,13 @@ pub(crate) fn run(bin: &str, backend: &str, db: &TestDb) {
         ms(pct(&lat, 0.99)),
         peak.load(Ordering::SeqCst) / 1024
     );
+    goals::below(
+        backend,
+        "import with a live endpoint, createdAt to arrival p99",
+        millis(pct(&lat, 0.99)),
+        250.0,
+        " ms",
+    );
 
     // 2. the backlog: PERSONS due deliveries to a fast receiver.
     peak.store(svc.rss_kib(), Ordering::SeqCst);
@@ -98,6 +105,14 @@ pub(crate) fn run(bin: &str, backend: &str, db: &TestDb) {
         "backlog: {PERSONS} due deliveries in {secs:.2} s: {:.0} deliveries/s; RSS peak {} MiB",
         PERSONS as f64 / secs,
         peak.load(Ordering::SeqCst) / 1024
+    );
+    goals::at_least(backend, "backlog of due deliveries drained", PERSONS as f64 / secs, 1000.0, " per s");
+    goals::below(
+        backend,
+        "RSS peak over the import and the backlog",
+        (peak.load(Ordering::SeqCst) / 1024) as f64,
+        256.0,
+        " MiB",
     );
     sampling.store(false, Ordering::SeqCst);
     let _ = sampler.join();
@@ -123,5 +138,6 @@ pub(crate) fn run(bin: &str, backend: &str, db: &TestDb) {
         worst = worst.max(t.elapsed());
     }
     println!("fairness: 50 hanging deliveries of another organization: the other's event arrived within {} (worst of 5, import included)", ms(worst));
+    goals::below(backend, "fairness beside 50 hanging deliveries, worst of 5", millis(worst), 1000.0, " ms");
     println!("idle RSS after the runs: {} MiB", svc.rss_kib() / 1024);
 }
