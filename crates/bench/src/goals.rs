@@ -1,8 +1,8 @@
 //! The goals of `make bench` and whether each held in this run. Issue 38 asks that one
 //! `make bench` show every goal on the machine of the run; the figures are printed as each
 //! scenario measures them, far apart in a long output. Each scenario also reports its figures
-//! here with [`check`], and [`print`] lists them together at the end, the goals not held first.
-//! The goals are those of `docs/performance.md` ("Current figures" and issue 38's ratios).
+//! here with [`at_least`] or [`below`], and [`print`] lists them together at the end, the goals
+//! not held first (T302). The goals are listed in `docs/performance.md` ("`make bench`").
 
 use std::sync::Mutex;
 
