@@ -13,7 +13,7 @@ use talent_domain::fakes::{block_on, services, FakeClock, FakeSecrets, FakeSende
 use talent_domain::ids::*;
 use talent_domain::person::Person;
 use talent_domain::ports::{NewKeyMaterial, Secrets};
-use talent_domain::usecases::deliveries::{ClaimCaps, DeliveryJob, FinishedAttempt};
+use talent_domain::usecases::deliveries::{ClaimCaps, DeliveryJob, FinishedAttempt, ATTEMPT_ALLOWANCE, CLAIM_LEASE};
 use talent_domain::usecases::orgs::NewOrganization;
 use talent_domain::usecases::persons::ImportPerson;
 use talent_domain::usecases::webhooks::{EndpointPatch, NewEndpoint};
@@ -627,6 +627,24 @@ fn a_claim_takes_at_most_the_per_endpoint_cap_less_what_is_in_flight_t60() {
     assert_eq!((of(&jobs, a.id), of(&jobs, b.id)), (1, 2));
     assert_eq!(block_on(w.svc.claim_due(caps(100, 2, 100))).unwrap().len(), 3, "the rest: 2 of a, 1 of b");
     assert!(block_on(w.svc.claim_due(caps(100, 2, 100))).unwrap().is_empty(), "claimed rows are not claimed twice");
+}
+
+#[test]
+fn a_claimed_job_is_startable_while_an_attempt_fits_in_its_lease_t303() {
+    let w = world();
+    endpoint(&w, "https://a.example.com/", &["*"]);
+    import(&w, "p@example.com");
+    let before = talent_domain::ports::Clock::now(&*w.clock);
+    let jobs = block_on(w.svc.claim_due(caps(100, 8, 100))).unwrap();
+    assert_eq!(jobs.len(), 1);
+    let job = &jobs[0];
+    // The lease runs from the claim's time (the fake clock ticks with every reading).
+    let now = job.lease_until - CLAIM_LEASE;
+    assert!(now >= before && now - before < time::Duration::seconds(1), "{before} {now}");
+    let last = job.lease_until - ATTEMPT_ALLOWANCE;
+    assert!(job.startable(now));
+    assert!(job.startable(last), "an attempt that ends as the lease does may start");
+    assert!(!job.startable(last + time::Duration::nanoseconds(1)), "one that would outlast it may not");
 }
 
 #[test]

@@ -5,15 +5,17 @@
 //! T59); this module only schedules:
 //!
 //! - **Claim** ([`Services::claim_due`]): one transaction claims, oldest due first and skipping
-//!   open breakers, enough to fill the lanes four times over ([`HOLD_ROUNDS`]): at most
-//!   `4 × per_endpoint` held per endpoint, `4 × per_org` per organization and `4 × concurrency` in
-//!   all (counting what this instance already holds). One round is in flight, the next ones are
-//!   ready, so a lane that frees starts its next attempt without waiting for a claim, and a claim
-//!   made while a round is in flight can take up to three rounds of an endpoint's deliveries.
+//!   open breakers, enough to fill the lanes sixteen times over ([`HOLD_ROUNDS`]): at most
+//!   `16 × per_endpoint` held per endpoint, `16 × per_org` per organization and
+//!   `16 × concurrency` in all (counting what this instance already holds). One round is in
+//!   flight, the next ones are ready, so a lane that frees starts its next attempt without
+//!   waiting for a claim, and one claim takes what many rounds of attempts need.
 //! - **Send**: each claimed delivery is one task that waits for a lane of its endpoint, of its
 //!   organization and of the instance (FIFO semaphores, taken in that order), then calls the
 //!   [`WebhookSender`] port (ureq on tokio's blocking pool): at most `per_endpoint`,
-//!   `per_org` and `concurrency` attempts are in flight.
+//!   `per_org` and `concurrency` attempts are in flight. A delivery whose lanes came too late
+//!   for its claim's lease ([`DeliveryJob::startable`]) is not sent: it is claimed again when
+//!   the lease ends.
 //! - **Record** ([`Services::record_attempts`]): finished attempts are collected by one recorder
 //!   task and written many per transaction.
 //! - **Wake-ups**: the engine claims while claims fill the free lanes; then again when the store signals
@@ -34,12 +36,14 @@ use talent_domain::Services;
 use tokio::sync::{mpsc, Notify, Semaphore};
 use tracing::Instrument;
 
-/// How many rounds of the caps the engine holds claimed (T60, T281): one in flight, three ready.
-/// With two, a claim of 6-7 ms on a busy PostgreSQL could take at most one round (8) of an
-/// endpoint's deliveries, which capped one endpoint near 1,200 deliveries per s however few of
-/// its lanes were busy. A held delivery waits at most three attempts' timeouts (30 s) for its
-/// lane, inside the claim's 60 s lease.
-pub const HOLD_ROUNDS: u32 = 4;
+/// How many rounds of the caps the engine holds claimed (T60, T281, T303): one in flight, the
+/// others ready. With two, a claim of 6-7 ms on a busy PostgreSQL could take at most one round
+/// (8) of an endpoint's deliveries, which capped one endpoint near 1,200 deliveries per s however
+/// few of its lanes were busy; with four, the claim loop still ran back to back under a
+/// sustained import load and deliveries queued in the database behind it. A held delivery whose
+/// lanes are slow waits for them only while its claim's lease leaves an attempt its time
+/// ([`DeliveryJob::startable`]); past that it is left to the next claim.
+pub const HOLD_ROUNDS: u32 = 16;
 
 /// The engine's limits (T60; configuration in `docs/webhooks.md`).
 #[derive(Clone, Debug)]
@@ -243,6 +247,16 @@ fn start_attempt<S: Store + Clone>(
         }
         let at = svc.clock.now();
         let d = &job.delivery;
+        if !job.startable(at) {
+            // Too little of the claim's lease is left for an attempt: another worker may claim
+            // it before this one has recorded it. It stays claimed and is claimed again (by any
+            // instance) when the lease ends (T303).
+            tracing::debug!("held past its claim's lease; left for the next claim");
+            drop(permits);
+            held.lock().unwrap_or_else(|p| p.into_inner()).finish(ep, org);
+            freed.notify_one();
+            return;
+        }
         let outcome = svc.attempt(&job, at).await;
         tracing::debug!(
             status = outcome.status,

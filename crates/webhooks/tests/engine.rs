@@ -1,5 +1,6 @@
 //! The delivery engine on the fake store, with a receiver that holds every request until told
-//! to answer: how many deliveries it holds claimed and how many it sends at once (T60, T281).
+//! to answer: how many deliveries it holds claimed, how many it sends at once, and what it does
+//! with a delivery held past its claim's lease (T60, T281, T303).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -9,7 +10,7 @@ use std::time::Duration;
 use talent_domain::fakes::{services, FakeStore};
 use talent_domain::ids::OrgId;
 use talent_domain::ports::{BoxFuture, Fetched, PushRequest, SendResult, WebhookMessage, WebhookSender};
-use talent_domain::usecases::deliveries::ClaimCaps;
+use talent_domain::usecases::deliveries::{ClaimCaps, ATTEMPT_ALLOWANCE, CLAIM_LEASE};
 use talent_domain::usecases::orgs::NewOrganization;
 use talent_domain::usecases::persons::ImportPerson;
 use talent_domain::usecases::webhooks::NewEndpoint;
@@ -25,12 +26,19 @@ use tokio::sync::{Notify, Semaphore};
 struct Held {
     in_flight: AtomicUsize,
     most: AtomicUsize,
+    /// Requests received, answered or not.
+    calls: AtomicUsize,
     answers: Semaphore,
 }
 
 impl Held {
     fn new() -> Self {
-        Held { in_flight: AtomicUsize::new(0), most: AtomicUsize::new(0), answers: Semaphore::new(0) }
+        Held {
+            in_flight: AtomicUsize::new(0),
+            most: AtomicUsize::new(0),
+            calls: AtomicUsize::new(0),
+            answers: Semaphore::new(0),
+        }
     }
 
     fn release(&self, n: usize) {
@@ -48,6 +56,7 @@ impl WebhookSender for Held {
         _now: OffsetDateTime,
     ) -> BoxFuture<'a, SendResult> {
         Box::pin(async move {
+            self.calls.fetch_add(1, Ordering::SeqCst);
             let now = self.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
             self.most.fetch_max(now, Ordering::SeqCst);
             if let Ok(p) = self.answers.acquire().await {
@@ -99,39 +108,76 @@ async fn until(what: &str, f: impl Fn() -> bool) {
     panic!("not within 5 s: {what}");
 }
 
-/// T281: with its endpoint's lanes full, the engine holds `HOLD_ROUNDS` rounds of the endpoint's
-/// deliveries claimed (four: one in flight, three ready), sends only `per_endpoint` at once, and
-/// leaves the rest claimable by another instance; once the receiver answers, every delivery goes.
+/// T281, T303: with its endpoint's lanes full, the engine holds `HOLD_ROUNDS` rounds of the
+/// endpoint's deliveries claimed (one in flight, the others ready), sends only `per_endpoint` at
+/// once, and leaves the rest claimable by another instance; once the receiver answers, every
+/// delivery goes.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_engine_holds_four_rounds_of_an_endpoint_and_sends_one_round_at_once() {
+async fn the_engine_holds_its_rounds_of_an_endpoint_and_sends_one_round_at_once() {
     let (mut svc, store, _clock) = services();
     let held = Arc::new(Held::new());
     svc.webhooks = held.clone();
-    let org = organization_with_due_deliveries(&svc, 20).await;
+    let rounds = HOLD_ROUNDS as usize;
+    let org = organization_with_due_deliveries(&svc, rounds + 12).await;
     let cfg = EngineConfig {
         concurrency: 64,
-        per_endpoint: 2,
+        per_endpoint: 1,
         per_org: 16,
         poll: Duration::from_millis(50),
         record_batch: 64,
     };
     spawn(svc.clone(), cfg, Arc::new(Notify::new()));
-    until("two requests in flight", || held.in_flight.load(Ordering::SeqCst) == 2).await;
+    until("one request in flight", || held.in_flight.load(Ordering::SeqCst) == 1).await;
     let claimed = || store.snapshot().deliveries.iter().filter(|(_, lease)| lease.is_some()).count();
-    until("the engine's claim", || claimed() == (2 * HOLD_ROUNDS) as usize).await;
+    until("the engine's claim", || claimed() == rounds).await;
     tokio::time::sleep(Duration::from_millis(200)).await;
-    assert_eq!(claimed(), 8, "four rounds of two held, no more");
-    assert_eq!(held.most.load(Ordering::SeqCst), 2, "one round in flight");
+    assert_eq!(claimed(), rounds, "its rounds of one held, no more");
+    assert_eq!(held.most.load(Ordering::SeqCst), 1, "one round in flight");
     // Another instance finds the twelve the engine left.
     let caps = ClaimCaps { limit: 100, per_endpoint: 100, per_org: 100, busy_endpoints: vec![], busy_orgs: vec![] };
     let other = svc.claim_due(caps).await.unwrap();
     assert_eq!(other.len(), 12, "the rest stay claimable");
     assert!(other.iter().all(|j| j.delivery.org_id == org));
-    // The receiver answers: the engine's eight go, two at a time.
-    held.release(8);
+    // The receiver answers: the engine's deliveries go, one at a time.
+    held.release(rounds);
     until("the held deliveries sent", || {
         held.answers.available_permits() == 0 && held.in_flight.load(Ordering::SeqCst) == 0
     })
     .await;
-    assert_eq!(held.most.load(Ordering::SeqCst), 2, "never more than the endpoint's lanes");
+    assert_eq!(held.most.load(Ordering::SeqCst), 1, "never more than the endpoint's lanes");
+    assert_eq!(held.calls.load(Ordering::SeqCst), rounds);
+}
+
+/// T303: a delivery held while its endpoint's lanes were busy is not sent once too little of
+/// its claim's lease is left for an attempt (another instance could claim it meanwhile); it
+/// stays claimed until the lease ends and goes with the next claim after that.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_delivery_held_past_its_claims_lease_waits_for_the_next_claim() {
+    let (mut svc, store, clock) = services();
+    let held = Arc::new(Held::new());
+    svc.webhooks = held.clone();
+    organization_with_due_deliveries(&svc, 3).await;
+    let cfg = EngineConfig {
+        concurrency: 64,
+        per_endpoint: 1,
+        per_org: 16,
+        poll: Duration::from_millis(50),
+        record_batch: 64,
+    };
+    spawn(svc.clone(), cfg, Arc::new(Notify::new()));
+    let claimed = || store.snapshot().deliveries.iter().filter(|(_, lease)| lease.is_some()).count();
+    until("one request in flight, three claimed", || held.in_flight.load(Ordering::SeqCst) == 1 && claimed() == 3)
+        .await;
+    // The first attempt takes until 14 s of the other two's leases are left.
+    clock.advance(CLAIM_LEASE - ATTEMPT_ALLOWANCE + time::Duration::seconds(1));
+    held.release(1);
+    until("the first delivery recorded", || claimed() == 2).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(held.calls.load(Ordering::SeqCst), 1, "neither held delivery is sent inside its lease");
+    assert_eq!(claimed(), 2, "both stay claimed until their lease ends");
+    // Their lease ends: the engine's next claim takes them, and they go.
+    clock.advance(ATTEMPT_ALLOWANCE);
+    held.release(2);
+    until("both sent and recorded", || held.calls.load(Ordering::SeqCst) == 3 && claimed() == 0).await;
+    assert_eq!(held.most.load(Ordering::SeqCst), 1);
 }

@@ -16,6 +16,11 @@ use time::{Duration, OffsetDateTime};
 /// worker may attempt it again (a crash loses nothing).
 pub const CLAIM_LEASE: Duration = Duration::seconds(60);
 
+/// What an attempt may take of its claim's lease, its outcome's record included: the sender's
+/// 10 s timeout (T60) and 5 s for the recorder's batch. A claimed job that would start with less
+/// of its lease left is not attempted ([`DeliveryJob::startable`], T303).
+pub const ATTEMPT_ALLOWANCE: Duration = Duration::seconds(15);
+
 impl<S: Store> Services<S> {
     /// Claims due deliveries for a delivery engine (D31, T60): at most `limit`, within the
     /// per-endpoint and per-organization caps less what the caller has in flight, skipping
@@ -70,6 +75,7 @@ impl<S: Store> Services<S> {
                             let sequence = d.event_id.and_then(|e| sequences.iter().find(|s| s.0 == e)).map(|s| s.1);
                             Some((
                                 DeliveryJob {
+                                    lease_until: req.lease_until,
                                     sequence,
                                     url: ep.url.clone(),
                                     secrets: ep.signing_secrets(now).into_iter().map(str::to_string).collect(),
@@ -351,6 +357,19 @@ pub struct DeliveryJob {
     /// For a push to an ATS (D69): the request its connector rendered, or why none could be
     /// (recorded as the attempt's error); `None` for a webhook delivery.
     pub push: Option<Result<crate::ports::PushRequest, String>>,
+    /// When the claim that holds it ends (claim time + [`CLAIM_LEASE`]); after that another
+    /// worker may claim it again.
+    pub lease_until: OffsetDateTime,
+}
+
+impl DeliveryJob {
+    /// Whether an attempt starting at `at` (service clock) ends inside the job's claim: at least
+    /// [`ATTEMPT_ALLOWANCE`] of the lease is left (T303). A job held past that point (its lanes
+    /// busy with slow attempts) is not attempted: it stays claimed until its lease ends and is
+    /// claimed again then, so no other worker sends it while this one does.
+    pub fn startable(&self, at: OffsetDateTime) -> bool {
+        at + ATTEMPT_ALLOWANCE <= self.lease_until
+    }
 }
 
 /// An attempt that has been made, to record ([`Services::record_attempts`]).
