@@ -98,6 +98,11 @@ async fn organization_with_due_deliveries(svc: &Services<FakeStore>, n: usize) -
     org.id
 }
 
+/// An engine with one lane per endpoint, polling every 50 ms.
+fn one_lane() -> EngineConfig {
+    EngineConfig { concurrency: 64, per_endpoint: 1, per_org: 16, poll: Duration::from_millis(50), record_batch: 64 }
+}
+
 async fn until(what: &str, f: impl Fn() -> bool) {
     for _ in 0..500 {
         if f() {
@@ -119,14 +124,7 @@ async fn the_engine_holds_its_rounds_of_an_endpoint_and_sends_one_round_at_once(
     svc.webhooks = held.clone();
     let rounds = HOLD_ROUNDS as usize;
     let org = organization_with_due_deliveries(&svc, rounds + 12).await;
-    let cfg = EngineConfig {
-        concurrency: 64,
-        per_endpoint: 1,
-        per_org: 16,
-        poll: Duration::from_millis(50),
-        record_batch: 64,
-    };
-    spawn(svc.clone(), cfg, Arc::new(Notify::new()));
+    spawn(svc.clone(), one_lane(), Arc::new(Notify::new()));
     until("one request in flight", || held.in_flight.load(Ordering::SeqCst) == 1).await;
     let claimed = || store.snapshot().deliveries.iter().filter(|(_, lease)| lease.is_some()).count();
     until("the engine's claim", || claimed() == rounds).await;
@@ -157,14 +155,7 @@ async fn a_delivery_held_past_its_claims_lease_waits_for_the_next_claim() {
     let held = Arc::new(Held::new());
     svc.webhooks = held.clone();
     organization_with_due_deliveries(&svc, 3).await;
-    let cfg = EngineConfig {
-        concurrency: 64,
-        per_endpoint: 1,
-        per_org: 16,
-        poll: Duration::from_millis(50),
-        record_batch: 64,
-    };
-    spawn(svc.clone(), cfg, Arc::new(Notify::new()));
+    spawn(svc.clone(), one_lane(), Arc::new(Notify::new()));
     let claimed = || store.snapshot().deliveries.iter().filter(|(_, lease)| lease.is_some()).count();
     until("one request in flight, three claimed", || held.in_flight.load(Ordering::SeqCst) == 1 && claimed() == 3)
         .await;
