@@ -7,6 +7,7 @@
 //! The service logs at its default level (`info`, one access-log line per request) to a file, as
 //! a deployment would, so the log's cost is measured too.
 
+use crate::imports::median;
 use actix_web::{web, App, HttpResponse, HttpServer};
 use std::net::TcpListener;
 use std::process::Command;
@@ -21,6 +22,8 @@ pub struct Wrk {
     pub p50_ms: f64,
     /// 99th percentile answer time, ms.
     pub p99_ms: f64,
+    /// Requests completed in the run.
+    pub requests: u64,
 }
 
 /// Runs `wrk -t2 -c64 -d{secs}s --latency` against `url` with `headers`; `None` when wrk is missing.
@@ -43,7 +46,12 @@ fn parse_wrk(text: &str) -> Option<Wrk> {
         .find_map(|l| l.trim().strip_prefix("Non-2xx or 3xx responses:"))
         .and_then(|v| v.trim().parse().ok())
         .unwrap_or(0);
-    Some(Wrk { rps, non_2xx, p50_ms: pct("50%"), p99_ms: pct("99%") })
+    let requests = text
+        .lines()
+        .find_map(|l| l.trim().split_once(" requests in "))
+        .and_then(|(n, _)| n.trim().parse().ok())
+        .unwrap_or(0);
+    Some(Wrk { rps, non_2xx, p50_ms: pct("50%"), p99_ms: pct("99%"), requests })
 }
 
 /// `POST /api/v1/persons` of new emails under `wrk -t2 -c{connections} -d{secs}s --latency`
@@ -170,15 +178,21 @@ pub const ROUNDS: usize = 5;
 /// Seconds of each wrk run of [`paired`].
 pub const ROUND_SECS: u32 = 5;
 
-/// Measures `path` on Talent (`talent` base URL) and on the reference (`reference`) in
-/// [`ROUNDS`] rounds, each Talent then the reference back to back, and prints every round and
-/// the **median of the rounds' ratios** against `goal`. A ratio of two runs seconds apart is
-/// what the machine's drift (another tenant of the host, frequency changes) disturbs least;
-/// the median drops one disturbed round. `each_talent` runs after every Talent run (the caller
-/// reads the RSS there). Returns the median ratio, `None` when wrk is missing.
+/// Measures `path` on Talent (`talent` base URL, process `talent_pid`) and on the reference
+/// (`reference`, served by this process) in [`ROUNDS`] rounds, each Talent then the reference
+/// back to back, and prints every round and the **median of the rounds' ratios** against `goal`.
+/// A ratio of two runs seconds apart is what the machine's drift (another tenant of the host,
+/// frequency changes) disturbs least; the median drops one disturbed round. `each_talent` runs
+/// after every Talent run (the caller reads the RSS there). Returns the median ratio, `None`
+/// when wrk is missing.
+///
+/// It also prints each server's **CPU time per request** (user and system, from `/proc`), with
+/// the median of the rounds' reference / Talent: what a request costs the server itself,
+/// whatever share of the two cores `wrk` and the kernel's loopback path take in that state of
+/// the machine.
 pub fn paired(
     what: &str,
-    talent: &str,
+    (talent, talent_pid): (&str, u32),
     reference: &str,
     path: &str,
     headers: &[String],
@@ -187,25 +201,87 @@ pub fn paired(
 ) -> Option<f64> {
     let mut ratios = Vec::new();
     let mut rounds = Vec::new();
+    let mut cpu = Vec::new();
     for _ in 0..ROUNDS {
+        let before = cpu_ticks(&talent_pid.to_string());
         let t = wrk(&format!("{talent}{path}"), headers, ROUND_SECS);
+        let talent_ticks = cpu_ticks(&talent_pid.to_string()).zip(before).map(|(a, b)| a.saturating_sub(b));
         each_talent();
+        let before = cpu_ticks("self");
         let r = wrk(&format!("{reference}{path}"), headers, ROUND_SECS);
+        let reference_ticks = cpu_ticks("self").zip(before).map(|(a, b)| a.saturating_sub(b));
         let (Some(t), Some(r)) = (t, r) else {
             println!("{what}: skipped (wrk is not installed: apt-get install wrk)");
             return None;
         };
         ratios.push(t.rps / r.rps.max(1.0));
         rounds.push(format!("{:.0}/{:.0} (non-2xx {})", t.rps, r.rps, t.non_2xx));
+        if let (Some(a), Some(b)) =
+            (per_request_us(talent_ticks, t.requests), per_request_us(reference_ticks, r.requests))
+        {
+            cpu.push((a, b));
+        }
     }
-    let mut sorted = ratios.clone();
-    sorted.sort_by(f64::total_cmp);
-    let median = sorted[sorted.len() / 2];
+    let ratio = median(&ratios);
     println!(
         "{what}: req/s Talent/reference by round {}: ratio {:.2} (median of {}; goal >= {goal})",
         rounds.join(", "),
-        median,
+        ratio,
         ratios.iter().map(|r| format!("{r:.2}")).collect::<Vec<_>>().join(" ")
     );
-    Some(median)
+    if !cpu.is_empty() {
+        let per_core: Vec<f64> = cpu.iter().map(|(t, r)| r / t).collect();
+        println!(
+            "  CPU per request, Talent/reference by round {}: reference / Talent median {:.2}",
+            cpu.iter().map(|(t, r)| format!("{t:.1}/{r:.1} µs")).collect::<Vec<_>>().join(", "),
+            median(&per_core)
+        );
+    }
+    Some(ratio)
+}
+
+/// The user and system CPU time of process `pid` (`self` for this one) so far, in clock ticks
+/// of `/proc/<pid>/stat` (fields 14 and 15; Linux's `USER_HZ`, 100 per s); `None` off Linux.
+fn cpu_ticks(pid: &str) -> Option<u64> {
+    stat_ticks(&std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?)
+}
+
+/// Fields 14 and 15 of a `/proc/<pid>/stat` line, added.
+fn stat_ticks(stat: &str) -> Option<u64> {
+    // The command name, field 2, is in parentheses and may hold spaces: count after it.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let mut fields = rest.split_whitespace().skip(11);
+    let user: u64 = fields.next()?.parse().ok()?;
+    let system: u64 = fields.next()?.parse().ok()?;
+    Some(user + system)
+}
+
+/// `ticks` of CPU time (100 per s) over `requests`, in µs per request.
+fn per_request_us(ticks: Option<u64>, requests: u64) -> Option<f64> {
+    let ticks = ticks.filter(|&t| t > 0)?;
+    (requests > 0).then(|| ticks as f64 * 10_000.0 / requests as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrk_report_gives_rate_count_and_percentiles() {
+        let text = "Running 5s test @ http://127.0.0.1:1/api/v1/me\n  2 threads and 64 connections\n\
+  Latency Distribution\n     50%  283.00us\n     99%    1.20ms\n\
+  567178 requests in 5.01s, 215.28MB read\n  Non-2xx or 3xx responses: 3\nRequests/sec: 113319.79\n";
+        let w = parse_wrk(text).unwrap();
+        assert_eq!((w.requests, w.non_2xx), (567_178, 3));
+        assert!((w.rps - 113_319.79).abs() < 1e-6 && (w.p50_ms - 0.283).abs() < 1e-9 && (w.p99_ms - 1.2).abs() < 1e-9);
+    }
+
+    #[test]
+    fn cpu_time_is_read_after_a_command_name_with_spaces_and_parentheses() {
+        let stat = "4242 (actix (server) wo) S 1 4242 4242 0 -1 4194560 2263 0 0 0 351 42 0 0 20 0 9 0";
+        assert_eq!(stat_ticks(stat), Some(393));
+        assert_eq!(stat_ticks("4242 no parentheses"), None);
+        assert_eq!(per_request_us(Some(393), 393_000), Some(10.0));
+        assert_eq!(per_request_us(Some(0), 10), None, "no tick counted: no figure");
+    }
 }
