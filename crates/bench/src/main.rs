@@ -535,7 +535,7 @@ fn run_limiter(bin: &str, backend: &str, db: &TestDb) {
         off = off.or(Some(per_request));
     }
     // redis-server shares this machine's 2 cores: its own CPU time is part of the cost above.
-    if let Some(ticks) = cpu_ticks(redis.id()) {
+    if let Some(ticks) = requests::cpu_ticks(redis.id()) {
         println!(
             "  redis-server CPU over the Redis run: {:.1} s (on another host in a deployment)",
             ticks as f64 / 100.0
@@ -543,14 +543,6 @@ fn run_limiter(bin: &str, backend: &str, db: &TestDb) {
     }
     let _ = redis.kill();
     let _ = redis.wait();
-}
-
-/// User plus system CPU time of process `pid`, in clock ticks (1/100 s on Linux).
-fn cpu_ticks(pid: u32) -> Option<u64> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // Fields after the command name (which may hold spaces) end at its closing parenthesis.
-    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
-    Some(fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?)
 }
 
 /// Scenario `lists` on `db` (issue 11, point 4): seeds one organization of

@@ -202,14 +202,16 @@ pub fn paired(
     let mut ratios = Vec::new();
     let mut rounds = Vec::new();
     let mut cpu = Vec::new();
+    // The CPU ticks process `pid` spent while `wrk` ran on `url`.
+    let measured = |pid: u32, url: String| {
+        let before = cpu_ticks(pid);
+        let w = wrk(&url, headers, ROUND_SECS);
+        (w, cpu_ticks(pid).zip(before).map(|(a, b)| a.saturating_sub(b)))
+    };
     for _ in 0..ROUNDS {
-        let before = cpu_ticks(&talent_pid.to_string());
-        let t = wrk(&format!("{talent}{path}"), headers, ROUND_SECS);
-        let talent_ticks = cpu_ticks(&talent_pid.to_string()).zip(before).map(|(a, b)| a.saturating_sub(b));
+        let (t, talent_ticks) = measured(talent_pid, format!("{talent}{path}"));
         each_talent();
-        let before = cpu_ticks("self");
-        let r = wrk(&format!("{reference}{path}"), headers, ROUND_SECS);
-        let reference_ticks = cpu_ticks("self").zip(before).map(|(a, b)| a.saturating_sub(b));
+        let (r, reference_ticks) = measured(std::process::id(), format!("{reference}{path}"));
         let (Some(t), Some(r)) = (t, r) else {
             println!("{what}: skipped (wrk is not installed: apt-get install wrk)");
             return None;
@@ -240,9 +242,9 @@ pub fn paired(
     Some(ratio)
 }
 
-/// The user and system CPU time of process `pid` (`self` for this one) so far, in clock ticks
-/// of `/proc/<pid>/stat` (fields 14 and 15; Linux's `USER_HZ`, 100 per s); `None` off Linux.
-fn cpu_ticks(pid: &str) -> Option<u64> {
+/// The user and system CPU time of process `pid` so far, in clock ticks of `/proc/<pid>/stat`
+/// (fields 14 and 15; Linux's `USER_HZ`, 100 per s); `None` off Linux or once it has exited.
+pub(crate) fn cpu_ticks(pid: u32) -> Option<u64> {
     stat_ticks(&std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?)
 }
 
