@@ -422,7 +422,7 @@ pub mod outbox_rows;
 mod person_repo;
 pub mod person_rows;
 mod prepared;
-pub(crate) use prepared::Prepared;
+pub(crate) use prepared::{Fixed, Prepared};
 mod privacy_repo;
 mod session_repo;
 pub mod session_rows;

@@ -137,7 +137,8 @@ macro_rules! impl_outbox_repo {
         impl<'c> OutboxRepo for DbTx<'c, $conn> {
             fn insert_event<'a>(&'a mut self, e: &'a OutboxEvent) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
-                    self.run_owned(diesel::insert_into(outbox_events::table).values(self.event_row(e))).await
+                    self.run_owned(Fixed::new(diesel::insert_into(outbox_events::table).values(self.event_row(e))))
+                        .await
                 })
             }
 

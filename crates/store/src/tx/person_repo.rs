@@ -130,7 +130,8 @@ impl DbTx<'_, crate::SqliteConn> {
         email: &Email,
         _exclusive: bool,
     ) -> StoreResult<Option<ImportTarget>> {
-        let q = organizations::table.find(DbUuid(org.0)).select((OrgRow::as_select(), endpoints_version!(org)));
+        let q =
+            Fixed::new(organizations::table.find(DbUuid(org.0)).select((OrgRow::as_select(), endpoints_version!(org))));
         let Some((o, version)) = self.first_owned(q, |_, r| Ok(r)).await? else { return Ok(None) };
         self.endpoints_at(org, version).await?;
         let person = self.person_by_email_impl(org, email).await?;
@@ -140,7 +141,7 @@ impl DbTx<'_, crate::SqliteConn> {
 
     /// Writers are serialized by `BEGIN IMMEDIATE`: a plain read.
     pub(super) async fn person_by_email_impl(&mut self, org: OrgId, email: &Email) -> StoreResult<Option<Person>> {
-        self.first_owned(person_by_email!(org, email), conv).await
+        self.first_owned(Fixed::new(person_by_email!(org, email)), conv).await
     }
 }
 
@@ -154,15 +155,17 @@ macro_rules! impl_person_repo {
                 now: OffsetDateTime,
             ) -> BoxFuture<'a, StoreResult<HumanId>> {
                 Box::pin(async move {
-                    let insert = diesel::insert_into(humans::table)
-                        .values((
-                            humans::id.eq(DbUuid(new_id.0)),
-                            humans::email.eq(key.to_string()),
-                            humans::created_at.eq(DbTime(now)),
-                        ))
-                        .on_conflict(humans::email)
-                        .do_nothing()
-                        .returning(humans::id);
+                    let insert = Fixed::new(
+                        diesel::insert_into(humans::table)
+                            .values((
+                                humans::id.eq(DbUuid(new_id.0)),
+                                humans::email.eq(key.to_string()),
+                                humans::created_at.eq(DbTime(now)),
+                            ))
+                            .on_conflict(humans::email)
+                            .do_nothing()
+                            .returning(humans::id),
+                    );
                     // A new human: one statement; an existing one: its id read next.
                     self.keep_next_plan();
                     if let Some(id) = self.first_owned(insert, |_, id: DbUuid| Ok(id)).await? {
@@ -233,7 +236,7 @@ macro_rules! impl_person_repo {
 
             fn insert_person<'a>(&'a mut self, p: &'a Person) -> BoxFuture<'a, StoreResult<()>> {
                 Box::pin(async move {
-                    self.run_owned(diesel::insert_into(persons::table).values(PersonRow::from(p))).await?;
+                    self.run_owned(Fixed::new(diesel::insert_into(persons::table).values(PersonRow::from(p)))).await?;
                     self.count_inserted(p).await?;
                     self.write_person_tags(p).await
                 })
