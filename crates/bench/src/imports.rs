@@ -1,5 +1,6 @@
-//! Imports measured against pgbench of the same writes (issue 38): the reference, its rounds
-//! beside a live receiver, and the small statistics both print.
+//! Imports measured against the same writes without the service (issue 38): pgbench on
+//! PostgreSQL, a connection of the bench's own on SQLite; the rounds beside a live receiver, and
+//! the small statistics both print.
 
 use crate::{agent, call, endpoint, receiver, requests, CLIENTS};
 use std::process::Command;
@@ -128,4 +129,104 @@ pub(crate) fn pgbench_import(url: &str, org: &str, endpoint: &str, secs: u32) ->
         .find_map(|l| l.strip_prefix("tps = "))
         .and_then(|l| l.split_whitespace().next())
         .and_then(|v| v.parse().ok())
+}
+
+/// The reference for imports on SQLite, as pgbench is PostgreSQL's: the rows of
+/// `sql/pgbench-import.sql` (a human, a person, its `person.created` event and a delivery for
+/// `endpoint`, into organization `org`), [`CLIENTS`] imports to a transaction (`BEGIN
+/// IMMEDIATE`), as the service groups the writes of its clients' requests in flight, written for
+/// `secs` s by one connection of this process into the database file at `path` (the service's
+/// own, idle meanwhile), with the service's settings (WAL, `synchronous = NORMAL`, foreign keys
+/// on, no automatic checkpoint) and every statement prepared once. Nothing is read, and the
+/// active persons' count the service keeps beside its insert is not written, as PostgreSQL's
+/// reference leaves it to a trigger. Afterwards the WAL is checkpointed, untimed (the service's
+/// checkpoints run beside its writer). Returns imports per second, or `None` (with a line saying
+/// why) when a statement fails.
+pub(crate) fn sqlite_import_reference(path: &str, org: &str, endpoint: &str, secs: u32) -> Option<f64> {
+    match sqlite_reference_run(path, org, endpoint, secs) {
+        Ok(rate) => Some(rate),
+        Err(e) => {
+            println!("the SQLite reference failed: {e}");
+            None
+        }
+    }
+}
+
+fn sqlite_reference_run(path: &str, org: &str, endpoint: &str, secs: u32) -> Result<f64, String> {
+    use diesel::connection::SimpleConnection;
+    use diesel::prelude::*;
+    use talent_store::schema::{deliveries, humans, outbox_events, persons};
+    use talent_store::types::{DbTime, DbUuid};
+    let mut c = SqliteConnection::establish(path).map_err(|e| e.to_string())?;
+    c.batch_execute(
+        "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 10000; \
+         PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = 0;",
+    )
+    .map_err(|e| e.to_string())?;
+    let org = DbUuid(uuid::Uuid::parse_str(org).map_err(|e| e.to_string())?);
+    let endpoint = DbUuid(uuid::Uuid::parse_str(endpoint).map_err(|e| e.to_string())?);
+    let (data, payload) = ("x".repeat(420), "x".repeat(560));
+    let (started, mut n) = (Instant::now(), 0u64);
+    let import = |c: &mut SqliteConnection, n: u64| -> QueryResult<usize> {
+        let now = DbTime(time::OffsetDateTime::now_utc());
+        let email = format!("sqlref.{}.{n}@bench.example", started.elapsed().as_nanos());
+        let human = DbUuid(uuid::Uuid::now_v7());
+        diesel::insert_into(humans::table)
+            .values((humans::id.eq(human), humans::email.eq(&email), humans::created_at.eq(now)))
+            .execute(c)?;
+        diesel::insert_into(persons::table)
+            .values((
+                persons::id.eq(DbUuid(uuid::Uuid::now_v7())),
+                persons::org_id.eq(org),
+                persons::human_id.eq(human),
+                persons::email.eq(&email),
+                persons::status.eq("active"),
+                persons::label_candidate.eq(true),
+                persons::label_employee.eq(false),
+                persons::tags.eq("[]"),
+                persons::joined_via.eq("api"),
+                persons::shared_existing_profile.eq(false),
+                persons::assessment_status.eq("not_started"),
+                persons::assessment_count.eq(0i64),
+                persons::member_since.eq(now),
+                persons::updated_at.eq(now),
+                persons::search_text.eq(&email),
+            ))
+            .execute(c)?;
+        diesel::insert_into(outbox_events::table)
+            .values((
+                outbox_events::id.eq(DbUuid(uuid::Uuid::now_v7())),
+                outbox_events::org_id.eq(org),
+                outbox_events::event_type.eq("person.created"),
+                outbox_events::data.eq(&data),
+                outbox_events::created_at.eq(now),
+            ))
+            .execute(c)?;
+        diesel::insert_into(deliveries::table)
+            .values((
+                deliveries::id.eq(DbUuid(uuid::Uuid::now_v7())),
+                deliveries::endpoint_id.eq(endpoint),
+                deliveries::org_id.eq(org),
+                deliveries::event_type.eq("person.created"),
+                deliveries::payload.eq(&payload),
+                deliveries::status.eq("pending"),
+                deliveries::attempts.eq(0i64),
+                deliveries::next_attempt_at.eq(Some(now)),
+                deliveries::created_at.eq(now),
+            ))
+            .execute(c)
+    };
+    while started.elapsed() < Duration::from_secs(secs.into()) {
+        c.immediate_transaction(|c| {
+            for _ in 0..CLIENTS {
+                n += 1;
+                import(c, n)?;
+            }
+            QueryResult::Ok(())
+        })
+        .map_err(|e| e.to_string())?;
+    }
+    let rate = n as f64 / started.elapsed().as_secs_f64();
+    c.batch_execute("PRAGMA wal_checkpoint(TRUNCATE)").map_err(|e| e.to_string())?;
+    Ok(rate)
 }

@@ -14,8 +14,9 @@
 //!    and 50 deliveries for them; another organization's event is timed from import to arrival.
 //! 4. **requests** (issue 11, goals of issue 38, [`requests`]): `GET /api/v1/me` and `GET /healthz` under `wrk`,
 //!    each beside a bare actix-web reference; prints the ratios and the idle RSS; then imports
-//!    under wrk beside pgbench of the same writes, with the endpoint disabled and (PostgreSQL)
-//!    with it live.
+//!    under wrk beside pgbench of the same writes (on SQLite, the same writes by a connection of
+//!    this process, [`imports::sqlite_import_reference`]), with the endpoint disabled and
+//!    (PostgreSQL) with it live.
 //! 5. **limiter** (issue 17): `GET /api/v1/me` with the rate limiter off, with governor and with
 //!    Redis (a `redis-server` of the run's own); prints the cost per request of each.
 //! 6. **lists** and 7. **matches** (issue 11, [`lists`]): list shapes and profile matches over a
@@ -40,7 +41,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use actix_web::{web, App, HttpRequest, HttpResponse, HttpServer};
-use imports::{imports_beside_a_live_receiver, list, median, pgbench_import, IMPORT_SECS};
+use imports::{imports_beside_a_live_receiver, list, median, pgbench_import, sqlite_import_reference, IMPORT_SECS};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
@@ -430,9 +431,12 @@ fn run_requests(bin: &str, backend: &str, db: &TestDb, imports_only: bool) {
             println!("POST /api/v1/persons: skipped (wrk is not installed: apt-get install wrk)");
             return;
         };
-        if pg && references.len() == round {
-            // A failed pgbench says why once; the rounds go on without the reference.
-            references.extend(pgbench_import(&db.url, &org, &ep, IMPORT_SECS));
+        if references.len() == round {
+            // A failed reference says why once; the rounds go on without it.
+            references.extend(match db.url.strip_prefix("sqlite://") {
+                Some(path) => sqlite_import_reference(path, &org, &ep, IMPORT_SECS),
+                None => pgbench_import(&db.url, &org, &ep, IMPORT_SECS),
+            });
         }
         rounds.push(w);
     }
@@ -486,6 +490,18 @@ fn run_requests(bin: &str, backend: &str, db: &TestDb, imports_only: bool) {
         // pgbench said why it failed: without its reference there is no ratio to judge.
         println!("  no pgbench reference: PostgreSQL's import goals are not judged in this run");
     } else {
+        if references.len() == rates.len() {
+            // A figure beside the goal, not a goal: SQLite's own rate for the same writes on
+            // this machine now (T306).
+            let ratios: Vec<f64> = rates.iter().zip(&references).map(|(i, t)| i / t.max(1.0)).collect();
+            println!(
+                "  reference: the same writes by one SQLite connection, {CLIENTS} imports to a transaction, after each \
+                 round: {} per s: ratio median {:.2} (rounds {}; a figure, not a goal)",
+                list(&references, 0),
+                median(&ratios),
+                list(&ratios, 2)
+            );
+        }
         println!("  goal on SQLite: >= {sqlite_goal} imports/s");
         goals::at_least(backend, "POST /api/v1/persons, median of 5 rounds", imports, sqlite_goal, " per s");
     }
