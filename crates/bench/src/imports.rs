@@ -158,11 +158,7 @@ fn sqlite_reference_run(path: &str, org: &str, endpoint: &str, secs: u32) -> Res
     use talent_store::schema::{deliveries, humans, outbox_events, persons};
     use talent_store::types::{DbTime, DbUuid};
     let mut c = SqliteConnection::establish(path).map_err(|e| e.to_string())?;
-    c.batch_execute(
-        "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 10000; \
-         PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = 0;",
-    )
-    .map_err(|e| e.to_string())?;
+    c.batch_execute(talent_store::SQLITE_PRAGMAS).map_err(|e| e.to_string())?;
     let org = DbUuid(uuid::Uuid::parse_str(org).map_err(|e| e.to_string())?);
     let endpoint = DbUuid(uuid::Uuid::parse_str(endpoint).map_err(|e| e.to_string())?);
     let (data, payload) = ("x".repeat(420), "x".repeat(560));

@@ -45,6 +45,7 @@ use tx::DbTx;
 
 pub use migrate::{MIGRATION_LOCK, PG_MIGRATIONS, SQLITE_MIGRATIONS};
 pub use notify::{AUTH_CHANNEL, PEER_WAKE_SPACING, WAKE_CHANNEL};
+pub use sqlite_conn::SQLITE_PRAGMAS;
 use sqlite_conn::{sqlite_path, sqlite_setup};
 pub use worker_pools::JOBS_POOL;
 

@@ -13,7 +13,8 @@ pub(crate) fn sqlite_path(url: &str) -> Option<&str> {
 /// (T75) copy every page they touch to the statement journal first; the bundled SQLite keeps that
 /// journal in memory whatever its size (`SQLITE_STMTJRNL_SPILL=-1` in `.cargo/config.toml`, T250,
 /// T264), so `temp_store` stays the default (large sorts and temporary tables may use files).
-const SQLITE_PRAGMAS: &str = "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 10000; \
+pub const SQLITE_PRAGMAS: &str =
+    "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 10000; \
      PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = 0;";
 
 /// Whether this process's SQLite library needs `temp_store = MEMORY` ([`journal_to_memory`]): a
