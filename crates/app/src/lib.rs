@@ -8,6 +8,7 @@ pub mod config;
 pub mod demo;
 pub mod import;
 mod jobs;
+mod log_queue;
 mod logging;
 pub mod metrics;
 pub mod server;

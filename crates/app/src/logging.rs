@@ -6,33 +6,34 @@ use std::time::Duration;
 // The access log's target (`Lines` writes its events' fields itself) and the request span's name.
 use talent_http::observe::{ACCESS, REQUEST_SPAN};
 
-/// The size of a write to a pipe that POSIX guarantees atomic (Linux's `PIPE_BUF`).
-const PIPE_BUF: usize = 4096;
+use crate::log_queue::PIPE_BUF;
 
 /// The log pipeline (issue 11, T64): lines are formatted on the calling thread and written to
 /// stderr by background threads, so a request never waits for the terminal or the log collector.
-/// `INFO` and more verbose lines (the access log) go through a lossy queue of 128k lines: when the
-/// output cannot keep up they are dropped and counted ([`Logging::dropped`]), never blocking a
-/// request. `WARN` and `ERROR` lines go through a queue that never drops (a writer waits when it
-/// is full). Keep the returned [`Logging`] alive: dropping it flushes both queues.
-pub(crate) fn init_tracing(filter: &str, json: bool) -> Logging {
+/// `INFO` and more verbose lines (the access log) go through a lossy buffer of 8 MiB
+/// ([`crate::log_queue`], T308): when the output cannot keep up they are dropped and counted
+/// ([`Logging::report_drops`]), never blocking a request, and under load they are written in
+/// batches without a wake-up per line. `WARN` and `ERROR` lines go through a queue that never
+/// drops (a writer waits when it is full) and is written at once. Keep the returned [`Logging`]
+/// alive: dropping it flushes both queues. Errors: the thread of the lossy queue could not be
+/// started.
+pub(crate) fn init_tracing(filter: &str, json: bool) -> std::io::Result<Logging> {
     use tracing_subscriber::fmt::writer::MakeWriterExt;
     use tracing_subscriber::layer::SubscriberExt;
     use tracing_subscriber::util::SubscriberInitExt;
-    // Each queue's thread writes every line it can take at once into a buffer of PIPE_BUF bytes
-    // and writes that out when the buffer is full or the queue is empty: one write(2) per ~20
+    // Each thread writes whole lines in pieces of at most PIPE_BUF bytes: one write(2) per ~20
     // access-log lines under load instead of one per line (issue 11: the writer thread took 9%
     // of the CPU of a `/healthz` run), and still one per line when idle. A write of at most
     // PIPE_BUF bytes to a pipe is atomic, so the two threads never interleave within a line.
-    let stderr = || std::io::BufWriter::with_capacity(PIPE_BUF, std::io::stderr());
-    let (lossy, lossy_guard) = tracing_appender::non_blocking(stderr());
+    let (lossy, lossy_drain) = crate::log_queue::start(std::io::stderr(), crate::log_queue::BYTES)?;
+    let stderr = std::io::BufWriter::with_capacity(PIPE_BUF, std::io::stderr());
     let (lossless, lossless_guard) =
-        tracing_appender::non_blocking::NonBlockingBuilder::default().lossy(false).finish(stderr());
-    let dropped = lossy.error_counter();
+        tracing_appender::non_blocking::NonBlockingBuilder::default().lossy(false).finish(stderr);
+    let dropped = lossy.dropped();
     let writer = lossy.with_min_level(tracing::Level::INFO).and(lossless.with_max_level(tracing::Level::WARN));
     let format = format_layer(writer, json, coloured(json));
     let _ = tracing_subscriber::registry().with(format).with(log_filter(filter)).try_init();
-    Logging { _guards: [lossy_guard, lossless_guard], dropped }
+    Ok(Logging { _lossy: lossy_drain, _lossless: lossless_guard, dropped })
 }
 
 /// Whether the log is written in colours: text to a terminal. Then the request's id reaches its
@@ -320,9 +321,10 @@ where
 
 /// The running log pipeline of [`init_tracing`].
 pub(crate) struct Logging {
-    _guards: [tracing_appender::non_blocking::WorkerGuard; 2],
+    _lossy: crate::log_queue::Drain,
+    _lossless: tracing_appender::non_blocking::WorkerGuard,
     /// Lines of `INFO` or more verbose dropped because the output was too slow.
-    dropped: tracing_appender::non_blocking::ErrorCounter,
+    dropped: std::sync::Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl Logging {
@@ -335,7 +337,7 @@ impl Logging {
             let mut tick = tokio::time::interval(Duration::from_secs(10));
             loop {
                 tick.tick().await;
-                let now = counter.dropped_lines();
+                let now = counter.load(std::sync::atomic::Ordering::Relaxed);
                 if now > seen {
                     tracing::warn!(
                         dropped = now - seen,

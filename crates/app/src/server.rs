@@ -139,7 +139,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Import(args) => return crate::import::command(&args),
         Command::Migrate(cfg) => {
-            let logging = init_tracing(&cfg.log, cfg.log_format == "json");
+            let logging = init_tracing(&cfg.log, cfg.log_format == "json").context("starting the log")?;
             logging.report_drops();
             let (_, normalized) = open_store(&cfg).await?;
             for line in unnormalized_lines(&normalized) {
@@ -151,7 +151,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Serve(cfg) => (cfg, false),
         Command::Demo(cfg) => (cfg, true),
     };
-    let logging = init_tracing(&cfg.log, cfg.log_format == "json");
+    let logging = init_tracing(&cfg.log, cfg.log_format == "json").context("starting the log")?;
     logging.report_drops();
     let app = Application::build(cfg, demo).await?;
     let mut out = std::io::stdout().lock();
