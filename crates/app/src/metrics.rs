@@ -4,7 +4,9 @@
 //! email backlog), sampled at each scrape.
 
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 use talent_domain::errors::UseCaseError;
 use talent_store::DbStore;
 
@@ -12,8 +14,17 @@ use talent_store::DbStore;
 /// 10 s deadline.
 const BUCKETS: [f64; 13] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0];
 
+/// How often the recorder's histograms take in the samples recorded since (T309).
+pub const UPKEEP: Duration = Duration::from_secs(1);
+
+/// Upkeeps run so far by the process's upkeep thread ([`handle`]).
+static UPKEEPS: AtomicU64 = AtomicU64::new(0);
+
 /// The process's recorder and its renderer; installed by the first call (a process may build
-/// several services, as the end-to-end tests do: they share it).
+/// several services, as the end-to-end tests do: they share it). The first call also starts the
+/// thread (`metrics-upkeep`) that every [`UPKEEP`] folds the samples each histogram recorded
+/// into its buckets (T309): the recorder keeps every sample until then, and did until a scrape
+/// of `/metrics` before T309, so a service that nobody scraped grew by about 16 bytes a request.
 pub fn handle() -> &'static PrometheusHandle {
     static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
     HANDLE.get_or_init(|| {
@@ -22,6 +33,15 @@ pub fn handle() -> &'static PrometheusHandle {
             .unwrap_or_else(|_| PrometheusBuilder::new())
             .build_recorder();
         let handle = recorder.handle();
+        let upkeep = handle.clone();
+        let started = std::thread::Builder::new().name("metrics-upkeep".into()).spawn(move || loop {
+            std::thread::sleep(UPKEEP);
+            upkeep.run_upkeep();
+            UPKEEPS.fetch_add(1, Ordering::Relaxed);
+        });
+        if let Err(e) = started {
+            tracing::error!(error = %e, "metrics: no upkeep thread; histograms keep their samples until a scrape");
+        }
         // Fails only when another recorder is installed already; this one then renders nothing.
         let _ = metrics::set_global_recorder(recorder);
         describe();
@@ -140,4 +160,24 @@ pub async fn sample(store: &DbStore) -> Result<(), UseCaseError> {
     metrics::gauge!("talent_emails_pending").set(b.emails_pending as f64);
     metrics::gauge!("talent_emails_failed").set(b.emails_failed as f64);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{handle, UPKEEP, UPKEEPS};
+    use std::sync::atomic::Ordering;
+
+    #[test]
+    fn the_histograms_samples_are_folded_into_their_buckets_every_second_without_a_scrape_t309() {
+        handle();
+        let before = UPKEEPS.load(Ordering::Relaxed);
+        metrics::histogram!("talent_test_upkeep_seconds").record(0.001);
+        let started = std::time::Instant::now();
+        while UPKEEPS.load(Ordering::Relaxed) < before + 2 {
+            assert!(started.elapsed() < UPKEEP * 10, "no upkeep ran in {:?}", started.elapsed());
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        // What the upkeep folded in is what a scrape renders.
+        assert!(handle().render().contains("talent_test_upkeep_seconds_count 1"));
+    }
 }
