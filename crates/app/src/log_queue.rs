@@ -35,6 +35,10 @@ pub(crate) const GATHER: Duration = Duration::from_millis(10);
 /// errors) never writes inside one of its lines.
 pub(crate) const PIPE_BUF: usize = 4096;
 
+/// The most capacity a written buffer keeps for the next swap: 1 MiB, about 100 ms of a busy
+/// service's lines; a larger one (after a burst, or while the output was slow) is let go.
+const KEPT: usize = 1 << 20;
+
 /// How long dropping the [`Drain`] waits for the queued lines to be written.
 const FLUSH_WAIT: Duration = Duration::from_secs(1);
 
@@ -159,6 +163,10 @@ fn write_lines<W: Write>(shared: &Shared, mut out: W) {
         };
         write_pieces(&mut out, &taken);
         taken.clear();
+        if taken.capacity() > KEPT {
+            // After a burst, the buffer handed back to the request threads is a small one again.
+            taken = Vec::new();
+        }
         if end {
             return;
         }
