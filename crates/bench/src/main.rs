@@ -466,8 +466,9 @@ fn run_requests(bin: &str, backend: &str, db: &TestDb, imports_only: bool) {
     println!("RSS after the import: {rss} MiB");
     goals::below(backend, "RSS after the imports", rss as f64, 256.0, " MiB");
     let (pg_goal, sqlite_goal) = (0.6, 10_000.0);
+    // Each round's rate over its reference's, where every round has one.
+    let ratios: Vec<f64> = rates.iter().zip(&references).map(|(i, t)| i / t.max(1.0)).collect();
     if pg && references.len() == rates.len() {
-        let ratios: Vec<f64> = rates.iter().zip(&references).map(|(i, t)| i / t.max(1.0)).collect();
         println!(
             "  reference: pgbench of the same writes, 16 clients, after each round: {} tps: ratio median {:.2} \
              (rounds {}; goal >= {pg_goal})",
@@ -493,7 +494,6 @@ fn run_requests(bin: &str, backend: &str, db: &TestDb, imports_only: bool) {
         if references.len() == rates.len() {
             // A figure beside the goal, not a goal: SQLite's own rate for the same writes on
             // this machine now (T306).
-            let ratios: Vec<f64> = rates.iter().zip(&references).map(|(i, t)| i / t.max(1.0)).collect();
             println!(
                 "  reference: the same writes by one SQLite connection, {CLIENTS} imports to a transaction, after each \
                  round: {} per s: ratio median {:.2} (rounds {}; a figure, not a goal)",
