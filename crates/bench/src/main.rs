@@ -601,11 +601,15 @@ fn run_lists(bin: &str, backend: &str, db: &TestDb, rt: &tokio::runtime::Runtime
     println!("RSS after the lists: {} MiB", svc.rss_kib() / 1024);
 }
 
-/// Installs, with Debian's `apt-get`, each `(program, package)` whose program is not on `PATH`,
-/// when it can (root, `apt-get` present); otherwise the scenario that needs the program says it
-/// is skipped and what to install.
+/// Installs, with Debian's `apt-get`, each `(program, package)` whose program is not on `PATH`
+/// (or, for an absolute path, whose file does not exist), when it can (root, `apt-get`
+/// present); otherwise the scenario that needs the program says it is skipped and what to
+/// install.
 pub(crate) fn install_missing(tools: &[(&str, &str)]) {
     let on_path = |p: &str| {
+        if p.starts_with('/') {
+            return std::path::Path::new(p).is_file();
+        }
         std::env::var_os("PATH").is_some_and(|path| std::env::split_paths(&path).any(|d| d.join(p).is_file()))
     };
     let missing: Vec<&str> = tools.iter().filter(|(p, _)| !on_path(p)).map(|(_, pkg)| *pkg).collect();
@@ -632,6 +636,21 @@ pub(crate) fn install_missing(tools: &[(&str, &str)]) {
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
     let bin = args.next().ok_or_else(|| anyhow::anyhow!("usage: talent-bench TALENT_BINARY [sqlite|postgres|both]"))?;
+    if bin == "reference" {
+        // `talent-bench reference BASE KEY`: the requests scenario's bare handler alone, serving
+        // the `/api/v1/me` and `/healthz` bodies of the Talent at BASE, until interrupted; for
+        // paired runs by hand (docs/performance.md).
+        let (Some(base), Some(key)) = (args.next(), args.next()) else {
+            anyhow::bail!("usage: talent-bench reference TALENT_BASE_URL API_KEY");
+        };
+        let a = agent();
+        let (_, me) = call(&a, "GET", &format!("{base}/api/v1/me"), &key, None);
+        let (_, health) = call(&a, "GET", &format!("{base}/healthz"), &key, None);
+        println!("Listening on {}", requests::reference(me.to_string(), health.to_string()));
+        loop {
+            std::thread::park();
+        }
+    }
     let which = args.next().unwrap_or_else(|| "both".into());
     if which == "chaos" {
         let quick = args.next().as_deref() == Some("--quick");

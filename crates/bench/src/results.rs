@@ -81,6 +81,15 @@ pub(crate) fn with_results(base: &str, key: &str, n: usize, domain: &str) {
 /// 200 timed renders after 10 warm-up ones, one at a time (goals: p99 < 50 ms, < 300 KB).
 pub(crate) fn run_reports(bin: &str, backend: &str, db: &TestDb) {
     println!("\n== {backend}: the PDF report with the CJK font ==");
+    // Without the font the service prints CJK text as empty boxes, and the report measured would
+    // be neither the size nor the work of one that embeds the font's subset.
+    // The service's default `TALENT_REPORT_CJK_FONT` (Debian's `fonts-noto-cjk`).
+    let font = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc";
+    crate::install_missing(&[(font, "fonts-noto-cjk")]);
+    if !std::path::Path::new(font).is_file() {
+        println!("skipped: no CJK font at {font} (apt-get install fonts-noto-cjk)");
+        return;
+    }
     let svc = Service::start(bin, &db.url);
     let (key, _) = tenant_ids(&svc.base, "reports");
     let a = agent();
