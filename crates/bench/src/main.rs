@@ -644,9 +644,14 @@ fn main() -> anyhow::Result<()> {
             anyhow::bail!("usage: talent-bench reference TALENT_BASE_URL API_KEY");
         };
         let a = agent();
-        let (_, me) = call(&a, "GET", &format!("{base}/api/v1/me"), &key, None);
-        let (_, health) = call(&a, "GET", &format!("{base}/healthz"), &key, None);
-        println!("Listening on {}", requests::reference(me.to_string(), health.to_string()));
+        let body = |path: &str| -> anyhow::Result<String> {
+            let mut r = a.get(format!("{base}{path}")).header("Authorization", format!("Bearer {key}")).call()?;
+            let text = r.body_mut().read_to_string()?;
+            anyhow::ensure!(r.status() == 200, "GET {base}{path} answered {}: {text}", r.status());
+            Ok(text)
+        };
+        let (me, health) = (body("/api/v1/me")?, body("/healthz")?);
+        println!("Listening on {}", requests::reference(me, health));
         loop {
             std::thread::park();
         }
