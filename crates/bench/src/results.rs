@@ -84,7 +84,7 @@ pub(crate) fn run_reports(bin: &str, backend: &str, db: &TestDb) {
     // Without the font the service prints CJK text as empty boxes, and the report measured would
     // be neither the size nor the work of one that embeds the font's subset.
     // The service's default `TALENT_REPORT_CJK_FONT` (Debian's `fonts-noto-cjk`).
-    let font = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc";
+    let font = talent_report::DEBIAN_NOTO_SANS_CJK;
     crate::install_missing(&[(font, "fonts-noto-cjk")]);
     if !std::path::Path::new(font).is_file() {
         println!("skipped: no CJK font at {font} (apt-get install fonts-noto-cjk)");
