@@ -23,7 +23,7 @@ struct Goals(Vec<Outcome>);
 
 impl Goals {
     fn check(&mut self, backend: &str, what: &str, (value, op, goal, unit): (f64, &str, f64, &str), held: bool) {
-        let figure = format!("{}{unit} (goal {op} {}{unit})", number(value), number(goal));
+        let figure = format!("{}{unit} (goal {op} {}{unit})", apart(value, goal), number(goal));
         self.0.push(Outcome { backend: backend.to_string(), what: what.to_string(), figure, held });
     }
 
@@ -71,6 +71,18 @@ fn number(v: f64) -> String {
     }
 }
 
+/// `value` as [`number`] writes it, with more decimals (up to six) when it would print as `goal`
+/// does although it differs: a median of 0.697 against 0.7 reads `0.697`, not `0.70`, and 9,999.6
+/// per s against 10,000 reads `9999.6` (T314).
+fn apart(value: f64, goal: f64) -> String {
+    let plain = number(value);
+    if value == goal || plain != number(goal) {
+        return plain;
+    }
+    let first = if value.abs() < 10.0 { 3 } else { 1 };
+    (first..=6).map(|d| (format!("{value:.d$}"), format!("{goal:.d$}"))).find(|(v, g)| v != g).map_or(plain, |(v, _)| v)
+}
+
 /// Prints every goal checked: a count, then the goals not held, then those held, one line
 /// each. Nothing when no scenario checked a goal.
 pub fn print() {
@@ -94,6 +106,20 @@ mod tests {
         let held = s.find("held      PostgreSQL  lists, slowest shape p99: 4.40 ms (goal < 50 ms)");
         assert!(not_held.is_some() && held.is_some() && not_held < held, "{s}");
         assert!(s.contains("POST /api/v1/persons: 12294 per s (goal >= 10000 per s)"), "{s}");
+    }
+
+    #[test]
+    fn a_figure_that_would_print_as_its_goal_gets_the_decimals_that_tell_them_apart() {
+        let mut g = Goals::default();
+        g.check("SQLite", "GET /api/v1/me", (0.6977, ">=", 0.7, ""), false);
+        g.check("SQLite", "imports", (9_999.6, ">=", 10_000.0, " per s"), false);
+        g.check("SQLite", "GET /healthz", (0.9, ">=", 0.9, ""), true);
+        g.check("SQLite", "lists", (4.4, "<", 50.0, " ms"), true);
+        let s = g.summary();
+        assert!(s.contains("GET /api/v1/me: 0.698 (goal >= 0.70)"), "{s}");
+        assert!(s.contains("imports: 9999.6 per s (goal >= 10000 per s)"), "{s}");
+        assert!(s.contains("GET /healthz: 0.90 (goal >= 0.90)"), "{s}");
+        assert!(s.contains("lists: 4.40 ms (goal < 50 ms)"), "{s}");
     }
 
     #[test]

@@ -163,6 +163,9 @@ pub fn reference(me: String, health: String) -> String {
                     )
             })
             .workers(2)
+            // The process's signals stay the process's: `kill` or Ctrl-C ends the bench (and
+            // `talent-bench reference`), not only this server.
+            .disable_signals()
             .listen(listener)
             .unwrap()
             .run()
