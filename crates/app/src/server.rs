@@ -411,22 +411,24 @@ impl Application {
 /// The PDF report renderer (D27) with the CJK font collection (T220): `TALENT_REPORT_CJK_FONT`
 /// when set (it must load), else Debian's Noto Sans CJK when installed, else none (logged: CJK
 /// characters then print as empty boxes).
+/// The font's file is checked here and read by the first report with CJK text (T315).
 fn report_renderer(cfg: &Config, texts: Arc<dyn talent_domain::ports::Texts>) -> anyhow::Result<PdfReport> {
-    let cjk = match cfg.report_cjk_font.as_deref().filter(|p| !p.is_empty()) {
-        Some(path) => Some(std::fs::read(path).with_context(|| format!("reading TALENT_REPORT_CJK_FONT {path}"))?),
-        None => match std::fs::read(talent_report::DEBIAN_NOTO_SANS_CJK) {
-            Ok(bytes) => Some(bytes),
-            Err(_) => {
-                tracing::warn!(
-                    path = talent_report::DEBIAN_NOTO_SANS_CJK,
-                    "no CJK font: Chinese, Japanese and Korean text in PDF reports prints as empty boxes \
-                     (install fonts-noto-cjk or set TALENT_REPORT_CJK_FONT)"
-                );
-                None
-            }
-        },
+    let path = match cfg.report_cjk_font.as_deref().filter(|p| !p.is_empty()) {
+        Some(path) => path,
+        None if std::path::Path::new(talent_report::DEBIAN_NOTO_SANS_CJK).is_file() => {
+            talent_report::DEBIAN_NOTO_SANS_CJK
+        }
+        None => {
+            tracing::warn!(
+                path = talent_report::DEBIAN_NOTO_SANS_CJK,
+                "no CJK font: Chinese, Japanese and Korean text in PDF reports prints as empty boxes \
+                 (install fonts-noto-cjk or set TALENT_REPORT_CJK_FONT)"
+            );
+            return PdfReport::new(texts, None).map_err(|e| anyhow::anyhow!("{e}"));
+        }
     };
-    PdfReport::new(texts, cjk).map_err(|e| anyhow::anyhow!("TALENT_REPORT_CJK_FONT: {e}"))
+    PdfReport::with_cjk_file(texts, std::path::Path::new(path))
+        .map_err(|e| anyhow::anyhow!("TALENT_REPORT_CJK_FONT: {e}"))
 }
 
 fn mailer(cfg: &Config) -> anyhow::Result<Arc<dyn talent_domain::ports::Mailer>> {

@@ -10,7 +10,8 @@ use krilla::page::PageSettings;
 use krilla::paint::Fill;
 use krilla::text::{Font, TextDirection};
 use krilla::Document;
-use std::sync::Arc;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 use talent_domain::assessment::ModelWords;
 use talent_domain::ports::{ReportInput, ReportRenderer, TextArg, Texts};
 use talent_domain::values::Locale;
@@ -20,8 +21,28 @@ use talent_domain::values::Locale;
 #[derive(Clone)]
 pub struct PdfReport {
     texts: Arc<dyn Texts>,
-    /// A font collection with CJK faces in Noto Sans CJK's order (JP, KR, SC, …), if loaded.
-    cjk: Option<krilla::Data>,
+    /// A font collection with CJK faces in Noto Sans CJK's order (JP, KR, SC, …), if any.
+    cjk: Option<Cjk>,
+}
+
+/// Where the CJK font collection's bytes are (T315).
+#[derive(Clone)]
+enum Cjk {
+    /// Given in memory.
+    Loaded(krilla::Data),
+    /// A file, checked when the renderer was made and read by the first report with CJK text
+    /// (Noto Sans CJK is 19.5 MB: a service that renders no such report never holds it).
+    File { path: PathBuf, data: Arc<OnceLock<Option<krilla::Data>>> },
+}
+
+impl Cjk {
+    /// The collection's bytes; `None` when its file cannot be read any more.
+    fn data(&self) -> Option<krilla::Data> {
+        match self {
+            Cjk::Loaded(d) => Some(d.clone()),
+            Cjk::File { path, data } => data.get_or_init(|| std::fs::read(path).ok().map(krilla::Data::from)).clone(),
+        }
+    }
 }
 
 impl std::fmt::Debug for PdfReport {
@@ -51,7 +72,18 @@ impl PdfReport {
         if let Some(d) = &cjk {
             Font::new(d.clone(), 0).ok_or("the CJK font does not load")?;
         }
-        Ok(PdfReport { texts, cjk })
+        Ok(PdfReport { texts, cjk: cjk.map(Cjk::Loaded) })
+    }
+
+    /// As [`PdfReport::new`], the CJK collection read from the file at `path` (e.g.
+    /// [`DEBIAN_NOTO_SANS_CJK`]): read and checked now, then dropped, and read again by the first
+    /// report with CJK text, which keeps it (T315). Errors: the file cannot be read, or is not a
+    /// font krilla reads. A file gone later gives reports with empty boxes for CJK text.
+    pub fn with_cjk_file(texts: Arc<dyn Texts>, path: &Path) -> Result<PdfReport, String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+        Font::new(krilla::Data::from(bytes), 0).ok_or("the CJK font does not load")?;
+        let cjk = Cjk::File { path: path.to_path_buf(), data: Arc::new(OnceLock::new()) };
+        Ok(PdfReport { texts, cjk: Some(cjk) })
     }
 
     /// Whether CJK text prints in its own glyphs.
@@ -247,7 +279,9 @@ impl ReportRenderer for PdfReport {
         // The face of the report's language: Simplified Chinese for `zh-Hans`, else Japanese
         // (the CJK faces share most glyphs; they differ in the forms of some ideographs).
         let face = if locale == Locale::ZhHans { 2 } else { 0 };
-        let cjk = self.cjk.as_ref().and_then(|d| Font::new(d.clone(), face));
+        // The CJK collection only for a report with CJK text: the others never read its file.
+        let needs_cjk = l.pages.iter().flatten().any(|op| matches!(op, Op::Text { text, .. } if is_cjk_text(text)));
+        let cjk = self.cjk.as_ref().filter(|_| needs_cjk).and_then(Cjk::data).and_then(|d| Font::new(d, face));
         let size = PageSettings::from_wh(W, H).ok_or("A4 is a page size")?;
         let mut doc = Document::new();
         for ops in l.pages {
@@ -455,6 +489,43 @@ mod tests {
         assert!(fonts.iter().any(|f| f.contains("NotoSansCJK")), "{fonts:?}");
         assert!(fonts.iter().all(|f| f.as_bytes().get(6) == Some(&b'+')), "subsets: {fonts:?}");
         assert!(bytes.len() < 300_000, "subset, not the 19 MB collection: {} bytes", bytes.len());
+    }
+
+    /// T315: a renderer over the font's file checks it at once, reads it only for a report with
+    /// CJK text, and then prints that report in it.
+    #[test]
+    fn the_cjk_file_is_checked_at_once_and_read_by_the_first_report_that_needs_it_t315() {
+        let texts = || -> Arc<dyn Texts> { Arc::new(talent_domain::fakes::FakeTexts) };
+        let missing = PdfReport::with_cjk_file(texts(), Path::new("/nonexistent/NotoSansCJK.ttc"));
+        assert!(missing.is_err_and(|e| e.contains("/nonexistent/NotoSansCJK.ttc")));
+        let not_a_font = std::env::temp_dir().join(format!("talent-not-a-font-{}.ttc", std::process::id()));
+        std::fs::write(&not_a_font, b"not a font").unwrap();
+        let refused = PdfReport::with_cjk_file(texts(), &not_a_font);
+        let _ = std::fs::remove_file(&not_a_font);
+        assert_eq!(refused.err().as_deref(), Some("the CJK font does not load"));
+        if !Path::new(DEBIAN_NOTO_SANS_CJK).exists() {
+            eprintln!("skipped: {DEBIAN_NOTO_SANS_CJK} is not installed (make test installs it)");
+            return;
+        }
+        let r = PdfReport::with_cjk_file(texts(), Path::new(DEBIAN_NOTO_SANS_CJK)).unwrap();
+        assert!(r.has_cjk());
+        let read = |r: &PdfReport| matches!(&r.cjk, Some(Cjk::File { data, .. }) if data.get().is_some());
+        assert!(!read(&r), "checked, not kept");
+        let model = AssessmentModel::builtin().unwrap();
+        let scores = score(&model, &[&seed_responses(&model, 11)]);
+        let latin = person();
+        let bytes = r.render(&input(&latin, &model, &scores, "")).unwrap();
+        assert_eq!(font_names(&bytes).len(), 2, "regular and bold only");
+        assert!(!read(&r), "a report without CJK text leaves the file unread");
+        let mut p = person();
+        p.first_name = Some(PersonName::parse("太郎").unwrap());
+        p.last_name = Some(PersonName::parse("山田").unwrap());
+        let mut i = input(&p, &model, &scores, "");
+        i.locale = Locale::Ja;
+        let bytes = r.render(&i).unwrap();
+        assert!(text_of(&bytes).contains("山田太郎"));
+        assert!(font_names(&bytes).iter().any(|f| f.contains("NotoSansCJK")));
+        assert!(read(&r), "read by the first report with CJK text, and kept");
     }
 
     #[test]
