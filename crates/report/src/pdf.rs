@@ -468,13 +468,8 @@ mod tests {
 
     /// T220: with Noto Sans CJK, a Japanese name is set in it, family name first in a Japanese
     /// report, both fonts embedded as subsets; the text extracts back as written.
-    #[test]
-    fn a_japanese_name_prints_in_the_cjk_font_t220() {
-        let r = renderer();
-        if !r.has_cjk() {
-            eprintln!("skipped: {DEBIAN_NOTO_SANS_CJK} is not installed (make test installs it)");
-            return;
-        }
+    /// `r`'s report in Japanese of 山田太郎.
+    fn japanese_report(r: &PdfReport) -> Vec<u8> {
         let model = AssessmentModel::builtin().unwrap();
         let scores = score(&model, &[&seed_responses(&model, 11)]);
         let mut p = person();
@@ -482,7 +477,17 @@ mod tests {
         p.last_name = Some(PersonName::parse("山田").unwrap());
         let mut i = input(&p, &model, &scores, "");
         i.locale = Locale::Ja;
-        let bytes = r.render(&i).unwrap();
+        r.render(&i).unwrap()
+    }
+
+    #[test]
+    fn a_japanese_name_prints_in_the_cjk_font_t220() {
+        let r = renderer();
+        if !r.has_cjk() {
+            eprintln!("skipped: {DEBIAN_NOTO_SANS_CJK} is not installed (make test installs it)");
+            return;
+        }
+        let bytes = japanese_report(&r);
         let text = text_of(&bytes);
         assert!(text.contains("山田太郎"), "{text}");
         let fonts = font_names(&bytes);
@@ -517,12 +522,7 @@ mod tests {
         let bytes = r.render(&input(&latin, &model, &scores, "")).unwrap();
         assert_eq!(font_names(&bytes).len(), 2, "regular and bold only");
         assert!(!read(&r), "a report without CJK text leaves the file unread");
-        let mut p = person();
-        p.first_name = Some(PersonName::parse("太郎").unwrap());
-        p.last_name = Some(PersonName::parse("山田").unwrap());
-        let mut i = input(&p, &model, &scores, "");
-        i.locale = Locale::Ja;
-        let bytes = r.render(&i).unwrap();
+        let bytes = japanese_report(&r);
         assert!(text_of(&bytes).contains("山田太郎"));
         assert!(font_names(&bytes).iter().any(|f| f.contains("NotoSansCJK")));
         assert!(read(&r), "read by the first report with CJK text, and kept");
