@@ -45,6 +45,11 @@ impl Cjk {
     }
 }
 
+/// `d` if krilla reads its first face; the error every constructor of [`PdfReport`] gives.
+fn loads(d: krilla::Data) -> Result<krilla::Data, String> {
+    Font::new(d.clone(), 0).map(|_| d).ok_or_else(|| "the CJK font does not load".to_string())
+}
+
 impl std::fmt::Debug for PdfReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PdfReport").field("cjk", &self.cjk.is_some()).finish()
@@ -68,10 +73,7 @@ impl PdfReport {
     /// face order (the bytes of [`DEBIAN_NOTO_SANS_CJK`]); without it CJK characters print as
     /// empty boxes (the text layer keeps them). Errors: `cjk` is not a font krilla reads.
     pub fn new(texts: Arc<dyn Texts>, cjk: Option<Vec<u8>>) -> Result<PdfReport, String> {
-        let cjk = cjk.map(krilla::Data::from);
-        if let Some(d) = &cjk {
-            Font::new(d.clone(), 0).ok_or("the CJK font does not load")?;
-        }
+        let cjk = cjk.map(|bytes| loads(krilla::Data::from(bytes))).transpose()?;
         Ok(PdfReport { texts, cjk: cjk.map(Cjk::Loaded) })
     }
 
@@ -81,7 +83,7 @@ impl PdfReport {
     /// font krilla reads. A file gone later gives reports with empty boxes for CJK text.
     pub fn with_cjk_file(texts: Arc<dyn Texts>, path: &Path) -> Result<PdfReport, String> {
         let bytes = std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
-        Font::new(krilla::Data::from(bytes), 0).ok_or("the CJK font does not load")?;
+        loads(krilla::Data::from(bytes))?;
         let cjk = Cjk::File { path: path.to_path_buf(), data: Arc::new(OnceLock::new()) };
         Ok(PdfReport { texts, cjk: Some(cjk) })
     }
@@ -466,8 +468,6 @@ mod tests {
         assert!(text.contains("Quist"), "{text}");
     }
 
-    /// T220: with Noto Sans CJK, a Japanese name is set in it, family name first in a Japanese
-    /// report, both fonts embedded as subsets; the text extracts back as written.
     /// `r`'s report in Japanese of 山田太郎.
     fn japanese_report(r: &PdfReport) -> Vec<u8> {
         let model = AssessmentModel::builtin().unwrap();
@@ -480,6 +480,8 @@ mod tests {
         r.render(&i).unwrap()
     }
 
+    /// T220: with Noto Sans CJK, a Japanese name is set in it, family name first in a Japanese
+    /// report, both fonts embedded as subsets; the text extracts back as written.
     #[test]
     fn a_japanese_name_prints_in_the_cjk_font_t220() {
         let r = renderer();
