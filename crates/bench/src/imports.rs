@@ -132,8 +132,9 @@ pub(crate) fn pgbench_import(url: &str, org: &str, endpoint: &str, secs: u32) ->
 }
 
 /// The reference for imports on SQLite, as pgbench is PostgreSQL's: the rows of
-/// `sql/pgbench-import.sql` (a human, a person, its `person.created` event and a delivery for
-/// `endpoint`, into organization `org`), [`CLIENTS`] imports to a transaction (`BEGIN
+/// `sql/pgbench-import.sql` (a human, a person, its `person.created` event numbered from the
+/// organization's counter as the service numbers it on SQLite, and a delivery for `endpoint`,
+/// into organization `org`), [`CLIENTS`] imports to a transaction (`BEGIN
 /// IMMEDIATE`), as the service groups the writes of its clients' requests in flight, written for
 /// `secs` s by one connection of this process into a copy of the database file at `path` (the
 /// service's own, idle meanwhile; the copy, `VACUUM INTO` a file beside it, is removed
@@ -171,7 +172,7 @@ pub(crate) fn sqlite_import_reference(path: &str, org: &str, endpoint: &str, sec
 fn sqlite_reference_run(path: &str, copy: &str, org: &str, endpoint: &str, secs: u32) -> Result<f64, String> {
     use diesel::connection::SimpleConnection;
     use diesel::prelude::*;
-    use talent_store::schema::{deliveries, humans, outbox_events, persons};
+    use talent_store::schema::{deliveries, humans, org_event_sequences, outbox_events, persons};
     use talent_store::types::{DbTime, DbUuid};
     {
         let mut service = SqliteConnection::establish(path).map_err(|e| e.to_string())?;
@@ -212,6 +213,14 @@ fn sqlite_reference_run(path: &str, copy: &str, org: &str, endpoint: &str, secs:
                 persons::search_text.eq(&email),
             ))
             .execute(c)?;
+        // The service numbers each event as it writes it, from its organization's counter.
+        let sequence: i64 = diesel::insert_into(org_event_sequences::table)
+            .values((org_event_sequences::org_id.eq(org), org_event_sequences::last.eq(1i64)))
+            .on_conflict(org_event_sequences::org_id)
+            .do_update()
+            .set(org_event_sequences::last.eq(org_event_sequences::last + 1i64))
+            .returning(org_event_sequences::last)
+            .get_result(c)?;
         diesel::insert_into(outbox_events::table)
             .values((
                 outbox_events::id.eq(DbUuid(uuid::Uuid::now_v7())),
@@ -219,6 +228,7 @@ fn sqlite_reference_run(path: &str, copy: &str, org: &str, endpoint: &str, secs:
                 outbox_events::event_type.eq("person.created"),
                 outbox_events::data.eq(&data),
                 outbox_events::created_at.eq(now),
+                outbox_events::sequence.eq(sequence),
             ))
             .execute(c)?;
         diesel::insert_into(deliveries::table)

@@ -456,6 +456,66 @@ async fn postgres_an_event_of_a_transaction_older_than_a_sequencer_run_is_number
     .await
 }
 
+/// T316 (SQLite): an event is numbered in the transaction that writes it, so the sequencer finds
+/// nothing to number: two events of one organization and one of another in one transaction have
+/// their organizations' next numbers before the commit; a transaction rolled back takes its
+/// number with it (no hole); an event of a version that left the numbering to the sequencer is
+/// numbered by it after the events numbered since, the count going on without a hole.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn sqlite_numbers_each_event_in_the_transaction_that_writes_it_t316() {
+    sqlite(|store| async move {
+        let (svc, clock) = services(store.clone());
+        let (a, b) = (new_org(&svc, "business", &[]).await.id, new_org(&svc, "business", &[]).await.id);
+        let event = |org: OrgId, n: u64| feed_event(&*svc.ids, org, EventType::PersonCreated, clock.now(), n);
+        let three = [event(a, 1), event(a, 2), event(b, 3)];
+        let ids: Vec<EventId> = three.iter().map(|e| e.id).collect();
+        let asked = ids.clone();
+        let mut numbered = write(&svc, move |tx| {
+            Box::pin(async move {
+                for e in &three {
+                    tx.insert_event(e).await?;
+                }
+                tx.event_sequences(&asked).await
+            })
+        })
+        .await
+        .unwrap();
+        numbered.sort_by_key(|(id, _)| ids_position(&ids, *id));
+        assert_eq!(numbered.iter().map(|(_, n)| *n).collect::<Vec<_>>(), vec![1, 2, 1], "numbered before commit");
+        assert!(!read(&svc, |tx| Box::pin(async move { tx.has_unsequenced_events().await })).await);
+        assert_eq!(svc.sequence_events().await.unwrap(), 0, "nothing left for the sequencer");
+
+        let rolled_back = event(a, 4);
+        let failed = write(&svc, move |tx| {
+            Box::pin(async move {
+                tx.insert_event(&rolled_back).await?;
+                Err::<(), _>(StoreError::Internal("rolled back".into()))
+            })
+        })
+        .await;
+        assert!(failed.is_err());
+        unnumbered_event(&store, a, clock.now(), 5).await;
+        let sixth = event(a, 6);
+        write(&svc, move |tx| Box::pin(async move { tx.insert_event(&sixth).await })).await.unwrap();
+        assert_eq!(svc.sequence_events().await.unwrap(), 1, "the event of before");
+        let numbers = |org: OrgId| {
+            let svc = svc.clone();
+            async move {
+                let feed = svc.events_feed(org, &every_scope(), feed_req(0, 100)).await.unwrap();
+                feed.items.iter().map(|e| (e.sequence, e.event.data.value()["n"].as_u64().unwrap())).collect::<Vec<_>>()
+            }
+        };
+        assert_eq!(numbers(a).await, vec![(1, 1), (2, 2), (3, 6), (4, 5)], "no hole where the rollback was");
+        assert_eq!(numbers(b).await, vec![(1, 3)]);
+    })
+    .await
+}
+
+/// Where `id` is in `ids`.
+fn ids_position(ids: &[EventId], id: EventId) -> usize {
+    ids.iter().position(|i| *i == id).unwrap_or(usize::MAX)
+}
+
 /// T294 (PostgreSQL): other instances learn of commits that made deliveries due from `NOTIFY`s
 /// sent after the commits, one per burst: a listener on another connection hears of a lone
 /// import, and of 100 concurrent imports from fewer notifications than imports, each with this
@@ -662,8 +722,9 @@ async fn the_sequence_migration_renumbers_each_organizations_events_in_their_ord
     let reverted = talent_store::testing::revert_through(store.url(), "20261126000018").await.unwrap();
     for n in 0..7u64 {
         let org = if n % 3 == 0 { b } else { a };
-        let e = feed_event(&*svc.ids, org, EventType::PersonCreated, clock.now(), n);
-        write(&svc, move |tx| Box::pin(async move { tx.insert_event(&e).await })).await.unwrap();
+        // The events as the version of before wrote them (today's SQLite store numbers them as
+        // it writes them, with the table this migration adds, T316).
+        unnumbered_event(&store, org, clock.now(), n).await;
         clock.advance(Duration::seconds(1));
     }
     // The sequencer of before: one counter for everybody, in (created_at, id) order.
@@ -688,6 +749,19 @@ async fn the_sequence_migration_renumbers_each_organizations_events_in_their_ord
     let e = feed_event(&*svc.ids, b, EventType::PersonCreated, clock.now(), 7);
     write(&svc, move |tx| Box::pin(async move { tx.insert_event(&e).await })).await.unwrap();
     assert_eq!(numbers(b).await.last(), Some(&(4, 7)), "B goes on from its own last number");
+}
+
+/// Writes event `n` of `org` (a `person.created` whose data is `{"n": n}`) as a version without
+/// numbering at insert did: a row without a sequence, for the sequencer.
+async fn unnumbered_event(store: &DbStore, org: OrgId, at: OffsetDateTime, n: u64) {
+    let sql = format!(
+        "INSERT INTO outbox_events (id, org_id, event_type, data, created_at) \
+         VALUES ('{}', '{}', 'person.created', '{{\"n\":{n}}}', '{}')",
+        Uuid::now_v7(),
+        org.0,
+        talent_domain::timefmt::format(at)
+    );
+    talent_store::testing::execute(store.url(), &sql).await.unwrap();
 }
 
 /// T75, T297: on SQLite, the write transactions queued behind a running one are committed as one

@@ -3,7 +3,9 @@
 //!
 //! Events get their `sequence` after their transaction committed, from the sequencer
 //! ([`Services::sequence_events`]): a background job every second, and the first step of every
-//! feed read and replay, so an event is readable as soon as its transaction committed.
+//! feed read and replay, so an event is readable as soon as its transaction committed. A store
+//! whose transactions commit in the order they run numbers each event as it writes it instead
+//! (SQLite, T316), and the sequencer then finds nothing to do.
 
 use super::idempotency::{Claim, Keyed};
 use super::{Page, Services};

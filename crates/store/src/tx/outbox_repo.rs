@@ -4,6 +4,12 @@ use super::*;
 use std::sync::atomic::AtomicU64;
 
 impl DbTx<'_, PgPipe<'_>> {
+    /// [`OutboxRepo::insert_event`]: a plain insert, numbered later by the sequencer, since
+    /// PostgreSQL's transactions commit in another order than they insert (T106).
+    pub(super) async fn insert_event_impl(&mut self, e: &OutboxEvent) -> StoreResult<()> {
+        self.run_owned(Fixed::new(diesel::insert_into(outbox_events::table).values(self.event_row(e)))).await
+    }
+
     /// The sequencer's counter, locked (`FOR UPDATE`) until the transaction ends (T106).
     pub(super) async fn lock_event_counter(&mut self) -> StoreResult<i64> {
         event_sequence::table
@@ -96,6 +102,29 @@ struct OldestRunning {
 }
 
 impl DbTx<'_, crate::SqliteConn> {
+    /// [`OutboxRepo::insert_event`]: the event numbered as it is written (T316). SQLite's write
+    /// transactions run one after another on the writer thread and commit in that order, so the
+    /// organization's next number, taken in the transaction that inserts the event, is the order
+    /// of commit that the sequencer gives on PostgreSQL; a transaction rolled back takes its
+    /// numbers with it. The event is then written once, not inserted and updated a second time
+    /// by the sequencer with the write turn held again.
+    pub(super) async fn insert_event_impl(&mut self, e: &OutboxEvent) -> StoreResult<()> {
+        let next = Fixed::new(
+            diesel::insert_into(org_event_sequences::table)
+                .values((org_event_sequences::org_id.eq(DbUuid(e.org_id.0)), org_event_sequences::last.eq(1_i64)))
+                .on_conflict(org_event_sequences::org_id)
+                .do_update()
+                .set(org_event_sequences::last.eq(org_event_sequences::last + 1_i64))
+                .returning(org_event_sequences::last),
+        );
+        let seq = self
+            .first_owned(next, |_, n: i64| Ok(n))
+            .await?
+            .ok_or_else(|| StoreError::Internal("the organization's event counter returned no row".into()))?;
+        let row = (self.event_row(e), outbox_events::sequence.eq(seq));
+        self.run_owned(Fixed::new(diesel::insert_into(outbox_events::table).values(row))).await
+    }
+
     /// The sequencer's counter; writers hold the database's write lock, so reading is locking.
     pub(super) async fn lock_event_counter(&mut self) -> StoreResult<i64> {
         event_sequence::table.find(1).select(event_sequence::last).get_result(self.conn).await.map_err(db_err)
@@ -136,10 +165,7 @@ macro_rules! impl_outbox_repo {
     ($conn:ty) => {
         impl<'c> OutboxRepo for DbTx<'c, $conn> {
             fn insert_event<'a>(&'a mut self, e: &'a OutboxEvent) -> BoxFuture<'a, StoreResult<()>> {
-                Box::pin(async move {
-                    self.run_owned(Fixed::new(diesel::insert_into(outbox_events::table).values(self.event_row(e))))
-                        .await
-                })
+                Box::pin(async move { self.insert_event_impl(e).await })
             }
 
             fn list_events_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<OutboxEvent>>> {

@@ -18,7 +18,11 @@ use crate::ports::{BoxFuture, FeedQuery, StoreResult};
 /// row, which makes sequencers take turns.
 pub trait OutboxRepo: Send {
     /// Inserts an event into the outbox, nothing more: use cases append events with
-    /// [`crate::outbox::append`], which also fans them out (D31, T96).
+    /// [`crate::outbox::append`], which also fans them out (D31, T96). A store whose write
+    /// transactions commit in the order they run (SQLite) may number the event here, with its
+    /// organization's next feed sequence (T316); one whose transactions commit side by side
+    /// (PostgreSQL) leaves it to [`OutboxRepo::sequence_events`]. Either way the numbers of one
+    /// commit are above those of every earlier commit.
     fn insert_event<'a>(&'a mut self, e: &'a OutboxEvent) -> BoxFuture<'a, StoreResult<()>>;
     /// Events of an organization, oldest first (diagnostics and tests).
     fn list_events_of_org(&mut self, org: OrgId) -> BoxFuture<'_, StoreResult<Vec<OutboxEvent>>>;
