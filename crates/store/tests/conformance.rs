@@ -470,7 +470,7 @@ async fn sqlite_numbers_each_event_in_the_transaction_that_writes_it_t316() {
         let three = [event(a, 1), event(a, 2), event(b, 3)];
         let ids: Vec<EventId> = three.iter().map(|e| e.id).collect();
         let asked = ids.clone();
-        let mut numbered = write(&svc, move |tx| {
+        let numbered = write(&svc, move |tx| {
             Box::pin(async move {
                 for e in &three {
                     tx.insert_event(e).await?;
@@ -480,8 +480,9 @@ async fn sqlite_numbers_each_event_in_the_transaction_that_writes_it_t316() {
         })
         .await
         .unwrap();
-        numbered.sort_by_key(|(id, _)| ids_position(&ids, *id));
-        assert_eq!(numbered.iter().map(|(_, n)| *n).collect::<Vec<_>>(), vec![1, 2, 1], "numbered before commit");
+        let in_order: Vec<u64> =
+            ids.iter().filter_map(|id| numbered.iter().find(|(e, _)| e == id).map(|(_, n)| *n)).collect();
+        assert_eq!(in_order, vec![1, 2, 1], "numbered before commit");
         assert!(!read(&svc, |tx| Box::pin(async move { tx.has_unsequenced_events().await })).await);
         assert_eq!(svc.sequence_events().await.unwrap(), 0, "nothing left for the sequencer");
 
@@ -509,11 +510,6 @@ async fn sqlite_numbers_each_event_in_the_transaction_that_writes_it_t316() {
         assert_eq!(numbers(b).await, vec![(1, 3)]);
     })
     .await
-}
-
-/// Where `id` is in `ids`.
-fn ids_position(ids: &[EventId], id: EventId) -> usize {
-    ids.iter().position(|i| *i == id).unwrap_or(usize::MAX)
 }
 
 /// T294 (PostgreSQL): other instances learn of commits that made deliveries due from `NOTIFY`s
