@@ -7,6 +7,7 @@
 
 use actix_web::dev::ServiceResponse;
 use actix_web::{web, HttpRequest, HttpResponse};
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::error::ApiError;
@@ -25,6 +26,14 @@ pub struct MetricsEndpoint {
     pub token: Option<String>,
 }
 
+/// A resource's route template (`/api/v1/persons/{id}`), kept on the resource as its app data
+/// where the HTTP layer registers it (every route of the API, the admin API and the probes), so
+/// that [`record`] need not ask actix-web for it: `match_pattern` matches the path against the
+/// resource map again, trying every route registered before the one that answered, and builds a
+/// new `String` per request (T318). Routes without one are labelled with `match_pattern`.
+#[derive(Clone, Copy, Debug)]
+pub struct Route(pub &'static str);
+
 /// Records a request's answer `res` after `elapsed` (the middleware is
 /// [`crate::observe::observe`]): `talent_http_requests_total{method,route,status}` and
 /// `talent_http_request_duration_seconds{method,route}`. `route` is the route's template
@@ -33,7 +42,14 @@ pub struct MetricsEndpoint {
 /// does not define, T236).
 pub(crate) fn record<B>(method: &actix_web::http::Method, res: &ServiceResponse<B>, elapsed: std::time::Duration) {
     let method = method_label(method);
-    let route = res.request().match_pattern().unwrap_or_else(|| "unmatched".to_string());
+    let route: Cow<'static, str> = match res.request().app_data::<Route>() {
+        Some(Route(template)) => {
+            debug_assert_eq!(res.request().match_pattern().as_deref(), Some(*template), "a route's label");
+            Cow::Borrowed(*template)
+        }
+        // A route registered without its template (the dashboard's, the ATSs'), or none.
+        None => Cow::Owned(res.request().match_pattern().unwrap_or_else(|| "unmatched".to_string())),
+    };
     let status = res.status().as_u16();
     HANDLES.with(|cell| {
         let mut handles = cell.borrow_mut();
@@ -66,6 +82,10 @@ impl Drop for InFlight {
     }
 }
 
+/// A label set of the request metrics: method, route (a template carried by its route, or one
+/// `match_pattern` made), status.
+type Labels = (&'static str, Cow<'static, str>, u16);
+
 /// The request metrics of one label set (method, route, status).
 struct Handles {
     total: metrics::Counter,
@@ -77,7 +97,7 @@ thread_local! {
     /// from the recorder once per label set, not per request (T236: the labels' strings, the
     /// recorder's hash and lock were 4 % of a `GET /api/v1/me`). Bounded: the routes, the
     /// [`method_label`]s and the statuses are.
-    static HANDLES: std::cell::RefCell<std::collections::HashMap<(&'static str, String, u16), Handles>> =
+    static HANDLES: std::cell::RefCell<std::collections::HashMap<Labels, Handles>> =
         std::cell::RefCell::new(std::collections::HashMap::new());
     /// `talent_http_requests_in_flight` (one gauge; each thread holds a handle to it).
     static IN_FLIGHT: metrics::Gauge = metrics::gauge!("talent_http_requests_in_flight");
