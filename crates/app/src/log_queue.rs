@@ -88,26 +88,14 @@ impl Shared {
     }
 }
 
-/// The sending side, a `tracing_subscriber` writer: each event's line is one `write` (as the
-/// `fmt` layer writes an event), queued whole. Cheap to clone.
-#[derive(Clone)]
+/// The sending side, a `tracing_subscriber` writer ([`Line`]): each event's line is one `write`
+/// (as the `fmt` layer writes an event), queued whole.
 pub(crate) struct LineQueue(Arc<Shared>);
 
 impl LineQueue {
     /// The count of lines dropped so far because the buffer was full.
     pub(crate) fn dropped(&self) -> Arc<AtomicU64> {
         self.0.dropped.clone()
-    }
-}
-
-impl Write for LineQueue {
-    fn write(&mut self, line: &[u8]) -> std::io::Result<usize> {
-        self.0.push(line);
-        Ok(line.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
     }
 }
 
@@ -224,6 +212,7 @@ mod tests {
     use std::sync::atomic::Ordering;
     use std::sync::{Arc, Condvar, Mutex};
     use std::time::{Duration, Instant};
+    use tracing_subscriber::fmt::MakeWriter;
 
     /// An output that records each `write` it gets, and blocks while `held`.
     #[derive(Clone, Default)]
@@ -263,14 +252,14 @@ mod tests {
     #[test]
     fn every_line_is_written_whole_in_order_and_no_write_is_larger_than_a_pipe_takes_at_once() {
         let out = Out::default();
-        let (mut q, drain) = start(out.clone(), 1 << 20).unwrap();
+        let (q, drain) = start(out.clone(), 1 << 20).unwrap();
         let expected: String = (0..3000).map(line).collect();
         for i in 0..3000 {
             // Lines arrive in bursts and in pauses, so both the idle wait and the gathering run.
             if i % 500 == 0 {
                 std::thread::sleep(GATHER * 3);
             }
-            q.write_all(line(i).as_bytes()).unwrap();
+            q.make_writer().write_all(line(i).as_bytes()).unwrap();
             if i % 100 == 0 {
                 std::thread::yield_now();
             }
@@ -287,11 +276,11 @@ mod tests {
     fn a_full_buffer_drops_and_counts_lines_and_never_blocks_the_caller() {
         let out = Out::default();
         out.hold(true);
-        let (mut q, drain) = start(out.clone(), 4096).unwrap();
+        let (q, drain) = start(out.clone(), 4096).unwrap();
         let long = |i: usize| format!("{i:06} {}\n", "x".repeat(500));
         let started = Instant::now();
         for i in 0..200 {
-            q.write_all(long(i).as_bytes()).unwrap();
+            q.make_writer().write_all(long(i).as_bytes()).unwrap();
         }
         assert!(started.elapsed() < Duration::from_secs(5), "a write waited for the output");
         let dropped = q.dropped().load(Ordering::Relaxed);
@@ -308,10 +297,10 @@ mod tests {
     #[test]
     fn a_lone_line_after_a_pause_is_written_at_once() {
         let out = Out::default();
-        let (mut q, _drain) = start(out.clone(), 4096).unwrap();
+        let (q, _drain) = start(out.clone(), 4096).unwrap();
         for i in 0..3 {
             std::thread::sleep(GATHER * 5);
-            q.write_all(line(i).as_bytes()).unwrap();
+            q.make_writer().write_all(line(i).as_bytes()).unwrap();
             let t = Instant::now();
             while out.text().lines().count() < i + 1 {
                 assert!(t.elapsed() < Duration::from_secs(5), "line {i} was not written");
@@ -323,16 +312,16 @@ mod tests {
     #[test]
     fn dropping_the_drain_writes_what_is_queued_and_ends_the_thread() {
         let out = Out::default();
-        let (mut q, drain) = start(out.clone(), 1 << 20).unwrap();
+        let (q, drain) = start(out.clone(), 1 << 20).unwrap();
         for i in 0..50 {
-            q.write_all(line(i).as_bytes()).unwrap();
+            q.make_writer().write_all(line(i).as_bytes()).unwrap();
         }
         drop(drain);
         assert_eq!(out.text().lines().count(), 50);
         // The thread has ended: a line is now counted as dropped.
         let t = Instant::now();
         while q.dropped().load(Ordering::Relaxed) == 0 {
-            q.write_all(line(99).as_bytes()).unwrap();
+            q.make_writer().write_all(line(99).as_bytes()).unwrap();
             assert!(t.elapsed() < Duration::from_secs(5), "the thread did not end");
             std::thread::sleep(Duration::from_millis(1));
         }
