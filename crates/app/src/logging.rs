@@ -162,12 +162,24 @@ where
             return writer.write_str("}\n");
         }
         write_timestamp(&mut writer)?;
-        write!(writer, " {:>5} ", meta.level().as_str())?;
+        // The level right-aligned in five, as `{:>5}` writes it, without the formatter (T319).
+        writer.write_str(match *meta.level() {
+            tracing::Level::TRACE => " TRACE ",
+            tracing::Level::DEBUG => " DEBUG ",
+            tracing::Level::INFO => "  INFO ",
+            tracing::Level::WARN => "  WARN ",
+            tracing::Level::ERROR => " ERROR ",
+        })?;
         // The request's id as its span would be written, first; whether it was written.
         let request = |w: &mut tracing_subscriber::fmt::format::Writer<'_>| {
-            talent_http::request_id::current(|id| write!(w, "{REQUEST_SPAN}{{request_id={id}}}:"))
-                .transpose()
-                .map(|written| written.is_some())
+            talent_http::request_id::current(|id| {
+                w.write_str(REQUEST_SPAN)?;
+                w.write_str("{request_id=")?;
+                w.write_str(id)?;
+                w.write_str("}:")
+            })
+            .transpose()
+            .map(|written| written.is_some())
         };
         let mut seen = false;
         match ctx.event_scope() {
@@ -242,7 +254,15 @@ fn write_timestamp(w: &mut impl std::fmt::Write) -> std::fmt::Result {
             let _ = write!(cell.1, "{y:04}-{mo:02}-{d:02}T{:02}:{:02}:{:02}", t.hour(), t.minute(), t.second());
             cell.0 = secs;
         }
-        write!(w, "{}.{micros:06}Z", cell.1)
+        w.write_str(&cell.1)?;
+        // `.` and the microseconds in six digits, then `Z`, without the formatter (T319).
+        let mut frac = *b".000000Z";
+        let mut n = micros;
+        for d in frac[1..7].iter_mut().rev() {
+            *d = b'0' + (n % 10) as u8;
+            n /= 10;
+        }
+        w.write_str(std::str::from_utf8(&frac).map_err(|_| std::fmt::Error)?)
     })
 }
 
@@ -256,12 +276,44 @@ struct TextFields<'a, 'w> {
 
 impl tracing::field::Visit for TextFields<'_, '_> {
     fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
-        let sep = if std::mem::take(&mut self.first) { "" } else { " " };
-        let r = match field.name() {
-            "message" => write!(self.w, "{sep}{value:?}"),
-            name => write!(self.w, "{sep}{name}={value:?}"),
-        };
+        let r = self.name(field).and_then(|()| write!(self.w, "{value:?}"));
         self.result = self.result.and(r);
+    }
+
+    /// A number as `Debug` writes it (the status and the duration of every line), in decimal
+    /// without the formatter (T319).
+    fn record_u64(&mut self, field: &tracing::field::Field, value: u64) {
+        let mut digits = [0u8; 20];
+        let (mut n, mut at) = (value, digits.len());
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        let r = self
+            .name(field)
+            .and_then(|()| self.w.write_str(std::str::from_utf8(&digits[at..]).map_err(|_| std::fmt::Error)?));
+        self.result = self.result.and(r);
+    }
+}
+
+impl TextFields<'_, '_> {
+    /// What comes before a field's value: a space after the first field, and `name=` unless it
+    /// is the message.
+    fn name(&mut self, field: &tracing::field::Field) -> std::fmt::Result {
+        if !std::mem::take(&mut self.first) {
+            self.w.write_char(' ')?;
+        }
+        match field.name() {
+            "message" => Ok(()),
+            name => {
+                self.w.write_str(name)?;
+                self.w.write_char('=')
+            }
+        }
     }
 }
 

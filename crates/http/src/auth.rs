@@ -5,7 +5,7 @@ use crate::error::ApiError;
 use crate::state::ApiState;
 use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::http::header::{HeaderName, HeaderValue};
+use actix_web::http::header::HeaderValue;
 use actix_web::middleware::Next;
 use actix_web::{web, HttpMessage, HttpRequest, HttpResponse, ResponseError};
 use std::net::IpAddr;
@@ -15,16 +15,13 @@ use talent_domain::usecases::access::{Principal, Requirement};
 use talent_domain::values::Scope;
 
 fn set_rate_headers(headers: &mut actix_web::http::header::HeaderMap, d: &RateDecision) {
-    let mut put = |name: &'static str, v: String| {
-        if let Ok(v) = HeaderValue::from_str(&v) {
-            headers.insert(HeaderName::from_static(name), v);
-        }
-    };
-    put("x-ratelimit-limit", d.limit.to_string());
-    put("x-ratelimit-remaining", d.remaining.to_string());
-    put("x-ratelimit-reset", d.reset_unix.to_string());
+    use crate::names::{X_RATELIMIT_LIMIT, X_RATELIMIT_REMAINING, X_RATELIMIT_RESET};
+    // Numbers are header values as they are (`HeaderValue: From<u64>`): no string, no check.
+    headers.insert(X_RATELIMIT_LIMIT.clone(), HeaderValue::from(d.limit));
+    headers.insert(X_RATELIMIT_REMAINING.clone(), HeaderValue::from(d.remaining));
+    headers.insert(X_RATELIMIT_RESET.clone(), HeaderValue::from(d.reset_unix));
     if let Some(r) = d.retry_after_secs {
-        put("retry-after", r.max(1).to_string());
+        headers.insert(actix_web::http::header::RETRY_AFTER, HeaderValue::from(r.max(1)));
     }
 }
 
@@ -100,7 +97,8 @@ pub async fn api_middleware<S: Store>(
     if let Some(d) = state.limiter.blocked(ip).await {
         return Ok(req.into_response(refused(&d, "ip")).map_into_right_body());
     }
-    let header = req.headers().get("authorization").map(|v| v.to_str().unwrap_or("\u{0}invalid"));
+    let header =
+        req.headers().get(actix_web::http::header::AUTHORIZATION).map(|v| v.to_str().unwrap_or("\u{0}invalid"));
     let auth = state.svc.authenticate(header).await;
     let principal = match auth {
         Ok(p) => p,
@@ -151,7 +149,7 @@ pub async fn error_rate_headers<S: Store>(
     let mut res = next.call(req).await?;
     // Nothing to do on the answers that matter for speed (2xx, and /api/v1's own).
     if !res.status().is_client_error()
-        || res.headers().contains_key("x-ratelimit-limit")
+        || res.headers().contains_key(&crate::names::X_RATELIMIT_LIMIT)
         || res.request().path().starts_with("/admin/")
         // The dashboard (issue 18) counts its failed sign-ins itself; its other 4xx pages (a
         // form's validation, a member's refusal) are not failed authentications.

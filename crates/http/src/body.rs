@@ -16,8 +16,11 @@ pub const MAX_BODY: usize = 1 << 20;
 /// Reads the raw body, at most [`MAX_BODY`] bytes. Errors: 413 `payload_too_large`.
 pub async fn read_body(req: &HttpRequest, payload: web::Payload) -> Result<web::Bytes, ApiError> {
     let too_large = || ApiError::new(Code::PayloadTooLarge, "The request body exceeds 1 MiB");
-    if let Some(len) =
-        req.headers().get("content-length").and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok())
+    if let Some(len) = req
+        .headers()
+        .get(actix_web::http::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok())
     {
         if len > MAX_BODY as u64 {
             return Err(too_large());
@@ -105,7 +108,7 @@ fn describe(e: &validator::ValidationError) -> String {
 /// Parses a JSON body into `T` (which should be `deny_unknown_fields`). Errors: 400
 /// `validation_error` with the failing field's path.
 pub fn parse_json<T: DeserializeOwned>(req: &HttpRequest, body: &[u8]) -> Result<T, ApiError> {
-    let ct = req.headers().get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("");
+    let ct = req.headers().get(actix_web::http::header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
     let essence = ct.split(';').next().unwrap_or("").trim();
     if !essence.eq_ignore_ascii_case("application/json") {
         return Err(ApiError::field("body", "Content-Type must be application/json"));
@@ -120,7 +123,7 @@ pub fn parse_json<T: DeserializeOwned>(req: &HttpRequest, body: &[u8]) -> Result
 /// [`parse_object`]), so they fail that element, not the request; everywhere else they fail the
 /// request as in [`parse_json`].
 pub fn parse_json_batch<T: DeserializeOwned>(req: &HttpRequest, body: &[u8], items: &str) -> Result<T, ApiError> {
-    let ct = req.headers().get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("");
+    let ct = req.headers().get(actix_web::http::header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
     let essence = ct.split(';').next().unwrap_or("").trim();
     if !essence.eq_ignore_ascii_case("application/json") {
         return Err(ApiError::field("body", "Content-Type must be application/json"));

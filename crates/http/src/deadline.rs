@@ -8,6 +8,7 @@
 
 use actix_web::dev::{Payload, ServiceRequest};
 use actix_web::error::PayloadError;
+use actix_web::http::header;
 use actix_web::web::Bytes;
 use actix_web::HttpMessage;
 use futures_util::Stream;
@@ -34,9 +35,9 @@ impl Default for BodyDeadline {
 /// own boxed a future per request for what is a header check on most of them (T239).
 pub fn arm(req: &mut ServiceRequest) {
     let headers = req.headers();
-    let has_body = headers.contains_key("transfer-encoding")
+    let has_body = headers.contains_key(header::TRANSFER_ENCODING)
         || headers
-            .get("content-length")
+            .get(header::CONTENT_LENGTH)
             .and_then(|v| v.to_str().ok())
             .is_some_and(|v| v.trim().parse::<u64>().map_or(true, |n| n > 0));
     if has_body {

@@ -79,7 +79,7 @@ pub fn send(s: StoredResponse, replayed: bool) -> HttpResponse {
 
 /// The request's `Idempotency-Key` (D38): `None` without one. Errors: 400 for a malformed key.
 pub fn key_of(req: &HttpRequest, org: OrgId, body: &[u8]) -> Result<Option<IdempotentRequest>, ApiError> {
-    let Some(v) = req.headers().get("idempotency-key") else { return Ok(None) };
+    let Some(v) = req.headers().get(&crate::names::IDEMPOTENCY_KEY) else { return Ok(None) };
     match v.to_str() {
         Ok(k) if valid_key(k) => Ok(Some(IdempotentRequest {
             org_id: org,

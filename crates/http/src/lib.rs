@@ -18,6 +18,7 @@ pub mod extract;
 pub mod idempotency;
 pub mod invitations;
 pub mod metrics;
+pub mod names;
 pub mod observe;
 pub mod openapi;
 pub mod out;

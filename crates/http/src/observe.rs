@@ -12,7 +12,7 @@
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::http::header::{HeaderName, HeaderValue};
+use actix_web::http::header::HeaderValue;
 use actix_web::middleware::Next;
 use std::time::Instant;
 use tracing::Instrument;
@@ -43,7 +43,7 @@ pub async fn observe(
     crate::deadline::arm(&mut req);
     // The id once as a string (the task's request id, and the span's field when there is one)
     // and once as the header it is answered with: a valid id sent by the client is its own header value, shared.
-    let given = req.headers().get("x-request-id");
+    let given = req.headers().get(&crate::names::X_REQUEST_ID);
     let (id, header) = match given.and_then(|h| h.to_str().ok().filter(|s| valid(s)).map(|s| (s.to_string(), h))) {
         Some((id, h)) => (id, Some(h.clone())),
         None => {
@@ -77,7 +77,7 @@ pub async fn observe(
     };
     let mut res = crate::request_id::scope(id, served.instrument(span)).await?;
     if let Some(v) = header {
-        res.headers_mut().insert(HeaderName::from_static("x-request-id"), v);
+        res.headers_mut().insert(crate::names::X_REQUEST_ID.clone(), v);
     }
     Ok(res)
 }

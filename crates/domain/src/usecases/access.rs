@@ -112,6 +112,18 @@ pub fn key_material(secrets: &dyn crate::ports::Secrets, test: bool) -> crate::p
     m
 }
 
+/// The bytes of URL-safe base64 (`A-Z a-z 0-9 - _`), by value.
+const URL_SAFE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || c == b'-' || c == b'_';
+        b += 1;
+    }
+    t
+};
+
 /// Extracts the lookup prefix of a well-formed key (`tk_` or `tk_test_`, then at least 40
 /// URL-safe base64 characters, D41, D60): the 16 characters that follow. `None` when malformed.
 pub fn key_prefix(value: &str) -> Option<&str> {
@@ -119,7 +131,8 @@ pub fn key_prefix(value: &str) -> Option<&str> {
     if rest.len() < 40 || rest.len() > 200 {
         return None;
     }
-    if !rest.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
+    // One table lookup per character: the key is checked on every request (T319).
+    if !rest.bytes().all(|b| URL_SAFE[usize::from(b)]) {
         return None;
     }
     rest.get(..16)
@@ -179,5 +192,15 @@ mod tests {
         assert!(key_prefix(&format!("xx_{}", "a".repeat(59))).is_none());
         assert!(key_prefix(&format!("tk_{}+", "a".repeat(58))).is_none());
         assert!(key_prefix("tk_").is_none());
+    }
+
+    /// Every character, one at a time (T319's table): URL-safe base64 is accepted, nothing else.
+    #[test]
+    fn key_prefix_accepts_exactly_the_url_safe_alphabet() {
+        for c in (0u8..128).map(char::from).chain(['é', '€', '\u{1F600}']) {
+            let key = format!("tk_{}", c.to_string().repeat(40));
+            let url_safe = c.is_ascii_alphanumeric() || c == '-' || c == '_';
+            assert_eq!(key_prefix(&key).is_some(), url_safe, "{c:?}");
+        }
     }
 }

@@ -54,7 +54,7 @@ pub async fn admin_middleware<S: Store>(
     let err = match &state {
         None => Some(ApiError(ClientError::internal())),
         Some(s) if !s.admin_enabled() => Some(ApiError::new(Code::NotFound, "Not found")),
-        Some(s) => match req.headers().get("authorization").map(|v| v.to_str().unwrap_or("")) {
+        Some(s) => match req.headers().get(actix_web::http::header::AUTHORIZATION).map(|v| v.to_str().unwrap_or("")) {
             None => Some(ApiError::new(
                 Code::Unauthorized,
                 "Missing Authorization header; send 'Authorization: Bearer <ADMIN_TOKEN>'",
