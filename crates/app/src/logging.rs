@@ -255,15 +255,19 @@ fn write_timestamp(w: &mut impl std::fmt::Write) -> std::fmt::Result {
             cell.0 = secs;
         }
         w.write_str(&cell.1)?;
-        // `.` and the microseconds in six digits, then `Z`, without the formatter (T319).
-        let mut frac = *b".000000Z";
-        let mut n = micros;
-        for d in frac[1..7].iter_mut().rev() {
-            *d = b'0' + (n % 10) as u8;
-            n /= 10;
-        }
-        w.write_str(std::str::from_utf8(&frac).map_err(|_| std::fmt::Error)?)
+        write_micros(w, micros)
     })
+}
+
+/// `.`, `micros` (below 1,000,000) in six digits, then `Z`: as `{micros:06}` writes them, without
+/// the formatter (T319).
+fn write_micros(w: &mut impl std::fmt::Write, micros: u32) -> std::fmt::Result {
+    let mut digits = itoa::Buffer::new();
+    let micros = digits.format(micros);
+    w.write_char('.')?;
+    w.write_str(&"000000"[micros.len().min(6)..])?;
+    w.write_str(micros)?;
+    w.write_char('Z')
 }
 
 /// An access-log event's fields as the text format writes them: the message, then `name=value`
@@ -283,19 +287,7 @@ impl tracing::field::Visit for TextFields<'_, '_> {
     /// A number as `Debug` writes it (the status and the duration of every line), in decimal
     /// without the formatter (T319).
     fn record_u64(&mut self, field: &tracing::field::Field, value: u64) {
-        let mut digits = [0u8; 20];
-        let (mut n, mut at) = (value, digits.len());
-        loop {
-            at -= 1;
-            digits[at] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        let r = self
-            .name(field)
-            .and_then(|()| self.w.write_str(std::str::from_utf8(&digits[at..]).map_err(|_| std::fmt::Error)?));
+        let r = self.name(field).and_then(|()| self.w.write_str(itoa::Buffer::new().format(value)));
         self.result = self.result.and(r);
     }
 }
@@ -470,6 +462,15 @@ mod tests {
         }
         fn flush(&mut self) -> std::io::Result<()> {
             Ok(())
+        }
+    }
+
+    #[test]
+    fn the_microseconds_are_six_digits_as_the_formatter_pads_them_t319() {
+        for micros in [0, 7, 42, 999, 1_000, 65_536, 100_000, 123_456, 999_999] {
+            let mut line = String::new();
+            super::write_micros(&mut line, micros).unwrap();
+            assert_eq!(line, format!(".{micros:06}Z"));
         }
     }
 
