@@ -479,6 +479,11 @@ fn public_server(
 ) -> std::io::Result<actix_web::dev::Server> {
     let (state, deadline, spans) = (http.state.clone(), http.deadline, http.request_spans);
     let store = http.state.svc.store.clone();
+    // The address's budget of failed requests, spent by the 4xx answers outside the APIs (D8).
+    let budget = web::Data::new(talent_http::auth::FailureBudget {
+        limiter: http.state.limiter.clone(),
+        trusted_proxies: http.state.trusted_proxies.clone(),
+    });
     talent_http::connection::server(
         listener,
         move || {
@@ -499,7 +504,7 @@ fn public_server(
             // The API's routes first: actix-web tries an app's routes in the order they were
             // registered, each try about 170 instructions, and an integration's requests
             // are the many (T300).
-            app.wrap(from_fn(talent_http::auth::error_rate_headers::<DbStore>))
+            app.app_data(budget.clone())
                 .wrap(from_fn(move |req, next| talent_http::observe::observe(req, next, spans)))
                 .configure(routes)
                 .route("/dashboard", web::get().to(talent_web::to_overview))

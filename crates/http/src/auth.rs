@@ -78,11 +78,26 @@ pub(crate) async fn spend_failure(
     }
 }
 
-/// The middleware: authenticate the key, take one request from its budgets, put the
-/// [`Principal`] into the request's extensions, and add `X-RateLimit-*` to the response.
+/// The middleware of the API's scope: authenticate the key, take one request from its budgets,
+/// put the [`Principal`] into the request's extensions, and add `X-RateLimit-*` to the response.
 /// A failed authentication takes from the client IP's budget (D8) and is answered 401, or 429
-/// once that budget is spent.
+/// once that budget is spent. Every answer to a deprecated operation, these errors included,
+/// carries its `Deprecation`, `Sunset` and `Link` (D61, [`crate::deprecation::Notice`]).
 pub async fn api_middleware<S: Store>(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
+    let mut res = authenticated::<S>(req, next).await?;
+    // Taken from the answer's request: nothing is held across the await (this future is
+    // allocated per request, and one of 1 KiB or more costs glibc's allocator a consolidation).
+    if let Some(n) = crate::deprecation::Notice::of(res.request()) {
+        n.annotate(res.headers_mut());
+    }
+    Ok(res)
+}
+
+/// [`api_middleware`] but the deprecation notice.
+async fn authenticated<S: Store>(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
@@ -103,7 +118,8 @@ pub async fn api_middleware<S: Store>(
     let principal = match auth {
         Ok(p) => p,
         Err(UseCaseError::Client(e)) => {
-            let resp = failed_authentication(&*state.limiter, ip, ApiError(e)).await;
+            // Boxed: unboxed, this rare branch's future would enlarge every request's.
+            let resp = Box::pin(failed_authentication(&*state.limiter, ip, ApiError(e))).await;
             return Ok(req.into_response(resp).map_into_right_body());
         }
         Err(e @ (UseCaseError::Store(_) | UseCaseError::Internal(_))) => {
@@ -137,16 +153,24 @@ pub fn authorize(req: &HttpRequest, scope: Option<Scope>, write: bool) -> Result
     Ok(p)
 }
 
+/// The client address's budget of failed requests, for the answers outside the APIs' own
+/// middleware (D8; issue 16): app data of the public listener (as `web::Data`), read by
+/// [`crate::observe::observe`] on a 4xx answer only. A listener without it (the admin
+/// listener, which has the admin token's checks, T89) spends nothing.
+pub struct FailureBudget {
+    /// The rate limiter of [`ApiState::limiter`].
+    pub limiter: std::sync::Arc<dyn RateLimiter>,
+    /// The reverse proxies of [`ApiState::trusted_proxies`].
+    pub trusted_proxies: crate::client_ip::TrustedProxies,
+}
+
 /// Every 4xx answer outside the APIs' own middleware (an unknown path, a method a resource does
 /// not have, an invitation page that is gone) carries the rate-limit headers of the client
 /// address's budget, and takes one request from it as a failed request does (D8; issue 16): 429
 /// `rate_limited` once that budget is spent. `/api/v1` answers carry its own headers already;
-/// `/admin/v1` has the admin token's checks (T89).
-pub async fn error_rate_headers<S: Store>(
-    req: ServiceRequest,
-    next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
-    let mut res = next.call(req).await?;
+/// `/admin/v1` has the admin token's checks (T89). Called by [`crate::observe::observe`] on every
+/// answer: until T321 a middleware of its own, a boxed future and a layer of polls per request.
+pub(crate) async fn spend_client_error<B>(res: ServiceResponse<B>) -> ServiceResponse<EitherBody<B>> {
     // Nothing to do on the answers that matter for speed (2xx, and /api/v1's own).
     if !res.status().is_client_error()
         || res.headers().contains_key(&crate::names::X_RATELIMIT_LIMIT)
@@ -158,21 +182,22 @@ pub async fn error_rate_headers<S: Store>(
         // 4xx (a refused order, a second start) are answers of their protocols.
         || res.request().path().starts_with("/partners/")
     {
-        return Ok(res.map_into_left_body());
+        return res.map_into_left_body();
     }
-    let Some(state) = res.request().app_data::<web::Data<ApiState<S>>>().cloned() else {
-        return Ok(res.map_into_left_body());
+    let Some(budget) = res.request().app_data::<web::Data<FailureBudget>>().cloned() else {
+        return res.map_into_left_body();
     };
-    let ip = state.trusted_proxies.client_ip(res.request().peer_addr(), res.request().headers());
-    match state.limiter.check(RateSubject::Ip(ip)).await {
+    let ip = budget.trusted_proxies.client_ip(res.request().peer_addr(), res.request().headers());
+    match budget.limiter.check(RateSubject::Ip(ip)).await {
         Some(d) if !d.allowed => {
             let (req, _) = res.into_parts();
-            Ok(ServiceResponse::new(req, refused(&d, "ip")).map_into_right_body())
+            ServiceResponse::new(req, refused(&d, "ip")).map_into_right_body()
         }
         Some(d) => {
+            let mut res = res;
             set_rate_headers(res.headers_mut(), &d);
-            Ok(res.map_into_left_body())
+            res.map_into_left_body()
         }
-        None => Ok(res.map_into_left_body()),
+        None => res.map_into_left_body(),
     }
 }

@@ -130,9 +130,10 @@ fn probes<S: Store>(cfg: &mut web::ServiceConfig) {
 fn public_routes<S: Store>(cfg: &mut web::ServiceConfig) {
     cfg.service(resource!("", "/api/v1/openapi.json", "GET").route(web::get().to(openapi::serve))).service(
         web::scope("/api/v1")
+            // Authentication, rate limiting and the notices of deprecated operations (which
+            // their errors carry too) in one middleware: each layer costs a boxed future and a
+            // layer of polls per request (T321).
             .wrap(from_fn(auth::api_middleware::<S>))
-            // Outside authentication and rate limiting: their answers carry the headers too.
-            .wrap(from_fn(deprecation::wrap))
             .service(resource!("/api/v1", "/me", "GET").route(web::get().to(api::me::<S>)))
             .service(resource!("/api/v1", "/organization", "GET").route(web::get().to(api::organization::<S>)))
             .service(

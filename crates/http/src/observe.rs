@@ -8,7 +8,9 @@
 //!
 //! One middleware, the outermost, does all four (T236): three (ids, metrics, access log) each
 //! boxed a future of their own and read the clock twice per request. It also arms the body-read
-//! deadline ([`crate::deadline::arm`], T239) before anything reads the body.
+//! deadline ([`crate::deadline::arm`], T239) before anything reads the body, and spends the
+//! client address's budget of failed requests on a 4xx answered outside the APIs
+//! ([`crate::auth::spend_client_error`], T321).
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
@@ -60,7 +62,8 @@ pub async fn observe(
         let in_flight = counted.then(crate::metrics::InFlight::enter);
         let res = next.call(req).await;
         drop(in_flight);
-        let res = res?;
+        // A 4xx outside the APIs spends from the address's budget of failed requests (D8).
+        let res = crate::auth::spend_client_error(res?).await;
         let elapsed = start.elapsed();
         // The method and path as the answer's request holds them: nothing copied beforehand.
         let (method, path) = (res.request().method(), log_path(res.request().path()));

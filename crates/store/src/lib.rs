@@ -420,8 +420,15 @@ impl DbStore {
     /// `key` from the cache `pick` chooses when fresh; otherwise one read ([`DbStore::fill`]).
     /// Concurrent misses of one key share one read; an entry past half its TTL is read again in
     /// the background while every caller is served the entry (no herd, see
-    /// [`auth_cache::TtlCache`]).
-    async fn cached<K, Q, V>(&self, pick: Pick<K, V>, key: &Q, read: Reader<K, V>) -> StoreResult<Option<Arc<V>>>
+    /// [`auth_cache::TtlCache`]). The cache is looked up before any future is made: a hit, every
+    /// authenticated request but the first of a key, allocates only its answer's future (24
+    /// bytes), not one that could run a read (376 bytes, T321).
+    fn cached<'s, K, Q, V>(
+        &'s self,
+        pick: Pick<K, V>,
+        key: &Q,
+        read: Reader<K, V>,
+    ) -> BoxFuture<'s, StoreResult<Option<Arc<V>>>>
     where
         K: Hash + Eq + Clone + Send + Sync + std::borrow::Borrow<Q> + 'static,
         Q: ?Sized + Hash + Eq + ToOwned<Owned = K>,
@@ -429,7 +436,7 @@ impl DbStore {
     {
         let cache = pick(&self.auth);
         match cache.lookup(key) {
-            auth_cache::Lookup::Fresh(v) => Ok(Some(v)),
+            auth_cache::Lookup::Fresh(v) => Box::pin(std::future::ready(Ok(Some(v)))),
             // The entry is still within its TTL: it is served now, and read again by a task of its
             // own, so that no caller waits for the refresh (under a saturated CPU a read can take
             // 100 ms and more; a failed refresh only lets the entry expire).
@@ -440,13 +447,16 @@ impl DbStore {
                         tracing::debug!(error = %e, "authentication cache refresh failed");
                     }
                 });
-                Ok(Some(v))
+                Box::pin(std::future::ready(Ok(Some(v))))
             }
             auth_cache::Lookup::Miss => {
-                let flight = cache.flight(key);
-                let found = flight.get_or_init(|| self.fill(pick, key.to_owned(), read)).await.clone();
-                cache.land(key, &flight);
-                found
+                let key = key.to_owned();
+                Box::pin(async move {
+                    let flight = cache.flight::<K>(&key);
+                    let found = flight.get_or_init(|| self.fill(pick, key.clone(), read)).await.clone();
+                    cache.land::<K>(&key, &flight);
+                    found
+                })
             }
         }
     }
@@ -601,7 +611,7 @@ impl Store for DbStore {
                 async move { store.read(move |tx| Box::pin(async move { tx.find_key_context(&prefix).await })).await },
             )
         }
-        Box::pin(self.cached(|c| &c.keys, prefix, read))
+        self.cached(|c| &c.keys, prefix, read)
     }
 
     /// Served from the [`auth_cache::ConnectionCache`] when fresh (T254), as
@@ -625,7 +635,7 @@ impl Store for DbStore {
                     .await
             })
         }
-        Box::pin(async move { self.cached(|c| &c.connections, &(key, org, ats), read).await })
+        self.cached(|c| &c.connections, &(key, org, ats), read)
     }
 
     fn ready(&self) -> BoxFuture<'_, StoreResult<()>> {
