@@ -82,17 +82,15 @@ pub(crate) async fn spend_failure(
 /// put the [`Principal`] into the request's extensions, and add `X-RateLimit-*` to the response.
 /// A failed authentication takes from the client IP's budget (D8) and is answered 401, or 429
 /// once that budget is spent. Every answer to a deprecated operation, these errors included,
-/// carries its `Deprecation`, `Sunset` and `Link` (D61, [`crate::deprecation::Notice`]).
+/// carries its `Deprecation`, `Sunset` and `Link` (D61, [`crate::deprecation::annotate`]).
 pub async fn api_middleware<S: Store>(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
     let mut res = authenticated::<S>(req, next).await?;
-    // Taken from the answer's request: nothing is held across the await (this future is
-    // allocated per request, and one of 1 KiB or more costs glibc's allocator a consolidation).
-    if let Some(n) = crate::deprecation::Notice::of(res.request()) {
-        n.annotate(res.headers_mut());
-    }
+    // From the answer's request: nothing is held across the await (this future is allocated
+    // per request, and one of 1 KiB or more costs glibc's allocator a consolidation).
+    crate::deprecation::annotate(&mut res);
     Ok(res)
 }
 

@@ -2,7 +2,7 @@
 //! `Deprecation: @<unix seconds>` (RFC 9745: since when it is deprecated), `Sunset: <HTTP-date>`
 //! (RFC 8594: when it may be removed, at least [`MIN_NOTICE_DAYS`] later) and
 //! `Link: <successor>; rel="successor-version"`. The table [`DEPRECATED`] is the one declaration:
-//! the API's answers ([`Notice`]) and the OpenAPI document (`deprecated: true`, the headers and the
+//! the API's answers ([`annotate`]) and the OpenAPI document (`deprecated: true`, the headers and the
 //! successor in the operation's text) are made from it, and `docs/changelog.md` lists each entry.
 
 use actix_web::http::header::{HeaderName, HeaderValue, HttpDate};
@@ -74,42 +74,30 @@ pub fn lookup(method: &str, path: &str) -> Option<&'static Deprecated> {
     DEPRECATED.iter().find(|d| d.method.eq_ignore_ascii_case(method) && d.path == path)
 }
 
-/// What a request to a deprecated operation is answered with besides its answer: the entry and
-/// the request's path (for `Link`). Taken by the API's middleware ([`crate::auth::api_middleware`])
-/// from the request of every answer it gives, errors of authentication and rate limiting
-/// included, and put on it (T321: until then a middleware of its own, a boxed future per request).
-pub(crate) struct Notice {
-    entry: &'static Deprecated,
-    path: String,
-}
-
-impl Notice {
-    /// The notice of `req`, if it is to a deprecated operation. Any other request costs one
-    /// comparison of its path's last segment per entry.
-    pub(crate) fn of(req: &actix_web::HttpRequest) -> Option<Notice> {
-        // The segment after the last `/`, found from the end byte by byte: `rsplit`'s searcher cost
-        // about 600 instructions a request (T319).
-        fn last(p: &str) -> &str {
-            p.as_bytes().iter().rposition(|&b| b == b'/').map_or(p, |i| &p[i + 1..])
-        }
-        if !DEPRECATED.iter().any(|d| last(d.path) == last(req.path())) {
-            return None;
-        }
-        let entry = req.match_pattern().and_then(|p| lookup(req.method().as_str(), &p))?;
-        Some(Notice { entry, path: req.path().to_string() })
+/// Puts `Deprecation`, `Sunset` and `Link` on `res` when it answers a deprecated operation.
+/// Called by the API's middleware ([`crate::auth::api_middleware`]) on every answer it gives,
+/// errors of authentication and rate limiting included (T321: until then a middleware of its
+/// own, a boxed future per request). Any other answer costs one comparison of its path's last
+/// segment per entry.
+pub(crate) fn annotate<B>(res: &mut actix_web::dev::ServiceResponse<B>) {
+    // The segment after the last `/`, found from the end byte by byte: `rsplit`'s searcher cost
+    // about 600 instructions a request (T319).
+    fn last(p: &str) -> &str {
+        p.as_bytes().iter().rposition(|&b| b == b'/').map_or(p, |i| &p[i + 1..])
     }
-
-    /// Puts `Deprecation`, `Sunset` and `Link` of the entry into `headers`.
-    pub(crate) fn annotate(&self, headers: &mut actix_web::http::header::HeaderMap) {
-        let d = self.entry;
-        for (name, value) in [
-            ("deprecation", d.deprecation_header()),
-            ("sunset", d.sunset_header()),
-            ("link", d.link_header(&self.path)),
-        ] {
-            if let Ok(v) = HeaderValue::from_str(&value) {
-                headers.insert(HeaderName::from_static(name), v);
-            }
+    let req = res.request();
+    if !DEPRECATED.iter().any(|d| last(d.path) == last(req.path())) {
+        return;
+    }
+    let Some(d) = req.match_pattern().and_then(|p| lookup(req.method().as_str(), &p)) else {
+        return;
+    };
+    let values =
+        [("deprecation", d.deprecation_header()), ("sunset", d.sunset_header()), ("link", d.link_header(req.path()))];
+    let headers = res.headers_mut();
+    for (name, value) in values {
+        if let Ok(v) = HeaderValue::from_str(&value) {
+            headers.insert(HeaderName::from_static(name), v);
         }
     }
 }
