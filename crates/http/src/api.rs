@@ -7,6 +7,7 @@ use crate::extract::{Body, PathId};
 use crate::idempotency::{keyed, Reply};
 use crate::openapi::schemas;
 use crate::out;
+use crate::out::JsonBody as _;
 use crate::person_in::{PersonImportIn, PersonPatchIn};
 use crate::state::ApiState;
 use actix_web::http::StatusCode;
@@ -23,7 +24,7 @@ use talent_domain::values::*;
 use utoipa::{IntoParams, ToSchema};
 
 fn ok_json(v: impl serde::Serialize) -> HttpResponse {
-    HttpResponse::Ok().json(v)
+    HttpResponse::Ok().json_body(v)
 }
 
 /// `GET /api/v1/me`: the key identity; no scope (D5: plan check applies).

@@ -143,10 +143,14 @@ async fn authenticated<S: Store>(
     Ok(res.map_into_left_body())
 }
 
-/// The authenticated principal of a request, authorized for `scope` (or none) and `write`.
-/// Errors: 403 `plan_upgrade_required`, `insufficient_scope`, `subscription_inactive`.
+/// The authenticated principal of a request, authorized for `scope` (or none) and `write`. A
+/// handler calls it once: it takes the principal out of the request's extensions, where
+/// [`api_middleware`] put it (T323: a copy cost the plan's allocation and the key's shared
+/// reference count twice per request). Errors: 403 `plan_upgrade_required`, `insufficient_scope`,
+/// `subscription_inactive`; 500 `internal_error` when there is none (a route outside the API's
+/// scope, or a second call).
 pub fn authorize(req: &HttpRequest, scope: Option<Scope>, write: bool) -> Result<Principal, ApiError> {
-    let p = req.extensions().get::<Principal>().cloned().ok_or_else(|| ApiError(ClientError::internal()))?;
+    let p = req.extensions_mut().remove::<Principal>().ok_or_else(|| ApiError(ClientError::internal()))?;
     p.authorize(Requirement { scope, write })?;
     Ok(p)
 }

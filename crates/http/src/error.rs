@@ -3,6 +3,7 @@
 //! the client nothing internal.
 
 use crate::out::ErrorOut;
+use crate::out::JsonBody as _;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, ResponseError};
 use std::fmt;
@@ -55,7 +56,7 @@ impl ResponseError for ApiError {
             r.insert_header((actix_web::http::header::RETRY_AFTER, secs.max(1).to_string()));
         }
         // Through the JSON value, as an idempotent replay of it is (byte for byte the same, D38).
-        r.json(self.body())
+        r.json_body(self.body())
     }
 }
 

@@ -4,6 +4,7 @@ use crate::auth::authorize;
 use crate::body::{page_limit, parse_query_of};
 use crate::error::ApiError;
 use crate::out;
+use crate::out::JsonBody as _;
 use crate::state::ApiState;
 use actix_web::{web, HttpRequest, HttpResponse};
 use talent_domain::events::EventType;
@@ -70,5 +71,5 @@ pub async fn list<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequest) -> 
     errs.into_result()?;
     let page = state.svc.events_feed(p.ctx.org.id, &p.acting_scopes(), feed).await?;
     let next = if page.has_more { page.items.last().map(|e| e.sequence.to_string()) } else { None };
-    Ok(HttpResponse::Ok().json(out::EventPage::new(page.items.iter().map(out::EventOut::from).collect(), next)))
+    Ok(HttpResponse::Ok().json_body(out::EventPage::new(page.items.iter().map(out::EventOut::from).collect(), next)))
 }

@@ -7,6 +7,7 @@ use crate::extract::{Body, PathId};
 use crate::idempotency::{keyed, Reply};
 use crate::openapi::schemas;
 use crate::out;
+use crate::out::JsonBody as _;
 use crate::person_in::{limits, parse_person_fields_of, PersonFields};
 use crate::state::ApiState;
 use actix_web::http::StatusCode;
@@ -195,7 +196,7 @@ pub async fn get<S: Store>(
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::InvitationsRead), false)?;
     let PathId(id) = id?;
-    Ok(HttpResponse::Ok().json(state.svc.get_invitation(p.ctx.org.id, id).await?.out()))
+    Ok(HttpResponse::Ok().json_body(state.svc.get_invitation(p.ctx.org.id, id).await?.out()))
 }
 
 /// `GET /api/v1/invitations` (scope `invitations:read`, D17): newest first, keyset-paginated.
@@ -243,7 +244,7 @@ pub async fn list<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequest) -> 
     q.limit = limit;
     let page = state.svc.list_invitations(q).await?;
     let next = state.cursors.next(page.has_more, page.items.last().map(|v| v.invitation.id.0), &filters);
-    Ok(HttpResponse::Ok().json(out::InvitationPage::new(page.items.iter().map(|v| v.out()).collect(), next)))
+    Ok(HttpResponse::Ok().json_body(out::InvitationPage::new(page.items.iter().map(|v| v.out()).collect(), next)))
 }
 
 /// `POST /invitations/{id}/resend` body (D21).

@@ -30,6 +30,7 @@ pub mod state;
 pub mod test_mode;
 pub mod webhooks;
 
+use crate::out::JsonBody as _;
 use actix_web::middleware::from_fn;
 use actix_web::{web, HttpRequest, HttpResponse};
 use error::ApiError;
@@ -62,12 +63,12 @@ async fn not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {
 
 /// `GET /healthz`: 200 `{"status":"ok"}`, without touching the database (liveness).
 async fn healthz() -> HttpResponse {
-    HttpResponse::Ok().content_type("application/json").body(r#"{"status":"ok"}"#)
+    HttpResponse::Ok().content_type(out::json_type()).body(r#"{"status":"ok"}"#)
 }
 
 async fn readyz<S: Store>(state: web::Data<ApiState<S>>) -> HttpResponse {
     match state.svc.store.ready().await {
-        Ok(()) => HttpResponse::Ok().json(serde_json::json!({"status": "ready"})),
+        Ok(()) => HttpResponse::Ok().json_body(serde_json::json!({"status": "ready"})),
         Err(e) => {
             let mut r = HttpResponse::ServiceUnavailable();
             if matches!(e, talent_domain::errors::StoreError::Unavailable(_)) {
@@ -78,7 +79,7 @@ async fn readyz<S: Store>(state: web::Data<ApiState<S>>) -> HttpResponse {
             } else {
                 tracing::warn!(error = %e, "not ready");
             }
-            r.json(serde_json::json!({"error": "The service is not ready", "code": "internal_error"}))
+            r.json_body(serde_json::json!({"error": "The service is not ready", "code": "internal_error"}))
         }
     }
 }

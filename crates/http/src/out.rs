@@ -23,6 +23,64 @@ use time::OffsetDateTime;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
+/// `Content-Type: application/json`, a static header value: set without a copy or a check
+/// (actix-web's `json`, and `content_type("application/json")`, copy the text into a new value
+/// for every answer).
+pub(crate) fn json_type() -> actix_web::http::header::HeaderValue {
+    actix_web::http::header::HeaderValue::from_static("application/json")
+}
+
+/// The largest capacity [`JsonBody`]'s buffer keeps between answers (a longer list's buffer is
+/// released once it is answered).
+const SCRATCH_KEPT: usize = 64 * 1024;
+
+thread_local! {
+    /// The buffer [`JsonBody::json_body`] writes JSON into: it keeps its capacity from one answer
+    /// to the next (up to [`SCRATCH_KEPT`]), so it neither grows nor is allocated per answer.
+    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// A JSON answer: every JSON answer of the APIs is made with [`JsonBody::json_body`], not with
+/// actix-web's `HttpResponseBuilder::json` (which `clippy.toml` refuses).
+pub trait JsonBody {
+    /// The answer with `value` serialized as its body, `Content-Type: application/json`. The
+    /// JSON is written into a buffer of this thread's that keeps its capacity, then copied once
+    /// into a body of its exact length: one allocation per answer, where actix-web's `json`
+    /// makes four (a `String` that grows from 128 bytes, its reallocation, the shared header of
+    /// a `Bytes` whose capacity is longer than its length, the header value's copy; T323). A
+    /// value that cannot be serialized (no response type can fail; a map with keys that are not
+    /// strings would) is answered 500 `internal_error`, and logged.
+    fn json_body(&mut self, value: impl Serialize) -> actix_web::HttpResponse;
+}
+
+impl JsonBody for actix_web::HttpResponseBuilder {
+    fn json_body(&mut self, value: impl Serialize) -> actix_web::HttpResponse {
+        let body = SCRATCH.with(|cell| {
+            // Never borrowed twice (serializing makes no answer), but a second borrow would get a
+            // buffer of its own rather than a panic.
+            let mut own = Vec::new();
+            let mut shared = cell.try_borrow_mut();
+            let buf = match &mut shared {
+                Ok(b) => &mut **b,
+                Err(_) => &mut own,
+            };
+            buf.clear();
+            let body = serde_json::to_writer(&mut *buf, &value).map(|()| actix_web::web::Bytes::copy_from_slice(buf));
+            if buf.capacity() > SCRATCH_KEPT {
+                *buf = Vec::new();
+            }
+            body
+        });
+        match body {
+            Ok(body) => self.content_type(json_type()).body(body),
+            Err(e) => {
+                tracing::error!(error = %e, "an answer could not be serialized as JSON");
+                actix_web::ResponseError::error_response(&crate::error::ApiError(ClientError::internal()))
+            }
+        }
+    }
+}
+
 pub use talent_domain::wire::{
     AssessmentCompletedData, InvitationOut, KeyIdentityOut, OrganizationOut, PersonOut, PingData,
 };
@@ -580,5 +638,44 @@ pub struct ReplayOut {
 impl From<&Replayed> for ReplayOut {
     fn from(r: &Replayed) -> Self {
         ReplayOut { queued: r.queued, last_sequence: r.last_sequence, has_more: r.has_more }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::JsonBody;
+    use actix_web::body::MessageBody;
+    use actix_web::HttpResponse;
+
+    fn body(r: HttpResponse) -> (u16, String, Vec<u8>) {
+        let ct = r.headers().get("content-type").map(|v| v.to_str().unwrap().to_string()).unwrap_or_default();
+        let status = r.status().as_u16();
+        (status, ct, r.into_body().try_into_bytes().unwrap().to_vec())
+    }
+
+    /// T323: an answer's JSON is what serde_json writes, with `Content-Type: application/json`,
+    /// whatever the size of the answers before it (the thread's buffer is reused, and released
+    /// past 64 KiB).
+    #[test]
+    fn json_answers_are_serde_json_bytes_whatever_came_before() {
+        let small = serde_json::json!({"a": "é\"\n", "b": [1, 2, 3], "c": null});
+        let large = serde_json::json!({"data": vec!["x".repeat(1000); 100]});
+        for v in [&small, &large, &small, &large, &large, &small] {
+            let (status, ct, bytes) = body(HttpResponse::Created().json_body(v));
+            assert_eq!((status, ct.as_str()), (201, "application/json"));
+            assert_eq!(bytes, serde_json::to_vec(v).unwrap());
+        }
+    }
+
+    /// A value serde_json refuses (a map whose keys are not strings) is a 500 with the error
+    /// envelope, never a panic or an empty 200.
+    #[test]
+    fn a_value_that_is_not_json_is_an_internal_error() {
+        let map: std::collections::BTreeMap<(u8, u8), u8> = [((1, 2), 3)].into();
+        let (status, ct, bytes) = body(HttpResponse::Ok().json_body(&map));
+        assert_eq!((status, ct.as_str()), (500, "application/json"));
+        let v: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(v["code"], "internal_error");
     }
 }

@@ -6,6 +6,7 @@ use crate::error::ApiError;
 use crate::extract::PathId;
 use crate::openapi::schemas;
 use crate::out;
+use crate::out::JsonBody as _;
 use crate::state::ApiState;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
@@ -71,7 +72,7 @@ pub async fn person_results<S: Store>(
     let p = authorize(&req, Some(Scope::ResultsRead), false)?;
     let PathId(id) = id?;
     let r = state.svc.results(p.ctx.org.id, id).await?;
-    Ok(HttpResponse::Ok().json(out::PersonResultsOut::new(&state.svc.assessment.model, &r)))
+    Ok(HttpResponse::Ok().json_body(out::PersonResultsOut::new(&state.svc.assessment.model, &r)))
 }
 
 /// Query parameters of `GET /api/v1/persons/{id}/report` (T217).
@@ -140,7 +141,7 @@ pub async fn person_matches<S: Store>(
     parse_query(&req, &[])?;
     let PathId(id) = id?;
     let v = state.svc.person_matches(p.ctx.org.id, p.ctx.org.live_id(), id).await?;
-    Ok(HttpResponse::Ok().json(out::MatchPage::new(v.iter().map(out::MatchOut::from).collect(), None)))
+    Ok(HttpResponse::Ok().json_body(out::MatchPage::new(v.iter().map(out::MatchOut::from).collect(), None)))
 }
 
 /// `GET /api/v1/profiles` (scope `profiles:read`, D25): newest first, keyset-paginated.
@@ -168,7 +169,7 @@ pub async fn list_profiles<S: Store>(
     let next = state.cursors.next(page.has_more, page.items.last().map(|x| x.id.0), &filters);
     let model = &state.svc.assessment.model;
     Ok(HttpResponse::Ok()
-        .json(out::ProfilePage::new(page.items.iter().map(|x| out::ProfileOut::new(model, x)).collect(), next)))
+        .json_body(out::ProfilePage::new(page.items.iter().map(|x| out::ProfileOut::new(model, x)).collect(), next)))
 }
 
 /// `GET /api/v1/profiles/{id}` (scope `profiles:read`, D25).
@@ -189,7 +190,7 @@ pub async fn get_profile<S: Store>(
     let p = authorize(&req, Some(Scope::ProfilesRead), false)?;
     let PathId(id) = id?;
     let profile = state.svc.get_profile(p.ctx.org.live_id(), id).await?;
-    Ok(HttpResponse::Ok().json(out::ProfileOut::new(&state.svc.assessment.model, &profile)))
+    Ok(HttpResponse::Ok().json_body(out::ProfileOut::new(&state.svc.assessment.model, &profile)))
 }
 
 /// `GET /api/v1/profiles/{id}/matches` (scope `results:read`, D26): persons with results,
@@ -243,5 +244,5 @@ pub async fn profile_matches<S: Store>(
         }
         _ => None,
     };
-    Ok(HttpResponse::Ok().json(out::MatchPage::new(page.items.iter().map(out::MatchOut::from).collect(), next)))
+    Ok(HttpResponse::Ok().json_body(out::MatchPage::new(page.items.iter().map(out::MatchOut::from).collect(), next)))
 }

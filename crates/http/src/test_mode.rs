@@ -7,6 +7,7 @@ use crate::error::ApiError;
 use crate::extract::{Body, PathId};
 use crate::idempotency::{keyed, Reply};
 use crate::out;
+use crate::out::JsonBody as _;
 use crate::state::ApiState;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -178,7 +179,7 @@ pub async fn emails<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequest) -
     let p = authorize(&req, Some(Scope::InvitationsRead), false)?;
     crate::body::parse_query(&req, &[])?;
     let list = state.svc.test_emails(&p.ctx.org).await?;
-    Ok(HttpResponse::Ok().json(TestEmailsOut { data: list.iter().map(TestEmailOut::from).collect() }))
+    Ok(HttpResponse::Ok().json_body(TestEmailsOut { data: list.iter().map(TestEmailOut::from).collect() }))
 }
 
 /// The body of `POST /api/v1/test/clock/advance`.

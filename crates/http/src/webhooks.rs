@@ -7,6 +7,7 @@ use crate::extract::{Body, PathId, PathIds};
 use crate::idempotency::{keyed, Reply};
 use crate::openapi::schemas;
 use crate::out;
+use crate::out::JsonBody as _;
 use crate::state::ApiState;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -140,7 +141,7 @@ pub async fn list<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequest) -> 
     parse_query(&req, &[])?;
     let v = state.svc.list_endpoints(p.ctx.org.id).await?;
     Ok(HttpResponse::Ok()
-        .json(out::WebhookEndpointPage::new(v.iter().map(out::WebhookEndpointOut::from).collect(), None)))
+        .json_body(out::WebhookEndpointPage::new(v.iter().map(out::WebhookEndpointOut::from).collect(), None)))
 }
 
 /// `GET /api/v1/webhooks/{id}`.
@@ -160,7 +161,7 @@ pub async fn get<S: Store>(
 ) -> Result<HttpResponse, ApiError> {
     let p = authorize(&req, Some(Scope::WebhooksManage), false)?;
     let PathId(id) = id?;
-    Ok(HttpResponse::Ok().json(out::WebhookEndpointOut::from(&state.svc.get_endpoint(p.ctx.org.id, id).await?)))
+    Ok(HttpResponse::Ok().json_body(out::WebhookEndpointOut::from(&state.svc.get_endpoint(p.ctx.org.id, id).await?)))
 }
 
 /// `PATCH /webhooks/{id}` body (D29).
@@ -211,7 +212,7 @@ pub async fn patch<S: Store>(
     errs.into_result()?;
     let patch = EndpointPatch { url: i.url.map(|u| u.trim().to_string()), events, description, enabled: i.enabled };
     Ok(HttpResponse::Ok()
-        .json(out::WebhookEndpointOut::from(&state.svc.patch_endpoint(p.ctx.org.id, id, patch).await?)))
+        .json_body(out::WebhookEndpointOut::from(&state.svc.patch_endpoint(p.ctx.org.id, id, patch).await?)))
 }
 
 /// `DELETE /api/v1/webhooks/{id}` → 204.
@@ -333,7 +334,8 @@ pub async fn deliveries<S: Store>(
     let before = state.cursors.position(params.cursor.as_deref(), &filters)?.map(DeliveryId);
     let page = state.svc.list_deliveries(p.ctx.org.id, id, status, None, before, limit).await?;
     let next = state.cursors.next(page.has_more, page.items.last().map(|d| d.id.0), &filters);
-    Ok(HttpResponse::Ok().json(out::DeliveryPage::new(page.items.iter().map(out::DeliveryOut::from).collect(), next)))
+    Ok(HttpResponse::Ok()
+        .json_body(out::DeliveryPage::new(page.items.iter().map(out::DeliveryOut::from).collect(), next)))
 }
 
 /// `GET /api/v1/webhooks/{id}/deliveries/{deliveryId}`: the record plus `attempts[]`.
@@ -354,7 +356,7 @@ pub async fn delivery<S: Store>(
     let p = authorize(&req, Some(Scope::WebhooksManage), false)?;
     let PathIds(id, did) = path?;
     let (d, attempts) = state.svc.get_delivery(p.ctx.org.id, id, did).await?;
-    Ok(HttpResponse::Ok().json(out::DeliveryDetailOut {
+    Ok(HttpResponse::Ok().json_body(out::DeliveryDetailOut {
         delivery: (&d).into(),
         attempt_log: attempts.iter().map(|(t, a)| out::AttemptOut::new(*t, a)).collect(),
     }))
@@ -405,5 +407,5 @@ pub async fn test<S: Store>(
     let p = authorize(&req, Some(Scope::WebhooksManage), true)?;
     let PathId(id) = id?;
     let r = state.svc.test_ping(p.ctx.org.id, id).await?;
-    Ok(HttpResponse::Ok().json(out::WebhookTestResultOut::from(&r)))
+    Ok(HttpResponse::Ok().json_body(out::WebhookTestResultOut::from(&r)))
 }

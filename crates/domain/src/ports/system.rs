@@ -58,6 +58,12 @@ pub trait Secrets: Send + Sync + 'static {
     fn hash_api_key(&self, value: &str) -> Vec<u8>;
     /// Compares two byte strings in constant time (for equal lengths).
     fn constant_time_eq(&self, a: &[u8], b: &[u8]) -> bool;
+    /// Whether the presented key `value` hashes to `hash` ([`Secrets::hash_api_key`]), compared
+    /// in constant time: what authentication asks on every request (D41). An adapter may hash
+    /// without allocating (T323); by default, the two methods above.
+    fn verify_api_key(&self, value: &str, hash: &[u8]) -> bool {
+        self.constant_time_eq(&self.hash_api_key(value), hash)
+    }
     /// A random URL-safe token of `bytes` random bytes (base64url, no padding).
     fn random_token(&self, bytes: usize) -> String;
     /// A new webhook signing secret (D30 as amended by D58): `whsec_` + standard base64 (with

@@ -152,27 +152,33 @@ impl<S: Store> Services<S> {
             .into());
         };
         let invalid = || ClientError::new(Code::InvalidToken, "The API key is malformed or unknown");
-        let token = match h.split_once(' ') {
-            Some((scheme, t)) if scheme.eq_ignore_ascii_case("bearer") => t.trim(),
+        // The scheme ends at the first space (found byte by byte: `split_once`'s searcher cost
+        // three times as much, T323).
+        // An ASCII space: both sides of it are character boundaries.
+        let token = match h.bytes().position(|b| b == b' ') {
+            Some(i) if h[..i].eq_ignore_ascii_case("bearer") => h[i + 1..].trim(),
             _ => return Err(invalid().into()),
         };
         let prefix = key_prefix(token).ok_or_else(invalid)?;
         let mut ctx = self.store.key_context(prefix).await?.ok_or_else(invalid)?;
-        let hash = self.secrets.hash_api_key(token);
-        if !self.secrets.constant_time_eq(&hash, &ctx.key.hash) {
+        if !self.secrets.verify_api_key(token, &ctx.key.hash) {
             return Err(invalid().into());
         }
         if ctx.key.revoked_at.is_some() {
             return Err(ClientError::new(Code::KeyRevoked, "The API key was revoked").into());
         }
-        let now = self.clock.now();
-        if ctx.key.expires_at.is_some_and(|e| e <= now) {
-            return Err(ClientError::new(Code::KeyExpired, "The API key has expired").into());
-        }
-        // T90: a trial that has ended refuses writes (D4) from the moment it ends.
-        let status = ctx.org.status_at(now);
-        if status != ctx.org.subscription_status {
-            std::sync::Arc::make_mut(&mut ctx).org.subscription_status = status;
+        // The clock is read only when the answer depends on it: a key that expires, or an
+        // organization whose trial ends (T323: reading it, as a date, was 1 % of a request).
+        if ctx.key.expires_at.is_some() || ctx.org.trial_ends_at.is_some() {
+            let now = self.clock.now();
+            if ctx.key.expires_at.is_some_and(|e| e <= now) {
+                return Err(ClientError::new(Code::KeyExpired, "The API key has expired").into());
+            }
+            // T90: a trial that has ended refuses writes (D4) from the moment it ends.
+            let status = ctx.org.status_at(now);
+            if status != ctx.org.subscription_status {
+                std::sync::Arc::make_mut(&mut ctx).org.subscription_status = status;
+            }
         }
         let plan = self.plans.get(&ctx.org.plan).cloned();
         Ok(Principal { ctx, plan })

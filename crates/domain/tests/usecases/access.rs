@@ -110,8 +110,19 @@ fn a_valid_key_authenticates_to_its_user_organization_and_plan() {
     assert_eq!(me["scopes"], json!(["organization:read", "persons:write"]));
     assert_eq!(me["organizationRole"], json!("member"));
     assert_eq!(me["plan"], json!("professional"));
-    // The scheme is case-insensitive.
-    assert_eq!(auth(&w, Some(&format!("bearer {}", k.value))).unwrap().ctx.key.id, k.key.id);
+    // The scheme is case-insensitive; it ends at the first space, and the key's surrounding
+    // whitespace is not part of it (T323 finds that space byte by byte).
+    for h in [format!("bearer {}", k.value), format!("BEARER  {}\t", k.value), format!("Bearer {} ", k.value)] {
+        assert_eq!(auth(&w, Some(&h)).unwrap().ctx.key.id, k.key.id, "{h:?}");
+    }
+    for h in [
+        format!(" Bearer {}", k.value),
+        format!("Bearer\t{}", k.value),
+        format!("Bearerx {}", k.value),
+        "Bearer ".into(),
+    ] {
+        assert_eq!(code(auth(&w, Some(&h))), Code::InvalidToken, "{h:?}");
+    }
 }
 
 #[test]

@@ -6,6 +6,7 @@ use super::{admin_list, admin_page};
 use crate::body::double_option;
 use crate::error::ApiError;
 use crate::extract::{JsonIn, PathId, PathIds};
+use crate::out::JsonBody as _;
 use crate::state::ApiState;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
@@ -85,7 +86,7 @@ pub async fn create_connection<S: Store>(
     let (Some(ats), Some(name)) = (ats, name) else { return Err(ApiError(ClientError::internal())) };
     let settings = ConnectionSettings::default().patched(&i.settings.unwrap_or_default().patch());
     let created = state.svc.create_connection(org, NewConnection { ats, name, settings, locale }, None).await?;
-    Ok(HttpResponse::Created().json(out(&created.view, Some(created.key))))
+    Ok(HttpResponse::Created().json_body(out(&created.view, Some(created.key))))
 }
 
 /// `GET /admin/v1/organizations/{id}/connections` → the organization's connections, oldest first.
@@ -102,7 +103,7 @@ pub async fn get_connection<S: Store>(
     state: web::Data<ApiState<S>>,
     PathId(id): PathId<ConnectionId>,
 ) -> Result<HttpResponse, ApiError> {
-    Ok(HttpResponse::Ok().json(out(&state.svc.get_connection(id).await?, None)))
+    Ok(HttpResponse::Ok().json_body(out(&state.svc.get_connection(id).await?, None)))
 }
 
 /// `PATCH /admin/v1/connections/{id}` → the changed connection: `name`, `enabled`, and
@@ -121,7 +122,7 @@ pub async fn patch_connection<S: Store>(
     };
     errs.into_result()?;
     let patch = ConnectionPatch { name, enabled: i.enabled, settings: i.settings.unwrap_or_default().patch(), locale };
-    Ok(HttpResponse::Ok().json(out(&state.svc.update_connection(id, patch).await?, None)))
+    Ok(HttpResponse::Ok().json_body(out(&state.svc.update_connection(id, patch).await?, None)))
 }
 
 /// `DELETE /admin/v1/connections/{id}` → 204: the key is revoked and the connection deleted with
@@ -193,7 +194,7 @@ pub async fn get_push<S: Store>(
 ) -> Result<HttpResponse, ApiError> {
     let (d, attempts) = state.svc.push_attempts(id, push).await?;
     let attempt_log = attempts.iter().map(|(at, o)| PushAttemptOut::new(*at, o)).collect();
-    Ok(HttpResponse::Ok().json(PushDetailOut { attempt_log, push: PushOut::from(&d) }))
+    Ok(HttpResponse::Ok().json_body(PushDetailOut { attempt_log, push: PushOut::from(&d) }))
 }
 
 /// `POST /admin/v1/connections/{id}/pushes/{push}/redeliver` → 202 the push, due again now with a
@@ -203,7 +204,7 @@ pub async fn redeliver_push<S: Store>(
     PathIds(id, push): PathIds<ConnectionId, DeliveryId>,
 ) -> Result<HttpResponse, ApiError> {
     let d = state.svc.redeliver_push(id, push).await?;
-    Ok(HttpResponse::Accepted().json(PushOut::from(&d)))
+    Ok(HttpResponse::Accepted().json_body(PushOut::from(&d)))
 }
 
 /// `GET /admin/v1/connections/{id}/errors` → the last 100 errors its ATS reported, newest first.

@@ -21,6 +21,7 @@ pub use sandbox::*;
 
 use crate::body::{page_limit, parse_params};
 use crate::error::ApiError;
+use crate::out::JsonBody as _;
 use crate::state::ApiState;
 use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
@@ -96,5 +97,5 @@ pub(super) fn admin_page<S: Store>(
 /// 200 `{data, pagination: {hasMore, nextCursor}}` of an admin list; `next` is the next page's
 /// cursor.
 pub(super) fn admin_list<T: serde::Serialize>(data: Vec<T>, next: Option<String>) -> HttpResponse {
-    HttpResponse::Ok().json(out::AdminListOut::new(data, next))
+    HttpResponse::Ok().json_body(out::AdminListOut::new(data, next))
 }

@@ -5,6 +5,7 @@ use super::{admin_list, admin_page};
 use crate::body::{check, double_option};
 use crate::error::ApiError;
 use crate::extract::{JsonIn, PathId};
+use crate::out::JsonBody as _;
 use crate::state::ApiState;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
@@ -120,7 +121,7 @@ pub async fn create_org<S: Store>(
         },
     };
     let (org, usage) = state.svc.create_organization(n).await?;
-    Ok(HttpResponse::Created().json(admin_org_json(&org, &usage)))
+    Ok(HttpResponse::Created().json_body(admin_org_json(&org, &usage)))
 }
 
 /// The admin API's Organization: the public object (spec, Organization) plus
@@ -166,7 +167,7 @@ pub async fn get_user<S: Store>(
     state: web::Data<ApiState<S>>,
     PathId(id): PathId<UserId>,
 ) -> Result<HttpResponse, ApiError> {
-    Ok(HttpResponse::Ok().json(UserOut::from(&state.svc.get_user(id).await?)))
+    Ok(HttpResponse::Ok().json_body(UserOut::from(&state.svc.get_user(id).await?)))
 }
 
 /// `GET /admin/v1/users/{id}/api-keys`: the user's keys, active, expired and revoked, newest
@@ -189,7 +190,7 @@ pub async fn get_org<S: Store>(
     PathId(id): PathId<OrgId>,
 ) -> Result<HttpResponse, ApiError> {
     let (org, usage) = state.svc.organization(id).await?;
-    Ok(HttpResponse::Ok().json(admin_org_json(&org, &usage)))
+    Ok(HttpResponse::Ok().json_body(admin_org_json(&org, &usage)))
 }
 
 /// `PATCH /admin/v1/organizations/{id}` body: the creation fields, all optional.
@@ -239,7 +240,7 @@ pub async fn patch_org<S: Store>(
         parse_candidate(i.locale.as_deref(), i.time_zone.as_deref(), i.redirect_hosts.as_deref(), &mut errs);
     errs.into_result()?;
     let (org, usage) = state.svc.patch_organization(id, p).await?;
-    Ok(HttpResponse::Ok().json(admin_org_json(&org, &usage)))
+    Ok(HttpResponse::Ok().json_body(admin_org_json(&org, &usage)))
 }
 
 /// `POST /admin/v1/organizations/{id}/users` body.
@@ -262,7 +263,7 @@ pub async fn create_user<S: Store>(
     errs.into_result()?;
     let (Some(email), Some(role)) = (email, role) else { return Err(ApiError(ClientError::internal())) };
     let u = state.svc.create_user(org, email, role).await?;
-    Ok(HttpResponse::Created().json(UserOut::from(&u)))
+    Ok(HttpResponse::Created().json_body(UserOut::from(&u)))
 }
 
 /// `POST /admin/v1/users/{id}/api-keys` body.
@@ -314,7 +315,7 @@ pub async fn create_key<S: Store>(
     } else {
         state.svc.create_api_key(user, i.name, scopes, expires).await?
     };
-    Ok(HttpResponse::Created().json(CreatedApiKeyOut::new(&created.key, created.value)))
+    Ok(HttpResponse::Created().json_body(CreatedApiKeyOut::new(&created.key, created.value)))
 }
 
 /// `DELETE /admin/v1/api-keys/{id}`: revokes at once; 200 with the key record (no value).
@@ -323,5 +324,5 @@ pub async fn revoke_key<S: Store>(
     PathId(id): PathId<ApiKeyId>,
 ) -> Result<HttpResponse, ApiError> {
     let k = state.svc.revoke_api_key(id).await?;
-    Ok(HttpResponse::Ok().json(ApiKeyOut::from(&k)))
+    Ok(HttpResponse::Ok().json_body(ApiKeyOut::from(&k)))
 }

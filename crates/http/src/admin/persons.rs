@@ -5,6 +5,7 @@ use super::{admin_list, admin_page};
 use crate::body::{check, double_option};
 use crate::error::ApiError;
 use crate::extract::{JsonIn, PathId, PathIds};
+use crate::out::JsonBody as _;
 use crate::state::ApiState;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
@@ -21,7 +22,7 @@ pub async fn deactivate<S: Store>(
     PathId(id): PathId<PersonId>,
 ) -> Result<HttpResponse, ApiError> {
     let p = state.svc.admin_archive_person(id, ArchiveReason::Deactivated).await?;
-    Ok(HttpResponse::Ok().json(person_json(&p)))
+    Ok(HttpResponse::Ok().json_body(person_json(&p)))
 }
 
 /// `POST /admin/v1/persons/{id}/withdraw`: the person's own withdrawal (D39).
@@ -30,7 +31,7 @@ pub async fn withdraw<S: Store>(
     PathId(id): PathId<PersonId>,
 ) -> Result<HttpResponse, ApiError> {
     let p = state.svc.admin_archive_person(id, ArchiveReason::SelfRevoked).await?;
-    Ok(HttpResponse::Ok().json(person_json(&p)))
+    Ok(HttpResponse::Ok().json_body(person_json(&p)))
 }
 
 /// `POST /admin/v1/organizations/{id}/teams` body.
@@ -51,7 +52,7 @@ pub async fn create_team<S: Store>(
     check(&i, &mut errs);
     errs.into_result()?;
     let t = state.svc.create_team(org, i.name.trim().to_string()).await?;
-    Ok(HttpResponse::Created().json(TeamOut::from(&t)))
+    Ok(HttpResponse::Created().json_body(TeamOut::from(&t)))
 }
 
 /// `POST /admin/v1/teams/{id}/members` body.
@@ -69,7 +70,7 @@ pub async fn add_member<S: Store>(
 ) -> Result<HttpResponse, ApiError> {
     let person: PersonId = i.person_id.parse().map_err(|_| ApiError::field("personId", "must be a UUID"))?;
     let members = state.svc.add_team_member(team, person).await?;
-    Ok(HttpResponse::Ok().json(TeamMembersOut::new(team, &members)))
+    Ok(HttpResponse::Ok().json_body(TeamMembersOut::new(team, &members)))
 }
 
 /// `GET /admin/v1/teams/{id}/members` → 200 `{teamId, personIds}`.
@@ -78,7 +79,7 @@ pub async fn members<S: Store>(
     PathId(team): PathId<TeamId>,
 ) -> Result<HttpResponse, ApiError> {
     let members = state.svc.team_members(team).await?;
-    Ok(HttpResponse::Ok().json(TeamMembersOut::new(team, &members)))
+    Ok(HttpResponse::Ok().json_body(TeamMembersOut::new(team, &members)))
 }
 
 /// `POST /admin/v1/organizations/{id}/profiles` body (D25 fields but ids).
@@ -107,7 +108,7 @@ pub async fn create_profile<S: Store>(
 ) -> Result<HttpResponse, ApiError> {
     let n = profile_input(i)?;
     let p = state.svc.create_profile(org, n).await?;
-    Ok(HttpResponse::Created().json(crate::out::ProfileOut::new(&state.svc.assessment.model, &p)))
+    Ok(HttpResponse::Created().json_body(crate::out::ProfileOut::new(&state.svc.assessment.model, &p)))
 }
 
 /// Competencies of a profile body, as the use case takes them; a non-UUID id is a field error.
@@ -172,7 +173,7 @@ pub async fn update_profile<S: Store>(
     let patch =
         talent_domain::usecases::assessments::ProfilePatch { name: i.name, description: i.description, competencies };
     let p = state.svc.update_profile(org, id, patch).await?;
-    Ok(HttpResponse::Ok().json(crate::out::ProfileOut::new(&state.svc.assessment.model, &p)))
+    Ok(HttpResponse::Ok().json_body(crate::out::ProfileOut::new(&state.svc.assessment.model, &p)))
 }
 
 /// `DELETE /admin/v1/organizations/{org}/profiles/{id}`: 204; 404 when there is no such

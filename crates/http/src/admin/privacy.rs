@@ -6,6 +6,7 @@ use super::out::{
 };
 use crate::error::ApiError;
 use crate::extract::JsonIn;
+use crate::out::JsonBody as _;
 use crate::state::ApiState;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
@@ -47,7 +48,7 @@ pub async fn export_human<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequ
         organization_id: e.org_id.to_string(),
         event_type: e.event_type.as_str().to_string(),
     });
-    Ok(HttpResponse::Ok().json(HumanExportOut {
+    Ok(HttpResponse::Ok().json_body(HumanExportOut {
         assessments: x.assessments.iter().map(ExportedAssessmentOut::from).collect(),
         email: email.as_str().to_string(),
         emails: x.emails.iter().map(ExportedEmailOut::from).collect(),
@@ -75,7 +76,7 @@ pub async fn erase_human<S: Store>(
 ) -> Result<HttpResponse, ApiError> {
     let email = Email::parse(&i.email).map_err(|m| ApiError::field("email", m))?;
     let r = state.svc.erase_human(email).await?;
-    Ok(HttpResponse::Ok().json(HumanErasureOut {
+    Ok(HttpResponse::Ok().json_body(HumanErasureOut {
         assessments: r.assessments,
         emails: r.emails,
         invitations: r.invitations,

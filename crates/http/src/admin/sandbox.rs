@@ -5,6 +5,7 @@ use super::out::{AcceptedOut, AdminAssessmentOut, ClockOut, EmailOut, EmailsOut}
 use crate::body::parse_json;
 use crate::error::ApiError;
 use crate::extract::{Body, JsonIn, PathId};
+use crate::out::JsonBody as _;
 use crate::state::ApiState;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
@@ -38,7 +39,7 @@ pub async fn assessment<S: Store>(
         seed: i.seed,
     };
     let a = state.svc.admin_assessment(person, cmd).await?;
-    Ok(HttpResponse::Ok().json(AdminAssessmentOut::new(person, &a)))
+    Ok(HttpResponse::Ok().json_body(AdminAssessmentOut::new(person, &a)))
 }
 
 /// `POST /admin/v1/invitations/{id}/accept` body (D39).
@@ -59,7 +60,7 @@ pub async fn accept_invitation<S: Store>(
     let i: AcceptIn =
         if body.iter().all(u8::is_ascii_whitespace) { AcceptIn::default() } else { parse_json(&req, &body)? };
     let (view, person) = state.svc.accept_invitation(id, i.share.unwrap_or(false)).await?;
-    Ok(HttpResponse::Ok().json(AcceptedOut { invitation: view.json(), person: person_json(&person) }))
+    Ok(HttpResponse::Ok().json_body(AcceptedOut { invitation: view.json(), person: person_json(&person) }))
 }
 
 /// `GET /admin/v1/emails?to=` (D22): recorded emails, newest first (at most 200).
@@ -70,7 +71,7 @@ pub async fn emails<S: Store>(state: web::Data<ApiState<S>>, req: HttpRequest) -
         None => None,
     };
     let list = state.svc.emails(to, 200).await?;
-    Ok(HttpResponse::Ok().json(EmailsOut { data: list.iter().map(EmailOut::from).collect() }))
+    Ok(HttpResponse::Ok().json_body(EmailsOut { data: list.iter().map(EmailOut::from).collect() }))
 }
 
 /// `POST /admin/v1/clock` body (D39).
@@ -115,5 +116,5 @@ pub async fn clock<S: Store>(
         }
     }
     let now = format(state.svc.clock.now());
-    Ok(HttpResponse::Ok().json(ClockOut { delivery_attempts: delivered, expired, now, reminded }))
+    Ok(HttpResponse::Ok().json_body(ClockOut { delivery_attempts: delivered, expired, now, reminded }))
 }
