@@ -166,26 +166,30 @@ pub struct FailureBudget {
     pub trusted_proxies: crate::client_ip::TrustedProxies,
 }
 
+/// Whether the answer `res` spends from the address's budget ([`spend_client_error`]): a 4xx
+/// that no budget of its own answered. Not the answers that matter for speed (2xx, and
+/// `/api/v1`'s own, which carry their rate-limit headers already).
+pub(crate) fn spends_client_error<B>(res: &ServiceResponse<B>) -> bool {
+    let path = res.request().path();
+    res.status().is_client_error()
+        && !res.headers().contains_key(&crate::names::X_RATELIMIT_LIMIT)
+        && !path.starts_with("/admin/")
+        // The dashboard (issue 18) counts its failed sign-ins itself; its other 4xx pages (a
+        // form's validation, a member's refusal) are not failed authentications.
+        && !path.starts_with("/dashboard")
+        // The ATSs' partner routes count their failed authentications themselves; their other
+        // 4xx (a refused order, a second start) are answers of their protocols.
+        && !path.starts_with("/partners/")
+}
+
 /// Every 4xx answer outside the APIs' own middleware (an unknown path, a method a resource does
 /// not have, an invitation page that is gone) carries the rate-limit headers of the client
 /// address's budget, and takes one request from it as a failed request does (D8; issue 16): 429
 /// `rate_limited` once that budget is spent. `/api/v1` answers carry its own headers already;
-/// `/admin/v1` has the admin token's checks (T89). Called by [`crate::observe::observe`] on every
-/// answer: until T321 a middleware of its own, a boxed future and a layer of polls per request.
+/// `/admin/v1` has the admin token's checks (T89). Called by [`crate::observe::observe`] on the
+/// answers [`spends_client_error`] picks: until T321 a middleware of its own, a boxed future and
+/// a layer of polls per request.
 pub(crate) async fn spend_client_error<B>(res: ServiceResponse<B>) -> ServiceResponse<EitherBody<B>> {
-    // Nothing to do on the answers that matter for speed (2xx, and /api/v1's own).
-    if !res.status().is_client_error()
-        || res.headers().contains_key(&crate::names::X_RATELIMIT_LIMIT)
-        || res.request().path().starts_with("/admin/")
-        // The dashboard (issue 18) counts its failed sign-ins itself; its other 4xx pages (a
-        // form's validation, a member's refusal) are not failed authentications.
-        || res.request().path().starts_with("/dashboard")
-        // The ATSs' partner routes count their failed authentications themselves; their other
-        // 4xx (a refused order, a second start) are answers of their protocols.
-        || res.request().path().starts_with("/partners/")
-    {
-        return res.map_into_left_body();
-    }
     let Some(budget) = res.request().app_data::<web::Data<FailureBudget>>().cloned() else {
         return res.map_into_left_body();
     };

@@ -62,8 +62,15 @@ pub async fn observe(
         let in_flight = counted.then(crate::metrics::InFlight::enter);
         let res = next.call(req).await;
         drop(in_flight);
-        // A 4xx outside the APIs spends from the address's budget of failed requests (D8).
-        let res = crate::auth::spend_client_error(res?).await;
+        // A 4xx outside the APIs spends from the address's budget of failed requests (D8); its
+        // future is made for those answers only (T323: awaited in place, it moved every answer
+        // in and out of its state).
+        let res = res?;
+        let res = if crate::auth::spends_client_error(&res) {
+            Box::pin(crate::auth::spend_client_error(res)).await
+        } else {
+            res.map_into_left_body()
+        };
         let elapsed = start.elapsed();
         // The method and path as the answer's request holds them: nothing copied beforehand.
         let (method, path) = (res.request().method(), log_path(res.request().path()));

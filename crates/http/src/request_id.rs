@@ -67,7 +67,9 @@ pub fn new_id() -> String {
         *used += 16;
         out
     });
-    uuid::Builder::from_random_bytes(bytes).into_uuid().to_string()
+    // Written into a buffer, not through the formatter's `Display` (T323).
+    let mut text = [0u8; uuid::fmt::Hyphenated::LENGTH];
+    String::from(&*uuid::Builder::from_random_bytes(bytes).into_uuid().hyphenated().encode_lower(&mut text))
 }
 
 /// `fut` with `id` as the request id of its task ([`RequestCorrelation`], [`current`]) while it
@@ -97,6 +99,8 @@ mod tests {
             let u = uuid::Uuid::parse_str(id).unwrap_or_default();
             assert_eq!(u.get_version_num(), 4, "{id}");
             assert_eq!(u.get_variant(), uuid::Variant::RFC4122, "{id}");
+            // As `Display` writes it: hyphenated, lowercase (T323 writes it without the formatter).
+            assert_eq!(id, &u.to_string());
         }
     }
 }
