@@ -34,7 +34,7 @@ impl Reply {
 
 fn respond(status: StatusCode, body: String, existing: bool, replayed: bool) -> HttpResponse {
     let mut b = HttpResponse::build(status);
-    b.content_type(crate::out::json_type());
+    b.content_type(crate::names::APPLICATION_JSON.clone());
     if existing {
         b.insert_header(("X-Existing-Resource", "true"));
     }

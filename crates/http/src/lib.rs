@@ -63,7 +63,7 @@ async fn not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {
 
 /// `GET /healthz`: 200 `{"status":"ok"}`, without touching the database (liveness).
 async fn healthz() -> HttpResponse {
-    HttpResponse::Ok().content_type(out::json_type()).body(r#"{"status":"ok"}"#)
+    HttpResponse::Ok().content_type(names::APPLICATION_JSON.clone()).body(r#"{"status":"ok"}"#)
 }
 
 async fn readyz<S: Store>(state: web::Data<ApiState<S>>) -> HttpResponse {

@@ -6,7 +6,7 @@
 //! A `HeaderName` made at compile time is compared as it is. Standard names come from
 //! [`actix_web::http::header`] (`AUTHORIZATION`, `CONTENT_LENGTH`, ...).
 
-use actix_web::http::header::HeaderName;
+use actix_web::http::header::{HeaderName, HeaderValue};
 
 /// `X-Request-Id`: the request's id, taken from the client or made (issue 17).
 pub static X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
@@ -18,3 +18,8 @@ pub static X_RATELIMIT_REMAINING: HeaderName = HeaderName::from_static("x-rateli
 pub static X_RATELIMIT_RESET: HeaderName = HeaderName::from_static("x-ratelimit-reset");
 /// `Idempotency-Key`: a `POST`'s key (spec, idempotency).
 pub static IDEMPOTENCY_KEY: HeaderName = HeaderName::from_static("idempotency-key");
+
+/// `application/json`, the `Content-Type` of every JSON answer: a value made at compile time is
+/// set as it is (actix-web's `json`, and `content_type("application/json")`, copy and check the
+/// text into a new value for every answer; T323).
+pub static APPLICATION_JSON: HeaderValue = HeaderValue::from_static("application/json");

@@ -23,13 +23,6 @@ use time::OffsetDateTime;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-/// `Content-Type: application/json`, a static header value: set without a copy or a check
-/// (actix-web's `json`, and `content_type("application/json")`, copy the text into a new value
-/// for every answer).
-pub(crate) fn json_type() -> actix_web::http::header::HeaderValue {
-    actix_web::http::header::HeaderValue::from_static("application/json")
-}
-
 /// The largest capacity [`JsonBody`]'s buffer keeps between answers (a longer list's buffer is
 /// released once it is answered).
 const SCRATCH_KEPT: usize = 64 * 1024;
@@ -43,13 +36,14 @@ thread_local! {
 /// A JSON answer: every JSON answer of the APIs is made with [`JsonBody::json_body`], not with
 /// actix-web's `HttpResponseBuilder::json` (which `clippy.toml` refuses).
 pub trait JsonBody {
-    /// The answer with `value` serialized as its body, `Content-Type: application/json`. The
-    /// JSON is written into a buffer of this thread's that keeps its capacity, then copied once
-    /// into a body of its exact length: one allocation per answer, where actix-web's `json`
-    /// makes four (a `String` that grows from 128 bytes, its reallocation, the shared header of
-    /// a `Bytes` whose capacity is longer than its length, the header value's copy; T323). A
-    /// value that cannot be serialized (no response type can fail; a map with keys that are not
-    /// strings would) is answered 500 `internal_error`, and logged.
+    /// The answer with `value` serialized as its body, `Content-Type: application/json`
+    /// ([`crate::names::APPLICATION_JSON`]). The JSON is written into a buffer of this thread's
+    /// that keeps its capacity, then copied once into a body of its exact length: one allocation
+    /// per answer, where actix-web's `json` makes four (a `String` that grows from 128 bytes, its
+    /// reallocation, the shared header of a `Bytes` whose capacity is longer than its length,
+    /// the header value's copy; T323). A value that cannot be serialized (no response type can
+    /// fail; a map with keys that are not strings would) is answered 500 `internal_error`, and
+    /// logged.
     fn json_body(&mut self, value: impl Serialize) -> actix_web::HttpResponse;
 }
 
@@ -72,7 +66,7 @@ impl JsonBody for actix_web::HttpResponseBuilder {
             body
         });
         match body {
-            Ok(body) => self.content_type(json_type()).body(body),
+            Ok(body) => self.content_type(crate::names::APPLICATION_JSON.clone()).body(body),
             Err(e) => {
                 tracing::error!(error = %e, "an answer could not be serialized as JSON");
                 actix_web::ResponseError::error_response(&crate::error::ApiError(ClientError::internal()))
