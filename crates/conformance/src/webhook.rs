@@ -148,6 +148,31 @@ pub async fn outcomes_of_a_batch_are_recorded_in_one_transaction<S: Store + Clon
             })
             .collect();
         svc.record_attempts(done).await.unwrap();
+        // T324: an outcome writes the delivery's state and leaves the rest of it as it was.
+        for j in &jobs {
+            let (d, _) = svc.get_delivery(org.id, e.id, j.delivery.id).await.unwrap();
+            let (status, next, error) = if round == 0 {
+                (DeliveryStatus::Pending, Some(at + Duration::minutes(1)), Some("timed out"))
+            } else {
+                (DeliveryStatus::Succeeded, None, None)
+            };
+            assert_eq!(
+                (d.status, d.attempts, d.next_attempt_at, d.last_error.as_deref()),
+                (status, round + 1, next, error)
+            );
+            assert_eq!(
+                (d.last_attempt_at, d.last_response_status),
+                (Some(at), if round == 0 { None } else { Some(200) })
+            );
+            assert_eq!(
+                (&d.payload, d.event_id, d.created_at),
+                (&j.delivery.payload, j.delivery.event_id, j.delivery.created_at)
+            );
+            assert_eq!(
+                (d.event_type, &d.request_id, d.org_id),
+                (j.delivery.event_type, &j.delivery.request_id, org.id)
+            );
+        }
         clock.advance(Duration::minutes(1) + Duration::seconds(1));
     }
     let page = svc.list_deliveries(org.id, e.id, None, None, None, 10).await.unwrap();

@@ -375,7 +375,28 @@ pub fn sent_event_id(d: &Delivery) -> String {
 /// and `sequence`, the event's number in its organization's feed (D56; `null` for a test ping
 /// and for an event the feed no longer holds). A payload that is not a JSON object (never
 /// written by Talent) is sent as stored.
+///
+/// An envelope as [`envelope`] writes it ends with its `eventId`, `id` and `type` in key order;
+/// `sequence` goes between the last two, which gives the bytes serde_json writes for the object
+/// with it, without reading the payload (T324: the read and the rewrite were a tenth of an
+/// attempt's instructions). Any other payload is read and written again as an object.
 pub fn sent_body(d: &Delivery, sequence: Option<u64>) -> String {
+    use std::fmt::Write as _;
+    let event_id = sent_event_id(d);
+    let mut tail = String::with_capacity(128);
+    let _ = write!(tail, r#""eventId":"{event_id}","id":"{}","type":"{}"}}"#, d.id, d.event_type.as_str());
+    if let Some(head) = d.payload.strip_suffix(tail.as_str()).filter(|h| h.ends_with(',')) {
+        let mut out = String::with_capacity(d.payload.len() + 32);
+        let _ = write!(out, r#"{head}"eventId":"{event_id}","id":"{}","sequence":"#, d.id);
+        match sequence {
+            Some(n) => {
+                let _ = write!(out, "{n}");
+            }
+            None => out.push_str("null"),
+        }
+        let _ = write!(out, r#","type":"{}"}}"#, d.event_type.as_str());
+        return out;
+    }
     match serde_json::from_str::<serde_json::Value>(&d.payload) {
         Ok(serde_json::Value::Object(mut m)) => {
             m.insert("eventId".into(), serde_json::Value::String(sent_event_id(d)));
@@ -525,5 +546,52 @@ mod tests {
         assert!(e["sequence"].is_null());
         x.payload = "not json".into();
         assert_eq!(sent_body(&x, Some(1)), "not json");
+    }
+
+    /// The body as serde_json writes the stored object with `eventId` and `sequence` set: what
+    /// `sent_body` sent before it spliced `sequence` in (T324).
+    fn rewritten(d: &Delivery, sequence: Option<u64>) -> String {
+        let mut m: serde_json::Map<String, serde_json::Value> = serde_json::from_str(&d.payload).unwrap();
+        m.insert("eventId".into(), sent_event_id(d).into());
+        m.insert("sequence".into(), sequence.map_or(serde_json::Value::Null, serde_json::Value::from));
+        serde_json::Value::Object(m).to_string()
+    }
+
+    /// T324: the body spliced from a stored envelope is byte for byte the object serde_json
+    /// writes, for every event type, data of any shape (strings that end like an envelope
+    /// included), with and without a sequence; an envelope whose members do not end as an
+    /// envelope's do (another delivery's id, another event, another type) is rewritten as before.
+    #[test]
+    fn the_sent_body_is_the_rewritten_object_byte_for_byte() {
+        let tricky = r#"","eventId":"x","id":"y","type":"person.created"}"#;
+        let datas = [
+            serde_json::json!({}),
+            serde_json::json!({"webhookId": "x"}),
+            serde_json::json!({"z": [1, 2.5, -0.0, 1e300, null, true, "a\"b\\c\n\u{1}é漢"], "a": {"b": {}}}),
+            serde_json::json!({"type": tricky, "id": tricky, "eventId": tricky, "sequence": 9}),
+        ];
+        for t in [EventType::PersonCreated, EventType::InvitationCreated, EventType::Ping] {
+            for data in &datas {
+                for seq in [None, Some(0), Some(1), Some(u64::MAX)] {
+                    let mut x = d();
+                    x.event_type = t;
+                    let event = EventId(uuid::Uuid::now_v7());
+                    x.event_id = Some(event);
+                    let at = time::macros::datetime!(2026-12-07 08:00:00.5 UTC);
+                    x.payload = envelope(x.id, event, t, at, &crate::events::EventData::of(data));
+                    assert_eq!(sent_body(&x, seq), rewritten(&x, seq), "{t:?} {data} {seq:?}");
+                    // Not this delivery's envelope: the same bytes through the object.
+                    let mut other = x.clone();
+                    other.id = DeliveryId(uuid::Uuid::now_v7());
+                    assert_eq!(sent_body(&other, seq), rewritten(&other, seq));
+                    other = x.clone();
+                    other.event_id = Some(EventId(uuid::Uuid::now_v7()));
+                    assert_eq!(sent_body(&other, seq), rewritten(&other, seq));
+                    other = x.clone();
+                    other.event_type = EventType::PersonArchived;
+                    assert_eq!(sent_body(&other, seq), rewritten(&other, seq));
+                }
+            }
+        }
     }
 }

@@ -208,9 +208,17 @@ impl std::fmt::Debug for UreqSender {
 impl UreqSender {
     /// A sender with at most `engine_lanes` + [`PING_LANES`] requests in flight: the engine never
     /// has more than its lanes in flight, so the rest is always free for test pings.
+    ///
+    /// Every connection a request may use stays open for the next one (T324): up to
+    /// `engine_lanes` plus [`PING_LANES`] idle connections, all of them to one host if that is
+    /// where the requests go. ureq keeps 3 per host by default, so an endpoint's 8 lanes closed 5
+    /// connections after each round and opened them again: a TCP connection (and a TLS
+    /// handshake) for most attempts to a busy receiver.
     pub fn new(allow_insecure: bool, engine_lanes: usize) -> Self {
         let concurrency = engine_lanes + PING_LANES;
         let config = ureq::Agent::config_builder()
+            .max_idle_connections(concurrency)
+            .max_idle_connections_per_host(concurrency)
             .http_status_as_error(false)
             .max_redirects(0)
             // Never through a proxy from the environment: the SSRF filter must see the target.

@@ -78,8 +78,16 @@ impl DbTx<'_, crate::SqliteConn> {
 /// time (one index probe per endpoint, `deliveries_pending_idx`). Params: 1 now.
 macro_rules! claimable_endpoints {
     ($p:literal) => {
+        concat!("SELECT id, org_id, due FROM (", due_of_endpoints!($p), ") e WHERE due IS NOT NULL ORDER BY due, id")
+    };
+}
+
+/// Each enabled endpoint with a closed breaker and its oldest claimable delivery's due time
+/// (`NULL`: none): the inner select of [`claimable_endpoints`].
+macro_rules! due_of_endpoints {
+    ($p:literal) => {
         concat!(
-            "SELECT id, org_id, due FROM (SELECT w.id, w.org_id, (SELECT min(d.next_attempt_at) FROM deliveries d ",
+            "SELECT w.id, w.org_id, (SELECT min(d.next_attempt_at) FROM deliveries d ",
             "WHERE d.endpoint_id = w.id AND d.status = 'pending' AND d.next_attempt_at <= ",
             $p,
             "1 ",
@@ -88,7 +96,7 @@ macro_rules! claimable_endpoints {
             "1)) AS due ",
             "FROM webhook_endpoints w WHERE w.enabled AND (w.breaker_open_until IS NULL OR w.breaker_open_until <= ",
             $p,
-            "1)) e WHERE due IS NOT NULL ORDER BY due, id"
+            "1)"
         )
     };
 }
@@ -239,8 +247,15 @@ impl DbTx<'_, crate::SqliteConn> {
                  AND status = 'pending' AND next_attempt_at <= ?2 AND (claimed_until IS NULL OR claimed_until <= ?2) \
                  ORDER BY next_attempt_at, id LIMIT ?4) RETURNING *";
 
-    /// [`claimable_endpoints`] in this dialect.
-    pub(super) const CLAIMABLE: &'static str = claimable_endpoints!("?");
+    /// [`claimable_endpoints`] in this dialect, its inner select materialized: SQLite would
+    /// otherwise flatten it and compute each endpoint's oldest due delivery twice, once for
+    /// `due IS NOT NULL` and once for the answer, each time stepping over the deliveries the
+    /// engine holds claimed (T324).
+    pub(super) const CLAIMABLE: &'static str = concat!(
+        "WITH e AS MATERIALIZED (",
+        due_of_endpoints!("?"),
+        ") SELECT id, org_id, due FROM e WHERE due IS NOT NULL ORDER BY due, id"
+    );
 
     /// Writers are serialized by `BEGIN IMMEDIATE`: nothing to lock.
     pub(super) async fn lock_deliveries(&mut self, _ids: &[DbUuid]) -> StoreResult<()> {
@@ -252,22 +267,35 @@ impl DbTx<'_, crate::SqliteConn> {
         Ok(())
     }
 
-    /// One UPDATE per delivery: in-process statements cost no round trip.
+    /// One UPDATE per delivery of its state columns only ([`DeliveryStateRow`]): SQLite then
+    /// leaves the indexes on the other columns alone (T324). In-process statements cost no round
+    /// trip. Through diesel-async, not on the connection itself ([`DbTx::run_owned`]): diesel's
+    /// synchronous connection asks a statement it is handed by reference whether it may be cached
+    /// by walking it, and an `UPDATE` always says no, so it would be parsed on every execution.
     pub(super) async fn update_deliveries_impl(&mut self, ds: &[Delivery]) -> StoreResult<()> {
         for d in ds {
-            self.exec(Prepared(diesel::update(deliveries::table.find(DbUuid(d.id.0))).set(self.delivery_row(d))))
-                .await?;
+            let state = DeliveryStateRow::from(d);
+            self.exec(Prepared(diesel::update(deliveries::table.find(DbUuid(d.id.0))).set(state))).await?;
         }
         Ok(())
     }
 
-    /// One INSERT per row: diesel-async cannot batch-insert on SQLite (diesel's SQLite batch insert
-    /// is specialised for its synchronous connection), and in-process inserts cost no round trip.
+    /// One INSERT per row, all on the connection itself in one turn, each found by its type (T324):
+    /// diesel-async cannot batch-insert on SQLite (diesel's SQLite batch insert is specialised for
+    /// its synchronous connection).
     pub(super) async fn insert_attempt_rows(&mut self, rows: Vec<AttemptRow>) -> StoreResult<()> {
-        for r in rows {
-            diesel::insert_into(delivery_attempts::table).values(r).execute(self.conn).await.map_err(db_err)?;
-        }
-        Ok(())
+        self.conn
+            .spawn_blocking(move |c| {
+                for r in rows {
+                    diesel::RunQueryDsl::execute(
+                        Fixed::new(diesel::insert_into(delivery_attempts::table).values(r)),
+                        c,
+                    )?;
+                }
+                Ok(())
+            })
+            .await
+            .map_err(db_err)
     }
 }
 

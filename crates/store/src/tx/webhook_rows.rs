@@ -123,6 +123,38 @@ impl From<&Delivery> for DeliveryRow {
     }
 }
 
+/// What an attempt's outcome changes in a delivery's row ([`WebhookRepo::update_deliveries`]'s
+/// state, its claim released), for SQLite's update of an outcome: neither the payload nor the
+/// columns no outcome changes are written, so SQLite leaves the indexes on those columns alone
+/// (T324). `None` is NULL.
+///
+/// [`WebhookRepo::update_deliveries`]: talent_domain::ports::tx::webhook::WebhookRepo::update_deliveries
+#[derive(AsChangeset, Clone, Debug)]
+#[diesel(table_name = deliveries, treat_none_as_null = true)]
+pub struct DeliveryStateRow {
+    pub(crate) status: &'static str,
+    pub(crate) attempts: i64,
+    pub(crate) next_attempt_at: Option<DbTime>,
+    pub(crate) last_attempt_at: Option<DbTime>,
+    pub(crate) last_response_status: Option<i32>,
+    pub(crate) last_error: Option<String>,
+    pub(crate) claimed_until: Option<DbTime>,
+}
+
+impl From<&Delivery> for DeliveryStateRow {
+    fn from(d: &Delivery) -> Self {
+        DeliveryStateRow {
+            status: d.status.as_str(),
+            attempts: i64::from(d.attempts),
+            next_attempt_at: d.next_attempt_at.map(DbTime),
+            last_attempt_at: d.last_attempt_at.map(DbTime),
+            last_response_status: d.last_response_status.map(i32::from),
+            last_error: d.last_error.clone(),
+            claimed_until: None,
+        }
+    }
+}
+
 impl TryFrom<DeliveryRow> for Delivery {
     type Error = StoreError;
     fn try_from(r: DeliveryRow) -> Result<Self, StoreError> {
