@@ -103,19 +103,28 @@ pub struct DeliveryRow {
 
 impl From<&Delivery> for DeliveryRow {
     fn from(d: &Delivery) -> Self {
+        let DeliveryStateRow {
+            status,
+            attempts,
+            next_attempt_at,
+            last_attempt_at,
+            last_response_status,
+            last_error,
+            claimed_until,
+        } = DeliveryStateRow::from(d);
         DeliveryRow {
             id: DbUuid(d.id.0),
             endpoint_id: DbUuid(d.endpoint_id.0),
             org_id: DbUuid(d.org_id.0),
             event_type: d.event_type.as_str().to_string(),
             payload: d.payload.clone(),
-            status: d.status.as_str().to_string(),
-            attempts: i64::from(d.attempts),
-            next_attempt_at: d.next_attempt_at.map(DbTime),
-            last_attempt_at: d.last_attempt_at.map(DbTime),
-            last_response_status: d.last_response_status.map(i32::from),
-            last_error: d.last_error.clone(),
-            claimed_until: None,
+            status: status.to_string(),
+            attempts,
+            next_attempt_at,
+            last_attempt_at,
+            last_response_status,
+            last_error,
+            claimed_until,
             created_at: DbTime(d.created_at),
             request_id: d.request_id.clone(),
             event_id: d.event_id.map(|e| DbUuid(e.0)),
