@@ -52,9 +52,13 @@ impl<Q: QueryFragment<DB>, DB: Backend> QueryFragment<DB> for Prepared<Q> {
 ///
 /// Wrapping a statement whose text can differ between two values of its type (an `IN` list, an
 /// `INSERT` of several rows, an optional filter) would run the first text seen for every value:
-/// use [`Prepared`] for those. The store's conformance suite runs every wrapped statement on
-/// both backends, and a debug build ([`Fixed::new`]) checks each statement's text against the first
-/// one seen for its type.
+/// use [`Prepared`] for those. Nor an `UPDATE` run on SQLite's connection itself
+/// ([`super::DbTx::run_owned`]): diesel's synchronous connection hands the statement to its cache
+/// by reference, `&T` does not forward `is_safe_to_cache_prepared`, and walking an `UPDATE` says
+/// it may not be cached, so it is parsed on every execution (T324); run it through diesel-async
+/// ([`super::DbTx::exec`] with [`Prepared`]). The store's conformance suite runs every wrapped
+/// statement on both backends, and a debug build ([`Fixed::new`]) checks each statement's text
+/// against the first one seen for its type.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Fixed<Q>(Q);
 
