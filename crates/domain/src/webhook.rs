@@ -381,25 +381,20 @@ pub fn sent_event_id(d: &Delivery) -> String {
 /// with it, without reading the payload (T324: the read and the rewrite were a tenth of an
 /// attempt's instructions). Any other payload is read and written again as an object.
 pub fn sent_body(d: &Delivery, sequence: Option<u64>) -> String {
-    use std::fmt::Write as _;
     let event_id = sent_event_id(d);
-    let mut tail = String::with_capacity(128);
-    let _ = write!(tail, r#""eventId":"{event_id}","id":"{}","type":"{}"}}"#, d.id, d.event_type.as_str());
-    if let Some(head) = d.payload.strip_suffix(tail.as_str()).filter(|h| h.ends_with(',')) {
-        let mut out = String::with_capacity(d.payload.len() + 32);
-        let _ = write!(out, r#"{head}"eventId":"{event_id}","id":"{}","sequence":"#, d.id);
-        match sequence {
-            Some(n) => {
-                let _ = write!(out, "{n}");
-            }
-            None => out.push_str("null"),
-        }
-        let _ = write!(out, r#","type":"{}"}}"#, d.event_type.as_str());
-        return out;
+    // The envelope's last members as stored, split where `sequence` goes.
+    let ids = format!(r#""eventId":"{event_id}","id":"{}","#, d.id);
+    let kind = format!(r#""type":"{}"}}"#, d.event_type.as_str());
+    let head = d.payload.strip_suffix(kind.as_str()).and_then(|h| h.strip_suffix(ids.as_str()));
+    if let Some(head) = head.filter(|h| h.ends_with(',')) {
+        return match sequence {
+            Some(n) => format!(r#"{head}{ids}"sequence":{n},{kind}"#),
+            None => format!(r#"{head}{ids}"sequence":null,{kind}"#),
+        };
     }
     match serde_json::from_str::<serde_json::Value>(&d.payload) {
         Ok(serde_json::Value::Object(mut m)) => {
-            m.insert("eventId".into(), serde_json::Value::String(sent_event_id(d)));
+            m.insert("eventId".into(), serde_json::Value::String(event_id));
             m.insert("sequence".into(), sequence.map_or(serde_json::Value::Null, serde_json::Value::from));
             serde_json::Value::Object(m).to_string()
         }
