@@ -94,6 +94,7 @@ macro_rules! store_conformance_suite {
             concurrent_recorders_of_one_endpoint_lose_no_count,
             a_feed_reader_sees_every_event_once_in_sequence_order_while_writers_commit_out_of_order,
             the_feed_filters_by_type_and_organization_and_numbers_are_never_reused,
+            one_sequencer_run_continues_each_organizations_own_count,
             replay_queues_the_subscribed_events_after_a_sequence_in_pages,
             a_claimed_delivery_carries_its_events_id_and_sequence,
             retention_purges_only_history_older_than_the_window,

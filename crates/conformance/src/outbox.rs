@@ -204,6 +204,39 @@ pub async fn the_feed_filters_by_type_and_organization_and_numbers_are_never_reu
     assert_eq!(after.items[0].sequence, top + 1, "the next of A's own numbers, never one given before");
 }
 
+/// D56, T325: one sequencer run numbers the events of several organizations at once, each
+/// continuing its own count from where an earlier run left it, in the order the events were
+/// created, with no number given twice and no hole.
+pub async fn one_sequencer_run_continues_each_organizations_own_count<S: Store + Clone>(store: S) {
+    let (svc, clock) = services(store);
+    let (a, b) = (new_org(&svc, "business", &[]).await, new_org(&svc, "business", &[]).await);
+    let t0 = clock.now();
+    let put = |org: OrgId, secs: i64, n: u64| {
+        let e = feed_event(&*svc.ids, org, EventType::PersonCreated, t0 + Duration::seconds(secs), n);
+        let svc = svc.clone();
+        async move { write(&svc, move |tx| Box::pin(async move { tx.insert_event(&e).await })).await.unwrap() }
+    };
+    // A first run: A's count at 2, B's at 1.
+    put(a.id, 0, 0).await;
+    put(a.id, 1, 1).await;
+    put(b.id, 2, 0).await;
+    svc.sequence_events().await.unwrap();
+    // Five more, the two organizations interleaved, numbered by one run.
+    for (k, org) in [a.id, b.id, a.id, b.id, a.id].into_iter().enumerate() {
+        put(org, 10 + k as i64, 10 + k as u64).await;
+    }
+    svc.sequence_events().await.unwrap();
+    let feed = |org: OrgId| {
+        let svc = svc.clone();
+        async move {
+            let f = svc.events_feed(org, &every_scope(), feed_req(0, 100)).await.unwrap();
+            f.items.iter().map(|e| (e.sequence, e.event.data.value()["n"].as_u64().unwrap())).collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(feed(a.id).await, vec![(1, 0), (2, 1), (3, 10), (4, 12), (5, 14)]);
+    assert_eq!(feed(b.id).await, vec![(1, 0), (2, 11), (3, 13)]);
+}
+
 /// D48: replay queues, for one endpoint, a new delivery of every kept event after `after` that
 /// it subscribes to, oldest first, in pages of `REPLAY_BATCH`; each delivery carries the event's
 /// envelope (its time and data) under a new delivery id.

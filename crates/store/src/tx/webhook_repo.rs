@@ -225,17 +225,24 @@ impl DbTx<'_, PgPipe<'_>> {
         }
     }
 
-    /// In a write transaction, `SELECT ... FOR UPDATE` of deliveries about to be updated, in id
-    /// order (no deadlock between two recorders).
-    pub(super) async fn lock_deliveries(&mut self, ids: &[DbUuid]) -> StoreResult<()> {
-        self.lock_rows(
-            deliveries::table
-                .filter(deliveries::id.eq_any(ids))
-                .order(deliveries::id.asc())
-                .select(deliveries::id)
-                .for_update(),
-        )
-        .await
+    /// The deliveries of `ids`; in a write transaction locked (`FOR UPDATE`) in id order (no
+    /// deadlock between two recorders) by the statement that reads them: one round trip (T325).
+    pub(super) async fn deliveries_locked(&mut self, ids: Vec<DbUuid>) -> StoreResult<Vec<Delivery>> {
+        if !self.write {
+            return self.deliveries_read(ids).await;
+        }
+        let q = deliveries::table.filter(deliveries::id.eq_any(ids)).order(deliveries::id.asc());
+        self.load_all(q.select(DeliveryRow::as_select()).for_update(), Self::open_delivery).await
+    }
+
+    /// The endpoints of `ids`; in a write transaction locked `FOR NO KEY UPDATE` in id order (the
+    /// lock of [`DbTx::lock_endpoint_rows`]) by the statement that reads them (T325).
+    pub(super) async fn endpoints_locked(&mut self, ids: Vec<DbUuid>) -> StoreResult<Vec<Endpoint>> {
+        if !self.write {
+            return self.endpoints_read(ids).await;
+        }
+        let q = webhook_endpoints::table.filter(webhook_endpoints::id.eq_any(ids)).order(webhook_endpoints::id.asc());
+        self.load_all(q.select(EndpointRow::as_select()).for_no_key_update(), Self::open_endpoint).await
     }
 }
 
@@ -257,9 +264,14 @@ impl DbTx<'_, crate::SqliteConn> {
         ") SELECT id, org_id, due FROM e WHERE due IS NOT NULL ORDER BY due, id"
     );
 
-    /// Writers are serialized by `BEGIN IMMEDIATE`: nothing to lock.
-    pub(super) async fn lock_deliveries(&mut self, _ids: &[DbUuid]) -> StoreResult<()> {
-        Ok(())
+    /// The deliveries of `ids`: writers are serialized by `BEGIN IMMEDIATE`, nothing to lock.
+    pub(super) async fn deliveries_locked(&mut self, ids: Vec<DbUuid>) -> StoreResult<Vec<Delivery>> {
+        self.deliveries_read(ids).await
+    }
+
+    /// The endpoints of `ids`: writers hold the database's write lock, nothing to lock per row.
+    pub(super) async fn endpoints_locked(&mut self, ids: Vec<DbUuid>) -> StoreResult<Vec<Endpoint>> {
+        self.endpoints_read(ids).await
     }
 
     /// Writers hold the database's write lock: nothing to lock per row.
@@ -306,8 +318,22 @@ macro_rules! impl_webhook_repo {
             async fn endpoints_by_ids(&mut self, ids: &[WebhookId], lock: bool) -> StoreResult<Vec<Endpoint>> {
                 let ids = crate::types::db_uuids(ids);
                 if lock {
-                    self.lock_endpoint_rows(&ids, false).await?;
+                    return self.endpoints_locked(ids).await;
                 }
+                self.endpoints_read(ids).await
+            }
+
+            /// The deliveries of `ids`, nothing locked.
+            async fn deliveries_read(&mut self, ids: Vec<DbUuid>) -> StoreResult<Vec<Delivery>> {
+                self.load_all(
+                    deliveries::table.filter(deliveries::id.eq_any(ids)).select(DeliveryRow::as_select()),
+                    Self::open_delivery,
+                )
+                .await
+            }
+
+            /// The endpoints of `ids`, nothing locked.
+            async fn endpoints_read(&mut self, ids: Vec<DbUuid>) -> StoreResult<Vec<Endpoint>> {
                 self.load_all(
                     webhook_endpoints::table.filter(webhook_endpoints::id.eq_any(ids)).select(EndpointRow::as_select()),
                     Self::open_endpoint,
@@ -443,15 +469,7 @@ macro_rules! impl_webhook_repo {
                 &'a mut self,
                 ids: &'a [DeliveryId],
             ) -> BoxFuture<'a, StoreResult<Vec<Delivery>>> {
-                Box::pin(async move {
-                    let ids = crate::types::db_uuids(ids);
-                    self.lock_deliveries(&ids).await?;
-                    self.load_all(
-                        deliveries::table.filter(deliveries::id.eq_any(ids)).select(DeliveryRow::as_select()),
-                        Self::open_delivery,
-                    )
-                    .await
-                })
+                Box::pin(async move { self.deliveries_locked(crate::types::db_uuids(ids)).await })
             }
 
             fn purge_webhook_history(
