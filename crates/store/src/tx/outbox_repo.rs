@@ -35,6 +35,10 @@ impl DbTx<'_, PgPipe<'_>> {
         .load(self.conn)
         .await
         .map_err(db_err)?;
+        // Without its row nothing is locked, and two sequencers could give one number twice.
+        let Some(running) = running.into_iter().next() else {
+            return Err(StoreError::Internal("the event counter's row is missing".into()));
+        };
         let floor = AtomicU64::load(&self.event_floor, Ordering::Relaxed).to_string();
         let numbered = self
             .exec(Prepared(
@@ -54,7 +58,7 @@ impl DbTx<'_, PgPipe<'_>> {
             ))
             .await?;
         if numbered < limit as usize {
-            self.numbered_below = running.into_iter().next().and_then(|r| r.xmin.parse().ok());
+            self.numbered_below = running.xmin.parse().ok();
         }
         Ok(u32::try_from(numbered).unwrap_or(u32::MAX))
     }
