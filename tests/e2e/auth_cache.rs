@@ -98,6 +98,18 @@ fn changes_take_effect_on_the_next_request(kind: &str) {
 
         assert_eq!(me(base, &k1).0, 200);
         assert_eq!(me(base, &k1).0, 200, "served again (from the cache)");
+        // T326: each worker answers `/me` again with the body it rendered for the cached key
+        // context; the next context (here, after a plan change) is rendered anew. Several calls,
+        // so that every worker has kept a body before the change.
+        for _ in 0..4 {
+            assert_eq!(me(base, &k1).1["plan"], "business");
+        }
+        patch_org(base, &org, json!({"plan": "professional"}));
+        for _ in 0..4 {
+            let (status, body) = me(base, &k1);
+            assert_eq!((status, &body["plan"]), (200, &json!("professional")), "{body}");
+        }
+        patch_org(base, &org, json!({"plan": "business"}));
         revoke(base, &k1_id);
         refused(me(base, &k1), 401, "key_revoked");
 

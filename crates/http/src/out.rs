@@ -49,23 +49,7 @@ pub trait JsonBody {
 
 impl JsonBody for actix_web::HttpResponseBuilder {
     fn json_body(&mut self, value: impl Serialize) -> actix_web::HttpResponse {
-        let body = SCRATCH.with(|cell| {
-            // Never borrowed twice (serializing makes no answer), but a second borrow would get a
-            // buffer of its own rather than a panic.
-            let mut own = Vec::new();
-            let mut shared = cell.try_borrow_mut();
-            let buf = match &mut shared {
-                Ok(b) => &mut **b,
-                Err(_) => &mut own,
-            };
-            buf.clear();
-            let body = serde_json::to_writer(&mut *buf, &value).map(|()| actix_web::web::Bytes::copy_from_slice(buf));
-            if buf.capacity() > SCRATCH_KEPT {
-                *buf = Vec::new();
-            }
-            body
-        });
-        match body {
+        match json_bytes(value) {
             Ok(body) => self.content_type(crate::names::APPLICATION_JSON.clone()).body(body),
             Err(e) => {
                 tracing::error!(error = %e, "an answer could not be serialized as JSON");
@@ -73,6 +57,28 @@ impl JsonBody for actix_web::HttpResponseBuilder {
             }
         }
     }
+}
+
+/// `value` serialized as JSON, in a body of its exact length written through this thread's
+/// buffer (see [`JsonBody::json_body`]). Errors: serde_json's, for a value that cannot be
+/// serialized (a map with keys that are not strings).
+pub fn json_bytes(value: impl Serialize) -> serde_json::Result<actix_web::web::Bytes> {
+    SCRATCH.with(|cell| {
+        // Never borrowed twice (serializing makes no answer), but a second borrow would get a
+        // buffer of its own rather than a panic.
+        let mut own = Vec::new();
+        let mut shared = cell.try_borrow_mut();
+        let buf = match &mut shared {
+            Ok(b) => &mut **b,
+            Err(_) => &mut own,
+        };
+        buf.clear();
+        let body = serde_json::to_writer(&mut *buf, &value).map(|()| actix_web::web::Bytes::copy_from_slice(buf));
+        if buf.capacity() > SCRATCH_KEPT {
+            *buf = Vec::new();
+        }
+        body
+    })
 }
 
 pub use talent_domain::wire::{
