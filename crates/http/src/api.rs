@@ -49,7 +49,7 @@ thread_local! {
 /// key cache hands every request of one key the same shared context until it is loaded again
 /// (at most a second later, or at once after a change to the key, its user or its organization):
 /// the body rendered for that context is kept per worker and answered again while the same
-/// context comes back, instead of serializing it per request (T326: 8 % of a `/me` request's
+/// context comes back, instead of serializing it per request (T326: 12 % of a `/me` request's
 /// instructions). A context that differs in anything, or is loaded anew, is rendered anew.
 fn identity(ctx: &std::sync::Arc<KeyContext>) -> HttpResponse {
     let kept = IDENTITY.with(|cell| {
@@ -594,42 +594,9 @@ mod tests {
     use super::*;
     use actix_web::body::MessageBody;
     use std::sync::Arc;
-    use talent_domain::api_key::ApiKey;
-    use talent_domain::ids::{ApiKeyId, OrgId, UserId};
-    use talent_domain::organization::Organization;
 
     fn ctx(plan: &str) -> Arc<KeyContext> {
-        let now = time::OffsetDateTime::UNIX_EPOCH;
-        let id = uuid::Uuid::from_u128(7);
-        Arc::new(KeyContext {
-            key: ApiKey {
-                id: ApiKeyId(id),
-                user_id: UserId(id),
-                org_id: OrgId(id),
-                name: None,
-                prefix: "p".repeat(16),
-                hash: vec![0; 32],
-                scopes: Scopes::new(vec![Scope::PersonsRead]),
-                expires_at: None,
-                revoked_at: None,
-                created_at: now,
-            },
-            role: OrgRole::Admin,
-            org: Organization {
-                id: OrgId(id),
-                company_name: "Acme".into(),
-                email: Email::parse("hr@acme.example").unwrap(),
-                plan: plan.into(),
-                subscription_status: SubscriptionStatus::Active,
-                trial_ends_at: None,
-                current_period_end: None,
-                employee_domains: vec![],
-                candidate: Default::default(),
-                created_at: now,
-                updated_at: now,
-                test_of: None,
-            },
-        })
+        Arc::new(talent_domain::fakes::key_context(plan))
     }
 
     fn body(r: HttpResponse) -> web::Bytes {

@@ -247,43 +247,9 @@ impl Default for Caches {
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
-    use talent_domain::api_key::ApiKey;
-    use talent_domain::ids::{ApiKeyId, OrgId, UserId};
-    use talent_domain::organization::Organization;
-    use talent_domain::values::{Email, OrgRole, Scopes, SubscriptionStatus};
 
     fn ctx() -> Arc<KeyContext> {
-        let now = time::OffsetDateTime::UNIX_EPOCH;
-        let nil = uuid::Uuid::nil();
-        Arc::new(KeyContext {
-            key: ApiKey {
-                id: ApiKeyId(nil),
-                user_id: UserId(nil),
-                org_id: OrgId(nil),
-                name: None,
-                prefix: "p".repeat(16),
-                hash: vec![0; 32],
-                scopes: Scopes::default(),
-                expires_at: None,
-                revoked_at: None,
-                created_at: now,
-            },
-            role: OrgRole::Admin,
-            org: Organization {
-                id: OrgId(nil),
-                company_name: "Acme".into(),
-                email: Email::parse("hr@acme.example").unwrap(),
-                plan: "business".into(),
-                subscription_status: SubscriptionStatus::Active,
-                trial_ends_at: None,
-                current_period_end: None,
-                employee_domains: vec![],
-                candidate: Default::default(),
-                created_at: now,
-                updated_at: now,
-                test_of: None,
-            },
-        })
+        Arc::new(talent_domain::fakes::key_context("business"))
     }
 
     #[test]

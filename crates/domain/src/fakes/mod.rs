@@ -52,6 +52,45 @@ pub fn services() -> (crate::Services<FakeStore>, FakeStore, Arc<FakeClock>) {
     (svc, store, clock)
 }
 
+/// A key context for tests that need one without a store: an administrator's key (scope
+/// `persons:read`, prefix sixteen `p`) of the active organization "Acme" on `plan`, every id
+/// `Uuid::nil()`, every time the Unix epoch.
+pub fn key_context(plan: &str) -> crate::api_key::KeyContext {
+    use crate::ids::{ApiKeyId, OrgId, UserId};
+    use crate::values::{Email, OrgRole, Scope, Scopes, SubscriptionStatus};
+    let now = time::OffsetDateTime::UNIX_EPOCH;
+    let nil = uuid::Uuid::nil();
+    crate::api_key::KeyContext {
+        key: crate::api_key::ApiKey {
+            id: ApiKeyId(nil),
+            user_id: UserId(nil),
+            org_id: OrgId(nil),
+            name: None,
+            prefix: "p".repeat(16),
+            hash: vec![0; 32],
+            scopes: Scopes::new(vec![Scope::PersonsRead]),
+            expires_at: None,
+            revoked_at: None,
+            created_at: now,
+        },
+        role: OrgRole::Admin,
+        org: crate::organization::Organization {
+            id: OrgId(nil),
+            company_name: "Acme".into(),
+            email: Email::parse("hr@acme.example").unwrap_or_else(|e| panic!("{e}")),
+            plan: plan.into(),
+            subscription_status: SubscriptionStatus::Active,
+            trial_ends_at: None,
+            current_period_end: None,
+            employee_domains: vec![],
+            candidate: Default::default(),
+            created_at: now,
+            updated_at: now,
+            test_of: None,
+        },
+    }
+}
+
 /// The built-in model with the fake adapters.
 pub fn fake_assessment_kit() -> crate::usecases::AssessmentKit {
     crate::usecases::AssessmentKit {
