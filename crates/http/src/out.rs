@@ -62,7 +62,7 @@ impl JsonBody for actix_web::HttpResponseBuilder {
 /// `value` serialized as JSON, in a body of its exact length written through this thread's
 /// buffer (see [`JsonBody::json_body`]). Errors: serde_json's, for a value that cannot be
 /// serialized (a map with keys that are not strings).
-pub fn json_bytes(value: impl Serialize) -> serde_json::Result<actix_web::web::Bytes> {
+pub(crate) fn json_bytes(value: impl Serialize) -> serde_json::Result<actix_web::web::Bytes> {
     SCRATCH.with(|cell| {
         // Never borrowed twice (serializing makes no answer), but a second borrow would get a
         // buffer of its own rather than a panic.
