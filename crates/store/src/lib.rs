@@ -602,6 +602,33 @@ impl Store for DbStore {
         })
     }
 
+    /// On SQLite in the caller's task, its statements on the calling thread (T327): a read by key
+    /// takes microseconds, less than the blocking pool's hop there and back per statement that
+    /// [`Store::read`] makes so that a long read never holds up an HTTP worker. Readers of a
+    /// database in WAL mode wait for no writer. On PostgreSQL, [`Store::read`].
+    fn read_by_key<'s, R, E, F>(&'s self, f: F) -> BoxFuture<'s, Result<R, E>>
+    where
+        F: for<'c> FnOnce(&'c mut dyn Tx) -> BoxFuture<'c, Result<R, E>> + Send + 'static,
+        R: Send + 'static,
+        E: From<StoreError> + Send + 'static,
+    {
+        let read = match &self.pools {
+            Pools::Sqlite { read, .. } => read.clone(),
+            Pools::Pg(_) => return self.read(f),
+        };
+        let (sealer, health) = (self.sealer.clone(), self.health.clone());
+        Box::pin(async move {
+            let started = std::time::Instant::now();
+            let mut conn = read.get().await.map_err(|e| E::from(health.failed(e)))?;
+            health.ok();
+            let mut tx = DbTx::new(&mut *conn, false).sealed(sealer);
+            let r = sqlite_rt::inline(f(&mut tx)).await;
+            metrics::histogram!("talent_db_transaction_duration_seconds", "kind" => "read")
+                .record(started.elapsed().as_secs_f64());
+            r
+        })
+    }
+
     /// Served from the [`auth_cache::AuthCache`] when fresh (T63); otherwise one read, stored if
     /// the key exists and nothing invalidated the cache meanwhile ([`DbStore::cached`]).
     fn key_context<'s>(&'s self, prefix: &'s str) -> BoxFuture<'s, StoreResult<Option<Arc<KeyContext>>>> {

@@ -4,7 +4,9 @@
 //! all while the import holds SQLite's single write turn. Inside a write transaction,
 //! [`inline`] makes them run on the polling thread instead, so the write turn is held for the
 //! statements' own time. Reads, which can be long (a search over 100,000 persons) and run side by
-//! side, keep the blocking pool so that they never hold up an async worker.
+//! side, keep the blocking pool so that they never hold up an async worker; a read by key
+//! (`Store::read_by_key`, T327: one row by its primary key, microseconds) runs inline too, as the
+//! hop would cost more than the statement.
 
 use diesel_async::sync_connection_wrapper::SpawnBlocking;
 use futures_util::future::BoxFuture;

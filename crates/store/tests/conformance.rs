@@ -310,6 +310,59 @@ async fn dropping_the_last_sqlite_store_ends_its_writer_and_closes_the_database_
     }
 }
 
+/// T327: on SQLite a read by key runs its statement on the calling thread, so it answers while
+/// every thread of tokio's blocking pool is busy (a long search, say), where a plain read, whose
+/// statements go to that pool, waits for one.
+#[test]
+fn a_sqlite_read_by_key_answers_while_the_blocking_pool_is_busy_t327() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("conformance");
+    std::fs::create_dir_all(&dir).expect("create the SQLite test directory");
+    let db = TestDb::sqlite(&dir);
+    let url = db.url.clone();
+    // Migrated first, on a runtime of its own: the migration harness blocks one thread of the
+    // pool while its statements use another.
+    let setup = tokio::runtime::Runtime::new().expect("a runtime");
+    setup.block_on(async { DbStore::connect(&url, 2).expect("connect").migrate().await.expect("migrate") });
+    drop(setup);
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .max_blocking_threads(1)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let outcome = rt.block_on(async move {
+        tokio::spawn(async move {
+            let store = DbStore::connect(&url, 2).expect("connect");
+            let org = OrgId(Uuid::now_v7());
+            // A read first: the read pool keeps an open connection (opening one uses the pool).
+            assert!(store.read(peek(org)).await.expect("a read"));
+            let (release, held) = std::sync::mpsc::channel::<()>();
+            let (busy, running) = tokio::sync::oneshot::channel();
+            let blocker = tokio::task::spawn_blocking(move || {
+                busy.send(()).expect("the test waits");
+                held.recv().ok();
+            });
+            running.await.expect("the blocking pool's one thread is busy");
+            let by_key = tokio::time::timeout(std::time::Duration::from_secs(10), store.read_by_key(peek(org))).await;
+            assert!(by_key.expect("a read by key answers at once").expect("the read"), "no record");
+            let plain = tokio::time::timeout(std::time::Duration::from_millis(300), store.read(peek(org))).await;
+            assert!(plain.is_err(), "a plain read waits for the blocking pool (the test can fail)");
+            release.send(()).expect("release the pool");
+            blocker.await.expect("the blocker ends");
+        })
+        .await
+    });
+    rt.block_on(db.drop_db()).expect("drop the test database");
+    if let Err(e) = outcome {
+        std::panic::resume_unwind(e.into_panic());
+    }
+}
+
+/// A read of `org`'s idempotency record of a key no request used: whether none was found.
+fn peek(org: OrgId) -> impl for<'c> FnOnce(&'c mut dyn Tx) -> BoxFuture<'c, Result<bool, StoreError>> + Send + 'static {
+    move |tx| Box::pin(async move { Ok(tx.peek_idempotency(org, "/api/v1/persons", "k").await?.is_none()) })
+}
+
 /// T297, T60: a priority writer's body that fails after writing, queued ahead of six ordinary
 /// ones, rolls its group back and runs again still a priority writer's: alone in the group after
 /// it (which commits nothing), then the six as one group. Run again as an ordinary job, it would

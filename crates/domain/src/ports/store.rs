@@ -27,6 +27,19 @@ pub trait Store: Send + Sync + 'static {
         R: Send + 'static,
         E: From<StoreError> + Send + 'static;
 
+    /// [`Store::read`] of a few rows found by a primary or unique key, never a scan: short
+    /// enough that an adapter may run its statements on the calling thread instead of handing
+    /// each to a thread of its own (T327; SQLite runs them inline, a hop there and back saved per
+    /// statement). Otherwise as [`Store::read`]: `f` must not write. Default: [`Store::read`].
+    fn read_by_key<'s, R, E, F>(&'s self, f: F) -> BoxFuture<'s, Result<R, E>>
+    where
+        F: for<'c> FnOnce(&'c mut dyn Tx) -> BoxFuture<'c, Result<R, E>> + Send + 'static,
+        R: Send + 'static,
+        E: From<StoreError> + Send + 'static,
+    {
+        self.read(f)
+    }
+
     /// Checks that the database answers and migrations are applied (`/readyz`).
     fn ready(&self) -> BoxFuture<'_, StoreResult<()>>;
 

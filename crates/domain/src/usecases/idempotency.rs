@@ -264,7 +264,7 @@ impl<S: Store> Services<S> {
         let now = self.clock.now();
         let found = self
             .store
-            .read(move |tx| {
+            .read_by_key(move |tx| {
                 Box::pin(async move { Ok::<_, UseCaseError>(tx.peek_idempotency(org, &path, &key).await?) })
             })
             .await?;

@@ -328,7 +328,7 @@ impl<S: Store> Services<S> {
     pub async fn get_invitation(&self, org_id: OrgId, id: InvitationId) -> Result<InvitationView, UseCaseError> {
         let inv = self
             .store
-            .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.get_invitation(org_id, id).await?) }))
+            .read_by_key(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.get_invitation(org_id, id).await?) }))
             .await?
             .ok_or_else(|| ClientError::not_found("Invitation"))?;
         Ok(self.view(inv))

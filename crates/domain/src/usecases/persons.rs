@@ -371,7 +371,7 @@ impl<S: Store> Services<S> {
     /// `GET /persons/{id}`: any status (D28). Errors: 404 `not_found` outside the organization.
     pub async fn get_person(&self, org_id: OrgId, id: PersonId) -> Result<Person, UseCaseError> {
         self.store
-            .read(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.get_person(org_id, id).await?) }))
+            .read_by_key(move |tx| Box::pin(async move { Ok::<_, UseCaseError>(tx.get_person(org_id, id).await?) }))
             .await?
             .ok_or_else(|| ClientError::not_found("Person").into())
     }
