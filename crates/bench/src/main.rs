@@ -459,6 +459,7 @@ fn run_requests(bin: &str, backend: &str, db: &TestDb, imports_only: bool) {
         list(&rates, 0),
         rounds.iter().map(|w| w.non_2xx).sum::<u64>(),
     );
+    read_by_id(&svc, &key, &auth);
     if let Some(k) = requests::wrk_imports_keyed(&svc.base, &key, "keyed", CLIENTS as u32, 10, true) {
         println!(
             "POST /api/v1/persons with an Idempotency-Key each, 10 s: {:.0} imports/s, {:.2} of the plain ones \
@@ -514,6 +515,37 @@ fn run_requests(bin: &str, backend: &str, db: &TestDb, imports_only: bool) {
         goals::at_least(backend, "POST /api/v1/persons, median of 5 rounds", imports, sqlite_goal, " per s");
     }
     let _ = std::fs::remove_file(&log_path);
+}
+
+/// A figure, not a goal: `GET /api/v1/persons/{id}` of one person (imported now) under wrk for
+/// 5 s, its rate and the service's CPU time per request: a read by key (on SQLite on the request's
+/// thread) behind a route with a path parameter.
+fn read_by_id(svc: &Service, key: &str, auth: &[String]) {
+    let (s, p) = call(
+        &agent(),
+        "POST",
+        &format!("{}/api/v1/persons", svc.base),
+        key,
+        Some(json!({"email": "read.by.id@bench.example", "firstName": "Ada", "tags": ["bench"]})),
+    );
+    let Some(id) = p["id"].as_str().filter(|_| s == 201 || s == 200) else {
+        println!("GET /api/v1/persons/{{id}}: skipped (the import answered {s}: {p})");
+        return;
+    };
+    let url = format!("{}/api/v1/persons/{id}", svc.base);
+    let before = requests::cpu_ticks(svc.child.id());
+    let Some(w) = requests::wrk(&url, auth, 5) else { return };
+    let ticks = requests::cpu_ticks(svc.child.id()).zip(before).map(|(a, b)| a.saturating_sub(b));
+    // Ticks of 10 ms; µs per request.
+    let cpu = ticks.map(|t| t as f64 * 10_000.0 / w.requests.max(1) as f64);
+    println!(
+        "GET /api/v1/persons/{{id}}, wrk 64 connections, 5 s: {:.0} per s (non-2xx {}; p99 {:.1} ms; CPU {} per \
+         request; a figure, not a goal)",
+        w.rps,
+        w.non_2xx,
+        w.p99_ms,
+        cpu.map_or("unknown".to_string(), |c| format!("{c:.1} µs"))
+    );
 }
 
 /// Scenario `limiter` on `db` (issue 17): `GET /api/v1/me` under wrk with the rate limiter off,

@@ -42,11 +42,10 @@ macro_rules! impl_idempotency_repo {
                 key: &'a str,
             ) -> BoxFuture<'a, StoreResult<Option<IdempotencyRecord>>> {
                 Box::pin(async move {
-                    self.load_one(
-                        idempotency_keys::table.find((DbUuid(org.0), path, key)).select(IdemRow::as_select()),
-                        Self::open_idem,
-                    )
-                    .await
+                    let q = idempotency_keys::table
+                        .find((DbUuid(org.0), path.to_string(), key.to_string()))
+                        .select(IdemRow::as_select());
+                    self.first_fixed(q, Self::open_idem).await
                 })
             }
 

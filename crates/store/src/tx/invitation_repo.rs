@@ -57,14 +57,15 @@ macro_rules! impl_invitation_repo {
                 Box::pin(async move {
                     self.lock_invitation_row(id).await?;
                     let q = invitations::table.find(DbUuid(id.0)).filter(invitations::org_id.eq(DbUuid(org.0)));
-                    self.load_one(q.select(InvitationRow::as_select()), conv).await
+                    self.first_fixed(q.select(InvitationRow::as_select()), conv).await
                 })
             }
 
             fn get_invitation_any(&mut self, id: InvitationId) -> BoxFuture<'_, StoreResult<Option<Invitation>>> {
                 Box::pin(async move {
                     self.lock_invitation_row(id).await?;
-                    self.load_one(invitations::table.find(DbUuid(id.0)).select(InvitationRow::as_select()), conv).await
+                    let q = invitations::table.find(DbUuid(id.0)).select(InvitationRow::as_select());
+                    self.first_fixed(q, conv).await
                 })
             }
 

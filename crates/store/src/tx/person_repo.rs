@@ -223,14 +223,14 @@ macro_rules! impl_person_repo {
                 Box::pin(async move {
                     self.lock_person_row(PersonKey::Id(org, id)).await?;
                     let q = persons::table.find(DbUuid(id.0)).filter(persons::org_id.eq(DbUuid(org.0)));
-                    self.load_one(q.select(PersonRow::as_select()), conv).await
+                    self.first_fixed(q.select(PersonRow::as_select()), conv).await
                 })
             }
 
             fn get_person_any(&mut self, id: PersonId) -> BoxFuture<'_, StoreResult<Option<Person>>> {
                 Box::pin(async move {
                     self.lock_person_row(PersonKey::AnyOrg(id)).await?;
-                    self.load_one(persons::table.find(DbUuid(id.0)).select(PersonRow::as_select()), conv).await
+                    self.first_fixed(persons::table.find(DbUuid(id.0)).select(PersonRow::as_select()), conv).await
                 })
             }
 
