@@ -4,8 +4,9 @@
 //! text: it writes the statement's SQL and copies its binds on each execution, the connection
 //! finds its prepared statement by that text (hashing it), and loaded rows are copied into owned
 //! rows before they are decoded. On SQLite all of that happens inside the single write turn.
-//! [`DbTx::first_owned`] (and [`DbTx::first_fixed`]), [`DbTx::load_all_owned`] and [`DbTx::run_owned`] run a statement whose
-//! binds it owns (`'static`) on the wrapped connection itself through the wrapper's
+//! [`DbTx::first_owned`] (and [`DbTx::first_fixed`]), [`DbTx::load_all_owned`] and
+//! [`DbTx::run_owned`] run a statement whose binds it owns (`'static`) on the wrapped connection
+//! itself through the wrapper's
 //! `spawn_blocking` (on the polling thread inside a write group, `sqlite_rt`): diesel's
 //! synchronous API finds a statement with a static type by its type, writes no SQL, and decodes
 //! rows in place. On PostgreSQL the first two are [`DbTx::load_one`] and [`DbTx::load_all`];
