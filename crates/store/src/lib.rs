@@ -20,6 +20,7 @@ pub mod schema;
 mod sqlite_conn;
 mod sqlite_group;
 mod sqlite_rt;
+mod sqlite_wal;
 pub mod testing;
 pub mod tx;
 pub mod types;
@@ -234,6 +235,7 @@ impl DbStore {
         let pools = if Backend::of_url(url) == Some(Backend::Postgres) {
             Pools::Pg(pg_pool(url, max_size)?)
         } else if let Some(path) = sqlite_path(url) {
+            sqlite_wal::install();
             let manager = || {
                 let mut cfg = ManagerConfig::<SqliteConn>::default();
                 cfg.custom_setup = Box::new(|u: &str| {

@@ -35,6 +35,7 @@ impl DbStore {
                 .map_err(internal)?
             }
             Backend::Sqlite => {
+                crate::sqlite_wal::install();
                 let path = sqlite_path(&url).unwrap_or_default().to_string();
                 let started = std::time::Instant::now();
                 let mut applied = 0;
