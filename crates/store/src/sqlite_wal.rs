@@ -1,24 +1,29 @@
 //! SQLite's write-ahead log written in one call per commit, not two per page (T329).
 //!
 //! SQLite appends each page of a commit to the log as a frame, a 24-byte header and the page,
-//! each in a `pwrite` of its own: a group of imports commits about 96 pages, so 192 calls, each
-//! of which walks the kernel's page cache for one or two 4 KiB pages (a frame of 4,120 bytes is
-//! never aligned). That was 16-19 % of the writer thread's time under an import load.
+//! each in a `pwrite` of its own: a group of imports commits about 96 pages, so about 190 calls,
+//! each of which walks the kernel's page cache for one or two 4 KiB pages (a frame of 4,120 bytes
+//! is never aligned). That was 16-19 % of the writer thread's time under an import load.
 //!
-//! This module registers, as the process's default, a VFS that is SQLite's own `unix` VFS in
-//! everything but one thing: the log files it opens keep consecutive appends in memory and write
-//! them in one call. It flushes
-//! - at the header of a commit frame (SQLite marks it with the database's new size), so that the
-//!   commit's last page, which follows, is written straight after; only then does SQLite publish
-//!   the commit in the log's index (shared memory), so no other connection can see a frame that
-//!   is not in the file;
+//! This module registers, as the process's default, a VFS that is SQLite's own `unix` VFS but
+//! for two things. The log files it opens keep consecutive appends in memory and write them in
+//! one call. They write what they keep
+//! - at the header of a commit frame (SQLite marks it with the database's new size), and the
+//!   commit's last page, which follows, at once; only then does SQLite publish the commit in the
+//!   log's index (shared memory), so no other connection can see a frame that is not in the file;
 //! - before any other call on the file (a read, a size, a sync, a truncation, a file control,
 //!   the close), so SQLite reads back what it wrote;
 //! - before a write that does not append to what is kept (SQLite rewrites a frame of the same
 //!   transaction in place), and when [`KEEP`] bytes are kept.
 //!
+//! And a database file's shared-memory lock writes what its connection's log keeps when the
+//! connection gives up the log's write lock ([`db_shm_lock`]): a commit leaves nothing kept, but a
+//! transaction that spilled frames and rolled back does, and another connection may commit
+//! frames at the same place as soon as the lock is free. So bytes are kept only while their
+//! connection holds the write lock, when SQLite itself would have written them.
+//!
 //! A crash loses only frames of a transaction that had not committed, as it would without the
-//! buffer. Database files, journals and temporary files are SQLite's own, untouched.
+//! buffer. Journals and temporary files keep the `unix` VFS's own methods.
 #![allow(unsafe_code)]
 
 use libsqlite3_sys as ffi;
